@@ -1,0 +1,84 @@
+// One lint setup for the whole workspace. The dependency direction of the architecture is
+// enforced here: web → topology-model (+ a type-only import of the runtime router),
+// runtime → engine → topology-model, and nothing imports apps/.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+const appsByPath = {
+  group: ['**/apps/**', '../../apps/*', '../../../apps/*'],
+  message: 'Nothing imports from apps/: depend on a package instead.',
+};
+
+/** @param {string[]} forbidden package names this layer must not import */
+const layer = (forbidden, extra = []) => ({
+  '@typescript-eslint/no-restricted-imports': [
+    'error',
+    {
+      patterns: [
+        appsByPath,
+        ...forbidden.map((name) => ({
+          group: [name, `${name}/*`],
+          message: `This layer must not depend on ${name} (see docs/ARCHITECTURE.md).`,
+        })),
+        ...extra,
+      ],
+    },
+  ],
+});
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '**/.turbo/**',
+      '**/test-results/**',
+      '**/playwright-report/**',
+      '**/.streamwright/**',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['packages/topology-model/**/*.ts'],
+    rules: layer(['@streamwright/engine', '@streamwright/runtime', '@streamwright/web', 'react']),
+  },
+  {
+    files: ['packages/engine/**/*.ts'],
+    rules: layer(['@streamwright/runtime', '@streamwright/web', 'react']),
+  },
+  {
+    files: ['apps/runtime/**/*.ts'],
+    rules: layer(['@streamwright/web', 'react']),
+  },
+  {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@streamwright/runtime',
+              message: 'The web app may only import the runtime router *type*.',
+              allowTypeImports: true,
+            },
+          ],
+          patterns: [
+            { group: ['@streamwright/engine', '@streamwright/engine/*'], message: 'web must not depend on the engine.' },
+            { group: ['../../runtime/*', '../../../runtime/*', '**/apps/runtime/**'], message: 'Import the router type from @streamwright/runtime.' },
+          ],
+        },
+      ],
+    },
+  },
+);

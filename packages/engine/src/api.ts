@@ -1,0 +1,168 @@
+// The engine's public contract, used by the runtime. Implementations live in their own modules.
+import type { Topology } from '@streamwright/topology-model';
+
+// ---- records and the backend interface --------------------------------------------------------
+
+export type Headers = Record<string, string>;
+
+/** A record as stored in a topic: key and value are bytes (or null). */
+export interface StoredRecord {
+  topic: string;
+  partition: number;
+  offset: number;
+  timestamp: number;
+  key: Uint8Array | null;
+  value: Uint8Array | null;
+  headers: Headers;
+}
+
+export interface ProduceRecord {
+  topic: string;
+  /** When absent, the default partitioner picks one (murmur2 on the key, as Java clients do). */
+  partition?: number;
+  timestamp?: number;
+  key: Uint8Array | null;
+  value: Uint8Array | null;
+  headers?: Headers;
+}
+
+export interface TopicDescription {
+  name: string;
+  partitions: number;
+  config: Record<string, string>;
+  internal: boolean;
+  /** Per partition: [earliest, latest) offsets. */
+  offsets: { partition: number; earliest: number; latest: number }[];
+}
+
+export interface TopicPartition {
+  topic: string;
+  partition: number;
+}
+
+/** The group-membership view a stream thread gets from the backend. */
+export interface GroupMember {
+  readonly memberId: string;
+  /** Partitions currently assigned to this member (changes on rebalance). */
+  assignment(): TopicPartition[];
+  /** Called with the new assignment after each rebalance. */
+  onAssignment(listener: (assigned: TopicPartition[]) => void): void;
+  leave(): Promise<void>;
+}
+
+/**
+ * Everything the engine needs from a Kafka-like log. Asynchronous on purpose: the engine only
+ * awaits it at poll, produce-flush and commit boundaries, never per record.
+ */
+export interface Backend {
+  readonly kind: 'embedded' | 'kafka';
+  createTopics(topics: { name: string; partitions: number; config?: Record<string, string> }[]): Promise<void>;
+  deleteTopics(names: string[]): Promise<void>;
+  listTopics(): Promise<TopicDescription[]>;
+  describeTopic(name: string): Promise<TopicDescription | null>;
+  /** Appends and resolves once acknowledged; returns the assigned (partition, offset) per record. */
+  produce(records: ProduceRecord[]): Promise<{ partition: number; offset: number }[]>;
+  /** Reads from `offset`, at most `maxRecords`; waits up to `maxWaitMs` when nothing is there. */
+  fetch(tp: TopicPartition, offset: number, maxRecords: number, maxWaitMs: number): Promise<StoredRecord[]>;
+  joinGroup(groupId: string, topics: string[], options?: { assignor?: 'range' | 'roundrobin' }): Promise<GroupMember>;
+  commitOffsets(groupId: string, offsets: { topic: string; partition: number; offset: number }[]): Promise<void>;
+  committedOffsets(groupId: string, tps: TopicPartition[]): Promise<Map<string, number>>;
+  close(): Promise<void>;
+}
+
+// ---- application lifecycle, status and metrics --------------------------------------------------
+
+/** Kafka Streams' KafkaStreams.State. */
+export type AppState =
+  | 'CREATED'
+  | 'REBALANCING'
+  | 'RUNNING'
+  | 'PENDING_SHUTDOWN'
+  | 'NOT_RUNNING'
+  | 'PENDING_ERROR'
+  | 'ERROR';
+
+/** Kafka Streams' task lifecycle. */
+export type TaskState = 'CREATED' | 'RESTORING' | 'RUNNING' | 'SUSPENDED' | 'CLOSED' | 'FAILED';
+
+export interface DecodedRecord {
+  topic: string;
+  partition: number;
+  offset: number;
+  timestamp: number;
+  key: unknown;
+  value: unknown;
+  headers: Headers;
+}
+
+export interface ProcessingError {
+  taskId: string;
+  /** Kafka Streams node name and the model node it came from. */
+  processor: string;
+  modelNodeId?: string;
+  message: string;
+  record: DecodedRecord | null;
+  at: number;
+  /** What the exception handler decided. */
+  handling: 'fail' | 'continue';
+}
+
+export interface TaskStatus {
+  taskId: string;
+  subtopology: number;
+  partitions: TopicPartition[];
+  thread: string;
+  state: TaskState;
+  streamTime: number | null;
+}
+
+export interface AppStatus {
+  applicationId: string;
+  state: AppState;
+  tasks: TaskStatus[];
+  /** Most recent errors first, capped. */
+  errors: ProcessingError[];
+}
+
+/** Metric values keyed by Kafka Streams metric names, e.g. `process-total`, `process-rate`. */
+export type MetricValues = Record<string, number>;
+
+export interface MetricsSnapshot {
+  at: number;
+  applicationId: string;
+  /** thread name → thread-level metrics */
+  threads: Record<string, MetricValues>;
+  /** task id (`0_1`) → task-level metrics */
+  tasks: Record<string, MetricValues>;
+  /** Processor-node metrics per task: task id → Kafka Streams node name → values. */
+  nodes: Record<string, Record<string, MetricValues>>;
+  /** Kafka Streams node name → model node id, so the UI can label its nodes. */
+  nodeModelIds: Record<string, string>;
+}
+
+export interface StreamsAppOptions {
+  topology: Topology;
+  backend: Backend;
+  /** Where local state lives (checkpoints, persistent stores). */
+  stateDir: string;
+  /** Structured logger; defaults to silence. */
+  logger?: EngineLogger;
+}
+
+export interface EngineLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** A running (or startable) application: Kafka Streams' `KafkaStreams` object. */
+export interface StreamsApp {
+  readonly applicationId: string;
+  start(): Promise<void>;
+  /** Graceful: stop threads, commit, flush, close stores. Idempotent. */
+  close(): Promise<void>;
+  state(): AppState;
+  status(): AppStatus;
+  metrics(): MetricsSnapshot;
+  onStateChange(listener: (next: AppState, previous: AppState) => void): () => void;
+}

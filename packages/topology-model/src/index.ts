@@ -1,0 +1,2 @@
+export * from './schema.js';
+export type * from './plan-types.js';
