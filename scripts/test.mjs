@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+// `npm test`: install everything the tests need (pnpm deps, Debian chromium) and run every test:
+// typecheck, lint (incl. dependency direction and import cycles), formatting, unit and
+// integration tests, then the Playwright specs in real Chromium.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import { run, runPnpm, step } from './lib/run.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+process.chdir(root);
+
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!existsSync(chromium)) {
+  step('Installing Debian chromium (for the Playwright specs)');
+  const asRoot = process.getuid?.() === 0;
+  const apt = (args) => (asRoot ? run('apt-get', args) : run('sudo', ['apt-get', ...args]));
+  apt(['update', '-qq']);
+  apt(['install', '-y', '-qq', 'chromium']);
+}
+process.env.CHROMIUM_PATH = chromium;
+
+step('Installing dependencies (pnpm)');
+runPnpm(['install', '--frozen-lockfile']);
+
+step('Build, typecheck, lint, unit and integration tests');
+runPnpm([
+  'exec', 'turbo', 'run', 'build', 'typecheck', 'lint', 'test',
+  '--concurrency=2', '--output-logs=new-only',
+]);
+
+step('Import cycles and formatting');
+runPnpm(['run', 'lint:cycles']);
+runPnpm(['run', 'format:check']);
+
+step('End-to-end specs (Playwright, Debian chromium)');
+runPnpm(['--filter', '@streamwright/e2e', 'run', 'e2e']);
+
+step('All tests passed');
