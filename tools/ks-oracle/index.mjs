@@ -1,0 +1,58 @@
+// The Kafka Streams oracle: expected values for our semantics tests come from Apache Kafka
+// Streams itself, run here through its TopologyTestDriver (see README.md in this folder).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, statSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const jar = join(here, 'target', 'ks-oracle-0.1.0.jar');
+
+function newestSource() {
+  let newest = statSync(join(here, 'pom.xml')).mtimeMs;
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else newest = Math.max(newest, statSync(p).mtimeMs);
+    }
+  };
+  walk(join(here, 'src'));
+  return newest;
+}
+
+/** Builds the jar when it is missing or older than its sources. */
+export function ensureOracleBuilt({ verbose = false } = {}) {
+  if (existsSync(jar) && statSync(jar).mtimeMs >= newestSource()) return;
+  const result = spawnSync(
+    'flock',
+    [join('/tmp', 'streamwright-ks-oracle.lock'), 'mvn', '-B', '-q', 'package', '-DskipTests'],
+    { cwd: here, stdio: verbose ? 'inherit' : 'pipe', encoding: 'utf8' },
+  );
+  if (result.status !== 0) {
+    throw new Error(
+      `building the Kafka Streams oracle failed (mvn package in ${here}):\n${result.stdout ?? ''}${result.stderr ?? ''}`,
+    );
+  }
+}
+
+/**
+ * Runs scenarios on Kafka Streams. Each scenario: {name, topology (Streamwright JSON), inputs:
+ * [{topic, key, value, timestamp}], outputs: [topic], describeOnly?}. Resolves to one result per
+ * scenario: {name, describe, outputs: {topic: [{key, value, timestamp}]}} or {name, error}.
+ */
+export async function runOracle(scenarios) {
+  ensureOracleBuilt();
+  const cp = `${jar}:${join(here, 'target', 'lib', '*')}`;
+  const child = spawn('java', ['-Xshare:auto', '-XX:TieredStopAtLevel=1', '-cp', cp, 'dev.streamwright.oracle.Oracle'], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  child.stdin.end(JSON.stringify({ scenarios }));
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`Kafka Streams oracle exited with ${code}: ${err}`);
+  return JSON.parse(out).results;
+}

@@ -1,0 +1,101 @@
+package dev.streamwright.oracle;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.InputStream;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.test.TestRecord;
+
+/**
+ * Reads {"scenarios": [{name, topology, inputs: [{topic, key, value, timestamp}], outputs:
+ * [topic...]}]} on stdin, runs each on Apache Kafka Streams' TopologyTestDriver, and prints one
+ * JSON object per scenario: {name, describe, outputs: {topic: [{key, value, timestamp}]}} or
+ * {name, error}. Values of json serdes travel as JSON text; long serdes as numbers.
+ */
+public final class Oracle {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  public static void main(String[] args) throws Exception {
+    InputStream in = System.in;
+    JsonNode request = JSON.readTree(in);
+    ArrayNode results = JSON.createArrayNode();
+    for (JsonNode scenario : request.path("scenarios")) {
+      results.add(run(scenario));
+    }
+    ObjectNode out = JSON.createObjectNode();
+    out.set("results", results);
+    System.out.println(JSON.writeValueAsString(out));
+  }
+
+  private static ObjectNode run(JsonNode scenario) {
+    ObjectNode result = JSON.createObjectNode();
+    result.put("name", scenario.path("name").asText());
+    try {
+      TopologyBuilder built = new TopologyBuilder(scenario.path("topology"));
+      Topology topology = built.build();
+      result.put("describe", topology.describe().toString());
+      if (scenario.path("describeOnly").asBoolean(false)) {
+        return result;
+      }
+      Properties props = new Properties();
+      props.put(StreamsConfig.APPLICATION_ID_CONFIG, built.applicationId());
+      props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:1234");
+      props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
+      for (var e : built.appConfig().entrySet()) {
+        props.put(e.getKey(), e.getValue());
+      }
+      try (TopologyTestDriver driver = new TopologyTestDriver(topology, props, Instant.EPOCH)) {
+        for (JsonNode input : scenario.path("inputs")) {
+          String topic = input.path("topic").asText();
+          Serdes2 serdes = built.serdesForTopic(topic);
+          @SuppressWarnings({"unchecked", "rawtypes"})
+          TestInputTopic<Object, Object> t =
+              driver.createInputTopic(
+                  topic,
+                  ((Serde) serdes.key()).serializer(),
+                  ((Serde) serdes.value()).serializer());
+          Object key = Values.fromJson(input.path("key"), serdes.keyName());
+          Object value = Values.fromJson(input.path("value"), serdes.valueName());
+          long ts = input.path("timestamp").asLong(0);
+          t.pipeInput(new TestRecord<>(key, value, Instant.ofEpochMilli(ts)));
+        }
+        ObjectNode outputs = JSON.createObjectNode();
+        List<String> topics = new ArrayList<>();
+        scenario.path("outputs").forEach(n -> topics.add(n.asText()));
+        for (String topic : topics) {
+          Serdes2 serdes = built.serdesForTopic(topic);
+          @SuppressWarnings({"unchecked", "rawtypes"})
+          TestOutputTopic<Object, Object> t =
+              driver.createOutputTopic(
+                  topic,
+                  ((Serde) serdes.key()).deserializer(),
+                  ((Serde) serdes.value()).deserializer());
+          ArrayNode records = JSON.createArrayNode();
+          for (TestRecord<Object, Object> r : t.readRecordsToList()) {
+            ObjectNode rec = JSON.createObjectNode();
+            rec.set("key", Values.toJson(r.key(), serdes.keyName()));
+            rec.set("value", Values.toJson(r.value(), serdes.valueName()));
+            rec.put("timestamp", r.timestamp());
+            records.add(rec);
+          }
+          outputs.set(topic, records);
+        }
+        result.set("outputs", outputs);
+      }
+    } catch (Exception | Error e) {
+      result.put("error", e.getClass().getSimpleName() + ": " + e.getMessage());
+    }
+    return result;
+  }
+}
