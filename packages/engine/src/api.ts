@@ -43,11 +43,57 @@ export interface TopicPartition {
 /** The group-membership view a stream thread gets from the backend. */
 export interface GroupMember {
   readonly memberId: string;
+  /** Bumped on every rebalance of the group (Kafka's generation id). */
+  generation(): number;
   /** Partitions currently assigned to this member (changes on rebalance). */
   assignment(): TopicPartition[];
   /** Called with the new assignment after each rebalance. */
   onAssignment(listener: (assigned: TopicPartition[]) => void): void;
+  /**
+   * Eager rebalance protocol: before partitions move, every member is told which of its
+   * partitions it loses, and the rebalance waits for the returned promise (commit, close tasks),
+   * so a partition is never processed by two members at once (Kafka's onPartitionsRevoked).
+   */
+  onRevocation(listener: (revoked: TopicPartition[]) => Promise<void> | void): void;
   leave(): Promise<void>;
+}
+
+/** One group member as an assignor sees it. */
+export interface AssignorMember {
+  memberId: string;
+  topics: string[];
+}
+
+/**
+ * A client-side assignor, as Kafka's ConsumerPartitionAssignor: the group leader computes every
+ * member's partitions. Kafka Streams plugs its task assignor in this way (StreamsPartitionAssignor).
+ */
+export interface PartitionAssignor {
+  readonly name: string;
+  assign(members: AssignorMember[], partitionsPerTopic: ReadonlyMap<string, number>): Map<string, TopicPartition[]>;
+}
+
+export interface JoinGroupOptions {
+  assignor?: 'range' | 'roundrobin' | PartitionAssignor;
+  /** Prefix of the member id (Kafka's client.id), e.g. `<app>-StreamThread-1-consumer`. */
+  clientId?: string;
+}
+
+/** One partition of a multi-partition fetch. */
+export interface FetchRequest {
+  topic: string;
+  partition: number;
+  offset: number;
+}
+
+export interface FetchResponse {
+  topic: string;
+  partition: number;
+  records: StoredRecord[];
+  /** The partition's end offset when the fetch was answered (Kafka's high watermark). */
+  highWatermark: number;
+  /** Set when the requested offset is beyond the log end (the consumer must reset). */
+  error?: 'OFFSET_OUT_OF_RANGE';
 }
 
 /**
@@ -64,7 +110,17 @@ export interface Backend {
   produce(records: ProduceRecord[]): Promise<{ partition: number; offset: number }[]>;
   /** Reads from `offset`, at most `maxRecords`; waits up to `maxWaitMs` when nothing is there. */
   fetch(tp: TopicPartition, offset: number, maxRecords: number, maxWaitMs: number): Promise<StoredRecord[]>;
-  joinGroup(groupId: string, topics: string[], options?: { assignor?: 'range' | 'roundrobin' }): Promise<GroupMember>;
+  /**
+   * Kafka's fetch request: several partitions at once, answered as soon as any of them has data
+   * (or after `maxWaitMs`, or when `signal` aborts — a consumer's wakeup()). An offset below the
+   * log start is served from the log start (auto.offset.reset=earliest); an offset past the end
+   * is reported per partition as OFFSET_OUT_OF_RANGE.
+   */
+  fetchMany(
+    requests: FetchRequest[],
+    options: { maxRecords: number; maxWaitMs: number; signal?: AbortSignal },
+  ): Promise<FetchResponse[]>;
+  joinGroup(groupId: string, topics: string[], options?: JoinGroupOptions): Promise<GroupMember>;
   commitOffsets(groupId: string, offsets: { topic: string; partition: number; offset: number }[]): Promise<void>;
   committedOffsets(groupId: string, tps: TopicPartition[]): Promise<Map<string, number>>;
   close(): Promise<void>;

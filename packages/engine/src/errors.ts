@@ -1,0 +1,90 @@
+// Typed engine errors with stable codes, so the runtime and the UI can tell apart what to do:
+// fix the data (serdes), fix the topology or config, or retry (the backend said so).
+
+export type EngineErrorCode =
+  | 'SERIALIZATION_FAILED'
+  | 'DESERIALIZATION_FAILED'
+  | 'ILLEGAL_STATE_TRANSITION'
+  | 'OFFSET_OUT_OF_RANGE'
+  | 'UNKNOWN_TOPIC'
+  | 'INVALID_TOPIC_CONFIG'
+  | 'UNSUPPORTED_CONFIG'
+  | 'PROCESSING_FAILED'
+  | 'BACKEND_CLOSED'
+  | 'INVALID_PLAN'
+  | 'APP_STATE';
+
+export class EngineError extends Error {
+  readonly code: EngineErrorCode;
+  /** True when trying the same operation again may succeed without changing anything. */
+  readonly retriable: boolean;
+  constructor(code: EngineErrorCode, message: string, options?: { retriable?: boolean; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.retriable = options?.retriable ?? false;
+  }
+}
+
+export class SerializationError extends EngineError {
+  constructor(
+    readonly serde: string,
+    message: string,
+    cause?: unknown,
+  ) {
+    super('SERIALIZATION_FAILED', `${serde} serde cannot serialize: ${message}`, { cause });
+  }
+}
+
+export class DeserializationError extends EngineError {
+  constructor(
+    readonly serde: string,
+    message: string,
+    cause?: unknown,
+  ) {
+    super('DESERIALIZATION_FAILED', `${serde} serde cannot deserialize: ${message}`, { cause });
+  }
+}
+
+export class IllegalStateTransitionError extends EngineError {
+  constructor(machine: string, from: string, to: string) {
+    super('ILLEGAL_STATE_TRANSITION', `${machine}: illegal state transition from ${from} to ${to}`);
+  }
+}
+
+export class OffsetOutOfRangeError extends EngineError {
+  constructor(
+    readonly topic: string,
+    readonly partition: number,
+    readonly offset: number,
+    readonly earliest: number,
+    readonly latest: number,
+  ) {
+    super(
+      'OFFSET_OUT_OF_RANGE',
+      `offset ${offset} is out of range for ${topic}-${partition} (log has [${earliest}, ${latest}))`,
+    );
+  }
+}
+
+export class UnknownTopicError extends EngineError {
+  constructor(readonly topic: string) {
+    super('UNKNOWN_TOPIC', `topic ${topic} does not exist`, { retriable: true });
+  }
+}
+
+export class UnsupportedConfigError extends EngineError {
+  constructor(message: string) {
+    super('UNSUPPORTED_CONFIG', message);
+  }
+}
+
+export class BackendClosedError extends EngineError {
+  constructor() {
+    super('BACKEND_CLOSED', 'the backend is closed');
+  }
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,13 @@
+import type { SerdeName } from '@streamwright/topology-model';
+
+/**
+ * A serializer/deserializer pair, as Kafka's `Serde<T>`. Both directions map null to null (a
+ * Kafka tombstone), exactly like the Java serdes do.
+ */
+export interface Serde<T = unknown> {
+  readonly name: SerdeName;
+  /** @throws SerializationError when the value does not fit the format. */
+  serialize(value: T | null): Uint8Array | null;
+  /** @throws DeserializationError when the bytes are not in the format. */
+  deserialize(bytes: Uint8Array | null): T | null;
+}
