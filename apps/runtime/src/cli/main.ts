@@ -1,0 +1,80 @@
+// The `streamwright` command line: serve, validate, describe.
+import { Command, InvalidArgumentError } from 'commander';
+import { VERSION } from '../version.js';
+import { runDescribe, runValidate } from './check-file.js';
+import { runServe } from './serve.js';
+
+export async function main(argv: readonly string[]): Promise<void> {
+  await buildProgram().parseAsync([...argv]);
+}
+
+export function buildProgram(): Command {
+  const program = new Command('streamwright')
+    .description('Kafka Streams in TypeScript, made visual: the runtime server and topology tools')
+    .version(VERSION)
+    .showHelpAfterError()
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ streamwright serve                      # http://127.0.0.1:4300, data in ./.streamwright
+  $ streamwright serve --port 0 --example   # any free port, example topology running
+  $ streamwright validate topology.json     # every error with its path
+  $ streamwright describe topology.json     # Kafka Streams' Topology#describe() text`,
+    );
+
+  program
+    .command('serve')
+    .description('run the runtime: tRPC API, metrics, web app and the deployed application')
+    .option('-p, --port <n>', 'port to listen on (0 = any free port)', parsePort, 4300)
+    .option('-H, --host <address>', 'address to bind; anything but loopback needs --token', '127.0.0.1')
+    .option('-d, --data-dir <dir>', 'where the log, the state and the deployed topology live', './.streamwright')
+    .option('-t, --token <token>', 'require this token on every request (default: $STREAMWRIGHT_TOKEN)')
+    .option('--example', 'deploy and start the example topology if nothing is deployed', false)
+    .option('--allowed-host <name...>', 'extra host names accepted in the Host header (reverse proxies)')
+    .option('--allowed-origin <origin...>', 'extra origins allowed to call the API, e.g. http://localhost:5173')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ streamwright serve --port 5000
+  $ streamwright serve --data-dir /tmp/sw --example
+  $ STREAMWRIGHT_TOKEN=s3cret streamwright serve --host 0.0.0.0
+Stops gracefully (commit, close stores) on SIGTERM or Ctrl-C. Logs are JSON lines on stderr.`,
+    )
+    .action(runServe);
+
+  program
+    .command('validate')
+    .description('check a topology file; exit 0 when valid, 1 listing every error')
+    .argument('<file>', 'topology JSON file')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ streamwright validate topology.json
+  $ streamwright validate exported.json && echo ok`,
+    )
+    .action(runValidate);
+
+  program
+    .command('describe')
+    .description("print Kafka Streams' Topology#describe() text of a topology file")
+    .argument('<file>', 'topology JSON file')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ streamwright describe topology.json
+  $ streamwright describe topology.json > topology.txt`,
+    )
+    .action(runDescribe);
+
+  return program;
+}
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) throw new InvalidArgumentError('a port is an integer from 0 to 65535');
+  return port;
+}

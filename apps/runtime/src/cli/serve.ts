@@ -1,0 +1,52 @@
+// `streamwright serve`: start the runtime, print its URL, and shut down gracefully on a signal.
+import { createLogger } from '../logger.js';
+import { startRuntime } from '../runtime.js';
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+  dataDir: string;
+  token?: string;
+  example: boolean;
+  allowedHost?: string[];
+  allowedOrigin?: string[];
+}
+
+export async function runServe(options: ServeOptions): Promise<void> {
+  const logger = createLogger();
+  const token = options.token ?? process.env.STREAMWRIGHT_TOKEN ?? null;
+  const runtime = await startRuntime({
+    dataDir: options.dataDir,
+    logger,
+    host: options.host,
+    port: options.port,
+    token: token === '' ? null : token,
+    example: options.example,
+    ...(options.allowedHost ? { allowedHosts: options.allowedHost } : {}),
+    ...(options.allowedOrigin ? { allowedOrigins: options.allowedOrigin } : {}),
+  });
+  process.stdout.write(`Streamwright runtime listening on ${runtime.url}\n`);
+  process.stdout.write(`Data in ${runtime.dataDir}. Stop with Ctrl-C.\n`);
+
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal during shutdown: exiting without waiting');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    runtime.close().then(
+      () => {
+        logger.info('stopped cleanly');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+}

@@ -1,0 +1,55 @@
+// One table of runtime error codes. Services throw `RuntimeError` with a code from this table;
+// the tRPC layer maps each to a tRPC code (and HTTP status), so callers can rely on both.
+import { TRPCError, getTRPCErrorFromUnknown } from '@trpc/server';
+
+export const RUNTIME_ERRORS = {
+  /** app.start / app.stop with nothing deployed. */
+  NOT_DEPLOYED: 'PRECONDITION_FAILED',
+  /** A topic named in a request does not exist. */
+  TOPIC_NOT_FOUND: 'NOT_FOUND',
+  /** A partition outside the topic's range. */
+  PARTITION_OUT_OF_RANGE: 'BAD_REQUEST',
+  /** A key or value text the chosen serde cannot encode (bad JSON, a non-integer long...). */
+  BAD_RECORD: 'BAD_REQUEST',
+  /** The engine refused to build or start the application (e.g. topics not co-partitioned). */
+  APP_FAILED: 'INTERNAL_SERVER_ERROR',
+  /** The runtime is shutting down and takes no more work. */
+  SHUTTING_DOWN: 'SERVICE_UNAVAILABLE',
+} as const satisfies Record<string, TRPCError['code']>;
+
+export type RuntimeErrorCode = keyof typeof RUNTIME_ERRORS;
+
+export class RuntimeError extends Error {
+  override readonly name = 'RuntimeError';
+  constructor(
+    readonly code: RuntimeErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** Normalizes anything thrown into a TRPCError, keeping the runtime code as the cause. */
+export function toTRPCError(error: unknown): TRPCError {
+  if (error instanceof TRPCError) {
+    if (error.cause instanceof RuntimeError) return fromRuntimeError(error.cause);
+    return error;
+  }
+  if (error instanceof RuntimeError) return fromRuntimeError(error);
+  return getTRPCErrorFromUnknown(error);
+}
+
+function fromRuntimeError(error: RuntimeError): TRPCError {
+  return new TRPCError({ code: RUNTIME_ERRORS[error.code], message: error.message, cause: error });
+}
+
+/** The runtime code of an error, if it came from this table. */
+export function runtimeCodeOf(error: unknown): RuntimeErrorCode | null {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (current instanceof RuntimeError) return current.code;
+    current = current.cause;
+  }
+  return null;
+}

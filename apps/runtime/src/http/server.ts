@@ -1,0 +1,160 @@
+// The runtime's HTTP server: tRPC under /trpc (SSE subscriptions included), /healthz, /metrics
+// (OpenMetrics) and the web app. Every request passes the RequestGuard first.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createHTTPHandler } from '@trpc/server/adapters/standalone';
+import type { Logger } from 'pino';
+import { appRouter } from '../router/index.js';
+import type { RuntimeService } from '../service/runtime-service.js';
+import { VERSION } from '../version.js';
+import { OPENMETRICS_CONTENT_TYPE, toOpenMetrics } from './openmetrics.js';
+import { RequestGuard, TOKEN_COOKIE, assertSafeBinding, urlHost } from './security.js';
+import { DEFAULT_WEB_ROOT, NOT_BUILT_MESSAGE, serveStatic, webAppBuilt } from './static-files.js';
+
+export interface ServerOptions {
+  service: RuntimeService;
+  logger: Logger;
+  /** Default 127.0.0.1. Any non-loopback address needs a token. */
+  host?: string;
+  /** Default 4300; 0 picks a free port. */
+  port?: number;
+  token?: string | null;
+  webRoot?: string;
+  allowedHosts?: readonly string[];
+  allowedOrigins?: readonly string[];
+  /** How long close() lets in-flight requests finish before cutting connections. */
+  closeGraceMs?: number;
+}
+
+export interface RunningServer {
+  url: string;
+  host: string;
+  port: number;
+  /** Stops accepting, ends subscriptions, lets in-flight requests finish. Idempotent. */
+  close(): Promise<void>;
+}
+
+const SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'content-security-policy': "frame-ancestors 'none'",
+};
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  const token = options.token ?? null;
+  assertSafeBinding(host, token);
+  const { service, logger } = options;
+  const webRoot = options.webRoot ?? DEFAULT_WEB_ROOT;
+  const shutdown = new AbortController();
+
+  const trpc = createHTTPHandler({
+    router: appRouter,
+    basePath: '/trpc/',
+    createContext: () => ({ service, shutdown: shutdown.signal }),
+    onError({ error, path, type }) {
+      if (error.code === 'INTERNAL_SERVER_ERROR') logger.error({ err: error, path, type }, 'request failed');
+      else logger.debug({ code: error.code, path, type, message: error.message }, 'request refused');
+    },
+  });
+
+  let guard: RequestGuard | null = null;
+  const server = createServer((req, res) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+    handle(req, res).catch((error: unknown) => {
+      logger.error({ err: error, url: req.url }, 'unhandled request error');
+      if (!res.headersSent) sendJson(res, 500, { error: { code: 'INTERNAL_SERVER_ERROR', message: 'internal error' } });
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://runtime.invalid');
+    if (!guard) throw new Error('request before the server was listening');
+    const verdict = guard.check(req, url);
+    if (!verdict.ok) {
+      logger.warn({ status: verdict.status, url: url.pathname, host: req.headers.host, origin: req.headers.origin }, verdict.message);
+      sendJson(res, verdict.status, { error: { code: verdict.status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN', message: verdict.message } });
+      return;
+    }
+    const path = url.pathname;
+    if (path === '/trpc' || path.startsWith('/trpc/')) {
+      if (url.searchParams.has('token')) {
+        // The token is not an input: keep it out of tRPC's query parsing and its logs.
+        url.searchParams.delete('token');
+        req.url = `${url.pathname}${url.search}`;
+      }
+      trpc(req, res);
+      return;
+    }
+    if (verdict.tokenFrom === 'query' && token) {
+      // A page opened with ?token= keeps it in a same-site cookie, so the page's own asset,
+      // API and SSE requests carry it without the token sitting in every URL.
+      res.setHeader(
+        'set-cookie',
+        `${TOKEN_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict`,
+      );
+    }
+    if (path === '/healthz') {
+      sendJson(res, 200, { ok: true, version: VERSION, backend: 'embedded', app: service.appState() });
+      return;
+    }
+    if (path === '/metrics') {
+      res.writeHead(200, { 'content-type': OPENMETRICS_CONTENT_TYPE, 'cache-control': 'no-cache' });
+      res.end(toOpenMetrics(service.metrics(), service.appState()));
+      return;
+    }
+    await serveStatic(webRoot, path, req, res);
+  }
+
+  await listen(server, options.port ?? 4300, host);
+  const port = (server.address() as AddressInfo).port;
+  guard = new RequestGuard({
+    host,
+    port,
+    token,
+    ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+    ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
+  });
+  const url = `http://${urlHost(host)}:${port}`;
+  if (!(await webAppBuilt(webRoot))) logger.warn({ webRoot }, NOT_BUILT_MESSAGE);
+  logger.info({ url, host, port, token: token ? 'required' : 'none' }, 'listening');
+
+  let closing: Promise<void> | null = null;
+  return {
+    url,
+    host,
+    port,
+    close() {
+      closing ??= closeServer(server, shutdown, options.closeGraceMs ?? 5000);
+      return closing;
+    },
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolvePromise, reject) => {
+    const onError = (error: Error) => reject(error);
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolvePromise();
+    });
+  });
+}
+
+async function closeServer(server: Server, shutdown: AbortController, graceMs: number): Promise<void> {
+  const closed = new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
+  shutdown.abort(); // ends the metrics subscriptions, so their SSE responses finish
+  server.closeIdleConnections();
+  const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+  timer.unref();
+  await closed;
+  clearTimeout(timer);
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache' });
+  res.end(`${JSON.stringify(body)}\n`);
+}

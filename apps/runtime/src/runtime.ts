@@ -1,0 +1,69 @@
+// A whole runtime: the service (backend, app, saved deployment) behind the HTTP server.
+import { resolve } from 'node:path';
+import type { Logger } from 'pino';
+import { startServer, type RunningServer } from './http/server.js';
+import { assertSafeBinding } from './http/security.js';
+import { RuntimeService } from './service/runtime-service.js';
+
+export interface RuntimeOptions {
+  dataDir: string;
+  logger: Logger;
+  host?: string;
+  port?: number;
+  token?: string | null;
+  /** Deploy and start the example topology when nothing is deployed. */
+  example?: boolean;
+  webRoot?: string;
+  allowedHosts?: readonly string[];
+  allowedOrigins?: readonly string[];
+}
+
+export interface Runtime {
+  url: string;
+  port: number;
+  dataDir: string;
+  service: RuntimeService;
+  /** Graceful: stop accepting, end subscriptions, close the app (commit, stores), close the backend. */
+  close(): Promise<void>;
+}
+
+export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const dataDir = resolve(options.dataDir);
+  const host = options.host ?? '127.0.0.1';
+  const token = options.token ?? null;
+  // Checked before anything opens, so a refused binding leaves no backend or app behind.
+  assertSafeBinding(host, token);
+  const service = await RuntimeService.open({ dataDir, logger: options.logger });
+  let server: RunningServer;
+  try {
+    await service.resume();
+    if (options.example) await service.deployExampleIfEmpty();
+    server = await startServer({
+      service,
+      logger: options.logger,
+      host,
+      token,
+      ...(options.port === undefined ? {} : { port: options.port }),
+      ...(options.webRoot ? { webRoot: options.webRoot } : {}),
+      ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+      ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
+    });
+  } catch (error) {
+    await service.close();
+    throw error;
+  }
+  let closing: Promise<void> | null = null;
+  return {
+    url: server.url,
+    port: server.port,
+    dataDir,
+    service,
+    close() {
+      closing ??= (async () => {
+        await server.close();
+        await service.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,381 @@
+// The runtime service owns the embedded backend (`<dataDir>/log`), the one deployed application
+// (`<dataDir>/state`) and the saved deployment (`<dataDir>/app.json`). Deploy, start, stop and
+// close run one at a time; reads (status, metrics, topics) never wait for them.
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import {
+  createEmbeddedBackend,
+  createStreamsApp,
+  type AppStatus,
+  type Backend,
+  type MetricsSnapshot,
+  type StreamsApp,
+  type TopicDescription,
+} from '@streamwright/engine';
+import {
+  exampleTopology,
+  exportTopology,
+  importTopology,
+  validateTopology,
+  type SerdeName,
+  type Topology,
+  type TopologyDocument,
+  type ValidationIssue,
+} from '@streamwright/topology-model';
+import { RuntimeError } from '../errors.js';
+import { DeploymentStore } from './deployment-store.js';
+import { decodeBytes, encodeText } from './record-codec.js';
+import { Serial } from './serial.js';
+import { readLatest } from './topic-reader.js';
+
+export interface RuntimeServiceOptions {
+  dataDir: string;
+  logger: Logger;
+}
+
+export type DeployResult = { ok: true; status: AppStatus } | { ok: false; errors: ValidationIssue[] };
+
+export interface AppView {
+  deployed: boolean;
+  topology: TopologyDocument | null;
+  status: AppStatus | null;
+}
+
+export interface ProduceRequest {
+  topic: string;
+  partition?: number | undefined;
+  key: string | null;
+  value: string | null;
+  keySerde: SerdeName;
+  valueSerde: SerdeName;
+  headers?: Record<string, string> | undefined;
+}
+
+export interface ReadRequest {
+  topic: string;
+  partition?: number | undefined;
+  limit: number;
+  keySerde: SerdeName;
+  valueSerde: SerdeName;
+}
+
+export interface ReadRecord {
+  partition: number;
+  offset: number;
+  timestamp: number;
+  key: unknown;
+  value: unknown;
+  headers: Record<string, string>;
+  /** True for a key or value whose bytes the serde could not decode: it is shown as base64. */
+  undecodable: { key: boolean; value: boolean };
+}
+
+export interface LiveView {
+  at: number;
+  status: AppStatus | null;
+  metrics: MetricsSnapshot | null;
+}
+
+interface Deployment {
+  topology: Topology;
+  /** The canonical document, as exported: what status shows and app.json keeps. */
+  document: TopologyDocument;
+}
+
+export class RuntimeService {
+  private deployment: Deployment | null = null;
+  private app: StreamsApp | null = null;
+  private closed = false;
+  private readonly serial = new Serial();
+  private readonly store: DeploymentStore;
+
+  private constructor(
+    readonly backend: Backend,
+    private readonly stateDir: string,
+    dataDir: string,
+    private readonly logger: Logger,
+  ) {
+    this.store = new DeploymentStore(dataDir);
+  }
+
+  /** Opens the backend in `<dataDir>/log`; nothing is deployed until `resume` or `deploy`. */
+  static async open(options: RuntimeServiceOptions): Promise<RuntimeService> {
+    const logDir = join(options.dataDir, 'log');
+    const stateDir = join(options.dataDir, 'state');
+    await mkdir(logDir, { recursive: true });
+    await mkdir(stateDir, { recursive: true });
+    const backend = await createEmbeddedBackend({ dataDir: logDir });
+    return new RuntimeService(backend, stateDir, options.dataDir, options.logger);
+  }
+
+  /** Redeploys the saved topology, and starts it if it was running when the runtime stopped. */
+  async resume(): Promise<void> {
+    await this.serial.run(async () => {
+      let saved;
+      try {
+        saved = await this.store.load();
+      } catch (error) {
+        const aside = await this.store.quarantine();
+        this.logger.error({ err: error, movedTo: aside }, 'the saved deployment is unreadable; starting with nothing deployed');
+        return;
+      }
+      if (!saved) return;
+      const imported = importTopology(JSON.stringify(saved.topology));
+      if (!imported.ok) {
+        this.logger.error({ errors: imported.errors }, 'the saved topology no longer validates; nothing resumed');
+        return;
+      }
+      this.logger.info({ applicationId: imported.topology.application.id, running: saved.running }, 'resuming the saved deployment');
+      await this.install(imported.topology, saved.running);
+    });
+  }
+
+  /** Deploys the example topology and starts it, unless something is deployed already. */
+  async deployExampleIfEmpty(): Promise<boolean> {
+    return this.serial.run(async () => {
+      if (this.deployment) return false;
+      const result = validateTopology(exampleTopology());
+      if (!result.ok) throw new Error(`the example topology is invalid: ${JSON.stringify(result.errors)}`);
+      this.logger.info({ applicationId: result.topology.application.id }, 'deploying the example topology');
+      await this.install(result.topology, true);
+      return true;
+    });
+  }
+
+  /** Validates first: an invalid topology deploys nothing and leaves the running app alone. */
+  async deploy(input: unknown, start: boolean): Promise<DeployResult> {
+    const result = validateTopology(input);
+    if (!result.ok) return { ok: false, errors: result.errors };
+    return this.serial.run(async () => {
+      this.assertOpen();
+      const app = await this.install(result.topology, start);
+      return { ok: true as const, status: app.status() };
+    });
+  }
+
+  async start(): Promise<AppStatus> {
+    return this.serial.run(async () => {
+      this.assertOpen();
+      const deployment = this.requireDeployment();
+      if (this.app && isActive(this.app)) return this.app.status();
+      let app = this.app;
+      if (!app || app.state() !== 'CREATED') {
+        // A closed KafkaStreams instance cannot be restarted; a new one resumes from the
+        // committed offsets, as a restarted Kafka Streams application would.
+        if (app) await this.closeApp();
+        app = this.createApp(deployment.topology);
+      }
+      await this.store.save({ topology: deployment.document, running: true, deployedAt: Date.now() });
+      await this.startApp(app);
+      return app.status();
+    });
+  }
+
+  async stop(): Promise<AppStatus> {
+    return this.serial.run(async () => {
+      this.assertOpen();
+      const deployment = this.requireDeployment();
+      await this.store.save({ topology: deployment.document, running: false, deployedAt: Date.now() });
+      if (!this.app) throw new RuntimeError('NOT_DEPLOYED', 'no application exists to stop');
+      await this.closeApp();
+      return this.app.status();
+    });
+  }
+
+  view(): AppView {
+    return {
+      deployed: this.deployment !== null,
+      topology: this.deployment?.document ?? null,
+      status: this.app?.status() ?? null,
+    };
+  }
+
+  live(): LiveView {
+    return { at: Date.now(), status: this.app?.status() ?? null, metrics: this.app?.metrics() ?? null };
+  }
+
+  /** The application state for /healthz, or null with nothing deployed. */
+  appState(): string | null {
+    return this.app?.state() ?? null;
+  }
+
+  /** The current metrics snapshot, or null with no application. */
+  metrics(): MetricsSnapshot | null {
+    return this.app?.metrics() ?? null;
+  }
+
+  async listTopics(): Promise<TopicDescription[]> {
+    const topics = await this.backend.listTopics();
+    return [...topics].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  async produce(request: ProduceRequest): Promise<{ partition: number; offset: number }> {
+    this.assertOpen();
+    const topic = await this.requireTopic(request.topic);
+    if (request.partition !== undefined) checkPartition(topic, request.partition);
+    const key = encodeText(request.key, request.keySerde, 'key');
+    const value = encodeText(request.value, request.valueSerde, 'value');
+    const [written] = await this.backend.produce([
+      {
+        topic: topic.name,
+        ...(request.partition === undefined ? {} : { partition: request.partition }),
+        key,
+        value,
+        headers: request.headers ?? {},
+      },
+    ]);
+    if (!written) throw new Error(`the backend acknowledged no record for ${topic.name}`);
+    return written;
+  }
+
+  async read(request: ReadRequest): Promise<ReadRecord[]> {
+    const topic = await this.requireTopic(request.topic);
+    if (request.partition !== undefined) checkPartition(topic, request.partition);
+    const partitions =
+      request.partition === undefined ? topic.offsets.map((o) => o.partition) : [request.partition];
+    const records = await readLatest(this.backend, topic, partitions, request.limit);
+    return records.map((record) => {
+      const key = decodeBytes(record.key, request.keySerde);
+      const value = decodeBytes(record.value, request.valueSerde);
+      return {
+        partition: record.partition,
+        offset: record.offset,
+        timestamp: record.timestamp,
+        key: key.value,
+        value: value.value,
+        headers: record.headers,
+        undecodable: { key: key.undecodable, value: value.undecodable },
+      };
+    });
+  }
+
+  /** Graceful: closes the app (commit, close stores), then the backend. Idempotent. */
+  async close(): Promise<void> {
+    await this.serial.run(async () => {
+      if (this.closed) return;
+      this.closed = true;
+      if (this.app) await this.closeApp();
+      await this.backend.close();
+      this.logger.info('runtime service closed');
+    });
+  }
+
+  // ---- internals (callers hold the serial lock) ------------------------------------------------
+
+  /** Replaces the deployment: close the old app, create topics, save, and start if asked. */
+  private async install(topology: Topology, start: boolean): Promise<StreamsApp> {
+    const document = canonicalDocument(topology);
+    // Built before the old app is closed, so a topology the engine refuses leaves it running.
+    const app = this.createApp(topology);
+    if (this.app) await this.closeApp();
+    await this.createMissingTopics(topology);
+    this.deployment = { topology, document };
+    this.app = app;
+    await this.store.save({ topology: document, running: start, deployedAt: Date.now() });
+    this.logger.info({ applicationId: topology.application.id, start }, 'deployed');
+    if (start) await this.startApp(app);
+    return app;
+  }
+
+  private createApp(topology: Topology): StreamsApp {
+    let app: StreamsApp;
+    try {
+      app = createStreamsApp({
+        topology,
+        backend: this.backend,
+        stateDir: this.stateDir,
+        logger: this.logger.child({ component: 'engine', applicationId: topology.application.id }),
+      });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new RuntimeError('APP_FAILED', `the engine refused the topology: ${reason}`, { cause: error });
+    }
+    app.onStateChange((next, previous) => {
+      const log = next === 'ERROR' ? this.logger.error.bind(this.logger) : this.logger.info.bind(this.logger);
+      log({ applicationId: app.applicationId, from: previous, to: next }, 'application state changed');
+    });
+    return app;
+  }
+
+  private async startApp(app: StreamsApp): Promise<void> {
+    this.app = app;
+    try {
+      await app.start();
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new RuntimeError('APP_FAILED', `the application failed to start: ${reason}`, { cause: error });
+    }
+  }
+
+  private async closeApp(): Promise<void> {
+    const app = this.app;
+    if (!app) return;
+    try {
+      await app.close();
+    } catch (error) {
+      // A failed close must not block a redeploy or shutdown; the error is kept in the logs.
+      this.logger.error({ err: error, applicationId: app.applicationId }, 'the application did not close cleanly');
+    }
+  }
+
+  /**
+   * Kafka Streams refuses to start when a source topic is missing; Streamwright creates the
+   * declared topics on deploy instead (docs/API.md), leaving existing ones as they are.
+   */
+  private async createMissingTopics(topology: Topology): Promise<void> {
+    const existing = new Map((await this.backend.listTopics()).map((t) => [t.name, t]));
+    const missing = topology.topics.filter((t) => !existing.has(t.name));
+    for (const topic of topology.topics) {
+      const found = existing.get(topic.name);
+      if (found && found.partitions !== topic.partitions) {
+        this.logger.warn(
+          { topic: topic.name, declared: topic.partitions, actual: found.partitions },
+          'a declared topic exists with another partition count; it is left as it is',
+        );
+      }
+    }
+    if (missing.length === 0) return;
+    await this.backend.createTopics(
+      missing.map((t) => ({
+        name: t.name,
+        partitions: t.partitions,
+        config: Object.fromEntries(Object.entries(t.config).map(([k, v]) => [k, String(v)])),
+      })),
+    );
+    this.logger.info({ topics: missing.map((t) => t.name) }, 'created topics');
+  }
+
+  private requireDeployment(): Deployment {
+    if (!this.deployment) throw new RuntimeError('NOT_DEPLOYED', 'nothing is deployed: deploy a topology first');
+    return this.deployment;
+  }
+
+  private async requireTopic(name: string): Promise<TopicDescription> {
+    const topic = await this.backend.describeTopic(name);
+    if (!topic) throw new RuntimeError('TOPIC_NOT_FOUND', `topic "${name}" does not exist`);
+    return topic;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new RuntimeError('SHUTTING_DOWN', 'the runtime is shutting down');
+  }
+}
+
+function isActive(app: StreamsApp): boolean {
+  const state = app.state();
+  return state === 'RUNNING' || state === 'REBALANCING';
+}
+
+function checkPartition(topic: TopicDescription, partition: number): void {
+  if (partition >= topic.partitions) {
+    throw new RuntimeError(
+      'PARTITION_OUT_OF_RANGE',
+      `partition: topic "${topic.name}" has partitions 0..${topic.partitions - 1}, not ${partition}`,
+    );
+  }
+}
+
+function canonicalDocument(topology: Topology): TopologyDocument {
+  return JSON.parse(exportTopology(topology)) as TopologyDocument;
+}

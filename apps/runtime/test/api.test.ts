@@ -1,0 +1,286 @@
+// The tRPC API through a real HTTP server, engine and embedded backend.
+import { TRPCClientError } from '@trpc/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Runtime } from '../src/runtime.js';
+import { eventually, makeClient, makeDataDir, removeDataDir, startTestRuntime, type Client } from './harness.js';
+import { collectMetrics, perModelNode, taskSum } from './metrics-helpers.js';
+import { expectedSink, orders, ordersPipeline } from './topologies.js';
+
+let runtime: Runtime;
+let client: Client;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = await makeDataDir();
+  runtime = await startTestRuntime({ dataDir });
+  client = makeClient(runtime.url);
+});
+
+afterAll(async () => {
+  await runtime?.close();
+  await removeDataDir(dataDir);
+});
+
+async function badRequest(call: Promise<unknown>): Promise<string> {
+  const error = await call.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(TRPCClientError);
+  const clientError = error as TRPCClientError<never>;
+  expect(clientError.data?.code).toBe('BAD_REQUEST');
+  expect(clientError.data?.httpStatus).toBe(400);
+  return clientError.message;
+}
+
+describe('health and topology tools', () => {
+  it('reports health', async () => {
+    const health = await client.health.query();
+    expect(health).toEqual({ ok: true, version: expect.stringMatching(/^\d+\.\d+\.\d+/), backend: 'embedded' });
+  });
+
+  it('lists every validation error with its path and node id', async () => {
+    const broken = ordersPipeline();
+    broken.nodes = [
+      { id: 'orders', kind: 'source', config: { topic: 'orders' } },
+      { id: 'large', kind: 'filter', config: { expression: 'value.amount >' } },
+      { id: 'mystery', kind: 'teleport', config: {} },
+      { id: 'out', kind: 'sink', config: {} },
+    ];
+    broken.edges = [
+      { from: 'orders', to: 'large' },
+      { from: 'large', to: 'ghost' },
+    ];
+    const result = await client.topology.validate.mutate({ topology: broken });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    const byNode = (id: string) => result.errors.filter((e) => e.nodeId === id);
+    // A syntax error in the filter, with its position in the expression.
+    const syntax = byNode('large').find((e) => e.path.includes('expression'));
+    expect(syntax?.path).toMatch(/^nodes\[1\]\.config\.expression$/);
+    expect(syntax?.position).toMatchObject({ line: 1 });
+    // An unknown kind, a sink missing its topic, a dangling edge.
+    expect(byNode('mystery').map((e) => e.path)).toContain('nodes[2].kind');
+    expect(byNode('out').some((e) => e.path.startsWith('nodes[3].config'))).toBe(true);
+    expect(result.errors.some((e) => e.path.startsWith('edges[1]'))).toBe(true);
+  });
+
+  it('describes a topology in Kafka Streams text', async () => {
+    const result = await client.topology.describe.mutate({ topology: ordersPipeline() });
+    expect(result).toEqual({
+      ok: true,
+      text: [
+        'Topologies:',
+        '   Sub-topology: 0',
+        '    Source: KSTREAM-SOURCE-0000000000 (topics: [orders])',
+        '      --> KSTREAM-FILTER-0000000001',
+        '    Processor: KSTREAM-FILTER-0000000001 (stores: [])',
+        '      --> KSTREAM-MAPVALUES-0000000002',
+        '      <-- KSTREAM-SOURCE-0000000000',
+        '    Processor: KSTREAM-MAPVALUES-0000000002 (stores: [])',
+        '      --> KSTREAM-SINK-0000000003',
+        '      <-- KSTREAM-FILTER-0000000001',
+        '    Sink: KSTREAM-SINK-0000000003 (topic: large-orders)',
+        '      <-- KSTREAM-MAPVALUES-0000000002',
+        '',
+        '',
+      ].join('\n'),
+    });
+  });
+
+  it('describes nothing for an invalid topology, listing its errors', async () => {
+    const result = await client.topology.describe.mutate({ topology: { schemaVersion: 1 } });
+    expect(result.ok).toBe(false);
+  });
+
+  it('returns the example topology as a canonical document', async () => {
+    const example = await client.topology.example.query();
+    expect(example.schemaVersion).toBe(1);
+    expect(example.nodes.some((n) => n.kind === 'generator')).toBe(true);
+    const validation = await client.topology.validate.mutate({ topology: example });
+    expect(validation).toEqual({ ok: true });
+  });
+});
+
+describe('malformed input is a BAD_REQUEST naming the field', () => {
+  it('names a field of the wrong type', async () => {
+    const message = await badRequest(
+      client.topics.produce.mutate({ topic: 'orders', key: 5 as unknown as string, value: null }),
+    );
+    expect(message).toMatch(/\bkey\b/);
+  });
+
+  it('names a field out of range', async () => {
+    expect(await badRequest(client.topics.read.query({ topic: 'orders', limit: 0 }))).toMatch(/\blimit\b/);
+    expect(await badRequest(client.topics.read.query({ topic: 'orders', limit: 501 }))).toMatch(/\blimit\b/);
+    expect(await badRequest(client.topics.read.query({ topic: 'orders', partition: -1 }))).toMatch(/\bpartition\b/);
+  });
+
+  it('names a missing field and a wrong serde', async () => {
+    expect(await badRequest(client.topics.produce.mutate({ key: null, value: null } as never))).toMatch(/\btopic\b/);
+    expect(
+      await badRequest(client.topics.read.query({ topic: 'orders', valueSerde: 'avro' as never })),
+    ).toMatch(/\bvalueSerde\b/);
+    expect(await badRequest(client.app.deploy.mutate({ topology: {}, start: 'yes' as never }))).toMatch(/\bstart\b/);
+  });
+
+  it('names a header of the wrong type', async () => {
+    const message = await badRequest(
+      client.topics.produce.mutate({ topic: 'orders', key: null, value: null, headers: { a: 1 as never } }),
+    );
+    expect(message).toMatch(/headers\.a/);
+  });
+});
+
+describe('deploying', () => {
+  it('deploys nothing for an invalid topology', async () => {
+    const broken = { ...ordersPipeline(), edges: [{ from: 'orders', to: 'nowhere' }] };
+    const result = await client.app.deploy.mutate({ topology: broken });
+    expect(result.ok).toBe(false);
+    expect(await client.app.status.query()).toEqual({ deployed: false, topology: null, status: null });
+    const topics = await client.topics.list.query();
+    expect(topics.map((t) => t.name)).not.toContain('orders');
+  });
+
+  it('refuses start and stop with nothing deployed', async () => {
+    const error = await client.app.start.mutate().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TRPCClientError);
+    expect((error as TRPCClientError<never>).data?.code).toBe('PRECONDITION_FAILED');
+  });
+
+  it('runs source → filter → mapValues → sink over 3 partitions with exact results and counters', async () => {
+    const deployed = await client.app.deploy.mutate({ topology: ordersPipeline() });
+    expect(deployed.ok).toBe(true);
+
+    const topics = await client.topics.list.query();
+    expect(topics.find((t) => t.name === 'orders')?.partitions).toBe(3);
+    expect(topics.find((t) => t.name === 'large-orders')?.partitions).toBe(3);
+
+    const input = orders(30);
+    for (const order of input) {
+      const written = await client.topics.produce.mutate({
+        topic: 'orders',
+        key: order.key,
+        value: JSON.stringify({ user: order.user, amount: order.amount }),
+      });
+      expect(written.partition).toBeGreaterThanOrEqual(0);
+      expect(written.partition).toBeLessThan(3);
+    }
+    const expected = expectedSink(input);
+
+    const records = await eventually(async () => {
+      const read = await client.topics.read.query({ topic: 'large-orders', limit: 500 });
+      return read.length >= expected.length ? read : undefined;
+    }, 'the sink records');
+    expect(records).toHaveLength(expected.length);
+    const got = records.map((r) => ({ key: r.key, value: r.value })).sort((a, b) => String(a.key).localeCompare(String(b.key)));
+    expect(got).toEqual([...expected].sort((a, b) => a.key.localeCompare(b.key)));
+    for (const record of records) expect(record.undecodable).toEqual({ key: false, value: false });
+    // Ordered by timestamp, then partition and offset.
+    for (let i = 1; i < records.length; i++) {
+      const [a, b] = [records[i - 1]!, records[i]!];
+      expect(a.timestamp < b.timestamp || (a.timestamp === b.timestamp && (a.partition < b.partition || (a.partition === b.partition && a.offset < b.offset)))).toBe(true);
+    }
+
+    const view = await client.app.status.query();
+    expect(view.deployed).toBe(true);
+    expect(view.topology?.application.id).toBe('orders-app');
+    expect(view.status?.state).toBe('RUNNING');
+    expect(view.status?.tasks.map((t) => t.taskId).sort()).toEqual(['0_0', '0_1', '0_2']);
+
+    const metrics = await eventually(async () => {
+      const [event] = await collectMetrics(client, 1);
+      const snapshot = event?.data.metrics;
+      return snapshot && perModelNode(snapshot, 'process-total').out === expected.length ? snapshot : undefined;
+    }, 'the counters');
+    expect(Object.keys(metrics.tasks).sort()).toEqual(['0_0', '0_1', '0_2']);
+    expect(taskSum(metrics, 'process-total')).toBe(input.length);
+    expect(perModelNode(metrics, 'process-total')).toEqual({
+      orders: input.length,
+      large: input.length,
+      shape: expected.length,
+      out: expected.length,
+    });
+  });
+
+  it('streams status and metrics every second on one subscription, the first at once', async () => {
+    const events = await collectMetrics(client, 3);
+    expect(events[0]!.after).toBeLessThan(800);
+    const gap1 = events[1]!.data.at - events[0]!.data.at;
+    const gap2 = events[2]!.data.at - events[1]!.data.at;
+    for (const gap of [gap1, gap2]) {
+      expect(gap).toBeGreaterThanOrEqual(950);
+      expect(gap).toBeLessThan(1500);
+    }
+    const last = events[2]!.data;
+    expect(last.status?.tasks.map((t) => t.taskId).sort()).toEqual(['0_0', '0_1', '0_2']);
+    expect(Object.keys(last.metrics?.tasks ?? {}).sort()).toEqual(['0_0', '0_1', '0_2']);
+  });
+
+  it('reads one partition, the latest records only', async () => {
+    const all = await client.topics.read.query({ topic: 'orders', limit: 500 });
+    expect(all).toHaveLength(30);
+    const latest = await client.topics.read.query({ topic: 'orders', limit: 5 });
+    expect(latest).toEqual(all.slice(-5));
+    const p1 = await client.topics.read.query({ topic: 'orders', partition: 1, limit: 500 });
+    expect(p1.length).toBeGreaterThan(0);
+    expect(p1.every((r) => r.partition === 1)).toBe(true);
+  });
+
+  it('refuses bad JSON for the json serde and a partition out of range', async () => {
+    const message = await badRequest(client.topics.produce.mutate({ topic: 'orders', key: 'k', value: '{"a":' }));
+    expect(message).toMatch(/value: not valid JSON/);
+    const range = await badRequest(
+      client.topics.produce.mutate({ topic: 'orders', partition: 3, key: 'k', value: '{}' }),
+    );
+    expect(range).toMatch(/partition/);
+    const missing = await client.topics.read.query({ topic: 'no-such-topic' }).catch((e: unknown) => e);
+    expect((missing as TRPCClientError<never>).data?.code).toBe('NOT_FOUND');
+  });
+
+  it('produces with serdes, headers and a partition, and shows undecodable bytes as base64', async () => {
+    await client.app.deploy.mutate({
+      topology: { ...ordersPipeline(), topics: [...(ordersPipeline().topics as object[]), { name: 'misc', partitions: 2 }] },
+    });
+    const long = await client.topics.produce.mutate({
+      topic: 'misc',
+      partition: 1,
+      key: '42',
+      keySerde: 'long',
+      value: 'plain text',
+      valueSerde: 'string',
+      headers: { source: 'test' },
+    });
+    expect(long.partition).toBe(1);
+    const [asText] = await client.topics.read.query({ topic: 'misc', partition: 1, keySerde: 'long', valueSerde: 'string' });
+    expect(asText).toMatchObject({ key: 42, value: 'plain text', headers: { source: 'test' }, undecodable: { key: false, value: false } });
+    const [asJson] = await client.topics.read.query({ topic: 'misc', partition: 1, keySerde: 'long', valueSerde: 'json' });
+    expect(asJson).toMatchObject({
+      key: 42,
+      value: Buffer.from('plain text').toString('base64'),
+      undecodable: { key: false, value: true },
+    });
+    const badLong = await badRequest(
+      client.topics.produce.mutate({ topic: 'misc', key: '4.2', keySerde: 'long', value: null }),
+    );
+    expect(badLong).toMatch(/key: the long serde needs an integer/);
+  });
+});
+
+describe('HTTP endpoints', () => {
+  it('serves /healthz as JSON', async () => {
+    const response = await fetch(`${runtime.url}/healthz`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await response.json()).toMatchObject({ ok: true, backend: 'embedded', app: 'RUNNING' });
+  });
+
+  it('serves /metrics in the OpenMetrics text format', async () => {
+    const response = await fetch(`${runtime.url}/metrics`);
+    expect(response.headers.get('content-type')).toMatch(/^application\/openmetrics-text; version=1\.0\.0/);
+    const text = await response.text();
+    expect(text).toMatch(/^kafka_streams_task_process_total\{task_id="0_0"\} \d+$/m);
+    expect(text).toMatch(/^kafka_streams_processor_node_process_total\{task_id="0_2",processor_node_id="KSTREAM-SOURCE-0000000000"\} \d+$/m);
+    expect(text.endsWith('# EOF\n')).toBe(true);
+  });
+});

@@ -1,0 +1,81 @@
+// Starts a real runtime (HTTP server, engine, embedded backend) on port 0 with a temporary data
+// dir, and a tRPC client for it as the web app would make one.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createTRPCClient,
+  httpBatchLink,
+  httpSubscriptionLink,
+  splitLink,
+  type TRPCClient,
+} from '@trpc/client';
+import { EventSource } from 'eventsource';
+import { pino } from 'pino';
+import type { AppRouter } from '../src/index.js';
+import { startRuntime, type Runtime, type RuntimeOptions } from '../src/runtime.js';
+
+export type Client = TRPCClient<AppRouter>;
+
+export async function makeDataDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'streamwright-runtime-test-'));
+}
+
+export async function removeDataDir(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+}
+
+/** Silent unless STREAMWRIGHT_TEST_LOGS=1, to keep test output readable. */
+export const testLogger = pino({ level: process.env.STREAMWRIGHT_TEST_LOGS ? 'debug' : 'silent' });
+
+export async function startTestRuntime(
+  options: Partial<RuntimeOptions> & { dataDir: string },
+): Promise<Runtime> {
+  return startRuntime({ logger: testLogger, port: 0, ...options });
+}
+
+export function makeClient(url: string, token?: string): Client {
+  const authorization = token ? { authorization: `Bearer ${token}` } : undefined;
+  return createTRPCClient<AppRouter>({
+    links: [
+      splitLink({
+        condition: (op) => op.type === 'subscription',
+        true: httpSubscriptionLink({
+          url: `${url}/trpc`,
+          EventSource,
+          // The polyfill lets a fetch add the header; browsers use the cookie or ?token= instead.
+          ...(authorization
+            ? {
+                eventSourceOptions: {
+                  fetch: (input, init) => fetch(input, { ...init, headers: { ...init?.headers, ...authorization } }),
+                },
+              }
+            : {}),
+        }),
+        false: httpBatchLink({ url: `${url}/trpc`, ...(authorization ? { headers: authorization } : {}) }),
+      }),
+    ],
+  });
+}
+
+/** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs`. */
+export async function eventually<T>(
+  probe: () => Promise<T | undefined> | T | undefined,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
