@@ -19,7 +19,10 @@ export const topicNameSchema = z
 /** Node ids are stable handles for edges, layout and metrics; names are Kafka Streams' names. */
 export const nodeIdSchema = z
   .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, 'node ids start with a letter or "_" and use [A-Za-z0-9_-]');
+  .regex(
+    /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/,
+    'node ids start with a letter or "_" and use [A-Za-z0-9_-]',
+  );
 
 /** A CEL expression, compiled once per node. */
 export const celSchema = z.string().min(1, 'expression is empty');
@@ -50,7 +53,10 @@ export const applicationSchema = z.object({
     .string()
     .min(1)
     .max(200)
-    .regex(/^[a-zA-Z0-9._-]+$/, 'application.id may only contain letters, digits, ".", "_" and "-"'),
+    .regex(
+      /^[a-zA-Z0-9._-]+$/,
+      'application.id may only contain letters, digits, ".", "_" and "-"',
+    ),
   config: appConfigSchema.default({}),
 });
 
@@ -128,8 +134,20 @@ export const nodeKinds = {
     category: 'sources',
     label: 'Generator',
   },
-  source: { config: sourceConfigSchema, inputs: [], output: 'stream', category: 'sources', label: 'Source' },
-  filter: { config: filterConfigSchema, inputs: streamIn, output: 'stream', category: 'stateless', label: 'Filter' },
+  source: {
+    config: sourceConfigSchema,
+    inputs: [],
+    output: 'stream',
+    category: 'sources',
+    label: 'Source',
+  },
+  filter: {
+    config: filterConfigSchema,
+    inputs: streamIn,
+    output: 'stream',
+    category: 'stateless',
+    label: 'Filter',
+  },
   mapValues: {
     config: mapValuesConfigSchema,
     inputs: streamIn,
@@ -137,7 +155,13 @@ export const nodeKinds = {
     category: 'stateless',
     label: 'Map values',
   },
-  peek: { config: peekConfigSchema, inputs: streamIn, output: 'stream', category: 'stateless', label: 'Peek' },
+  peek: {
+    config: peekConfigSchema,
+    inputs: streamIn,
+    output: 'stream',
+    category: 'stateless',
+    label: 'Peek',
+  },
   groupByKey: {
     config: groupByKeyConfigSchema,
     inputs: streamIn,
@@ -159,7 +183,13 @@ export const nodeKinds = {
     category: 'stateless',
     label: 'To stream',
   },
-  sink: { config: sinkConfigSchema, inputs: streamIn, output: null, category: 'sinks', label: 'Sink' },
+  sink: {
+    config: sinkConfigSchema,
+    inputs: streamIn,
+    output: null,
+    category: 'sinks',
+    label: 'Sink',
+  },
 } as const satisfies Record<string, NodeKindSpec>;
 
 export type NodeKind = keyof typeof nodeKinds;

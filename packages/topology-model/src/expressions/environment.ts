@@ -1,0 +1,73 @@
+// The two CEL environments the product uses, created once (building one is the expensive part)
+// and shared by every compiled expression of that context.
+import { Environment } from '@marcbachmann/cel-js';
+
+export type ExpressionContext = 'filter' | 'mapValues' | 'generatorKey' | 'generatorValue';
+
+/** Declared variables per environment, documented in docs/EXPRESSIONS.md. */
+export const RECORD_VARIABLES = {
+  key: 'dyn',
+  value: 'dyn',
+  timestamp: 'int',
+  headers: 'map<string, string>',
+} as const;
+
+export const GENERATOR_VARIABLES = {
+  seq: 'int',
+  now: 'int',
+} as const;
+
+export interface EnvironmentOptions {
+  /**
+   * Register int⊕double arithmetic (+ - * /). On by default: JSON numbers become ints
+   * or doubles by value, so `value.price * 1.5` must work whichever one `price` turned out to be.
+   * Off only to measure the library against the CEL conformance suite, which expects strict CEL.
+   */
+  mixedNumericArithmetic?: boolean;
+}
+
+export function createEnvironment(
+  variables: Readonly<Record<string, string>>,
+  options: EnvironmentOptions = {},
+): Environment {
+  const env = new Environment({
+    // `{"user": value.user, "total": value.qty * 2}` mixes string and int values: allow it
+    // without making users wrap every entry in dyn(...).
+    homogeneousAggregateLiterals: false,
+    // `value.?qty.orValue(0)` is the readable way to default a missing JSON field.
+    enableOptionalTypes: true,
+  });
+  for (const [name, type] of Object.entries(variables)) env.registerVariable(name, type);
+  if (options.mixedNumericArithmetic ?? true) registerMixedNumericOperators(env);
+  return env;
+}
+
+// Strict CEL has no int ⊕ double overloads. The result is a double, as in most languages.
+function registerMixedNumericOperators(env: Environment): void {
+  const ops: Record<'+' | '-' | '*' | '/', (a: number, b: number) => number> = {
+    '+': (a, b) => a + b,
+    '-': (a, b) => a - b,
+    '*': (a, b) => a * b,
+    '/': (a, b) => a / b,
+  };
+  for (const [op, fn] of Object.entries(ops)) {
+    env.registerOperator(`int ${op} double: double`, (a: bigint, b: number) => fn(Number(a), b));
+    env.registerOperator(`double ${op} int: double`, (a: number, b: bigint) => fn(a, Number(b)));
+  }
+  // No `int == double`: JSON fields are dyn, and cel-js already compares dyn numbers by value
+  // (`value.x == 2.0` is true for x = 2). A static overload would make cel-js's type checker reject
+  // `[].exists(e, e == 2)` as ambiguous, as it already does for `[].map(n, n / 2)` with these.
+}
+
+const cache = new Map<string, Environment>();
+
+/** The shared environment for a context (record variables or generator variables). */
+export function environmentFor(context: ExpressionContext): Environment {
+  const family = context === 'filter' || context === 'mapValues' ? 'record' : 'generator';
+  let env = cache.get(family);
+  if (!env) {
+    env = createEnvironment(family === 'record' ? RECORD_VARIABLES : GENERATOR_VARIABLES);
+    cache.set(family, env);
+  }
+  return env;
+}
