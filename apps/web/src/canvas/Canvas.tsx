@@ -1,0 +1,196 @@
+// The canvas: a controlled React Flow over the document. React Flow reports user intent as
+// changes; each is turned into a model diff (or view state) in the store, never kept on the side.
+import { useCallback, useEffect, useMemo, useRef, type DragEvent } from 'react';
+import {
+  Background,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  useReactFlow,
+  type Connection,
+  type Edge as FlowEdge,
+  type EdgeChange,
+  type FinalConnectionState,
+  type NodeChange,
+  type OnDelete,
+} from '@xyflow/react';
+import { useActions, useDesigner, useDesignerStore } from '../store/context.js';
+import { addNode, connect, moveNodes, removeElements } from '../model/operations.js';
+import { kindSpec } from '../model/kinds.js';
+import { defaultConfig } from '../forms/zod-fields.js';
+import type { Position } from '../model/diff.js';
+import { connectionRefusal, edgeFromConnection, refusedAttemptReason } from './connections.js';
+import { createEdgeMapper, createNodeMapper, type KindFlowNode } from './flow-mapping.js';
+import { nodeTypes } from './KindNode.js';
+import { KIND_MIME } from './dnd.js';
+
+
+export function Canvas() {
+  const store = useDesignerStore();
+  const actions = useActions();
+  const nodes = useDesigner((s) => s.doc.nodes);
+  const edges = useDesigner((s) => s.doc.edges);
+  const layout = useDesigner((s) => s.doc.layout.nodes);
+  const selectedNodeId = useDesigner((s) => s.selectedNodeId);
+  const selectedEdgeKeys = useDesigner((s) => s.selectedEdgeKeys);
+  const measured = useDesigner((s) => s.measured);
+  const fitRequest = useDesigner((s) => s.fitRequest);
+  const { screenToFlowPosition, fitView } = useReactFlow();
+
+  const toFlowNodes = useMemo(createNodeMapper, []);
+  const toFlowEdges = useMemo(createEdgeMapper, []);
+  const flowNodes = useMemo(
+    () => toFlowNodes(nodes, layout, selectedNodeId, measured),
+    [toFlowNodes, nodes, layout, selectedNodeId, measured],
+  );
+  const flowEdges = useMemo(() => toFlowEdges(edges, selectedEdgeKeys), [toFlowEdges, edges, selectedEdgeKeys]);
+
+  useEffect(() => {
+    if (fitRequest === 0) return;
+    const id = requestAnimationFrame(() => void fitView({ padding: 0.2, maxZoom: 1.2 }));
+    return () => cancelAnimationFrame(id);
+  }, [fitRequest, fitView]);
+
+  // One history entry per drag gesture, however many position changes it produces.
+  const dragGesture = useRef(0);
+  const onNodeDragStart = useCallback(() => {
+    dragGesture.current++;
+  }, []);
+
+  const onNodesChange = useCallback(
+    (changes: NodeChange<KindFlowNode>[]) => {
+      const positions: Record<string, Position> = {};
+      const sizes: Record<string, { width: number; height: number }> = {};
+      let selected: string | null | undefined;
+      for (const change of changes) {
+        if (change.type === 'position' && change.position) positions[change.id] = change.position;
+        else if (change.type === 'dimensions' && change.dimensions) sizes[change.id] = change.dimensions;
+        else if (change.type === 'select') {
+          if (change.selected) selected = change.id;
+          else if (selected === undefined && store.getState().selectedNodeId === change.id) selected = null;
+        }
+      }
+      if (Object.keys(positions).length > 0) {
+        actions.apply(moveNodes(store.getState().doc, positions), {
+          coalesceKey: `drag:${dragGesture.current}`,
+          coalesceWindowMs: Number.POSITIVE_INFINITY,
+        });
+      }
+      if (Object.keys(sizes).length > 0) actions.setMeasured(sizes);
+      if (selected !== undefined) actions.select(selected);
+    },
+    [actions, store],
+  );
+
+  const onEdgesChange = useCallback(
+    (changes: EdgeChange<FlowEdge>[]) => {
+      const selection = new Set(store.getState().selectedEdgeKeys);
+      let touched = false;
+      for (const change of changes) {
+        if (change.type !== 'select') continue;
+        touched = true;
+        if (change.selected) selection.add(change.id);
+        else selection.delete(change.id);
+      }
+      if (touched) actions.selectEdges([...selection]);
+    },
+    [actions, store],
+  );
+
+  // Deleting (Backspace / Delete) arrives once with the nodes and the edges attached to them.
+  const onDelete: OnDelete<KindFlowNode, FlowEdge> = useCallback(
+    ({ nodes: removedNodes, edges: removedEdges }) => {
+      const doc = store.getState().doc;
+      actions.apply(
+        removeElements(
+          doc,
+          removedNodes.map((n) => n.id),
+          removedEdges.map((e) => e.id),
+        ),
+      );
+      actions.selectEdges([]);
+    },
+    [actions, store],
+  );
+
+  const isValidConnection = useCallback(
+    (c: Connection | FlowEdge) => connectionRefusal(store.getState().doc, edgeFromConnection(c)) === null,
+    [store],
+  );
+
+  const onConnect = useCallback(
+    (c: Connection) => {
+      const doc = store.getState().doc;
+      const edge = edgeFromConnection(c);
+      const refusal = connectionRefusal(doc, edge);
+      if (refusal) {
+        actions.notify('error', `Connection refused: ${refusal}`);
+        return;
+      }
+      const result = connect(doc, edge);
+      if (result.ok) actions.apply(result.diff);
+      else actions.notify('error', `Connection refused: ${result.reason}`);
+    },
+    [actions, store],
+  );
+
+  const onConnectEnd = useCallback(
+    (_event: MouseEvent | TouchEvent, state: FinalConnectionState) => {
+      const reason = refusedAttemptReason(store.getState().doc, state);
+      if (reason) actions.notify('error', `Connection refused: ${reason}`);
+    },
+    [actions, store],
+  );
+
+  const onDragOver = useCallback((event: DragEvent) => {
+    if (!event.dataTransfer.types.includes(KIND_MIME)) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'copy';
+  }, []);
+
+  const onDrop = useCallback(
+    (event: DragEvent) => {
+      const kind = event.dataTransfer.getData(KIND_MIME);
+      const spec = kindSpec(kind);
+      if (!spec) return;
+      event.preventDefault();
+      const position = screenToFlowPosition({ x: event.clientX, y: event.clientY });
+      const doc = store.getState().doc;
+      // centre the node under the pointer (nodes are about 200 × 80)
+      const { id, diff } = addNode(doc, kind, defaultConfig(spec.config), { x: position.x - 100, y: position.y - 30 });
+      actions.apply(diff);
+      actions.select(id);
+    },
+    [actions, screenToFlowPosition, store],
+  );
+
+  return (
+    <div className="sw-canvas" data-testid="canvas" onDragOver={onDragOver} onDrop={onDrop}>
+      <ReactFlow
+        nodes={flowNodes}
+        edges={flowEdges}
+        nodeTypes={nodeTypes}
+        onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
+        onDelete={onDelete}
+        onNodeDragStart={onNodeDragStart}
+        onConnect={onConnect}
+        onConnectEnd={onConnectEnd}
+        isValidConnection={isValidConnection}
+        onPaneClick={() => actions.select(null)}
+        deleteKeyCode={['Backspace', 'Delete']}
+        selectionKeyCode={null}
+        multiSelectionKeyCode={null}
+        fitView
+        fitViewOptions={{ padding: 0.2, maxZoom: 1.2 }}
+        minZoom={0.2}
+        maxZoom={2}
+        defaultEdgeOptions={{ type: 'smoothstep' }}
+      >
+        <Background gap={20} size={1} />
+        <MiniMap pannable zoomable ariaLabel="Minimap" />
+        <Controls showInteractive={false} />
+      </ReactFlow>
+    </div>
+  );
+}

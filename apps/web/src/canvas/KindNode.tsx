@@ -1,0 +1,79 @@
+// One canvas node. Memoized, and subscribed only to its own counter and problem count, so a
+// metrics tick re-renders the nodes whose counters moved and nothing else.
+import { memo } from 'react';
+import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { useDesigner } from '../store/context.js';
+import { kindSpec, nodeSummary } from '../model/kinds.js';
+import { validationOf } from '../model/validation.js';
+import { formatCount, formatRate } from '../live/counters.js';
+import type { KindFlowNode } from './flow-mapping.js';
+
+function NodeCounter({ id }: { id: string }) {
+  const counter = useDesigner((s) => s.live.counters[id]);
+  const running = useDesigner((s) => s.live.status !== null);
+  if (!counter && !running) return null;
+  return (
+    <div className="sw-node__counter" data-testid={`counter-${id}`} data-total={counter?.total ?? 0}>
+      <span className="sw-node__total" data-testid={`count-${id}`}>
+        {counter ? formatCount(counter.total) : '–'}
+      </span>
+      <span className="sw-node__rate">{counter ? formatRate(counter.rate) : ''}</span>
+    </div>
+  );
+}
+
+function KindNodeView({ id, data, selected }: NodeProps<KindFlowNode>) {
+  const { node } = data;
+  const spec = kindSpec(node.kind);
+  const problems = useDesigner((s) => validationOf(s.doc).byNode.get(id)?.length ?? 0);
+  const inputs = spec?.inputs ?? [];
+  const category = spec?.category ?? 'unknown';
+  const summary = nodeSummary(node.kind, node.config);
+  return (
+    <div
+      className={`sw-node sw-node--${category}${selected ? ' is-selected' : ''}${problems > 0 ? ' has-problems' : ''}`}
+      data-testid={`node-${id}`}
+      data-kind={node.kind}
+      aria-label={`${spec?.label ?? node.kind} node ${id}`}
+    >
+      {inputs.map((input, i) => (
+        <Handle
+          key={input.port}
+          type="target"
+          id={input.port}
+          position={Position.Left}
+          style={inputs.length > 1 ? { top: `${((i + 1) * 100) / (inputs.length + 1)}%` } : undefined}
+          data-testid={`handle-${id}-in-${input.port}`}
+          aria-label={`${id} input ${input.port} (${input.accepts})`}
+          title={`${input.port}: accepts a ${input.accepts}`}
+        />
+      ))}
+      <div className="sw-node__header">
+        <span className="sw-node__kind">{spec?.label ?? `Unknown kind "${node.kind}"`}</span>
+        {problems > 0 && (
+          <span className="sw-node__problems" title={`${problems} problem${problems === 1 ? '' : 's'}`}>
+            {problems}
+          </span>
+        )}
+      </div>
+      <div className="sw-node__id" title={node.name ? `Kafka Streams name: ${node.name}` : undefined}>
+        {id}
+      </div>
+      {summary && <div className="sw-node__summary">{summary}</div>}
+      <NodeCounter id={id} />
+      {spec?.output && (
+        <Handle
+          type="source"
+          id="out"
+          position={Position.Right}
+          data-testid={`handle-${id}-out`}
+          aria-label={`${id} output (${spec.output})`}
+          title={`out: a ${spec.output}`}
+        />
+      )}
+    </div>
+  );
+}
+
+export const KindNode = memo(KindNodeView);
+export const nodeTypes = { kind: KindNode };

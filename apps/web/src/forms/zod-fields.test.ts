@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { nodeKinds, nodeKindNames } from '@streamwright/topology-model';
+import { defaultConfig, fieldsOf, labelFor, parseInput } from './zod-fields.js';
+
+describe('config forms derived from the node kinds', () => {
+  it('gives the source kind a text topic, serde selects with their defaults and an offset reset select', () => {
+    const fields = fieldsOf(nodeKinds.source.config);
+    expect(fields.map((f) => [f.key, f.control.type, f.optional])).toEqual([
+      ['topic', 'text', false],
+      ['keySerde', 'select', true],
+      ['valueSerde', 'select', true],
+      ['offsetReset', 'select', true],
+    ]);
+    expect(fields[1]!.control).toEqual({ type: 'select', options: ['string', 'json', 'bytes', 'long'] });
+    expect(fields[1]!.defaultValue).toBe('string');
+    expect(fields[2]!.defaultValue).toBe('json');
+  });
+
+  it('marks CEL expressions, including the optional generator key', () => {
+    expect(fieldsOf(nodeKinds.filter.config)).toEqual([
+      { key: 'expression', label: 'Expression', control: { type: 'cel' }, optional: false },
+    ]);
+    const generator = fieldsOf(nodeKinds.generator.config);
+    expect(generator.find((f) => f.key === 'key')).toMatchObject({ control: { type: 'cel' }, optional: true });
+    expect(generator.find((f) => f.key === 'value')).toMatchObject({ control: { type: 'cel' }, optional: false });
+    expect(generator.find((f) => f.key === 'ratePerSecond')).toMatchObject({
+      label: 'Rate per second',
+      control: { type: 'number', integer: false, min: 0, max: 1_000_000 },
+    });
+  });
+
+  it('derives a form for every kind without falling back to raw JSON', () => {
+    for (const kind of nodeKindNames) {
+      for (const field of fieldsOf(nodeKinds[kind].config)) expect(field.control.type, `${kind}.${field.key}`).not.toBe('json');
+    }
+  });
+
+  it('starts new nodes with the schema defaults only', () => {
+    expect(defaultConfig(nodeKinds.sink.config)).toEqual({ keySerde: 'string', valueSerde: 'json' });
+    expect(defaultConfig(nodeKinds.filter.config)).toEqual({});
+  });
+
+  it('turns empty inputs into absent keys and numbers into numbers', () => {
+    const [rate] = fieldsOf(nodeKinds.generator.config).filter((f) => f.key === 'ratePerSecond');
+    expect(parseInput(rate!, '')).toBeUndefined();
+    expect(parseInput(rate!, '12.5')).toBe(12.5);
+    expect(parseInput(rate!, 'fast')).toBe('fast');
+    expect(labelFor('keySerde')).toBe('Key serde');
+  });
+});

@@ -1,0 +1,143 @@
+// Config forms are derived from each node kind's zod schema (topology-model is the single source
+// of truth): one typed control per field. Only the zod shapes the schemas use are understood;
+// anything else falls back to a JSON text field rather than being hidden.
+import { celSchema } from '@streamwright/topology-model';
+import type { z } from 'zod';
+
+export type FieldControl =
+  | { type: 'select'; options: readonly string[] }
+  | { type: 'number'; integer: boolean; min?: number; max?: number }
+  | { type: 'text' }
+  | { type: 'cel' }
+  | { type: 'boolean' }
+  | { type: 'json' };
+
+export interface FieldSpec {
+  key: string;
+  label: string;
+  control: FieldControl;
+  /** May be left empty (the key is then omitted from the config). */
+  optional: boolean;
+  /** The schema's default, shown as the placeholder and written into new nodes. */
+  defaultValue?: unknown;
+  description?: string;
+}
+
+interface Unwrapped {
+  schema: z.ZodType;
+  optional: boolean;
+  defaultValue?: unknown;
+}
+
+/** Peels optional / default / nullable wrappers, remembering what they said. */
+function unwrap(schema: z.ZodType): Unwrapped {
+  let current = schema;
+  let optional = false;
+  let defaultValue: unknown;
+  for (;;) {
+    const def = current.def as { type: string; innerType?: z.ZodType; defaultValue?: unknown };
+    if ((def.type === 'optional' || def.type === 'nullable') && def.innerType) {
+      optional = true;
+      current = def.innerType;
+    } else if ((def.type === 'default' || def.type === 'prefault') && def.innerType) {
+      optional = true;
+      defaultValue = def.defaultValue;
+      current = def.innerType;
+    } else {
+      return defaultValue === undefined ? { schema: current, optional } : { schema: current, optional, defaultValue };
+    }
+  }
+}
+
+function controlFor(key: string, schema: z.ZodType): FieldControl {
+  if (schema === celSchema) return { type: 'cel' };
+  const def = schema.def as { type: string };
+  switch (def.type) {
+    case 'enum':
+      return { type: 'select', options: (schema as z.ZodEnum).options.map(String) };
+    case 'number': {
+      const n = schema as z.ZodNumber;
+      const control: FieldControl = { type: 'number', integer: n.isInt };
+      if (n.minValue !== null && Number.isFinite(n.minValue)) control.min = n.minValue;
+      if (n.maxValue !== null && Number.isFinite(n.maxValue) && n.maxValue < Number.MAX_SAFE_INTEGER) control.max = n.maxValue;
+      return control;
+    }
+    case 'string':
+      // CEL fields are the shared celSchema; `expression` is kept as a fallback in case a kind
+      // declares its own refinement of it.
+      return key === 'expression' ? { type: 'cel' } : { type: 'text' };
+    case 'boolean':
+      return { type: 'boolean' };
+    default:
+      return { type: 'json' };
+  }
+}
+
+/** "ratePerSecond" → "Rate per second", "keySerde" → "Key serde". */
+export function labelFor(key: string): string {
+  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+const fieldCache = new WeakMap<z.ZodType, FieldSpec[]>();
+
+/** The form fields of an object schema, in declaration order. Cached per schema. */
+export function fieldsOf(schema: z.ZodType): FieldSpec[] {
+  const cached = fieldCache.get(schema);
+  if (cached) return cached;
+  const def = schema.def as { type: string; shape?: Record<string, z.ZodType> };
+  const fields: FieldSpec[] = [];
+  if (def.type === 'object' && def.shape) {
+    for (const [key, fieldSchema] of Object.entries(def.shape)) {
+      const { schema: inner, optional, defaultValue } = unwrap(fieldSchema);
+      const field: FieldSpec = { key, label: labelFor(key), control: controlFor(key, inner), optional };
+      if (defaultValue !== undefined) field.defaultValue = defaultValue;
+      const description = fieldSchema.description ?? inner.description;
+      if (description) field.description = description;
+      fields.push(field);
+    }
+  }
+  fieldCache.set(schema, fields);
+  return fields;
+}
+
+/** The config a freshly dropped node starts with: every schema default, nothing invented. */
+export function defaultConfig(schema: z.ZodType): Record<string, unknown> {
+  const config: Record<string, unknown> = {};
+  for (const field of fieldsOf(schema)) if (field.defaultValue !== undefined) config[field.key] = field.defaultValue;
+  return config;
+}
+
+/**
+ * Converts what a control holds into the config value. Empty input removes the key, so the
+ * schema's default applies (or validation reports the missing field); a number field holding
+ * something that is not a number is kept as text so validation can say what is wrong with it.
+ */
+export function parseInput(field: FieldSpec, raw: string): unknown {
+  if (raw.trim() === '' && field.control.type !== 'cel') return undefined;
+  switch (field.control.type) {
+    case 'number': {
+      const n = Number(raw);
+      return Number.isFinite(n) ? n : raw;
+    }
+    case 'boolean':
+      return raw === 'true';
+    case 'json':
+      try {
+        return JSON.parse(raw) as unknown;
+      } catch {
+        return raw;
+      }
+    case 'cel':
+      return raw === '' ? undefined : raw;
+    default:
+      return raw;
+  }
+}
+
+/** The text a control shows for a config value. */
+export function formatInput(field: FieldSpec, value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (field.control.type === 'json') return typeof value === 'string' ? value : JSON.stringify(value);
+  return String(value);
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { aggregateCounters, formatCount, formatRate } from './counters.js';
+
+const snapshot = {
+  nodes: {
+    '0_0': {
+      'KSTREAM-SOURCE-0000000000': { 'process-total': 4, 'process-rate': 1 },
+      'KSTREAM-FILTER-0000000001': { 'process-total': 4, 'process-rate': 1 },
+    },
+    '0_1': {
+      'KSTREAM-SOURCE-0000000000': { 'process-total': 3, 'process-rate': 0.5 },
+      'KSTREAM-FILTER-0000000001': { 'process-total': 3, 'process-rate': 0.5 },
+    },
+    '0_2': { 'KSTREAM-SOURCE-0000000000': { 'process-total': 0, 'process-rate': 0 } },
+  },
+  nodeModelIds: { 'KSTREAM-SOURCE-0000000000': 'orders', 'KSTREAM-FILTER-0000000001': 'big' },
+};
+
+describe('per-model-node counters', () => {
+  it('sums process-total and process-rate over tasks', () => {
+    expect(aggregateCounters(snapshot)).toEqual({ orders: { total: 7, rate: 1.5 }, big: { total: 7, rate: 1.5 } });
+  });
+
+  it('counts a model node planned into several Kafka Streams nodes once', () => {
+    const repartitioned = {
+      nodes: {
+        '0_0': { 'KSTREAM-SINK-0000000002': { 'process-total': 5 } },
+        '1_0': { 'KSTREAM-SOURCE-0000000003': { 'process-total': 2 } },
+      },
+      nodeModelIds: { 'KSTREAM-SINK-0000000002': 'grouped', 'KSTREAM-SOURCE-0000000003': 'grouped' },
+    };
+    expect(aggregateCounters(repartitioned)).toEqual({ grouped: { total: 5, rate: 0 } });
+  });
+
+  it('keeps the identity of unchanged counters so only moving nodes re-render', () => {
+    const first = aggregateCounters(snapshot);
+    expect(aggregateCounters(snapshot, first)).toBe(first);
+    const moved = structuredClone(snapshot);
+    moved.nodes['0_2']['KSTREAM-SOURCE-0000000000']['process-total'] = 1;
+    const second = aggregateCounters(moved, first);
+    expect(second).not.toBe(first);
+    expect(second.big).toBe(first.big);
+    expect(second.orders).toEqual({ total: 8, rate: 1.5 });
+  });
+
+  it('drops counters when the app is gone and ignores non-finite values', () => {
+    const first = aggregateCounters(snapshot);
+    expect(aggregateCounters(null, first)).toEqual({});
+    expect(
+      aggregateCounters({ nodes: { '0_0': { a: { 'process-total': Number.NaN } } }, nodeModelIds: { a: 'x' } }),
+    ).toEqual({ x: { total: 0, rate: 0 } });
+  });
+
+  it('formats for the canvas', () => {
+    expect(formatCount(12345)).toBe('12,345');
+    expect(formatRate(12.345)).toBe('12.3/s');
+  });
+});

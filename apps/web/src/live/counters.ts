@@ -1,0 +1,64 @@
+// Per-model-node counters from the runtime's metrics snapshot. Kafka Streams reports processor
+// metrics per task and per Kafka Streams node; a designer node is one model node, so its count is
+// the sum over tasks. When one model node plans into several Kafka Streams nodes (e.g. a
+// repartition sink/source pair), the first of them sees every record entering the model node and
+// the later ones see no more, so the largest per-node sum is what entered the model node.
+
+export interface NodeCounter {
+  /** `process-total` summed over tasks. */
+  total: number;
+  /** `process-rate` (records/s) summed over tasks. */
+  rate: number;
+}
+
+export interface NodeMetricsInput {
+  nodes: Record<string, Record<string, Record<string, number>>>;
+  nodeModelIds: Record<string, string>;
+}
+
+export type CounterMap = Readonly<Record<string, NodeCounter>>;
+
+const finite = (v: number | undefined): number => (v !== undefined && Number.isFinite(v) ? v : 0);
+
+/**
+ * Aggregates a snapshot into per-model-node counters. Entries equal to `previous` keep their
+ * identity (and the whole map does when nothing changed), so node components subscribed to
+ * their own counter re-render only when it moved.
+ */
+export function aggregateCounters(snapshot: NodeMetricsInput | null, previous: CounterMap = {}): CounterMap {
+  const perKsNode = new Map<string, NodeCounter>();
+  if (snapshot) {
+    for (const byNode of Object.values(snapshot.nodes)) {
+      for (const [ksName, values] of Object.entries(byNode)) {
+        const acc = perKsNode.get(ksName) ?? { total: 0, rate: 0 };
+        acc.total += finite(values['process-total']);
+        acc.rate += finite(values['process-rate']);
+        perKsNode.set(ksName, acc);
+      }
+    }
+  }
+  const next: Record<string, NodeCounter> = {};
+  for (const [ksName, counter] of perKsNode) {
+    const modelId = snapshot?.nodeModelIds[ksName];
+    if (modelId === undefined) continue;
+    const current = next[modelId];
+    if (!current || counter.total > current.total) next[modelId] = counter;
+  }
+  let changed = Object.keys(previous).length !== Object.keys(next).length;
+  for (const [id, counter] of Object.entries(next)) {
+    const before = previous[id];
+    if (before && before.total === counter.total && before.rate === counter.rate) next[id] = before;
+    else changed = true;
+  }
+  return changed ? next : previous;
+}
+
+const compact = new Intl.NumberFormat('en', { maximumFractionDigits: 1 });
+
+/** "1,234" for totals; rates with one decimal ("12.5/s"). */
+export function formatCount(n: number): string {
+  return Math.round(n).toLocaleString('en');
+}
+export function formatRate(n: number): string {
+  return `${compact.format(n)}/s`;
+}

@@ -1,0 +1,42 @@
+// One row per Kafka Streams task (sub-topology × partition) of the running app.
+import { useDesigner } from '../store/context.js';
+
+export function formatStreamTime(ms: number | null): string {
+  if (ms === null || ms < 0) return '—';
+  return new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
+}
+
+export function TasksPanel() {
+  const tasks = useDesigner((s) => s.live.status?.tasks);
+  if (!tasks || tasks.length === 0) {
+    return <p className="sw-empty">No tasks: deploy and start the app to see them.</p>;
+  }
+  return (
+    <table className="sw-table" data-testid="tasks-table" aria-label="Tasks">
+      <thead>
+        <tr>
+          <th>Task</th>
+          <th>Partitions</th>
+          <th>Thread</th>
+          <th>State</th>
+          <th>Stream time</th>
+        </tr>
+      </thead>
+      <tbody>
+        {tasks.map((t) => (
+          <tr key={t.taskId} data-testid={`task-${t.taskId}`}>
+            <td>
+              <code>{t.taskId}</code>
+            </td>
+            <td>{t.partitions.map((p) => `${p.topic}-${p.partition}`).join(', ')}</td>
+            <td>{t.thread}</td>
+            <td>
+              <span className={`sw-state sw-state--${t.state.toLowerCase()}`}>{t.state}</span>
+            </td>
+            <td>{formatStreamTime(t.streamTime)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

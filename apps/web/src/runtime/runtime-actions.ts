@@ -1,0 +1,86 @@
+// What the toolbar and panels ask of the runtime, with the results written to the store. Kept out
+// of the store so that the store stays free of I/O (and testable without a server).
+import type { TopologyDocument } from '@streamwright/topology-model';
+import type { ApiClient } from '../api/client.js';
+import type { DesignerStore } from '../store/designer-store.js';
+import type { Problem } from '../model/validation.js';
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** On start-up: open the deployed topology (so `npm start` shows the example processing). */
+export async function openDeployed(client: ApiClient, store: DesignerStore): Promise<void> {
+  const view = await client.app.status.query();
+  const { actions } = store.getState();
+  actions.setLive({ deployed: view.deployed, status: view.status });
+  if (view.deployed && view.topology) {
+    actions.load(view.topology as TopologyDocument, { history: 'skip' });
+    actions.markDeployed();
+  }
+}
+
+export async function refreshStatus(client: ApiClient, store: DesignerStore): Promise<void> {
+  const view = await client.app.status.query();
+  store.getState().actions.setLive({ deployed: view.deployed, status: view.status });
+}
+
+/** Deploys the document and starts it; the runtime's validation is authoritative. */
+export async function deploy(client: ApiClient, store: DesignerStore): Promise<boolean> {
+  const { doc, actions } = store.getState();
+  try {
+    const result = await client.app.deploy.mutate({ topology: doc, start: true });
+    if (!result.ok) {
+      actions.setServerProblems(result.errors as Problem[], 'deploy');
+      actions.notify('error', `Not deployed: ${result.errors.length} problem${result.errors.length === 1 ? '' : 's'} (see Problems)`);
+      return false;
+    }
+    actions.markDeployed();
+    actions.setLive({ deployed: true, status: result.status });
+    actions.notify('success', `Deployed ${doc.application.id}`);
+    return true;
+  } catch (error) {
+    actions.notify('error', `Deploy failed: ${messageOf(error)}`);
+    return false;
+  }
+}
+
+export async function startApp(client: ApiClient, store: DesignerStore): Promise<void> {
+  const { actions } = store.getState();
+  try {
+    await client.app.start.mutate();
+    await refreshStatus(client, store);
+    actions.notify('info', 'Started');
+  } catch (error) {
+    actions.notify('error', `Start failed: ${messageOf(error)}`);
+  }
+}
+
+export async function stopApp(client: ApiClient, store: DesignerStore): Promise<void> {
+  const { actions } = store.getState();
+  try {
+    await client.app.stop.mutate();
+    await refreshStatus(client, store);
+    actions.notify('info', 'Stopped');
+  } catch (error) {
+    actions.notify('error', `Stop failed: ${messageOf(error)}`);
+  }
+}
+
+/** Subscribes to the one metrics stream; returns the unsubscribe function. */
+export function subscribeLive(client: ApiClient, store: DesignerStore): () => void {
+  const { actions } = store.getState();
+  const subscription = client.metrics.subscribe(undefined, {
+    onStarted: () => actions.setConnection('open'),
+    onData: (view) => {
+      actions.setConnection('open');
+      actions.setLive({ status: view.status, metrics: view.metrics, at: view.at });
+    },
+    onConnectionStateChange: (state) => {
+      if (state.state === 'pending') actions.setConnection('open');
+      else if (state.state === 'connecting') actions.setConnection(state.error ? 'closed' : 'connecting');
+    },
+    onError: () => actions.setConnection('closed'),
+  });
+  return () => subscription.unsubscribe();
+}

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { createDesignerStore } from './designer-store.js';
+import { addNode, moveNodes, removeElements, setConfigField } from '../model/operations.js';
+import { emptyDocument } from '../model/new-document.js';
+
+function setup() {
+  let clock = 1_000;
+  const store = createDesignerStore({ now: () => clock });
+  const tick = (ms: number) => (clock += ms);
+  const { actions } = store.getState();
+  const add = (kind: string, x = 0) => {
+    const { id, diff } = addNode(store.getState().doc, kind, {}, { x, y: 0 });
+    actions.apply(diff);
+    return id;
+  };
+  return { store, actions, tick, add };
+}
+
+describe('designer store', () => {
+  it('undoes and redoes edits in order', () => {
+    const { store, actions, add } = setup();
+    add('source');
+    add('filter', 200);
+    expect(store.getState().doc.nodes.map((n) => n.id)).toEqual(['source1', 'filter1']);
+    actions.undo();
+    expect(store.getState().doc.nodes.map((n) => n.id)).toEqual(['source1']);
+    actions.undo();
+    expect(store.getState().doc.nodes).toEqual([]);
+    actions.undo(); // nothing left: no-op
+    actions.redo();
+    actions.redo();
+    expect(store.getState().doc.nodes.map((n) => n.id)).toEqual(['source1', 'filter1']);
+    expect(store.getState().future).toHaveLength(0);
+  });
+
+  it('a new edit after undo drops the redo stack', () => {
+    const { store, actions, add } = setup();
+    add('source');
+    actions.undo();
+    add('sink');
+    actions.redo();
+    expect(store.getState().doc.nodes.map((n) => n.id)).toEqual(['sink1']);
+  });
+
+  it('one drag gesture is one undo step, however many moves it made', () => {
+    const { store, actions, tick, add } = setup();
+    const id = add('filter');
+    for (let x = 1; x <= 30; x++) {
+      tick(100);
+      actions.apply(moveNodes(store.getState().doc, { [id]: { x: x * 10, y: 5 } }), {
+        coalesceKey: 'drag:1',
+        coalesceWindowMs: Number.POSITIVE_INFINITY,
+      });
+    }
+    expect(store.getState().past).toHaveLength(2);
+    expect(store.getState().doc.layout.nodes[id]).toEqual({ x: 300, y: 5 });
+    actions.undo();
+    expect(store.getState().doc.layout.nodes[id]).toEqual({ x: 0, y: 0 });
+  });
+
+  it('typing into one field merges into one step until a pause', () => {
+    const { store, actions, tick, add } = setup();
+    const id = add('filter');
+    for (const text of ['v', 'va', 'val']) {
+      tick(200);
+      actions.apply(setConfigField(store.getState().doc, id, 'expression', text), { coalesceKey: `config:${id}:expression` });
+    }
+    tick(5_000);
+    actions.apply(setConfigField(store.getState().doc, id, 'expression', 'value'), { coalesceKey: `config:${id}:expression` });
+    expect(store.getState().past).toHaveLength(3);
+    actions.undo();
+    expect(store.getState().doc.nodes[0]!.config.expression).toBe('val');
+    actions.undo();
+    expect(store.getState().doc.nodes[0]!.config).toEqual({});
+  });
+
+  it('clears the selection of a removed node, and restores the node on undo', () => {
+    const { store, actions, add } = setup();
+    const id = add('sink');
+    actions.select(id);
+    expect(store.getState().sideTab).toBe('node');
+    actions.apply(removeElements(store.getState().doc, [id], []));
+    expect(store.getState().selectedNodeId).toBeNull();
+    actions.undo();
+    expect(store.getState().doc.nodes.map((n) => n.id)).toEqual([id]);
+  });
+
+  it('loading the deployed topology can stay out of the history; New is undoable', () => {
+    const { store, actions, add } = setup();
+    const deployed = { ...emptyDocument('deployed-app'), nodes: [{ id: 'gen', kind: 'generator', config: {} }] };
+    actions.load(deployed, { history: 'skip' });
+    expect(store.getState().past).toHaveLength(0);
+    expect(store.getState().doc.application.id).toBe('deployed-app');
+    add('filter');
+    actions.load(emptyDocument());
+    expect(store.getState().doc.nodes).toEqual([]);
+    actions.undo();
+    expect(store.getState().doc.nodes.map((n) => n.id)).toEqual(['gen', 'filter1']);
+  });
+
+  it('tracks whether the document changed since the last deploy', () => {
+    const { store, actions, add } = setup();
+    add('source');
+    actions.markDeployed();
+    expect(store.getState().deployedRevision).toBe(store.getState().revision);
+    add('sink');
+    expect(store.getState().deployedRevision).not.toBe(store.getState().revision);
+  });
+
+  it('aggregates live metrics into per-node counters', () => {
+    const { store, actions } = setup();
+    actions.setLive({
+      metrics: {
+        nodes: { '0_0': { 'KSTREAM-SOURCE-0000000000': { 'process-total': 2, 'process-rate': 1 } }, '0_1': { 'KSTREAM-SOURCE-0000000000': { 'process-total': 3 } } },
+        nodeModelIds: { 'KSTREAM-SOURCE-0000000000': 'orders' },
+      },
+      at: 5,
+    });
+    expect(store.getState().live.counters).toEqual({ orders: { total: 5, rate: 1 } });
+    expect(store.getState().live.at).toBe(5);
+  });
+});

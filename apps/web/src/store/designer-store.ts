@@ -1,0 +1,240 @@
+// The designer's one zustand store, made per designer instance by createDesignerStore() and
+// provided through context (as xyflow does). The document changes only through `apply(diff)`,
+// which records the diff for undo/redo; everything the canvas shows is derived from it.
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { TopologyDocument } from '@streamwright/topology-model';
+import { applyDiff, composeDiffs, invertDiff, isEmptyDiff, type ModelDiff } from '../model/diff.js';
+import { emptyDocument } from '../model/new-document.js';
+import { replaceDocument } from '../model/operations.js';
+import type { Problem } from '../model/validation.js';
+import { aggregateCounters, type CounterMap, type NodeMetricsInput } from '../live/counters.js';
+import type { AppStatus } from '../api/types.js';
+
+export interface HistoryEntry {
+  diff: ModelDiff;
+  /** Consecutive diffs with the same key (one drag, one typing burst) merge into one entry. */
+  coalesceKey?: string;
+  at: number;
+}
+
+export interface Notice {
+  id: number;
+  tone: 'info' | 'success' | 'error';
+  text: string;
+}
+
+export type ConnectionState = 'connecting' | 'open' | 'closed';
+
+export interface LiveState {
+  connection: ConnectionState;
+  /** Whether the runtime has a deployed topology, and its status (null when not running). */
+  deployed: boolean;
+  status: AppStatus | null;
+  counters: CounterMap;
+  /** Time of the last metrics message, ms. */
+  at: number | null;
+}
+
+export type View = 'designer' | 'topics';
+export type SideTab = 'node' | 'app' | 'topics';
+export type BottomTab = 'problems' | 'tasks' | 'errors';
+
+export interface ApplyOptions {
+  /** Merge into the previous history entry when it has the same key (one drag, one field). */
+  coalesceKey?: string;
+  /** How far apart, ms, merged edits may be; default 1.5 s (a typing pause starts a new entry). */
+  coalesceWindowMs?: number;
+  /** Keep out of the undo history (e.g. loading the deployed topology on start-up). */
+  history?: 'record' | 'skip';
+}
+
+export interface DesignerActions {
+  apply(diff: ModelDiff, options?: ApplyOptions): void;
+  /** Replaces the whole document (New, Import, open the deployed topology). */
+  load(doc: TopologyDocument, options?: ApplyOptions): void;
+  /** Asks the canvas to fit the view to the nodes (after a load). */
+  requestFit(): void;
+  undo(): void;
+  redo(): void;
+  select(nodeId: string | null): void;
+  selectEdges(keys: readonly string[]): void;
+  setMeasured(sizes: Record<string, { width: number; height: number }>): void;
+  notify(tone: Notice['tone'], text: string): void;
+  dismissNotice(id: number): void;
+  setView(view: View): void;
+  setSideTab(tab: SideTab): void;
+  setBottomTab(tab: BottomTab): void;
+  /** Opens the Topics view on a topic (e.g. from a sink's "Show records"). */
+  openTopic(topic: string): void;
+  setServerProblems(problems: readonly Problem[] | null, origin?: 'deploy' | 'import'): void;
+  markDeployed(): void;
+  setConnection(state: ConnectionState): void;
+  setLive(update: { deployed?: boolean; status?: AppStatus | null; metrics?: NodeMetricsInput | null; at?: number }): void;
+}
+
+export interface DesignerState {
+  doc: TopologyDocument;
+  /** Increments on every applied diff; compared with deployedRevision for "modified". */
+  revision: number;
+  deployedRevision: number | null;
+  past: readonly HistoryEntry[];
+  future: readonly HistoryEntry[];
+  selectedNodeId: string | null;
+  selectedEdgeKeys: readonly string[];
+  /** Node sizes measured by React Flow: view state, never part of the document. */
+  measured: Readonly<Record<string, { width: number; height: number }>>;
+  notice: Notice | null;
+  view: View;
+  sideTab: SideTab;
+  bottomTab: BottomTab;
+  topicsViewTopic: string | null;
+  /** Incremented to ask the canvas to fit its view. */
+  fitRequest: number;
+  /** Errors the runtime (deploy) or an import reported; shown until the next attempt. */
+  serverProblems: { origin: 'deploy' | 'import'; problems: readonly Problem[] } | null;
+  live: LiveState;
+  actions: DesignerActions;
+}
+
+export type DesignerStore = StoreApi<DesignerState>;
+
+/** How long two edits with the same coalesce key may be apart and still merge, ms. */
+const COALESCE_WINDOW_MS = 1500;
+const HISTORY_LIMIT = 200;
+
+export interface CreateDesignerStoreOptions {
+  doc?: TopologyDocument;
+  now?: () => number;
+}
+
+export function createDesignerStore(options: CreateDesignerStoreOptions = {}): DesignerStore {
+  const now = options.now ?? Date.now;
+  let noticeId = 0;
+
+  return createStore<DesignerState>()((set, get) => {
+    function commit(diff: ModelDiff, opts: ApplyOptions = {}): void {
+      if (isEmptyDiff(diff)) return;
+      const state = get();
+      const doc = applyDiff(state.doc, diff);
+      const at = now();
+      let past = state.past;
+      if (opts.history !== 'skip') {
+        const top = past[past.length - 1];
+        if (top && opts.coalesceKey && top.coalesceKey === opts.coalesceKey && at - top.at < (opts.coalesceWindowMs ?? COALESCE_WINDOW_MS)) {
+          past = [...past.slice(0, -1), { diff: composeDiffs(top.diff, diff), coalesceKey: opts.coalesceKey, at }];
+        } else {
+          const entry: HistoryEntry = opts.coalesceKey ? { diff, coalesceKey: opts.coalesceKey, at } : { diff, at };
+          past = [...past, entry].slice(-HISTORY_LIMIT);
+        }
+      }
+      set({
+        doc,
+        revision: state.revision + 1,
+        past,
+        future: opts.history === 'skip' ? state.future : [],
+        ...keepSelectionValid(doc, state),
+      });
+    }
+
+    function keepSelectionValid(doc: TopologyDocument, state: DesignerState): Partial<DesignerState> {
+      const out: Partial<DesignerState> = {};
+      if (state.selectedNodeId && !doc.nodes.some((n) => n.id === state.selectedNodeId)) out.selectedNodeId = null;
+      return out;
+    }
+
+    const actions: DesignerActions = {
+      apply: commit,
+      load(doc, opts) {
+        commit(replaceDocument(get().doc, doc), opts);
+        set({ selectedNodeId: null, selectedEdgeKeys: [], fitRequest: get().fitRequest + 1 });
+      },
+      requestFit() {
+        set({ fitRequest: get().fitRequest + 1 });
+      },
+      undo() {
+        const { past, future, doc, revision } = get();
+        const entry = past[past.length - 1];
+        if (!entry) return;
+        const next = applyDiff(doc, invertDiff(entry.diff));
+        set({ doc: next, revision: revision + 1, past: past.slice(0, -1), future: [...future, entry], ...keepSelectionValid(next, get()) });
+      },
+      redo() {
+        const { past, future, doc, revision } = get();
+        const entry = future[future.length - 1];
+        if (!entry) return;
+        const next = applyDiff(doc, entry.diff);
+        // a redone entry never merges with the next edit
+        const { coalesceKey: _k, ...plain } = entry;
+        set({ doc: next, revision: revision + 1, past: [...past, plain], future: future.slice(0, -1), ...keepSelectionValid(next, get()) });
+      },
+      select(nodeId) {
+        if (get().selectedNodeId === nodeId) return;
+        set(nodeId ? { selectedNodeId: nodeId, sideTab: 'node' } : { selectedNodeId: null });
+      },
+      selectEdges(keys) {
+        const current = get().selectedEdgeKeys;
+        if (current.length === keys.length && current.every((k, i) => k === keys[i])) return;
+        set({ selectedEdgeKeys: [...keys] });
+      },
+      setMeasured(sizes) {
+        set({ measured: { ...get().measured, ...sizes } });
+      },
+      notify(tone, text) {
+        set({ notice: { id: ++noticeId, tone, text } });
+      },
+      dismissNotice(id) {
+        if (get().notice?.id === id) set({ notice: null });
+      },
+      setView(view) {
+        set({ view });
+      },
+      setSideTab(sideTab) {
+        set({ sideTab });
+      },
+      setBottomTab(bottomTab) {
+        set({ bottomTab });
+      },
+      openTopic(topic) {
+        set({ view: 'topics', topicsViewTopic: topic });
+      },
+      setServerProblems(problems, origin = 'deploy') {
+        set({ serverProblems: problems ? { origin, problems } : null, ...(problems ? { bottomTab: 'problems' } : {}) });
+      },
+      markDeployed() {
+        set({ deployedRevision: get().revision, serverProblems: null });
+      },
+      setConnection(connection) {
+        if (get().live.connection !== connection) set({ live: { ...get().live, connection } });
+      },
+      setLive(update) {
+        const live = get().live;
+        const next: LiveState = { ...live };
+        if (update.deployed !== undefined) next.deployed = update.deployed;
+        if (update.status !== undefined) next.status = update.status;
+        if (update.metrics !== undefined) next.counters = aggregateCounters(update.metrics, live.counters);
+        if (update.at !== undefined) next.at = update.at;
+        set({ live: next });
+      },
+    };
+
+    return {
+      doc: options.doc ?? emptyDocument(),
+      revision: 0,
+      deployedRevision: null,
+      past: [],
+      future: [],
+      selectedNodeId: null,
+      selectedEdgeKeys: [],
+      measured: {},
+      notice: null,
+      view: 'designer',
+      sideTab: 'app',
+      bottomTab: 'problems',
+      topicsViewTopic: null,
+      fitRequest: 0,
+      serverProblems: null,
+      live: { connection: 'connecting', deployed: false, status: null, counters: {}, at: null },
+      actions,
+    };
+  });
+}

@@ -1,0 +1,145 @@
+// The top bar: document (New, Import, Export, Undo, Redo), the app lifecycle (Deploy, Start,
+// Stop) with its state badge, and the switch between the designer and the Topics view.
+import { useRef, useState, type ChangeEvent } from 'react';
+import { useApi } from '../api/context.js';
+import { useActions, useDesigner, useDesignerStore } from '../store/context.js';
+import { emptyDocument } from '../model/new-document.js';
+import { deploy, startApp, stopApp } from '../runtime/runtime-actions.js';
+import { downloadText, exportDocument, fileNameFor, importDocument } from './file-io.js';
+
+function StateBadge() {
+  const state = useDesigner((s) => s.live.status?.state ?? null);
+  const deployed = useDesigner((s) => s.live.deployed);
+  const connection = useDesigner((s) => s.live.connection);
+  const modified = useDesigner((s) => s.deployedRevision !== null && s.revision !== s.deployedRevision);
+  const label = connection === 'closed' ? 'RUNTIME OFFLINE' : (state ?? (deployed ? 'NOT_RUNNING' : 'NOT DEPLOYED'));
+  return (
+    <div className="sw-badge-group">
+      <span
+        className={`sw-badge sw-badge--${(state ?? (connection === 'closed' ? 'offline' : 'none')).toLowerCase()}`}
+        data-testid="app-state"
+        role="status"
+        aria-label={`App state ${label}`}
+      >
+        {label.replace('_', ' ')}
+      </span>
+      {modified && (
+        <span className="sw-muted sw-badge-note" data-testid="modified-since-deploy">
+          edited since deploy
+        </span>
+      )}
+    </div>
+  );
+}
+
+export function Toolbar() {
+  const api = useApi();
+  const store = useDesignerStore();
+  const actions = useActions();
+  const view = useDesigner((s) => s.view);
+  const canUndo = useDesigner((s) => s.past.length > 0);
+  const canRedo = useDesigner((s) => s.future.length > 0);
+  const deployed = useDesigner((s) => s.live.deployed);
+  const state = useDesigner((s) => s.live.status?.state ?? null);
+  const [busy, setBusy] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  const run = async (task: () => Promise<unknown>) => {
+    setBusy(true);
+    try {
+      await task();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onExport = () => {
+    const doc = store.getState().doc;
+    const result = exportDocument(doc);
+    downloadText(fileNameFor(doc), result.text);
+    if (result.canonical) actions.notify('success', `Exported ${fileNameFor(doc)}`);
+    else actions.notify('info', `Exported with ${result.problems} problem${result.problems === 1 ? '' : 's'} (not canonical until they are fixed)`);
+  };
+
+  const onImport = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    event.target.value = ''; // choosing the same file again must fire change again
+    if (!file) return;
+    const result = importDocument(await file.text());
+    if (!result.ok) {
+      actions.setServerProblems(result.problems, 'import');
+      actions.notify('error', `${file.name} was not imported: ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'}`);
+      return;
+    }
+    actions.setServerProblems(null);
+    actions.load(result.doc);
+    actions.notify('success', `Imported ${file.name}`);
+  };
+
+  const running = state === 'RUNNING' || state === 'REBALANCING';
+  return (
+    <header className="sw-toolbar">
+      <div className="sw-brand">
+        <span className="sw-brand__mark" aria-hidden="true">
+          ≋
+        </span>
+        Streamwright
+      </div>
+      <div className="sw-toolbar__group" role="group" aria-label="Document">
+        <button
+          type="button"
+          className="sw-button sw-button--ghost"
+          data-testid="new"
+          onClick={() => {
+            actions.load(emptyDocument());
+            actions.setServerProblems(null);
+            actions.setView('designer');
+          }}
+        >
+          New
+        </button>
+        <button type="button" className="sw-button sw-button--ghost" data-testid="import" onClick={() => fileInput.current?.click()}>
+          Import…
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          accept="application/json,.json"
+          hidden
+          data-testid="import-file"
+          aria-label="Import topology JSON"
+          onChange={(e) => void onImport(e)}
+        />
+        <button type="button" className="sw-button sw-button--ghost" data-testid="export" onClick={onExport}>
+          Export
+        </button>
+        <button type="button" className="sw-button sw-button--ghost" aria-label="Undo" title="Undo (Ctrl+Z)" disabled={!canUndo} onClick={actions.undo}>
+          ↶
+        </button>
+        <button type="button" className="sw-button sw-button--ghost" aria-label="Redo" title="Redo (Ctrl+Shift+Z)" disabled={!canRedo} onClick={actions.redo}>
+          ↷
+        </button>
+      </div>
+      <div className="sw-toolbar__group" role="group" aria-label="Application">
+        <button type="button" className="sw-button sw-button--primary" data-testid="deploy" disabled={busy} onClick={() => void run(() => deploy(api, store))}>
+          Deploy
+        </button>
+        <button type="button" className="sw-button" data-testid="start" disabled={busy || !deployed || running} onClick={() => void run(() => startApp(api, store))}>
+          Start
+        </button>
+        <button type="button" className="sw-button" data-testid="stop" disabled={busy || !deployed || !running} onClick={() => void run(() => stopApp(api, store))}>
+          Stop
+        </button>
+        <StateBadge />
+      </div>
+      <nav className="sw-toolbar__tabs" aria-label="Views">
+        <button type="button" className={`sw-tab${view === 'designer' ? ' is-active' : ''}`} aria-pressed={view === 'designer'} data-testid="view-designer" onClick={() => actions.setView('designer')}>
+          Designer
+        </button>
+        <button type="button" className={`sw-tab${view === 'topics' ? ' is-active' : ''}`} aria-pressed={view === 'topics'} data-testid="view-topics" onClick={() => actions.setView('topics')}>
+          Topics
+        </button>
+      </nav>
+    </header>
+  );
+}
