@@ -1,0 +1,343 @@
+// Kafka's record batch, magic v2, byte for byte:
+//
+//   baseOffset int64 | batchLength int32 | partitionLeaderEpoch int32 | magic int8 (2) |
+//   crc uint32 (CRC-32C of everything after it) | attributes int16 | lastOffsetDelta int32 |
+//   baseTimestamp int64 | maxTimestamp int64 | producerId int64 | producerEpoch int16 |
+//   baseSequence int32 | recordCount int32 | records (compressed as one block when compressed)
+//
+// baseOffset sits outside the CRC so the log can assign offsets without re-checksumming, exactly
+// as Kafka's broker does. Each record is
+//   length varint | attributes int8 | timestampDelta varlong | offsetDelta varint |
+//   keyLength varint (-1 = null) | key | valueLength varint | value | headerCount varint |
+//   headers (keyLength varint | key utf8 | valueLength varint | value).
+import { COMPRESSION_CODES, compressionName, compressSync, decompressSync, type CompressionType } from './compression.js';
+import { crc32c } from './crc32c.js';
+import { Reader, readInt64, varintSize, varlongSize, writeInt64, writeVarint, writeVarlong } from './varint.js';
+
+export const BATCH_HEADER_SIZE = 61;
+export const MAGIC = 2;
+/** Bytes before the length field's payload begins: baseOffset + batchLength. */
+export const LOG_OVERHEAD = 12;
+
+const OFF_LENGTH = 8;
+const OFF_LEADER_EPOCH = 12;
+const OFF_MAGIC = 16;
+const OFF_CRC = 17;
+const OFF_ATTRIBUTES = 21;
+const OFF_LAST_OFFSET_DELTA = 23;
+const OFF_BASE_TIMESTAMP = 27;
+const OFF_MAX_TIMESTAMP = 35;
+const OFF_PRODUCER_ID = 43;
+const OFF_PRODUCER_EPOCH = 51;
+const OFF_BASE_SEQUENCE = 53;
+const OFF_RECORD_COUNT = 57;
+
+const ATTR_COMPRESSION_MASK = 0x07;
+const ATTR_LOG_APPEND_TIME = 0x08;
+const ATTR_TRANSACTIONAL = 0x10;
+const ATTR_CONTROL = 0x20;
+const ATTR_DELETE_HORIZON = 0x40;
+
+export type TimestampType = 'CreateTime' | 'LogAppendTime';
+export type Headers = Record<string, string>;
+
+export interface RecordInput {
+  key: Uint8Array | null;
+  value: Uint8Array | null;
+  timestamp: number;
+  headers?: Headers;
+}
+
+export interface StoredRecord {
+  offset: number;
+  timestamp: number;
+  key: Uint8Array | null;
+  value: Uint8Array | null;
+  headers: Headers;
+}
+
+export interface BatchHeader {
+  baseOffset: number;
+  /** Total bytes of the batch on disk, LOG_OVERHEAD included. */
+  sizeInBytes: number;
+  partitionLeaderEpoch: number;
+  magic: number;
+  crc: number;
+  attributes: number;
+  lastOffsetDelta: number;
+  baseTimestamp: number;
+  maxTimestamp: number;
+  producerId: number;
+  producerEpoch: number;
+  baseSequence: number;
+  recordCount: number;
+}
+
+export interface EncodeBatchOptions {
+  baseOffset?: number;
+  compression?: CompressionType;
+  timestampType?: TimestampType;
+  /** With LogAppendTime: the time every record reads back as. */
+  logAppendTime?: number;
+  producerId?: number;
+  producerEpoch?: number;
+  baseSequence?: number;
+  transactional?: boolean;
+  control?: boolean;
+  /** Set by the cleaner on batches whose tombstones may go once this time has passed (KIP-534). */
+  deleteHorizonMs?: number;
+  /** Offset deltas per record when they are not 0..n-1 (a compacted batch keeps its offsets). */
+  offsetDeltas?: readonly number[];
+  /** Kept from the original batch by compaction so the batch still ends at the same offset. */
+  lastOffsetDelta?: number;
+}
+
+const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder();
+
+interface SizedHeader {
+  key: Uint8Array;
+  value: Uint8Array;
+}
+
+function encodeRecords(
+  records: readonly RecordInput[],
+  baseTimestamp: number,
+  offsetDeltas: readonly number[] | undefined,
+): Buffer {
+  const headerBytes: SizedHeader[][] = [];
+  const bodySizes: number[] = [];
+  let total = 0;
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i]!;
+    const hs: SizedHeader[] = [];
+    let body = 1 + varlongSize(r.timestamp - baseTimestamp) + varintSize(offsetDeltas?.[i] ?? i);
+    body += r.key === null ? varintSize(-1) : varintSize(r.key.length) + r.key.length;
+    body += r.value === null ? varintSize(-1) : varintSize(r.value.length) + r.value.length;
+    const entries = r.headers ? Object.entries(r.headers) : [];
+    body += varintSize(entries.length);
+    for (const [k, v] of entries) {
+      const h = { key: utf8.encode(k), value: utf8.encode(v) };
+      hs.push(h);
+      body += varintSize(h.key.length) + h.key.length + varintSize(h.value.length) + h.value.length;
+    }
+    headerBytes.push(hs);
+    bodySizes.push(body);
+    total += varintSize(body) + body;
+  }
+  const out = Buffer.allocUnsafe(total);
+  let p = 0;
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i]!;
+    p = writeVarint(out, p, bodySizes[i]!);
+    out[p++] = 0;
+    p = writeVarlong(out, p, r.timestamp - baseTimestamp);
+    p = writeVarint(out, p, offsetDeltas?.[i] ?? i);
+    if (r.key === null) p = writeVarint(out, p, -1);
+    else {
+      p = writeVarint(out, p, r.key.length);
+      out.set(r.key, p);
+      p += r.key.length;
+    }
+    if (r.value === null) p = writeVarint(out, p, -1);
+    else {
+      p = writeVarint(out, p, r.value.length);
+      out.set(r.value, p);
+      p += r.value.length;
+    }
+    const hs = headerBytes[i]!;
+    p = writeVarint(out, p, hs.length);
+    for (const h of hs) {
+      p = writeVarint(out, p, h.key.length);
+      out.set(h.key, p);
+      p += h.key.length;
+      p = writeVarint(out, p, h.value.length);
+      out.set(h.value, p);
+      p += h.value.length;
+    }
+  }
+  return out;
+}
+
+/** Builds a complete batch; `compressed` lets callers compress asynchronously beforehand. */
+export function encodeBatch(records: readonly RecordInput[], options: EncodeBatchOptions = {}, compressed?: Buffer): Buffer {
+  if (records.length === 0) throw new RangeError('a record batch holds at least one record');
+  const compression = options.compression ?? 'none';
+  const logAppend = (options.timestampType ?? 'CreateTime') === 'LogAppendTime';
+  let maxTimestamp = -1;
+  for (const r of records) if (r.timestamp > maxTimestamp) maxTimestamp = r.timestamp;
+  const firstTimestamp = records[0]!.timestamp;
+  const baseTimestamp = options.deleteHorizonMs ?? firstTimestamp;
+  const body = compressed ?? compressSync(compression, encodeRecords(records, baseTimestamp, options.offsetDeltas));
+  const size = BATCH_HEADER_SIZE + body.length;
+  const buf = Buffer.allocUnsafe(size);
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  let attributes = COMPRESSION_CODES[compression];
+  if (logAppend) attributes |= ATTR_LOG_APPEND_TIME;
+  if (options.transactional) attributes |= ATTR_TRANSACTIONAL;
+  if (options.control) attributes |= ATTR_CONTROL;
+  if (options.deleteHorizonMs !== undefined) attributes |= ATTR_DELETE_HORIZON;
+  const lastOffsetDelta = options.lastOffsetDelta ?? options.offsetDeltas?.[records.length - 1] ?? records.length - 1;
+  writeInt64(view, 0, options.baseOffset ?? 0);
+  view.setInt32(OFF_LENGTH, size - LOG_OVERHEAD);
+  view.setInt32(OFF_LEADER_EPOCH, 0);
+  view.setInt8(OFF_MAGIC, MAGIC);
+  view.setInt16(OFF_ATTRIBUTES, attributes);
+  view.setInt32(OFF_LAST_OFFSET_DELTA, lastOffsetDelta);
+  writeInt64(view, OFF_BASE_TIMESTAMP, baseTimestamp);
+  writeInt64(view, OFF_MAX_TIMESTAMP, logAppend && options.logAppendTime !== undefined ? options.logAppendTime : maxTimestamp);
+  writeInt64(view, OFF_PRODUCER_ID, options.producerId ?? -1);
+  view.setInt16(OFF_PRODUCER_EPOCH, options.producerEpoch ?? -1);
+  view.setInt32(OFF_BASE_SEQUENCE, options.baseSequence ?? -1);
+  view.setInt32(OFF_RECORD_COUNT, records.length);
+  buf.set(body, BATCH_HEADER_SIZE);
+  view.setUint32(OFF_CRC, crc32c(buf.subarray(OFF_ATTRIBUTES)));
+  return buf;
+}
+
+/** The records section before compression, for callers that compress asynchronously. */
+export function encodeRecordsSection(records: readonly RecordInput[], deleteHorizonMs?: number): Buffer {
+  return encodeRecords(records, deleteHorizonMs ?? records[0]!.timestamp, undefined);
+}
+
+function viewOf(buf: Uint8Array): DataView {
+  return new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+}
+
+/** Reads the fixed header at `pos`; the caller checks that BATCH_HEADER_SIZE bytes are there. */
+export function readBatchHeader(buf: Uint8Array, pos = 0): BatchHeader {
+  const v = viewOf(buf);
+  return {
+    baseOffset: readInt64(v, pos),
+    sizeInBytes: v.getInt32(pos + OFF_LENGTH) + LOG_OVERHEAD,
+    partitionLeaderEpoch: v.getInt32(pos + OFF_LEADER_EPOCH),
+    magic: v.getInt8(pos + OFF_MAGIC),
+    crc: v.getUint32(pos + OFF_CRC),
+    attributes: v.getInt16(pos + OFF_ATTRIBUTES),
+    lastOffsetDelta: v.getInt32(pos + OFF_LAST_OFFSET_DELTA),
+    baseTimestamp: readInt64(v, pos + OFF_BASE_TIMESTAMP),
+    maxTimestamp: readInt64(v, pos + OFF_MAX_TIMESTAMP),
+    producerId: readInt64(v, pos + OFF_PRODUCER_ID),
+    producerEpoch: v.getInt16(pos + OFF_PRODUCER_EPOCH),
+    baseSequence: v.getInt32(pos + OFF_BASE_SEQUENCE),
+    recordCount: v.getInt32(pos + OFF_RECORD_COUNT),
+  };
+}
+
+export function lastOffsetOf(h: BatchHeader): number {
+  return h.baseOffset + h.lastOffsetDelta;
+}
+export function compressionOf(h: BatchHeader): number {
+  return h.attributes & ATTR_COMPRESSION_MASK;
+}
+export function isTransactional(h: BatchHeader): boolean {
+  return (h.attributes & ATTR_TRANSACTIONAL) !== 0;
+}
+export function isControl(h: BatchHeader): boolean {
+  return (h.attributes & ATTR_CONTROL) !== 0;
+}
+export function timestampTypeOf(h: BatchHeader): TimestampType {
+  return (h.attributes & ATTR_LOG_APPEND_TIME) !== 0 ? 'LogAppendTime' : 'CreateTime';
+}
+export function deleteHorizonOf(h: BatchHeader): number | null {
+  return (h.attributes & ATTR_DELETE_HORIZON) !== 0 ? h.baseTimestamp : null;
+}
+
+/** Reads only the size field, for scanning: -1 when fewer than 12 bytes are available. */
+export function batchSizeAt(buf: Uint8Array, pos: number, end: number): number {
+  if (end - pos < LOG_OVERHEAD) return -1;
+  return viewOf(buf).getInt32(pos + OFF_LENGTH) + LOG_OVERHEAD;
+}
+
+/** Rewrites baseOffset in place (outside the CRC, so the checksum stays valid). */
+export function setBaseOffset(batch: Uint8Array, baseOffset: number): void {
+  writeInt64(viewOf(batch), 0, baseOffset);
+}
+
+/** Stamps LogAppendTime into a batch and refreshes its CRC (maxTimestamp is inside the CRC). */
+export function setLogAppendTime(batch: Uint8Array, time: number): void {
+  const v = viewOf(batch);
+  v.setInt16(OFF_ATTRIBUTES, v.getInt16(OFF_ATTRIBUTES) | ATTR_LOG_APPEND_TIME);
+  writeInt64(v, OFF_MAX_TIMESTAMP, time);
+  v.setUint32(OFF_CRC, crc32c(batch.subarray(OFF_ATTRIBUTES)));
+}
+
+/** Why a batch at `pos` is invalid, or null when its structure and CRC check out. */
+export function checkBatch(buf: Uint8Array, pos: number, end: number): string | null {
+  if (end - pos < BATCH_HEADER_SIZE) return 'truncated batch header';
+  const v = viewOf(buf);
+  const size = v.getInt32(pos + OFF_LENGTH) + LOG_OVERHEAD;
+  if (size < BATCH_HEADER_SIZE) return `batch length ${size} is below the header size`;
+  if (pos + size > end) return 'batch runs past the end of the file';
+  if (v.getInt8(pos + OFF_MAGIC) !== MAGIC) return `unknown magic byte ${v.getInt8(pos + OFF_MAGIC)}`;
+  const stored = v.getUint32(pos + OFF_CRC);
+  const actual = crc32c(buf.subarray(pos + OFF_ATTRIBUTES, pos + size));
+  if (stored !== actual) return `CRC-32C mismatch (stored ${stored.toString(16)}, computed ${actual.toString(16)})`;
+  if (v.getInt32(pos + OFF_LAST_OFFSET_DELTA) < 0 || v.getInt32(pos + OFF_RECORD_COUNT) < 0) {
+    return 'negative record count or offset delta';
+  }
+  return null;
+}
+
+/**
+ * Decodes a batch's records. Key and value are views into `buf` (or into the decompressed block),
+ * so callers that keep records beyond the buffer's life must copy them.
+ */
+export function decodeRecords(buf: Buffer, pos: number, header = readBatchHeader(buf, pos)): StoredRecord[] {
+  const codec = compressionOf(header);
+  let body = buf.subarray(pos + BATCH_HEADER_SIZE, pos + header.sizeInBytes);
+  if (codec !== COMPRESSION_CODES.none) body = decompressSync(codec, body);
+  const logAppend = (header.attributes & ATTR_LOG_APPEND_TIME) !== 0;
+  const r = new Reader(body, 0, body.length);
+  const out: StoredRecord[] = new Array(header.recordCount);
+  for (let i = 0; i < header.recordCount; i++) {
+    const len = r.varint();
+    const end = r.pos + len;
+    if (len < 0 || end > body.length) throw new RangeError('record runs past the end of its batch');
+    r.pos++; // attributes, unused by v2
+    const tsDelta = r.varlong();
+    const offsetDelta = r.varint();
+    const keyLen = r.varint();
+    const key = keyLen < 0 ? null : r.bytes(keyLen);
+    const valueLen = r.varint();
+    const value = valueLen < 0 ? null : r.bytes(valueLen);
+    const headerCount = r.varint();
+    const headers: Headers = {};
+    for (let h = 0; h < headerCount; h++) {
+      const k = utf8Decoder.decode(r.bytes(r.varint()));
+      const vLen = r.varint();
+      headers[k] = vLen < 0 ? '' : utf8Decoder.decode(r.bytes(vLen));
+    }
+    if (r.pos !== end) throw new RangeError('record length does not match its fields');
+    out[i] = {
+      offset: header.baseOffset + offsetDelta,
+      timestamp: logAppend ? header.maxTimestamp : header.baseTimestamp + tsDelta,
+      key,
+      value,
+      headers,
+    };
+  }
+  return out;
+}
+
+// ---- control records (transaction markers) -----------------------------------------------------
+
+export type ControlType = 'ABORT' | 'COMMIT';
+
+export function encodeControlRecord(type: ControlType, timestamp: number, coordinatorEpoch = 0): RecordInput {
+  const key = Buffer.alloc(4);
+  key.writeInt16BE(0, 0);
+  key.writeInt16BE(type === 'COMMIT' ? 1 : 0, 2);
+  const value = Buffer.alloc(6);
+  value.writeInt16BE(0, 0);
+  value.writeInt32BE(coordinatorEpoch, 2);
+  return { key, value, timestamp };
+}
+
+export function controlTypeOf(record: StoredRecord): ControlType | null {
+  if (!record.key || record.key.length < 4) return null;
+  const type = viewOf(record.key).getInt16(2);
+  return type === 1 ? 'COMMIT' : type === 0 ? 'ABORT' : null;
+}
+
+export { compressionName };

@@ -1,0 +1,499 @@
+// One partition's log: an ordered list of segments, the last one active. Appends are synchronous
+// writes into the page cache (so offsets are assigned in call order); durability follows the
+// flush policy, and the high watermark (what readers may see) is the durable end of the log, so a
+// consumer never sees a record that a crash could take back.
+import fs from 'node:fs';
+import path from 'node:path';
+import { LogError, LogErrorCode } from '../errors.js';
+import {
+  BATCH_HEADER_SIZE,
+  decodeRecords,
+  encodeBatch,
+  encodeControlRecord,
+  lastOffsetOf,
+  readBatchHeader,
+  setBaseOffset,
+  setLogAppendTime,
+  type BatchHeader,
+  type ControlType,
+} from '../format/record-batch.js';
+import type { TopicConfig } from '../config.js';
+import { Flusher } from './flusher.js';
+import { fdatasync, fsyncDirSync } from './fs-util.js';
+import { segmentsToDelete } from './retention.js';
+import { Segment, type RecoveryEvent } from './segment.js';
+import { TxnIndex } from './txn-index.js';
+
+export type IsolationLevel = 'read_uncommitted' | 'read_committed';
+
+export interface PartitionCheckpoint {
+  recoveryPoint: number;
+  logStartOffset: number;
+}
+
+export interface AppendInfo {
+  baseOffset: number;
+  lastOffset: number;
+  /** LogAppendTime when the topic uses it, else -1 (as Kafka's produce response). */
+  logAppendTime: number;
+}
+
+export interface ReadBatch {
+  batch: Buffer;
+  header: BatchHeader;
+}
+
+export interface PartitionOptions {
+  dir: string;
+  topic: string;
+  partition: number;
+  config: () => TopicConfig;
+  clock: () => number;
+}
+
+export class PartitionLog {
+  readonly topic: string;
+  readonly partition: number;
+  readonly dir: string;
+  segments: Segment[] = [];
+  logStartOffset = 0;
+  /** Offset up to which the log is known to be fsynced; recovery scans from here. */
+  recoveryPoint = 0;
+  readonly txns: TxnIndex;
+  readonly flusher: Flusher;
+  /** Set while the cleaner works on this partition; retention waits for it. */
+  cleaning: Promise<unknown> | null = null;
+  private readonly listeners = new Set<() => void>();
+  private readonly dirty = new Set<Segment>();
+  private dirNeedsSync = false;
+  private closed = false;
+
+  private constructor(private readonly opts: PartitionOptions) {
+    this.topic = opts.topic;
+    this.partition = opts.partition;
+    this.dir = opts.dir;
+    this.txns = new TxnIndex(opts.dir);
+    this.flusher = new Flusher(
+      {
+        endOffset: () => this.logEndOffset,
+        sync: () => this.sync(),
+        flushed: () => this.notify(),
+      },
+      () => this.config,
+      0,
+    );
+  }
+
+  get config(): TopicConfig {
+    return this.opts.config();
+  }
+
+  static create(opts: PartitionOptions): PartitionLog {
+    fs.mkdirSync(opts.dir, { recursive: true });
+    const log = new PartitionLog(opts);
+    log.segments.push(Segment.create(opts.dir, 0, log.config.indexIntervalBytes));
+    fsyncDirSync(opts.dir);
+    fsyncDirSync(path.dirname(opts.dir));
+    return log;
+  }
+
+  /** Opens and recovers a partition directory (see Segment.open for what is checked). */
+  static open(opts: PartitionOptions, checkpoint: PartitionCheckpoint | undefined, events: RecoveryEvent[]): PartitionLog {
+    const log = new PartitionLog(opts);
+    const bases = prepareDirectory(opts.dir, events);
+    const rp = checkpoint?.recoveryPoint ?? 0;
+    if (bases.length === 0) bases.push(checkpoint?.logStartOffset ?? 0);
+    const interval = log.config.indexIntervalBytes;
+    for (let i = 0; i < bases.length; i++) {
+      const base = bases[i]!;
+      const active = i === bases.length - 1;
+      const next = bases[i + 1];
+      const needsRecovery = active || next === undefined || next > rp;
+      if (!fs.existsSync(path.join(opts.dir, `${String(base).padStart(20, '0')}.log`))) {
+        log.segments.push(Segment.create(opts.dir, base, interval));
+        continue;
+      }
+      const seg = Segment.open(opts.dir, base, interval, { active, recoverFrom: needsRecovery ? Math.max(rp, base) : null, events });
+      const prev = log.segments[log.segments.length - 1];
+      if (prev && prev.nextOffset > base) {
+        throw new LogError(LogErrorCode.CORRUPT_MESSAGE, `segment ${seg.logFile} starts at ${base}, inside the previous segment (ends ${prev.nextOffset})`, {
+          file: seg.logFile,
+          offset: base,
+        });
+      }
+      log.segments.push(seg);
+    }
+    log.logStartOffset = Math.max(checkpoint?.logStartOffset ?? 0, log.segments[0]!.baseOffset);
+    // What recovery accepted may still sit only in the page cache of a crashed process: make it
+    // durable before counting it as recovered.
+    if (rp < log.logEndOffset) for (const s of log.segments) if (s.nextOffset > rp) fs.fsyncSync(s.fd);
+    log.recoveryPoint = log.logEndOffset;
+    log.flusher.durableOffset = log.logEndOffset;
+    log.txns.load(log.logEndOffset);
+    return log;
+  }
+
+  get active(): Segment {
+    return this.segments[this.segments.length - 1]!;
+  }
+
+  get logEndOffset(): number {
+    return this.active.nextOffset;
+  }
+
+  /** What read_uncommitted readers may see: the durable end of the log. */
+  get highWatermark(): number {
+    return this.flusher.durableOffset;
+  }
+
+  /** What read_committed readers may see: below the first open transaction, and durable. */
+  get lastStableOffset(): number {
+    const first = this.txns.firstUnstableOffset();
+    return first === null ? this.highWatermark : Math.min(first, this.highWatermark);
+  }
+
+  sizeInBytes(): number {
+    let n = 0;
+    for (const s of this.segments) n += s.size;
+    return n;
+  }
+
+  private ensureOpen(): void {
+    if (this.closed) throw new LogError(LogErrorCode.LOG_CLOSED, `${this.topic}-${this.partition} is closed`);
+  }
+
+  // ---- appends -------------------------------------------------------------------------------
+
+  /**
+   * Appends one encoded batch, assigning its offsets (and LogAppendTime when the topic uses it).
+   * Synchronous: offsets follow call order. Await `flusher.waitDurable(lastOffset)` for acks=all.
+   */
+  append(batch: Buffer): AppendInfo {
+    this.ensureOpen();
+    const cfg = this.config;
+    if (batch.length > cfg.maxMessageBytes + BATCH_HEADER_SIZE) {
+      throw new LogError(
+        LogErrorCode.RECORD_TOO_LARGE,
+        `batch of ${batch.length} bytes exceeds max.message.bytes ${cfg.maxMessageBytes} of ${this.topic}`,
+      );
+    }
+    let header = readBatchHeader(batch);
+    this.maybeRoll(batch.length, header.maxTimestamp);
+    const baseOffset = this.logEndOffset;
+    setBaseOffset(batch, baseOffset);
+    let logAppendTime = -1;
+    if (cfg.timestampType === 'LogAppendTime' && (header.attributes & 0x20) === 0) {
+      logAppendTime = this.opts.clock();
+      setLogAppendTime(batch, logAppendTime);
+    }
+    header = readBatchHeader(batch);
+    if ((header.attributes & 0x10) !== 0 && (header.attributes & 0x20) === 0 && !this.txns.ongoing.has(header.producerId)) {
+      this.txns.ongoing.set(header.producerId, baseOffset);
+    }
+    this.active.append(batch, header);
+    this.flusher.noteAppend(header.recordCount);
+    return { baseOffset, lastOffset: lastOffsetOf(header), logAppendTime };
+  }
+
+  /**
+   * Ends a producer's transaction in this partition with a COMMIT or ABORT marker. For an abort,
+   * the aborted range is made durable first (see TxnIndex). `firstOffset` covers the case where
+   * the transaction's first offset is only known from the coordinator (recovery after a crash).
+   */
+  appendMarker(producerId: number, producerEpoch: number, type: ControlType, firstOffset?: number): AppendInfo {
+    this.ensureOpen();
+    const markerOffset = this.logEndOffset;
+    const first = this.txns.ongoing.get(producerId) ?? firstOffset;
+    if (type === 'ABORT' && first !== undefined && first < markerOffset) {
+      this.txns.recordAbort({ producerId, firstOffset: first, lastOffset: markerOffset });
+    }
+    const now = this.opts.clock();
+    const batch = encodeBatch([encodeControlRecord(type, now)], {
+      control: true,
+      transactional: true,
+      producerId,
+      producerEpoch,
+    });
+    const info = this.append(batch);
+    this.txns.ongoing.delete(producerId);
+    this.notify();
+    return info;
+  }
+
+  private maybeRoll(incoming: number, maxTimestamp: number): void {
+    const a = this.active;
+    if (a.size === 0) return;
+    const cfg = this.config;
+    const bySize = a.size + incoming > cfg.segmentBytes;
+    const byTime = a.firstBatchTimestamp >= 0 && maxTimestamp - a.firstBatchTimestamp > cfg.segmentMs;
+    // Relative offsets in the index are int32, as in Kafka.
+    const byOffset = this.logEndOffset - a.baseOffset > 0x7fffffff - 100000;
+    if (bySize || byTime || byOffset) this.roll();
+  }
+
+  /** Seals the active segment and starts a new one at the log end. */
+  roll(): void {
+    const old = this.active;
+    if (old.size === 0) return;
+    old.seal();
+    this.dirty.add(old);
+    this.segments.push(Segment.create(this.dir, this.logEndOffset, this.config.indexIntervalBytes));
+    this.dirNeedsSync = true;
+  }
+
+  private async sync(): Promise<void> {
+    const segs = [...this.dirty, this.active];
+    this.dirty.clear();
+    const dir = this.dirNeedsSync;
+    this.dirNeedsSync = false;
+    const end = this.logEndOffset;
+    await Promise.all(
+      segs.map(async (s) => {
+        if (!s.acquire()) return;
+        try {
+          await fdatasync(s.fd);
+        } finally {
+          s.release();
+        }
+      }),
+    );
+    if (dir) fsyncDirSync(this.dir);
+    this.recoveryPoint = Math.max(this.recoveryPoint, end);
+  }
+
+  // ---- reads ---------------------------------------------------------------------------------
+
+  private segmentFor(offset: number): number {
+    let lo = 0;
+    let hi = this.segments.length - 1;
+    let found = 0;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.segments[mid]!.baseOffset <= offset) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found;
+  }
+
+  /**
+   * Reads batches from `offset` up to about `maxBytes`, below the high watermark (or the last stable
+   * offset for read_committed). An offset below the log start or past the log end is
+   * OFFSET_OUT_OF_RANGE, as in Kafka.
+   */
+  async read(offset: number, maxBytes: number, isolation: IsolationLevel): Promise<ReadBatch[]> {
+    this.ensureOpen();
+    if (offset < this.logStartOffset || offset > this.logEndOffset) {
+      throw new LogError(
+        LogErrorCode.OFFSET_OUT_OF_RANGE,
+        `offset ${offset} is out of range for ${this.topic}-${this.partition} [${this.logStartOffset}, ${this.logEndOffset}]`,
+      );
+    }
+    const bound = isolation === 'read_committed' ? this.lastStableOffset : this.highWatermark;
+    let from = offset;
+    for (let i = this.segmentFor(offset); i < this.segments.length && from < bound; i++) {
+      const seg = this.segments[i]!;
+      if (!seg.acquire()) return this.read(offset, maxBytes, isolation); // replaced meanwhile: retry
+      let batches: ReadBatch[];
+      try {
+        batches = await seg.read(from, bound, maxBytes, seg.size);
+      } finally {
+        seg.release();
+      }
+      if (batches.length > 0) return batches;
+      from = Math.max(from, seg.nextOffset);
+    }
+    return [];
+  }
+
+  /** Resolves when data at `offset` becomes visible, after `timeoutMs`, or on abort. */
+  waitForData(offset: number, isolation: IsolationLevel, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    const visible = (): boolean =>
+      this.closed || (isolation === 'read_committed' ? this.lastStableOffset : this.highWatermark) > offset || offset < this.logStartOffset;
+    if (visible() || timeoutMs <= 0 || signal?.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.listeners.delete(check);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const check = (): void => {
+        if (visible()) done();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.listeners.add(check);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  /** Registers a callback for any change of what readers can see; returns its remover. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private notify(): void {
+    for (const l of [...this.listeners]) l();
+  }
+
+  /** The first offset whose record timestamp is >= `timestamp` (Kafka's ListOffsets by time). */
+  async offsetForTimestamp(timestamp: number): Promise<{ offset: number; timestamp: number } | null> {
+    for (const seg of [...this.segments]) {
+      if (seg.maxTimestamp < timestamp) continue;
+      let from = Math.max(seg.timeIndex.lookupStart(timestamp), this.logStartOffset);
+      while (from < Math.min(seg.nextOffset, this.highWatermark)) {
+        if (!seg.acquire()) break;
+        let batches: ReadBatch[];
+        try {
+          batches = await seg.read(from, this.highWatermark, 1 << 20, seg.size);
+        } finally {
+          seg.release();
+        }
+        if (batches.length === 0) break;
+        for (const { batch, header } of batches) {
+          if (header.maxTimestamp < timestamp || (header.attributes & 0x20) !== 0) continue;
+          for (const r of decodeRecords(batch, 0, header)) {
+            if (r.offset >= from && r.timestamp >= timestamp) return { offset: r.offset, timestamp: r.timestamp };
+          }
+        }
+        from = lastOffsetOf(batches[batches.length - 1]!.header) + 1;
+      }
+    }
+    return null;
+  }
+
+  // ---- retention -----------------------------------------------------------------------------
+
+  /** Deletes old segments per retention and the log start offset; returns how many went. */
+  deleteOldSegments(now: number): number {
+    this.ensureOpen();
+    const cfg = this.config;
+    const count = segmentsToDelete({
+      segments: this.segments,
+      deletePolicy: cfg.delete,
+      retentionMs: cfg.retentionMs,
+      retentionBytes: cfg.retentionBytes,
+      logStartOffset: this.logStartOffset,
+      highWatermark: this.highWatermark,
+      now,
+    });
+    if (count === 0) return 0;
+    if (count === this.segments.length) this.roll();
+    const gone = this.segments.splice(0, count);
+    for (const seg of gone) this.removeSegmentFiles(seg);
+    fsyncDirSync(this.dir);
+    this.logStartOffset = Math.max(this.logStartOffset, this.segments[0]!.baseOffset);
+    this.txns.prune(this.logStartOffset);
+    this.notify();
+    return count;
+  }
+
+  private removeSegmentFiles(seg: Segment): void {
+    this.dirty.delete(seg);
+    // Unlinking keeps the inode alive for in-flight reads; the fd closes when the last finishes.
+    for (const f of seg.files) fs.rmSync(f, { force: true });
+    seg.retire();
+  }
+
+  /** Kafka's deleteRecords: moves the log start offset forward (durably, via the checkpoint). */
+  advanceLogStartOffset(offset: number): void {
+    this.ensureOpen();
+    if (offset > this.highWatermark) {
+      throw new LogError(LogErrorCode.OFFSET_OUT_OF_RANGE, `cannot delete records past the high watermark ${this.highWatermark}`);
+    }
+    if (offset > this.logStartOffset) {
+      this.logStartOffset = offset;
+      this.notify();
+    }
+  }
+
+  /** Swaps a segment for its cleaned copy (written beside it as `<base>.log.cleaned` etc.). */
+  replaceWithCleaned(baseOffset: number): boolean {
+    const i = this.segments.findIndex((s) => s.baseOffset === baseOffset);
+    if (i < 0 || i === this.segments.length - 1) return false;
+    const old = this.segments[i]!;
+    const name = String(baseOffset).padStart(20, '0');
+    const p = (suffix: string): string => path.join(this.dir, name + suffix);
+    // The rename to .swap is the commit point: recovery completes a swap it finds.
+    fs.renameSync(p('.log.cleaned'), p('.log.swap'));
+    fs.rmSync(p('.index'), { force: true });
+    fs.rmSync(p('.timeindex'), { force: true });
+    fs.renameSync(p('.index.cleaned'), p('.index'));
+    fs.renameSync(p('.timeindex.cleaned'), p('.timeindex'));
+    fs.renameSync(p('.log.swap'), p('.log'));
+    fsyncDirSync(this.dir);
+    const events: RecoveryEvent[] = [];
+    const fresh = Segment.open(this.dir, baseOffset, this.config.indexIntervalBytes, { active: false, recoverFrom: null, events });
+    this.segments[i] = fresh;
+    old.retire();
+    return true;
+  }
+
+  // ---- lifecycle -----------------------------------------------------------------------------
+
+  /** fsyncs everything regardless of policy (a clean shutdown). */
+  async flushAll(): Promise<void> {
+    await this.flusher.flushAll();
+    if (this.flusher.disabled || this.dirty.size > 0) {
+      await this.sync();
+      this.recoveryPoint = this.logEndOffset;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.flushAll();
+    this.closed = true;
+    this.flusher.stop();
+    this.notify();
+    for (const s of this.segments) {
+      s.seal();
+      s.retire();
+    }
+  }
+
+  /** Closes without flushing and removes the directory (topic deletion). */
+  async destroy(): Promise<void> {
+    this.closed = true;
+    this.flusher.stop();
+    this.notify();
+    if (this.cleaning) await this.cleaning.catch(() => undefined);
+    for (const s of this.segments) s.retire();
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Clears what an interrupted operation left in a partition directory and returns the segment
+ * base offsets in order: a cleaned segment whose swap began is completed; unfinished cleaner output
+ * and index files without a log are removed.
+ */
+function prepareDirectory(dir: string, events: RecoveryEvent[]): number[] {
+  const names = fs.readdirSync(dir);
+  for (const name of names) {
+    const full = path.join(dir, name);
+    if (name.endsWith('.log.swap')) {
+      const base = name.slice(0, -'.log.swap'.length);
+      for (const suffix of ['.index', '.timeindex', '.index.cleaned', '.timeindex.cleaned']) {
+        fs.rmSync(path.join(dir, base + suffix), { force: true });
+      }
+      fs.renameSync(full, path.join(dir, `${base}.log`));
+      events.push({ kind: 'completed-swap', file: path.join(dir, `${base}.log`) });
+    }
+  }
+  const after = fs.readdirSync(dir);
+  const logs = new Set(after.filter((n) => /^\d{20}\.log$/.test(n)).map((n) => n.slice(0, 20)));
+  for (const name of after) {
+    const full = path.join(dir, name);
+    const m = /^(\d{20})\.(index|timeindex)$/.exec(name);
+    if (name.endsWith('.cleaned') || name.endsWith('.tmp') || (m && !logs.has(m[1]!))) {
+      fs.rmSync(full, { force: true });
+      events.push({ kind: 'removed-leftover', file: full });
+    }
+  }
+  return [...logs].map(Number).sort((a, b) => a - b);
+}
+
+export type { ControlType };
