@@ -1,8 +1,8 @@
 // Structured logs: JSON lines on stderr, so stdout stays free for the human-facing lines.
-import { pino, type Logger } from 'pino';
+import { destination, pino, type Logger } from 'pino';
 
 export type { Logger };
 
 export function createLogger(level: string = process.env.STREAMWRIGHT_LOG_LEVEL ?? 'info'): Logger {
-  return pino({ name: 'streamwright', level }, pino.destination({ fd: 2, sync: true }));
+  return pino({ name: 'streamwright', level }, destination({ fd: 2, sync: true }));
 }

@@ -1,6 +1,7 @@
 // The tRPC API through a real HTTP server, engine and embedded backend.
 import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppRouter } from '../src/index.js';
 import type { Runtime } from '../src/runtime.js';
 import { eventually, makeClient, makeDataDir, removeDataDir, startTestRuntime, type Client } from './harness.js';
 import { collectMetrics, perModelNode, taskSum } from './metrics-helpers.js';
@@ -27,7 +28,7 @@ async function badRequest(call: Promise<unknown>): Promise<string> {
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(TRPCClientError);
-  const clientError = error as TRPCClientError<never>;
+  const clientError = error as TRPCClientError<AppRouter>;
   expect(clientError.data?.code).toBe('BAD_REQUEST');
   expect(clientError.data?.httpStatus).toBe(400);
   return clientError.message;
@@ -145,7 +146,7 @@ describe('deploying', () => {
   it('refuses start and stop with nothing deployed', async () => {
     const error = await client.app.start.mutate().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TRPCClientError);
-    expect((error as TRPCClientError<never>).data?.code).toBe('PRECONDITION_FAILED');
+    expect((error as TRPCClientError<AppRouter>).data?.code).toBe('PRECONDITION_FAILED');
   });
 
   it('runs source → filter → mapValues → sink over 3 partitions with exact results and counters', async () => {
@@ -235,7 +236,7 @@ describe('deploying', () => {
     );
     expect(range).toMatch(/partition/);
     const missing = await client.topics.read.query({ topic: 'no-such-topic' }).catch((e: unknown) => e);
-    expect((missing as TRPCClientError<never>).data?.code).toBe('NOT_FOUND');
+    expect((missing as TRPCClientError<AppRouter>).data?.code).toBe('NOT_FOUND');
   });
 
   it('produces with serdes, headers and a partition, and shows undecodable bytes as base64', async () => {

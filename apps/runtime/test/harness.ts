@@ -10,7 +10,7 @@ import {
   splitLink,
   type TRPCClient,
 } from '@trpc/client';
-import { EventSource } from 'eventsource';
+import { EventSource, type FetchLike } from 'eventsource';
 import { pino } from 'pino';
 import type { AppRouter } from '../src/index.js';
 import { startRuntime, type Runtime, type RuntimeOptions } from '../src/runtime.js';
@@ -47,7 +47,8 @@ export function makeClient(url: string, token?: string): Client {
           ...(authorization
             ? {
                 eventSourceOptions: {
-                  fetch: (input, init) => fetch(input, { ...init, headers: { ...init?.headers, ...authorization } }),
+                  fetch: ((input, init) =>
+                    fetch(input, { ...init, headers: { ...init.headers, ...authorization } })) satisfies FetchLike,
                 },
               }
             : {}),
