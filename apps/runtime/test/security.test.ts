@@ -1,8 +1,9 @@
 // Host / Origin checks and the token, through a real server, the SSE stream included.
 import { request } from 'node:http';
-import { TRPCClientError } from '@trpc/client';
+import { TRPCClientError, createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from '@trpc/client';
 import { EventSource } from 'eventsource';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppRouter } from '../src/index.js';
 import type { Runtime } from '../src/runtime.js';
 import { makeClient, makeDataDir, removeDataDir, startTestRuntime } from './harness.js';
 import { collectMetrics } from './metrics-helpers.js';
@@ -126,6 +127,22 @@ describe('bound to a non-loopback address', () => {
 
     it('accepts the right token on queries and on the SSE stream', async () => {
       const client = makeClient(local(), token);
+      expect((await client.health.query()).ok).toBe(true);
+      const [event] = await collectMetrics(client, 1);
+      expect(event?.data).toMatchObject({ status: null, metrics: null });
+    });
+
+    it('accepts the token the way the web app sends it (header on calls, ?token= on the SSE URL)', async () => {
+      const base = `${local()}/trpc`;
+      const client = createTRPCClient<AppRouter>({
+        links: [
+          splitLink({
+            condition: (op) => op.type === 'subscription',
+            true: httpSubscriptionLink({ url: `${base}?token=${encodeURIComponent(token)}`, EventSource }),
+            false: httpBatchLink({ url: base, headers: { authorization: `Bearer ${token}` } }),
+          }),
+        ],
+      });
       expect((await client.health.query()).ok).toBe(true);
       const [event] = await collectMetrics(client, 1);
       expect(event?.data).toMatchObject({ status: null, metrics: null });

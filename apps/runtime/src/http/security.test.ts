@@ -71,6 +71,22 @@ describe('RequestGuard on loopback', () => {
   });
 });
 
+describe('RequestGuard with extra allowed hosts', () => {
+  const guard = new RequestGuard({
+    host: '127.0.0.1',
+    port: 4300,
+    token: null,
+    allowedHosts: ['streams.internal', 'localhost:5173'],
+  });
+
+  it('accepts a bare name on the bound port and a name:port on exactly that port', () => {
+    expect(guard.check(request({ host: 'streams.internal:4300' }), root).ok).toBe(true);
+    expect(guard.check(request({ host: 'streams.internal:80' }), root).ok).toBe(false);
+    expect(guard.check(request({ host: 'localhost:5173' }), root).ok).toBe(true);
+    expect(guard.check(request({ host: 'localhost:5174' }), root).ok).toBe(false);
+  });
+});
+
 describe('RequestGuard with a token', () => {
   const guard = new RequestGuard({ host: '0.0.0.0', port: 4300, token: 's3cret' });
   const host = '127.0.0.1:4300';

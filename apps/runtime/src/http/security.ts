@@ -15,7 +15,10 @@ export interface SecurityOptions {
   /** The port it actually listens on. */
   port: number;
   token: string | null;
-  /** Extra host names accepted in the Host header (e.g. behind a reverse proxy). */
+  /**
+   * Extra names accepted in the Host header (e.g. behind a reverse proxy): `name` with this
+   * server's port, or `name:port` for exactly that port (a dev server's proxy).
+   */
   allowedHosts?: readonly string[];
   /** Extra origins accepted in the Origin header (e.g. a Vite dev server), as `http://host:port`. */
   allowedOrigins?: readonly string[];
@@ -93,6 +96,8 @@ export class RequestGuard {
   private hostAllowed(header: string): boolean {
     const parsed = parseHostHeader(header);
     if (!parsed) return false;
+    // An allowed host given with a port ("localhost:5173", a dev proxy) matches only that port.
+    if (this.hosts.has(`${parsed.name}:${parsed.port}`)) return true;
     return parsed.port === this.options.port && this.hosts.has(parsed.name);
   }
 
@@ -137,7 +142,12 @@ export function parseHostHeader(header: string): { name: string; port: number } 
 }
 
 function acceptedHostNames(options: SecurityOptions): Set<string> {
-  const names = new Set<string>((options.allowedHosts ?? []).map((h) => stripBrackets(h.toLowerCase())));
+  const names = new Set<string>();
+  for (const allowed of options.allowedHosts ?? []) {
+    const parsed = parseHostHeader(allowed);
+    if (!parsed) continue;
+    names.add(/:\d+$/.test(allowed.trim()) ? `${parsed.name}:${parsed.port}` : parsed.name);
+  }
   const bound = stripBrackets(options.host.toLowerCase());
   if (isWildcard(bound)) {
     // Reachable under any local address: accept those and this machine's name; the mandatory
