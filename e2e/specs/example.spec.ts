@@ -1,0 +1,34 @@
+// What `npm start` shows: the runtime started with --example opens on the example topology,
+// already deployed and visibly processing generated records.
+//
+// With SW_WRITE_README_SCREENSHOT=1 (`pnpm --filter @streamwright/e2e screenshot`) this spec
+// also writes docs/screenshot.png for the README.
+import { fileURLToPath } from 'node:url';
+import { test, expect } from '../support/fixtures.js';
+import { exampleUrl } from '../support/run-settings.js';
+
+test('the example topology opens deployed and processing', async ({ page, designer }) => {
+  await designer.open(exampleUrl());
+  await expect(designer.state).toHaveText('RUNNING');
+  const nodes = page.locator('.react-flow__node');
+  await expect(nodes.first()).toBeVisible();
+  expect(await nodes.count()).toBeGreaterThanOrEqual(3);
+
+  // every counter on the canvas moves: records flow from the generator to the sinks
+  const counters = page.locator('[data-testid^="counter-"]');
+  await expect(counters.first()).toBeVisible();
+  const totals = async () => counters.evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-total'))));
+  const first = await totals();
+  await expect.poll(async () => (await totals()).reduce((a, b) => a + b, 0), { timeout: 20_000 }).toBeGreaterThan(
+    first.reduce((a, b) => a + b, 0),
+  );
+
+  await designer.bottomTab('tasks');
+  await expect(page.getByTestId('tasks-table')).toBeVisible();
+  // a few more metric ticks, so the rates in the picture are steady ones
+  await page.waitForTimeout(3000);
+  await page.screenshot({ path: test.info().outputPath('example.png') });
+  if (process.env.SW_WRITE_README_SCREENSHOT) {
+    await page.screenshot({ path: fileURLToPath(new URL('../../docs/screenshot.png', import.meta.url)) });
+  }
+});

@@ -1,0 +1,84 @@
+// Bad input is refused with its reasons: an invalid topology file lists every error with its
+// path and changes nothing (neither the canvas nor the runtime); an invalid connection is refused
+// with the reason shown.
+import type { Page } from '@playwright/test';
+import { test, expect } from '../support/fixtures.js';
+
+/** Several independent mistakes, each of which validation must report with its own path. */
+const invalidTopology = {
+  schemaVersion: 1,
+  application: { id: 'broken-app', config: {} },
+  topics: [{ name: 'in', partitions: 1, config: {} }],
+  nodes: [
+    { id: 'src', kind: 'source', config: { topic: 'in' } },
+    { id: 'mystery', kind: 'teleport', config: {} },
+    { id: 'keep', kind: 'filter', config: {} },
+    { id: 'tally', kind: 'count', config: {} },
+  ],
+  edges: [
+    { from: 'src', fromPort: 'out', to: 'keep', toPort: 'in' },
+    { from: 'keep', fromPort: 'out', to: 'ghost', toPort: 'in' },
+    { from: 'src', fromPort: 'out', to: 'tally', toPort: 'in' },
+  ],
+  layout: { nodes: {} },
+};
+
+async function runtimeStatus(page: Page) {
+  const response = await page.request.get('/trpc/app.status');
+  expect(response.ok()).toBe(true);
+  return ((await response.json()) as { result: { data: { deployed: boolean; topology: { application: { id: string } } | null } } })
+    .result.data;
+}
+
+test('an invalid topology file lists every error with its path and deploys nothing', async ({ page, designer }) => {
+  await designer.open();
+  await designer.newDocument();
+  await designer.dropNode('source', { x: 200, y: 200 }, 'source1');
+  const before = await runtimeStatus(page);
+
+  await designer.importJson('broken.json', JSON.stringify(invalidTopology, null, 2));
+
+  const dialog = page.getByTestId('import-errors');
+  await expect(dialog).toBeVisible();
+  const paths = await dialog.getByTestId('import-error-path').allTextContents();
+  const messages = await dialog.getByTestId('import-error-message').allTextContents();
+  expect(paths.length).toBeGreaterThanOrEqual(4);
+  // every mistake is reported where it is: the unknown kind, the missing expression, the
+  // dangling edge and the count without a grouping before it
+  expect(paths.some((p) => /nodes\W+1\W+kind/.test(p))).toBe(true);
+  expect(paths.some((p) => /nodes\W+2\W+config/.test(p))).toBe(true);
+  expect(paths.some((p) => /edges\W+1/.test(p))).toBe(true);
+  expect(paths.some((p) => /nodes\W+3|edges\W+2/.test(p))).toBe(true);
+  for (const m of messages) expect(m.trim().length).toBeGreaterThan(0);
+  await page.screenshot({ path: test.info().outputPath('import-errors.png') });
+
+  await dialog.getByTestId('close-import-errors').click();
+  await expect(dialog).toBeHidden();
+  // nothing applied: the canvas still holds what was there, and the runtime is unchanged
+  await expect(designer.node('source1')).toBeVisible();
+  await expect(page.locator('.react-flow__node')).toHaveCount(1);
+  expect(await runtimeStatus(page)).toEqual(before);
+});
+
+test('an invalid connection is refused with its reason shown', async ({ page, designer }) => {
+  await designer.open();
+  await designer.newDocument();
+  await designer.dropNode('source', { x: 180, y: 180 }, 'source1');
+  await designer.dropNode('count', { x: 520, y: 180 }, 'count1');
+
+  // a count needs a grouped stream (groupByKey) before it, not a plain stream
+  await designer.connect('source1', 'count1');
+  await expect(designer.notice).toBeVisible();
+  await expect(designer.notice).toHaveAttribute('data-tone', 'error');
+  await expect(designer.notice).toContainText('Connection refused:');
+  const reason = ((await designer.notice.textContent()) ?? '').replace('Connection refused:', '').trim();
+  expect(reason.length).toBeGreaterThan(10);
+  await expect(designer.edges).toHaveCount(0);
+  await page.screenshot({ path: test.info().outputPath('refused-connection.png') });
+
+  // the same drag through a groupByKey is accepted
+  await designer.dropNode('groupByKey', { x: 350, y: 380 }, 'groupByKey1');
+  await designer.connect('source1', 'groupByKey1');
+  await designer.connect('groupByKey1', 'count1');
+  await expect(designer.edges).toHaveCount(2);
+});

@@ -1,0 +1,51 @@
+// A 3-partition source runs as three tasks, 0_0, 0_1 and 0_2 (Kafka Streams: one task per
+// sub-topology and input partition), visible in the status and in the per-task metrics.
+import { test, expect } from '../support/fixtures.js';
+
+const topology = {
+  schemaVersion: 1,
+  application: { id: 'e2e-tasks', config: { 'commit.interval.ms': 100 } },
+  topics: [
+    { name: 'clicks', partitions: 3, config: {} },
+    { name: 'clicks-copy', partitions: 3, config: {} },
+  ],
+  nodes: [
+    { id: 'clicks', kind: 'source', config: { topic: 'clicks', keySerde: 'string', valueSerde: 'string' } },
+    { id: 'copy', kind: 'sink', config: { topic: 'clicks-copy', keySerde: 'string', valueSerde: 'string' } },
+  ],
+  edges: [{ from: 'clicks', fromPort: 'out', to: 'copy', toPort: 'in' }],
+  layout: { nodes: { clicks: { x: 0, y: 0 }, copy: { x: 320, y: 0 } } },
+};
+
+test('a 3-partition source shows tasks 0_0, 0_1 and 0_2 in the status and the metrics', async ({ page, designer, topics }) => {
+  await designer.open();
+  await designer.importJson('tasks.json', JSON.stringify(topology));
+  await expect(designer.node('copy')).toBeVisible();
+  await designer.deploy();
+
+  await designer.bottomTab('tasks');
+  const rows = page.getByTestId('tasks-table').locator('tbody tr');
+  await expect(rows).toHaveCount(3);
+  for (const task of ['0_0', '0_1', '0_2']) {
+    await expect(page.getByTestId(`task-${task}`)).toContainText('RUNNING');
+    await expect(page.getByTestId(`task-${task}`)).toContainText(`clicks-${task.slice(2)}`);
+  }
+
+  // two records into each partition, chosen explicitly in the produce form
+  await topics.open();
+  await topics.choose('clicks');
+  for (const partition of ['0', '1', '2']) {
+    await page.getByTestId('produce-partition').selectOption(partition);
+    for (const n of [1, 2]) {
+      const ack = await topics.produce({ key: `k${partition}-${n}`, value: `click ${n}` });
+      expect(ack.partition).toBe(Number(partition));
+    }
+  }
+  await topics.backToDesigner();
+  await designer.bottomTab('tasks');
+  for (const task of ['0_0', '0_1', '0_2']) {
+    await expect(page.getByTestId(`task-processed-${task}`)).toHaveAttribute('data-total', '2');
+  }
+  await designer.expectCount('clicks', 6);
+  await designer.expectCount('copy', 6);
+});
