@@ -49,7 +49,9 @@ export class DesignerPage {
     if (!source || !target) throw new Error(`handles of ${from} → ${to} are not on screen`);
     await this.page.mouse.move(source.x + source.width / 2, source.y + source.height / 2);
     await this.page.mouse.down();
-    await this.page.mouse.move(target.x + target.width / 2, target.y + target.height / 2, { steps: 15 });
+    await this.page.mouse.move(target.x + target.width / 2, target.y + target.height / 2, {
+      steps: 15,
+    });
     await this.page.mouse.up();
   }
 
@@ -128,6 +130,8 @@ export class DesignerPage {
   async importJson(name: string, text: string): Promise<void> {
     const chooser = this.page.waitForEvent('filechooser');
     await this.page.getByTestId('import').click();
-    await (await chooser).setFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
+    await (
+      await chooser
+    ).setFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
   }
 }

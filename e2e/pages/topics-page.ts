@@ -25,7 +25,10 @@ export class TopicsPage {
   }
 
   /** Fills the produce form and waits for the runtime's acknowledgement. */
-  async produce(record: { key: string | null; value: string }): Promise<{ partition: number; offset: number }> {
+  async produce(record: {
+    key: string | null;
+    value: string;
+  }): Promise<{ partition: number; offset: number }> {
     const form = this.page.getByTestId('produce-form');
     const nullKey = form.getByTestId('produce-null-key');
     if (record.key === null) await nullKey.check();
@@ -37,7 +40,8 @@ export class TopicsPage {
     await form.getByTestId('produce').click();
     const result = form.getByTestId('produce-result');
     await expect(result).toHaveText(/^Produced to partition \d+ at offset \d+$/);
-    const [, partition, offset] = /partition (\d+) at offset (\d+)/.exec((await result.textContent()) ?? '') ?? [];
+    const [, partition, offset] =
+      /partition (\d+) at offset (\d+)/.exec((await result.textContent()) ?? '') ?? [];
     return { partition: Number(partition), offset: Number(offset) };
   }
 

@@ -16,7 +16,11 @@ const orders = [
 ];
 const passing = orders.filter((o) => o.amount > 10);
 
-test('build, deploy and watch a topology, then round-trip its JSON', async ({ page, designer, topics }) => {
+test('build, deploy and watch a topology, then round-trip its JSON', async ({
+  page,
+  designer,
+  topics,
+}) => {
   await designer.open();
   await designer.newDocument();
 
@@ -37,7 +41,9 @@ test('build, deploy and watch a topology, then round-trip its JSON', async ({ pa
   await test.step('configure the nodes, the topics and the application', async () => {
     await designer.configure('source1', { topic: 'orders' });
     await designer.configure('filter1', { expression: 'value.amount > 10' });
-    await designer.configure('mapValues1', { expression: '{"user": value.user, "total": value.amount * 2}' });
+    await designer.configure('mapValues1', {
+      expression: '{"user": value.user, "total": value.amount * 2}',
+    });
     await designer.configure('sink1', { topic: 'big-orders' });
     await designer.declareTopic('orders', 3);
     await designer.declareTopic('big-orders', 1);
@@ -48,7 +54,8 @@ test('build, deploy and watch a topology, then round-trip its JSON', async ({ pa
   await test.step('deploy: one task per partition of the source topic', async () => {
     await designer.deploy();
     await designer.bottomTab('tasks');
-    for (const task of ['0_0', '0_1', '0_2']) await expect(page.getByTestId(`task-${task}`)).toBeVisible();
+    for (const task of ['0_0', '0_1', '0_2'])
+      await expect(page.getByTestId(`task-${task}`)).toBeVisible();
     await expect(page.getByTestId('tasks-table').locator('tbody tr')).toHaveCount(3);
   });
 
@@ -56,7 +63,10 @@ test('build, deploy and watch a topology, then round-trip its JSON', async ({ pa
     await topics.open();
     await topics.choose('orders');
     for (const o of orders) {
-      await topics.produce({ key: o.key, value: JSON.stringify({ user: o.key, amount: o.amount }) });
+      await topics.produce({
+        key: o.key,
+        value: JSON.stringify({ user: o.key, amount: o.amount }),
+      });
     }
   });
 
@@ -84,7 +94,10 @@ test('build, deploy and watch a topology, then round-trip its JSON', async ({ pa
   await test.step('export, import, export: byte-identical', async () => {
     const first = await designer.exportJson();
     expect(first.name).toBe('e2e-orders.topology.json');
-    const parsed = JSON.parse(first.text) as { nodes: { id: string }[]; topics: { name: string; partitions: number }[] };
+    const parsed = JSON.parse(first.text) as {
+      nodes: { id: string }[];
+      topics: { name: string; partitions: number }[];
+    };
     expect(parsed.nodes.map((n) => n.id)).toEqual(['source1', 'filter1', 'mapValues1', 'sink1']);
     await designer.newDocument();
     await designer.importJson(first.name, first.text);

@@ -17,11 +17,12 @@ test('the example topology opens deployed and processing', async ({ page, design
   // every counter on the canvas moves: records flow from the generator to the sinks
   const counters = page.locator('[data-testid^="counter-"]');
   await expect(counters.first()).toBeVisible();
-  const totals = async () => counters.evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-total'))));
+  const totals = async () =>
+    counters.evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-total'))));
   const first = await totals();
-  await expect.poll(async () => (await totals()).reduce((a, b) => a + b, 0), { timeout: 20_000 }).toBeGreaterThan(
-    first.reduce((a, b) => a + b, 0),
-  );
+  await expect
+    .poll(async () => (await totals()).reduce((a, b) => a + b, 0), { timeout: 20_000 })
+    .toBeGreaterThan(first.reduce((a, b) => a + b, 0));
 
   await designer.bottomTab('tasks');
   await expect(page.getByTestId('tasks-table')).toBeVisible();
@@ -29,6 +30,8 @@ test('the example topology opens deployed and processing', async ({ page, design
   await page.waitForTimeout(3000);
   await page.screenshot({ path: test.info().outputPath('example.png') });
   if (process.env.SW_WRITE_README_SCREENSHOT) {
-    await page.screenshot({ path: fileURLToPath(new URL('../../docs/screenshot.png', import.meta.url)) });
+    await page.screenshot({
+      path: fileURLToPath(new URL('../../docs/screenshot.png', import.meta.url)),
+    });
   }
 });

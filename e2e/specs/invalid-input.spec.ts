@@ -26,11 +26,17 @@ const invalidTopology = {
 async function runtimeStatus(page: Page) {
   const response = await page.request.get('/trpc/app.status');
   expect(response.ok()).toBe(true);
-  return ((await response.json()) as { result: { data: { deployed: boolean; topology: { application: { id: string } } | null } } })
-    .result.data;
+  return (
+    (await response.json()) as {
+      result: { data: { deployed: boolean; topology: { application: { id: string } } | null } };
+    }
+  ).result.data;
 }
 
-test('an invalid topology file lists every error with its path and deploys nothing', async ({ page, designer }) => {
+test('an invalid topology file lists every error with its path and deploys nothing', async ({
+  page,
+  designer,
+}) => {
   await designer.open();
   await designer.newDocument();
   await designer.dropNode('source', { x: 200, y: 200 }, 'source1');
@@ -71,7 +77,9 @@ test('an invalid connection is refused with its reason shown', async ({ page, de
   await expect(designer.notice).toBeVisible();
   await expect(designer.notice).toHaveAttribute('data-tone', 'error');
   await expect(designer.notice).toContainText('Connection refused:');
-  const reason = ((await designer.notice.textContent()) ?? '').replace('Connection refused:', '').trim();
+  const reason = ((await designer.notice.textContent()) ?? '')
+    .replace('Connection refused:', '')
+    .trim();
   expect(reason.length).toBeGreaterThan(10);
   await expect(designer.edges).toHaveCount(0);
   await page.screenshot({ path: test.info().outputPath('refused-connection.png') });

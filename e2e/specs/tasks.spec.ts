@@ -10,14 +10,26 @@ const topology = {
     { name: 'clicks-copy', partitions: 3, config: {} },
   ],
   nodes: [
-    { id: 'clicks', kind: 'source', config: { topic: 'clicks', keySerde: 'string', valueSerde: 'string' } },
-    { id: 'copy', kind: 'sink', config: { topic: 'clicks-copy', keySerde: 'string', valueSerde: 'string' } },
+    {
+      id: 'clicks',
+      kind: 'source',
+      config: { topic: 'clicks', keySerde: 'string', valueSerde: 'string' },
+    },
+    {
+      id: 'copy',
+      kind: 'sink',
+      config: { topic: 'clicks-copy', keySerde: 'string', valueSerde: 'string' },
+    },
   ],
   edges: [{ from: 'clicks', fromPort: 'out', to: 'copy', toPort: 'in' }],
   layout: { nodes: { clicks: { x: 0, y: 0 }, copy: { x: 320, y: 0 } } },
 };
 
-test('a 3-partition source shows tasks 0_0, 0_1 and 0_2 in the status and the metrics', async ({ page, designer, topics }) => {
+test('a 3-partition source shows tasks 0_0, 0_1 and 0_2 in the status and the metrics', async ({
+  page,
+  designer,
+  topics,
+}) => {
   await designer.open();
   await designer.importJson('tasks.json', JSON.stringify(topology));
   await expect(designer.node('copy')).toBeVisible();

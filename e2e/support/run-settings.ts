@@ -31,7 +31,8 @@ export async function ensureRunSettings(): Promise<RunSettings> {
   if (!env.SW_E2E_PORT) env.SW_E2E_PORT = String(await freePort());
   if (!env.SW_E2E_EXAMPLE_PORT) env.SW_E2E_EXAMPLE_PORT = String(await freePort());
   if (!env.SW_E2E_DATA_DIR) env.SW_E2E_DATA_DIR = mkdtempSync(join(tmpdir(), 'streamwright-e2e-'));
-  if (!env.SW_E2E_EXAMPLE_DATA_DIR) env.SW_E2E_EXAMPLE_DATA_DIR = mkdtempSync(join(tmpdir(), 'streamwright-e2e-example-'));
+  if (!env.SW_E2E_EXAMPLE_DATA_DIR)
+    env.SW_E2E_EXAMPLE_DATA_DIR = mkdtempSync(join(tmpdir(), 'streamwright-e2e-example-'));
   return {
     port: Number(env.SW_E2E_PORT),
     dataDir: env.SW_E2E_DATA_DIR,
@@ -43,6 +44,7 @@ export async function ensureRunSettings(): Promise<RunSettings> {
 /** The example runtime's URL, for specs that open it instead of the empty one. */
 export function exampleUrl(): string {
   const port = process.env.SW_E2E_EXAMPLE_PORT;
-  if (!port) throw new Error('SW_E2E_EXAMPLE_PORT is not set: run the specs through playwright.config.ts');
+  if (!port)
+    throw new Error('SW_E2E_EXAMPLE_PORT is not set: run the specs through playwright.config.ts');
   return `http://127.0.0.1:${port}`;
 }

@@ -13,7 +13,8 @@ import { ImportErrorsDialog } from './panels/ImportErrorsDialog.js';
 import { TopicsView } from './topics/TopicsView.js';
 
 const isTyping = (target: EventTarget | null) =>
-  target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+  target instanceof HTMLElement &&
+  (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
 
 /** Connects the store to the runtime: the deployed topology on load, then the live stream. */
 function useRuntimeConnection() {

@@ -24,7 +24,6 @@ import { createEdgeMapper, createNodeMapper, type KindFlowNode } from './flow-ma
 import { nodeTypes } from './KindNode.js';
 import { KIND_MIME } from './dnd.js';
 
-
 export function Canvas() {
   const store = useDesignerStore();
   const actions = useActions();
@@ -43,7 +42,10 @@ export function Canvas() {
     () => toFlowNodes(nodes, layout, selectedNodeId, measured),
     [toFlowNodes, nodes, layout, selectedNodeId, measured],
   );
-  const flowEdges = useMemo(() => toFlowEdges(edges, selectedEdgeKeys), [toFlowEdges, edges, selectedEdgeKeys]);
+  const flowEdges = useMemo(
+    () => toFlowEdges(edges, selectedEdgeKeys),
+    [toFlowEdges, edges, selectedEdgeKeys],
+  );
 
   useEffect(() => {
     if (fitRequest === 0) return;
@@ -64,10 +66,12 @@ export function Canvas() {
       let selected: string | null | undefined;
       for (const change of changes) {
         if (change.type === 'position' && change.position) positions[change.id] = change.position;
-        else if (change.type === 'dimensions' && change.dimensions) sizes[change.id] = change.dimensions;
+        else if (change.type === 'dimensions' && change.dimensions)
+          sizes[change.id] = change.dimensions;
         else if (change.type === 'select') {
           if (change.selected) selected = change.id;
-          else if (selected === undefined && store.getState().selectedNodeId === change.id) selected = null;
+          else if (selected === undefined && store.getState().selectedNodeId === change.id)
+            selected = null;
         }
       }
       if (Object.keys(positions).length > 0) {
@@ -114,7 +118,8 @@ export function Canvas() {
   );
 
   const isValidConnection = useCallback(
-    (c: Connection | FlowEdge) => connectionRefusal(store.getState().doc, edgeFromConnection(c)) === null,
+    (c: Connection | FlowEdge) =>
+      connectionRefusal(store.getState().doc, edgeFromConnection(c)) === null,
     [store],
   );
 
@@ -157,7 +162,10 @@ export function Canvas() {
       const position = screenToFlowPosition({ x: event.clientX, y: event.clientY });
       const doc = store.getState().doc;
       // centre the node under the pointer (nodes are about 200 × 80)
-      const { id, diff } = addNode(doc, kind, defaultConfig(spec.config), { x: position.x - 100, y: position.y - 30 });
+      const { id, diff } = addNode(doc, kind, defaultConfig(spec.config), {
+        x: position.x - 100,
+        y: position.y - 30,
+      });
       actions.apply(diff);
       actions.select(id);
     },

@@ -13,7 +13,16 @@ function NodeCounter({ id }: { id: string }) {
   const running = useDesigner((s) => s.live.status !== null);
   if (!counter && !running) return null;
   return (
-    <div className="sw-node__counter" data-testid={`counter-${id}`} data-total={counter?.total ?? 0}>
+    <div
+      className="sw-node__counter"
+      data-testid={`counter-${id}`}
+      data-total={counter?.total ?? 0}
+      title={
+        counter
+          ? 'records processed (all tasks) and current rate'
+          : 'no Kafka Streams processor of its own (e.g. groupByKey)'
+      }
+    >
       <span className="sw-node__total" data-testid={`count-${id}`}>
         {counter ? formatCount(counter.total) : '–'}
       </span>
@@ -42,7 +51,9 @@ function KindNodeView({ id, data, selected }: NodeProps<KindFlowNode>) {
           type="target"
           id={input.port}
           position={Position.Left}
-          style={inputs.length > 1 ? { top: `${((i + 1) * 100) / (inputs.length + 1)}%` } : undefined}
+          style={
+            inputs.length > 1 ? { top: `${((i + 1) * 100) / (inputs.length + 1)}%` } : undefined
+          }
           data-testid={`handle-${id}-in-${input.port}`}
           aria-label={`${id} input ${input.port} (${input.accepts})`}
           title={`${input.port}: accepts a ${input.accepts}`}
@@ -51,12 +62,18 @@ function KindNodeView({ id, data, selected }: NodeProps<KindFlowNode>) {
       <div className="sw-node__header">
         <span className="sw-node__kind">{spec?.label ?? `Unknown kind "${node.kind}"`}</span>
         {problems > 0 && (
-          <span className="sw-node__problems" title={`${problems} problem${problems === 1 ? '' : 's'}`}>
+          <span
+            className="sw-node__problems"
+            title={`${problems} problem${problems === 1 ? '' : 's'}`}
+          >
             {problems}
           </span>
         )}
       </div>
-      <div className="sw-node__id" title={node.name ? `Kafka Streams name: ${node.name}` : undefined}>
+      <div
+        className="sw-node__id"
+        title={node.name ? `Kafka Streams name: ${node.name}` : undefined}
+      >
         {id}
       </div>
       {summary && <div className="sw-node__summary">{summary}</div>}

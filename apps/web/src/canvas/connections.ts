@@ -11,7 +11,12 @@ export interface ConnectionLike {
 }
 
 export function edgeFromConnection(c: ConnectionLike): Edge {
-  return { from: c.source, fromPort: c.sourceHandle ?? 'out', to: c.target, toPort: c.targetHandle ?? 'in' };
+  return {
+    from: c.source,
+    fromPort: c.sourceHandle ?? 'out',
+    to: c.target,
+    toPort: c.targetHandle ?? 'in',
+  };
 }
 
 /** Null when the edge may be added, else why not. */
@@ -42,9 +47,15 @@ export function refusedAttemptReason(
       ? 'an output connects to an input (the handle on the left of a node), not to another output'
       : 'an input connects to an output (the handle on the right of a node), not to another input';
   }
-  const [out, into] = fromHandle.type === 'source' ? [fromHandle, toHandle] : [toHandle, fromHandle];
+  const [out, into] =
+    fromHandle.type === 'source' ? [fromHandle, toHandle] : [toHandle, fromHandle];
   return connectionRefusal(
     doc,
-    edgeFromConnection({ source: out.nodeId, sourceHandle: out.id ?? null, target: into.nodeId, targetHandle: into.id ?? null }),
+    edgeFromConnection({
+      source: out.nodeId,
+      sourceHandle: out.id ?? null,
+      target: into.nodeId,
+      targetHandle: into.id ?? null,
+    }),
   );
 }

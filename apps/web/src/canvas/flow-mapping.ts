@@ -59,10 +59,19 @@ export function createNodeMapper() {
 }
 
 export function createEdgeMapper() {
-  let cache = new Map<string, { edge: TopologyDocument['edges'][number]; selected: boolean; flow: FlowEdge }>();
-  return function toFlowEdges(edges: TopologyDocument['edges'], selectedKeys: readonly string[]): FlowEdge[] {
+  let cache = new Map<
+    string,
+    { edge: TopologyDocument['edges'][number]; selected: boolean; flow: FlowEdge }
+  >();
+  return function toFlowEdges(
+    edges: TopologyDocument['edges'],
+    selectedKeys: readonly string[],
+  ): FlowEdge[] {
     const selected = new Set(selectedKeys);
-    const next = new Map<string, { edge: TopologyDocument['edges'][number]; selected: boolean; flow: FlowEdge }>();
+    const next = new Map<
+      string,
+      { edge: TopologyDocument['edges'][number]; selected: boolean; flow: FlowEdge }
+    >();
     const out = edges.map((edge) => {
       const id = edgeKey(edge);
       const isSelected = selected.has(id);

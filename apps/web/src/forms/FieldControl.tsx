@@ -38,7 +38,15 @@ function CaretLine({ source, line, column }: { source: string; line: number; col
   );
 }
 
-export function FieldControl({ field, value, onChange, problems, testId, celVariables, label }: FieldControlProps) {
+export function FieldControl({
+  field,
+  value,
+  onChange,
+  problems,
+  testId,
+  celVariables,
+  label,
+}: FieldControlProps) {
   const id = useId();
   const errorId = `${id}-error`;
   const [draft, setDraft] = useDraft(field, value);
@@ -54,16 +62,30 @@ export function FieldControl({ field, value, onChange, problems, testId, celVari
     onChange(parseInput(field, raw));
   };
   const placeholder =
-    field.defaultValue !== undefined ? `default: ${formatInput(field, field.defaultValue)}` : field.optional ? 'optional' : 'required';
+    field.defaultValue !== undefined
+      ? `default: ${formatInput(field, field.defaultValue)}`
+      : field.optional
+        ? 'optional'
+        : 'required';
 
   let control: ReactNode;
   switch (field.control.type) {
     case 'select': {
       const selected = value === undefined ? '' : String(value);
       control = (
-        <select {...common} value={selected} onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value)}>
+        <select
+          {...common}
+          value={selected}
+          onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value)}
+        >
           {(field.defaultValue === undefined || selected === '') && (
-            <option value="">{field.defaultValue !== undefined ? `(default: ${String(field.defaultValue)})` : field.optional ? '(not set)' : '(choose)'}</option>
+            <option value="">
+              {field.defaultValue !== undefined
+                ? `(default: ${String(field.defaultValue)})`
+                : field.optional
+                  ? '(not set)'
+                  : '(choose)'}
+            </option>
           )}
           {field.control.options.map((o) => (
             <option key={o} value={o}>
@@ -90,7 +112,14 @@ export function FieldControl({ field, value, onChange, problems, testId, celVari
       );
       break;
     case 'boolean':
-      control = <input {...common} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} />;
+      control = (
+        <input
+          {...common}
+          type="checkbox"
+          checked={value === true}
+          onChange={(e) => onChange(e.target.checked)}
+        />
+      );
       break;
     case 'cel':
       control = (
@@ -106,19 +135,34 @@ export function FieldControl({ field, value, onChange, problems, testId, celVari
       );
       break;
     default:
-      control = <input {...common} type="text" spellCheck={false} value={draft} placeholder={placeholder} onChange={(e) => onText(e.target.value)} />;
+      control = (
+        <input
+          {...common}
+          type="text"
+          spellCheck={false}
+          value={draft}
+          placeholder={placeholder}
+          onChange={(e) => onText(e.target.value)}
+        />
+      );
   }
 
   return (
     <div className={`sw-field${invalid ? ' is-invalid' : ''}`}>
       <label htmlFor={id}>
         {label ?? field.label}
-        {!field.optional && <span className="sw-field__required" aria-hidden="true"> *</span>}
+        {!field.optional && (
+          <span className="sw-field__required" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        )}
       </label>
       {control}
       {field.control.type === 'cel' && celVariables && (
         <p className="sw-field__hint">
-          Variables: {Object.entries(celVariables).map(([name, type], i) => (
+          Variables:{' '}
+          {Object.entries(celVariables).map(([name, type], i) => (
             <span key={name}>
               {i > 0 && ', '}
               <code>{name}</code> <span className="sw-muted">({type})</span>
@@ -127,12 +171,19 @@ export function FieldControl({ field, value, onChange, problems, testId, celVari
         </p>
       )}
       {invalid && (
-        <div id={errorId} className="sw-field__errors" role="alert" data-testid={`${testId}-${field.key}-error`}>
+        <div
+          id={errorId}
+          className="sw-field__errors"
+          role="alert"
+          data-testid={`${testId}-${field.key}-error`}
+        >
           {problems.map((p, i) => (
             <div key={i} className="sw-field__error">
               {p.position ? `Line ${p.position.line}, column ${p.position.column}: ` : ''}
               {p.message}
-              {p.position && typeof value === 'string' && <CaretLine source={value} line={p.position.line} column={p.position.column} />}
+              {p.position && typeof value === 'string' && (
+                <CaretLine source={value} line={p.position.line} column={p.position.column} />
+              )}
             </div>
           ))}
         </div>

@@ -11,7 +11,10 @@ describe('config forms derived from the node kinds', () => {
       ['valueSerde', 'select', true],
       ['offsetReset', 'select', true],
     ]);
-    expect(fields[1]!.control).toEqual({ type: 'select', options: ['string', 'json', 'bytes', 'long'] });
+    expect(fields[1]!.control).toEqual({
+      type: 'select',
+      options: ['string', 'json', 'bytes', 'long'],
+    });
     expect(fields[1]!.defaultValue).toBe('string');
     expect(fields[2]!.defaultValue).toBe('json');
   });
@@ -21,8 +24,14 @@ describe('config forms derived from the node kinds', () => {
       { key: 'expression', label: 'Expression', control: { type: 'cel' }, optional: false },
     ]);
     const generator = fieldsOf(nodeKinds.generator.config);
-    expect(generator.find((f) => f.key === 'key')).toMatchObject({ control: { type: 'cel' }, optional: true });
-    expect(generator.find((f) => f.key === 'value')).toMatchObject({ control: { type: 'cel' }, optional: false });
+    expect(generator.find((f) => f.key === 'key')).toMatchObject({
+      control: { type: 'cel' },
+      optional: true,
+    });
+    expect(generator.find((f) => f.key === 'value')).toMatchObject({
+      control: { type: 'cel' },
+      optional: false,
+    });
     expect(generator.find((f) => f.key === 'ratePerSecond')).toMatchObject({
       label: 'Rate per second',
       control: { type: 'number', integer: false, min: 0, max: 1_000_000 },
@@ -31,12 +40,16 @@ describe('config forms derived from the node kinds', () => {
 
   it('derives a form for every kind without falling back to raw JSON', () => {
     for (const kind of nodeKindNames) {
-      for (const field of fieldsOf(nodeKinds[kind].config)) expect(field.control.type, `${kind}.${field.key}`).not.toBe('json');
+      for (const field of fieldsOf(nodeKinds[kind].config))
+        expect(field.control.type, `${kind}.${field.key}`).not.toBe('json');
     }
   });
 
   it('starts new nodes with the schema defaults only', () => {
-    expect(defaultConfig(nodeKinds.sink.config)).toEqual({ keySerde: 'string', valueSerde: 'json' });
+    expect(defaultConfig(nodeKinds.sink.config)).toEqual({
+      keySerde: 'string',
+      valueSerde: 'json',
+    });
     expect(defaultConfig(nodeKinds.filter.config)).toEqual({});
   });
 

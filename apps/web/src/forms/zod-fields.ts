@@ -44,7 +44,9 @@ function unwrap(schema: z.ZodType): Unwrapped {
       defaultValue = def.defaultValue;
       current = def.innerType;
     } else {
-      return defaultValue === undefined ? { schema: current, optional } : { schema: current, optional, defaultValue };
+      return defaultValue === undefined
+        ? { schema: current, optional }
+        : { schema: current, optional, defaultValue };
     }
   }
 }
@@ -59,7 +61,12 @@ function controlFor(key: string, schema: z.ZodType): FieldControl {
       const n = schema as z.ZodNumber;
       const control: FieldControl = { type: 'number', integer: n.isInt };
       if (n.minValue !== null && Number.isFinite(n.minValue)) control.min = n.minValue;
-      if (n.maxValue !== null && Number.isFinite(n.maxValue) && n.maxValue < Number.MAX_SAFE_INTEGER) control.max = n.maxValue;
+      if (
+        n.maxValue !== null &&
+        Number.isFinite(n.maxValue) &&
+        n.maxValue < Number.MAX_SAFE_INTEGER
+      )
+        control.max = n.maxValue;
       return control;
     }
     case 'string':
@@ -90,7 +97,12 @@ export function fieldsOf(schema: z.ZodType): FieldSpec[] {
   if (def.type === 'object' && def.shape) {
     for (const [key, fieldSchema] of Object.entries(def.shape)) {
       const { schema: inner, optional, defaultValue } = unwrap(fieldSchema);
-      const field: FieldSpec = { key, label: labelFor(key), control: controlFor(key, inner), optional };
+      const field: FieldSpec = {
+        key,
+        label: labelFor(key),
+        control: controlFor(key, inner),
+        optional,
+      };
       if (defaultValue !== undefined) field.defaultValue = defaultValue;
       const description = fieldSchema.description ?? inner.description;
       if (description) field.description = description;
@@ -104,7 +116,8 @@ export function fieldsOf(schema: z.ZodType): FieldSpec[] {
 /** The config a freshly dropped node starts with: every schema default, nothing invented. */
 export function defaultConfig(schema: z.ZodType): Record<string, unknown> {
   const config: Record<string, unknown> = {};
-  for (const field of fieldsOf(schema)) if (field.defaultValue !== undefined) config[field.key] = field.defaultValue;
+  for (const field of fieldsOf(schema))
+    if (field.defaultValue !== undefined) config[field.key] = field.defaultValue;
   return config;
 }
 
@@ -138,6 +151,7 @@ export function parseInput(field: FieldSpec, raw: string): unknown {
 /** The text a control shows for a config value. */
 export function formatInput(field: FieldSpec, value: unknown): string {
   if (value === undefined || value === null) return '';
-  if (field.control.type === 'json') return typeof value === 'string' ? value : JSON.stringify(value);
+  if (field.control.type === 'json')
+    return typeof value === 'string' ? value : JSON.stringify(value);
   return String(value);
 }

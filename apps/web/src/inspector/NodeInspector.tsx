@@ -5,12 +5,23 @@ import { GENERATOR_VARIABLES, RECORD_VARIABLES } from '@streamwright/topology-mo
 import { useActions, useDesigner, useDesignerStore } from '../store/context.js';
 import { kindSpec } from '../model/kinds.js';
 import { fieldOfPath, validationOf, type Problem } from '../model/validation.js';
-import { putTopic, removeElements, renameNode, setConfigField, setNodeName } from '../model/operations.js';
+import {
+  putTopic,
+  removeElements,
+  renameNode,
+  setConfigField,
+  setNodeName,
+} from '../model/operations.js';
 import { fieldsOf, type FieldSpec } from '../forms/zod-fields.js';
 import { FieldControl } from '../forms/FieldControl.js';
 
 const NO_PROBLEMS: readonly Problem[] = [];
-const NAME_FIELD: FieldSpec = { key: 'name', label: 'Kafka Streams name', control: { type: 'text' }, optional: true };
+const NAME_FIELD: FieldSpec = {
+  key: 'name',
+  label: 'Kafka Streams name',
+  control: { type: 'text' },
+  optional: true,
+};
 
 function IdField({ id }: { id: string }) {
   const store = useDesignerStore();
@@ -87,7 +98,12 @@ function TopicHelper({ nodeId, kind, topic }: { nodeId: string; kind: string; to
         </p>
       )}
       {kind === 'sink' || kind === 'source' || kind === 'generator' ? (
-        <button type="button" className="sw-button sw-button--small" data-testid={`show-records-${nodeId}`} onClick={() => actions.openTopic(topic)}>
+        <button
+          type="button"
+          className="sw-button sw-button--small"
+          data-testid={`show-records-${nodeId}`}
+          onClick={() => actions.openTopic(topic)}
+        >
           Show records of {topic}
         </button>
       ) : null}
@@ -98,11 +114,19 @@ function TopicHelper({ nodeId, kind, topic }: { nodeId: string; kind: string; to
 export function NodeInspector() {
   const store = useDesignerStore();
   const actions = useActions();
-  const node = useDesigner((s) => (s.selectedNodeId ? s.doc.nodes.find((n) => n.id === s.selectedNodeId) : undefined));
-  const problems = useDesigner((s) => (node ? validationOf(s.doc).byNode.get(node.id) : undefined) ?? NO_PROBLEMS);
+  const node = useDesigner((s) =>
+    s.selectedNodeId ? s.doc.nodes.find((n) => n.id === s.selectedNodeId) : undefined,
+  );
+  const problems = useDesigner(
+    (s) => (node ? validationOf(s.doc).byNode.get(node.id) : undefined) ?? NO_PROBLEMS,
+  );
 
   if (!node) {
-    return <p className="sw-empty">Select a node on the canvas to edit it, or drag one from the palette.</p>;
+    return (
+      <p className="sw-empty">
+        Select a node on the canvas to edit it, or drag one from the palette.
+      </p>
+    );
   }
   const spec = kindSpec(node.kind);
   const fields = spec ? fieldsOf(spec.config) : [];
@@ -115,7 +139,9 @@ export function NodeInspector() {
   return (
     <div className="sw-inspector" data-testid="node-inspector" aria-label={`Configure ${node.id}`}>
       <header className="sw-inspector__header">
-        <span className={`sw-chip sw-chip--${spec?.category ?? 'unknown'}`}>{spec?.label ?? node.kind}</span>
+        <span className={`sw-chip sw-chip--${spec?.category ?? 'unknown'}`}>
+          {spec?.label ?? node.kind}
+        </span>
         <button
           type="button"
           className="sw-button sw-button--danger sw-button--small"
@@ -139,9 +165,12 @@ export function NodeInspector() {
         problems={byField('name')}
         testId={testId}
         onChange={(v) =>
-          actions.apply(setNodeName(store.getState().doc, node.id, typeof v === 'string' ? v : undefined), {
-            coalesceKey: `name:${node.id}`,
-          })
+          actions.apply(
+            setNodeName(store.getState().doc, node.id, typeof v === 'string' ? v : undefined),
+            {
+              coalesceKey: `name:${node.id}`,
+            },
+          )
         }
       />
       {fields.map((field) => (
@@ -159,7 +188,9 @@ export function NodeInspector() {
           }
         />
       ))}
-      {typeof node.config.topic === 'string' && <TopicHelper nodeId={node.id} kind={node.kind} topic={node.config.topic} />}
+      {typeof node.config.topic === 'string' && (
+        <TopicHelper nodeId={node.id} kind={node.kind} topic={node.config.topic} />
+      )}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateCounters, formatCount, formatRate } from './counters.js';
+import { aggregateCounters, formatCount, formatRate, taskCounters } from './counters.js';
 
 const snapshot = {
   nodes: {
@@ -18,7 +18,10 @@ const snapshot = {
 
 describe('per-model-node counters', () => {
   it('sums process-total and process-rate over tasks', () => {
-    expect(aggregateCounters(snapshot)).toEqual({ orders: { total: 7, rate: 1.5 }, big: { total: 7, rate: 1.5 } });
+    expect(aggregateCounters(snapshot)).toEqual({
+      orders: { total: 7, rate: 1.5 },
+      big: { total: 7, rate: 1.5 },
+    });
   });
 
   it('counts a model node planned into several Kafka Streams nodes once', () => {
@@ -27,7 +30,10 @@ describe('per-model-node counters', () => {
         '0_0': { 'KSTREAM-SINK-0000000002': { 'process-total': 5 } },
         '1_0': { 'KSTREAM-SOURCE-0000000003': { 'process-total': 2 } },
       },
-      nodeModelIds: { 'KSTREAM-SINK-0000000002': 'grouped', 'KSTREAM-SOURCE-0000000003': 'grouped' },
+      nodeModelIds: {
+        'KSTREAM-SINK-0000000002': 'grouped',
+        'KSTREAM-SOURCE-0000000003': 'grouped',
+      },
     };
     expect(aggregateCounters(repartitioned)).toEqual({ grouped: { total: 5, rate: 0 } });
   });
@@ -47,8 +53,22 @@ describe('per-model-node counters', () => {
     const first = aggregateCounters(snapshot);
     expect(aggregateCounters(null, first)).toEqual({});
     expect(
-      aggregateCounters({ nodes: { '0_0': { a: { 'process-total': Number.NaN } } }, nodeModelIds: { a: 'x' } }),
+      aggregateCounters({
+        nodes: { '0_0': { a: { 'process-total': Number.NaN } } },
+        nodeModelIds: { a: 'x' },
+      }),
     ).toEqual({ x: { total: 0, rate: 0 } });
+  });
+
+  it('reads task-level counters for the tasks table', () => {
+    const tasks = {
+      '0_0': { 'process-total': 2, 'process-rate': 0.5 },
+      '0_1': { 'process-total': 4 },
+    };
+    const first = taskCounters(tasks);
+    expect(first).toEqual({ '0_0': { total: 2, rate: 0.5 }, '0_1': { total: 4, rate: 0 } });
+    expect(taskCounters(tasks, first)).toBe(first);
+    expect(taskCounters(null, first)).toEqual({});
   });
 
   it('formats for the canvas', () => {

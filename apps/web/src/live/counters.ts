@@ -12,6 +12,7 @@ export interface NodeCounter {
 }
 
 export interface NodeMetricsInput {
+  tasks?: Record<string, Record<string, number>>;
   nodes: Record<string, Record<string, Record<string, number>>>;
   nodeModelIds: Record<string, string>;
 }
@@ -25,7 +26,10 @@ const finite = (v: number | undefined): number => (v !== undefined && Number.isF
  * identity (and the whole map does when nothing changed), so node components subscribed to
  * their own counter re-render only when it moved.
  */
-export function aggregateCounters(snapshot: NodeMetricsInput | null, previous: CounterMap = {}): CounterMap {
+export function aggregateCounters(
+  snapshot: NodeMetricsInput | null,
+  previous: CounterMap = {},
+): CounterMap {
   const perKsNode = new Map<string, NodeCounter>();
   if (snapshot) {
     for (const byNode of Object.values(snapshot.nodes)) {
@@ -50,6 +54,27 @@ export function aggregateCounters(snapshot: NodeMetricsInput | null, previous: C
     if (before && before.total === counter.total && before.rate === counter.rate) next[id] = before;
     else changed = true;
   }
+  return changed ? next : previous;
+}
+
+/** Task-level counters (`process-total`, `process-rate` per task id), with the same reuse. */
+export function taskCounters(
+  tasks: Record<string, Record<string, number>> | null,
+  previous: CounterMap = {},
+): CounterMap {
+  const next: Record<string, NodeCounter> = {};
+  let changed = false;
+  for (const [taskId, values] of Object.entries(tasks ?? {})) {
+    const total = finite(values['process-total']);
+    const rate = finite(values['process-rate']);
+    const before = previous[taskId];
+    if (before && before.total === total && before.rate === rate) next[taskId] = before;
+    else {
+      next[taskId] = { total, rate };
+      changed = true;
+    }
+  }
+  if (Object.keys(previous).length !== Object.keys(next).length) changed = true;
   return changed ? next : previous;
 }
 

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { TopologyDocument } from '@streamwright/topology-model';
-import { applyDiff, composeDiffs, DiffConflictError, edgeKey, invertDiff, isEmptyDiff, type ModelDiff } from './diff.js';
+import {
+  applyDiff,
+  composeDiffs,
+  DiffConflictError,
+  edgeKey,
+  invertDiff,
+  isEmptyDiff,
+  type ModelDiff,
+} from './diff.js';
 import {
   addNode,
   connect,
@@ -24,21 +32,46 @@ function normalize(doc: TopologyDocument) {
     nodes: byKey(doc.nodes, (n) => n.id),
     edges: byKey(doc.edges, edgeKey),
     topics: byKey(doc.topics, (t) => t.name),
-    layout: { nodes: Object.fromEntries(Object.entries(doc.layout.nodes).sort(([a], [b]) => (a < b ? -1 : 1))) },
+    layout: {
+      nodes: Object.fromEntries(
+        Object.entries(doc.layout.nodes).sort(([a], [b]) => (a < b ? -1 : 1)),
+      ),
+    },
   };
 }
 
 // An edit picked by index, so that generated sequences always refer to existing records.
 const editArb = fc.oneof(
-  fc.record({ op: fc.constant('add' as const), kind: fc.constantFrom('source', 'filter', 'sink'), x: fc.integer(), y: fc.integer() }),
+  fc.record({
+    op: fc.constant('add' as const),
+    kind: fc.constantFrom('source', 'filter', 'sink'),
+    x: fc.integer(),
+    y: fc.integer(),
+  }),
   fc.record({ op: fc.constant('remove' as const), i: fc.nat() }),
   fc.record({ op: fc.constant('connect' as const), i: fc.nat(), j: fc.nat() }),
   fc.record({ op: fc.constant('disconnect' as const), i: fc.nat() }),
   fc.record({ op: fc.constant('move' as const), i: fc.nat(), x: fc.integer(), y: fc.integer() }),
-  fc.record({ op: fc.constant('config' as const), i: fc.nat(), value: fc.option(fc.string(), { nil: undefined }) }),
-  fc.record({ op: fc.constant('name' as const), i: fc.nat(), name: fc.option(fc.string({ minLength: 1 }), { nil: undefined }) }),
-  fc.record({ op: fc.constant('rename' as const), i: fc.nat(), id: fc.stringMatching(/^[a-z][a-z0-9]{0,5}$/) }),
-  fc.record({ op: fc.constant('topic' as const), name: fc.constantFrom('a', 'b', 'c'), partitions: fc.integer({ min: 1, max: 8 }) }),
+  fc.record({
+    op: fc.constant('config' as const),
+    i: fc.nat(),
+    value: fc.option(fc.string(), { nil: undefined }),
+  }),
+  fc.record({
+    op: fc.constant('name' as const),
+    i: fc.nat(),
+    name: fc.option(fc.string({ minLength: 1 }), { nil: undefined }),
+  }),
+  fc.record({
+    op: fc.constant('rename' as const),
+    i: fc.nat(),
+    id: fc.stringMatching(/^[a-z][a-z0-9]{0,5}$/),
+  }),
+  fc.record({
+    op: fc.constant('topic' as const),
+    name: fc.constantFrom('a', 'b', 'c'),
+    partitions: fc.integer({ min: 1, max: 8 }),
+  }),
   fc.record({ op: fc.constant('untopic' as const), name: fc.constantFrom('a', 'b', 'c') }),
 );
 type Edit = typeof editArb extends fc.Arbitrary<infer T> ? T : never;
@@ -82,7 +115,11 @@ function diffFor(doc: TopologyDocument, edit: Edit): ModelDiff {
       return r.ok ? r.diff : {};
     }
     case 'topic': {
-      const r = putTopic(doc, { name: edit.name, partitions: edit.partitions, config: {} }, edit.name);
+      const r = putTopic(
+        doc,
+        { name: edit.name, partitions: edit.partitions, config: {} },
+        edit.name,
+      );
       return r.ok ? r.diff : {};
     }
     case 'untopic':
@@ -136,7 +173,9 @@ describe('model diffs', () => {
         const { docs, diffs } = run(edits);
         const composed = diffs.reduce((acc, d) => composeDiffs(acc, d), {} as ModelDiff);
         expect(normalize(applyDiff(docs[0]!, composed))).toEqual(normalize(docs[docs.length - 1]!));
-        expect(normalize(applyDiff(docs[docs.length - 1]!, invertDiff(composed)))).toEqual(normalize(docs[0]!));
+        expect(normalize(applyDiff(docs[docs.length - 1]!, invertDiff(composed)))).toEqual(
+          normalize(docs[0]!),
+        );
       }),
       { numRuns: 200 },
     );
@@ -153,13 +192,17 @@ describe('model diffs', () => {
 
   it('refuses a diff that does not fit the document instead of silently diverging', () => {
     const doc = emptyDocument();
-    expect(() => applyDiff(doc, { nodes: { removed: { ghost: { id: 'ghost', kind: 'filter', config: {} } } } })).toThrow(
-      DiffConflictError,
-    );
+    expect(() =>
+      applyDiff(doc, {
+        nodes: { removed: { ghost: { id: 'ghost', kind: 'filter', config: {} } } },
+      }),
+    ).toThrow(DiffConflictError);
     const { docs } = run([{ op: 'add', kind: 'filter', x: 0, y: 0 }]);
-    expect(() => applyDiff(docs[1]!, { nodes: { added: { filter1: { id: 'filter1', kind: 'sink', config: {} } } } })).toThrow(
-      /already exists/,
-    );
+    expect(() =>
+      applyDiff(docs[1]!, {
+        nodes: { added: { filter1: { id: 'filter1', kind: 'sink', config: {} } } },
+      }),
+    ).toThrow(/already exists/);
   });
 
   it('renaming a node carries its edges and position', () => {
@@ -174,9 +217,14 @@ describe('model diffs', () => {
     if (!r.ok) return;
     const next = applyDiff(doc, r.diff);
     expect(next.nodes.map((n) => n.id)).toEqual(['source1', 'bigOrders']);
-    expect(next.edges).toEqual([{ from: 'source1', fromPort: 'out', to: 'bigOrders', toPort: 'in' }]);
+    expect(next.edges).toEqual([
+      { from: 'source1', fromPort: 'out', to: 'bigOrders', toPort: 'in' },
+    ]);
     expect(next.layout.nodes.bigOrders).toEqual({ x: 100, y: 0 });
-    expect(renameNode(next, 'bigOrders', 'source1')).toEqual({ ok: false, reason: 'a node "source1" already exists' });
+    expect(renameNode(next, 'bigOrders', 'source1')).toEqual({
+      ok: false,
+      reason: 'a node "source1" already exists',
+    });
     expect(renameNode(next, 'bigOrders', '9lives').ok).toBe(false);
   });
 

@@ -48,18 +48,28 @@ export class DiffConflictError extends Error {
     readonly key: string,
     readonly problem: 'exists' | 'missing',
   ) {
-    super(`diff conflict: ${kind} "${key}" ${problem === 'exists' ? 'already exists' : 'does not exist'}`);
+    super(
+      `diff conflict: ${kind} "${key}" ${problem === 'exists' ? 'already exists' : 'does not exist'}`,
+    );
     this.name = 'DiffConflictError';
   }
 }
 
-const has = (record: object | undefined, key: string): boolean => record !== undefined && Object.hasOwn(record, key);
+const has = (record: object | undefined, key: string): boolean =>
+  record !== undefined && Object.hasOwn(record, key);
 
-function applyToList<T>(kind: ListKind, list: readonly T[], diff: RecordDiff<T> | undefined, key: (t: T) => string): T[] {
+function applyToList<T>(
+  kind: ListKind,
+  list: readonly T[],
+  diff: RecordDiff<T> | undefined,
+  key: (t: T) => string,
+): T[] {
   if (!diff) return list as T[];
   const present = new Set(list.map(key));
-  for (const k of Object.keys(diff.removed ?? {})) if (!present.has(k)) throw new DiffConflictError(kind, k, 'missing');
-  for (const k of Object.keys(diff.updated ?? {})) if (!present.has(k)) throw new DiffConflictError(kind, k, 'missing');
+  for (const k of Object.keys(diff.removed ?? {}))
+    if (!present.has(k)) throw new DiffConflictError(kind, k, 'missing');
+  for (const k of Object.keys(diff.updated ?? {}))
+    if (!present.has(k)) throw new DiffConflictError(kind, k, 'missing');
   for (const k of Object.keys(diff.added ?? {})) {
     if (present.has(k) && !has(diff.removed, k)) throw new DiffConflictError(kind, k, 'exists');
   }
@@ -81,8 +91,10 @@ function applyToRecord<T>(
 ): Record<string, T> {
   if (!diff) return record as Record<string, T>;
   const out: Record<string, T> = {};
-  for (const k of Object.keys(diff.removed ?? {})) if (!has(record, k)) throw new DiffConflictError(kind, k, 'missing');
-  for (const k of Object.keys(diff.updated ?? {})) if (!has(record, k)) throw new DiffConflictError(kind, k, 'missing');
+  for (const k of Object.keys(diff.removed ?? {}))
+    if (!has(record, k)) throw new DiffConflictError(kind, k, 'missing');
+  for (const k of Object.keys(diff.updated ?? {}))
+    if (!has(record, k)) throw new DiffConflictError(kind, k, 'missing');
   for (const [k, v] of Object.entries(record)) {
     if (has(diff.removed, k)) continue;
     const update = diff.updated?.[k];
@@ -104,7 +116,8 @@ export function applyDiff(doc: TopologyDocument, diff: ModelDiff): TopologyDocum
   if (diff.nodes) next.nodes = applyToList('nodes', doc.nodes, diff.nodes, keyOf.nodes);
   if (diff.edges) next.edges = applyToList('edges', doc.edges, diff.edges, keyOf.edges);
   if (diff.topics) next.topics = applyToList('topics', doc.topics, diff.topics, keyOf.topics);
-  if (diff.layout) next.layout = { ...doc.layout, nodes: applyToRecord('layout', doc.layout.nodes, diff.layout) };
+  if (diff.layout)
+    next.layout = { ...doc.layout, nodes: applyToRecord('layout', doc.layout.nodes, diff.layout) };
   if (diff.application) next.application = diff.application[1];
   return next;
 }
@@ -112,7 +125,8 @@ export function applyDiff(doc: TopologyDocument, diff: ModelDiff): TopologyDocum
 function invertRecords<T>(diff: RecordDiff<T> | undefined): RecordDiff<T> | undefined {
   if (!diff) return undefined;
   const updated: Record<string, readonly [T, T]> = {};
-  for (const [k, [before, after]] of Object.entries(diff.updated ?? {})) updated[k] = [after, before];
+  for (const [k, [before, after]] of Object.entries(diff.updated ?? {}))
+    updated[k] = [after, before];
   return { added: { ...diff.removed }, updated, removed: { ...diff.added } };
 }
 
@@ -127,7 +141,10 @@ export function invertDiff(diff: ModelDiff): ModelDiff {
   return out;
 }
 
-function composeRecords<T>(a: RecordDiff<T> | undefined, b: RecordDiff<T> | undefined): RecordDiff<T> | undefined {
+function composeRecords<T>(
+  a: RecordDiff<T> | undefined,
+  b: RecordDiff<T> | undefined,
+): RecordDiff<T> | undefined {
   if (!a) return b;
   if (!b) return a;
   const added: Record<string, T> = { ...a.added };

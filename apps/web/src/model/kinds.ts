@@ -16,7 +16,11 @@ export const categoryLabels: Record<NodeKindSpec['category'], string> = {
 const categoryOrder: NodeKindSpec['category'][] = ['sources', 'stateless', 'stateful', 'sinks'];
 
 /** The palette: every kind, grouped by category in the order a topology reads. */
-export function paletteGroups(): { category: NodeKindSpec['category']; label: string; kinds: { kind: NodeKind; spec: NodeKindSpec }[] }[] {
+export function paletteGroups(): {
+  category: NodeKindSpec['category'];
+  label: string;
+  kinds: { kind: NodeKind; spec: NodeKindSpec }[];
+}[] {
   const entries = Object.entries(nodeKinds) as [NodeKind, NodeKindSpec][];
   const known = new Set<string>(categoryOrder);
   const extra = [...new Set(entries.map(([, s]) => s.category))].filter((c) => !known.has(c));
@@ -24,7 +28,9 @@ export function paletteGroups(): { category: NodeKindSpec['category']; label: st
     .map((category) => ({
       category,
       label: categoryLabels[category] ?? category,
-      kinds: entries.filter(([, spec]) => spec.category === category).map(([kind, spec]) => ({ kind, spec })),
+      kinds: entries
+        .filter(([, spec]) => spec.category === category)
+        .map(([kind, spec]) => ({ kind, spec })),
     }))
     .filter((g) => g.kinds.length > 0);
 }
@@ -36,7 +42,9 @@ export function nodeSummary(kind: string, config: Record<string, unknown>): stri
     case 'source':
       return str(config.topic) ? `from ${str(config.topic)}` : 'no topic yet';
     case 'generator':
-      return str(config.topic) ? `into ${str(config.topic)}${typeof config.ratePerSecond === 'number' ? ` · ${config.ratePerSecond}/s` : ''}` : 'no topic yet';
+      return str(config.topic)
+        ? `into ${str(config.topic)}${typeof config.ratePerSecond === 'number' ? ` · ${config.ratePerSecond}/s` : ''}`
+        : 'no topic yet';
     case 'sink':
       return str(config.topic) ? `to ${str(config.topic)}` : 'no topic yet';
     case 'filter':

@@ -1,7 +1,14 @@
 // The edits a user makes, each expressed as a ModelDiff against the current document. They are
 // pure: the store applies (and records) the diff, so every edit is undoable the same way.
 import type { Edge, TopologyDocument } from '@streamwright/topology-model';
-import { edgeKey, type Application, type ModelDiff, type Position, type RawNode, type TopicDecl } from './diff.js';
+import {
+  edgeKey,
+  type Application,
+  type ModelDiff,
+  type Position,
+  type RawNode,
+  type TopicDecl,
+} from './diff.js';
 
 export type EditResult = { ok: true; diff: ModelDiff } | { ok: false; reason: string };
 
@@ -22,11 +29,21 @@ export function addNode(
 ): { id: string; diff: ModelDiff } {
   const id = freshNodeId(doc, kind);
   const node: RawNode = { id, kind, config };
-  return { id, diff: { nodes: { added: { [id]: node } }, layout: { added: { [id]: roundPosition(position) } } } };
+  return {
+    id,
+    diff: {
+      nodes: { added: { [id]: node } },
+      layout: { added: { [id]: roundPosition(position) } },
+    },
+  };
 }
 
 /** Removes nodes (with every edge touching them and their positions) and edges. */
-export function removeElements(doc: TopologyDocument, nodeIds: readonly string[], edgeKeys: readonly string[]): ModelDiff {
+export function removeElements(
+  doc: TopologyDocument,
+  nodeIds: readonly string[],
+  edgeKeys: readonly string[],
+): ModelDiff {
   const ids = new Set(nodeIds);
   const nodes: Record<string, RawNode> = {};
   for (const n of doc.nodes) if (ids.has(n.id)) nodes[n.id] = n;
@@ -46,7 +63,8 @@ export function removeElements(doc: TopologyDocument, nodeIds: readonly string[]
 
 export function connect(doc: TopologyDocument, edge: Edge): EditResult {
   const key = edgeKey(edge);
-  if (doc.edges.some((e) => edgeKey(e) === key)) return { ok: false, reason: 'these ports are already connected' };
+  if (doc.edges.some((e) => edgeKey(e) === key))
+    return { ok: false, reason: 'these ports are already connected' };
   return { ok: true, diff: { edges: { added: { [key]: edge } } } };
 }
 
@@ -72,7 +90,12 @@ function updateNode(doc: TopologyDocument, id: string, change: (n: RawNode) => R
 }
 
 /** Sets one config field; `undefined` removes it (an optional field left empty). */
-export function setConfigField(doc: TopologyDocument, id: string, field: string, value: unknown): ModelDiff {
+export function setConfigField(
+  doc: TopologyDocument,
+  id: string,
+  field: string,
+  value: unknown,
+): ModelDiff {
   return updateNode(doc, id, (n) => {
     const config = { ...n.config };
     if (value === undefined) delete config[field];
@@ -82,7 +105,11 @@ export function setConfigField(doc: TopologyDocument, id: string, field: string,
 }
 
 /** Sets the Kafka Streams processor name (`Named.as`); empty means "generate it". */
-export function setNodeName(doc: TopologyDocument, id: string, name: string | undefined): ModelDiff {
+export function setNodeName(
+  doc: TopologyDocument,
+  id: string,
+  name: string | undefined,
+): ModelDiff {
   return updateNode(doc, id, (n) => {
     const { name: _old, ...rest } = n;
     return name ? { ...rest, name } : rest;
@@ -93,9 +120,13 @@ export function setNodeName(doc: TopologyDocument, id: string, name: string | un
 export function renameNode(doc: TopologyDocument, id: string, nextId: string): EditResult {
   if (nextId === id) return { ok: true, diff: {} };
   if (!NODE_ID.test(nextId)) {
-    return { ok: false, reason: 'ids start with a letter or "_" and use letters, digits, "_" and "-" (at most 64)' };
+    return {
+      ok: false,
+      reason: 'ids start with a letter or "_" and use letters, digits, "_" and "-" (at most 64)',
+    };
   }
-  if (doc.nodes.some((n) => n.id === nextId)) return { ok: false, reason: `a node "${nextId}" already exists` };
+  if (doc.nodes.some((n) => n.id === nextId))
+    return { ok: false, reason: `a node "${nextId}" already exists` };
   const node = doc.nodes.find((n) => n.id === id);
   if (!node) return { ok: false, reason: `no node "${id}"` };
   const diff: ModelDiff = {
@@ -118,9 +149,17 @@ export function renameNode(doc: TopologyDocument, id: string, nextId: string): E
 }
 
 /** Adds a topic declaration, or replaces the one named `previousName`. */
-export function putTopic(doc: TopologyDocument, topic: TopicDecl, previousName?: string): EditResult {
+export function putTopic(
+  doc: TopologyDocument,
+  topic: TopicDecl,
+  previousName?: string,
+): EditResult {
   const existing = doc.topics.find((t) => t.name === (previousName ?? topic.name));
-  if (previousName !== undefined && previousName !== topic.name && doc.topics.some((t) => t.name === topic.name)) {
+  if (
+    previousName !== undefined &&
+    previousName !== topic.name &&
+    doc.topics.some((t) => t.name === topic.name)
+  ) {
     return { ok: false, reason: `topic "${topic.name}" is already declared` };
   }
   if (!existing) {
@@ -129,8 +168,12 @@ export function putTopic(doc: TopologyDocument, topic: TopicDecl, previousName?:
     }
     return { ok: true, diff: { topics: { added: { [topic.name]: topic } } } };
   }
-  if (existing.name === topic.name) return { ok: true, diff: { topics: { updated: { [topic.name]: [existing, topic] } } } };
-  return { ok: true, diff: { topics: { removed: { [existing.name]: existing }, added: { [topic.name]: topic } } } };
+  if (existing.name === topic.name)
+    return { ok: true, diff: { topics: { updated: { [topic.name]: [existing, topic] } } } };
+  return {
+    ok: true,
+    diff: { topics: { removed: { [existing.name]: existing }, added: { [topic.name]: topic } } },
+  };
 }
 
 export function removeTopic(doc: TopologyDocument, name: string): ModelDiff {
@@ -144,7 +187,7 @@ export function setApplication(doc: TopologyDocument, application: Application):
 
 /** Replaces the whole document (New, Import, open the deployed topology) as one undoable diff. */
 export function replaceDocument(doc: TopologyDocument, next: TopologyDocument): ModelDiff {
-  const list = <T,>(before: readonly T[], after: readonly T[], key: (t: T) => string) => ({
+  const list = <T>(before: readonly T[], after: readonly T[], key: (t: T) => string) => ({
     removed: Object.fromEntries(before.map((t) => [key(t), t])),
     added: Object.fromEntries(after.map((t) => [key(t), t])),
   });

@@ -46,7 +46,10 @@ function nodeIdOf(issue: Problem, doc: TopologyDocument): string | undefined {
   return Number.isInteger(index) ? doc.nodes[index]?.id : undefined;
 }
 
-export function toValidationView(doc: TopologyDocument, issues: readonly Problem[]): ValidationView {
+export function toValidationView(
+  doc: TopologyDocument,
+  issues: readonly Problem[],
+): ValidationView {
   const byNode = new Map<string, Problem[]>();
   const problems = issues.map((issue) => {
     const nodeId = nodeIdOf(issue, doc);

@@ -23,10 +23,16 @@ function PaletteView() {
   const addAtCentre = (kind: string, config: Record<string, unknown>) => {
     const canvas = document.querySelector('[data-testid="canvas"]')?.getBoundingClientRect();
     const centre = canvas
-      ? screenToFlowPosition({ x: canvas.left + canvas.width / 2, y: canvas.top + canvas.height / 2 })
+      ? screenToFlowPosition({
+          x: canvas.left + canvas.width / 2,
+          y: canvas.top + canvas.height / 2,
+        })
       : { x: 0, y: 0 };
     const jitter = store.getState().doc.nodes.length * 12;
-    const { id, diff } = addNode(store.getState().doc, kind, config, { x: centre.x - 100 + jitter, y: centre.y - 30 + jitter });
+    const { id, diff } = addNode(store.getState().doc, kind, config, {
+      x: centre.x - 100 + jitter,
+      y: centre.y - 30 + jitter,
+    });
     actions.apply(diff);
     actions.select(id);
   };
@@ -56,7 +62,9 @@ function PaletteView() {
           </ul>
         </section>
       ))}
-      <p className="sw-palette__hint">Drag a node onto the canvas, then connect an output (right) to an input (left).</p>
+      <p className="sw-palette__hint">
+        Drag a node onto the canvas, then connect an output (right) to an input (left).
+      </p>
     </nav>
   );
 }

@@ -15,13 +15,16 @@ function ApplicationIdField() {
   const store = useDesignerStore();
   const actions = useActions();
   const appId = useDesigner((s) => s.doc.application.id);
-  const problems = useDesigner((s) => validationOf(s.doc).problems).filter((p) => fieldOfAppPath(p.path) === 'id');
+  const problems = useDesigner((s) => validationOf(s.doc).problems).filter(
+    (p) => fieldOfAppPath(p.path) === 'id',
+  );
   const inputId = useId();
   const [draft, setDraft] = useState(appId);
   useEffect(() => setDraft(appId), [appId]);
   const commit = () => {
     const doc = store.getState().doc;
-    if (draft !== doc.application.id) actions.apply(setApplication(doc, { ...doc.application, id: draft.trim() }));
+    if (draft !== doc.application.id)
+      actions.apply(setApplication(doc, { ...doc.application, id: draft.trim() }));
   };
   return (
     <div className={`sw-field${problems.length ? ' is-invalid' : ''}`}>
@@ -41,7 +44,9 @@ function ApplicationIdField() {
           <div className="sw-field__error">{p.message}</div>
         </div>
       ))}
-      <p className="sw-field__hint">Names the consumer group, internal topics and state of the app.</p>
+      <p className="sw-field__hint">
+        Names the consumer group, internal topics and state of the app.
+      </p>
     </div>
   );
 }
@@ -67,15 +72,21 @@ export function AppPanel() {
             const next = { ...doc.application.config } as Record<string, unknown>;
             if (value === undefined) delete next[field.key];
             else next[field.key] = value;
-            actions.apply(setApplication(doc, { ...doc.application, config: next as typeof doc.application.config }), {
-              coalesceKey: `app:${field.key}`,
-            });
+            actions.apply(
+              setApplication(doc, {
+                ...doc.application,
+                config: next as typeof doc.application.config,
+              }),
+              {
+                coalesceKey: `app:${field.key}`,
+              },
+            );
           }}
         />
       ))}
       <p className="sw-field__hint">
-        New designs commit every {DESIGNER_COMMIT_INTERVAL_MS} ms (Kafka Streams defaults to 30 000 ms) so counters and
-        sink topics follow your records while you watch.
+        New designs commit every {DESIGNER_COMMIT_INTERVAL_MS} ms (Kafka Streams defaults to 30 000
+        ms) so counters and sink topics follow your records while you watch.
       </p>
     </div>
   );

@@ -14,7 +14,11 @@ function Count({ n, tone }: { n: number; tone: 'error' | 'neutral' }) {
 export function BottomPanel() {
   const tab = useDesigner((s) => s.bottomTab);
   const actions = useActions();
-  const problems = useDesigner((s) => validationOf(s.doc).problems.length + (s.serverProblems?.origin === 'deploy' ? s.serverProblems.problems.length : 0));
+  const problems = useDesigner(
+    (s) =>
+      validationOf(s.doc).problems.length +
+      (s.serverProblems?.origin === 'deploy' ? s.serverProblems.problems.length : 0),
+  );
   const tasks = useDesigner((s) => s.live.status?.tasks.length ?? 0);
   const errors = useDesigner((s) => s.live.status?.errors.length ?? 0);
   const tabs: { id: BottomTab; label: string; count: number; tone: 'error' | 'neutral' }[] = [
@@ -41,7 +45,12 @@ export function BottomPanel() {
           </button>
         ))}
       </div>
-      <div className="sw-bottom__body" role="tabpanel" id="bottom-tabpanel" aria-labelledby={`bottom-tab-${tab}`}>
+      <div
+        className="sw-bottom__body"
+        role="tabpanel"
+        id="bottom-tabpanel"
+        aria-labelledby={`bottom-tab-${tab}`}
+      >
         {tab === 'problems' && <ProblemsPanel />}
         {tab === 'tasks' && <TasksPanel />}
         {tab === 'errors' && <ErrorsPanel />}

@@ -17,13 +17,19 @@ export function ErrorsPanel() {
       {errors.map((e, i) => (
         <li key={`${e.at}:${i}`} className="sw-error" data-testid="processing-error">
           <div className="sw-error__head">
-            <span className={`sw-chip ${e.handling === 'fail' ? 'sw-chip--error' : 'sw-chip--warn'}`}>
+            <span
+              className={`sw-chip ${e.handling === 'fail' ? 'sw-chip--error' : 'sw-chip--warn'}`}
+            >
               {e.handling === 'fail' ? 'task failed' : 'skipped'}
             </span>
             <span>
               task <code>{e.taskId}</code> · processor{' '}
               {e.modelNodeId ? (
-                <button type="button" className="sw-link" onClick={() => actions.select(e.modelNodeId ?? null)}>
+                <button
+                  type="button"
+                  className="sw-link"
+                  onClick={() => actions.select(e.modelNodeId ?? null)}
+                >
                   {e.processor}
                 </button>
               ) : (

@@ -22,7 +22,10 @@ export function ImportErrorsDialog() {
         onKeyDown={(e) => e.key === 'Escape' && actions.setServerProblems(null)}
       >
         <h2 id="import-errors-title">The file was not imported</h2>
-        <p>Nothing was changed. Fix these {server.problems.length} problems in the file and import it again:</p>
+        <p>
+          Nothing was changed. Fix these {server.problems.length} problems in the file and import it
+          again:
+        </p>
         <ul className="sw-dialog__list">
           {server.problems.map((p, i) => (
             <li key={i} data-testid="import-error">
@@ -34,7 +37,13 @@ export function ImportErrorsDialog() {
           ))}
         </ul>
         <div className="sw-dialog__actions">
-          <button ref={close} type="button" className="sw-button" data-testid="close-import-errors" onClick={() => actions.setServerProblems(null)}>
+          <button
+            ref={close}
+            type="button"
+            className="sw-button"
+            data-testid="close-import-errors"
+            onClick={() => actions.setServerProblems(null)}
+          >
             Close
           </button>
         </div>

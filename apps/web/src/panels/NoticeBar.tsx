@@ -16,9 +16,19 @@ export function NoticeBar() {
   return (
     <div className="sw-notice-slot" aria-live="polite">
       {notice && (
-        <div className={`sw-notice sw-notice--${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'} data-testid="notice" data-tone={notice.tone}>
+        <div
+          className={`sw-notice sw-notice--${notice.tone}`}
+          role={notice.tone === 'error' ? 'alert' : 'status'}
+          data-testid="notice"
+          data-tone={notice.tone}
+        >
           <span>{notice.text}</span>
-          <button type="button" className="sw-icon-button" aria-label="Dismiss" onClick={() => actions.dismissNotice(notice.id)}>
+          <button
+            type="button"
+            className="sw-icon-button"
+            aria-label="Dismiss"
+            onClick={() => actions.dismissNotice(notice.id)}
+          >
             ×
           </button>
         </div>

@@ -49,7 +49,9 @@ export function ProblemsPanel() {
     <div className="sw-problems-panel" data-testid="problems-panel">
       {server && server.origin === 'deploy' && (
         <section>
-          <h3 className="sw-subtitle sw-subtitle--error">The runtime refused the deploy: nothing was deployed</h3>
+          <h3 className="sw-subtitle sw-subtitle--error">
+            The runtime refused the deploy: nothing was deployed
+          </h3>
           <ProblemList problems={server.problems} testId="deploy-problems" />
         </section>
       )}

@@ -33,7 +33,12 @@ export function SidePanel() {
           </button>
         ))}
       </div>
-      <div className="sw-side__body" role="tabpanel" id="side-tabpanel" aria-labelledby={`side-tab-${tab}`}>
+      <div
+        className="sw-side__body"
+        role="tabpanel"
+        id="side-tabpanel"
+        aria-labelledby={`side-tab-${tab}`}
+      >
         {tab === 'node' && <NodeInspector />}
         {tab === 'app' && <AppPanel />}
         {tab === 'topics' && <TopicsPanel />}

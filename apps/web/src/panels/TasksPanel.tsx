@@ -1,5 +1,6 @@
 // One row per Kafka Streams task (sub-topology × partition) of the running app.
 import { useDesigner } from '../store/context.js';
+import { formatCount, formatRate } from '../live/counters.js';
 
 export function formatStreamTime(ms: number | null): string {
   if (ms === null || ms < 0) return '—';
@@ -8,6 +9,7 @@ export function formatStreamTime(ms: number | null): string {
 
 export function TasksPanel() {
   const tasks = useDesigner((s) => s.live.status?.tasks);
+  const counters = useDesigner((s) => s.live.taskCounters);
   if (!tasks || tasks.length === 0) {
     return <p className="sw-empty">No tasks: deploy and start the app to see them.</p>;
   }
@@ -20,6 +22,8 @@ export function TasksPanel() {
           <th>Thread</th>
           <th>State</th>
           <th>Stream time</th>
+          <th>Processed</th>
+          <th>Rate</th>
         </tr>
       </thead>
       <tbody>
@@ -34,6 +38,13 @@ export function TasksPanel() {
               <span className={`sw-state sw-state--${t.state.toLowerCase()}`}>{t.state}</span>
             </td>
             <td>{formatStreamTime(t.streamTime)}</td>
+            <td
+              data-testid={`task-processed-${t.taskId}`}
+              data-total={counters[t.taskId]?.total ?? 0}
+            >
+              {formatCount(counters[t.taskId]?.total ?? 0)}
+            </td>
+            <td>{formatRate(counters[t.taskId]?.rate ?? 0)}</td>
           </tr>
         ))}
       </tbody>

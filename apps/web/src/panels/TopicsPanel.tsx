@@ -5,7 +5,10 @@ import { useActions, useDesigner, useDesignerStore } from '../store/context.js';
 import { putTopic, removeTopic } from '../model/operations.js';
 import { pathSegments, validationOf } from '../model/validation.js';
 
-function usedBy(nodes: readonly { id: string; config: Record<string, unknown> }[], topic: string): string[] {
+function usedBy(
+  nodes: readonly { id: string; config: Record<string, unknown> }[],
+  topic: string,
+): string[] {
   return nodes.filter((n) => n.config.topic === topic).map((n) => n.id);
 }
 
@@ -21,8 +24,13 @@ function AddTopicForm() {
     e.preventDefault();
     const count = Number(partitions);
     if (!name.trim()) return setError('enter a topic name');
-    if (!Number.isInteger(count) || count < 1) return setError('partitions must be a whole number ≥ 1');
-    const result = putTopic(store.getState().doc, { name: name.trim(), partitions: count, config: {} });
+    if (!Number.isInteger(count) || count < 1)
+      return setError('partitions must be a whole number ≥ 1');
+    const result = putTopic(store.getState().doc, {
+      name: name.trim(),
+      partitions: count,
+      config: {},
+    });
     if (!result.ok) return setError(result.reason);
     actions.apply(result.diff);
     setName('');
@@ -33,7 +41,14 @@ function AddTopicForm() {
     <form className="sw-topic-form" onSubmit={submit} aria-label="Declare a topic">
       <div className="sw-field">
         <label htmlFor={nameId}>Topic name</label>
-        <input id={nameId} type="text" value={name} spellCheck={false} data-testid="new-topic-name" onChange={(e) => setName(e.target.value)} />
+        <input
+          id={nameId}
+          type="text"
+          value={name}
+          spellCheck={false}
+          data-testid="new-topic-name"
+          onChange={(e) => setName(e.target.value)}
+        />
       </div>
       <div className="sw-field sw-field--narrow">
         <label htmlFor={partitionsId}>Partitions</label>
@@ -74,7 +89,10 @@ export function TopicsPanel() {
     <div className="sw-topics-panel" data-testid="topics-panel">
       <AddTopicForm />
       {topics.length === 0 ? (
-        <p className="sw-empty">No topics declared yet. Sources and sinks name a topic; declare it here with its partitions.</p>
+        <p className="sw-empty">
+          No topics declared yet. Sources and sinks name a topic; declare it here with its
+          partitions.
+        </p>
       ) : (
         <table className="sw-table" aria-label="Declared topics">
           <thead>
@@ -108,7 +126,11 @@ export function TopicsPanel() {
                     onChange={(e) => {
                       const n = Number(e.target.value);
                       if (!Number.isInteger(n) || n < 1) return;
-                      const r = putTopic(store.getState().doc, { ...topic, partitions: n }, topic.name);
+                      const r = putTopic(
+                        store.getState().doc,
+                        { ...topic, partitions: n },
+                        topic.name,
+                      );
                       if (r.ok) actions.apply(r.diff, { coalesceKey: `topic:${topic.name}` });
                     }}
                   />

@@ -32,7 +32,10 @@ export async function deploy(client: ApiClient, store: DesignerStore): Promise<b
     const result = await client.app.deploy.mutate({ topology: doc, start: true });
     if (!result.ok) {
       actions.setServerProblems(result.errors as Problem[], 'deploy');
-      actions.notify('error', `Not deployed: ${result.errors.length} problem${result.errors.length === 1 ? '' : 's'} (see Problems)`);
+      actions.notify(
+        'error',
+        `Not deployed: ${result.errors.length} problem${result.errors.length === 1 ? '' : 's'} (see Problems)`,
+      );
       return false;
     }
     actions.markDeployed();
@@ -78,7 +81,8 @@ export function subscribeLive(client: ApiClient, store: DesignerStore): () => vo
     },
     onConnectionStateChange: (state) => {
       if (state.state === 'pending') actions.setConnection('open');
-      else if (state.state === 'connecting') actions.setConnection(state.error ? 'closed' : 'connecting');
+      else if (state.state === 'connecting')
+        actions.setConnection(state.error ? 'closed' : 'connecting');
     },
     onError: () => actions.setConnection('closed'),
   });

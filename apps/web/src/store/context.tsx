@@ -5,7 +5,13 @@ import { DesignerError } from './errors.js';
 
 const DesignerContext = createContext<DesignerStore | null>(null);
 
-export function DesignerProvider({ store, children }: { store?: DesignerStore; children: ReactNode }) {
+export function DesignerProvider({
+  store,
+  children,
+}: {
+  store?: DesignerStore;
+  children: ReactNode;
+}) {
   const [own] = useState(() => store ?? createDesignerStore());
   return <DesignerContext.Provider value={own}>{children}</DesignerContext.Provider>;
 }

@@ -63,10 +63,14 @@ describe('designer store', () => {
     const id = add('filter');
     for (const text of ['v', 'va', 'val']) {
       tick(200);
-      actions.apply(setConfigField(store.getState().doc, id, 'expression', text), { coalesceKey: `config:${id}:expression` });
+      actions.apply(setConfigField(store.getState().doc, id, 'expression', text), {
+        coalesceKey: `config:${id}:expression`,
+      });
     }
     tick(5_000);
-    actions.apply(setConfigField(store.getState().doc, id, 'expression', 'value'), { coalesceKey: `config:${id}:expression` });
+    actions.apply(setConfigField(store.getState().doc, id, 'expression', 'value'), {
+      coalesceKey: `config:${id}:expression`,
+    });
     expect(store.getState().past).toHaveLength(3);
     actions.undo();
     expect(store.getState().doc.nodes[0]!.config.expression).toBe('val');
@@ -87,7 +91,10 @@ describe('designer store', () => {
 
   it('loading the deployed topology can stay out of the history; New is undoable', () => {
     const { store, actions, add } = setup();
-    const deployed = { ...emptyDocument('deployed-app'), nodes: [{ id: 'gen', kind: 'generator', config: {} }] };
+    const deployed = {
+      ...emptyDocument('deployed-app'),
+      nodes: [{ id: 'gen', kind: 'generator', config: {} }],
+    };
     actions.load(deployed, { history: 'skip' });
     expect(store.getState().past).toHaveLength(0);
     expect(store.getState().doc.application.id).toBe('deployed-app');
@@ -111,7 +118,10 @@ describe('designer store', () => {
     const { store, actions } = setup();
     actions.setLive({
       metrics: {
-        nodes: { '0_0': { 'KSTREAM-SOURCE-0000000000': { 'process-total': 2, 'process-rate': 1 } }, '0_1': { 'KSTREAM-SOURCE-0000000000': { 'process-total': 3 } } },
+        nodes: {
+          '0_0': { 'KSTREAM-SOURCE-0000000000': { 'process-total': 2, 'process-rate': 1 } },
+          '0_1': { 'KSTREAM-SOURCE-0000000000': { 'process-total': 3 } },
+        },
         nodeModelIds: { 'KSTREAM-SOURCE-0000000000': 'orders' },
       },
       at: 5,

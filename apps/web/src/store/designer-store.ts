@@ -7,7 +7,12 @@ import { applyDiff, composeDiffs, invertDiff, isEmptyDiff, type ModelDiff } from
 import { emptyDocument } from '../model/new-document.js';
 import { replaceDocument } from '../model/operations.js';
 import type { Problem } from '../model/validation.js';
-import { aggregateCounters, type CounterMap, type NodeMetricsInput } from '../live/counters.js';
+import {
+  aggregateCounters,
+  taskCounters,
+  type CounterMap,
+  type NodeMetricsInput,
+} from '../live/counters.js';
 import type { AppStatus } from '../api/types.js';
 
 export interface HistoryEntry {
@@ -31,6 +36,8 @@ export interface LiveState {
   deployed: boolean;
   status: AppStatus | null;
   counters: CounterMap;
+  /** Per task id: task-level process-total and rate. */
+  taskCounters: CounterMap;
   /** Time of the last metrics message, ms. */
   at: number | null;
 }
@@ -69,7 +76,12 @@ export interface DesignerActions {
   setServerProblems(problems: readonly Problem[] | null, origin?: 'deploy' | 'import'): void;
   markDeployed(): void;
   setConnection(state: ConnectionState): void;
-  setLive(update: { deployed?: boolean; status?: AppStatus | null; metrics?: NodeMetricsInput | null; at?: number }): void;
+  setLive(update: {
+    deployed?: boolean;
+    status?: AppStatus | null;
+    metrics?: NodeMetricsInput | null;
+    at?: number;
+  }): void;
 }
 
 export interface DesignerState {
@@ -120,10 +132,20 @@ export function createDesignerStore(options: CreateDesignerStoreOptions = {}): D
       let past = state.past;
       if (opts.history !== 'skip') {
         const top = past[past.length - 1];
-        if (top && opts.coalesceKey && top.coalesceKey === opts.coalesceKey && at - top.at < (opts.coalesceWindowMs ?? COALESCE_WINDOW_MS)) {
-          past = [...past.slice(0, -1), { diff: composeDiffs(top.diff, diff), coalesceKey: opts.coalesceKey, at }];
+        if (
+          top &&
+          opts.coalesceKey &&
+          top.coalesceKey === opts.coalesceKey &&
+          at - top.at < (opts.coalesceWindowMs ?? COALESCE_WINDOW_MS)
+        ) {
+          past = [
+            ...past.slice(0, -1),
+            { diff: composeDiffs(top.diff, diff), coalesceKey: opts.coalesceKey, at },
+          ];
         } else {
-          const entry: HistoryEntry = opts.coalesceKey ? { diff, coalesceKey: opts.coalesceKey, at } : { diff, at };
+          const entry: HistoryEntry = opts.coalesceKey
+            ? { diff, coalesceKey: opts.coalesceKey, at }
+            : { diff, at };
           past = [...past, entry].slice(-HISTORY_LIMIT);
         }
       }
@@ -136,9 +158,13 @@ export function createDesignerStore(options: CreateDesignerStoreOptions = {}): D
       });
     }
 
-    function keepSelectionValid(doc: TopologyDocument, state: DesignerState): Partial<DesignerState> {
+    function keepSelectionValid(
+      doc: TopologyDocument,
+      state: DesignerState,
+    ): Partial<DesignerState> {
       const out: Partial<DesignerState> = {};
-      if (state.selectedNodeId && !doc.nodes.some((n) => n.id === state.selectedNodeId)) out.selectedNodeId = null;
+      if (state.selectedNodeId && !doc.nodes.some((n) => n.id === state.selectedNodeId))
+        out.selectedNodeId = null;
       return out;
     }
 
@@ -156,7 +182,13 @@ export function createDesignerStore(options: CreateDesignerStoreOptions = {}): D
         const entry = past[past.length - 1];
         if (!entry) return;
         const next = applyDiff(doc, invertDiff(entry.diff));
-        set({ doc: next, revision: revision + 1, past: past.slice(0, -1), future: [...future, entry], ...keepSelectionValid(next, get()) });
+        set({
+          doc: next,
+          revision: revision + 1,
+          past: past.slice(0, -1),
+          future: [...future, entry],
+          ...keepSelectionValid(next, get()),
+        });
       },
       redo() {
         const { past, future, doc, revision } = get();
@@ -165,7 +197,13 @@ export function createDesignerStore(options: CreateDesignerStoreOptions = {}): D
         const next = applyDiff(doc, entry.diff);
         // a redone entry never merges with the next edit
         const { coalesceKey: _k, ...plain } = entry;
-        set({ doc: next, revision: revision + 1, past: [...past, plain], future: future.slice(0, -1), ...keepSelectionValid(next, get()) });
+        set({
+          doc: next,
+          revision: revision + 1,
+          past: [...past, plain],
+          future: future.slice(0, -1),
+          ...keepSelectionValid(next, get()),
+        });
       },
       select(nodeId) {
         if (get().selectedNodeId === nodeId) return;
@@ -198,7 +236,10 @@ export function createDesignerStore(options: CreateDesignerStoreOptions = {}): D
         set({ view: 'topics', topicsViewTopic: topic });
       },
       setServerProblems(problems, origin = 'deploy') {
-        set({ serverProblems: problems ? { origin, problems } : null, ...(problems ? { bottomTab: 'problems' } : {}) });
+        set({
+          serverProblems: problems ? { origin, problems } : null,
+          ...(problems ? { bottomTab: 'problems' } : {}),
+        });
       },
       markDeployed() {
         set({ deployedRevision: get().revision, serverProblems: null });
@@ -211,7 +252,10 @@ export function createDesignerStore(options: CreateDesignerStoreOptions = {}): D
         const next: LiveState = { ...live };
         if (update.deployed !== undefined) next.deployed = update.deployed;
         if (update.status !== undefined) next.status = update.status;
-        if (update.metrics !== undefined) next.counters = aggregateCounters(update.metrics, live.counters);
+        if (update.metrics !== undefined) {
+          next.counters = aggregateCounters(update.metrics, live.counters);
+          next.taskCounters = taskCounters(update.metrics?.tasks ?? null, live.taskCounters);
+        }
         if (update.at !== undefined) next.at = update.at;
         set({ live: next });
       },
@@ -233,7 +277,14 @@ export function createDesignerStore(options: CreateDesignerStoreOptions = {}): D
       topicsViewTopic: null,
       fitRequest: 0,
       serverProblems: null,
-      live: { connection: 'connecting', deployed: false, status: null, counters: {}, at: null },
+      live: {
+        connection: 'connecting',
+        deployed: false,
+        status: null,
+        counters: {},
+        taskCounters: {},
+        at: null,
+      },
       actions,
     };
   });

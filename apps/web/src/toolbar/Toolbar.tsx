@@ -11,8 +11,13 @@ function StateBadge() {
   const state = useDesigner((s) => s.live.status?.state ?? null);
   const deployed = useDesigner((s) => s.live.deployed);
   const connection = useDesigner((s) => s.live.connection);
-  const modified = useDesigner((s) => s.deployedRevision !== null && s.revision !== s.deployedRevision);
-  const label = connection === 'closed' ? 'RUNTIME OFFLINE' : (state ?? (deployed ? 'NOT_RUNNING' : 'NOT DEPLOYED'));
+  const modified = useDesigner(
+    (s) => s.deployedRevision !== null && s.revision !== s.deployedRevision,
+  );
+  const label =
+    connection === 'closed'
+      ? 'RUNTIME OFFLINE'
+      : (state ?? (deployed ? 'NOT_RUNNING' : 'NOT DEPLOYED'));
   return (
     <div className="sw-badge-group">
       <span
@@ -58,7 +63,11 @@ export function Toolbar() {
     const result = exportDocument(doc);
     downloadText(fileNameFor(doc), result.text);
     if (result.canonical) actions.notify('success', `Exported ${fileNameFor(doc)}`);
-    else actions.notify('info', `Exported with ${result.problems} problem${result.problems === 1 ? '' : 's'} (not canonical until they are fixed)`);
+    else
+      actions.notify(
+        'info',
+        `Exported with ${result.problems} problem${result.problems === 1 ? '' : 's'} (not canonical until they are fixed)`,
+      );
   };
 
   const onImport = async (event: ChangeEvent<HTMLInputElement>) => {
@@ -68,7 +77,10 @@ export function Toolbar() {
     const result = importDocument(await file.text());
     if (!result.ok) {
       actions.setServerProblems(result.problems, 'import');
-      actions.notify('error', `${file.name} was not imported: ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'}`);
+      actions.notify(
+        'error',
+        `${file.name} was not imported: ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'}`,
+      );
       return;
     }
     actions.setServerProblems(null);
@@ -98,7 +110,12 @@ export function Toolbar() {
         >
           New
         </button>
-        <button type="button" className="sw-button sw-button--ghost" data-testid="import" onClick={() => fileInput.current?.click()}>
+        <button
+          type="button"
+          className="sw-button sw-button--ghost"
+          data-testid="import"
+          onClick={() => fileInput.current?.click()}
+        >
           Import…
         </button>
         <input
@@ -110,33 +127,82 @@ export function Toolbar() {
           aria-label="Import topology JSON"
           onChange={(e) => void onImport(e)}
         />
-        <button type="button" className="sw-button sw-button--ghost" data-testid="export" onClick={onExport}>
+        <button
+          type="button"
+          className="sw-button sw-button--ghost"
+          data-testid="export"
+          onClick={onExport}
+        >
           Export
         </button>
-        <button type="button" className="sw-button sw-button--ghost" aria-label="Undo" title="Undo (Ctrl+Z)" disabled={!canUndo} onClick={actions.undo}>
+        <button
+          type="button"
+          className="sw-button sw-button--ghost"
+          aria-label="Undo"
+          title="Undo (Ctrl+Z)"
+          disabled={!canUndo}
+          onClick={actions.undo}
+        >
           ↶
         </button>
-        <button type="button" className="sw-button sw-button--ghost" aria-label="Redo" title="Redo (Ctrl+Shift+Z)" disabled={!canRedo} onClick={actions.redo}>
+        <button
+          type="button"
+          className="sw-button sw-button--ghost"
+          aria-label="Redo"
+          title="Redo (Ctrl+Shift+Z)"
+          disabled={!canRedo}
+          onClick={actions.redo}
+        >
           ↷
         </button>
       </div>
       <div className="sw-toolbar__group" role="group" aria-label="Application">
-        <button type="button" className="sw-button sw-button--primary" data-testid="deploy" disabled={busy} onClick={() => void run(() => deploy(api, store))}>
+        <button
+          type="button"
+          className="sw-button sw-button--primary"
+          data-testid="deploy"
+          disabled={busy}
+          onClick={() => void run(() => deploy(api, store))}
+        >
           Deploy
         </button>
-        <button type="button" className="sw-button" data-testid="start" disabled={busy || !deployed || running} onClick={() => void run(() => startApp(api, store))}>
+        <button
+          type="button"
+          className="sw-button"
+          data-testid="start"
+          disabled={busy || !deployed || running}
+          onClick={() => void run(() => startApp(api, store))}
+        >
           Start
         </button>
-        <button type="button" className="sw-button" data-testid="stop" disabled={busy || !deployed || !running} onClick={() => void run(() => stopApp(api, store))}>
+        <button
+          type="button"
+          className="sw-button"
+          data-testid="stop"
+          disabled={busy || !deployed || !running}
+          onClick={() => void run(() => stopApp(api, store))}
+        >
           Stop
         </button>
         <StateBadge />
       </div>
       <nav className="sw-toolbar__tabs" aria-label="Views">
-        <button type="button" className={`sw-tab${view === 'designer' ? ' is-active' : ''}`} aria-pressed={view === 'designer'} data-testid="view-designer" onClick={() => actions.setView('designer')}>
+        <button
+          type="button"
+          className={`sw-tab${view === 'designer' ? ' is-active' : ''}`}
+          aria-pressed={view === 'designer'}
+          data-testid="view-designer"
+          onClick={() => actions.setView('designer')}
+        >
           Designer
         </button>
-        <button type="button" className={`sw-tab${view === 'topics' ? ' is-active' : ''}`} aria-pressed={view === 'topics'} data-testid="view-topics" onClick={() => actions.setView('topics')}>
+        <button
+          type="button"
+          className={`sw-tab${view === 'topics' ? ' is-active' : ''}`}
+          aria-pressed={view === 'topics'}
+          data-testid="view-topics"
+          onClick={() => actions.setView('topics')}
+        >
           Topics
         </button>
       </nav>

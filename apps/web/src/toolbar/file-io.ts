@@ -1,10 +1,16 @@
 // Topology files: export through topology-model's canonical exportTopology (so export → import
 // → export is byte-identical), import through importTopology (which applies migrations and
 // returns every error with its path; nothing is applied on error).
-import { exportTopology, importTopology, validateTopology, type TopologyDocument } from '@streamwright/topology-model';
+import {
+  exportTopology,
+  importTopology,
+  validateTopology,
+  type TopologyDocument,
+} from '@streamwright/topology-model';
 import type { Problem } from '../model/validation.js';
 
-export type ExportResult = { canonical: true; text: string } | { canonical: false; text: string; problems: number };
+export type ExportResult =
+  { canonical: true; text: string } | { canonical: false; text: string; problems: number };
 
 /**
  * A valid document exports canonically. A document with problems is still saved (as plain
@@ -13,7 +19,11 @@ export type ExportResult = { canonical: true; text: string } | { canonical: fals
 export function exportDocument(doc: TopologyDocument): ExportResult {
   const result = validateTopology(doc);
   if (result.ok) return { canonical: true, text: exportTopology(result.topology) };
-  return { canonical: false, text: `${JSON.stringify(doc, null, 2)}\n`, problems: result.errors.length };
+  return {
+    canonical: false,
+    text: `${JSON.stringify(doc, null, 2)}\n`,
+    problems: result.errors.length,
+  };
 }
 
 export type ImportResult = { ok: true; doc: TopologyDocument } | { ok: false; problems: Problem[] };

@@ -7,10 +7,25 @@ import { useDesigner, useDesignerStore } from '../store/context.js';
 import { messageOf } from '../runtime/runtime-actions.js';
 import { parseHeaders, SERDES, serdesFor } from './serdes.js';
 
-export function ProduceForm({ topic, partitions, onProduced }: { topic: string; partitions: number; onProduced(): void }) {
+export function ProduceForm({
+  topic,
+  partitions,
+  onProduced,
+}: {
+  topic: string;
+  partitions: number;
+  onProduced(): void;
+}) {
   const api = useApi();
   const store = useDesignerStore();
-  const ids = { key: useId(), value: useId(), partition: useId(), keySerde: useId(), valueSerde: useId(), headers: useId() };
+  const ids = {
+    key: useId(),
+    value: useId(),
+    partition: useId(),
+    keySerde: useId(),
+    valueSerde: useId(),
+    headers: useId(),
+  };
   const nodes = useDesigner((s) => s.doc.nodes);
   const [key, setKey] = useState('');
   const [nullKey, setNullKey] = useState(false);
@@ -29,6 +44,7 @@ export function ProduceForm({ topic, partitions, onProduced }: { topic: string; 
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    setResult(null);
     const parsedHeaders = parseHeaders(headers);
     if (!parsedHeaders) {
       setResult({ ok: false, text: 'headers are "name: value" lines' });
@@ -54,10 +70,21 @@ export function ProduceForm({ topic, partitions, onProduced }: { topic: string; 
     }
   };
 
-  const serdeSelect = (id: string, label: string, current: SerdeName, set: (s: SerdeName) => void, testId: string) => (
+  const serdeSelect = (
+    id: string,
+    label: string,
+    current: SerdeName,
+    set: (s: SerdeName) => void,
+    testId: string,
+  ) => (
     <div className="sw-field sw-field--narrow">
       <label htmlFor={id}>{label}</label>
-      <select id={id} value={current} data-testid={testId} onChange={(e) => set(e.target.value as SerdeName)}>
+      <select
+        id={id}
+        value={current}
+        data-testid={testId}
+        onChange={(e) => set(e.target.value as SerdeName)}
+      >
         {SERDES.map((s) => (
           <option key={s} value={s}>
             {s}
@@ -68,19 +95,43 @@ export function ProduceForm({ topic, partitions, onProduced }: { topic: string; 
   );
 
   return (
-    <form className="sw-card sw-produce" onSubmit={(e) => void submit(e)} aria-label={`Produce to ${topic}`} data-testid="produce-form">
+    <form
+      className="sw-card sw-produce"
+      onSubmit={(e) => void submit(e)}
+      aria-label={`Produce to ${topic}`}
+      data-testid="produce-form"
+    >
       <h3 className="sw-subtitle">Produce a record to {topic}</h3>
       <div className="sw-row">
         <div className="sw-field">
           <label htmlFor={ids.key}>Key</label>
-          <input id={ids.key} type="text" value={key} disabled={nullKey} data-testid="produce-key" spellCheck={false} onChange={(e) => setKey(e.target.value)} />
+          <input
+            id={ids.key}
+            type="text"
+            value={key}
+            disabled={nullKey}
+            data-testid="produce-key"
+            spellCheck={false}
+            onChange={(e) => setKey(e.target.value)}
+          />
           <label className="sw-check">
-            <input type="checkbox" checked={nullKey} data-testid="produce-null-key" onChange={(e) => setNullKey(e.target.checked)} /> null key
+            <input
+              type="checkbox"
+              checked={nullKey}
+              data-testid="produce-null-key"
+              onChange={(e) => setNullKey(e.target.checked)}
+            />{' '}
+            null key
           </label>
         </div>
         <div className="sw-field sw-field--narrow">
           <label htmlFor={ids.partition}>Partition</label>
-          <select id={ids.partition} value={partition} data-testid="produce-partition" onChange={(e) => setPartition(e.target.value)}>
+          <select
+            id={ids.partition}
+            value={partition}
+            data-testid="produce-partition"
+            onChange={(e) => setPartition(e.target.value)}
+          >
             <option value="">by key (default partitioner)</option>
             {Array.from({ length: partitions }, (_, p) => (
               <option key={p} value={String(p)}>
@@ -89,8 +140,20 @@ export function ProduceForm({ topic, partitions, onProduced }: { topic: string; 
             ))}
           </select>
         </div>
-        {serdeSelect(ids.keySerde, 'Key serde', serdes.keySerde, (s) => setSerdes((c) => ({ ...c, keySerde: s })), 'produce-key-serde')}
-        {serdeSelect(ids.valueSerde, 'Value serde', serdes.valueSerde, (s) => setSerdes((c) => ({ ...c, valueSerde: s })), 'produce-value-serde')}
+        {serdeSelect(
+          ids.keySerde,
+          'Key serde',
+          serdes.keySerde,
+          (s) => setSerdes((c) => ({ ...c, keySerde: s })),
+          'produce-key-serde',
+        )}
+        {serdeSelect(
+          ids.valueSerde,
+          'Value serde',
+          serdes.valueSerde,
+          (s) => setSerdes((c) => ({ ...c, valueSerde: s })),
+          'produce-value-serde',
+        )}
       </div>
       <div className="sw-field">
         <label htmlFor={ids.value}>Value</label>
@@ -107,15 +170,32 @@ export function ProduceForm({ topic, partitions, onProduced }: { topic: string; 
       </div>
       <div className="sw-field">
         <label htmlFor={ids.headers}>Headers (optional, one “name: value” per line)</label>
-        <textarea id={ids.headers} rows={2} value={headers} spellCheck={false} className="sw-mono" data-testid="produce-headers" onChange={(e) => setHeaders(e.target.value)} />
+        <textarea
+          id={ids.headers}
+          rows={2}
+          value={headers}
+          spellCheck={false}
+          className="sw-mono"
+          data-testid="produce-headers"
+          onChange={(e) => setHeaders(e.target.value)}
+        />
       </div>
       <div className="sw-row sw-row--end">
         {result && (
-          <span className={result.ok ? 'sw-ok' : 'sw-field__error'} role="status" data-testid="produce-result">
+          <span
+            className={result.ok ? 'sw-ok' : 'sw-field__error'}
+            role="status"
+            data-testid="produce-result"
+          >
             {result.text}
           </span>
         )}
-        <button type="submit" className="sw-button sw-button--primary" disabled={busy} data-testid="produce">
+        <button
+          type="submit"
+          className="sw-button sw-button--primary"
+          disabled={busy}
+          data-testid="produce"
+        >
           Produce
         </button>
       </div>

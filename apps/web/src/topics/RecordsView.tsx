@@ -51,10 +51,21 @@ export function RecordsView({ topic, partitions }: { topic: string; partitions: 
     return () => clearInterval(timer);
   }, [read, auto]);
 
-  const serdeSelect = (id: string, label: string, current: SerdeName, set: (s: SerdeName) => void, testId: string) => (
+  const serdeSelect = (
+    id: string,
+    label: string,
+    current: SerdeName,
+    set: (s: SerdeName) => void,
+    testId: string,
+  ) => (
     <div className="sw-field sw-field--narrow">
       <label htmlFor={id}>{label}</label>
-      <select id={id} value={current} data-testid={testId} onChange={(e) => set(e.target.value as SerdeName)}>
+      <select
+        id={id}
+        value={current}
+        data-testid={testId}
+        onChange={(e) => set(e.target.value as SerdeName)}
+      >
         {SERDES.map((s) => (
           <option key={s} value={s}>
             {s}
@@ -65,12 +76,21 @@ export function RecordsView({ topic, partitions }: { topic: string; partitions: 
   );
 
   return (
-    <section className="sw-card sw-records" aria-label={`Records of ${topic}`} data-testid="records-view">
+    <section
+      className="sw-card sw-records"
+      aria-label={`Records of ${topic}`}
+      data-testid="records-view"
+    >
       <div className="sw-row sw-row--baseline">
         <h3 className="sw-subtitle">Latest records of {topic}</h3>
         <div className="sw-field sw-field--narrow">
           <label htmlFor={ids.partition}>Partition</label>
-          <select id={ids.partition} value={partition} data-testid="read-partition" onChange={(e) => setPartition(e.target.value)}>
+          <select
+            id={ids.partition}
+            value={partition}
+            data-testid="read-partition"
+            onChange={(e) => setPartition(e.target.value)}
+          >
             <option value="">all</option>
             {Array.from({ length: partitions }, (_, p) => (
               <option key={p} value={String(p)}>
@@ -89,10 +109,28 @@ export function RecordsView({ topic, partitions }: { topic: string; partitions: 
             ))}
           </select>
         </div>
-        {serdeSelect(ids.keySerde, 'Key serde', serdes.keySerde, (s) => setSerdes((c) => ({ ...c, keySerde: s })), 'read-key-serde')}
-        {serdeSelect(ids.valueSerde, 'Value serde', serdes.valueSerde, (s) => setSerdes((c) => ({ ...c, valueSerde: s })), 'read-value-serde')}
+        {serdeSelect(
+          ids.keySerde,
+          'Key serde',
+          serdes.keySerde,
+          (s) => setSerdes((c) => ({ ...c, keySerde: s })),
+          'read-key-serde',
+        )}
+        {serdeSelect(
+          ids.valueSerde,
+          'Value serde',
+          serdes.valueSerde,
+          (s) => setSerdes((c) => ({ ...c, valueSerde: s })),
+          'read-value-serde',
+        )}
         <label className="sw-check">
-          <input type="checkbox" checked={auto} onChange={(e) => setAuto(e.target.checked)} data-testid="read-auto" /> auto-refresh
+          <input
+            type="checkbox"
+            checked={auto}
+            onChange={(e) => setAuto(e.target.checked)}
+            data-testid="read-auto"
+          />{' '}
+          auto-refresh
         </label>
         <button type="button" className="sw-button" onClick={() => void read()} data-testid="read">
           Read latest
@@ -103,10 +141,18 @@ export function RecordsView({ topic, partitions }: { topic: string; partitions: 
           {error}
         </p>
       )}
-      {records && records.length === 0 && <p className="sw-empty" data-testid="no-records">No records in {topic} yet.</p>}
+      {records && records.length === 0 && (
+        <p className="sw-empty" data-testid="no-records">
+          No records in {topic} yet.
+        </p>
+      )}
       {records && records.length > 0 && (
         <div className="sw-table-scroll">
-          <table className="sw-table" data-testid="records-table" aria-label={`Records of ${topic}`}>
+          <table
+            className="sw-table"
+            data-testid="records-table"
+            aria-label={`Records of ${topic}`}
+          >
             <thead>
               <tr>
                 <th>Partition</th>
@@ -122,11 +168,19 @@ export function RecordsView({ topic, partitions }: { topic: string; partitions: 
                 <tr key={`${r.partition}:${r.offset}`} data-testid="record-row">
                   <td>{r.partition}</td>
                   <td>{r.offset}</td>
-                  <td className="sw-muted">{new Date(r.timestamp).toISOString().replace('T', ' ').replace('Z', '')}</td>
-                  <td className={`sw-mono${r.key === null ? ' sw-muted' : ''}`} data-testid="record-key">
+                  <td className="sw-muted">
+                    {new Date(r.timestamp).toISOString().replace('T', ' ').replace('Z', '')}
+                  </td>
+                  <td
+                    className={`sw-mono${r.key === null ? ' sw-muted' : ''}`}
+                    data-testid="record-key"
+                  >
                     {showValue(r.key)}
                   </td>
-                  <td className={`sw-mono${r.value === null ? ' sw-muted' : ''}`} data-testid="record-value">
+                  <td
+                    className={`sw-mono${r.value === null ? ' sw-muted' : ''}`}
+                    data-testid="record-value"
+                  >
                     {showValue(r.value)}
                   </td>
                   <td className="sw-mono sw-muted">

@@ -25,19 +25,36 @@ export function useTopics() {
 
 const recordCount = (t: TopicInfo) => t.offsets.reduce((n, o) => n + (o.latest - o.earliest), 0);
 
-export function TopicList({ topics, error, onRefresh }: { topics: TopicInfo[] | null; error: string | null; onRefresh(): void }) {
+export function TopicList({
+  topics,
+  error,
+  onRefresh,
+}: {
+  topics: TopicInfo[] | null;
+  error: string | null;
+  onRefresh(): void;
+}) {
   const actions = useActions();
   const selected = useDesigner((s) => s.topicsViewTopic);
   return (
     <aside className="sw-topic-list" aria-label="Topics">
       <div className="sw-panel-head">
         <h2 className="sw-panel-title">Topics</h2>
-        <button type="button" className="sw-button sw-button--small sw-button--ghost" onClick={onRefresh} data-testid="refresh-topics">
+        <button
+          type="button"
+          className="sw-button sw-button--small sw-button--ghost"
+          onClick={onRefresh}
+          data-testid="refresh-topics"
+        >
           Refresh
         </button>
       </div>
       {error && <p className="sw-field__error">{error}</p>}
-      {topics && topics.length === 0 && <p className="sw-empty">No topics yet: deploy an app, or produce to a topic declared in it.</p>}
+      {topics && topics.length === 0 && (
+        <p className="sw-empty">
+          No topics yet: deploy an app, or produce to a topic declared in it.
+        </p>
+      )}
       <ul>
         {(topics ?? []).map((t) => (
           <li key={t.name}>
@@ -50,7 +67,8 @@ export function TopicList({ topics, error, onRefresh }: { topics: TopicInfo[] | 
             >
               <span className="sw-topic-list__name">{t.name}</span>
               <span className="sw-muted">
-                {t.partitions} partition{t.partitions === 1 ? '' : 's'} · {recordCount(t).toLocaleString('en')} records
+                {t.partitions} partition{t.partitions === 1 ? '' : 's'} ·{' '}
+                {recordCount(t).toLocaleString('en')} records
                 {t.internal ? ' · internal' : ''}
               </span>
             </button>

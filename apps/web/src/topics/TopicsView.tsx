@@ -26,7 +26,11 @@ export function TopicsView() {
       <div className="sw-topics-view__main">
         {selected ? (
           <>
-            <ProduceForm topic={selected} partitions={partitions} onProduced={() => void refresh()} />
+            <ProduceForm
+              topic={selected}
+              partitions={partitions}
+              onProduced={() => void refresh()}
+            />
             <RecordsView topic={selected} partitions={partitions} />
           </>
         ) : (

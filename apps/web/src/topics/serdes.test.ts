@@ -7,8 +7,16 @@ describe('topic serdes and record display', () => {
     const doc = {
       ...emptyDocument(),
       nodes: [
-        { id: 'src', kind: 'source', config: { topic: 'in', keySerde: 'long', valueSerde: 'string' } },
-        { id: 'out', kind: 'sink', config: { topic: 'counts', keySerde: 'string', valueSerde: 'long' } },
+        {
+          id: 'src',
+          kind: 'source',
+          config: { topic: 'in', keySerde: 'long', valueSerde: 'string' },
+        },
+        {
+          id: 'out',
+          kind: 'sink',
+          config: { topic: 'counts', keySerde: 'string', valueSerde: 'long' },
+        },
       ],
     };
     expect(serdesFor(doc.nodes, 'in')).toEqual({ keySerde: 'long', valueSerde: 'string' });
@@ -17,7 +25,10 @@ describe('topic serdes and record display', () => {
   });
 
   it('parses header lines and refuses a line without a name', () => {
-    expect(parseHeaders('source: ui\n\ntrace-id: a:b')).toEqual({ source: 'ui', 'trace-id': 'a:b' });
+    expect(parseHeaders('source: ui\n\ntrace-id: a:b')).toEqual({
+      source: 'ui',
+      'trace-id': 'a:b',
+    });
     expect(parseHeaders(': nameless')).toBeNull();
   });
 

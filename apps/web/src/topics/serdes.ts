@@ -9,12 +9,14 @@ export interface TopicSerdes {
   valueSerde: SerdeName;
 }
 
-const isSerde = (v: unknown): v is SerdeName => typeof v === 'string' && (SERDES as readonly string[]).includes(v);
+const isSerde = (v: unknown): v is SerdeName =>
+  typeof v === 'string' && (SERDES as readonly string[]).includes(v);
 
 export function serdesFor(nodes: TopologyDocument['nodes'], topic: string | null): TopicSerdes {
   const node =
-    nodes.find((n) => n.config.topic === topic && (n.kind === 'source' || n.kind === 'generator')) ??
-    nodes.find((n) => n.config.topic === topic && n.kind === 'sink');
+    nodes.find(
+      (n) => n.config.topic === topic && (n.kind === 'source' || n.kind === 'generator'),
+    ) ?? nodes.find((n) => n.config.topic === topic && n.kind === 'sink');
   return {
     keySerde: isSerde(node?.config.keySerde) ? node.config.keySerde : 'string',
     valueSerde: isSerde(node?.config.valueSerde) ? node.config.valueSerde : 'json',
