@@ -24,7 +24,7 @@ export function scanBatches(
   visit: (h: BatchHeader, position: number, buf: Buffer, at: number) => boolean | void,
 ): ScanResult {
   let pos = from;
-  let chunk = Buffer.alloc(0);
+  let chunk: Buffer = Buffer.alloc(0);
   let chunkStart = from;
   while (pos < to) {
     let at = pos - chunkStart;

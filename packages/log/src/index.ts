@@ -1,0 +1,16 @@
+export { Log, openLog, type LogOptions } from './log.js';
+export { LogError, LogErrorCode, isLogError } from './errors.js';
+export type * from './types.js';
+export { DEFAULT_TOPIC_CONFIG, LONG_MAX } from './config.js';
+export { murmur2, toPositive, partitionForKey, type PartitionerContext } from './partitioner.js';
+export { crc32c, crc32cImplementation } from './format/crc32c.js';
+export type { RecoveryEvent } from './storage/segment.js';
+export type { ReadBatch } from './storage/partition-log.js';
+export {
+  decodeRecords,
+  encodeBatch,
+  readBatchHeader,
+  type BatchHeader,
+  type RecordInput,
+  type StoredRecord,
+} from './format/record-batch.js';
