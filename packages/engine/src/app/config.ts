@@ -1,0 +1,41 @@
+// The Kafka Streams configs the engine reads, with Kafka Streams' defaults.
+import type { AppConfig } from '@streamwright/topology-model';
+import type { ExceptionHandling } from '../processor/processor-context.js';
+
+export interface EngineConfig {
+  applicationId: string;
+  processingGuarantee: 'at_least_once' | 'exactly_once_v2';
+  commitIntervalMs: number;
+  numStreamThreads: number;
+  processingExceptionHandler: ExceptionHandling;
+  deserializationExceptionHandler: ExceptionHandling;
+  maxTaskIdleMs: number;
+  /** Kafka's max.poll.records (Kafka Streams sets 1000). */
+  maxPollRecords: number;
+  /** How long a poll waits when nothing is buffered (Kafka Streams' poll.ms, default 100). */
+  pollMs: number;
+  /** Fetching pauses for a partition with this many records buffered (Kafka Streams default 1000). */
+  bufferedRecordsPerPartition: number;
+}
+
+function int(config: AppConfig, key: string, fallback: number): number {
+  const raw = config[key];
+  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+  return Number.isFinite(n) ? Math.trunc(n) : fallback;
+}
+
+export function engineConfig(applicationId: string, config: AppConfig): EngineConfig {
+  const guarantee = config['processing.guarantee'] ?? 'at_least_once';
+  return {
+    applicationId,
+    processingGuarantee: guarantee,
+    commitIntervalMs: int(config, 'commit.interval.ms', guarantee === 'exactly_once_v2' ? 100 : 30_000),
+    numStreamThreads: Math.max(1, int(config, 'num.stream.threads', 1)),
+    processingExceptionHandler: config['processing.exception.handler'] ?? 'log-and-fail',
+    deserializationExceptionHandler: config['default.deserialization.exception.handler'] ?? 'log-and-fail',
+    maxTaskIdleMs: int(config, 'max.task.idle.ms', 0),
+    maxPollRecords: Math.max(1, int(config, 'max.poll.records', 1000)),
+    pollMs: Math.max(1, int(config, 'poll.ms', 100)),
+    bufferedRecordsPerPartition: Math.max(1, int(config, 'buffered.records.per.partition', 1000)),
+  };
+}

@@ -1,0 +1,113 @@
+// A rate-limited producer per generator node: records are due at `ratePerSecond`, produced in
+// small batches on a timer (no busy loop). `seq` resumes from the topic's total end offset, so a
+// restarted app continues the sequence instead of starting over.
+import type { NodeConfigOf } from '@streamwright/topology-model';
+import { compileExpression } from '@streamwright/topology-model';
+import type { Backend, EngineLogger, ProduceRecord } from '../api.js';
+import { errorMessage } from '../errors.js';
+import { getSerde } from '../serdes/index.js';
+
+export interface GeneratorOptions {
+  nodeName: string;
+  modelNodeId: string;
+  config: NodeConfigOf<'generator'>;
+  backend: Backend;
+  logger: EngineLogger;
+  /** A record's key or value expression failed; `skip` true keeps the generator going. */
+  onError: (error: unknown, seq: number) => { skip: boolean };
+  now?: () => number;
+}
+
+/** Batches are at most this long in time; the pacing timer fires at least this often. */
+const MAX_TICK_MS = 100;
+/** After a stall longer than this, missed records are skipped rather than produced in a burst. */
+const MAX_CATCH_UP_MS = 1000;
+
+export class GeneratorRunner {
+  readonly #o: GeneratorOptions;
+  readonly #key;
+  readonly #value;
+  #seq = 0;
+  #startedAt = 0;
+  #producedSinceStart = 0;
+  #timer: NodeJS.Timeout | null = null;
+  #inFlight: Promise<void> = Promise.resolve();
+  #stopped = false;
+  producedTotal = 0;
+
+  constructor(options: GeneratorOptions) {
+    this.#o = options;
+    this.#key = options.config.key === undefined ? null : compileExpression(options.config.key, 'generatorKey');
+    this.#value = compileExpression(options.config.value, 'generatorValue');
+  }
+
+  get seq(): number {
+    return this.#seq;
+  }
+
+  async start(): Promise<void> {
+    const desc = await this.#o.backend.describeTopic(this.#o.config.topic);
+    this.#seq = desc ? desc.offsets.reduce((sum, o) => sum + o.latest, 0) : 0;
+    this.#startedAt = this.#now();
+    this.#producedSinceStart = 0;
+    this.#schedule();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    await this.#inFlight;
+  }
+
+  #now(): number {
+    return (this.#o.now ?? Date.now)();
+  }
+
+  #schedule(): void {
+    if (this.#stopped) return;
+    const interval = Math.max(5, Math.min(MAX_TICK_MS, 1000 / this.#o.config.ratePerSecond));
+    this.#timer = setTimeout(() => {
+      this.#inFlight = this.#tick().finally(() => this.#schedule());
+    }, interval);
+  }
+
+  async #tick(): Promise<void> {
+    const rate = this.#o.config.ratePerSecond;
+    let now = this.#now();
+    if (now - this.#startedAt - (this.#producedSinceStart * 1000) / rate > MAX_CATCH_UP_MS) {
+      this.#startedAt = now - (this.#producedSinceStart * 1000) / rate; // skip what a stall missed
+    }
+    const due = Math.floor(((now - this.#startedAt) * rate) / 1000) - this.#producedSinceStart;
+    if (due <= 0) return;
+    const keySerde = getSerde(this.#o.config.keySerde);
+    const valueSerde = getSerde(this.#o.config.valueSerde);
+    const batch: ProduceRecord[] = [];
+    for (let i = 0; i < due; i++) {
+      const seq = this.#seq++;
+      now = this.#now();
+      const vars = { seq, now };
+      try {
+        batch.push({
+          topic: this.#o.config.topic,
+          key: keySerde.serialize(this.#key === null ? null : this.#key.evaluate(vars)),
+          value: valueSerde.serialize(this.#value.evaluate(vars)),
+          timestamp: now,
+        });
+      } catch (error) {
+        const { skip } = this.#o.onError(error, seq);
+        if (!skip) {
+          this.#stopped = true;
+          break;
+        }
+      }
+    }
+    this.#producedSinceStart += due;
+    if (batch.length === 0) return;
+    try {
+      await this.#o.backend.produce(batch);
+      this.producedTotal += batch.length;
+    } catch (error) {
+      this.#o.logger.warn({ generator: this.#o.modelNodeId, err: errorMessage(error) }, 'generator could not produce');
+    }
+  }
+}

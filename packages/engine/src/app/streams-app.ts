@@ -1,0 +1,230 @@
+// The application object (Kafka Streams' KafkaStreams): owns the plan, the compiled graph, the
+// stream threads, the generators and the metrics registry, and derives the application state
+// from its threads' states.
+import type { Plan, Topology } from '@streamwright/topology-model';
+import type {
+  AppState,
+  AppStatus,
+  EngineLogger,
+  MetricsSnapshot,
+  ProcessingError,
+  StreamsApp,
+  StreamsAppOptions,
+  TaskStatus,
+} from '../api.js';
+import { EngineError, UnsupportedConfigError, errorMessage } from '../errors.js';
+import { StateMachine } from '../lifecycle/state-machine.js';
+import { APP_TRANSITIONS } from '../lifecycle/states.js';
+import { MetricsRegistry } from '../metrics/metrics-registry.js';
+import { compilePlan, type CompiledSubtopology } from '../processor/compile.js';
+import { streamsTaskAssignor } from '../thread/task-assignor.js';
+import { StreamThread } from '../thread/stream-thread.js';
+import { engineConfig, type EngineConfig } from './config.js';
+import { GeneratorRunner } from './generator.js';
+import { planOf } from './plan-topology.js';
+import { ensureTopics } from './topics.js';
+
+const MAX_ERRORS = 100;
+
+const silent: EngineLogger = { info() {}, warn() {}, error() {} };
+
+export function createStreamsApp(options: StreamsAppOptions): StreamsApp {
+  return new StreamsAppImpl(options, planOf(options.topology));
+}
+
+/** For callers that already hold a plan (tests, tools). */
+export function createStreamsAppFromPlan(options: StreamsAppOptions, plan: Plan): StreamsApp {
+  return new StreamsAppImpl(options, plan);
+}
+
+class StreamsAppImpl implements StreamsApp {
+  readonly applicationId: string;
+  readonly #options: StreamsAppOptions;
+  readonly #plan: Plan;
+  readonly #config: EngineConfig;
+  readonly #compiled: CompiledSubtopology[];
+  readonly #metrics: MetricsRegistry;
+  readonly #logger: EngineLogger;
+  readonly #lifecycle: StateMachine<AppState>;
+  readonly #threads: StreamThread[] = [];
+  readonly #generators: GeneratorRunner[] = [];
+  readonly #errors: ProcessingError[] = [];
+  #closing: Promise<void> | null = null;
+  #failing: Promise<void> | null = null;
+
+  constructor(options: StreamsAppOptions, plan: Plan) {
+    this.#options = options;
+    this.#plan = plan;
+    this.applicationId = options.topology.application.id;
+    this.#config = engineConfig(this.applicationId, options.topology.application.config);
+    this.#logger = options.logger ?? silent;
+    // Compiling here surfaces a bad expression or plan at creation, before anything starts.
+    this.#compiled = compilePlan(plan);
+    const nodeModelIds: Record<string, string> = {};
+    for (const [modelId, names] of Object.entries(plan.nodeNames)) for (const n of names) nodeModelIds[n] = modelId;
+    this.#metrics = new MetricsRegistry(this.applicationId, nodeModelIds);
+    this.#lifecycle = new StateMachine<AppState>(`application ${this.applicationId}`, 'CREATED', APP_TRANSITIONS);
+  }
+
+  state(): AppState {
+    return this.#lifecycle.state;
+  }
+
+  onStateChange(listener: (next: AppState, previous: AppState) => void): () => void {
+    return this.#lifecycle.onChange(listener);
+  }
+
+  async start(): Promise<void> {
+    if (this.#lifecycle.state !== 'CREATED') {
+      throw new EngineError('APP_STATE', `application ${this.applicationId} cannot start in state ${this.#lifecycle.state}`);
+    }
+    if (this.#config.processingGuarantee === 'exactly_once_v2') {
+      throw new UnsupportedConfigError(
+        'processing.guarantee=exactly_once_v2 is not available yet: it arrives with the durable log and transactions (issue 5). ' +
+          'Use at_least_once for now.',
+      );
+    }
+    this.#lifecycle.transition('REBALANCING');
+    try {
+      await ensureTopics(this.#options.backend, this.#options.topology, this.#plan, this.#logger);
+      this.#metrics.startSampling();
+      await this.#startGenerators(this.#options.topology);
+      const assignor = streamsTaskAssignor(this.#compiled);
+      for (let i = 1; i <= this.#config.numStreamThreads; i++) {
+        const thread = new StreamThread(i, {
+          backend: this.#options.backend,
+          config: this.#config,
+          subtopologies: this.#compiled,
+          assignor,
+          metrics: this.#metrics,
+          logger: this.#logger,
+          onError: (e) => this.#recordError(e),
+          onFatal: (_thread, error) => void this.#fail(error),
+        });
+        thread.lifecycle.onChange(() => this.#updateStateFromThreads());
+        this.#threads.push(thread);
+      }
+      for (const t of this.#threads) await t.start();
+    } catch (error) {
+      this.#logger.error({ err: errorMessage(error) }, 'application failed to start');
+      await this.#fail(error);
+      throw error;
+    }
+    this.#logger.info({ applicationId: this.applicationId, threads: this.#threads.length }, 'application started');
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
+    const state = this.#lifecycle.state;
+    if (state === 'PENDING_ERROR' || state === 'ERROR') {
+      await this.#failing;
+      return; // Kafka Streams stays in ERROR after close()
+    }
+    this.#lifecycle.tryTransition('PENDING_SHUTDOWN');
+    await this.#stopEverything();
+    this.#lifecycle.tryTransition('NOT_RUNNING');
+    this.#logger.info({ applicationId: this.applicationId }, 'application closed');
+  }
+
+  status(): AppStatus {
+    const tasks: TaskStatus[] = [];
+    for (const thread of this.#threads) {
+      for (const task of thread.tasks.values()) {
+        tasks.push({
+          taskId: task.id,
+          subtopology: task.subtopology,
+          partitions: task.partitions.map((tp) => ({ ...tp })),
+          thread: thread.name,
+          state: task.state,
+          streamTime: task.streamTime,
+        });
+      }
+    }
+    tasks.sort((a, b) => a.subtopology - b.subtopology || taskPartition(a) - taskPartition(b));
+    return { applicationId: this.applicationId, state: this.#lifecycle.state, tasks, errors: [...this.#errors] };
+  }
+
+  metrics(): MetricsSnapshot {
+    return this.#metrics.snapshot();
+  }
+
+  async #startGenerators(topology: Topology): Promise<void> {
+    for (const node of topology.nodes) {
+      if (node.kind !== 'generator') continue;
+      const nodeName = this.#plan.nodeNames[node.id]?.[0] ?? node.id;
+      const runner = new GeneratorRunner({
+        nodeName,
+        modelNodeId: node.id,
+        config: node.config,
+        backend: this.#options.backend,
+        logger: this.#logger,
+        onError: (error, seq) => {
+          const skip = this.#config.processingExceptionHandler === 'log-and-continue';
+          this.#recordError({
+            taskId: 'generator',
+            processor: nodeName,
+            modelNodeId: node.id,
+            message: `generator record seq=${seq}: ${errorMessage(error)}`,
+            record: null,
+            at: Date.now(),
+            handling: skip ? 'continue' : 'fail',
+          });
+          if (!skip) void this.#fail(error);
+          return { skip };
+        },
+      });
+      await runner.start();
+      this.#generators.push(runner);
+    }
+  }
+
+  #recordError(error: ProcessingError): void {
+    this.#errors.unshift(error);
+    if (this.#errors.length > MAX_ERRORS) this.#errors.length = MAX_ERRORS;
+    const log = error.handling === 'fail' ? this.#logger.error : this.#logger.warn;
+    log.call(this.#logger, { ...error }, `processing error in ${error.processor} (task ${error.taskId}): ${error.message}`);
+  }
+
+  /** Kafka Streams' SHUTDOWN_CLIENT: PENDING_ERROR, stop every thread, then ERROR. */
+  #fail(error: unknown): Promise<void> {
+    this.#failing ??= (async () => {
+      if (!this.#lifecycle.tryTransition('PENDING_ERROR')) {
+        if (this.#lifecycle.state === 'CREATED') {
+          this.#lifecycle.transition('PENDING_SHUTDOWN');
+          this.#lifecycle.transition('NOT_RUNNING');
+        }
+        return;
+      }
+      this.#logger.error({ applicationId: this.applicationId, err: errorMessage(error) }, 'application is shutting down after a fatal error');
+      await this.#stopEverything();
+      this.#lifecycle.transition('ERROR');
+    })();
+    return this.#failing;
+  }
+
+  async #stopEverything(): Promise<void> {
+    await Promise.all(this.#generators.map((g) => g.stop()));
+    for (const t of this.#threads) t.requestStop();
+    await Promise.all(this.#threads.map((t) => t.stopped()));
+    this.#metrics.stopSampling();
+  }
+
+  /** RUNNING when every thread runs; REBALANCING while any thread is (re)assigning. */
+  #updateStateFromThreads(): void {
+    const app = this.#lifecycle;
+    if (app.state !== 'RUNNING' && app.state !== 'REBALANCING') return;
+    const states = this.#threads.map((t) => t.state);
+    if (states.some((s) => s === 'PENDING_SHUTDOWN' || s === 'DEAD')) return;
+    const allRunning = states.length === this.#config.numStreamThreads && states.every((s) => s === 'RUNNING');
+    if (allRunning && app.state === 'REBALANCING') app.transition('RUNNING');
+    else if (!allRunning && app.state === 'RUNNING') app.transition('REBALANCING');
+  }
+}
+
+function taskPartition(t: TaskStatus): number {
+  return Number(t.taskId.slice(t.taskId.indexOf('_') + 1));
+}

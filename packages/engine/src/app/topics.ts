@@ -1,0 +1,51 @@
+// Deploy-time topic creation. Kafka Streams refuses to start when a source topic is missing; on
+// the embedded backend Streamwright creates what is missing instead: the declared topics with
+// their partitions and configs, undeclared referenced topics with one partition, and the internal
+// topics (changelogs get the task count of their sub-topology, as Kafka Streams sizes them).
+import type { Plan, Topology } from '@streamwright/topology-model';
+import type { Backend, EngineLogger } from '../api.js';
+
+type NewTopic = { name: string; partitions: number; config?: Record<string, string>; internal?: boolean };
+
+export async function ensureTopics(backend: Backend, topology: Topology, plan: Plan, logger: EngineLogger): Promise<void> {
+  const existing = new Map((await backend.listTopics()).map((t) => [t.name, t.partitions]));
+  const create = async (topics: NewTopic[]): Promise<void> => {
+    const missing = topics.filter((t) => !existing.has(t.name));
+    if (missing.length === 0) return;
+    await (backend.createTopics as (t: NewTopic[]) => Promise<void>)(missing);
+    for (const t of missing) existing.set(t.name, t.partitions);
+    logger.info({ topics: missing.map((t) => `${t.name}(${t.partitions})`) }, 'created missing topics');
+  };
+
+  await create(
+    topology.topics.map((t) => ({
+      name: t.name,
+      partitions: t.partitions,
+      config: Object.fromEntries(Object.entries(t.config).map(([k, v]) => [k, String(v)])),
+    })),
+  );
+
+  const internal = new Set(plan.internalTopics.map((t) => t.name));
+  const referenced = new Set<string>();
+  for (const sub of plan.subtopologies) for (const t of [...sub.sourceTopics, ...sub.sinkTopics]) if (!internal.has(t)) referenced.add(t);
+  const undeclared = [...referenced].filter((t) => !existing.has(t));
+  if (undeclared.length > 0) logger.warn({ topics: undeclared }, 'creating undeclared topics with 1 partition');
+  await create(undeclared.map((name) => ({ name, partitions: 1 })));
+
+  const taskCount = (sub: number): number => {
+    const s = plan.subtopologies.find((x) => x.id === sub);
+    return Math.max(1, ...(s?.sourceTopics ?? []).map((t) => existing.get(t) ?? 0));
+  };
+  const internals: NewTopic[] = [];
+  for (const t of plan.internalTopics) {
+    let partitions = t.partitions;
+    if (partitions === null) {
+      const store = plan.stores.find((s) => s.changelogTopic === t.name);
+      const reader = plan.subtopologies.find((s) => s.sourceTopics.includes(t.name));
+      const writer = plan.subtopologies.find((s) => s.sinkTopics.includes(t.name));
+      partitions = taskCount(store?.subtopology ?? reader?.id ?? writer?.id ?? 0);
+    }
+    internals.push({ name: t.name, partitions, config: { ...t.config }, internal: true });
+  }
+  await create(internals);
+}

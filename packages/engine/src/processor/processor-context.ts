@@ -1,0 +1,118 @@
+// The per-task processor context: it dispatches a record through the graph depth-first and
+// synchronously, applies the processing exception handler at the node that threw, and exposes
+// record metadata, stream time, state stores and the record collector to processors.
+import type { DecodedRecord, ProcessingError } from '../api.js';
+import { errorMessage } from '../errors.js';
+import type { TaskMetrics } from '../metrics/metric-groups.js';
+import type { KeyValueStore } from '../state/key-value-store.js';
+import type { RecordCollector } from '../task/record-collector.js';
+import { FailedProcessingError } from './processing-failure.js';
+import type { ProcessorNode } from './processor-node.js';
+import type { EngineRecord, RecordMetadata } from './record.js';
+
+export type ExceptionHandling = 'log-and-fail' | 'log-and-continue';
+
+export interface ProcessorContextOptions {
+  taskId: string;
+  partition: number;
+  collector: RecordCollector;
+  stores: Map<string, KeyValueStore>;
+  taskMetrics: TaskMetrics;
+  processingHandler: ExceptionHandling;
+  /** Receives every handled error (for status, logs). */
+  onError: (error: ProcessingError) => void;
+  /** Wall clock for e2e latency; injectable for deterministic tests. */
+  now?: () => number;
+}
+
+export class ProcessorContext {
+  readonly taskId: string;
+  readonly partition: number;
+  readonly collector: RecordCollector;
+  readonly stores: Map<string, KeyValueStore>;
+  readonly taskMetrics: TaskMetrics;
+  recordMetadata: RecordMetadata | null = null;
+  streamTime = -Infinity;
+  #current: ProcessorNode | null = null;
+  readonly #handler: ExceptionHandling;
+  readonly #onError: (error: ProcessingError) => void;
+  readonly #now: () => number;
+
+  constructor(options: ProcessorContextOptions) {
+    this.taskId = options.taskId;
+    this.partition = options.partition;
+    this.collector = options.collector;
+    this.stores = options.stores;
+    this.taskMetrics = options.taskMetrics;
+    this.#handler = options.processingHandler;
+    this.#onError = options.onError;
+    this.#now = options.now ?? Date.now;
+  }
+
+  get currentNode(): ProcessorNode | null {
+    return this.#current;
+  }
+
+  store(name: string): KeyValueStore {
+    const s = this.stores.get(name);
+    if (!s) throw new Error(`processor ${this.#current?.name ?? '?'} is not connected to store ${name}`);
+    return s;
+  }
+
+  /** Forwards to every child of the current node, depth-first. */
+  forward(record: EngineRecord): void {
+    const children = this.#current!.children;
+    for (let i = 0; i < children.length; i++) this.process(children[i]!, record);
+  }
+
+  /** Runs one node on one record, applying the processing exception handler to what it throws. */
+  process(node: ProcessorNode, record: EngineRecord): void {
+    const previous = this.#current;
+    this.#current = node;
+    node.metrics.processTotal++;
+    try {
+      node.processor.process(record);
+      if (node.recordsE2e) node.metrics.recordE2eLatency(this.#now() - record.timestamp);
+    } catch (error) {
+      if (error instanceof FailedProcessingError) throw error;
+      this.handleError(node, record, error, this.#handler);
+    } finally {
+      this.#current = previous;
+    }
+  }
+
+  /**
+   * Records the error; with log-and-continue the record is dropped (counted in dropped-records),
+   * with log-and-fail a FailedProcessingError stops the task.
+   */
+  handleError(node: ProcessorNode, record: EngineRecord | null, error: unknown, handling: ExceptionHandling): void {
+    const detail: ProcessingError = {
+      taskId: this.taskId,
+      processor: node.name,
+      message: errorMessage(error),
+      record: record === null ? null : this.#decoded(record),
+      at: this.#now(),
+      handling: handling === 'log-and-continue' ? 'continue' : 'fail',
+    };
+    if (node.modelNodeId !== undefined) detail.modelNodeId = node.modelNodeId;
+    this.#onError(detail);
+    if (handling === 'log-and-continue') {
+      this.taskMetrics.droppedRecordsTotal++;
+      return;
+    }
+    throw new FailedProcessingError(detail, error);
+  }
+
+  #decoded(record: EngineRecord): DecodedRecord {
+    const m = this.recordMetadata;
+    return {
+      topic: m?.topic ?? '',
+      partition: m?.partition ?? this.partition,
+      offset: m?.offset ?? -1,
+      timestamp: record.timestamp,
+      key: record.key,
+      value: record.value,
+      headers: record.headers,
+    };
+  }
+}

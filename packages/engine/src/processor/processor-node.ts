@@ -1,0 +1,22 @@
+import type { NodeMetrics } from '../metrics/metric-groups.js';
+import type { EngineRecord } from './record.js';
+
+/** The logic of one node; `process` is synchronous by contract (see docs/ENGINE.md). */
+export interface Processor {
+  process(record: EngineRecord): void;
+  close?(): void;
+}
+
+/** One node of a task's processor graph: Kafka Streams' ProcessorNode. */
+export class ProcessorNode {
+  readonly children: ProcessorNode[] = [];
+  /** Source and terminal nodes record end-to-end latency, as in Kafka Streams. */
+  recordsE2e = false;
+
+  constructor(
+    readonly name: string,
+    readonly modelNodeId: string | undefined,
+    readonly processor: Processor,
+    readonly metrics: NodeMetrics,
+  ) {}
+}

@@ -1,0 +1,33 @@
+// Turning a fetched record into an EngineRecord at a source node: deserialize with the source's
+// serdes, and on failure apply `default.deserialization.exception.handler`.
+import { Buffer } from 'node:buffer';
+import type { StoredRecord } from '../api.js';
+import type { CompiledSource } from './compile.js';
+import type { ExceptionHandling, ProcessorContext } from './processor-context.js';
+import type { ProcessorNode } from './processor-node.js';
+
+export function processSourceRecord(
+  ctx: ProcessorContext,
+  node: ProcessorNode,
+  source: CompiledSource,
+  raw: StoredRecord,
+  deserializationHandler: ExceptionHandling,
+): void {
+  let key: unknown;
+  let value: unknown;
+  try {
+    key = source.keySerde.deserialize(raw.key);
+    value = source.valueSerde.deserialize(raw.value);
+  } catch (error) {
+    // The raw bytes, shown as text so the user can see what arrived.
+    const shown = { key: preview(raw.key), value: preview(raw.value), timestamp: raw.timestamp, headers: raw.headers };
+    ctx.handleError(node, shown, error, deserializationHandler);
+    return;
+  }
+  node.metrics.recordsConsumedTotal++;
+  ctx.process(node, { key, value, timestamp: raw.timestamp, headers: raw.headers });
+}
+
+function preview(bytes: Uint8Array | null): string | null {
+  return bytes === null ? null : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+}

@@ -1,0 +1,135 @@
+// An in-memory key-value store with change logging: every put marks the key dirty; at commit the
+// latest value of each dirty key is written to the changelog topic (collapsing repeated updates
+// between commits, as Kafka Streams' record cache does), before input offsets are committed.
+// Restoring replays the changelog into the map without logging.
+import type { ProduceRecord, StoredRecord } from '../api.js';
+import type { SerdeName } from '@streamwright/topology-model';
+import { getSerde } from '../serdes/index.js';
+import type { Serde } from '../serdes/serde.js';
+import { storeKeyFunction } from './store-key.js';
+
+/** Kafka Streams' ValueAndTimestamp: timestamped stores keep the timestamp of the last update. */
+export interface ValueAndTimestamp {
+  value: unknown;
+  timestamp: number;
+}
+
+export interface KeyValueEntry extends ValueAndTimestamp {
+  key: unknown;
+}
+
+export interface KeyValueStore {
+  readonly name: string;
+  get(key: unknown): ValueAndTimestamp | undefined;
+  put(key: unknown, value: unknown, timestamp: number): void;
+  delete(key: unknown): void;
+  all(): KeyValueEntry[];
+  approximateNumEntries(): number;
+}
+
+export interface StoreSpec {
+  name: string;
+  keySerde: SerdeName;
+  valueSerde: SerdeName;
+  changelogTopic: string | null;
+}
+
+export class InMemoryKeyValueStore implements KeyValueStore {
+  readonly name: string;
+  readonly changelogTopic: string | null;
+  readonly #map = new Map<string, KeyValueEntry>();
+  readonly #dirty = new Set<string>();
+  readonly #deleted = new Map<string, unknown>();
+  readonly #keyOf: (key: unknown) => string;
+  readonly #keySerde: Serde<unknown>;
+  readonly #valueSerde: Serde<unknown>;
+
+  constructor(
+    spec: StoreSpec,
+    /** Changelog partition = the task's partition. */
+    readonly partition: number,
+  ) {
+    this.name = spec.name;
+    this.changelogTopic = spec.changelogTopic;
+    this.#keySerde = getSerde(spec.keySerde);
+    this.#valueSerde = getSerde(spec.valueSerde);
+    this.#keyOf = storeKeyFunction(spec.keySerde, this.#keySerde);
+  }
+
+  get(key: unknown): ValueAndTimestamp | undefined {
+    return this.#map.get(this.#keyOf(key));
+  }
+
+  put(key: unknown, value: unknown, timestamp: number): void {
+    if (value === null || value === undefined) {
+      this.delete(key);
+      return;
+    }
+    const k = this.#keyOf(key);
+    const entry = this.#map.get(k);
+    if (entry) {
+      entry.value = value;
+      entry.timestamp = timestamp;
+    } else {
+      this.#map.set(k, { key, value, timestamp });
+    }
+    if (this.changelogTopic !== null) {
+      this.#dirty.add(k);
+      this.#deleted.delete(k);
+    }
+  }
+
+  delete(key: unknown): void {
+    const k = this.#keyOf(key);
+    this.#map.delete(k);
+    if (this.changelogTopic !== null) {
+      this.#dirty.delete(k);
+      this.#deleted.set(k, key);
+    }
+  }
+
+  all(): KeyValueEntry[] {
+    return [...this.#map.values()].map((e) => ({ ...e }));
+  }
+
+  approximateNumEntries(): number {
+    return this.#map.size;
+  }
+
+  /** The changelog records for everything changed since the last call (synchronous). */
+  takeChangelogRecords(): ProduceRecord[] {
+    if (this.changelogTopic === null) return [];
+    const out: ProduceRecord[] = [];
+    for (const k of this.#dirty) {
+      const e = this.#map.get(k);
+      if (!e) continue;
+      out.push({
+        topic: this.changelogTopic,
+        partition: this.partition,
+        key: this.#keySerde.serialize(e.key),
+        value: this.#valueSerde.serialize(e.value),
+        timestamp: e.timestamp,
+      });
+    }
+    for (const key of this.#deleted.values()) {
+      out.push({ topic: this.changelogTopic, partition: this.partition, key: this.#keySerde.serialize(key), value: null, timestamp: Date.now() });
+    }
+    this.#dirty.clear();
+    this.#deleted.clear();
+    return out;
+  }
+
+  /** Applies one changelog record while restoring (no logging). */
+  restore(record: StoredRecord): void {
+    const key = this.#keySerde.deserialize(record.key);
+    const k = this.#keyOf(key);
+    if (record.value === null) this.#map.delete(k);
+    else this.#map.set(k, { key, value: this.#valueSerde.deserialize(record.value), timestamp: record.timestamp });
+  }
+
+  close(): void {
+    this.#map.clear();
+    this.#dirty.clear();
+    this.#deleted.clear();
+  }
+}

@@ -1,0 +1,30 @@
+import { Buffer } from 'node:buffer';
+import type { SerdeName } from '@streamwright/topology-model';
+import type { Serde } from '../serdes/serde.js';
+
+/**
+ * A Map key for a record key, equal exactly when the serialized bytes are equal (Kafka Streams'
+ * stores compare keys as bytes). String and long keys skip serialization on the hot path: their
+ * serialization is injective, so the plain value is an equally exact key.
+ */
+export function storeKeyFunction(serdeName: SerdeName, serde: Serde<unknown>): (key: unknown) => string {
+  switch (serdeName) {
+    case 'string':
+      return (key) => {
+        if (typeof key === 'string') return key;
+        serde.serialize(key); // throws the serde's typed error for a non-string
+        return String(key);
+      };
+    case 'long':
+      return (key) => {
+        if (typeof key === 'bigint' || (typeof key === 'number' && Number.isSafeInteger(key))) return String(key);
+        serde.serialize(key);
+        return String(key);
+      };
+    default:
+      return (key) => {
+        const bytes = serde.serialize(key);
+        return bytes === null ? '' : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+      };
+  }
+}

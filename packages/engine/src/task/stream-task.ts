@@ -1,0 +1,176 @@
+// One task = one sub-topology × one partition (Kafka Streams' StreamTask). It owns the processor
+// graph instance, its stores and its input queues. Everything here is synchronous except
+// restoring stores from their changelogs, which happens once, before the task runs.
+import type { Backend, ProcessingError, ProduceRecord, StoredRecord, TaskState, TopicPartition } from '../api.js';
+import type { EngineConfig } from '../app/config.js';
+import { StateMachine } from '../lifecycle/state-machine.js';
+import { TASK_TRANSITIONS } from '../lifecycle/states.js';
+import type { TaskMetrics } from '../metrics/metric-groups.js';
+import type { MetricsRegistry } from '../metrics/metrics-registry.js';
+import { instantiate, type CompiledSubtopology, type TaskGraph } from '../processor/compile.js';
+import { ProcessorContext } from '../processor/processor-context.js';
+import { processSourceRecord } from '../processor/source-records.js';
+import { InMemoryKeyValueStore, type KeyValueStore } from '../state/key-value-store.js';
+import { PartitionGroup } from './partition-group.js';
+import type { RecordCollector } from './record-collector.js';
+import { tpKey } from './record-queue.js';
+
+export interface StreamTaskOptions {
+  subtopology: CompiledSubtopology;
+  partition: number;
+  /** The task's input partitions: partition `partition` of each source topic that has it. */
+  partitions: TopicPartition[];
+  collector: RecordCollector;
+  metrics: MetricsRegistry;
+  config: EngineConfig;
+  onError: (error: ProcessingError) => void;
+  now?: () => number;
+}
+
+export const taskIdOf = (subtopology: number, partition: number): string => `${subtopology}_${partition}`;
+
+export class StreamTask {
+  readonly id: string;
+  readonly subtopology: number;
+  readonly partition: number;
+  readonly partitions: TopicPartition[];
+  readonly lifecycle: StateMachine<TaskState>;
+  readonly context: ProcessorContext;
+  readonly graph: TaskGraph;
+  readonly stores: InMemoryKeyValueStore[];
+  readonly partitionGroup: PartitionGroup;
+  readonly metrics: TaskMetrics;
+  /** Next offset to commit per input partition (last processed + 1). */
+  readonly #consumed = new Map<string, { topic: string; partition: number; offset: number }>();
+  #commitNeeded = false;
+  readonly #config: EngineConfig;
+  readonly #now: () => number;
+
+  constructor(options: StreamTaskOptions) {
+    const { subtopology, partition, config } = options;
+    this.id = taskIdOf(subtopology.id, partition);
+    this.subtopology = subtopology.id;
+    this.partition = partition;
+    this.partitions = options.partitions;
+    this.#config = config;
+    this.#now = options.now ?? Date.now;
+    this.lifecycle = new StateMachine<TaskState>(`task ${this.id}`, 'CREATED', TASK_TRANSITIONS);
+    this.metrics = options.metrics.task(this.id);
+    this.stores = subtopology.stores.map((s) => new InMemoryKeyValueStore(s, partition));
+    this.context = new ProcessorContext({
+      taskId: this.id,
+      partition,
+      collector: options.collector,
+      stores: new Map<string, KeyValueStore>(this.stores.map((s) => [s.name, s])),
+      taskMetrics: this.metrics,
+      processingHandler: config.processingExceptionHandler,
+      onError: options.onError,
+      now: this.#now,
+    });
+    this.graph = instantiate(subtopology, this.context, (name) => options.metrics.node(this.id, name));
+    this.partitionGroup = new PartitionGroup(this.partitions, config.maxTaskIdleMs);
+  }
+
+  get state(): TaskState {
+    return this.lifecycle.state;
+  }
+
+  get streamTime(): number | null {
+    return this.context.streamTime === -Infinity ? null : this.context.streamTime;
+  }
+
+  /** Replays each store's changelog partition (CREATED → RESTORING → RUNNING). */
+  async restore(backend: Backend): Promise<void> {
+    this.lifecycle.transition('RESTORING');
+    for (const store of this.stores) {
+      if (store.changelogTopic === null) continue;
+      const tp = { topic: store.changelogTopic, partition: this.partition };
+      const desc = await backend.describeTopic(tp.topic);
+      const range = desc?.offsets.find((o) => o.partition === this.partition);
+      if (!range) continue;
+      let offset = range.earliest;
+      this.metrics.restoreRemainingRecordsTotal += range.latest - range.earliest;
+      while (offset < range.latest) {
+        const batch = await backend.fetch(tp, offset, 10_000, 0);
+        if (batch.length === 0) break;
+        for (const record of batch) {
+          if (record.offset >= range.latest) break;
+          store.restore(record);
+          this.metrics.restoreTotal++;
+          this.metrics.restoreRemainingRecordsTotal--;
+        }
+        offset = batch[batch.length - 1]!.offset + 1;
+      }
+      this.metrics.restoreRemainingRecordsTotal = 0;
+    }
+    this.lifecycle.transition('RUNNING');
+  }
+
+  /** Marks a task without stores as restored (the test driver and stateless tasks). */
+  initializeWithoutRestore(): void {
+    this.lifecycle.transition('RESTORING');
+    this.lifecycle.transition('RUNNING');
+  }
+
+  addRecords(tp: TopicPartition, records: readonly StoredRecord[]): void {
+    this.partitionGroup.queue(tp.topic, tp.partition)?.push(records);
+  }
+
+  /** Processes one record if the task is ready; synchronous. @throws FailedProcessingError */
+  process(): boolean {
+    const now = this.#now();
+    const readiness = this.partitionGroup.readiness(now);
+    if (!readiness.ready) return false;
+    const raw = this.partitionGroup.next();
+    if (raw === undefined) return false;
+    if (readiness.enforced) this.metrics.enforcedProcessingTotal++;
+    const ctx = this.context;
+    const lateness = ctx.streamTime - raw.timestamp;
+    if (lateness > this.metrics.recordLatenessMax) this.metrics.recordLatenessMax = lateness;
+    if (raw.timestamp > ctx.streamTime) ctx.streamTime = raw.timestamp;
+    ctx.recordMetadata = { topic: raw.topic, partition: raw.partition, offset: raw.offset };
+    const key = tpKey(raw.topic, raw.partition);
+    const consumed = this.#consumed.get(key);
+    if (consumed) consumed.offset = raw.offset + 1;
+    else this.#consumed.set(key, { topic: raw.topic, partition: raw.partition, offset: raw.offset + 1 });
+    this.#commitNeeded = true;
+    this.metrics.processTotal++;
+    const binding = this.graph.sourceByTopic.get(raw.topic);
+    if (binding) processSourceRecord(ctx, binding.node, binding.source, raw, this.#config.deserializationExceptionHandler);
+    ctx.recordMetadata = null;
+    return true;
+  }
+
+  get commitNeeded(): boolean {
+    return this.#commitNeeded;
+  }
+
+  /** Changelog records to write before this task's offsets are committed. */
+  takeChangelogRecords(): ProduceRecord[] {
+    const out: ProduceRecord[] = [];
+    for (const s of this.stores) for (const r of s.takeChangelogRecords()) out.push(r);
+    return out;
+  }
+
+  /** The offsets to commit; marks the task clean. */
+  takeCommittableOffsets(): { topic: string; partition: number; offset: number }[] {
+    this.#commitNeeded = false;
+    return [...this.#consumed.values()].map((o) => ({ ...o }));
+  }
+
+  fail(): void {
+    if (this.lifecycle.state !== 'FAILED') this.lifecycle.tryTransition('FAILED');
+    this.partitionGroup.clear();
+  }
+
+  /** RUNNING/RESTORING → SUSPENDED → CLOSED; closing a FAILED task only releases memory. */
+  close(): void {
+    if (this.lifecycle.state !== 'FAILED') {
+      if (this.lifecycle.state !== 'SUSPENDED' && this.lifecycle.state !== 'CLOSED') this.lifecycle.transition('SUSPENDED');
+      this.lifecycle.tryTransition('CLOSED');
+    }
+    for (const node of this.graph.nodes.values()) node.processor.close?.();
+    for (const s of this.stores) s.close();
+    this.partitionGroup.clear();
+  }
+}

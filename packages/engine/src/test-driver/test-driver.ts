@@ -1,0 +1,256 @@
+// A TopologyTestDriver for Streamwright topologies: every piped record is processed synchronously
+// through the same compiled processor graph and StreamTask code the running app uses, with one
+// partition per topic and no backend. Output written to a topic that the topology also reads
+// (e.g. a generator's topic or a repartition topic) is fed back in, as TopologyTestDriver does.
+import type { AppConfig, Plan, Topology } from '@streamwright/topology-model';
+import { compileExpression } from '@streamwright/topology-model';
+import type { Headers, MetricsSnapshot, ProcessingError, ProduceRecord, StoredRecord } from '../api.js';
+import { engineConfig } from '../app/config.js';
+import { planOf } from '../app/plan-topology.js';
+import { MetricsRegistry } from '../metrics/metrics-registry.js';
+import { compilePlan, type CompiledSubtopology } from '../processor/compile.js';
+import { getSerde } from '../serdes/index.js';
+import type { Serde } from '../serdes/serde.js';
+import type { KeyValueEntry, ValueAndTimestamp } from '../state/key-value-store.js';
+import { StreamTask } from '../task/stream-task.js';
+
+export interface TestRecord {
+  topic: string;
+  key: unknown;
+  value: unknown;
+  timestamp: number;
+  headers: Headers;
+}
+
+export interface TestOutputTopic {
+  readKeyValue(): { key: unknown; value: unknown };
+  readRecord(): TestRecord;
+  readRecordsToList(): TestRecord[];
+  /** Latest value per key (keys compared as JSON text). */
+  readKeyValuesToMap(): Map<unknown, unknown>;
+  isEmpty(): boolean;
+  getQueueSize(): number;
+}
+
+export interface TestDriver {
+  /** Serializes with the reading source's serdes, then processes synchronously. */
+  pipeInput(topic: string, key: unknown, value: unknown, timestamp?: number, headers?: Headers): void;
+  /** Pipes bytes as they would sit in the topic (to test deserialization handling). */
+  pipeRawInput(topic: string, key: Uint8Array | null, value: Uint8Array | null, timestamp?: number, headers?: Headers): void;
+  createInputTopic(topic: string): { pipeInput(key: unknown, value: unknown, timestamp?: number, headers?: Headers): void };
+  createOutputTopic(topic: string): TestOutputTopic;
+  /** Takes (and removes) everything written to `topic` so far, decoded with its sink's serdes. */
+  readOutput(topic: string): TestRecord[];
+  /** Runs a generator node `count` times (seq continues across calls) and processes the records. */
+  generate(modelNodeId: string, count: number, now?: number): void;
+  getKeyValueStore(name: string): { get(key: unknown): unknown; getWithTimestamp(key: unknown): ValueAndTimestamp | undefined; all(): KeyValueEntry[] };
+  errors(): ProcessingError[];
+  metrics(): MetricsSnapshot;
+  readonly plan: Plan;
+  close(): void;
+}
+
+export interface TestDriverOptions {
+  /** Overrides of the topology's application config (e.g. the exception handler). */
+  config?: AppConfig;
+  /** Wall clock for default timestamps and e2e latency. */
+  now?: () => number;
+}
+
+export function createTestDriver(topology: Topology, options: TestDriverOptions = {}): TestDriver {
+  return createTestDriverFromPlan(planOf(topology), { ...topology.application.config, ...options.config }, options, topology);
+}
+
+export function createTestDriverFromPlan(
+  plan: Plan,
+  appConfig: AppConfig,
+  options: TestDriverOptions = {},
+  topology?: Topology,
+): TestDriver {
+  const now = options.now ?? Date.now;
+  const config = engineConfig(plan.applicationId, appConfig);
+  const compiled = compilePlan(plan);
+  const nodeModelIds: Record<string, string> = {};
+  for (const [modelId, names] of Object.entries(plan.nodeNames)) for (const n of names) nodeModelIds[n] = modelId;
+  const metrics = new MetricsRegistry(plan.applicationId, nodeModelIds, now);
+  const errors: ProcessingError[] = [];
+  const produced: ProduceRecord[] = [];
+  const collector = { send: (r: ProduceRecord) => void produced.push(r) };
+
+  const taskByTopic = new Map<string, StreamTask>();
+  const tasks: StreamTask[] = [];
+  const outputSerdes = new Map<string, { key: Serde<unknown>; value: Serde<unknown> }>();
+  const inputSerdes = new Map<string, { key: Serde<unknown>; value: Serde<unknown> }>();
+  for (const sub of compiled) {
+    const task = new StreamTask({
+      subtopology: sub,
+      partition: 0,
+      partitions: sub.sourceTopics.map((topic) => ({ topic, partition: 0 })),
+      collector,
+      metrics,
+      config: { ...config, maxTaskIdleMs: -1 },
+      onError: (e) => void errors.unshift(e),
+      now,
+    });
+    task.initializeWithoutRestore();
+    tasks.push(task);
+    for (const s of sub.sources) {
+      for (const t of s.topics) {
+        taskByTopic.set(t, task);
+        inputSerdes.set(t, { key: s.keySerde, value: s.valueSerde });
+      }
+    }
+    collectOutputSerdes(sub, plan, outputSerdes);
+  }
+
+  const offsets = new Map<string, number>();
+  const outputs = new Map<string, TestRecord[]>();
+  const nextOffset = (topic: string) => {
+    const o = offsets.get(topic) ?? 0;
+    offsets.set(topic, o + 1);
+    return o;
+  };
+
+  // Process one stored record, then everything it caused, breadth-first like TopologyTestDriver.
+  const processRaw = (first: StoredRecord): void => {
+    const queue: StoredRecord[] = [first];
+    while (queue.length > 0) {
+      const raw = queue.shift()!;
+      const task = taskByTopic.get(raw.topic);
+      if (!task) continue;
+      task.addRecords({ topic: raw.topic, partition: 0 }, [raw]);
+      while (task.process()) {
+        /* one record at a time until its queue is drained */
+      }
+      for (const t of tasks) produced.push(...t.takeChangelogRecords());
+      for (const out of produced.splice(0)) {
+        const stored: StoredRecord = {
+          topic: out.topic,
+          partition: 0,
+          offset: nextOffset(out.topic),
+          timestamp: out.timestamp ?? now(),
+          key: out.key,
+          value: out.value,
+          headers: out.headers ?? {},
+        };
+        const serdes = outputSerdes.get(out.topic);
+        const decoded: TestRecord = {
+          topic: out.topic,
+          key: serdes ? serdes.key.deserialize(stored.key) : stored.key,
+          value: serdes ? serdes.value.deserialize(stored.value) : stored.value,
+          timestamp: stored.timestamp,
+          headers: stored.headers,
+        };
+        let list = outputs.get(out.topic);
+        if (!list) outputs.set(out.topic, (list = []));
+        list.push(decoded);
+        if (taskByTopic.has(out.topic)) queue.push(stored);
+      }
+    }
+  };
+
+  const pipeInput = (topic: string, key: unknown, value: unknown, timestamp?: number, headers: Headers = {}): void => {
+    const serdes = inputSerdes.get(topic);
+    if (!serdes) throw new Error(`topic ${topic} is not read by this topology`);
+    processRaw({
+      topic,
+      partition: 0,
+      offset: nextOffset(topic),
+      timestamp: timestamp ?? now(),
+      key: serdes.key.serialize(key),
+      value: serdes.value.serialize(value),
+      headers,
+    });
+  };
+
+  const pipeRawInput = (topic: string, key: Uint8Array | null, value: Uint8Array | null, timestamp?: number, headers: Headers = {}): void => {
+    if (!inputSerdes.has(topic)) throw new Error(`topic ${topic} is not read by this topology`);
+    processRaw({ topic, partition: 0, offset: nextOffset(topic), timestamp: timestamp ?? now(), key, value, headers });
+  };
+
+  const readOutput = (topic: string): TestRecord[] => {
+    const list = outputs.get(topic) ?? [];
+    outputs.set(topic, []);
+    return list;
+  };
+
+  const generatorSeq = new Map<string, number>();
+
+  return {
+    plan,
+    pipeInput,
+    pipeRawInput,
+    createInputTopic: (topic) => ({ pipeInput: (k, v, ts, h) => pipeInput(topic, k, v, ts, h) }),
+    readOutput,
+    createOutputTopic(topic) {
+      const list = () => {
+        let l = outputs.get(topic);
+        if (!l) outputs.set(topic, (l = []));
+        return l;
+      };
+      const readRecord = (): TestRecord => {
+        const r = list().shift();
+        if (!r) throw new Error(`no more records in ${topic}`);
+        return r;
+      };
+      return {
+        readRecord,
+        readKeyValue: () => {
+          const r = readRecord();
+          return { key: r.key, value: r.value };
+        },
+        readRecordsToList: () => readOutput(topic),
+        readKeyValuesToMap: () => {
+          const m = new Map<unknown, unknown>();
+          for (const r of readOutput(topic)) m.set(r.key, r.value);
+          return m;
+        },
+        isEmpty: () => list().length === 0,
+        getQueueSize: () => list().length,
+      };
+    },
+    generate(modelNodeId, count, at) {
+      const node = topology?.nodes.find((n) => n.id === modelNodeId);
+      if (!node || node.kind !== 'generator') throw new Error(`${modelNodeId} is not a generator node`);
+      const key = node.config.key === undefined ? null : compileExpression(node.config.key, 'generatorKey');
+      const value = compileExpression(node.config.value, 'generatorValue');
+      for (let i = 0; i < count; i++) {
+        const seq = generatorSeq.get(modelNodeId) ?? 0;
+        generatorSeq.set(modelNodeId, seq + 1);
+        const ts = at ?? now();
+        const vars = { seq, now: ts };
+        pipeInput(node.config.topic, key === null ? null : key.evaluate(vars), value.evaluate(vars), ts);
+      }
+    },
+    getKeyValueStore(name) {
+      const store = tasks.flatMap((t) => t.stores).find((s) => s.name === name);
+      if (!store) throw new Error(`no store named ${name}`);
+      return { get: (k) => store.get(k)?.value ?? null, getWithTimestamp: (k) => store.get(k), all: () => store.all() };
+    },
+    errors: () => [...errors],
+    metrics: () => metrics.snapshot(),
+    close() {
+      for (const t of tasks) t.close();
+    },
+  };
+}
+
+function collectOutputSerdes(
+  sub: CompiledSubtopology,
+  plan: Plan,
+  into: Map<string, { key: Serde<unknown>; value: Serde<unknown> }>,
+): void {
+  for (const c of sub.nodes) {
+    const n = c.planned;
+    if (n.role !== 'sink') continue;
+    const cfg = (n.modelNode?.config ?? {}) as Record<string, unknown>;
+    const topic = n.topic ?? (cfg['topic'] as string);
+    into.set(topic, {
+      key: getSerde(n.keySerde ?? (cfg['keySerde'] as never) ?? 'string'),
+      value: getSerde(n.valueSerde ?? (cfg['valueSerde'] as never) ?? 'json'),
+    });
+  }
+  for (const s of plan.stores) {
+    if (s.subtopology === sub.id && s.changelogTopic) into.set(s.changelogTopic, { key: getSerde(s.keySerde), value: getSerde(s.valueSerde) });
+  }
+}

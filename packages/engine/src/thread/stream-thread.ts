@@ -1,0 +1,338 @@
+// A stream thread (Kafka Streams' StreamThread): one consumer-group member running
+// poll → process → flush → maybe commit in a loop over its tasks. In this version threads are
+// cooperative async loops sharing Node's event loop; each iteration yields (setImmediate), so the
+// runtime's HTTP server stays responsive. worker_threads come with the engine's DSL issue.
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { Backend, GroupMember, PartitionAssignor, ProcessingError, TopicPartition } from '../api.js';
+import type { EngineConfig } from '../app/config.js';
+import { errorMessage } from '../errors.js';
+import { StateMachine } from '../lifecycle/state-machine.js';
+import { THREAD_TRANSITIONS, type ThreadState } from '../lifecycle/states.js';
+import type { ThreadMetrics } from '../metrics/metric-groups.js';
+import type { MetricsRegistry } from '../metrics/metrics-registry.js';
+import { FailedProcessingError } from '../processor/processing-failure.js';
+import type { CompiledSubtopology } from '../processor/compile.js';
+import { BufferedRecordCollector } from '../task/record-collector.js';
+import { tpKey, type RecordQueue } from '../task/record-queue.js';
+import { StreamTask, taskIdOf } from '../task/stream-task.js';
+import type { EngineLogger } from '../api.js';
+
+export interface StreamThreadContext {
+  backend: Backend;
+  config: EngineConfig;
+  subtopologies: CompiledSubtopology[];
+  assignor: PartitionAssignor;
+  metrics: MetricsRegistry;
+  logger: EngineLogger;
+  onError: (error: ProcessingError) => void;
+  /** A task failed under log-and-fail, or the thread hit an unexpected error. */
+  onFatal: (thread: StreamThread, error: unknown) => void;
+}
+
+/** Records processed per task before moving to the next task, and the time budget of a batch. */
+const RECORDS_PER_TASK_TURN = 100;
+const BATCH_BUDGET_MS = 50;
+
+export class StreamThread {
+  readonly name: string;
+  readonly lifecycle: StateMachine<ThreadState>;
+  readonly metrics: ThreadMetrics;
+  readonly #ctx: StreamThreadContext;
+  readonly #collector: BufferedRecordCollector;
+  /** Every task this thread ran or runs, for status (a revoked task leaves the map). */
+  readonly tasks = new Map<string, StreamTask>();
+  readonly #queues = new Map<string, { task: StreamTask; queue: RecordQueue }>();
+  #member: GroupMember | null = null;
+  #pendingAssignment: TopicPartition[] | null = null;
+  #pendingRevocations: { partitions: TopicPartition[]; done: () => void }[] = [];
+  #stopRequested = false;
+  #wakeup = new AbortController();
+  #loop: Promise<void> | null = null;
+  #lastCommit = Date.now();
+
+  constructor(index: number, ctx: StreamThreadContext) {
+    this.name = `${ctx.config.applicationId}-StreamThread-${index}`;
+    this.#ctx = ctx;
+    this.lifecycle = new StateMachine<ThreadState>(this.name, 'CREATED', THREAD_TRANSITIONS);
+    this.metrics = ctx.metrics.thread(this.name);
+    this.#collector = new BufferedRecordCollector(ctx.backend);
+  }
+
+  get state(): ThreadState {
+    return this.lifecycle.state;
+  }
+
+  async start(): Promise<void> {
+    this.lifecycle.transition('STARTING');
+    const topics = [...new Set(this.#ctx.subtopologies.flatMap((s) => s.sourceTopics))];
+    const member = await this.#ctx.backend.joinGroup(this.#ctx.config.applicationId, topics, {
+      assignor: this.#ctx.assignor,
+      clientId: `${this.name}-consumer`,
+    });
+    this.#member = member;
+    member.onRevocation((partitions) => this.#requestRevocation(partitions));
+    member.onAssignment((assigned) => {
+      this.#pendingAssignment = assigned;
+      this.#wake();
+    });
+    this.#pendingAssignment = member.assignment();
+    this.#loop = this.#run();
+  }
+
+  /** Asks the loop to finish its batch, commit, close its tasks and leave the group. */
+  requestStop(): void {
+    this.#stopRequested = true;
+    this.#wake();
+  }
+
+  async stopped(): Promise<void> {
+    await this.#loop;
+  }
+
+  async #run(): Promise<void> {
+    try {
+      while (!this.#stopRequested) {
+        await this.#handleRebalanceEvents();
+        if (this.#stopRequested) break;
+        await this.#runOnce();
+        await yieldToEventLoop();
+      }
+    } catch (error) {
+      this.#ctx.logger.error({ thread: this.name, err: error }, 'stream thread failed');
+      this.#ctx.onFatal(this, error);
+    } finally {
+      await this.#shutdown();
+    }
+  }
+
+  async #runOnce(): Promise<void> {
+    await this.#poll();
+    this.#processBatch();
+    await this.#collector.flush();
+    if (Date.now() - this.#lastCommit >= this.#ctx.config.commitIntervalMs) await this.#commit([...this.#runningTasks()]);
+  }
+
+  async #poll(): Promise<void> {
+    const { backend, config } = this.#ctx;
+    const requests: { topic: string; partition: number; offset: number }[] = [];
+    let buffered = 0;
+    for (const { task, queue } of this.#queues.values()) {
+      if (task.state !== 'RUNNING') continue;
+      buffered += queue.size;
+      if (queue.size < config.bufferedRecordsPerPartition) requests.push({ ...queue.tp, offset: queue.position });
+    }
+    const maxWaitMs = buffered > 0 ? 0 : config.pollMs;
+    this.metrics.pollTotal++;
+    if (requests.length === 0) {
+      if (maxWaitMs > 0) await sleep(maxWaitMs, this.#wakeup.signal);
+      return;
+    }
+    let responses;
+    try {
+      responses = await backend.fetchMany(requests, { maxRecords: config.maxPollRecords, maxWaitMs, signal: this.#wakeup.signal });
+    } catch (error) {
+      this.#ctx.logger.warn({ thread: this.name, err: errorMessage(error) }, 'poll failed; retrying');
+      await sleep(config.pollMs, this.#wakeup.signal);
+      return;
+    }
+    for (const r of responses) {
+      const entry = this.#queues.get(tpKey(r.topic, r.partition));
+      if (!entry) continue;
+      const { queue, task } = entry;
+      queue.highWatermark = r.highWatermark;
+      if (r.error === 'OFFSET_OUT_OF_RANGE') {
+        queue.position = await this.#resetPosition(task, queue.tp);
+        continue;
+      }
+      if (r.records.length > 0) {
+        task.addRecords(queue.tp, r.records);
+        queue.position = r.records[r.records.length - 1]!.offset + 1;
+      }
+    }
+  }
+
+  /** Processes buffered records round-robin over tasks, within a time budget. Synchronous. */
+  #processBatch(): void {
+    const started = Date.now();
+    const tasks = [...this.#runningTasks()];
+    let progressed = true;
+    while (progressed && Date.now() - started < BATCH_BUDGET_MS) {
+      progressed = false;
+      for (const task of tasks) {
+        if (task.state !== 'RUNNING') continue;
+        try {
+          for (let i = 0; i < RECORDS_PER_TASK_TURN && task.process(); i++) {
+            this.metrics.processTotal++;
+            progressed = true;
+          }
+        } catch (error) {
+          this.#failTask(task, error);
+        }
+      }
+    }
+  }
+
+  #failTask(task: StreamTask, error: unknown): void {
+    task.fail();
+    if (!(error instanceof FailedProcessingError)) {
+      // Not from a processor (a bug or a store error): report it against the task.
+      this.#ctx.onError({
+        taskId: task.id,
+        processor: task.context.currentNode?.name ?? '',
+        message: errorMessage(error),
+        record: null,
+        at: Date.now(),
+        handling: 'fail',
+      });
+    }
+    this.#ctx.logger.error({ thread: this.name, taskId: task.id, err: errorMessage(error) }, 'task failed');
+    this.#ctx.onFatal(this, error);
+  }
+
+  /** Flush output, write changelogs, then commit input offsets — in this order (at-least-once). */
+  async #commit(tasks: StreamTask[]): Promise<void> {
+    await this.#collector.flush();
+    for (const t of tasks) for (const r of t.takeChangelogRecords()) this.#collector.send(r);
+    await this.#collector.flush();
+    const offsets = tasks.filter((t) => t.commitNeeded).flatMap((t) => t.takeCommittableOffsets());
+    if (offsets.length > 0) await this.#ctx.backend.commitOffsets(this.#ctx.config.applicationId, offsets);
+    this.metrics.commitTotal++;
+    this.#lastCommit = Date.now();
+  }
+
+  *#runningTasks(): Iterable<StreamTask> {
+    for (const t of this.tasks.values()) if (t.state === 'RUNNING') yield t;
+  }
+
+  #requestRevocation(partitions: TopicPartition[]): Promise<void> {
+    if (this.#loop === null || this.lifecycle.state === 'DEAD') return Promise.resolve();
+    return new Promise((resolve) => {
+      this.#pendingRevocations.push({ partitions, done: resolve });
+      this.#wake();
+    });
+  }
+
+  async #handleRebalanceEvents(): Promise<void> {
+    const revocations = this.#pendingRevocations.splice(0);
+    if (revocations.length > 0) {
+      this.lifecycle.transition('PARTITIONS_REVOKED');
+      const revoked = new Set(revocations.flatMap((r) => r.partitions).map((tp) => tpKey(tp.topic, tp.partition)));
+      const affected = [...this.tasks.values()].filter((t) => t.partitions.some((tp) => revoked.has(tpKey(tp.topic, tp.partition))));
+      await this.#closeTasks(affected);
+      for (const r of revocations) r.done();
+    }
+    const assigned = this.#pendingAssignment;
+    if (assigned !== null) {
+      this.#pendingAssignment = null;
+      this.lifecycle.transition('PARTITIONS_ASSIGNED');
+      await this.#assign(assigned);
+    }
+    if (this.lifecycle.state === 'PARTITIONS_ASSIGNED' && this.#pendingAssignment === null && this.#pendingRevocations.length === 0) {
+      this.lifecycle.transition('RUNNING');
+    }
+  }
+
+  async #assign(assigned: TopicPartition[]): Promise<void> {
+    const { subtopologies, config, metrics, backend } = this.#ctx;
+    const wanted = new Map<string, { sub: CompiledSubtopology; partition: number; tps: TopicPartition[] }>();
+    for (const tp of assigned) {
+      const sub = subtopologies.find((s) => s.sourceTopics.includes(tp.topic));
+      if (!sub) continue;
+      const id = taskIdOf(sub.id, tp.partition);
+      let w = wanted.get(id);
+      if (!w) wanted.set(id, (w = { sub, partition: tp.partition, tps: [] }));
+      w.tps.push(tp);
+    }
+    // Tasks no longer assigned (normally revoked already) are closed.
+    await this.#closeTasks([...this.tasks.values()].filter((t) => !wanted.has(t.id) && t.state !== 'FAILED'));
+    const created: StreamTask[] = [];
+    for (const [id, w] of wanted) {
+      const existing = this.tasks.get(id);
+      if (existing && existing.state !== 'CLOSED') continue;
+      const task = new StreamTask({
+        subtopology: w.sub,
+        partition: w.partition,
+        partitions: w.tps,
+        collector: this.#collector,
+        metrics,
+        config,
+        onError: this.#ctx.onError,
+      });
+      this.tasks.set(id, task);
+      created.push(task);
+    }
+    for (const task of created) {
+      const committed = await backend.committedOffsets(config.applicationId, task.partitions);
+      for (const tp of task.partitions) {
+        const queue = task.partitionGroup.queue(tp.topic, tp.partition)!;
+        const c = committed.get(`${tp.topic}:${tp.partition}`);
+        queue.position = c ?? (await this.#resetPosition(task, tp));
+        this.#queues.set(tpKey(tp.topic, tp.partition), { task, queue });
+      }
+      try {
+        await task.restore(backend);
+      } catch (error) {
+        this.#failTask(task, error);
+      }
+    }
+  }
+
+  async #resetPosition(task: StreamTask, tp: TopicPartition): Promise<number> {
+    const desc = await this.#ctx.backend.describeTopic(tp.topic);
+    const range = desc?.offsets.find((o) => o.partition === tp.partition);
+    const policy = task.graph.sourceByTopic.get(tp.topic)?.source.offsetReset ?? 'earliest';
+    return policy === 'latest' ? (range?.latest ?? 0) : (range?.earliest ?? 0);
+  }
+
+  /** Commits healthy tasks, then closes them (a FAILED task is closed without committing). */
+  async #closeTasks(tasks: StreamTask[]): Promise<void> {
+    if (tasks.length === 0) return;
+    try {
+      await this.#commit(tasks.filter((t) => t.state === 'RUNNING'));
+    } catch (error) {
+      this.#ctx.logger.error({ thread: this.name, err: errorMessage(error) }, 'commit while closing tasks failed');
+    }
+    for (const task of tasks) {
+      task.close();
+      for (const tp of task.partitions) this.#queues.delete(tpKey(tp.topic, tp.partition));
+      if (task.state === 'CLOSED') this.tasks.delete(task.id);
+    }
+  }
+
+  async #shutdown(): Promise<void> {
+    this.lifecycle.tryTransition('PENDING_SHUTDOWN');
+    const tasks = [...this.tasks.values()];
+    try {
+      await this.#commit(tasks.filter((t) => t.state === 'RUNNING'));
+    } catch (error) {
+      this.#ctx.logger.error({ thread: this.name, err: errorMessage(error) }, 'final commit failed');
+    }
+    for (const t of tasks) t.close();
+    this.#queues.clear();
+    for (const r of this.#pendingRevocations.splice(0)) r.done();
+    this.lifecycle.tryTransition('DEAD');
+    try {
+      await this.#member?.leave();
+    } catch (error) {
+      this.#ctx.logger.warn({ thread: this.name, err: errorMessage(error) }, 'leaving the group failed');
+    }
+  }
+
+  #wake(): void {
+    this.#wakeup.abort();
+    this.#wakeup = new AbortController();
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done);
+  });
+}
