@@ -6,6 +6,7 @@ export { murmur2, toPositive, partitionForKey, type PartitionerContext } from '.
 export { crc32c, crc32cImplementation } from './format/crc32c.js';
 export type { RecoveryEvent } from './storage/segment.js';
 export type { ReadBatch } from './storage/partition-log.js';
+export type { CompactionReport } from './compaction/cleaner.js';
 export {
   decodeRecords,
   encodeBatch,

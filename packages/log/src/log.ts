@@ -3,6 +3,7 @@
 // it through ./remote). See docs/LOG.md for the on-disk layout and the guarantees.
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import { Cleaner, type CompactionReport } from './compaction/cleaner.js';
 import { effectiveConfig, normaliseOverrides, parseTopicConfig, type TopicConfig } from './config.js';
 import {
   lockDataDir,
@@ -69,6 +70,7 @@ export class Log {
   private readonly releaseLock: () => void;
   private readonly closeHooks: (() => Promise<void> | void)[] = [];
   private closed = false;
+  private readonly cleaner: Cleaner;
 
   private constructor(opts: LogOptions, releaseLock: () => void) {
     this.dataDir = opts.dataDir;
@@ -81,6 +83,7 @@ export class Log {
       clock: this.clock,
       nullKeys: new NullKeyPartitioner(),
     });
+    this.cleaner = new Cleaner(this);
   }
 
   /** Opens (creating if needed) a data dir, takes its lock and recovers every partition. */
@@ -384,6 +387,23 @@ export class Log {
     }
     if (deleted > 0) this.writeCheckpoints();
     return deleted;
+  }
+
+  /**
+   * Compacts a partition of a compacted topic now (the background cleaner does it on its own once
+   * min.cleanable.dirty.ratio is reached). Runs in a worker thread; appends and reads go on.
+   */
+  compact(topic: string, partition: number): Promise<CompactionReport> {
+    try {
+      return this.cleaner.compact(topic, partition);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /** One pass of the background cleaner: compacts partitions over their dirty ratio. */
+  cleanDirty(): Promise<unknown> {
+    return this.cleaner.cleanDirty();
   }
 
   /** Writes recovery points and log start offsets (also done on a timer and at close). */

@@ -97,7 +97,7 @@ export class Segment {
       }
     }
     seg.recover(scanFrom, opts.active, opts.events);
-    const time = scanFrom === 0 ? null : TimeIndex.load(seg.timeIndex.file, baseOffset, seg.nextOffset);
+    const time = TimeIndex.load(seg.timeIndex.file, baseOffset, seg.nextOffset);
     if (time === null) seg.rebuildTimeIndex(opts.events);
     else {
       seg.timeIndex = time;

@@ -1,0 +1,132 @@
+// Recovery and corruption: damaged files are detected (an error naming the file and offset, or a
+// truncated torn tail), and a bad record is never served.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LogErrorCode } from '../errors.js';
+import { Log } from '../log.js';
+import { bytes, openTestLog, text, tmpDir } from '../../test/helpers.js';
+
+async function seeded(opts: { segmentBytes?: number; records?: number } = {}): Promise<{ dir: string; part: string }> {
+  const dir = tmpDir();
+  const log = await Log.open({ dataDir: dir, background: false });
+  await log.createTopic('t', 1, { 'segment.bytes': opts.segmentBytes ?? 1 << 20, 'index.interval.bytes': 200 });
+  for (let i = 0; i < (opts.records ?? 40); i++) {
+    await log.produce([{ topic: 't', key: bytes(`k${i}`), value: bytes(`value-${i}-${'x'.repeat(60)}`) }]);
+  }
+  await log.close();
+  return { dir, part: path.join(dir, 't-0') };
+}
+
+const logs = (part: string) => fs.readdirSync(part).filter((f) => f.endsWith('.log')).sort();
+
+async function readAll(log: Log): Promise<string[]> {
+  const out: string[] = [];
+  let off = log.earliestOffset('t', 0);
+  for (;;) {
+    const r = await log.fetch('t', 0, off);
+    if (r.records.length === 0) return out;
+    out.push(...r.records.map((x) => text(x.value)!));
+    off = r.nextOffset;
+  }
+}
+
+/** Forget the recovery point, as after a crash before any checkpoint. */
+const forgetCheckpoint = (dir: string) => fs.rmSync(path.join(dir, 'recovery-point-offset-checkpoint'));
+
+describe('recovery on open', () => {
+  it('truncates a torn write at the tail of the active segment and keeps appending after it', async () => {
+    const { dir, part } = await seeded();
+    const file = path.join(part, logs(part).at(-1)!);
+    const size = fs.statSync(file).size;
+    fs.truncateSync(file, size - 17); // the last batch loses its end, as a write cut short
+    const log = await openTestLog({ dataDir: dir });
+    expect(log.recoveryEvents.filter((e) => e.kind === 'truncated-torn-tail')).toHaveLength(1);
+    const values = await readAll(log);
+    expect(values).toHaveLength(39);
+    expect(values.at(-1)).toMatch(/^value-38-/);
+    const [m] = await log.produce([{ topic: 't', key: null, value: bytes('after') }]);
+    expect(m!.offset).toBe(39);
+  });
+
+  it('truncates garbage appended after the last batch (a half-written header)', async () => {
+    const { dir, part } = await seeded();
+    fs.appendFileSync(path.join(part, logs(part).at(-1)!), Buffer.from([0, 0, 0, 0, 0, 0, 0, 40, 0, 0]));
+    const log = await openTestLog({ dataDir: dir });
+    expect(log.recoveryEvents.map((e) => e.kind)).toContain('truncated-torn-tail');
+    expect(await readAll(log)).toHaveLength(40);
+  });
+
+  it('refuses to open when a batch in the middle of the log is corrupt, naming file and offset', async () => {
+    const { dir, part } = await seeded();
+    forgetCheckpoint(dir);
+    const file = path.join(part, logs(part).at(-1)!);
+    const data = fs.readFileSync(file);
+    data.writeUInt8(data[data.length >> 1]! ^ 0x55, data.length >> 1);
+    fs.writeFileSync(file, data);
+    const err = await Log.open({ dataDir: dir, background: false }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: LogErrorCode.CORRUPT_MESSAGE, file });
+    expect((err as Error).message).toMatch(/00000000000000000000\.log at position \d+ \(offset \d+\)/);
+    // The lock was released: once repaired (here: the damaged file removed), the dir opens again.
+    fs.rmSync(part, { recursive: true });
+    fs.mkdirSync(part);
+    const log = await openTestLog({ dataDir: dir });
+    expect(log.latestOffset('t', 0)).toBe(0);
+  });
+
+  it('never serves a flipped byte that recovery did not scan: the fetch fails instead', async () => {
+    const { dir, part } = await seeded({ segmentBytes: 1500 });
+    const first = path.join(part, logs(part)[0]!);
+    const data = fs.readFileSync(first);
+    data.writeUInt8(data[200]! ^ 0x01, 200);
+    fs.writeFileSync(first, data);
+    const log = await openTestLog({ dataDir: dir });
+    await expect(readAll(log)).rejects.toMatchObject({ code: LogErrorCode.CORRUPT_MESSAGE, file: first });
+  });
+
+  it('rebuilds a missing, truncated or garbled index and time index', async () => {
+    const { dir, part } = await seeded({ segmentBytes: 2000 });
+    const [a, b, c] = logs(part).map((f) => f.slice(0, 20));
+    fs.rmSync(path.join(part, `${a}.index`));
+    fs.truncateSync(path.join(part, `${b}.index`), 5);
+    fs.writeFileSync(path.join(part, `${c}.timeindex`), Buffer.alloc(24, 0xff));
+    const log = await openTestLog({ dataDir: dir });
+    const kinds = log.recoveryEvents.map((e) => e.kind);
+    expect(kinds.filter((k) => k === 'rebuilt-index')).toHaveLength(2);
+    expect(kinds).toContain('rebuilt-time-index');
+    expect(await readAll(log)).toHaveLength(40);
+    expect((await log.fetch('t', 0, 23)).records[0]!.offset).toBe(23);
+    expect(fs.statSync(path.join(part, `${a}.index`)).size % 8).toBe(0);
+  });
+
+  it('detects a sealed segment cut short', async () => {
+    const { dir, part } = await seeded({ segmentBytes: 2000 });
+    const first = path.join(part, logs(part)[0]!);
+    fs.truncateSync(first, fs.statSync(first).size - 30);
+    const err = await Log.open({ dataDir: dir, background: false }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: LogErrorCode.CORRUPT_MESSAGE, file: first });
+  });
+
+  it('scans everything after the recovery point when the checkpoint is lost, and finds it sound', async () => {
+    const { dir } = await seeded({ segmentBytes: 2000 });
+    forgetCheckpoint(dir);
+    const log = await openTestLog({ dataDir: dir });
+    expect(log.recoveryEvents).toEqual([]);
+    expect(await readAll(log)).toHaveLength(40);
+  });
+
+  it('cleans up leftovers of an interrupted compaction and completes a started swap', async () => {
+    const { dir, part } = await seeded({ segmentBytes: 2000 });
+    const [a, b] = logs(part).map((f) => f.slice(0, 20));
+    fs.writeFileSync(path.join(part, `${a}.log.cleaned`), 'partial');
+    // A swap whose commit point was passed: the cleaned copy (here: the same bytes) must win.
+    fs.copyFileSync(path.join(part, `${b}.log`), path.join(part, `${b}.log.swap`));
+    fs.rmSync(path.join(part, `${b}.log`));
+    const log = await openTestLog({ dataDir: dir });
+    const kinds = log.recoveryEvents.map((e) => e.kind);
+    expect(kinds).toContain('removed-leftover');
+    expect(kinds).toContain('completed-swap');
+    expect(fs.existsSync(path.join(part, `${a}.log.cleaned`))).toBe(false);
+    expect(await readAll(log)).toHaveLength(40);
+  });
+});
