@@ -102,7 +102,10 @@ export interface FetchResponse {
  */
 export interface Backend {
   readonly kind: 'embedded' | 'kafka';
-  createTopics(topics: { name: string; partitions: number; config?: Record<string, string> }[]): Promise<void>;
+  /** Creates the topics that do not exist yet (existing ones are left as they are). */
+  createTopics(
+    topics: { name: string; partitions: number; config?: Record<string, string | number>; internal?: boolean }[],
+  ): Promise<void>;
   deleteTopics(names: string[]): Promise<void>;
   listTopics(): Promise<TopicDescription[]>;
   describeTopic(name: string): Promise<TopicDescription | null>;

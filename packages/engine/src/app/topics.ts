@@ -12,7 +12,7 @@ export async function ensureTopics(backend: Backend, topology: Topology, plan: P
   const create = async (topics: NewTopic[]): Promise<void> => {
     const missing = topics.filter((t) => !existing.has(t.name));
     if (missing.length === 0) return;
-    await (backend.createTopics as (t: NewTopic[]) => Promise<void>)(missing);
+    await backend.createTopics(missing);
     for (const t of missing) existing.set(t.name, t.partitions);
     logger.info({ topics: missing.map((t) => `${t.name}(${t.partitions})`) }, 'created missing topics');
   };
