@@ -17,9 +17,26 @@ export interface ValidationView {
   byNode: ReadonlyMap<string, readonly Problem[]>;
 }
 
-/** Path segments of `nodes[2].config.expression` or `/nodes/2/config/expression`. */
+/**
+ * Path segments of topology-model's paths: `nodes[2].config.expression` →
+ * ["nodes", "2", "config", "expression"]; quoted keys (`config["commit.interval.ms"]`) stay whole.
+ */
 export function pathSegments(path: string): string[] {
-  return path.split(/[.[\]/]+/).filter((s) => s !== '');
+  const segments: string[] = [];
+  const token = /([A-Za-z_$][\w$-]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/gy;
+  let at = 0;
+  while (at < path.length) {
+    if (path[at] === '.' || path[at] === '/') {
+      at++;
+      continue;
+    }
+    token.lastIndex = at;
+    const m = token.exec(path);
+    if (!m) return path.split(/[.[\]/]+/).filter((s) => s !== ''); // not our format: best effort
+    segments.push(m[1] ?? m[2] ?? (JSON.parse(m[3]!) as string));
+    at = token.lastIndex;
+  }
+  return segments;
 }
 
 /**
@@ -78,13 +95,15 @@ export function validationOf(doc: TopologyDocument): ValidationView {
   return view;
 }
 
-/** The application field an issue is about: "id", or a config key such as "commit.interval.ms". */
+/**
+ * The application field an issue is about: "id", a config key such as "commit.interval.ms"
+ * (paths quote dotted keys: `application.config["commit.interval.ms"]`), or "config".
+ */
 export function fieldOfAppPath(path: string): string | null {
-  // config keys contain dots, so match the prefix rather than splitting
-  const m = /^\/?application(?:[./])(id|config(?:[./](.+))?)$/.exec(path);
-  if (!m) return null;
-  if (m[1] === 'id') return 'id';
-  const key = m[2];
-  if (!key) return 'config';
-  return key.replace(/^\[["']?|["']?\]$/g, '');
+  if (path === 'application.id') return 'id';
+  if (path === 'application.config') return 'config';
+  const quoted = /^application\.config\[("(?:[^"\\]|\\.)*")\]$/.exec(path);
+  if (quoted) return JSON.parse(quoted[1]!) as string;
+  const plain = /^application\.config\.([A-Za-z_$][\w$]*)$/.exec(path);
+  return plain ? plain[1]! : null;
 }
