@@ -19,10 +19,15 @@ export const jsonSerde: Serde<unknown> = {
     if (value === null || value === undefined) return null;
     let text: string | undefined;
     try {
-      text = JSON.stringify(value, replacer);
-    } catch (error) {
-      if (error instanceof SerializationError) throw error;
-      throw new SerializationError('json', (error as Error).message, error);
+      // The replacer costs a call per key; only values holding a bigint need it.
+      text = JSON.stringify(value);
+    } catch {
+      try {
+        text = JSON.stringify(value, replacer);
+      } catch (error) {
+        if (error instanceof SerializationError) throw error;
+        throw new SerializationError('json', (error as Error).message, error);
+      }
     }
     if (text === undefined) throw new SerializationError('json', `${typeof value} has no JSON form`);
     return Buffer.from(text, 'utf8');

@@ -20,8 +20,7 @@ import { safeName, writeFileAtomic } from './fs-util.js';
 import { GroupCoordinator } from './group-coordinator.js';
 import { logConfigOf } from './log-config.js';
 import { OffsetStore } from './offset-store.js';
-import { PartitionLog } from './partition-log.js';
-import type { LogRecord } from './record-codec.js';
+import { PartitionLog, type AppendRecord } from './partition-log.js';
 
 export interface EmbeddedBackendOptions {
   /** Durable storage; in memory when absent. */
@@ -60,6 +59,7 @@ export interface EmbeddedBackend extends Backend {
 }
 
 const TOPIC_META = 'topic.json';
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
 export async function createEmbeddedBackend(options: EmbeddedBackendOptions = {}): Promise<EmbeddedBackend> {
   const backend = new EmbeddedBackendImpl(options);
@@ -155,9 +155,10 @@ class EmbeddedBackendImpl implements EmbeddedBackend {
   async produce(records: ProduceRecord[]): Promise<{ partition: number; offset: number }[]> {
     this.#ensureOpen();
     this.#partitioner.newBatch();
-    const batches = new Map<PartitionLog, { index: number; record: ProduceRecord }[]>();
+    const batches = new Map<PartitionLog, { indices: number[]; records: AppendRecord[] }>();
     const now = this.#now();
-    records.forEach((record, index) => {
+    for (let index = 0; index < records.length; index++) {
+      const record = records[index]!;
       const topic = this.#topics.get(record.topic);
       if (!topic) throw new UnknownTopicError(record.topic);
       const n = topic.partitions.length;
@@ -167,16 +168,15 @@ class EmbeddedBackendImpl implements EmbeddedBackend {
       }
       const log = topic.partitions[partition]!;
       let batch = batches.get(log);
-      if (!batch) batches.set(log, (batch = []));
-      batch.push({ index, record: { ...record, timestamp: record.timestamp ?? now } });
-    });
+      if (!batch) batches.set(log, (batch = { indices: [], records: [] }));
+      batch.indices.push(index);
+      batch.records.push({ timestamp: record.timestamp ?? now, key: record.key, value: record.value, headers: record.headers ?? NO_HEADERS });
+    }
     const results: { partition: number; offset: number }[] = new Array(records.length);
     const writes: Promise<void>[] = [];
     for (const [log, batch] of batches) {
-      const { baseOffset, written } = log.append(
-        batch.map(({ record }) => ({ timestamp: record.timestamp!, key: record.key, value: record.value, headers: record.headers ?? {} })),
-      );
-      batch.forEach(({ index }, i) => (results[index] = { partition: log.partition, offset: baseOffset + i }));
+      const { baseOffset, written } = log.append(batch.records);
+      batch.indices.forEach((index, i) => (results[index] = { partition: log.partition, offset: baseOffset + i }));
       writes.push(written);
     }
     await Promise.all(writes);
@@ -204,7 +204,7 @@ class EmbeddedBackendImpl implements EmbeddedBackend {
         const log = logs[i]!;
         const hw = log.highWatermark;
         if (r.offset > hw) return { topic: r.topic, partition: r.partition, records: [], highWatermark: hw, error: 'OFFSET_OUT_OF_RANGE' };
-        const records = log.read(r.offset, options.maxRecords).map((rec) => toStored(r.topic, r.partition, rec));
+        const records: StoredRecord[] = log.read(r.offset, options.maxRecords);
         if (records.length > 0) any = true;
         return { topic: r.topic, partition: r.partition, records, highWatermark: hw };
       });
@@ -317,8 +317,4 @@ class EmbeddedBackendImpl implements EmbeddedBackend {
   #ensureOpen(): void {
     if (this.#closed) throw new BackendClosedError();
   }
-}
-
-function toStored(topic: string, partition: number, r: LogRecord): StoredRecord {
-  return { topic, partition, offset: r.offset, timestamp: r.timestamp, key: r.key, value: r.value, headers: r.headers };
 }

@@ -65,21 +65,28 @@ export class PartitionLog {
   append(batch: readonly AppendRecord[]): { baseOffset: number; written: Promise<void> } {
     if (this.#failure) return { baseOffset: -1, written: Promise.reject(this.#failure) };
     const baseOffset = this.#nextOffset;
-    const records: LogRecord[] = [];
+    const now = this.now();
     let segment = this.#active();
     let pending: LogRecord[] = [];
     const writes: { segment: Segment; records: LogRecord[] }[] = [];
     for (const r of batch) {
-      const record: LogRecord = { offset: this.#nextOffset++, timestamp: r.timestamp, key: r.key, value: r.value, headers: r.headers };
+      const record: LogRecord = {
+        topic: this.topic,
+        partition: this.partition,
+        offset: this.#nextOffset++,
+        timestamp: r.timestamp,
+        key: r.key,
+        value: r.value,
+        headers: r.headers,
+      };
       const size = frameSize(record);
-      if (segment.records.length > 0 && (segment.bytes + size > this.config.segmentBytes || this.#expiredForRoll(segment))) {
+      if (segment.records.length > 0 && (segment.bytes + size > this.config.segmentBytes || now - segment.createdAt >= this.config.segmentMs)) {
         if (pending.length > 0) writes.push({ segment, records: pending });
         pending = [];
         segment = this.#newSegment(record.offset);
       }
       segment.add(record, size);
       pending.push(record);
-      records.push(record);
     }
     if (pending.length > 0) writes.push({ segment, records: pending });
     const end = this.#nextOffset;
@@ -247,7 +254,7 @@ export class PartitionLog {
       const baseOffset = Number(name.slice(0, 20));
       const path = join(dir, name);
       const buf = await readFile(path);
-      const { records, validLength } = decodeRecords(buf);
+      const { records, validLength } = decodeRecords(buf, this.topic, this.partition);
       // A torn tail (crash mid-write) is cut off, never served.
       if (validLength < buf.length) await truncate(path, validLength);
       const segment = new Segment(baseOffset, dir, this.now());

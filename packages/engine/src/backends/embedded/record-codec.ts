@@ -6,7 +6,10 @@ import { Buffer } from 'node:buffer';
 import { crc32 } from 'node:zlib';
 import type { Headers } from '../../api.js';
 
+/** A stored record; the same object is handed to every fetch, so consumers must not mutate it. */
 export interface LogRecord {
+  topic: string;
+  partition: number;
   offset: number;
   timestamp: number;
   key: Uint8Array | null;
@@ -17,7 +20,7 @@ export interface LogRecord {
 const FRAME_HEADER = 8;
 const FIXED_BODY = 8 + 8 + 4 + 4 + 2;
 
-export function frameSize(record: Omit<LogRecord, 'offset'>): number {
+export function frameSize(record: Pick<LogRecord, 'key' | 'value' | 'headers'>): number {
   let size = FRAME_HEADER + FIXED_BODY + (record.key?.byteLength ?? 0) + (record.value?.byteLength ?? 0);
   for (const name in record.headers) {
     size += 2 + Buffer.byteLength(name) + 4 + Buffer.byteLength(record.headers[name]!);
@@ -74,7 +77,7 @@ export interface DecodeResult {
 }
 
 /** Decodes frames until the end or the first incomplete/corrupt frame. Never throws on bad data. */
-export function decodeRecords(buf: Buffer): DecodeResult {
+export function decodeRecords(buf: Buffer, topic: string, partition: number): DecodeResult {
   const records: { record: LogRecord; size: number }[] = [];
   let pos = 0;
   while (pos + FRAME_HEADER <= buf.length) {
@@ -83,7 +86,7 @@ export function decodeRecords(buf: Buffer): DecodeResult {
     if (bodyLength < FIXED_BODY || end > buf.length) break;
     const body = buf.subarray(pos + FRAME_HEADER, end);
     if (crc32(body) !== buf.readUInt32BE(pos + 4)) break;
-    const record = decodeBody(body);
+    const record = decodeBody(body, topic, partition);
     if (record === null) break;
     records.push({ record, size: end - pos });
     pos = end;
@@ -91,7 +94,7 @@ export function decodeRecords(buf: Buffer): DecodeResult {
   return { records, validLength: pos };
 }
 
-function decodeBody(body: Buffer): LogRecord | null {
+function decodeBody(body: Buffer, topic: string, partition: number): LogRecord | null {
   try {
     let pos = 0;
     const offset = body.readDoubleBE(pos);
@@ -112,7 +115,7 @@ function decodeBody(body: Buffer): LogRecord | null {
       pos += 4 + v;
     }
     if (pos !== body.length) return null;
-    return { offset, timestamp, key, value, headers };
+    return { topic, partition, offset, timestamp, key, value, headers };
   } catch {
     return null;
   }
