@@ -32,6 +32,8 @@ export interface StreamThreadContext {
 /** Records processed per task before moving to the next task, and the time budget of a batch. */
 const RECORDS_PER_TASK_TURN = 100;
 const BATCH_BUDGET_MS = 50;
+/** How long a poll waits when records are buffered but no task could process them. */
+const IDLE_WAIT_MS = 10;
 
 export class StreamThread {
   readonly name: string;
@@ -49,6 +51,7 @@ export class StreamThread {
   #wakeup = new AbortController();
   #loop: Promise<void> | null = null;
   #lastCommit = Date.now();
+  #processedLastBatch = false;
 
   constructor(index: number, ctx: StreamThreadContext) {
     this.name = `${ctx.config.applicationId}-StreamThread-${index}`;
@@ -121,7 +124,9 @@ export class StreamThread {
       buffered += queue.size;
       if (queue.size < config.bufferedRecordsPerPartition) requests.push({ ...queue.tp, offset: queue.position });
     }
-    const maxWaitMs = buffered > 0 ? 0 : config.pollMs;
+    // Buffered records that could not be processed (a task idling for another partition) must not
+    // turn the loop into a busy wait: then wait briefly for more data instead.
+    const maxWaitMs = buffered === 0 ? config.pollMs : this.#processedLastBatch ? 0 : Math.min(config.pollMs, IDLE_WAIT_MS);
     this.metrics.pollTotal++;
     if (requests.length === 0) {
       if (maxWaitMs > 0) await sleep(maxWaitMs, this.#wakeup.signal);
@@ -153,6 +158,7 @@ export class StreamThread {
 
   /** Processes buffered records round-robin over tasks, within a time budget. Synchronous. */
   #processBatch(): void {
+    this.#processedLastBatch = false;
     const started = Date.now();
     const tasks = [...this.#runningTasks()];
     let progressed = true;
@@ -164,6 +170,7 @@ export class StreamThread {
           for (let i = 0; i < RECORDS_PER_TASK_TURN && task.process(); i++) {
             this.metrics.processTotal++;
             progressed = true;
+            this.#processedLastBatch = true;
           }
         } catch (error) {
           this.#failTask(task, error);
