@@ -59,9 +59,9 @@ export async function fetchRecords(log: PartitionLog, offset: number, opts: Fetc
     const { records, nextOffset } = toRecords(log, from, batches, opts);
     if (records.length > 0) return result(log, records, nextOffset);
     from = nextOffset;
+    if (batches.length > 0) continue; // only markers or aborted data so far: read on
     const remaining = deadline - Date.now();
     if (remaining <= 0 || opts.signal?.aborted) return result(log, records, from);
-    if (batches.length > 0) continue; // skipped only markers or aborted data: read on
     await log.waitForData(from, isolation, remaining, opts.signal);
     if (from < log.logStartOffset) return result(log, [], from); // retention passed us: caller resets
   }

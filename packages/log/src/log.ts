@@ -17,6 +17,14 @@ import {
 } from './data-dir.js';
 import { LogError, LogErrorCode } from './errors.js';
 import { fetchRecords, pollRecords } from './fetch.js';
+import { GroupCoordinator, type GroupDescription, type GroupMembership, type JoinOptions, type OffsetReset } from './groups/coordinator.js';
+import { OFFSETS_TOPIC, type CommittedOffset } from './groups/offsets-store.js';
+import {
+  TRANSACTION_STATE_TOPIC,
+  TransactionCoordinator,
+  type TransactionalProducer,
+  type TransactionalProducerOptions,
+} from './transactions/coordinator.js';
 import { NullKeyPartitioner } from './partitioner.js';
 import { Producer, type TopicHandle, type TransactionalAppend } from './produce.js';
 import { PartitionLog, type ReadBatch } from './storage/partition-log.js';
@@ -48,6 +56,10 @@ export interface LogOptions {
   cleanerBackoffMs?: number;
   /** How often recovery points are checkpointed (default 10 s): bounds the scan after a crash. */
   checkpointIntervalMs?: number;
+  /** Partitions of `__consumer_offsets` when it is first created (Kafka: 50; default here 1). */
+  offsetsTopicPartitions?: number;
+  /** Where warnings go (a session timed out, a listener failed); default: silence. */
+  logger?: { warn(obj: object, msg?: string): void };
 }
 
 interface TopicState extends TopicHandle {
@@ -71,6 +83,9 @@ export class Log {
   private readonly closeHooks: (() => Promise<void> | void)[] = [];
   private closed = false;
   private readonly cleaner: Cleaner;
+  private readonly groups: GroupCoordinator;
+  private readonly txns: TransactionCoordinator;
+  private readonly logger: LogOptions['logger'];
 
   private constructor(opts: LogOptions, releaseLock: () => void) {
     this.dataDir = opts.dataDir;
@@ -84,6 +99,18 @@ export class Log {
       nullKeys: new NullKeyPartitioner(),
     });
     this.cleaner = new Cleaner(this);
+    this.logger = opts.logger;
+    this.groups = new GroupCoordinator(this, opts.offsetsTopicPartitions ?? 1);
+    this.txns = new TransactionCoordinator(this, this.groups);
+    this.onClose(() => {
+      this.groups.close();
+      this.txns.close();
+    });
+  }
+
+  /** @internal */
+  warn(message: string, err?: unknown): void {
+    this.logger?.warn(err === undefined ? {} : { err }, message);
   }
 
   /** Opens (creating if needed) a data dir, takes its lock and recovers every partition. */
@@ -94,6 +121,7 @@ export class Log {
     try {
       log = new Log(opts, release);
       log.load();
+      await log.startInternal(opts);
     } catch (err) {
       if (log) for (const t of log.topics.values()) for (const p of t.partitions) void p.close().catch(() => undefined);
       release();
@@ -123,6 +151,20 @@ export class Log {
       this.topics.set(name, state);
     }
     this.writeCheckpoints();
+  }
+
+  /** Internal topics, then transaction recovery, then the offsets replay (which needs it). */
+  private async startInternal(opts: LogOptions): Promise<void> {
+    const internal = { 'cleanup.policy': 'compact', 'segment.bytes': 104857600 };
+    await this.createTopics(
+      [
+        { name: OFFSETS_TOPIC, partitions: opts.offsetsTopicPartitions ?? 1, config: internal },
+        { name: TRANSACTION_STATE_TOPIC, partitions: 1, config: internal },
+      ],
+      { ifNotExists: true },
+    );
+    await this.txns.load();
+    await this.groups.load();
   }
 
   private makeState(name: string, record: TopicRecord): TopicState {
@@ -225,7 +267,10 @@ export class Log {
       this.topics.set(spec.name, state);
       this.registry.topics.set(spec.name, record);
     }
-    if (todo.length > 0) this.registry.save();
+    if (todo.length > 0) {
+      this.registry.save();
+      this.groups?.topicsChanged(todo.map((t) => t.spec.name));
+    }
   }
 
   async createTopic(name: string, partitions: number, config?: Record<string, string | number>): Promise<void> {
@@ -244,6 +289,7 @@ export class Log {
       this.registry.save(); // the registry first: a crash mid-way leaves only orphan dirs behind
       for (const p of state.partitions) await p.destroy();
     }
+    this.groups.topicsChanged(names);
   }
 
   /** Adds partitions (Kafka never removes them; keyed records may move to new partitions). */
@@ -258,6 +304,7 @@ export class Log {
     }
     state.record.partitions = totalCount;
     this.registry.save();
+    this.groups.topicsChanged([name]);
   }
 
   /** Sets and removes config overrides (Kafka's incrementalAlterConfigs SET / DELETE). */
@@ -275,7 +322,7 @@ export class Log {
     return [...this.topics.keys()]
       .sort()
       .map((n) => this.describeTopic(n)!)
-      .filter((t) => opts.includeInternal !== false || !t.internal);
+      .filter((t) => opts.includeInternal === true || !t.internal);
   }
 
   describeTopic(name: string): TopicDescription | null {
@@ -373,6 +420,71 @@ export class Log {
     this.writeCheckpoints();
     if (!p.cleaning) p.deleteOldSegments(this.clock());
     return p.logStartOffset;
+  }
+
+  // ---- consumer groups -----------------------------------------------------------------------
+
+  /** Joins a consumer group; resolves once the first rebalance has given this member its partitions. */
+  joinGroup(groupId: string, opts: JoinOptions): Promise<GroupMembership> {
+    try {
+      this.ensureOpen();
+      return this.groups.join(groupId, opts);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /** Commits offsets durably (unfenced; GroupMembership.commit checks the generation). */
+  commitOffsets(groupId: string, offsets: (TopicPartition & { offset: number; metadata?: string })[]): Promise<void> {
+    try {
+      this.ensureOpen();
+      return this.groups.commit(groupId, offsets);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  committedOffsets(groupId: string, tps?: TopicPartition[]): CommittedOffset[] {
+    this.ensureOpen();
+    return this.groups.committed(groupId, tps);
+  }
+
+  /** The committed offset when valid, else per `reset` (Kafka's auto.offset.reset). */
+  startingOffset(groupId: string, tp: TopicPartition, reset: OffsetReset = 'latest'): number {
+    this.ensureOpen();
+    return this.groups.startingOffset(groupId, tp, reset);
+  }
+
+  /** Every known group (with members, or with committed offsets) and its lag. */
+  listGroups(): GroupDescription[] {
+    this.ensureOpen();
+    return this.groups.listGroups();
+  }
+
+  describeGroup(groupId: string): GroupDescription {
+    this.ensureOpen();
+    return this.groups.describeGroup(groupId);
+  }
+
+  deleteGroup(groupId: string): Promise<void> {
+    try {
+      this.ensureOpen();
+      return this.groups.deleteGroup(groupId);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  // ---- transactions --------------------------------------------------------------------------
+
+  /** Kafka's initTransactions for `transactionalId`: fences older producers with the same id. */
+  transactionalProducer(transactionalId: string, opts?: TransactionalProducerOptions): Promise<TransactionalProducer> {
+    try {
+      this.ensureOpen();
+      return this.txns.init(transactionalId, opts);
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
 
   // ---- maintenance ---------------------------------------------------------------------------

@@ -4,7 +4,7 @@
 import { LogError, LogErrorCode } from './errors.js';
 import { compress, type CompressionType } from './format/compression.js';
 import { encodeBatch, encodeRecordsSection, type RecordInput } from './format/record-batch.js';
-import { NullKeyPartitioner, partitionForKey } from './partitioner.js';
+import { partitionForKey, type NullKeyPartitioner } from './partitioner.js';
 import type { PartitionLog } from './storage/partition-log.js';
 import type { TopicConfig } from './config.js';
 import type { ProduceOptions, ProducerRecord, RecordMetadata } from './types.js';

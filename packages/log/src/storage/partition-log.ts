@@ -64,6 +64,7 @@ export class PartitionLog {
   /** Set while the cleaner works on this partition; retention waits for it. */
   cleaning: Promise<unknown> | null = null;
   private readonly listeners = new Set<() => void>();
+  private readonly producerEpochs = new Map<number, number>();
   private readonly dirty = new Set<Segment>();
   private dirNeedsSync = false;
   private closed = false;
@@ -187,8 +188,15 @@ export class PartitionLog {
       setLogAppendTime(batch, logAppendTime);
     }
     header = readBatchHeader(batch);
-    if ((header.attributes & 0x10) !== 0 && (header.attributes & 0x20) === 0 && !this.txns.ongoing.has(header.producerId)) {
-      this.txns.ongoing.set(header.producerId, baseOffset);
+    if ((header.attributes & 0x10) !== 0) {
+      // Epoch fencing at the partition, as Kafka's producer state does: once a newer epoch of a
+      // producer id has written here, the older one may not.
+      const known = this.producerEpochs.get(header.producerId);
+      if (known !== undefined && header.producerEpoch < known) {
+        throw new LogError(LogErrorCode.PRODUCER_FENCED, `producer ${header.producerId} epoch ${header.producerEpoch} is fenced by epoch ${known}`);
+      }
+      this.producerEpochs.set(header.producerId, header.producerEpoch);
+      if ((header.attributes & 0x20) === 0 && !this.txns.ongoing.has(header.producerId)) this.txns.ongoing.set(header.producerId, baseOffset);
     }
     this.active.append(batch, header);
     this.flusher.noteAppend(header.recordCount);
@@ -202,6 +210,10 @@ export class PartitionLog {
    */
   appendMarker(producerId: number, producerEpoch: number, type: ControlType, firstOffset?: number): AppendInfo {
     this.ensureOpen();
+    const known = this.producerEpochs.get(producerId);
+    if (known !== undefined && producerEpoch < known) {
+      throw new LogError(LogErrorCode.PRODUCER_FENCED, `producer ${producerId} epoch ${producerEpoch} is fenced by epoch ${known}`);
+    }
     const markerOffset = this.logEndOffset;
     const first = this.txns.ongoing.get(producerId) ?? firstOffset;
     if (type === 'ABORT' && first !== undefined && first < markerOffset) {
