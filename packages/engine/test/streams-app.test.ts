@@ -175,6 +175,19 @@ describe('streams app on the embedded backend', () => {
     await backend.close();
   });
 
+  it('a write that fails (the sink topic was deleted) stops the app with the reason in status', async () => {
+    const backend = await createEmbeddedBackend();
+    const streams = app(ordersPipeline(), backend, '/nonexistent');
+    await streams.start();
+    await backend.deleteTopics(['big-orders']);
+    await backend.produce([{ topic: 'orders', key: encode('string', 'k'), value: encode('json', { user: 'u', amount: 500 }) }]);
+    await waitFor(() => streams.state() === 'ERROR', 10_000, 'ERROR');
+    expect(streams.status().errors[0]).toMatchObject({ processor: 'orders-app-StreamThread-1', handling: 'fail' });
+    expect(streams.status().errors[0]!.message).toMatch(/big-orders does not exist/);
+    await streams.close();
+    await backend.close();
+  });
+
   it('exactly_once_v2 fails clearly at start instead of silently running at_least_once', async () => {
     const backend = await createEmbeddedBackend();
     const streams = app(ordersPipeline({ 'processing.guarantee': 'exactly_once_v2' }), backend, '/nonexistent');

@@ -17,6 +17,7 @@ import { StateMachine } from '../lifecycle/state-machine.js';
 import { APP_TRANSITIONS } from '../lifecycle/states.js';
 import { MetricsRegistry } from '../metrics/metrics-registry.js';
 import { compilePlan, type CompiledSubtopology } from '../processor/compile.js';
+import { FailedProcessingError } from '../processor/processing-failure.js';
 import { streamsTaskAssignor } from '../thread/task-assignor.js';
 import { StreamThread } from '../thread/stream-thread.js';
 import { engineConfig, type EngineConfig } from './config.js';
@@ -99,7 +100,14 @@ class StreamsAppImpl implements StreamsApp {
           metrics: this.#metrics,
           logger: this.#logger,
           onError: (e) => this.#recordError(e),
-          onFatal: (_thread, error) => void this.#fail(error),
+          onFatal: (failed, error) => {
+            // Processing errors are already in status; anything else (a failed produce or commit)
+            // is recorded against the thread so the UI can show why the app stopped.
+            if (!(error instanceof FailedProcessingError) && !this.#errors.some((e) => e.handling === 'fail')) {
+              this.#recordError({ taskId: '', processor: failed.name, message: errorMessage(error), record: null, at: Date.now(), handling: 'fail' });
+            }
+            void this.#fail(error);
+          },
         });
         thread.lifecycle.onChange(() => this.#updateStateFromThreads());
         this.#threads.push(thread);
