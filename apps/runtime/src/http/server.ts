@@ -1,7 +1,7 @@
 // The runtime's HTTP server: tRPC under /trpc (SSE subscriptions included), /healthz, /metrics
 // (OpenMetrics) and the web app. Every request passes the RequestGuard first.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import type { Logger } from 'pino';
 import { appRouter } from '../router/index.js';
@@ -60,7 +60,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
 
   let guard: RequestGuard | null = null;
+  const connections = new ConnectionTracker(shutdown.signal);
   const server = createServer((req, res) => {
+    connections.requestStarted(req, res);
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     handle(req, res).catch((error: unknown) => {
       logger.error({ err: error, url: req.url }, 'unhandled request error');
@@ -108,6 +110,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await serveStatic(webRoot, path, req, res);
   }
 
+  server.on('connection', (socket: Socket) => connections.add(socket));
   await listen(server, options.port ?? 4300, host);
   const port = (server.address() as AddressInfo).port;
   guard = new RequestGuard({
@@ -127,7 +130,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     host,
     port,
     close() {
-      closing ??= closeServer(server, shutdown, options.closeGraceMs ?? 5000);
+      closing ??= closeServer(server, shutdown, connections, options.closeGraceMs ?? 5000);
       return closing;
     },
   };
@@ -144,14 +147,51 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-async function closeServer(server: Server, shutdown: AbortController, graceMs: number): Promise<void> {
+async function closeServer(
+  server: Server,
+  shutdown: AbortController,
+  connections: ConnectionTracker,
+  graceMs: number,
+): Promise<void> {
   const closed = new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
   shutdown.abort(); // ends the metrics subscriptions, so their SSE responses finish
-  server.closeIdleConnections();
-  const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-  timer.unref();
-  await closed;
-  clearTimeout(timer);
+  connections.closeIdle();
+  const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
+  try {
+    await closed;
+  } finally {
+    clearTimeout(deadline);
+  }
+}
+
+/**
+ * Tracks which sockets have a request in flight. Node's server.close() leaves keep-alive sockets
+ * open when their last response ends after the call, and never counts a socket that has not sent
+ * a request yet as idle; both would hold a graceful shutdown until the client gives up.
+ */
+class ConnectionTracker {
+  private readonly inFlight = new Map<Socket, number>();
+
+  constructor(private readonly shutdown: AbortSignal) {}
+
+  add(socket: Socket): void {
+    this.inFlight.set(socket, 0);
+    socket.once('close', () => this.inFlight.delete(socket));
+  }
+
+  requestStarted(req: IncomingMessage, res: ServerResponse): void {
+    const socket = req.socket;
+    this.inFlight.set(socket, (this.inFlight.get(socket) ?? 0) + 1);
+    res.once('close', () => {
+      const left = (this.inFlight.get(socket) ?? 1) - 1;
+      this.inFlight.set(socket, left);
+      if (left === 0 && this.shutdown.aborted) socket.destroySoon();
+    });
+  }
+
+  closeIdle(): void {
+    for (const [socket, count] of this.inFlight) if (count === 0) socket.destroy();
+  }
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
