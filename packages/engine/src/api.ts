@@ -73,8 +73,15 @@ export interface PartitionAssignor {
   assign(members: AssignorMember[], partitionsPerTopic: ReadonlyMap<string, number>): Map<string, TopicPartition[]>;
 }
 
+/** Kafka's ConsumerRebalanceListener, given at join time so that no rebalance is missed. */
+export interface RebalanceListener {
+  onPartitionsRevoked?(revoked: TopicPartition[]): Promise<void> | void;
+  onPartitionsAssigned?(assigned: TopicPartition[]): void;
+}
+
 export interface JoinGroupOptions {
   assignor?: 'range' | 'roundrobin' | PartitionAssignor;
+  listener?: RebalanceListener;
   /** Prefix of the member id (Kafka's client.id), e.g. `<app>-StreamThread-1-consumer`. */
   clientId?: string;
 }

@@ -68,17 +68,20 @@ export class StreamThread {
   async start(): Promise<void> {
     this.lifecycle.transition('STARTING');
     const topics = [...new Set(this.#ctx.subtopologies.flatMap((s) => s.sourceTopics))];
+    // The listener goes in with the join, so a rebalance right after it is never missed.
     const member = await this.#ctx.backend.joinGroup(this.#ctx.config.applicationId, topics, {
       assignor: this.#ctx.assignor,
       clientId: `${this.name}-consumer`,
+      listener: {
+        onPartitionsRevoked: (partitions) => this.#requestRevocation(partitions),
+        onPartitionsAssigned: (assigned) => {
+          this.#pendingAssignment = assigned;
+          this.#wake();
+        },
+      },
     });
     this.#member = member;
-    member.onRevocation((partitions) => this.#requestRevocation(partitions));
-    member.onAssignment((assigned) => {
-      this.#pendingAssignment = assigned;
-      this.#wake();
-    });
-    this.#pendingAssignment = member.assignment();
+    this.#pendingAssignment ??= member.assignment();
     this.#loop = this.#run();
   }
 

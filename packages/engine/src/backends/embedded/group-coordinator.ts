@@ -66,6 +66,9 @@ class Group {
   async join(topics: string[], options: JoinGroupOptions): Promise<Member> {
     const assignor = resolveAssignor(options.assignor);
     const member = new Member(this, [...topics], assignor, options.clientId ?? 'consumer');
+    const { listener } = options;
+    if (listener?.onPartitionsRevoked) member.onRevocation((r) => listener.onPartitionsRevoked!(r));
+    if (listener?.onPartitionsAssigned) member.onAssignment((a) => listener.onPartitionsAssigned!(a));
     this.members.push(member);
     await this.rebalance();
     return member;

@@ -37,6 +37,21 @@ describe('embedded backend: consumer groups', () => {
     await backend.close();
   });
 
+  it('a listener given at join time sees the first assignment and every later change', async () => {
+    const backend = await createEmbeddedBackend();
+    await backend.createTopics([{ name: 't', partitions: 2 }]);
+    const seen: string[][] = [];
+    const first = backend.joinGroup('g', ['t'], { listener: { onPartitionsAssigned: (a) => void seen.push(names(a)) } });
+    // A second member joins before the first one's join has even been awaited.
+    const second = backend.joinGroup('g', ['t']);
+    const [m1] = await Promise.all([first, second]);
+    // Both joins land in the same rebalance window (as in Kafka): the listener saw the outcome.
+    expect(seen.length).toBeGreaterThanOrEqual(1);
+    expect(seen.at(-1)).toEqual(names(m1.assignment()));
+    expect(m1.assignment()).toHaveLength(1);
+    await backend.close();
+  });
+
   it('assigns a topic created after joining', async () => {
     const backend = await createEmbeddedBackend();
     const m = await backend.joinGroup('g', ['later']);
