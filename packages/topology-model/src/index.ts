@@ -1,3 +1,30 @@
 export * from './schema.js';
 export type * from './plan-types.js';
 export * from './expressions/index.js';
+export { expressionFields, topicFields, type ExpressionField } from './expression-fields.js';
+export {
+  OUTPUT_PORT,
+  compareEdges,
+  inputPortsOf,
+  isNodeKind,
+  outputPortsOf,
+  type EdgeLike,
+} from './graph.js';
+export {
+  ISSUE_CODES,
+  formatPath,
+  type IssueCode,
+  type ValidationIssue,
+  type ValidationResult,
+} from './validate/issues.js';
+export { validateTopology } from './validate/validate.js';
+export {
+  checkConnection,
+  type ConnectionCheck,
+  type ConnectionGraph,
+} from './validate/connection.js';
+export { PlanningError, CHANGELOG_TOPIC_CONFIG, REPARTITION_TOPIC_CONFIG } from './plan/builder.js';
+export { planTopology } from './plan/plan.js';
+export { internalTopicPartitions, taskIdsFor, type TaskAssignment } from './plan/tasks.js';
+export { describeTopology } from './describe.js';
+export { exampleTopology } from './example.js';

@@ -10,16 +10,21 @@ export interface PlannedNode {
   /**
    * What the engine runs here. Model kinds map 1:1 except that a `count` becomes the
    * aggregate processor, `groupByKey` has no node of its own (as in Kafka Streams) unless it
-   * needs a repartition, and repartitions add a sink/source pair on an internal topic.
+   * needs a repartition, and repartitions add a filter → sink → (topic) → source chain on an
+   * internal topic. That filter is planned as a `peek`: Kafka Streams keeps the node for
+   * compatibility but its predicate accepts every record, so it only forwards.
    */
   op: NodeKind | 'repartition-sink' | 'repartition-source';
   /** The model node this was planned from (absent only for synthetic repartition nodes). */
   modelNodeId?: string;
   /** The model node itself, with its parsed config (absent for synthetic nodes). */
   modelNode?: TopologyNode;
-  /** For sources: the topics read. */
+  /**
+   * For sources: the topics read, in describe() order. Internal (repartition) topics carry their
+   * full name, `<application.id>-<name>-repartition`; describe() prints them without the prefix.
+   */
   topics?: string[];
-  /** For sinks: the topic written. */
+  /** For sinks: the topic written (full name for internal topics, as for `topics`). */
   topic?: string;
   /** Store names this processor is connected to. */
   stores: string[];

@@ -210,7 +210,13 @@ export const rawNodeSchema = z.object({
   id: nodeIdSchema,
   kind: z.string(),
   /** Kafka Streams processor name (Named.as); generated like the DSL does when absent. */
-  name: z.string().min(1).max(249).optional(),
+  name: z
+    .string()
+    .min(1, 'name is empty')
+    .max(249, 'names are at most 249 characters')
+    // Kafka Streams' Named.validate accepts exactly these characters.
+    .regex(/^[a-zA-Z0-9._-]+$/, 'names may only contain letters, digits, ".", "_" and "-"')
+    .optional(),
   config: z.record(z.string(), z.unknown()).default({}),
 });
 

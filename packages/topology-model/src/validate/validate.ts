@@ -1,0 +1,46 @@
+// validateTopology: every error in one pass, each with its JSON path and node id.
+//   1. structure (zod), salvaging well-formed parts      structure.ts
+//   2. topics and nodes: kinds, configs, expressions     nodes.ts
+//   3. edges: endpoints, ports, flow types, inputs, cycles  edges.ts
+//   4. planning conflicts Kafka Streams would reject (duplicate names / stores), only once 1–3 pass
+import { buildPlan } from '../plan/plan.js';
+import type { Topology } from '../schema.js';
+import { checkEdges } from './edges.js';
+import type { ValidationIssue, ValidationResult } from './issues.js';
+import { checkNodes, checkTopics } from './nodes.js';
+import { parseStructure } from './structure.js';
+
+export function validateTopology(input: unknown): ValidationResult {
+  const issues: ValidationIssue[] = [];
+  const doc = parseStructure(input, issues);
+  if (!doc) return { ok: false, errors: issues };
+  const declared = checkTopics(doc, issues);
+  const nodes = checkNodes(doc, declared, issues);
+  checkEdges(doc.edges, nodes, issues);
+  if (issues.length > 0 || !doc.application || !doc.layout) return { ok: false, errors: issues };
+
+  const topology: Topology = {
+    schemaVersion: 1,
+    application: doc.application,
+    topics: doc.topics.map((t) => t.value),
+    nodes: doc.nodes.map(
+      (n) => (nodes.valid.get(n.value.id) as { node: Topology['nodes'][number] }).node,
+    ),
+    edges: doc.edges.map((e) => e.value),
+    layout: doc.layout,
+  };
+  const { conflicts } = buildPlan(topology);
+  for (const conflict of conflicts) {
+    const index = topology.nodes.findIndex((n) => n.id === conflict.nodeId);
+    const field = conflict.code === 'duplicate_store' ? 'config.store' : 'name';
+    const issue: ValidationIssue = {
+      path: index >= 0 ? `nodes[${index}].${field}` : 'nodes',
+      code: conflict.code,
+      message: conflict.message,
+    };
+    if (conflict.nodeId !== undefined) issue.nodeId = conflict.nodeId;
+    issues.push(issue);
+  }
+  if (issues.length > 0) return { ok: false, errors: issues };
+  return { ok: true, topology };
+}
