@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FailedProcessingError } from '../src/processor/processing-failure.js';
 import { createTestDriverFromPlan } from '../src/test-driver/test-driver.js';
 import { handPlan } from './fixtures/hand-planner.js';
-import { countPipeline, ordersPipeline } from './fixtures/topologies.js';
+import { countPipeline, ordersPipeline, topology } from './fixtures/topologies.js';
 
 describe('test driver: synchronous processing over the compiled graph', () => {
   it('filter and mapValues give exactly the expected records, in order', () => {
@@ -75,6 +75,34 @@ describe('test driver: synchronous processing over the compiled graph', () => {
     expect(continuing.readOutput('big-orders').map((r) => r.value)).toEqual([{ user: 'bob', twice: 4 }]);
     expect(continuing.errors()[0]).toMatchObject({ handling: 'continue', processor: 'KSTREAM-MAPVALUES-0000000002' });
     expect(continuing.metrics().tasks['0_0']!['dropped-records-total']).toBe(1);
+  });
+
+  it('generate() runs a generator node with a continuing seq and feeds its downstream', () => {
+    const t = topology(
+      'gen',
+      {},
+      [
+        { name: 'ticks', partitions: 1, config: {} },
+        { name: 'even', partitions: 1, config: {} },
+      ],
+      [
+        { id: 'g', kind: 'generator', config: { topic: 'ticks', ratePerSecond: 1, key: 'string(seq)', value: '{"n": seq, "at": now}', keySerde: 'string', valueSerde: 'json' } },
+        { id: 'f', kind: 'filter', config: { expression: 'value.n % 2 == 0' } },
+        { id: 'o', kind: 'sink', config: { topic: 'even', keySerde: 'string', valueSerde: 'json' } },
+      ],
+      [
+        ['g', 'f'],
+        ['f', 'o'],
+      ],
+    );
+    const driver = createTestDriverFromPlan(handPlan(t), t.application.config);
+    const generated = [...driver.generate('g', 3, 100), ...driver.generate('g', 2, 200)];
+    expect(generated.map((r) => r.key)).toEqual(['0', '1', '2', '3', '4']);
+    expect(driver.readOutput('even').map((r) => [r.value, r.timestamp])).toEqual([
+      [{ n: 0, at: 100 }, 100],
+      [{ n: 2, at: 100 }, 100],
+      [{ n: 4, at: 200 }, 200],
+    ]);
   });
 
   it('a record that does not deserialize goes to the deserialization exception handler', () => {

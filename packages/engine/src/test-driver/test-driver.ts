@@ -41,8 +41,11 @@ export interface TestDriver {
   createOutputTopic(topic: string): TestOutputTopic;
   /** Takes (and removes) everything written to `topic` so far, decoded with its sink's serdes. */
   readOutput(topic: string): TestRecord[];
-  /** Runs a generator node `count` times (seq continues across calls) and processes the records. */
-  generate(modelNodeId: string, count: number, now?: number): void;
+  /**
+   * Runs a generator node `count` times (seq continues across calls), pipes the records into its
+   * topic and returns them.
+   */
+  generate(modelNodeId: string, count: number, now?: number): TestRecord[];
   getKeyValueStore(name: string): { get(key: unknown): unknown; getWithTimestamp(key: unknown): ValueAndTimestamp | undefined; all(): KeyValueEntry[] };
   errors(): ProcessingError[];
   metrics(): MetricsSnapshot;
@@ -58,14 +61,13 @@ export interface TestDriverOptions {
 }
 
 export function createTestDriver(topology: Topology, options: TestDriverOptions = {}): TestDriver {
-  return createTestDriverFromPlan(planOf(topology), { ...topology.application.config, ...options.config }, options, topology);
+  return createTestDriverFromPlan(planOf(topology), { ...topology.application.config, ...options.config }, options);
 }
 
 export function createTestDriverFromPlan(
   plan: Plan,
   appConfig: AppConfig,
   options: TestDriverOptions = {},
-  topology?: Topology,
 ): TestDriver {
   const now = options.now ?? Date.now;
   const config = engineConfig(plan.applicationId, appConfig);
@@ -210,17 +212,21 @@ export function createTestDriverFromPlan(
       };
     },
     generate(modelNodeId, count, at) {
-      const node = topology?.nodes.find((n) => n.id === modelNodeId);
+      const node = plan.subtopologies.flatMap((sub) => sub.nodes).find((n) => n.modelNodeId === modelNodeId)?.modelNode;
       if (!node || node.kind !== 'generator') throw new Error(`${modelNodeId} is not a generator node`);
       const key = node.config.key === undefined ? null : compileExpression(node.config.key, 'generatorKey');
       const value = compileExpression(node.config.value, 'generatorValue');
+      const generated: TestRecord[] = [];
       for (let i = 0; i < count; i++) {
         const seq = generatorSeq.get(modelNodeId) ?? 0;
         generatorSeq.set(modelNodeId, seq + 1);
         const ts = at ?? now();
         const vars = { seq, now: ts };
-        pipeInput(node.config.topic, key === null ? null : key.evaluate(vars), value.evaluate(vars), ts);
+        const record = { topic: node.config.topic, key: key === null ? null : key.evaluate(vars), value: value.evaluate(vars), timestamp: ts, headers: {} };
+        generated.push(record);
+        pipeInput(record.topic, record.key, record.value, ts);
       }
+      return generated;
     },
     getKeyValueStore(name) {
       const store = tasks.flatMap((t) => t.stores).find((s) => s.name === name);
