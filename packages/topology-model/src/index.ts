@@ -28,3 +28,13 @@ export { planTopology } from './plan/plan.js';
 export { internalTopicPartitions, taskIdsFor, type TaskAssignment } from './plan/tasks.js';
 export { describeTopology } from './describe.js';
 export { exampleTopology } from './example.js';
+export { exportTopology } from './io/canonical.js';
+export { importTopology } from './io/import.js';
+export {
+  migrateDocument,
+  migrations,
+  MigrationError,
+  type Migration,
+  type MigrationRegistry,
+  type MigrateOptions,
+} from './io/migrations.js';

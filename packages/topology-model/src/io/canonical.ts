@@ -1,0 +1,72 @@
+// Canonical JSON: the same topology always serializes to the same bytes, so export → import →
+// export is byte-identical and diffs of topology files show only real changes.
+//
+// Rules: defaults filled in; keys in a fixed order (document, application, topic, node, edge,
+// position keys as below; a node's config keys in its kind's schema order; application config,
+// topic config and layout keys sorted); nodes and topics keep their order (node order decides
+// Kafka Streams names); edges sorted by (from, fromPort, to, toPort); two-space indentation and
+// a trailing newline.
+import { z } from 'zod';
+import { compareEdges, compareText, isNodeKind } from '../graph.js';
+import {
+  nodeKinds,
+  topologyDocumentSchema,
+  type Topology,
+  type TopologyDocument,
+} from '../schema.js';
+
+export function exportTopology(topology: Topology | TopologyDocument): string {
+  // Parsing fills every default the schema declares (a Topology already satisfies it).
+  const doc = topologyDocumentSchema.parse(topology);
+  const canonical = {
+    schemaVersion: doc.schemaVersion,
+    application: { id: doc.application.id, config: sortedRecord(doc.application.config) },
+    topics: doc.topics.map((t) => ({
+      name: t.name,
+      partitions: t.partitions,
+      config: sortedRecord(t.config),
+    })),
+    nodes: doc.nodes.map((n) => ({
+      id: n.id,
+      kind: n.kind,
+      ...(n.name !== undefined ? { name: n.name } : {}),
+      config: canonicalConfig(n.kind, n.config),
+    })),
+    edges: [...doc.edges]
+      .sort(compareEdges)
+      .map((e) => ({ from: e.from, fromPort: e.fromPort, to: e.to, toPort: e.toPort })),
+    layout: {
+      nodes: Object.fromEntries(
+        Object.keys(doc.layout.nodes)
+          .sort(compareText)
+          .map((id) => {
+            const p = doc.layout.nodes[id] as { x: number; y: number };
+            return [id, { x: p.x, y: p.y }];
+          }),
+      ),
+    },
+  };
+  return `${JSON.stringify(canonical, null, 2)}\n`;
+}
+
+/** Config with defaults filled and keys in the kind's schema order (unknown kinds: sorted keys). */
+function canonicalConfig(kind: string, config: Record<string, unknown>): Record<string, unknown> {
+  if (!isNodeKind(kind)) return sortedRecord(config);
+  const schema = nodeKinds[kind].config;
+  const parsed = schema.safeParse(config);
+  const filled = (parsed.success ? parsed.data : config) as Record<string, unknown>;
+  const order = schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
+  const out: Record<string, unknown> = {};
+  for (const key of order) if (filled[key] !== undefined) out[key] = filled[key];
+  // Keys the schema does not know (only in documents that did not validate) keep sorted order.
+  for (const key of Object.keys(filled).sort(compareText)) {
+    if (!(key in out) && filled[key] !== undefined) out[key] = filled[key];
+  }
+  return out;
+}
+
+function sortedRecord<T>(record: Record<string, T>): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const key of Object.keys(record).sort(compareText)) out[key] = record[key] as T;
+  return out;
+}
