@@ -38,3 +38,4 @@ export {
   type MigrationRegistry,
   type MigrateOptions,
 } from './io/migrations.js';
+export { topologyJsonSchema, topologyJsonSchemaText, TOPOLOGY_SCHEMA_ID } from './json-schema.js';
