@@ -52,10 +52,44 @@ function startWorker(): Worker {
   return new Worker(new URL('./cleaner-worker.js', here));
 }
 
+/**
+ * One cleaner thread per process, shared by every open Log (Kafka runs log.cleaner.threads = 1 per
+ * broker); it exists only while a Log has work for it or is open after having used it.
+ */
+const shared = {
+  worker: null as Worker | null,
+  /** Open Logs using it, for diagnostics. */
+  users: 0,
+  nextId: 1,
+  pending: new Map<number, { resolve: (r: CleanResult) => void; reject: (e: Error) => void }>(),
+};
+
+function runOnWorker(job: CleanJob): Promise<CleanResult> {
+  if (!shared.worker) {
+    const w = startWorker();
+    w.on('message', (msg: { id: number; result?: CleanResult; error?: string }) => {
+      const p = shared.pending.get(msg.id);
+      shared.pending.delete(msg.id);
+      if (shared.pending.size === 0) w.unref();
+      if (msg.error !== undefined) p?.reject(new Error(msg.error));
+      else p?.resolve(msg.result!);
+    });
+    w.on('error', (err) => {
+      for (const p of shared.pending.values()) p.reject(err);
+      shared.pending.clear();
+      if (shared.worker === w) shared.worker = null;
+    });
+    shared.worker = w;
+  }
+  const id = shared.nextId++;
+  shared.worker.ref();
+  return new Promise((resolve, reject) => {
+    shared.pending.set(id, { resolve, reject });
+    shared.worker!.postMessage({ id, job });
+  });
+}
+
 export class Cleaner {
-  private worker: Worker | null = null;
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (r: CleanResult) => void; reject: (e: Error) => void }>();
   /** First offset not yet cleaned, per partition (for the dirty ratio). */
   private readonly firstDirty: Map<string, number>;
   private running: Promise<unknown> | null = null;
@@ -64,31 +98,7 @@ export class Cleaner {
     this.firstDirty = readCheckpoint(log.dataDir, CHECKPOINT);
     log.maintenanceHooks.push(() => this.cleanDirty());
     log.onClose(() => this.close());
-  }
-
-  private run(job: CleanJob): Promise<CleanResult> {
-    if (!this.worker) {
-      const w = startWorker();
-      w.on('message', (msg: { id: number; result?: CleanResult; error?: string }) => {
-        const p = this.pending.get(msg.id);
-        this.pending.delete(msg.id);
-        if (this.pending.size === 0) w.unref();
-        if (msg.error !== undefined) p?.reject(new Error(msg.error));
-        else p?.resolve(msg.result!);
-      });
-      w.on('error', (err) => {
-        for (const p of this.pending.values()) p.reject(err);
-        this.pending.clear();
-        this.worker = null;
-      });
-      this.worker = w;
-    }
-    const id = this.nextId++;
-    this.worker.ref();
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker!.postMessage({ id, job });
-    });
+    shared.users++;
   }
 
   /** The segments compaction may rewrite now, and the offset where that range ends. */
@@ -152,7 +162,7 @@ export class Cleaner {
     };
     if (count === 0 || !p.config.compact) return { ...report, durationMs: performance.now() - started };
     const segs = p.segments.slice(0, count);
-    const result = await this.run({
+    const result = await runOnWorker({
       dir: p.dir,
       segments: segs.map((s) => ({ baseOffset: s.baseOffset, size: s.size })),
       now: this.log.clock(),
@@ -203,7 +213,7 @@ export class Cleaner {
   async close(): Promise<void> {
     await this.running?.catch(() => undefined);
     for (const p of this.log.allPartitions()) await p.cleaning?.catch(() => undefined);
-    await this.worker?.terminate();
-    this.worker = null;
+    // An idle worker is unref'd (it never keeps the process alive) and kept for the next Log.
+    shared.users--;
   }
 }

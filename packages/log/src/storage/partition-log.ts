@@ -303,20 +303,32 @@ export class PartitionLog {
       );
     }
     const bound = isolation === 'read_committed' ? this.lastStableOffset : this.highWatermark;
+    const out: ReadBatch[] = [];
+    let budget = maxBytes;
     let from = offset;
-    for (let i = this.segmentFor(offset); i < this.segments.length && from < bound; i++) {
+    // Continue into the next segments while the byte budget lasts (segments may be tiny).
+    for (let i = this.segmentFor(offset); i < this.segments.length && from < bound && budget > 0; i++) {
       const seg = this.segments[i]!;
-      if (!seg.acquire()) return this.read(offset, maxBytes, isolation); // replaced meanwhile: retry
+      if (!seg.acquire()) {
+        if (out.length > 0) return out;
+        return this.read(offset, maxBytes, isolation); // replaced meanwhile: retry
+      }
       let batches: ReadBatch[];
       try {
-        batches = await seg.read(from, bound, maxBytes, seg.size);
+        batches = await seg.read(from, bound, out.length === 0 ? maxBytes : budget, seg.size);
       } finally {
         seg.release();
       }
-      if (batches.length > 0) return batches;
+      for (const b of batches) {
+        if (out.length > 0 && b.header.sizeInBytes > budget) return out;
+        out.push(b);
+        budget -= b.header.sizeInBytes;
+      }
+      const last = batches[batches.length - 1];
+      if (last && lastOffsetOf(last.header) + 1 < seg.nextOffset) return out; // budget ran out inside
       from = Math.max(from, seg.nextOffset);
     }
-    return [];
+    return out;
   }
 
   /** Resolves when data at `offset` becomes visible, after `timeoutMs`, or on abort. */
