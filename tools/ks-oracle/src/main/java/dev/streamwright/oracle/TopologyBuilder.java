@@ -145,11 +145,18 @@ final class TopologyBuilder {
         children(n, new Flow(null, g, null, keyName, valueName));
       }
       case "count" -> {
-        Materialized<Object, Long, KeyValueStore<Bytes, byte[]>> m = c.hasNonNull("store")
-            ? Materialized.as(c.path("store").asText())
-            : Materialized.with(null, null);
-        m = m.withKeySerde((Serde) Values.serde(in.keySerde())).withValueSerde(Serdes.Long());
-        KTable<Object, Long> t = name == null ? in.grouped().count(m) : in.grouped().count(Named.as(name), m);
+        // Without a store name, call count()/count(Named) as a DSL user would: passing
+        // Materialized.with(..) makes Kafka Streams consume one more name counter value.
+        KTable<Object, Long> t;
+        if (c.hasNonNull("store")) {
+          Materialized<Object, Long, KeyValueStore<Bytes, byte[]>> m =
+              Materialized.<Object, Long, KeyValueStore<Bytes, byte[]>>as(c.path("store").asText())
+                  .withKeySerde((Serde) Values.serde(in.keySerde()))
+                  .withValueSerde(Serdes.Long());
+          t = name == null ? in.grouped().count(m) : in.grouped().count(Named.as(name), m);
+        } else {
+          t = name == null ? in.grouped().count() : in.grouped().count(Named.as(name));
+        }
         children(n, new Flow(null, null, (KTable) t, in.keySerde(), "long"));
       }
       case "toStream" -> {
