@@ -1,6 +1,7 @@
 // The one tRPC instance of the runtime: its context, error shape and base procedure.
 import { initTRPC } from '@trpc/server';
 import { ZodError } from 'zod';
+import { formatPath } from '@streamwright/topology-model';
 import { RuntimeError, runtimeCodeOf, toTRPCError, type RuntimeErrorCode } from './errors.js';
 import type { RuntimeService } from './service/runtime-service.js';
 
@@ -16,13 +17,9 @@ export interface InputIssue {
   message: string;
 }
 
-export function formatPath(path: readonly PropertyKey[]): string {
-  if (path.length === 0) return 'input';
-  return path.map((part) => (typeof part === 'number' ? `[${part}]` : String(part))).join('.').replace(/\.\[/g, '[');
-}
-
 function inputIssues(error: ZodError): InputIssue[] {
-  return error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
+  // The same path syntax as topology validation issues (`headers["x-id"]`, `nodes[2].kind`).
+  return error.issues.map((issue) => ({ path: formatPath(issue.path) || 'input', message: issue.message }));
 }
 
 const t = initTRPC.context<Context>().create({
