@@ -8,8 +8,9 @@ import { ensureRunSettings } from './support/run-settings.js';
 
 const settings = await ensureRunSettings();
 const cli = '../apps/runtime/bin/streamwright.mjs';
+// The runtimes' JSON logs go to runtime.log in their data directory: look there when one fails.
 const serve = (port: number, dataDir: string, extra = '') =>
-  `node ${cli} serve --port ${port} --data-dir ${dataDir}${extra}`;
+  `node ${cli} serve --port ${port} --data-dir ${dataDir}${extra} 2>>${dataDir}/runtime.log`;
 
 export default defineConfig({
   testDir: './specs',
@@ -48,7 +49,7 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 60_000,
       stdout: 'ignore',
-      stderr: 'pipe',
+      stderr: 'ignore',
       gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
     },
     {
@@ -57,7 +58,7 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 60_000,
       stdout: 'ignore',
-      stderr: 'pipe',
+      stderr: 'ignore',
       gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
     },
   ],

@@ -25,10 +25,11 @@ test('build, deploy and watch a topology, then round-trip its JSON', async ({
   await designer.newDocument();
 
   await test.step('drag four nodes from the palette', async () => {
-    await designer.dropNode('source', { x: 140, y: 160 }, 'source1');
-    await designer.dropNode('filter', { x: 400, y: 160 }, 'filter1');
-    await designer.dropNode('mapValues', { x: 660, y: 160 }, 'mapValues1');
-    await designer.dropNode('sink', { x: 920, y: 160 }, 'sink1');
+    // positions are relative to the canvas (about 880 × 590 in a 1440 × 900 window)
+    await designer.dropNode('source', { x: 130, y: 120 }, 'source1');
+    await designer.dropNode('filter', { x: 350, y: 250 }, 'filter1');
+    await designer.dropNode('mapValues', { x: 570, y: 120 }, 'mapValues1');
+    await designer.dropNode('sink', { x: 790, y: 250 }, 'sink1');
   });
 
   await test.step('connect them', async () => {

@@ -26,7 +26,10 @@ test('the example topology opens deployed and processing', async ({ page, design
 
   await designer.bottomTab('tasks');
   await expect(page.getByTestId('tasks-table')).toBeVisible();
-  // a few more metric ticks, so the rates in the picture are steady ones
+  // show a node's settings in the picture, and let a few more metric ticks pass so the rates
+  // in it are steady ones
+  await page.locator('[data-kind="mapValues"] .sw-node__id').first().click();
+  await expect(page.getByTestId('node-inspector')).toBeVisible();
   await page.waitForTimeout(3000);
   await page.screenshot({ path: test.info().outputPath('example.png') });
   if (process.env.SW_WRITE_README_SCREENSHOT) {

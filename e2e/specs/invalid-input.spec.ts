@@ -71,6 +71,8 @@ test('an invalid connection is refused with its reason shown', async ({ page, de
   await designer.newDocument();
   await designer.dropNode('source', { x: 180, y: 180 }, 'source1');
   await designer.dropNode('count', { x: 520, y: 180 }, 'count1');
+  // a new design shows no live counters, even where its node ids match the running app's
+  await expect(designer.count('source1')).toHaveCount(0);
 
   // a count needs a grouped stream (groupByKey) before it, not a plain stream
   await designer.connect('source1', 'count1');

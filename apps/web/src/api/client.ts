@@ -3,17 +3,25 @@
 // runtime is bound to a non-local address it requires a token: the page is then opened with
 // `?token=...`, which is sent as a Bearer header, and as a query parameter on the SSE URL
 // (EventSource cannot set headers).
-import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from '@trpc/client';
+import {
+  createTRPCClient,
+  httpBatchLink,
+  httpSubscriptionLink,
+  splitLink,
+  type TRPCClient,
+} from '@trpc/client';
 import type { AppRouter } from '@streamwright/runtime';
 
-export type ApiClient = ReturnType<typeof createApiClient>;
+export type ApiClient = TRPCClient<AppRouter>;
 
 export function tokenFrom(search: string): string | null {
   const token = new URLSearchParams(search).get('token');
   return token && token.length > 0 ? token : null;
 }
 
-export function createApiClient(options: { baseUrl?: string; token?: string | null } = {}) {
+export function createApiClient(
+  options: { baseUrl?: string; token?: string | null } = {},
+): ApiClient {
   const base = options.baseUrl ?? '/trpc';
   const token = options.token ?? null;
   return createTRPCClient<AppRouter>({

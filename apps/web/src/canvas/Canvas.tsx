@@ -24,6 +24,8 @@ import { createEdgeMapper, createNodeMapper, type KindFlowNode } from './flow-ma
 import { nodeTypes } from './KindNode.js';
 import { KIND_MIME } from './dnd.js';
 
+const FIT_VIEW = { padding: 0.15, maxZoom: 1.25 };
+
 export function Canvas() {
   const store = useDesignerStore();
   const actions = useActions();
@@ -48,10 +50,12 @@ export function Canvas() {
   );
 
   useEffect(() => {
-    if (fitRequest === 0) return;
-    const id = requestAnimationFrame(() => void fitView({ padding: 0.2, maxZoom: 1.2 }));
+    // An empty canvas keeps its viewport: React Flow would otherwise queue the fit until the
+    // first node appears and then jump the view under the user's next drop.
+    if (fitRequest === 0 || store.getState().doc.nodes.length === 0) return;
+    const id = requestAnimationFrame(() => void fitView(FIT_VIEW));
     return () => cancelAnimationFrame(id);
-  }, [fitRequest, fitView]);
+  }, [fitRequest, fitView, store]);
 
   // One history entry per drag gesture, however many position changes it produces.
   const dragGesture = useRef(0);
@@ -185,12 +189,11 @@ export function Canvas() {
         onConnect={onConnect}
         onConnectEnd={onConnectEnd}
         isValidConnection={isValidConnection}
+        onNodeClick={(_event, node) => actions.select(node.id)}
         onPaneClick={() => actions.select(null)}
         deleteKeyCode={['Backspace', 'Delete']}
         selectionKeyCode={null}
         multiSelectionKeyCode={null}
-        fitView
-        fitViewOptions={{ padding: 0.2, maxZoom: 1.2 }}
         minZoom={0.2}
         maxZoom={2}
         defaultEdgeOptions={{ type: 'smoothstep' }}

@@ -9,9 +9,13 @@ import { formatCount, formatRate } from '../live/counters.js';
 import type { KindFlowNode } from './flow-mapping.js';
 
 function NodeCounter({ id }: { id: string }) {
+  // Counters belong to the app the runtime runs: a canvas showing another application (after
+  // New or an import) must not borrow them just because its node ids match.
+  const live = useDesigner(
+    (s) => s.live.status !== null && s.live.status.applicationId === s.doc.application.id,
+  );
   const counter = useDesigner((s) => s.live.counters[id]);
-  const running = useDesigner((s) => s.live.status !== null);
-  if (!counter && !running) return null;
+  if (!live) return null;
   return (
     <div
       className="sw-node__counter"
@@ -27,6 +31,21 @@ function NodeCounter({ id }: { id: string }) {
         {counter ? formatCount(counter.total) : '–'}
       </span>
       <span className="sw-node__rate">{counter ? formatRate(counter.rate) : ''}</span>
+    </div>
+  );
+}
+
+/** Processing errors the running app reported for this node (details in the Errors tab). */
+function NodeErrors({ id }: { id: string }) {
+  const errors = useDesigner((s) =>
+    s.live.status && s.live.status.applicationId === s.doc.application.id
+      ? s.live.status.errors.filter((e) => e.modelNodeId === id).length
+      : 0,
+  );
+  if (errors === 0) return null;
+  return (
+    <div className="sw-node__errors" data-testid={`node-errors-${id}`}>
+      {errors} processing error{errors === 1 ? '' : 's'}
     </div>
   );
 }
@@ -78,6 +97,7 @@ function KindNodeView({ id, data, selected }: NodeProps<KindFlowNode>) {
       </div>
       {summary && <div className="sw-node__summary">{summary}</div>}
       <NodeCounter id={id} />
+      <NodeErrors id={id} />
       {spec?.output && (
         <Handle
           type="source"

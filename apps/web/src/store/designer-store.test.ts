@@ -105,6 +105,18 @@ describe('designer store', () => {
     expect(store.getState().doc.nodes.map((n) => n.id)).toEqual(['gen', 'filter1']);
   });
 
+  it('choosing the selected node again brings its settings back up', () => {
+    const { store, actions, add } = setup();
+    const id = add('filter');
+    actions.select(id);
+    actions.setSideTab('topics');
+    actions.select(id);
+    expect(store.getState().sideTab).toBe('node');
+    actions.select(null);
+    expect(store.getState().selectedNodeId).toBeNull();
+    expect(store.getState().sideTab).toBe('node');
+  });
+
   it('tracks whether the document changed since the last deploy', () => {
     const { store, actions, add } = setup();
     add('source');

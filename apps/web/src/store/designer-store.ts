@@ -206,8 +206,13 @@ export function createDesignerStore(options: CreateDesignerStoreOptions = {}): D
         });
       },
       select(nodeId) {
-        if (get().selectedNodeId === nodeId) return;
-        set(nodeId ? { selectedNodeId: nodeId, sideTab: 'node' } : { selectedNodeId: null });
+        const state = get();
+        if (nodeId === null) {
+          if (state.selectedNodeId !== null) set({ selectedNodeId: null });
+        } else if (state.selectedNodeId !== nodeId || state.sideTab !== 'node') {
+          // choosing a node (again) always brings its settings up
+          set({ selectedNodeId: nodeId, sideTab: 'node' });
+        }
       },
       selectEdges(keys) {
         const current = get().selectedEdgeKeys;
