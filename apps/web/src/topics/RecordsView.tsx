@@ -1,4 +1,4 @@
-// The latest records of a topic, decoded with the chosen serdes; refreshed every second while
+// The latest records of a topic (newest first), decoded with the chosen serdes; refreshed every second while
 // auto-refresh is on (the default) so a sink's output appears as it is written.
 import { useCallback, useEffect, useId, useState } from 'react';
 import type { SerdeName } from '@streamwright/topology-model';
@@ -37,7 +37,12 @@ export function RecordsView({ topic, partitions }: { topic: string; partitions: 
         keySerde: serdes.keySerde,
         valueSerde: serdes.valueSerde,
       });
-      setRecords(rows);
+      // newest first: the top row is what was written last
+      setRecords(
+        [...rows].sort(
+          (a, b) => b.timestamp - a.timestamp || b.offset - a.offset || b.partition - a.partition,
+        ),
+      );
       setError(null);
     } catch (e) {
       setError(messageOf(e));
