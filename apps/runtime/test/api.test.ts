@@ -206,12 +206,14 @@ describe('deploying', () => {
 
   it('streams status and metrics every second on one subscription, the first at once', async () => {
     const events = await collectMetrics(client, 3);
-    expect(events[0]!.after).toBeLessThan(800);
+    // The first event does not wait for the interval; the next ones follow it (the upper bound
+    // is loose: a loaded CI machine delays timers, it never makes them early).
+    expect(events[0]!.after).toBeLessThan(1000);
     const gap1 = events[1]!.data.at - events[0]!.data.at;
     const gap2 = events[2]!.data.at - events[1]!.data.at;
     for (const gap of [gap1, gap2]) {
-      expect(gap).toBeGreaterThanOrEqual(950);
-      expect(gap).toBeLessThan(1500);
+      expect(gap).toBeGreaterThanOrEqual(990);
+      expect(gap).toBeLessThan(2500);
     }
     const last = events[2]!.data;
     expect(last.status?.tasks.map((t) => t.taskId).sort()).toEqual(['0_0', '0_1', '0_2']);

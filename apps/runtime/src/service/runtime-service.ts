@@ -285,7 +285,7 @@ export class RuntimeService {
         topology,
         backend: this.backend,
         stateDir: this.stateDir,
-        logger: this.logger.child({ component: 'engine', applicationId: topology.application.id }),
+        logger: this.logger.child({ component: 'engine' }),
       });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
