@@ -220,6 +220,16 @@ describe('deploying', () => {
     expect(Object.keys(last.metrics?.tasks ?? {}).sort()).toEqual(['0_0', '0_1', '0_2']);
   });
 
+  it('leaves the running app alone when a new deploy is invalid', async () => {
+    const before = await client.app.status.query();
+    const broken = { ...ordersPipeline(), nodes: [{ id: 'orders', kind: 'source', config: {} }], edges: [] };
+    const result = await client.app.deploy.mutate({ topology: broken });
+    expect(result.ok).toBe(false);
+    const after = await client.app.status.query();
+    expect(after.topology).toEqual(before.topology);
+    expect(after.status?.state).toBe('RUNNING');
+  });
+
   it('reads one partition, the latest records only', async () => {
     const all = await client.topics.read.query({ topic: 'orders', limit: 500 });
     expect(all).toHaveLength(30);
