@@ -1,11 +1,10 @@
-import type { SerdeName } from '@streamwright/topology-model';
-
 /**
  * A serializer/deserializer pair, as Kafka's `Serde<T>`. Both directions map null to null (a
  * Kafka tombstone), exactly like the Java serdes do.
  */
 export interface Serde<T = unknown> {
-  readonly name: SerdeName;
+  /** The serde's name as the topology spells it (`string`, `long`, `avro`, …). */
+  readonly name: string;
   /** @throws SerializationError when the value does not fit the format. */
   serialize(value: T | null): Uint8Array | null;
   /** @throws DeserializationError when the bytes are not in the format. */

@@ -1,0 +1,48 @@
+// Avro with the writer schema given in the topology (no schema registry): Avro's binary encoding
+// of one datum, without Confluent's magic byte and schema id, so a Java consumer reads it with a
+// plain `GenericDatumReader` of the same schema. avsc does the encoding; records decode to plain
+// objects so CEL and JSON see ordinary maps.
+import { Buffer } from 'node:buffer';
+import avro from 'avsc';
+import { DeserializationError, SerializationError } from '../errors.js';
+import type { Serde } from './serde.js';
+
+export type AvroSchema = Record<string, unknown> | string | unknown[];
+
+export function avroSerde<T = unknown>(schema: AvroSchema): Serde<T> {
+  let type: avro.Type;
+  try {
+    type = avro.Type.forSchema(schema as avro.Schema);
+  } catch (error) {
+    throw new SerializationError('avro', `invalid Avro schema: ${(error as Error).message}`, error);
+  }
+  return {
+    name: 'avro',
+    serialize(value) {
+      if (value === null || value === undefined) return null;
+      const errors: string[] = [];
+      const valid = type.isValid(value, {
+        errorHook: (path: string[]) => errors.push(path.length === 0 ? 'the value' : `field ${path.join('.')}`),
+      });
+      if (!valid) throw new SerializationError('avro', `${errors.join(', ')} does not match the schema ${type.name ?? type.typeName}`);
+      return type.toBuffer(value);
+    },
+    deserialize(bytes) {
+      if (bytes === null) return null;
+      try {
+        return plain(type.fromBuffer(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))) as T;
+      } catch (error) {
+        throw new DeserializationError('avro', (error as Error).message, error);
+      }
+    },
+  };
+}
+
+/** avsc decodes records into generated classes; downstream code expects plain objects. */
+function plain(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return value;
+  if (Array.isArray(value)) return value.map(plain);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = plain(v);
+  return out;
+}
