@@ -19,7 +19,10 @@ export interface InputIssue {
 
 function inputIssues(error: ZodError): InputIssue[] {
   // The same path syntax as topology validation issues (`headers["x-id"]`, `nodes[2].kind`).
-  return error.issues.map((issue) => ({ path: formatPath(issue.path) || 'input', message: issue.message }));
+  return error.issues.map((issue) => ({
+    path: formatPath(issue.path) || 'input',
+    message: issue.message,
+  }));
 }
 
 const t = initTRPC.context<Context>().create({
@@ -27,7 +30,9 @@ const t = initTRPC.context<Context>().create({
     const zodError = error.cause instanceof ZodError ? error.cause : null;
     const issues = zodError ? inputIssues(zodError) : undefined;
     // zod's own message is a JSON dump of its issues; users get one line per field instead.
-    const message = issues ? `Invalid input: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}` : shape.message;
+    const message = issues
+      ? `Invalid input: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`
+      : shape.message;
     const runtimeCode: RuntimeErrorCode | null = runtimeCodeOf(error);
     return {
       ...shape,

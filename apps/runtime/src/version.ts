@@ -5,7 +5,12 @@ import { readFileSync } from 'node:fs';
 function readVersion(): string {
   const text = readFileSync(new URL('../package.json', import.meta.url), 'utf8');
   const parsed: unknown = JSON.parse(text);
-  if (typeof parsed === 'object' && parsed !== null && 'version' in parsed && typeof parsed.version === 'string') {
+  if (
+    typeof parsed === 'object' &&
+    parsed !== null &&
+    'version' in parsed &&
+    typeof parsed.version === 'string'
+  ) {
     return parsed.version;
   }
   return '0.0.0';

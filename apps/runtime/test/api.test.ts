@@ -3,7 +3,14 @@ import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRouter } from '../src/index.js';
 import type { Runtime } from '../src/runtime.js';
-import { eventually, makeClient, makeDataDir, removeDataDir, startTestRuntime, type Client } from './harness.js';
+import {
+  eventually,
+  makeClient,
+  makeDataDir,
+  removeDataDir,
+  startTestRuntime,
+  type Client,
+} from './harness.js';
 import { collectMetrics, perModelNode, taskSum } from './metrics-helpers.js';
 import { expectedSink, orders, ordersPipeline } from './topologies.js';
 
@@ -37,7 +44,11 @@ async function badRequest(call: Promise<unknown>): Promise<string> {
 describe('health and topology tools', () => {
   it('reports health', async () => {
     const health = await client.health.query();
-    expect(health).toEqual({ ok: true, version: expect.stringMatching(/^\d+\.\d+\.\d+/), backend: 'embedded' });
+    expect(health).toEqual({
+      ok: true,
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      backend: 'embedded',
+    });
   });
 
   it('lists every validation error with its path and node id', async () => {
@@ -112,22 +123,37 @@ describe('malformed input is a BAD_REQUEST naming the field', () => {
   });
 
   it('names a field out of range', async () => {
-    expect(await badRequest(client.topics.read.query({ topic: 'orders', limit: 0 }))).toMatch(/\blimit\b/);
-    expect(await badRequest(client.topics.read.query({ topic: 'orders', limit: 501 }))).toMatch(/\blimit\b/);
-    expect(await badRequest(client.topics.read.query({ topic: 'orders', partition: -1 }))).toMatch(/\bpartition\b/);
+    expect(await badRequest(client.topics.read.query({ topic: 'orders', limit: 0 }))).toMatch(
+      /\blimit\b/,
+    );
+    expect(await badRequest(client.topics.read.query({ topic: 'orders', limit: 501 }))).toMatch(
+      /\blimit\b/,
+    );
+    expect(await badRequest(client.topics.read.query({ topic: 'orders', partition: -1 }))).toMatch(
+      /\bpartition\b/,
+    );
   });
 
   it('names a missing field and a wrong serde', async () => {
-    expect(await badRequest(client.topics.produce.mutate({ key: null, value: null } as never))).toMatch(/\btopic\b/);
+    expect(
+      await badRequest(client.topics.produce.mutate({ key: null, value: null } as never)),
+    ).toMatch(/\btopic\b/);
     expect(
       await badRequest(client.topics.read.query({ topic: 'orders', valueSerde: 'avro' as never })),
     ).toMatch(/\bvalueSerde\b/);
-    expect(await badRequest(client.app.deploy.mutate({ topology: {}, start: 'yes' as never }))).toMatch(/\bstart\b/);
+    expect(
+      await badRequest(client.app.deploy.mutate({ topology: {}, start: 'yes' as never })),
+    ).toMatch(/\bstart\b/);
   });
 
   it('names a header of the wrong type', async () => {
     const message = await badRequest(
-      client.topics.produce.mutate({ topic: 'orders', key: null, value: null, headers: { a: 1 as never } }),
+      client.topics.produce.mutate({
+        topic: 'orders',
+        key: null,
+        value: null,
+        headers: { a: 1 as never },
+      }),
     );
     expect(message).toMatch(/headers\.a/);
   });
@@ -138,7 +164,11 @@ describe('deploying', () => {
     const broken = { ...ordersPipeline(), edges: [{ from: 'orders', to: 'nowhere' }] };
     const result = await client.app.deploy.mutate({ topology: broken });
     expect(result.ok).toBe(false);
-    expect(await client.app.status.query()).toEqual({ deployed: false, topology: null, status: null });
+    expect(await client.app.status.query()).toEqual({
+      deployed: false,
+      topology: null,
+      status: null,
+    });
     const topics = await client.topics.list.query();
     expect(topics.map((t) => t.name)).not.toContain('orders');
   });
@@ -174,13 +204,19 @@ describe('deploying', () => {
       return read.length >= expected.length ? read : undefined;
     }, 'the sink records');
     expect(records).toHaveLength(expected.length);
-    const got = records.map((r) => ({ key: r.key, value: r.value })).sort((a, b) => String(a.key).localeCompare(String(b.key)));
+    const got = records
+      .map((r) => ({ key: r.key, value: r.value }))
+      .sort((a, b) => String(a.key).localeCompare(String(b.key)));
     expect(got).toEqual([...expected].sort((a, b) => a.key.localeCompare(b.key)));
     for (const record of records) expect(record.undecodable).toEqual({ key: false, value: false });
     // Ordered by timestamp, then partition and offset.
     for (let i = 1; i < records.length; i++) {
       const [a, b] = [records[i - 1]!, records[i]!];
-      expect(a.timestamp < b.timestamp || (a.timestamp === b.timestamp && (a.partition < b.partition || (a.partition === b.partition && a.offset < b.offset)))).toBe(true);
+      expect(
+        a.timestamp < b.timestamp ||
+          (a.timestamp === b.timestamp &&
+            (a.partition < b.partition || (a.partition === b.partition && a.offset < b.offset))),
+      ).toBe(true);
     }
 
     const view = await client.app.status.query();
@@ -192,7 +228,9 @@ describe('deploying', () => {
     const metrics = await eventually(async () => {
       const [event] = await collectMetrics(client, 1);
       const snapshot = event?.data.metrics;
-      return snapshot && perModelNode(snapshot, 'process-total').out === expected.length ? snapshot : undefined;
+      return snapshot && perModelNode(snapshot, 'process-total').out === expected.length
+        ? snapshot
+        : undefined;
     }, 'the counters');
     expect(Object.keys(metrics.tasks).sort()).toEqual(['0_0', '0_1', '0_2']);
     expect(taskSum(metrics, 'process-total')).toBe(input.length);
@@ -222,7 +260,11 @@ describe('deploying', () => {
 
   it('leaves the running app alone when a new deploy is invalid', async () => {
     const before = await client.app.status.query();
-    const broken = { ...ordersPipeline(), nodes: [{ id: 'orders', kind: 'source', config: {} }], edges: [] };
+    const broken = {
+      ...ordersPipeline(),
+      nodes: [{ id: 'orders', kind: 'source', config: {} }],
+      edges: [],
+    };
     const result = await client.app.deploy.mutate({ topology: broken });
     expect(result.ok).toBe(false);
     const after = await client.app.status.query();
@@ -241,19 +283,26 @@ describe('deploying', () => {
   });
 
   it('refuses bad JSON for the json serde and a partition out of range', async () => {
-    const message = await badRequest(client.topics.produce.mutate({ topic: 'orders', key: 'k', value: '{"a":' }));
+    const message = await badRequest(
+      client.topics.produce.mutate({ topic: 'orders', key: 'k', value: '{"a":' }),
+    );
     expect(message).toMatch(/value: not valid JSON/);
     const range = await badRequest(
       client.topics.produce.mutate({ topic: 'orders', partition: 3, key: 'k', value: '{}' }),
     );
     expect(range).toMatch(/partition/);
-    const missing = await client.topics.read.query({ topic: 'no-such-topic' }).catch((e: unknown) => e);
+    const missing = await client.topics.read
+      .query({ topic: 'no-such-topic' })
+      .catch((e: unknown) => e);
     expect((missing as TRPCClientError<AppRouter>).data?.code).toBe('NOT_FOUND');
   });
 
   it('produces with serdes, headers and a partition, and shows undecodable bytes as base64', async () => {
     await client.app.deploy.mutate({
-      topology: { ...ordersPipeline(), topics: [...(ordersPipeline().topics as object[]), { name: 'misc', partitions: 2 }] },
+      topology: {
+        ...ordersPipeline(),
+        topics: [...(ordersPipeline().topics as object[]), { name: 'misc', partitions: 2 }],
+      },
     });
     const long = await client.topics.produce.mutate({
       topic: 'misc',
@@ -265,9 +314,24 @@ describe('deploying', () => {
       headers: { source: 'test' },
     });
     expect(long.partition).toBe(1);
-    const [asText] = await client.topics.read.query({ topic: 'misc', partition: 1, keySerde: 'long', valueSerde: 'string' });
-    expect(asText).toMatchObject({ key: 42, value: 'plain text', headers: { source: 'test' }, undecodable: { key: false, value: false } });
-    const [asJson] = await client.topics.read.query({ topic: 'misc', partition: 1, keySerde: 'long', valueSerde: 'json' });
+    const [asText] = await client.topics.read.query({
+      topic: 'misc',
+      partition: 1,
+      keySerde: 'long',
+      valueSerde: 'string',
+    });
+    expect(asText).toMatchObject({
+      key: 42,
+      value: 'plain text',
+      headers: { source: 'test' },
+      undecodable: { key: false, value: false },
+    });
+    const [asJson] = await client.topics.read.query({
+      topic: 'misc',
+      partition: 1,
+      keySerde: 'long',
+      valueSerde: 'json',
+    });
     expect(asJson).toMatchObject({
       key: 42,
       value: Buffer.from('plain text').toString('base64'),
@@ -290,10 +354,14 @@ describe('HTTP endpoints', () => {
 
   it('serves /metrics in the OpenMetrics text format', async () => {
     const response = await fetch(`${runtime.url}/metrics`);
-    expect(response.headers.get('content-type')).toMatch(/^application\/openmetrics-text; version=1\.0\.0/);
+    expect(response.headers.get('content-type')).toMatch(
+      /^application\/openmetrics-text; version=1\.0\.0/,
+    );
     const text = await response.text();
     expect(text).toMatch(/^kafka_streams_task_process_total\{task_id="0_0"\} \d+$/m);
-    expect(text).toMatch(/^kafka_streams_processor_node_process_total\{task_id="0_2",processor_node_id="KSTREAM-SOURCE-0000000000"\} \d+$/m);
+    expect(text).toMatch(
+      /^kafka_streams_processor_node_process_total\{task_id="0_2",processor_node_id="KSTREAM-SOURCE-0000000000"\} \d+$/m,
+    );
     expect(text.endsWith('# EOF\n')).toBe(true);
   });
 });

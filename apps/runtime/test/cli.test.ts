@@ -19,14 +19,19 @@ function newest(dir: string): number {
   if (!existsSync(dir)) return 0;
   let latest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) latest = Math.max(latest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+    if (entry.isFile())
+      latest = Math.max(latest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
   }
   return latest;
 }
 
 /** The bin runs dist/: build the runtime and its dependencies when dist is missing or stale. */
 function needsBuild(): boolean {
-  const packages = [runtimeDir, join(repoRoot, 'packages', 'engine'), join(repoRoot, 'packages', 'topology-model')];
+  const packages = [
+    runtimeDir,
+    join(repoRoot, 'packages', 'engine'),
+    join(repoRoot, 'packages', 'topology-model'),
+  ];
   return packages.some((dir) => {
     const built = newest(join(dir, 'dist'));
     return built === 0 || newest(join(dir, 'src')) > built;
@@ -37,7 +42,10 @@ let dataDir: string;
 
 beforeAll(async () => {
   if (needsBuild()) {
-    await run('pnpm', ['--filter', '@streamwright/runtime...', 'build'], { cwd: repoRoot, timeout: 240_000 });
+    await run('pnpm', ['--filter', '@streamwright/runtime...', 'build'], {
+      cwd: repoRoot,
+      timeout: 240_000,
+    });
   }
   dataDir = await makeDataDir();
 }, 300_000);
@@ -100,14 +108,20 @@ describe('streamwright CLI', () => {
     await writeFile(file, JSON.stringify(ordersPipeline()));
     const result = await cli(['describe', file]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Topologies:\n {3}Sub-topology: 0\n {4}Source: KSTREAM-SOURCE-0000000000 \(topics: \[orders\]\)/);
+    expect(result.stdout).toMatch(
+      /^Topologies:\n {3}Sub-topology: 0\n {4}Source: KSTREAM-SOURCE-0000000000 \(topics: \[orders\]\)/,
+    );
   });
 
   it('serve prints its URL, serves, and exits 0 after a graceful close on SIGTERM', async () => {
-    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', join(dataDir, 'serve')], {
-      cwd: dataDir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [bin, 'serve', '--port', '0', '--data-dir', join(dataDir, 'serve')],
+      {
+        cwd: dataDir,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -117,9 +131,14 @@ describe('streamwright CLI', () => {
     );
     try {
       const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no URL printed; stderr: ${stderr}`)), 20_000);
+        const timer = setTimeout(
+          () => reject(new Error(`no URL printed; stderr: ${stderr}`)),
+          20_000,
+        );
         child.stdout.on('data', () => {
-          const match = /Streamwright runtime listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
+          const match = /Streamwright runtime listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(
+            stdout,
+          );
           if (match?.[1]) {
             clearTimeout(timer);
             resolve(match[1]);
@@ -150,7 +169,15 @@ describe('streamwright CLI', () => {
   }, 60_000);
 
   it('refuses to serve on a non-loopback address without a token', async () => {
-    const result = await cli(['serve', '--host', '0.0.0.0', '--port', '0', '--data-dir', join(dataDir, 'open')]);
+    const result = await cli([
+      'serve',
+      '--host',
+      '0.0.0.0',
+      '--port',
+      '0',
+      '--data-dir',
+      join(dataDir, 'open'),
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/refusing to listen on 0\.0\.0\.0 without a token/);
   });

@@ -4,7 +4,14 @@
 // in dropped-records (KIP-1033). Either way the runtime itself keeps serving.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Runtime } from '../src/runtime.js';
-import { eventually, makeClient, makeDataDir, removeDataDir, startTestRuntime, type Client } from './harness.js';
+import {
+  eventually,
+  makeClient,
+  makeDataDir,
+  removeDataDir,
+  startTestRuntime,
+  type Client,
+} from './harness.js';
 import { collectMetrics, taskSum } from './metrics-helpers.js';
 import { ordersPipeline } from './topologies.js';
 
@@ -25,8 +32,18 @@ afterEach(async () => {
 
 /** One good order, then one without `amount` (the filter fails on it), on one partition. */
 async function produceGoodThenBad(): Promise<void> {
-  await client.topics.produce.mutate({ topic: 'orders', partition: 0, key: 'good', value: '{"user":"u1","amount":500}' });
-  await client.topics.produce.mutate({ topic: 'orders', partition: 0, key: 'bad', value: '{"user":"u2"}' });
+  await client.topics.produce.mutate({
+    topic: 'orders',
+    partition: 0,
+    key: 'good',
+    value: '{"user":"u1","amount":500}',
+  });
+  await client.topics.produce.mutate({
+    topic: 'orders',
+    partition: 0,
+    key: 'bad',
+    value: '{"user":"u2"}',
+  });
 }
 
 describe('processing exception handlers', () => {
@@ -67,9 +84,16 @@ describe('processing exception handlers', () => {
   });
 
   it('log-and-continue skips the record, counts it, and keeps processing', async () => {
-    expect((await client.app.deploy.mutate({ topology: ordersPipeline('log-and-continue') })).ok).toBe(true);
+    expect(
+      (await client.app.deploy.mutate({ topology: ordersPipeline('log-and-continue') })).ok,
+    ).toBe(true);
     await produceGoodThenBad();
-    await client.topics.produce.mutate({ topic: 'orders', partition: 0, key: 'after', value: '{"user":"u3","amount":700}' });
+    await client.topics.produce.mutate({
+      topic: 'orders',
+      partition: 0,
+      key: 'after',
+      value: '{"user":"u3","amount":700}',
+    });
 
     const sink = await eventually(async () => {
       const records = await client.topics.read.query({ topic: 'large-orders' });

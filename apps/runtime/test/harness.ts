@@ -48,12 +48,18 @@ export function makeClient(url: string, token?: string): Client {
             ? {
                 eventSourceOptions: {
                   fetch: ((input, init) =>
-                    fetch(input, { ...init, headers: { ...init.headers, ...authorization } })) satisfies FetchLike,
+                    fetch(input, {
+                      ...init,
+                      headers: { ...init.headers, ...authorization },
+                    })) satisfies FetchLike,
                 },
               }
             : {}),
         }),
-        false: httpBatchLink({ url: `${url}/trpc`, ...(authorization ? { headers: authorization } : {}) }),
+        false: httpBatchLink({
+          url: `${url}/trpc`,
+          ...(authorization ? { headers: authorization } : {}),
+        }),
       }),
     ],
   });
@@ -75,7 +81,9 @@ export async function eventually<T>(
       last = error;
     }
     if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`);
+      throw new Error(
+        `timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

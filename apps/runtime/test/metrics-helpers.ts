@@ -10,7 +10,11 @@ export interface MetricsEvent {
 }
 
 /** Subscribes to `metrics` and resolves with the first `count` events. */
-export function collectMetrics(client: Client, count: number, timeoutMs = 10_000): Promise<MetricsEvent[]> {
+export function collectMetrics(
+  client: Client,
+  count: number,
+  timeoutMs = 10_000,
+): Promise<MetricsEvent[]> {
   return new Promise((resolve, reject) => {
     const events: MetricsEvent[] = [];
     const started = Date.now();

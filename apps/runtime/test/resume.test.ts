@@ -11,7 +11,10 @@ afterAll(async () => {
   await removeDataDir(dataDir);
 });
 
-async function produceAll(client: ReturnType<typeof makeClient>, batch: ReturnType<typeof orders>): Promise<void> {
+async function produceAll(
+  client: ReturnType<typeof makeClient>,
+  batch: ReturnType<typeof orders>,
+): Promise<void> {
   for (const order of batch) {
     await client.topics.produce.mutate({
       topic: 'orders',

@@ -1,6 +1,12 @@
 // Host / Origin checks and the token, through a real server, the SSE stream included.
 import { request } from 'node:http';
-import { TRPCClientError, createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from '@trpc/client';
+import {
+  TRPCClientError,
+  createTRPCClient,
+  httpBatchLink,
+  httpSubscriptionLink,
+  splitLink,
+} from '@trpc/client';
 import { EventSource } from 'eventsource';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRouter } from '../src/index.js';
@@ -53,13 +59,19 @@ describe('on loopback without a token', () => {
   it('answers requests addressed to it, with or without a same-origin Origin', async () => {
     const host = `localhost:${runtime.port}`;
     expect((await rawGet(runtime.port, '/trpc/health', { host })).status).toBe(200);
-    const sameOrigin = await rawGet(runtime.port, '/trpc/health', { host, origin: `http://${host}` });
+    const sameOrigin = await rawGet(runtime.port, '/trpc/health', {
+      host,
+      origin: `http://${host}`,
+    });
     expect(sameOrigin.status).toBe(200);
   });
 
   it('refuses a foreign Host (DNS rebinding) with 403, the SSE stream included', async () => {
     for (const path of ['/trpc/health', '/healthz', '/', '/trpc/metrics']) {
-      const response = await rawGet(runtime.port, path, { host: `evil.example:${runtime.port}`, ...SSE });
+      const response = await rawGet(runtime.port, path, {
+        host: `evil.example:${runtime.port}`,
+        ...SSE,
+      });
       expect(response.status).toBe(403);
       expect(response.body).toMatch(/Host header .* does not name this server/);
     }
@@ -117,10 +129,16 @@ describe('bound to a non-loopback address', () => {
         expect(response.status).toBe(401);
         expect(response.body).toMatch(/requires a token/);
       }
-      const wrong = await rawGet(runtime.port, '/trpc/metrics', { host, authorization: 'Bearer nope', ...SSE });
+      const wrong = await rawGet(runtime.port, '/trpc/metrics', {
+        host,
+        authorization: 'Bearer nope',
+        ...SSE,
+      });
       expect(wrong.status).toBe(401);
 
-      const error = await makeClient(local()).health.query().catch((e: unknown) => e);
+      const error = await makeClient(local())
+        .health.query()
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TRPCClientError);
       await expect(collectMetrics(makeClient(local()), 1, 3000)).rejects.toBeDefined();
     });
@@ -138,7 +156,10 @@ describe('bound to a non-loopback address', () => {
         links: [
           splitLink({
             condition: (op) => op.type === 'subscription',
-            true: httpSubscriptionLink({ url: `${base}?token=${encodeURIComponent(token)}`, EventSource }),
+            true: httpSubscriptionLink({
+              url: `${base}?token=${encodeURIComponent(token)}`,
+              EventSource,
+            }),
             false: httpBatchLink({ url: base, headers: { authorization: `Bearer ${token}` } }),
           }),
         ],
@@ -153,7 +174,8 @@ describe('bound to a non-loopback address', () => {
       try {
         const first = await new Promise<string>((resolve, reject) => {
           source.onmessage = (event) => resolve(String(event.data));
-          source.onerror = (event) => reject(new Error(`EventSource error: ${event.message ?? 'unknown'}`));
+          source.onerror = (event) =>
+            reject(new Error(`EventSource error: ${event.message ?? 'unknown'}`));
         });
         expect(JSON.parse(first)).toMatchObject({ status: null, metrics: null });
       } finally {
@@ -162,11 +184,16 @@ describe('bound to a non-loopback address', () => {
     });
 
     it('turns ?token= on a page into a same-site cookie for the page’s own requests', async () => {
-      const page = await rawGet(runtime.port, `/?token=${token}`, { host: `127.0.0.1:${runtime.port}` });
+      const page = await rawGet(runtime.port, `/?token=${token}`, {
+        host: `127.0.0.1:${runtime.port}`,
+      });
       expect(page.status).not.toBe(401);
       const cookie = String(page.headers['set-cookie']).split(';')[0] ?? '';
       expect(page.headers['set-cookie']?.toString()).toMatch(/HttpOnly; SameSite=Strict/);
-      const withCookie = await rawGet(runtime.port, '/healthz', { host: `127.0.0.1:${runtime.port}`, cookie });
+      const withCookie = await rawGet(runtime.port, '/healthz', {
+        host: `127.0.0.1:${runtime.port}`,
+        cookie,
+      });
       expect(withCookie.status).toBe(200);
     });
   });

@@ -38,10 +38,15 @@ describe('runtime.close()', () => {
       const client = makeClient(runtime.url);
       // A long commit interval: only the commit on close can save the offsets.
       const topology = ordersPipeline();
-      (topology.application as { config: Record<string, unknown> }).config['commit.interval.ms'] = 600_000;
+      (topology.application as { config: Record<string, unknown> }).config['commit.interval.ms'] =
+        600_000;
       await client.app.deploy.mutate({ topology });
       for (const o of input) {
-        await client.topics.produce.mutate({ topic: 'orders', key: o.key, value: JSON.stringify(o) });
+        await client.topics.produce.mutate({
+          topic: 'orders',
+          key: o.key,
+          value: JSON.stringify(o),
+        });
       }
       const expected = expectedSink(input).length;
       await eventually(async () => {
@@ -58,7 +63,9 @@ describe('runtime.close()', () => {
           return status?.state === 'RUNNING' ? true : undefined;
         }, 'RUNNING after restart');
         await new Promise((resolve) => setTimeout(resolve, 500));
-        expect(await client2.topics.read.query({ topic: 'large-orders', limit: 500 })).toHaveLength(expected);
+        expect(await client2.topics.read.query({ topic: 'large-orders', limit: 500 })).toHaveLength(
+          expected,
+        );
       } finally {
         await again.close();
       }

@@ -1,7 +1,9 @@
 // Topologies used by the runtime tests.
 
 /** A 3-partition source → filter → mapValues → sink, with a configurable exception handler. */
-export function ordersPipeline(handler?: 'log-and-fail' | 'log-and-continue'): Record<string, unknown> {
+export function ordersPipeline(
+  handler?: 'log-and-fail' | 'log-and-continue',
+): Record<string, unknown> {
   return {
     schemaVersion: 1,
     application: {
@@ -18,7 +20,11 @@ export function ordersPipeline(handler?: 'log-and-fail' | 'log-and-continue'): R
     nodes: [
       { id: 'orders', kind: 'source', config: { topic: 'orders' } },
       { id: 'large', kind: 'filter', config: { expression: 'value.amount > 100' } },
-      { id: 'shape', kind: 'mapValues', config: { expression: '{"user": value.user, "total": value.amount * 2}' } },
+      {
+        id: 'shape',
+        kind: 'mapValues',
+        config: { expression: '{"user": value.user, "total": value.amount * 2}' },
+      },
       { id: 'out', kind: 'sink', config: { topic: 'large-orders' } },
     ],
     edges: [
@@ -37,10 +43,16 @@ export interface Order {
 
 /** N orders; amounts 0, 10, 20, … so those above 100 are known in advance. */
 export function orders(n: number, keyPrefix = 'k'): Order[] {
-  return Array.from({ length: n }, (_, i) => ({ key: `${keyPrefix}${i}`, user: `u${i % 4}`, amount: i * 10 }));
+  return Array.from({ length: n }, (_, i) => ({
+    key: `${keyPrefix}${i}`,
+    user: `u${i % 4}`,
+    amount: i * 10,
+  }));
 }
 
-export function expectedSink(input: Order[]): { key: string; value: { user: string; total: number } }[] {
+export function expectedSink(
+  input: Order[],
+): { key: string; value: { user: string; total: number } }[] {
   return input
     .filter((o) => o.amount > 100)
     .map((o) => ({ key: o.key, value: { user: o.user, total: o.amount * 2 } }));

@@ -9,9 +9,12 @@ import {
 } from '@streamwright/topology-model';
 import { formatIssue } from './format-issue.js';
 
-type Loaded = { ok: true; topology: Topology } | { ok: false; header: string; errors: ValidationIssue[] };
+type Loaded =
+  { ok: true; topology: Topology } | { ok: false; header: string; errors: ValidationIssue[] };
 
-async function loadTopologyFile(file: string): Promise<Loaded | { ok: false; header: string; errors: null }> {
+async function loadTopologyFile(
+  file: string,
+): Promise<Loaded | { ok: false; header: string; errors: null }> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -22,7 +25,11 @@ async function loadTopologyFile(file: string): Promise<Loaded | { ok: false; hea
   const result = importTopology(text);
   if (result.ok) return { ok: true, topology: result.topology };
   const count = result.errors.length;
-  return { ok: false, header: `${file}: invalid, ${count} error${count === 1 ? '' : 's'}`, errors: result.errors };
+  return {
+    ok: false,
+    header: `${file}: invalid, ${count} error${count === 1 ? '' : 's'}`,
+    errors: result.errors,
+  };
 }
 
 function report(loaded: { header: string; errors: ValidationIssue[] | null }): void {

@@ -27,12 +27,29 @@ Examples:
     .command('serve')
     .description('run the runtime: tRPC API, metrics, web app and the deployed application')
     .option('-p, --port <n>', 'port to listen on (0 = any free port)', parsePort, 4300)
-    .option('-H, --host <address>', 'address to bind; anything but loopback needs --token', '127.0.0.1')
-    .option('-d, --data-dir <dir>', 'where the log, the state and the deployed topology live', './.streamwright')
-    .option('-t, --token <token>', 'require this token on every request (default: $STREAMWRIGHT_TOKEN)')
+    .option(
+      '-H, --host <address>',
+      'address to bind; anything but loopback needs --token',
+      '127.0.0.1',
+    )
+    .option(
+      '-d, --data-dir <dir>',
+      'where the log, the state and the deployed topology live',
+      './.streamwright',
+    )
+    .option(
+      '-t, --token <token>',
+      'require this token on every request (default: $STREAMWRIGHT_TOKEN)',
+    )
     .option('--example', 'deploy and start the example topology if nothing is deployed', false)
-    .option('--allowed-host <name...>', 'extra host names accepted in the Host header (reverse proxies)')
-    .option('--allowed-origin <origin...>', 'extra origins allowed to call the API, e.g. http://localhost:5173')
+    .option(
+      '--allowed-host <name...>',
+      'extra host names accepted in the Host header (reverse proxies)',
+    )
+    .option(
+      '--allowed-origin <origin...>',
+      'extra origins allowed to call the API, e.g. http://localhost:5173',
+    )
     .addHelpText(
       'after',
       `
@@ -75,6 +92,7 @@ Examples:
 
 function parsePort(text: string): number {
   const port = Number(text);
-  if (!/^\d+$/.test(text) || port > 65535) throw new InvalidArgumentError('a port is an integer from 0 to 65535');
+  if (!/^\d+$/.test(text) || port > 65535)
+    throw new InvalidArgumentError('a port is an integer from 0 to 65535');
   return port;
 }

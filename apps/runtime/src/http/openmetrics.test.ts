@@ -11,7 +11,9 @@ const snapshot: MetricsSnapshot = {
     '0_1': { 'process-total': 4, 'dropped-records-total': 0, 'restore-remaining-records-total': 2 },
   },
   nodes: {
-    '0_0': { 'KSTREAM-SOURCE-0000000000': { 'process-total': 3, 'record-e2e-latency-max': Number.NaN } },
+    '0_0': {
+      'KSTREAM-SOURCE-0000000000': { 'process-total': 3, 'record-e2e-latency-max': Number.NaN },
+    },
   },
   nodeModelIds: { 'KSTREAM-SOURCE-0000000000': 'src' },
 };
@@ -23,14 +25,18 @@ describe('toOpenMetrics', () => {
     expect(text).toContain('kafka_streams_task_process_total{task_id="0_0"} 3\n');
     expect(text).toContain('kafka_streams_task_process_total{task_id="0_1"} 4\n');
     expect(text).toContain('# TYPE kafka_streams_thread_process_rate gauge\n');
-    expect(text).toContain('kafka_streams_thread_process_rate{thread_id="orders-app-StreamThread-1"} 1.5\n');
+    expect(text).toContain(
+      'kafka_streams_thread_process_rate{thread_id="orders-app-StreamThread-1"} 1.5\n',
+    );
     expect(text).toContain(
       'kafka_streams_processor_node_process_total{task_id="0_0",processor_node_id="KSTREAM-SOURCE-0000000000"} 3\n',
     );
     expect(text).toContain(
       'kafka_streams_processor_node_record_e2e_latency_max{task_id="0_0",processor_node_id="KSTREAM-SOURCE-0000000000"} NaN\n',
     );
-    expect(text).toContain('kafka_streams_application_info{application_id="orders-app",state="RUNNING"} 1\n');
+    expect(text).toContain(
+      'kafka_streams_application_info{application_id="orders-app",state="RUNNING"} 1\n',
+    );
   });
 
   it('keeps a "-total" gauge that can go down a gauge', () => {
@@ -56,13 +62,20 @@ describe('toOpenMetrics', () => {
       // Every sample belongs to the family declared just above it.
       const name = line.slice(0, line.search(/[{ ]/));
       expect([current, `${current}_total`, `${current}_info`]).toContain(name);
-      expect(line).toMatch(/^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[^}]*\})? (NaN|[+-]Inf|-?\d+(\.\d+)?(e[+-]?\d+)?)$/);
+      expect(line).toMatch(
+        /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[^}]*\})? (NaN|[+-]Inf|-?\d+(\.\d+)?(e[+-]?\d+)?)$/,
+      );
     }
   });
 
   it('escapes label values', () => {
     const text = toOpenMetrics(
-      { ...snapshot, threads: {}, tasks: {}, nodes: { '0_0': { 'a"b\\c\nd': { 'process-total': 1 } } } },
+      {
+        ...snapshot,
+        threads: {},
+        tasks: {},
+        nodes: { '0_0': { 'a"b\\c\nd': { 'process-total': 1 } } },
+      },
       'RUNNING',
     );
     expect(text).toContain('processor_node_id="a\\"b\\\\c\\nd"');

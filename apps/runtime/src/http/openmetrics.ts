@@ -6,7 +6,8 @@
 // the sample keeps it, as OpenMetrics requires. Everything else is a gauge.
 import type { MetricValues, MetricsSnapshot } from '@streamwright/engine';
 
-export const OPENMETRICS_CONTENT_TYPE = 'application/openmetrics-text; version=1.0.0; charset=utf-8';
+export const OPENMETRICS_CONTENT_TYPE =
+  'application/openmetrics-text; version=1.0.0; charset=utf-8';
 
 /** "-total" metrics that can go down, so they are gauges (Kafka Streams documents them so). */
 const GAUGES_NAMED_TOTAL = new Set(['restore-remaining-records-total']);
@@ -21,11 +22,17 @@ interface Family {
 export function toOpenMetrics(snapshot: MetricsSnapshot | null, state: string | null): string {
   const families = new Map<string, Family>();
   if (snapshot && state) {
-    addSample(families, 'kafka_streams_application', 'info', 'The deployed application and its state', {
-      name: 'kafka_streams_application_info',
-      labels: { application_id: snapshot.applicationId, state },
-      value: 1,
-    });
+    addSample(
+      families,
+      'kafka_streams_application',
+      'info',
+      'The deployed application and its state',
+      {
+        name: 'kafka_streams_application_info',
+        labels: { application_id: snapshot.applicationId, state },
+        value: 1,
+      },
+    );
   }
   if (snapshot) {
     for (const [thread, values] of Object.entries(snapshot.threads)) {
@@ -53,14 +60,23 @@ export function toOpenMetrics(snapshot: MetricsSnapshot | null, state: string | 
   return `${lines.join('\n')}\n`;
 }
 
-function addLevel(families: Map<string, Family>, level: string, labels: Labels, values: MetricValues): void {
+function addLevel(
+  families: Map<string, Family>,
+  level: string,
+  labels: Labels,
+  values: MetricValues,
+): void {
   for (const [metric, value] of Object.entries(values)) {
     if (typeof value !== 'number') continue;
     const base = `kafka_streams_${level}_${metric.replace(/[^a-zA-Z0-9_]/g, '_')}`;
     const counter = metric.endsWith('-total') && !GAUGES_NAMED_TOTAL.has(metric);
     const familyName = counter ? base.slice(0, -'_total'.length) : base;
     const help = `Kafka Streams ${level.replace('_', '-')}-level metric ${metric}`;
-    addSample(families, familyName, counter ? 'counter' : 'gauge', help, { name: base, labels, value });
+    addSample(families, familyName, counter ? 'counter' : 'gauge', help, {
+      name: base,
+      labels,
+      value,
+    });
   }
 }
 

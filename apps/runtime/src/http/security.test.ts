@@ -52,9 +52,17 @@ describe('RequestGuard on loopback', () => {
   });
 
   it('accepts same-origin and refuses cross-site or opaque origins', () => {
-    const ok = guard.check(request({ host: 'localhost:4300', origin: 'http://localhost:4300' }), root);
+    const ok = guard.check(
+      request({ host: 'localhost:4300', origin: 'http://localhost:4300' }),
+      root,
+    );
     expect(ok.ok).toBe(true);
-    for (const origin of ['http://evil.example', 'http://127.0.0.1:4300', 'https://localhost:4300', 'null']) {
+    for (const origin of [
+      'http://evil.example',
+      'http://127.0.0.1:4300',
+      'https://localhost:4300',
+      'null',
+    ]) {
       const verdict = guard.check(request({ host: 'localhost:4300', origin }), root);
       expect(verdict).toMatchObject({ ok: false, status: 403 });
     }
@@ -67,7 +75,9 @@ describe('RequestGuard on loopback', () => {
       token: null,
       allowedOrigins: ['http://localhost:5173/'],
     });
-    expect(dev.check(request({ host: '127.0.0.1:4300', origin: 'http://localhost:5173' }), root).ok).toBe(true);
+    expect(
+      dev.check(request({ host: '127.0.0.1:4300', origin: 'http://localhost:5173' }), root).ok,
+    ).toBe(true);
   });
 });
 
@@ -97,7 +107,9 @@ describe('RequestGuard with a token', () => {
       ok: false,
       status: 401,
     });
-    expect(guard.check(request({ host, authorization: 'Bearer s3cret2' }), root)).toMatchObject({ ok: false });
+    expect(guard.check(request({ host, authorization: 'Bearer s3cret2' }), root)).toMatchObject({
+      ok: false,
+    });
   });
 
   it('accepts the token as a bearer header, a query parameter or the cookie', () => {
@@ -116,7 +128,10 @@ describe('RequestGuard with a token', () => {
   });
 
   it('checks Host before the token', () => {
-    const verdict = guard.check(request({ host: 'evil.example:4300', authorization: 'Bearer s3cret' }), root);
+    const verdict = guard.check(
+      request({ host: 'evil.example:4300', authorization: 'Bearer s3cret' }),
+      root,
+    );
     expect(verdict).toMatchObject({ ok: false, status: 403 });
   });
 });

@@ -57,7 +57,9 @@ export class RequestGuard {
 
   constructor(private readonly options: SecurityOptions) {
     this.hosts = acceptedHostNames(options);
-    this.origins = new Set((options.allowedOrigins ?? []).map((o) => o.toLowerCase().replace(/\/$/, '')));
+    this.origins = new Set(
+      (options.allowedOrigins ?? []).map((o) => o.toLowerCase().replace(/\/$/, '')),
+    );
     this.tokenDigest = options.token ? digest(options.token) : null;
   }
 
@@ -84,7 +86,8 @@ export class RequestGuard {
       return {
         ok: false,
         status: 401,
-        message: 'Unauthorized: this runtime requires a token (Authorization: Bearer <token>, or ?token=<token>).',
+        message:
+          'Unauthorized: this runtime requires a token (Authorization: Bearer <token>, or ?token=<token>).',
       };
     }
     if (!timingSafeEqual(digest(presented.token), this.tokenDigest)) {

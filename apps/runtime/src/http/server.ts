@@ -54,8 +54,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     basePath: '/trpc/',
     createContext: () => ({ service, shutdown: shutdown.signal }),
     onError({ error, path, type }) {
-      if (error.code === 'INTERNAL_SERVER_ERROR') logger.error({ err: error, path, type }, 'request failed');
-      else logger.debug({ code: error.code, path, type, message: error.message }, 'request refused');
+      if (error.code === 'INTERNAL_SERVER_ERROR')
+        logger.error({ err: error, path, type }, 'request failed');
+      else
+        logger.debug({ code: error.code, path, type, message: error.message }, 'request refused');
     },
   });
 
@@ -66,7 +68,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     handle(req, res).catch((error: unknown) => {
       logger.error({ err: error, url: req.url }, 'unhandled request error');
-      if (!res.headersSent) sendJson(res, 500, { error: { code: 'INTERNAL_SERVER_ERROR', message: 'internal error' } });
+      if (!res.headersSent)
+        sendJson(res, 500, { error: { code: 'INTERNAL_SERVER_ERROR', message: 'internal error' } });
       else res.destroy();
     });
   });
@@ -76,8 +79,21 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (!guard) throw new Error('request before the server was listening');
     const verdict = guard.check(req, url);
     if (!verdict.ok) {
-      logger.warn({ status: verdict.status, url: url.pathname, host: req.headers.host, origin: req.headers.origin }, verdict.message);
-      sendJson(res, verdict.status, { error: { code: verdict.status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN', message: verdict.message } });
+      logger.warn(
+        {
+          status: verdict.status,
+          url: url.pathname,
+          host: req.headers.host,
+          origin: req.headers.origin,
+        },
+        verdict.message,
+      );
+      sendJson(res, verdict.status, {
+        error: {
+          code: verdict.status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN',
+          message: verdict.message,
+        },
+      });
       return;
     }
     const path = url.pathname;
@@ -99,7 +115,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       );
     }
     if (path === '/healthz') {
-      sendJson(res, 200, { ok: true, version: VERSION, backend: 'embedded', app: service.appState() });
+      sendJson(res, 200, {
+        ok: true,
+        version: VERSION,
+        backend: 'embedded',
+        app: service.appState(),
+      });
       return;
     }
     if (path === '/metrics') {
@@ -195,6 +216,9 @@ class ConnectionTracker {
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache' });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-cache',
+  });
   res.end(`${JSON.stringify(body)}\n`);
 }

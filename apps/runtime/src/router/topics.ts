@@ -4,7 +4,7 @@ import { procedure, router } from '../trpc.js';
 import { keySerdeInput, partitionInput, topicInput, valueSerdeInput } from './inputs.js';
 
 export const topicsRouter = router({
-  list: procedure.query(({ ctx }) => ctx.service.listTopics()),
+  list: procedure.query(({ ctx }) => ctx.service.topics.list()),
 
   produce: procedure
     .input(
@@ -18,7 +18,7 @@ export const topicsRouter = router({
         headers: z.record(z.string(), z.string()).optional(),
       }),
     )
-    .mutation(({ input, ctx }) => ctx.service.produce(input)),
+    .mutation(({ input, ctx }) => ctx.service.topics.produce(input)),
 
   read: procedure
     .input(
@@ -30,5 +30,5 @@ export const topicsRouter = router({
         valueSerde: valueSerdeInput,
       }),
     )
-    .query(({ input, ctx }) => ctx.service.read(input)),
+    .query(({ input, ctx }) => ctx.service.topics.read(input)),
 });

@@ -24,7 +24,8 @@ export const topologyRouter = router({
 
   example: procedure.query((): TopologyDocument => {
     const result = validateTopology(exampleTopology());
-    if (!result.ok) throw new Error(`the example topology is invalid: ${JSON.stringify(result.errors)}`);
+    if (!result.ok)
+      throw new Error(`the example topology is invalid: ${JSON.stringify(result.errors)}`);
     return JSON.parse(exportTopology(result.topology)) as TopologyDocument;
   }),
 });

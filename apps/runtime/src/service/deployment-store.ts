@@ -38,7 +38,11 @@ export class DeploymentStore {
   async save(deployment: SavedDeployment): Promise<void> {
     await mkdir(this.dataDir, { recursive: true });
     const tmp = `${this.path}.${process.pid}.tmp`;
-    await writeFile(tmp, `${JSON.stringify({ version: FILE_VERSION, ...deployment }, null, 2)}\n`, 'utf8');
+    await writeFile(
+      tmp,
+      `${JSON.stringify({ version: FILE_VERSION, ...deployment }, null, 2)}\n`,
+      'utf8',
+    );
     await rename(tmp, this.path);
   }
 

@@ -9,7 +9,9 @@ describe('encodeText', () => {
     expect(new TextDecoder().decode(encodeText('héllo', 'string', 'key')!)).toBe('héllo');
     // Java's LongSerializer: 8 bytes, big-endian, two's complement.
     expect([...encodeText('-2', 'long', 'key')!]).toEqual([255, 255, 255, 255, 255, 255, 255, 254]);
-    expect([...encodeText('9223372036854775807', 'long', 'key')!]).toEqual([127, 255, 255, 255, 255, 255, 255, 255]);
+    expect([...encodeText('9223372036854775807', 'long', 'key')!]).toEqual([
+      127, 255, 255, 255, 255, 255, 255, 255,
+    ]);
     expect([...encodeText('AQID', 'bytes', 'value')!]).toEqual([1, 2, 3]);
     expect(encodeText(null, 'json', 'value')).toBeNull();
   });
@@ -48,9 +50,13 @@ describe('decodeBytes', () => {
     fc.assert(
       fc.property(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), (long) => {
         const decoded = decodeBytes(encodeText(long.toString(), 'long', 'key'), 'long');
-        const safe = long >= BigInt(Number.MIN_SAFE_INTEGER) && long <= BigInt(Number.MAX_SAFE_INTEGER);
+        const safe =
+          long >= BigInt(Number.MIN_SAFE_INTEGER) && long <= BigInt(Number.MAX_SAFE_INTEGER);
         // Beyond ±2^53 a JSON number would lose digits, so the value travels as a string.
-        expect(decoded).toEqual({ value: safe ? Number(long) : long.toString(), undecodable: false });
+        expect(decoded).toEqual({
+          value: safe ? Number(long) : long.toString(),
+          undecodable: false,
+        });
       }),
     );
   });

@@ -19,16 +19,25 @@ export function parseText(text: string, serde: SerdeName, field: 'key' | 'value'
         return JSON.parse(text) as unknown;
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        throw new RuntimeError('BAD_RECORD', `${field}: not valid JSON for the json serde (${reason})`);
+        throw new RuntimeError(
+          'BAD_RECORD',
+          `${field}: not valid JSON for the json serde (${reason})`,
+        );
       }
     case 'long': {
       const trimmed = text.trim();
       if (!/^[+-]?\d+$/.test(trimmed)) {
-        throw new RuntimeError('BAD_RECORD', `${field}: the long serde needs an integer, got ${JSON.stringify(text)}`);
+        throw new RuntimeError(
+          'BAD_RECORD',
+          `${field}: the long serde needs an integer, got ${JSON.stringify(text)}`,
+        );
       }
       const long = BigInt(trimmed);
       if (long < LONG_MIN || long > LONG_MAX) {
-        throw new RuntimeError('BAD_RECORD', `${field}: ${trimmed} is outside the range of a 64-bit long`);
+        throw new RuntimeError(
+          'BAD_RECORD',
+          `${field}: ${trimmed} is outside the range of a 64-bit long`,
+        );
       }
       return long;
     }
@@ -43,14 +52,21 @@ export function parseText(text: string, serde: SerdeName, field: 'key' | 'value'
 }
 
 /** Encodes user text with a serde; null stays null (a tombstone value or a null key). */
-export function encodeText(text: string | null, serde: SerdeName, field: 'key' | 'value'): Uint8Array | null {
+export function encodeText(
+  text: string | null,
+  serde: SerdeName,
+  field: 'key' | 'value',
+): Uint8Array | null {
   if (text === null) return null;
   const parsed = parseText(text, serde, field);
   try {
     return getSerde(serde).serialize(parsed);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new RuntimeError('BAD_RECORD', `${field}: cannot be serialized with the ${serde} serde (${reason})`);
+    throw new RuntimeError(
+      'BAD_RECORD',
+      `${field}: cannot be serialized with the ${serde} serde (${reason})`,
+    );
   }
 }
 

@@ -11,64 +11,33 @@ import {
   type Backend,
   type MetricsSnapshot,
   type StreamsApp,
-  type TopicDescription,
 } from '@streamwright/engine';
 import {
   exampleTopology,
   exportTopology,
   importTopology,
   validateTopology,
-  type SerdeName,
   type Topology,
   type TopologyDocument,
   type ValidationIssue,
 } from '@streamwright/topology-model';
 import { RuntimeError } from '../errors.js';
 import { DeploymentStore } from './deployment-store.js';
-import { decodeBytes, encodeText } from './record-codec.js';
 import { Serial } from './serial.js';
-import { readLatest } from './topic-reader.js';
+import { TopicService } from './topic-service.js';
 
 export interface RuntimeServiceOptions {
   dataDir: string;
   logger: Logger;
 }
 
-export type DeployResult = { ok: true; status: AppStatus } | { ok: false; errors: ValidationIssue[] };
+export type DeployResult =
+  { ok: true; status: AppStatus } | { ok: false; errors: ValidationIssue[] };
 
 export interface AppView {
   deployed: boolean;
   topology: TopologyDocument | null;
   status: AppStatus | null;
-}
-
-export interface ProduceRequest {
-  topic: string;
-  partition?: number | undefined;
-  key: string | null;
-  value: string | null;
-  keySerde: SerdeName;
-  valueSerde: SerdeName;
-  headers?: Record<string, string> | undefined;
-}
-
-export interface ReadRequest {
-  topic: string;
-  partition?: number | undefined;
-  limit: number;
-  keySerde: SerdeName;
-  valueSerde: SerdeName;
-}
-
-export interface ReadRecord {
-  partition: number;
-  offset: number;
-  timestamp: number;
-  key: unknown;
-  value: unknown;
-  headers: Record<string, string>;
-  /** True for a key or value whose bytes the serde could not decode: it is shown as base64. */
-  undecodable: { key: boolean; value: boolean };
 }
 
 export interface LiveView {
@@ -89,6 +58,8 @@ export class RuntimeService {
   private closed = false;
   private readonly serial = new Serial();
   private readonly store: DeploymentStore;
+  /** Topics of the backend: list, produce, read. */
+  readonly topics: TopicService;
 
   private constructor(
     readonly backend: Backend,
@@ -97,6 +68,7 @@ export class RuntimeService {
     private readonly logger: Logger,
   ) {
     this.store = new DeploymentStore(dataDir);
+    this.topics = new TopicService(backend, () => this.assertOpen());
   }
 
   /** Opens the backend in `<dataDir>/log`; nothing is deployed until `resume` or `deploy`. */
@@ -117,16 +89,25 @@ export class RuntimeService {
         saved = await this.store.load();
       } catch (error) {
         const aside = await this.store.quarantine();
-        this.logger.error({ err: error, movedTo: aside }, 'the saved deployment is unreadable; starting with nothing deployed');
+        this.logger.error(
+          { err: error, movedTo: aside },
+          'the saved deployment is unreadable; starting with nothing deployed',
+        );
         return;
       }
       if (!saved) return;
       const imported = importTopology(JSON.stringify(saved.topology));
       if (!imported.ok) {
-        this.logger.error({ errors: imported.errors }, 'the saved topology no longer validates; nothing resumed');
+        this.logger.error(
+          { errors: imported.errors },
+          'the saved topology no longer validates; nothing resumed',
+        );
         return;
       }
-      this.logger.info({ applicationId: imported.topology.application.id, running: saved.running }, 'resuming the saved deployment');
+      this.logger.info(
+        { applicationId: imported.topology.application.id, running: saved.running },
+        'resuming the saved deployment',
+      );
       await this.install(imported.topology, saved.running);
     });
   }
@@ -136,8 +117,12 @@ export class RuntimeService {
     return this.serial.run(async () => {
       if (this.deployment) return false;
       const result = validateTopology(exampleTopology());
-      if (!result.ok) throw new Error(`the example topology is invalid: ${JSON.stringify(result.errors)}`);
-      this.logger.info({ applicationId: result.topology.application.id }, 'deploying the example topology');
+      if (!result.ok)
+        throw new Error(`the example topology is invalid: ${JSON.stringify(result.errors)}`);
+      this.logger.info(
+        { applicationId: result.topology.application.id },
+        'deploying the example topology',
+      );
       await this.install(result.topology, true);
       return true;
     });
@@ -166,7 +151,11 @@ export class RuntimeService {
         if (app) await this.closeApp();
         app = this.createApp(deployment.topology);
       }
-      await this.store.save({ topology: deployment.document, running: true, deployedAt: Date.now() });
+      await this.store.save({
+        topology: deployment.document,
+        running: true,
+        deployedAt: Date.now(),
+      });
       await this.startApp(app);
       return app.status();
     });
@@ -176,7 +165,11 @@ export class RuntimeService {
     return this.serial.run(async () => {
       this.assertOpen();
       const deployment = this.requireDeployment();
-      await this.store.save({ topology: deployment.document, running: false, deployedAt: Date.now() });
+      await this.store.save({
+        topology: deployment.document,
+        running: false,
+        deployedAt: Date.now(),
+      });
       if (!this.app) throw new RuntimeError('NOT_DEPLOYED', 'no application exists to stop');
       await this.closeApp();
       return this.app.status();
@@ -192,7 +185,11 @@ export class RuntimeService {
   }
 
   live(): LiveView {
-    return { at: Date.now(), status: this.app?.status() ?? null, metrics: this.app?.metrics() ?? null };
+    return {
+      at: Date.now(),
+      status: this.app?.status() ?? null,
+      metrics: this.app?.metrics() ?? null,
+    };
   }
 
   /** The application state for /healthz, or null with nothing deployed. */
@@ -203,51 +200,6 @@ export class RuntimeService {
   /** The current metrics snapshot, or null with no application. */
   metrics(): MetricsSnapshot | null {
     return this.app?.metrics() ?? null;
-  }
-
-  async listTopics(): Promise<TopicDescription[]> {
-    const topics = await this.backend.listTopics();
-    return [...topics].sort((a, b) => a.name.localeCompare(b.name));
-  }
-
-  async produce(request: ProduceRequest): Promise<{ partition: number; offset: number }> {
-    this.assertOpen();
-    const topic = await this.requireTopic(request.topic);
-    if (request.partition !== undefined) checkPartition(topic, request.partition);
-    const key = encodeText(request.key, request.keySerde, 'key');
-    const value = encodeText(request.value, request.valueSerde, 'value');
-    const [written] = await this.backend.produce([
-      {
-        topic: topic.name,
-        ...(request.partition === undefined ? {} : { partition: request.partition }),
-        key,
-        value,
-        headers: request.headers ?? {},
-      },
-    ]);
-    if (!written) throw new Error(`the backend acknowledged no record for ${topic.name}`);
-    return written;
-  }
-
-  async read(request: ReadRequest): Promise<ReadRecord[]> {
-    const topic = await this.requireTopic(request.topic);
-    if (request.partition !== undefined) checkPartition(topic, request.partition);
-    const partitions =
-      request.partition === undefined ? topic.offsets.map((o) => o.partition) : [request.partition];
-    const records = await readLatest(this.backend, topic, partitions, request.limit);
-    return records.map((record) => {
-      const key = decodeBytes(record.key, request.keySerde);
-      const value = decodeBytes(record.value, request.valueSerde);
-      return {
-        partition: record.partition,
-        offset: record.offset,
-        timestamp: record.timestamp,
-        key: key.value,
-        value: value.value,
-        headers: record.headers,
-        undecodable: { key: key.undecodable, value: value.undecodable },
-      };
-    });
   }
 
   /** Graceful: closes the app (commit, close stores), then the backend. Idempotent. */
@@ -289,11 +241,17 @@ export class RuntimeService {
       });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new RuntimeError('APP_FAILED', `the engine refused the topology: ${reason}`, { cause: error });
+      throw new RuntimeError('APP_FAILED', `the engine refused the topology: ${reason}`, {
+        cause: error,
+      });
     }
     app.onStateChange((next, previous) => {
-      const log = next === 'ERROR' ? this.logger.error.bind(this.logger) : this.logger.info.bind(this.logger);
-      log({ applicationId: app.applicationId, from: previous, to: next }, 'application state changed');
+      const log =
+        next === 'ERROR' ? this.logger.error.bind(this.logger) : this.logger.info.bind(this.logger);
+      log(
+        { applicationId: app.applicationId, from: previous, to: next },
+        'application state changed',
+      );
     });
     return app;
   }
@@ -304,7 +262,9 @@ export class RuntimeService {
       await app.start();
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new RuntimeError('APP_FAILED', `the application failed to start: ${reason}`, { cause: error });
+      throw new RuntimeError('APP_FAILED', `the application failed to start: ${reason}`, {
+        cause: error,
+      });
     }
   }
 
@@ -315,7 +275,10 @@ export class RuntimeService {
       await app.close();
     } catch (error) {
       // A failed close must not block a redeploy or shutdown; the error is kept in the logs.
-      this.logger.error({ err: error, applicationId: app.applicationId }, 'the application did not close cleanly');
+      this.logger.error(
+        { err: error, applicationId: app.applicationId },
+        'the application did not close cleanly',
+      );
     }
   }
 
@@ -347,14 +310,9 @@ export class RuntimeService {
   }
 
   private requireDeployment(): Deployment {
-    if (!this.deployment) throw new RuntimeError('NOT_DEPLOYED', 'nothing is deployed: deploy a topology first');
+    if (!this.deployment)
+      throw new RuntimeError('NOT_DEPLOYED', 'nothing is deployed: deploy a topology first');
     return this.deployment;
-  }
-
-  private async requireTopic(name: string): Promise<TopicDescription> {
-    const topic = await this.backend.describeTopic(name);
-    if (!topic) throw new RuntimeError('TOPIC_NOT_FOUND', `topic "${name}" does not exist`);
-    return topic;
   }
 
   private assertOpen(): void {
@@ -365,15 +323,6 @@ export class RuntimeService {
 function isActive(app: StreamsApp): boolean {
   const state = app.state();
   return state === 'RUNNING' || state === 'REBALANCING';
-}
-
-function checkPartition(topic: TopicDescription, partition: number): void {
-  if (partition >= topic.partitions) {
-    throw new RuntimeError(
-      'PARTITION_OUT_OF_RANGE',
-      `partition: topic "${topic.name}" has partitions 0..${topic.partitions - 1}, not ${partition}`,
-    );
-  }
 }
 
 function canonicalDocument(topology: Topology): TopologyDocument {

@@ -1,0 +1,104 @@
+// Topics of the backend for the API: list them, produce one record from text, read the latest
+// records decoded by serdes.
+import type { Backend, TopicDescription } from '@streamwright/engine';
+import type { SerdeName } from '@streamwright/topology-model';
+import { RuntimeError } from '../errors.js';
+import { decodeBytes, encodeText } from './record-codec.js';
+import { readLatest } from './topic-reader.js';
+
+export interface ProduceRequest {
+  topic: string;
+  partition?: number | undefined;
+  key: string | null;
+  value: string | null;
+  keySerde: SerdeName;
+  valueSerde: SerdeName;
+  headers?: Record<string, string> | undefined;
+}
+
+export interface ReadRequest {
+  topic: string;
+  partition?: number | undefined;
+  limit: number;
+  keySerde: SerdeName;
+  valueSerde: SerdeName;
+}
+
+export interface ReadRecord {
+  partition: number;
+  offset: number;
+  timestamp: number;
+  key: unknown;
+  value: unknown;
+  headers: Record<string, string>;
+  /** True for a key or value whose bytes the serde could not decode: it is shown as base64. */
+  undecodable: { key: boolean; value: boolean };
+}
+
+export class TopicService {
+  constructor(
+    private readonly backend: Backend,
+    /** Throws when the runtime no longer takes writes (shutting down). */
+    private readonly assertOpen: () => void,
+  ) {}
+
+  async list(): Promise<TopicDescription[]> {
+    const topics = await this.backend.listTopics();
+    return [...topics].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  async produce(request: ProduceRequest): Promise<{ partition: number; offset: number }> {
+    this.assertOpen();
+    const topic = await this.requireTopic(request.topic);
+    if (request.partition !== undefined) checkPartition(topic, request.partition);
+    const key = encodeText(request.key, request.keySerde, 'key');
+    const value = encodeText(request.value, request.valueSerde, 'value');
+    const [written] = await this.backend.produce([
+      {
+        topic: topic.name,
+        ...(request.partition === undefined ? {} : { partition: request.partition }),
+        key,
+        value,
+        headers: request.headers ?? {},
+      },
+    ]);
+    if (!written) throw new Error(`the backend acknowledged no record for ${topic.name}`);
+    return written;
+  }
+
+  async read(request: ReadRequest): Promise<ReadRecord[]> {
+    const topic = await this.requireTopic(request.topic);
+    if (request.partition !== undefined) checkPartition(topic, request.partition);
+    const partitions =
+      request.partition === undefined ? topic.offsets.map((o) => o.partition) : [request.partition];
+    const records = await readLatest(this.backend, topic, partitions, request.limit);
+    return records.map((record) => {
+      const key = decodeBytes(record.key, request.keySerde);
+      const value = decodeBytes(record.value, request.valueSerde);
+      return {
+        partition: record.partition,
+        offset: record.offset,
+        timestamp: record.timestamp,
+        key: key.value,
+        value: value.value,
+        headers: record.headers,
+        undecodable: { key: key.undecodable, value: value.undecodable },
+      };
+    });
+  }
+
+  private async requireTopic(name: string): Promise<TopicDescription> {
+    const topic = await this.backend.describeTopic(name);
+    if (!topic) throw new RuntimeError('TOPIC_NOT_FOUND', `topic "${name}" does not exist`);
+    return topic;
+  }
+}
+
+function checkPartition(topic: TopicDescription, partition: number): void {
+  if (partition >= topic.partitions) {
+    throw new RuntimeError(
+      'PARTITION_OUT_OF_RANGE',
+      `partition: topic "${topic.name}" has partitions 0..${topic.partitions - 1}, not ${partition}`,
+    );
+  }
+}
