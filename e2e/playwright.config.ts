@@ -1,10 +1,11 @@
 // Playwright in Debian's Chromium (never a downloaded browser), against the BUILT runtime CLI
 // serving the built web app, each run on a fresh data directory and free ports.
 //
-// Two runtimes: one empty (the specs build everything through the UI) and one started with
-// `--example` (the `npm start` experience, also used for docs/screenshot.png).
+// Three runtimes: one empty (the specs build everything through the UI), one started with
+// `--example` (the `npm start` experience, also used for docs/screenshot.png), and one that
+// requires a token (the web app's token handling).
 import { defineConfig } from '@playwright/test';
-import { ensureRunSettings } from './support/run-settings.js';
+import { E2E_TOKEN, ensureRunSettings } from './support/run-settings.js';
 
 const settings = await ensureRunSettings();
 const cli = '../apps/runtime/bin/streamwright.mjs';
@@ -55,6 +56,15 @@ export default defineConfig({
     {
       command: serve(settings.examplePort, settings.exampleDataDir, ' --example'),
       url: `http://127.0.0.1:${settings.examplePort}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'ignore',
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+    },
+    {
+      command: serve(settings.tokenPort, settings.tokenDataDir, ` --token ${E2E_TOKEN}`),
+      url: `http://127.0.0.1:${settings.tokenPort}/healthz?token=${E2E_TOKEN}`,
       reuseExistingServer: false,
       timeout: 60_000,
       stdout: 'ignore',

@@ -23,14 +23,16 @@ const invalidTopology = {
   layout: { nodes: {} },
 };
 
-async function runtimeStatus(page: Page) {
+/** What the runtime has deployed: the topology and the app's state. */
+async function deployment(page: Page) {
   const response = await page.request.get('/trpc/app.status');
   expect(response.ok()).toBe(true);
-  return (
+  const view = (
     (await response.json()) as {
-      result: { data: { deployed: boolean; topology: { application: { id: string } } | null } };
+      result: { data: { deployed: boolean; topology: unknown; status: { state: string } | null } };
     }
   ).result.data;
+  return { deployed: view.deployed, topology: view.topology, state: view.status?.state ?? null };
 }
 
 test('an invalid topology file lists every error with its path and deploys nothing', async ({
@@ -40,7 +42,7 @@ test('an invalid topology file lists every error with its path and deploys nothi
   await designer.open();
   await designer.newDocument();
   await designer.dropNode('source', { x: 200, y: 200 }, 'source1');
-  const before = await runtimeStatus(page);
+  const before = await deployment(page);
 
   await designer.importJson('broken.json', JSON.stringify(invalidTopology, null, 2));
 
@@ -63,7 +65,7 @@ test('an invalid topology file lists every error with its path and deploys nothi
   // nothing applied: the canvas still holds what was there, and the runtime is unchanged
   await expect(designer.node('source1')).toBeVisible();
   await expect(page.locator('.react-flow__node')).toHaveCount(1);
-  expect(await runtimeStatus(page)).toEqual(before);
+  expect(await deployment(page)).toEqual(before);
 });
 
 test('an invalid connection is refused with its reason shown', async ({ page, designer }) => {

@@ -23,6 +23,7 @@ function StateBadge() {
       <span
         className={`sw-badge sw-badge--${(state ?? (connection === 'closed' ? 'offline' : 'none')).toLowerCase()}`}
         data-testid="app-state"
+        data-connection={connection}
         role="status"
         aria-label={`App state ${label}`}
       >
