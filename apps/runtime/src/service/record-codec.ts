@@ -48,6 +48,12 @@ export function parseText(text: string, serde: SerdeName, field: 'key' | 'value'
       }
       return new Uint8Array(Buffer.from(compact, 'base64'));
     }
+    default:
+      // A serde added to the schema later is refused clearly until it gets a text form here.
+      throw new RuntimeError(
+        'BAD_RECORD',
+        `${field}: the ${String(serde)} serde cannot be produced from text`,
+      );
   }
 }
 
