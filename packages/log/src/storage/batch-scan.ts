@@ -1,7 +1,7 @@
 // Sequential validation of a segment file: walks batches from a position, checking structure and
 // CRC, in large chunks so a gigabyte scans with a few hundred reads. Used by recovery, by index
 // rebuilds and by the cleaner.
-import { BATCH_HEADER_SIZE, batchSizeAt, checkBatch, readBatchHeader, type BatchHeader } from '../format/record-batch.js';
+import { BATCH_HEADER_SIZE, batchSizeAt, checkBatch, LOG_OVERHEAD, readBatchHeader, type BatchHeader } from '../format/record-batch.js';
 import { readAtSync } from './fs-util.js';
 
 const CHUNK = 1 << 20;
@@ -28,14 +28,19 @@ export function scanBatches(
   let chunkStart = from;
   while (pos < to) {
     let at = pos - chunkStart;
-    let size = batchSizeAt(chunk, at, chunk.length);
-    if (size < 0 || at + Math.max(size, BATCH_HEADER_SIZE) > chunk.length) {
-      const want = Math.min(to - pos, Math.max(CHUNK, size > 0 ? size : 0));
-      chunk = readAtSync(fd, want, pos);
+    if (at + LOG_OVERHEAD > chunk.length) {
+      chunk = readAtSync(fd, Math.min(to - pos, CHUNK), pos);
       chunkStart = pos;
       at = 0;
-      size = batchSizeAt(chunk, 0, chunk.length);
     }
+    const size = batchSizeAt(chunk, at, chunk.length);
+    // A batch larger than what was read: read it whole (unless it claims to run past `to`).
+    if (size >= BATCH_HEADER_SIZE && at + size > chunk.length && pos + size <= to) {
+      chunk = readAtSync(fd, Math.min(to - pos, Math.max(CHUNK, size)), pos);
+      chunkStart = pos;
+      at = 0;
+    }
+    // The chunk never extends past `to`, so a batch that does not fit in it is cut short.
     const reason = checkBatch(chunk, at, chunk.length);
     if (reason !== null) return { end: pos, bad: { position: pos, reason } };
     if (visit(readBatchHeader(chunk, at), pos, chunk, at) === false) return { end: pos + size, bad: null };

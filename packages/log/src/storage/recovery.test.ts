@@ -107,6 +107,23 @@ describe('recovery on open', () => {
     expect(err).toMatchObject({ code: LogErrorCode.CORRUPT_MESSAGE, file: first });
   });
 
+  it('recovers batches larger than its read chunk (several MB)', async () => {
+    const dir = tmpDir();
+    const log = await Log.open({ dataDir: dir, background: false });
+    await log.createTopic('big', 1, { 'max.message.bytes': 8 << 20 });
+    for (let i = 0; i < 3; i++) {
+      await log.produce(Array.from({ length: 3000 }, () => ({ topic: 'big', key: null, value: Buffer.alloc(1000, 65 + i) })));
+    }
+    await log.close();
+    forgetCheckpoint(dir);
+    const again = await openTestLog({ dataDir: dir });
+    expect(again.recoveryEvents).toEqual([]);
+    expect(again.latestOffset('big', 0)).toBe(9000);
+    const r = await again.fetch('big', 0, 4500, { maxBytes: 1 });
+    expect(r.records[0]!.offset).toBe(4500);
+    expect(r.records[0]!.value![0]).toBe(66);
+  });
+
   it('scans everything after the recovery point when the checkpoint is lost, and finds it sound', async () => {
     const { dir } = await seeded({ segmentBytes: 2000 });
     forgetCheckpoint(dir);
