@@ -24,3 +24,5 @@ export {
   type TransactionalProducer,
   type TransactionalProducerOptions,
 } from './transactions/coordinator.js';
+export { createLogPort, connectLog, RemoteLog, type RemoteMembership, type RemoteTransactionalProducer, type RemoteJoinOptions } from './remote/client.js';
+export { serveLog } from './remote/server.js';

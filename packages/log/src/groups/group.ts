@@ -10,7 +10,8 @@ export type GroupState = 'Empty' | 'PreparingRebalance' | 'CompletingRebalance' 
 
 export interface MemberCallbacks {
   onRevoked?: (partitions: TopicPartition[]) => Promise<void> | void;
-  onAssigned?: (partitions: TopicPartition[]) => Promise<void> | void;
+  /** Called with the new assignment and the generation it belongs to. */
+  onAssigned?: (partitions: TopicPartition[], generation: number) => Promise<void> | void;
 }
 
 export interface Member {
@@ -154,7 +155,7 @@ export class Group {
       [...this.members.values()].map(async (m) => {
         const assigned = m.assignment;
         for (const l of m.listeners) this.guard(m, () => l(assigned));
-        if (m.callbacks.onAssigned) await withTimeout(this.guard(m, () => m.callbacks.onAssigned!(assigned)), m.rebalanceTimeoutMs);
+        if (m.callbacks.onAssigned) await withTimeout(this.guard(m, () => m.callbacks.onAssigned!(assigned, this.generation)), m.rebalanceTimeoutMs);
       }),
     );
   }

@@ -1,0 +1,288 @@
+// The other end of serveLog: a worker thread's handle on the process's Log. The same operations
+// as Log, asynchronous throughout (offset queries included), with errors rebuilt as LogErrors.
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { LogError, type LogErrorCode } from '../errors.js';
+import type { GroupDescription, OffsetReset } from '../groups/coordinator.js';
+import type { CommittedOffset } from '../groups/offsets-store.js';
+import type { Log } from '../log.js';
+import type {
+  ConsumerRecord,
+  FetchOptions,
+  FetchResult,
+  IsolationLevel,
+  ProduceOptions,
+  ProducerRecord,
+  RecordMetadata,
+  TopicDescription,
+  TopicPartition,
+  TopicSpec,
+} from '../types.js';
+import { pack, transferables, unpack } from './pack.js';
+import { serveLog, type PackedFetch, type WireError } from './server.js';
+
+/** Creates a port served by `log`; pass it to a worker (transferList) and `connectLog` it there. */
+export function createLogPort(log: Log): MessagePort {
+  const { port1, port2 } = new MessageChannel();
+  serveLog(log, port1);
+  port1.unref();
+  return port2;
+}
+
+function fromWire(w: WireError): Error {
+  if (w.code) {
+    const details: { file?: string; offset?: number; position?: number } = {};
+    if (w.file !== undefined) details.file = w.file;
+    if (w.offset !== undefined) details.offset = w.offset;
+    if (w.position !== undefined) details.position = w.position;
+    return new LogError(w.code as LogErrorCode, w.message, details);
+  }
+  return new Error(w.message);
+}
+
+function unpackFetch(p: PackedFetch): FetchResult {
+  const data = unpack(p.records);
+  const { records: _packed, meta, ...rest } = p;
+  const records: ConsumerRecord[] = meta.map((m, i) => ({
+    topic: p.topic,
+    partition: p.partition,
+    offset: m.offset,
+    timestamp: m.timestamp,
+    timestampType: m.timestampType,
+    key: data[i]!.key,
+    value: data[i]!.value,
+    headers: data[i]!.headers ?? {},
+  }));
+  return { ...rest, records };
+}
+
+function packProduce(records: readonly ProducerRecord[]) {
+  const packed = pack(records);
+  const topics = records.map((r) => ({
+    topic: r.topic,
+    ...(r.partition !== undefined ? { partition: r.partition } : {}),
+    ...(r.timestamp !== undefined ? { timestamp: r.timestamp } : {}),
+  }));
+  return { topics, packed };
+}
+
+export interface RemoteMembership {
+  readonly groupId: string;
+  readonly memberId: string;
+  readonly generation: number;
+  assignment(): TopicPartition[];
+  onAssignment(listener: (assigned: TopicPartition[]) => void): () => void;
+  commit(offsets: (TopicPartition & { offset: number; metadata?: string })[]): Promise<void>;
+  startingOffsets(reset?: OffsetReset): Promise<(TopicPartition & { offset: number })[]>;
+  leave(): Promise<void>;
+}
+
+export interface RemoteTransactionalProducer {
+  readonly producerId: number;
+  readonly epoch: number;
+  beginTransaction(): Promise<void>;
+  send(records: readonly ProducerRecord[], opts?: Omit<ProduceOptions, 'acks'>): Promise<RecordMetadata[]>;
+  sendOffsetsToTransaction(
+    offsets: (TopicPartition & { offset: number; metadata?: string })[],
+    groupId: string,
+    member?: { memberId: string; generation: number },
+  ): Promise<void>;
+  commitTransaction(): Promise<void>;
+  abortTransaction(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface RemoteJoinOptions {
+  topics: string[];
+  assignor?: 'range' | 'roundrobin';
+  clientId?: string;
+  sessionTimeoutMs?: number;
+  rebalanceTimeoutMs?: number;
+  userData?: unknown;
+  onRevoked?: (partitions: TopicPartition[]) => Promise<void> | void;
+  onAssigned?: (partitions: TopicPartition[]) => Promise<void> | void;
+}
+
+export class RemoteLog {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private readonly memberHandlers = new Map<number, (e: { type: string; partitions: TopicPartition[]; generation?: number }) => Promise<void>>();
+  private readonly heartbeats = new Set<NodeJS.Timeout>();
+
+  constructor(private readonly port: MessagePort) {
+    port.on('message', (msg: { id?: number; result?: unknown; error?: WireError; event?: { member: number; eventId: number; type: string; partitions: TopicPartition[]; generation?: number } }) => {
+      if (msg.event) {
+        const e = msg.event;
+        const handler = this.memberHandlers.get(e.member);
+        void Promise.resolve(handler?.(e))
+          .catch(() => undefined)
+          .then(() => port.postMessage({ ack: e.eventId }));
+        return;
+      }
+      const p = this.pending.get(msg.id!);
+      if (!p) return;
+      this.pending.delete(msg.id!);
+      if (msg.error) p.reject(fromWire(msg.error));
+      else p.resolve(msg.result);
+    });
+  }
+
+  private call<T>(method: string, args: unknown[], transfer: ArrayBuffer[] = []): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.port.postMessage({ id, method, args }, transfer);
+    });
+  }
+
+  createTopics(specs: TopicSpec[], opts: { ifNotExists?: boolean } = {}): Promise<void> {
+    return this.call('createTopics', [specs, opts]);
+  }
+  deleteTopics(names: string[]): Promise<void> {
+    return this.call('deleteTopics', [names]);
+  }
+  createPartitions(name: string, total: number): Promise<void> {
+    return this.call('createPartitions', [name, total]);
+  }
+  alterTopicConfig(name: string, set: Record<string, string | number>, remove: string[] = []): Promise<void> {
+    return this.call('alterTopicConfig', [name, set, remove]);
+  }
+  listTopics(opts: { includeInternal?: boolean } = {}): Promise<TopicDescription[]> {
+    return this.call('listTopics', [opts]);
+  }
+  describeTopic(name: string): Promise<TopicDescription | null> {
+    return this.call('describeTopic', [name]);
+  }
+
+  produce(records: readonly ProducerRecord[], opts: Omit<ProduceOptions, 'partitioner'> = {}): Promise<RecordMetadata[]> {
+    const { topics, packed } = packProduce(records);
+    return this.call('produce', [topics, packed, opts], transferables(packed));
+  }
+
+  private cancellable<T>(method: string, args: unknown[], signal: AbortSignal | undefined): Promise<T> {
+    const pollId = this.nextId++;
+    const onAbort = (): void => void this.call('cancelPoll', [pollId]);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    return this.call<T>(method, [pollId, ...args]).finally(() => signal?.removeEventListener('abort', onAbort));
+  }
+
+  async fetch(topic: string, partition: number, offset: number, opts: FetchOptions = {}): Promise<FetchResult> {
+    const { signal, ...rest } = opts;
+    return unpackFetch(await this.cancellable<PackedFetch>('fetch', [topic, partition, offset, rest], signal));
+  }
+
+  async poll(positions: (TopicPartition & { offset: number })[], opts: FetchOptions = {}): Promise<FetchResult[]> {
+    const { signal, ...rest } = opts;
+    return (await this.cancellable<PackedFetch[]>('poll', [positions, rest], signal)).map(unpackFetch);
+  }
+
+  earliestOffset(topic: string, partition: number): Promise<number> {
+    return this.call('earliestOffset', [topic, partition]);
+  }
+  latestOffset(topic: string, partition: number, isolation: IsolationLevel = 'read_uncommitted'): Promise<number> {
+    return this.call('latestOffset', [topic, partition, isolation]);
+  }
+  offsetForTimestamp(topic: string, partition: number, timestamp: number): Promise<{ offset: number; timestamp: number } | null> {
+    return this.call('offsetForTimestamp', [topic, partition, timestamp]);
+  }
+  deleteRecords(topic: string, partition: number, beforeOffset: number): Promise<number> {
+    return this.call('deleteRecords', [topic, partition, beforeOffset]);
+  }
+
+  /** Joins a group; this thread heartbeats for the member, so a stuck thread loses its partitions. */
+  async joinGroup(groupId: string, opts: RemoteJoinOptions): Promise<RemoteMembership> {
+    const { onRevoked, onAssigned, ...wire } = opts;
+    const listeners = new Set<(assigned: TopicPartition[]) => void>();
+    let assignment: TopicPartition[] = [];
+    let generation = 0;
+    // The key is chosen here, so rebalance events that arrive before the join returns find us.
+    const key = this.nextId++;
+    this.memberHandlers.set(key, async (e) => {
+      if (e.type === 'revoked') {
+        assignment = [];
+        await onRevoked?.(e.partitions);
+      } else {
+        assignment = e.partitions;
+        if (e.generation !== undefined) generation = e.generation;
+        for (const l of listeners) l(e.partitions);
+        await onAssigned?.(e.partitions);
+      }
+    });
+    let r: { memberId: string; generation: number; assignment: TopicPartition[] };
+    try {
+      r = await this.call('joinGroup', [key, groupId, wire]);
+    } catch (err) {
+      this.memberHandlers.delete(key);
+      throw err;
+    }
+    assignment = r.assignment;
+    generation = r.generation;
+    const interval = Math.max(10, Math.min(3000, (opts.sessionTimeoutMs ?? 45_000) / 3));
+    const timer = setInterval(() => void this.call('heartbeat', [key]).catch(() => undefined), interval);
+    timer.unref();
+    this.heartbeats.add(timer);
+    return {
+      groupId,
+      memberId: r.memberId,
+      get generation() {
+        return generation;
+      },
+      assignment: () => [...assignment],
+      onAssignment: (l) => {
+        listeners.add(l);
+        return () => listeners.delete(l);
+      },
+      commit: (offsets) => this.call('memberCommit', [key, offsets]),
+      startingOffsets: (reset = 'latest') => this.call('startingOffsets', [key, reset]),
+      leave: async () => {
+        clearInterval(timer);
+        this.heartbeats.delete(timer);
+        await this.call('leave', [key]);
+        this.memberHandlers.delete(key);
+      },
+    };
+  }
+
+  commitOffsets(groupId: string, offsets: (TopicPartition & { offset: number; metadata?: string })[]): Promise<void> {
+    return this.call('commitOffsets', [groupId, offsets]);
+  }
+  committedOffsets(groupId: string, tps?: TopicPartition[]): Promise<CommittedOffset[]> {
+    return this.call('committedOffsets', [groupId, tps]);
+  }
+  listGroups(): Promise<GroupDescription[]> {
+    return this.call('listGroups', []);
+  }
+  describeGroup(groupId: string): Promise<GroupDescription> {
+    return this.call('describeGroup', [groupId]);
+  }
+  deleteGroup(groupId: string): Promise<void> {
+    return this.call('deleteGroup', [groupId]);
+  }
+
+  async transactionalProducer(transactionalId: string, opts: { transactionTimeoutMs?: number } = {}): Promise<RemoteTransactionalProducer> {
+    const { key, producerId, epoch } = await this.call<{ key: number; producerId: number; epoch: number }>('initTransactions', [transactionalId, opts]);
+    return {
+      producerId,
+      epoch,
+      beginTransaction: () => this.call('beginTransaction', [key]),
+      send: (records, sendOpts = {}) => {
+        const { topics, packed } = packProduce(records);
+        return this.call('txnSend', [key, topics, packed, sendOpts], transferables(packed));
+      },
+      sendOffsetsToTransaction: (offsets, groupId, member) => this.call('sendOffsetsToTransaction', [key, offsets, groupId, member]),
+      commitTransaction: () => this.call('commitTransaction', [key]),
+      abortTransaction: () => this.call('abortTransaction', [key]),
+      close: () => this.call('closeProducer', [key]),
+    };
+  }
+
+  /** Closes this thread's connection (its members leave; the Log itself stays open). */
+  close(): void {
+    for (const t of this.heartbeats) clearInterval(t);
+    this.heartbeats.clear();
+    this.port.close();
+  }
+}
+
+export function connectLog(port: MessagePort): RemoteLog {
+  return new RemoteLog(port);
+}
