@@ -57,7 +57,7 @@ describe('health and topology tools', () => {
       { id: 'orders', kind: 'source', config: { topic: 'orders' } },
       { id: 'large', kind: 'filter', config: { expression: 'value.amount >' } },
       { id: 'mystery', kind: 'teleport', config: {} },
-      { id: 'out', kind: 'sink', config: {} },
+      { id: 'out', kind: 'sink', config: { topic: 42 } },
     ];
     broken.edges = [
       { from: 'orders', to: 'large' },
@@ -71,10 +71,19 @@ describe('health and topology tools', () => {
     const syntax = byNode('large').find((e) => e.path.includes('expression'));
     expect(syntax?.path).toMatch(/^nodes\[1\]\.config\.expression$/);
     expect(syntax?.position).toMatchObject({ line: 1 });
-    // An unknown kind, a sink missing its topic, a dangling edge.
-    expect(byNode('mystery').map((e) => e.path)).toContain('nodes[2].kind');
-    expect(byNode('out').some((e) => e.path.startsWith('nodes[3].config'))).toBe(true);
-    expect(result.errors.some((e) => e.path.startsWith('edges[1]'))).toBe(true);
+    // An unknown kind, an ill-typed config field, a dangling edge.
+    expect(byNode('mystery').map((e) => [e.path, e.code])).toContainEqual([
+      'nodes[2].kind',
+      'unknown_kind',
+    ]);
+    expect(byNode('out').map((e) => [e.path, e.code])).toContainEqual([
+      'nodes[3].config.topic',
+      'invalid_config',
+    ]);
+    expect(result.errors.map((e) => [e.path, e.code])).toContainEqual([
+      'edges[1].to',
+      'dangling_edge',
+    ]);
   });
 
   it('describes a topology in Kafka Streams text', async () => {
