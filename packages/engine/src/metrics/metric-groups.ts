@@ -5,6 +5,7 @@ export class ThreadMetrics {
   processTotal = 0;
   commitTotal = 0;
   pollTotal = 0;
+  punctuateTotal = 0;
 }
 
 export class TaskMetrics {

@@ -66,6 +66,8 @@ export class MetricsRegistry {
         'commit-rate': rate(`t:${name}:commit`, m.commitTotal),
         'poll-total': m.pollTotal,
         'poll-rate': rate(`t:${name}:poll`, m.pollTotal),
+        'punctuate-total': m.punctuateTotal,
+        'punctuate-rate': rate(`t:${name}:punctuate`, m.punctuateTotal),
       };
     }
     const tasks: Record<string, MetricValues> = {};
@@ -109,6 +111,7 @@ export class MetricsRegistry {
       this.#rates.record(`t:${name}:process`, m.processTotal, at);
       this.#rates.record(`t:${name}:commit`, m.commitTotal, at);
       this.#rates.record(`t:${name}:poll`, m.pollTotal, at);
+      this.#rates.record(`t:${name}:punctuate`, m.punctuateTotal, at);
     }
     for (const [id, m] of this.tasks) {
       this.#rates.record(`k:${id}:process`, m.processTotal, at);

@@ -143,6 +143,7 @@ export function instantiate(
     // Processors may look up their stores here, so the context must already hold them.
     const node = new ProcessorNode(c.planned.name, c.planned.modelNodeId, c.create(ctx), metricsFor(c.planned.name));
     nodes.set(node.name, node);
+    ctx.nodes.set(node.name, node);
   }
   for (const c of compiled.nodes) {
     const node = nodes.get(c.planned.name)!;

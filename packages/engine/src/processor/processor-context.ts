@@ -8,11 +8,13 @@ import type { KeyValueStore } from '../state/key-value-store.js';
 import type { RecordCollector } from '../task/record-collector.js';
 import { FailedProcessingError } from './processing-failure.js';
 import type { ProcessorNode } from './processor-node.js';
+import { PunctuationQueue, type PunctuationSchedule } from './punctuation.js';
 import type { EngineRecord, RecordMetadata } from './record.js';
 
 export type ExceptionHandling = 'log-and-fail' | 'log-and-continue';
 
 export interface ProcessorContextOptions {
+  applicationId?: string;
   taskId: string;
   partition: number;
   collector: RecordCollector;
@@ -26,6 +28,7 @@ export interface ProcessorContextOptions {
 }
 
 export class ProcessorContext {
+  readonly applicationId: string;
   readonly taskId: string;
   readonly partition: number;
   readonly collector: RecordCollector;
@@ -33,12 +36,21 @@ export class ProcessorContext {
   readonly taskMetrics: TaskMetrics;
   recordMetadata: RecordMetadata | null = null;
   streamTime = -Infinity;
+  /** Timestamp of the record (or punctuation) being processed: what store writes carry. */
+  currentTimestamp = 0;
+  /** Set by a processor's commit(); the thread commits the task soon after. */
+  commitRequested = false;
+  readonly streamTimePunctuation = new PunctuationQueue();
+  readonly wallClockPunctuation = new PunctuationQueue();
+  /** Nodes by name, for punctuators (they run as the node that scheduled them). */
+  readonly nodes = new Map<string, ProcessorNode>();
   #current: ProcessorNode | null = null;
   readonly #handler: ExceptionHandling;
   readonly #onError: (error: ProcessingError) => void;
   readonly #now: () => number;
 
   constructor(options: ProcessorContextOptions) {
+    this.applicationId = options.applicationId ?? '';
     this.taskId = options.taskId;
     this.partition = options.partition;
     this.collector = options.collector;
@@ -65,10 +77,58 @@ export class ProcessorContext {
     for (let i = 0; i < children.length; i++) this.process(children[i]!, record);
   }
 
+  /** Forwards to the current node's child named `childName` only (Kafka's forward(record, child)). */
+  forwardTo(record: EngineRecord, childName: string): void {
+    const node = this.#current!;
+    const child = node.children.find((c) => c.name === childName);
+    if (!child) {
+      throw new Error(`unknown downstream node: "${childName}" is not a child of ${node.name} (children: ${node.children.map((c) => c.name).join(', ') || 'none'})`);
+    }
+    this.process(child, record);
+  }
+
+  wallClockMs(): number {
+    return this.#now();
+  }
+
+  /** Runs `fn` as `node` outside the record path (init, punctuation), with that node's error handling. */
+  runAs(node: ProcessorNode, timestamp: number, fn: () => void): void {
+    const previous = this.#current;
+    const previousTimestamp = this.currentTimestamp;
+    this.#current = node;
+    this.currentTimestamp = timestamp;
+    try {
+      fn();
+    } catch (error) {
+      if (error instanceof FailedProcessingError) throw error;
+      this.handleError(node, null, error, this.#handler);
+    } finally {
+      this.#current = previous;
+      this.currentTimestamp = previousTimestamp;
+    }
+  }
+
+  /** Fires due punctuations of one kind (StreamTask#maybePunctuateStreamTime / SystemTime). */
+  punctuate(queue: PunctuationQueue, now: number): boolean {
+    return queue.mayPunctuate(now, (schedule: PunctuationSchedule, at: number) => {
+      const node = this.nodes.get(schedule.nodeName);
+      if (!node) return;
+      const metadata = this.recordMetadata;
+      this.recordMetadata = null;
+      try {
+        this.runAs(node, at, () => schedule.punctuator(at));
+      } finally {
+        this.recordMetadata = metadata;
+      }
+    });
+  }
+
   /** Runs one node on one record, applying the processing exception handler to what it throws. */
   process(node: ProcessorNode, record: EngineRecord): void {
     const previous = this.#current;
+    const previousTimestamp = this.currentTimestamp;
     this.#current = node;
+    this.currentTimestamp = record.timestamp;
     node.metrics.processTotal++;
     try {
       node.processor.process(record);
@@ -78,6 +138,7 @@ export class ProcessorContext {
       this.handleError(node, record, error, this.#handler);
     } finally {
       this.#current = previous;
+      this.currentTimestamp = previousTimestamp;
     }
   }
 

@@ -3,6 +3,8 @@ import type { EngineRecord } from './record.js';
 
 /** The logic of one node; `process` is synchronous by contract (see docs/ENGINE.md). */
 export interface Processor {
+  /** Called once the task's stores are restored, before the first record (as its node). */
+  init?(): void;
   process(record: EngineRecord): void;
   close?(): void;
 }

@@ -4,7 +4,7 @@ import type { CompiledExpression } from '@streamwright/topology-model';
 import type { Serde } from '../serdes/serde.js';
 import type { ProcessorContext } from './processor-context.js';
 import type { Processor } from './processor-node.js';
-import { isChange, type EngineRecord } from './record.js';
+import { Change, isChange, type EngineRecord } from './record.js';
 
 /** Source (and generator-as-source): decoding happens before, in the task; here it only forwards. */
 export function sourceProcessor(ctx: ProcessorContext): Processor {
@@ -59,7 +59,7 @@ export function countProcessor(ctx: ProcessorContext, storeName: string): Proces
       const count = old === undefined ? 1 : (old.value as number) + 1;
       const timestamp = old === undefined ? record.timestamp : Math.max(record.timestamp, old.timestamp);
       store.put(record.key, count, timestamp);
-      ctx.forward({ key: record.key, value: { newValue: count, oldValue: null }, timestamp, headers: record.headers });
+      ctx.forward({ key: record.key, value: new Change(count, null), timestamp, headers: record.headers });
     },
   };
 }

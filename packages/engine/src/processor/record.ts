@@ -8,10 +8,16 @@ export interface EngineRecord {
   headers: Headers;
 }
 
-/** What a KTable forwards: the new value and (when old values are sent) the previous one. */
-export interface Change {
-  readonly newValue: unknown;
-  readonly oldValue: unknown;
+/**
+ * What a KTable forwards (Kafka Streams' Change<V>): the new value and, when a downstream
+ * processor asked for old values (sendOldValues), the previous one. A class, so that a user's JSON
+ * value with `newValue` / `oldValue` fields is never mistaken for one.
+ */
+export class Change {
+  constructor(
+    readonly newValue: unknown,
+    readonly oldValue: unknown,
+  ) {}
 }
 
 /** Topic, partition and offset of the input record being processed (Kafka's RecordMetadata). */
@@ -22,5 +28,10 @@ export interface RecordMetadata {
 }
 
 export function isChange(value: unknown): value is Change {
-  return typeof value === 'object' && value !== null && 'newValue' in value && 'oldValue' in value;
+  return value instanceof Change;
+}
+
+/** A null or absent key or value, as Kafka Streams' null checks see it. */
+export function isNullish(v: unknown): v is null | undefined {
+  return v === null || v === undefined;
 }

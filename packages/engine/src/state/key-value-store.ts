@@ -25,6 +25,8 @@ export interface KeyValueStore {
   delete(key: unknown): void;
   all(): KeyValueEntry[];
   approximateNumEntries(): number;
+  /** The key's bytes as the store's key serde writes them (stores order keys by these). */
+  serializeKey(key: unknown): Uint8Array | null;
 }
 
 export interface StoreSpec {
@@ -94,6 +96,10 @@ export class InMemoryKeyValueStore implements KeyValueStore {
 
   approximateNumEntries(): number {
     return this.#map.size;
+  }
+
+  serializeKey(key: unknown): Uint8Array | null {
+    return this.#keySerde.serialize(key);
   }
 
   /** The changelog records for everything changed since the last call (synchronous). */

@@ -58,6 +58,7 @@ export class StreamTask {
     this.metrics = options.metrics.task(this.id);
     this.stores = subtopology.stores.map((s) => new InMemoryKeyValueStore(s, partition));
     this.context = new ProcessorContext({
+      applicationId: config.applicationId,
       taskId: this.id,
       partition,
       collector: options.collector,
@@ -104,12 +105,36 @@ export class StreamTask {
       this.metrics.restoreRemainingRecordsTotal = 0;
     }
     this.lifecycle.transition('RUNNING');
+    this.#initializeTopology();
   }
 
   /** Marks a task without stores as restored (the test driver and stateless tasks). */
   initializeWithoutRestore(): void {
     this.lifecycle.transition('RESTORING');
     this.lifecycle.transition('RUNNING');
+    this.#initializeTopology();
+  }
+
+  /** Kafka Streams' initializeTopology: processors' init() once state is ready (they may schedule punctuations). */
+  #initializeTopology(): void {
+    for (const node of this.graph.nodes.values()) {
+      const init = node.processor.init;
+      if (init) this.context.runAs(node, this.context.currentTimestamp, () => init.call(node.processor));
+    }
+  }
+
+  /** Fires due STREAM_TIME punctuations (after processing, as StreamTask#maybePunctuateStreamTime). */
+  maybePunctuateStreamTime(): boolean {
+    const ctx = this.context;
+    if (ctx.streamTime === -Infinity || ctx.streamTimePunctuation.size === 0) return false;
+    return ctx.punctuate(ctx.streamTimePunctuation, ctx.streamTime);
+  }
+
+  /** Fires due WALL_CLOCK_TIME punctuations. */
+  maybePunctuateSystemTime(now: number = this.#now()): boolean {
+    const ctx = this.context;
+    if (ctx.wallClockPunctuation.size === 0) return false;
+    return ctx.punctuate(ctx.wallClockPunctuation, now);
   }
 
   addRecords(tp: TopicPartition, records: readonly StoredRecord[]): void {
@@ -145,6 +170,11 @@ export class StreamTask {
     return this.#commitNeeded;
   }
 
+  /** A processor asked for a commit (ProcessorContext#commit). */
+  get commitRequested(): boolean {
+    return this.context.commitRequested;
+  }
+
   /** Changelog records to write before this task's offsets are committed. */
   takeChangelogRecords(): ProduceRecord[] {
     const out: ProduceRecord[] = [];
@@ -155,6 +185,7 @@ export class StreamTask {
   /** The offsets to commit; marks the task clean. */
   takeCommittableOffsets(): { topic: string; partition: number; offset: number }[] {
     this.#commitNeeded = false;
+    this.context.commitRequested = false;
     return [...this.#consumed.values()].map((o) => ({ ...o }));
   }
 
@@ -170,6 +201,8 @@ export class StreamTask {
       this.lifecycle.tryTransition('CLOSED');
     }
     for (const node of this.graph.nodes.values()) node.processor.close?.();
+    this.context.streamTimePunctuation.clear();
+    this.context.wallClockPunctuation.clear();
     for (const s of this.stores) s.close();
     this.partitionGroup.clear();
   }

@@ -47,6 +47,13 @@ export interface TestDriver {
    */
   generate(modelNodeId: string, count: number, now?: number): TestRecord[];
   getKeyValueStore(name: string): { get(key: unknown): unknown; getWithTimestamp(key: unknown): ValueAndTimestamp | undefined; all(): KeyValueEntry[] };
+  /**
+   * Advances the mock wall clock and fires due WALL_CLOCK_TIME punctuations, then processes what
+   * they wrote to topics the topology reads (TopologyTestDriver#advanceWallClockTime).
+   */
+  advanceWallClockTime(ms: number): void;
+  /** The mock wall clock: the `now` option (default Date.now) plus all advances. */
+  wallClockTime(): number;
   errors(): ProcessingError[];
   metrics(): MetricsSnapshot;
   readonly plan: Plan;
@@ -56,7 +63,7 @@ export interface TestDriver {
 export interface TestDriverOptions {
   /** Overrides of the topology's application config (e.g. the exception handler). */
   config?: AppConfig;
-  /** Wall clock for default timestamps and e2e latency. */
+  /** Wall clock for default timestamps, e2e latency and wall-clock punctuation (TopologyTestDriver's initial wall-clock time). */
   now?: () => number;
 }
 
@@ -69,12 +76,15 @@ export function createTestDriverFromPlan(
   appConfig: AppConfig,
   options: TestDriverOptions = {},
 ): TestDriver {
-  const now = options.now ?? Date.now;
+  const baseClock = options.now ?? Date.now;
+  // TopologyTestDriver's mock wall clock: the given clock plus every advanceWallClockTime().
+  let advancedMs = 0;
+  const clock = (): number => baseClock() + advancedMs;
   const config = engineConfig(plan.applicationId, appConfig);
   const compiled = compilePlan(plan);
   const nodeModelIds: Record<string, string> = {};
   for (const [modelId, names] of Object.entries(plan.nodeNames)) for (const n of names) nodeModelIds[n] = modelId;
-  const metrics = new MetricsRegistry(plan.applicationId, nodeModelIds, now);
+  const metrics = new MetricsRegistry(plan.applicationId, nodeModelIds, clock);
   const errors: ProcessingError[] = [];
   const produced: ProduceRecord[] = [];
   const collector = { send: (r: ProduceRecord) => void produced.push(r) };
@@ -92,7 +102,7 @@ export function createTestDriverFromPlan(
       metrics,
       config: { ...config, maxTaskIdleMs: -1 },
       onError: (e) => void errors.unshift(e),
-      now,
+      now: clock,
     });
     task.initializeWithoutRestore();
     tasks.push(task);
@@ -113,43 +123,48 @@ export function createTestDriverFromPlan(
     return o;
   };
 
-  // Process one stored record, then everything it caused, breadth-first like TopologyTestDriver.
-  const processRaw = (first: StoredRecord): void => {
-    const queue: StoredRecord[] = [first];
+  // Everything written since the last call: decoded into the outputs, and fed back in when the
+  // topology reads the topic (breadth-first, like TopologyTestDriver).
+  const drainProduced = (queue: StoredRecord[]): void => {
+    for (const t of tasks) produced.push(...t.takeChangelogRecords());
+    for (const out of produced.splice(0)) {
+      const stored: StoredRecord = {
+        topic: out.topic,
+        partition: 0,
+        offset: nextOffset(out.topic),
+        timestamp: out.timestamp ?? clock(),
+        key: out.key,
+        value: out.value,
+        headers: out.headers ?? {},
+      };
+      const serdes = outputSerdes.get(out.topic);
+      const decoded: TestRecord = {
+        topic: out.topic,
+        key: serdes ? serdes.key.deserialize(stored.key) : stored.key,
+        value: serdes ? serdes.value.deserialize(stored.value) : stored.value,
+        timestamp: stored.timestamp,
+        headers: stored.headers,
+      };
+      let list = outputs.get(out.topic);
+      if (!list) outputs.set(out.topic, (list = []));
+      list.push(decoded);
+      if (taskByTopic.has(out.topic)) queue.push(stored);
+    }
+  };
+
+  // Process stored records one at a time, each followed by stream-time punctuation and a
+  // "commit" (TopologyTestDriver#completeAllProcessableWork), then everything they caused.
+  const processQueue = (queue: StoredRecord[]): void => {
     while (queue.length > 0) {
       const raw = queue.shift()!;
       const task = taskByTopic.get(raw.topic);
       if (!task) continue;
       task.addRecords({ topic: raw.topic, partition: 0 }, [raw]);
-      while (task.process()) {
-        /* one record at a time until its queue is drained */
-      }
-      for (const t of tasks) produced.push(...t.takeChangelogRecords());
-      for (const out of produced.splice(0)) {
-        const stored: StoredRecord = {
-          topic: out.topic,
-          partition: 0,
-          offset: nextOffset(out.topic),
-          timestamp: out.timestamp ?? now(),
-          key: out.key,
-          value: out.value,
-          headers: out.headers ?? {},
-        };
-        const serdes = outputSerdes.get(out.topic);
-        const decoded: TestRecord = {
-          topic: out.topic,
-          key: serdes ? serdes.key.deserialize(stored.key) : stored.key,
-          value: serdes ? serdes.value.deserialize(stored.value) : stored.value,
-          timestamp: stored.timestamp,
-          headers: stored.headers,
-        };
-        let list = outputs.get(out.topic);
-        if (!list) outputs.set(out.topic, (list = []));
-        list.push(decoded);
-        if (taskByTopic.has(out.topic)) queue.push(stored);
-      }
+      while (task.process()) task.maybePunctuateStreamTime();
+      drainProduced(queue);
     }
   };
+  const processRaw = (first: StoredRecord): void => processQueue([first]);
 
   const pipeInput = (topic: string, key: unknown, value: unknown, timestamp?: number, headers: Headers = {}): void => {
     const serdes = inputSerdes.get(topic);
@@ -158,7 +173,7 @@ export function createTestDriverFromPlan(
       topic,
       partition: 0,
       offset: nextOffset(topic),
-      timestamp: timestamp ?? now(),
+      timestamp: timestamp ?? clock(),
       key: serdes.key.serialize(key),
       value: serdes.value.serialize(value),
       headers,
@@ -167,7 +182,7 @@ export function createTestDriverFromPlan(
 
   const pipeRawInput = (topic: string, key: Uint8Array | null, value: Uint8Array | null, timestamp?: number, headers: Headers = {}): void => {
     if (!inputSerdes.has(topic)) throw new Error(`topic ${topic} is not read by this topology`);
-    processRaw({ topic, partition: 0, offset: nextOffset(topic), timestamp: timestamp ?? now(), key, value, headers });
+    processRaw({ topic, partition: 0, offset: nextOffset(topic), timestamp: timestamp ?? clock(), key, value, headers });
   };
 
   const readOutput = (topic: string): TestRecord[] => {
@@ -220,7 +235,7 @@ export function createTestDriverFromPlan(
       for (let i = 0; i < count; i++) {
         const seq = generatorSeq.get(modelNodeId) ?? 0;
         generatorSeq.set(modelNodeId, seq + 1);
-        const ts = at ?? now();
+        const ts = at ?? clock();
         const vars = { seq, now: ts };
         const record = { topic: node.config.topic, key: key === null ? null : key.evaluate(vars), value: value.evaluate(vars), timestamp: ts, headers: {} };
         generated.push(record);
@@ -233,6 +248,17 @@ export function createTestDriverFromPlan(
       if (!store) throw new Error(`no store named ${name}`);
       return { get: (k) => store.get(k)?.value ?? null, getWithTimestamp: (k) => store.get(k), all: () => store.all() };
     },
+    advanceWallClockTime(ms) {
+      if (!(ms >= 0)) throw new RangeError(`advanceWallClockTime needs a duration ≥ 0, got ${ms}`);
+      advancedMs += ms;
+      const queue: StoredRecord[] = [];
+      for (const t of tasks) {
+        t.maybePunctuateSystemTime(clock());
+        drainProduced(queue);
+      }
+      processQueue(queue);
+    },
+    wallClockTime: clock,
     errors: () => [...errors],
     metrics: () => metrics.snapshot(),
     close() {

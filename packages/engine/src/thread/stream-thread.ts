@@ -114,8 +114,11 @@ export class StreamThread {
   async #runOnce(): Promise<void> {
     await this.#poll();
     this.#processBatch();
+    this.#punctuate();
     await this.#collector.flush();
-    if (Date.now() - this.#lastCommit >= this.#ctx.config.commitIntervalMs) await this.#commit([...this.#runningTasks()]);
+    const tasks = [...this.#runningTasks()];
+    if (Date.now() - this.#lastCommit >= this.#ctx.config.commitIntervalMs) await this.#commit(tasks);
+    else if (tasks.some((t) => t.commitRequested)) await this.#commit(tasks.filter((t) => t.commitRequested));
   }
 
   async #poll(): Promise<void> {
@@ -178,6 +181,19 @@ export class StreamThread {
         } catch (error) {
           this.#failTask(task, error);
         }
+      }
+    }
+  }
+
+  /** StreamThread: after processing, each task fires its due stream-time and wall-clock punctuations. */
+  #punctuate(): void {
+    const now = Date.now();
+    for (const task of this.#runningTasks()) {
+      try {
+        if (task.maybePunctuateStreamTime()) this.metrics.punctuateTotal++;
+        if (task.maybePunctuateSystemTime(now)) this.metrics.punctuateTotal++;
+      } catch (error) {
+        this.#failTask(task, error);
       }
     }
   }

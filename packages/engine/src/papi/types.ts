@@ -1,0 +1,102 @@
+// The Processor API as users write it (Kafka Streams' org.apache.kafka.streams.processor.api).
+// Everything here is synchronous: process(), forward() and store access run on the record path.
+import type { Headers } from '../api.js';
+import type { Cancellable, PunctuationType, Punctuator } from '../processor/punctuation.js';
+
+export type { Cancellable, PunctuationType, Punctuator } from '../processor/punctuation.js';
+
+/**
+ * Kafka Streams' `Record<K, V>`: key, value, timestamp (epoch ms) and headers. Plain and
+ * immutable by convention: forward a new object (`{ ...record, value }`) instead of mutating.
+ */
+export interface StreamRecord<K, V> {
+  readonly key: K;
+  readonly value: V;
+  readonly timestamp: number;
+  readonly headers: Headers;
+}
+
+/** Where the record being processed was read from (Kafka Streams' RecordMetadata). */
+export interface RecordMetadata {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: number;
+}
+
+/** Kafka Streams' KeyValueStore as a processor sees it (keys compared by their serialized bytes). */
+export interface KeyValueStore<K, V> {
+  readonly name: string;
+  get(key: K): V | null;
+  /** A null value deletes the key, as in Kafka Streams. */
+  put(key: K, value: V | null): void;
+  /** Returns the previous value; stores only when there was none. */
+  putIfAbsent(key: K, value: V): V | null;
+  putAll(entries: Iterable<readonly [K, V | null]>): void;
+  /** Returns the deleted value. */
+  delete(key: K): V | null;
+  /** Entries with from ≤ key ≤ to (serialized byte order), ascending; null bounds are open. */
+  range(from: K | null, to: K | null): KeyValue<K, V>[];
+  reverseRange(from: K | null, to: K | null): KeyValue<K, V>[];
+  /** Every entry, ascending by serialized key bytes. */
+  all(): KeyValue<K, V>[];
+  reverseAll(): KeyValue<K, V>[];
+  /** Entries whose serialized key starts with the serialized prefix. */
+  prefixScan<P>(prefix: P, prefixSerializer: (prefix: P) => Uint8Array | null): KeyValue<K, V>[];
+  approximateNumEntries(): number;
+}
+
+export interface KeyValue<K, V> {
+  readonly key: K;
+  readonly value: V;
+}
+
+interface BaseContext {
+  readonly applicationId: string;
+  /** `<subtopology>_<partition>`, e.g. `0_1`. */
+  readonly taskId: string;
+  /** Metadata of the input record being processed; null inside a punctuation. */
+  recordMetadata(): RecordMetadata | null;
+  /** The task's stream time (largest record timestamp processed), or -1 before the first record. */
+  currentStreamTimeMs(): number;
+  currentSystemTimeMs(): number;
+  /**
+   * STREAM_TIME fires as records advance stream time (aligned to 0: as soon as there is data);
+   * WALL_CLOCK_TIME fires `intervalMs` after scheduling, then every interval. Missed punctuations
+   * are skipped, not replayed.
+   */
+  schedule(intervalMs: number, type: PunctuationType, punctuator: Punctuator): Cancellable;
+  /** Only stores connected to this processor are visible (Kafka Streams throws otherwise). */
+  getStateStore<S = KeyValueStore<unknown, unknown>>(name: string): S;
+  /** Requests a commit as soon as possible (after the current record). */
+  commit(): void;
+}
+
+export interface ProcessorContext<KForward = unknown, VForward = unknown> extends BaseContext {
+  /** To every child, or only to the child named `childName`; depth-first and synchronous. */
+  forward<K extends KForward, V extends VForward>(record: StreamRecord<K, V>, childName?: string): void;
+}
+
+export interface FixedKeyProcessorContext<KForward = unknown, VForward = unknown> extends BaseContext {
+  /** The key of a forwarded record is always the input record's key. */
+  forward<V extends VForward>(record: FixedKeyRecord<KForward, V>, childName?: string): void;
+}
+
+/** A record whose key a FixedKeyProcessor cannot change. */
+export type FixedKeyRecord<K, V> = StreamRecord<K, V> & { readonly [fixedKey]: true };
+declare const fixedKey: unique symbol;
+
+export interface Processor<KIn = unknown, VIn = unknown, KOut = unknown, VOut = unknown> {
+  init?(context: ProcessorContext<KOut, VOut>): void;
+  process(record: StreamRecord<KIn, VIn>): void;
+  close?(): void;
+}
+
+export interface FixedKeyProcessor<KIn = unknown, VIn = unknown, VOut = unknown> {
+  init?(context: FixedKeyProcessorContext<KIn, VOut>): void;
+  process(record: FixedKeyRecord<KIn, VIn>): void;
+  close?(): void;
+}
+
+/** A new processor per task (Kafka Streams' ProcessorSupplier#get). */
+export type ProcessorSupplier<KIn = unknown, VIn = unknown, KOut = unknown, VOut = unknown> = () => Processor<KIn, VIn, KOut, VOut>;
+export type FixedKeyProcessorSupplier<KIn = unknown, VIn = unknown, VOut = unknown> = () => FixedKeyProcessor<KIn, VIn, VOut>;

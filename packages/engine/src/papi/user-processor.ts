@@ -1,0 +1,86 @@
+// Runs a user's Processor (or FixedKeyProcessor) as a node of the task's graph: the node's
+// internal processor delegates to it, and the context it gets is a thin view of the task's
+// ProcessorContext, bound to this node.
+import type { ProcessorContext as EngineContext } from '../processor/processor-context.js';
+import type { Processor as NodeProcessor } from '../processor/processor-node.js';
+import type { EngineRecord } from '../processor/record.js';
+import { keyValueStoreFacade } from '../state/key-value-facade.js';
+import type {
+  FixedKeyProcessor,
+  FixedKeyProcessorContext,
+  FixedKeyRecord,
+  Processor,
+  ProcessorContext,
+  StreamRecord,
+} from './types.js';
+
+export interface UserProcessorOptions {
+  nodeName: string;
+  /** Stores connected to this node (Kafka Streams: connectProcessorAndStateStores). */
+  stores: readonly string[];
+}
+
+export function userProcessorNode(
+  ctx: EngineContext,
+  processor: Processor | FixedKeyProcessor,
+  options: UserProcessorOptions,
+): NodeProcessor {
+  // A FixedKeyRecord can only be derived from an input record (its type says so), so the key of a
+  // forwarded record is passed on as is for both kinds of processor.
+  const forward = (record: StreamRecord<unknown, unknown>, childName?: string): void => {
+    const out: EngineRecord = {
+      key: record.key,
+      value: record.value,
+      timestamp: record.timestamp,
+      headers: record.headers,
+    };
+    if (childName === undefined) ctx.forward(out);
+    else ctx.forwardTo(out, childName);
+  };
+  const facades = new Map<string, unknown>();
+  const context: ProcessorContext & FixedKeyProcessorContext = {
+    applicationId: ctx.applicationId,
+    taskId: ctx.taskId,
+    recordMetadata: () => (ctx.recordMetadata === null ? null : { ...ctx.recordMetadata }),
+    currentStreamTimeMs: () => (ctx.streamTime === -Infinity ? -1 : ctx.streamTime),
+    currentSystemTimeMs: () => ctx.wallClockMs(),
+    forward: forward as ProcessorContext['forward'] & FixedKeyProcessorContext['forward'],
+    schedule(intervalMs, type, punctuator) {
+      if (!Number.isInteger(intervalMs) || intervalMs < 1) {
+        throw new RangeError(`the punctuation interval must be at least 1 ms, got ${intervalMs}`);
+      }
+      if (type === 'STREAM_TIME') {
+        // Aligned to 0: fires as soon as there is data (StreamTask#schedule).
+        return ctx.streamTimePunctuation.schedule(options.nodeName, 0, intervalMs, punctuator);
+      }
+      if (type === 'WALL_CLOCK_TIME') {
+        return ctx.wallClockPunctuation.schedule(options.nodeName, ctx.wallClockMs() + intervalMs, intervalMs, punctuator);
+      }
+      throw new RangeError(`unknown punctuation type ${String(type)}`);
+    },
+    getStateStore<S>(name: string): S {
+      if (!options.stores.includes(name)) {
+        throw new Error(
+          `processor ${options.nodeName} has no access to state store ${name}: connect it to the processor (stores of the node) first`,
+        );
+      }
+      let facade = facades.get(name);
+      if (facade === undefined) {
+        const store = ctx.store(name);
+        facade = keyValueStoreFacade(store, (k) => store.serializeKey(k), () => ctx.currentTimestamp);
+        facades.set(name, facade);
+      }
+      return facade as S;
+    },
+    commit() {
+      ctx.commitRequested = true;
+    },
+  };
+  return {
+    init: () => processor.init?.(context),
+    process(record) {
+      (processor as Processor).process(record as StreamRecord<unknown, unknown> & FixedKeyRecord<unknown, unknown>);
+    },
+    close: () => processor.close?.(),
+  };
+}
