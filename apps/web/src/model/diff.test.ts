@@ -18,6 +18,7 @@ import {
   removeElements,
   removeTopic,
   renameNode,
+  replaceDocument,
   setConfigField,
   setNodeName,
 } from './operations.js';
@@ -226,6 +227,19 @@ describe('model diffs', () => {
       reason: 'a node "source1" already exists',
     });
     expect(renameNode(next, 'bigOrders', '9lives').ok).toBe(false);
+  });
+
+  it('replacing the document carries sections the designer has no editor for, and undoes them', () => {
+    const before = emptyDocument('a');
+    const next = { ...emptyDocument('b'), futureSection: [{ name: 'kept' }] } as TopologyDocument;
+    const diff = replaceDocument(before, next);
+    const replaced = applyDiff(before, diff);
+    expect((replaced as unknown as { futureSection: unknown }).futureSection).toEqual([
+      { name: 'kept' },
+    ]);
+    expect(replaced.application.id).toBe('b');
+    const undone = applyDiff(replaced, invertDiff(diff));
+    expect(undone).toEqual(before);
   });
 
   it('an empty edit is an empty diff', () => {

@@ -25,6 +25,24 @@ export interface ModelDiff {
   /** Layout positions, keyed by node id: kept apart from the logic records. */
   layout?: RecordDiff<Position>;
   application?: readonly [Application, Application];
+  /**
+   * Every other top-level section of the document (e.g. `schemaVersion`, and sections later
+   * schema versions add), before and after, so replacing a document never drops what the
+   * designer has no editor for yet.
+   */
+  other?: readonly [Record<string, unknown>, Record<string, unknown>];
+}
+
+/** The sections the diff format keys record by record; everything else travels in `other`. */
+export const KEYED_SECTIONS = ['nodes', 'edges', 'topics', 'layout', 'application'] as const;
+
+/** The document's sections other than the keyed ones. */
+export function otherSections(doc: TopologyDocument): Record<string, unknown> {
+  const rest: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(doc)) {
+    if (!(KEYED_SECTIONS as readonly string[]).includes(key)) rest[key] = value;
+  }
+  return rest;
 }
 
 /** The record kinds that are stored as keyed lists in the document. */
@@ -112,7 +130,11 @@ function applyToRecord<T>(
  * validation, the canvas) only recompute what changed: moving a node re-validates nothing.
  */
 export function applyDiff(doc: TopologyDocument, diff: ModelDiff): TopologyDocument {
-  const next: TopologyDocument = { ...doc };
+  let next: TopologyDocument = { ...doc };
+  if (diff.other) {
+    const keyed = Object.fromEntries(KEYED_SECTIONS.map((k) => [k, doc[k]]));
+    next = { ...diff.other[1], ...keyed } as TopologyDocument;
+  }
   if (diff.nodes) next.nodes = applyToList('nodes', doc.nodes, diff.nodes, keyOf.nodes);
   if (diff.edges) next.edges = applyToList('edges', doc.edges, diff.edges, keyOf.edges);
   if (diff.topics) next.topics = applyToList('topics', doc.topics, diff.topics, keyOf.topics);
@@ -138,6 +160,7 @@ export function invertDiff(diff: ModelDiff): ModelDiff {
   if (diff.topics) out.topics = invertRecords(diff.topics);
   if (diff.layout) out.layout = invertRecords(diff.layout);
   if (diff.application) out.application = [diff.application[1], diff.application[0]];
+  if (diff.other) out.other = [diff.other[1], diff.other[0]];
   return out;
 }
 
@@ -185,6 +208,8 @@ export function composeDiffs(a: ModelDiff, b: ModelDiff): ModelDiff {
   if (layout) out.layout = layout;
   if (a.application && b.application) out.application = [a.application[0], b.application[1]];
   else if (a.application ?? b.application) out.application = (a.application ?? b.application)!;
+  if (a.other && b.other) out.other = [a.other[0], b.other[1]];
+  else if (a.other ?? b.other) out.other = (a.other ?? b.other)!;
   return out;
 }
 
@@ -200,6 +225,7 @@ export function isEmptyDiff(diff: ModelDiff): boolean {
     emptyRecords(diff.edges) &&
     emptyRecords(diff.topics) &&
     emptyRecords(diff.layout) &&
-    !diff.application
+    !diff.application &&
+    !diff.other
   );
 }

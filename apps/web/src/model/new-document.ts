@@ -1,4 +1,8 @@
-import { SCHEMA_VERSION, type TopologyDocument } from '@streamwright/topology-model';
+import {
+  SCHEMA_VERSION,
+  topologyDocumentSchema,
+  type TopologyDocument,
+} from '@streamwright/topology-model';
 
 /**
  * Designer-created apps commit every 100 ms instead of Kafka Streams' 30 s default, so counters
@@ -7,7 +11,8 @@ import { SCHEMA_VERSION, type TopologyDocument } from '@streamwright/topology-mo
 export const DESIGNER_COMMIT_INTERVAL_MS = 100;
 
 export function emptyDocument(applicationId = 'my-streams-app'): TopologyDocument {
-  return {
+  // parsed through the schema, so every section it declares gets its default (empty) value
+  return topologyDocumentSchema.parse({
     schemaVersion: SCHEMA_VERSION,
     application: {
       id: applicationId,
@@ -16,9 +21,5 @@ export function emptyDocument(applicationId = 'my-streams-app'): TopologyDocumen
         'processing.exception.handler': 'log-and-fail',
       },
     },
-    topics: [],
-    nodes: [],
-    edges: [],
-    layout: { nodes: {} },
-  };
+  });
 }

@@ -3,6 +3,7 @@
 import type { Edge, TopologyDocument } from '@streamwright/topology-model';
 import {
   edgeKey,
+  otherSections,
   type Application,
   type ModelDiff,
   type Position,
@@ -197,5 +198,6 @@ export function replaceDocument(doc: TopologyDocument, next: TopologyDocument): 
     topics: list(doc.topics, next.topics, (t) => t.name),
     layout: { removed: { ...doc.layout.nodes }, added: { ...next.layout.nodes } },
     application: [doc.application, next.application],
+    other: [otherSections(doc), otherSections(next)],
   };
 }

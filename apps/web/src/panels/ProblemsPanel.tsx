@@ -44,6 +44,9 @@ function ProblemList({ problems, testId }: { problems: readonly Problem[]; testI
 export function ProblemsPanel() {
   const problems = useDesigner((s) => validationOf(s.doc).problems);
   const server = useDesigner((s) => s.serverProblems);
+  // what the runtime already said is listed once, under its heading
+  const reported = new Set(server?.problems.map((p) => `${p.path}\n${p.message}`));
+  const local = problems.filter((p) => !reported.has(`${p.path}\n${p.message}`));
   const empty = problems.length === 0 && !server;
   return (
     <div className="sw-problems-panel" data-testid="problems-panel">
@@ -55,7 +58,7 @@ export function ProblemsPanel() {
           <ProblemList problems={server.problems} testId="deploy-problems" />
         </section>
       )}
-      {problems.length > 0 && <ProblemList problems={problems} testId="problem-list" />}
+      {local.length > 0 && <ProblemList problems={local} testId="problem-list" />}
       {empty && (
         <p className="sw-empty" data-testid="no-problems">
           No problems: the topology is valid.

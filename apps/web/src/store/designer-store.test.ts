@@ -117,6 +117,20 @@ describe('designer store', () => {
     expect(store.getState().sideTab).toBe('node');
   });
 
+  it('drops the runtime’s deploy verdict once the document changes', () => {
+    const { store, actions, add } = setup();
+    actions.setServerProblems([
+      { path: 'nodes[0].config.topic', code: 'invalid_config', message: 'topic is required' },
+    ]);
+    expect(store.getState().serverProblems?.problems).toHaveLength(1);
+    expect(store.getState().bottomTab).toBe('problems');
+    add('sink');
+    expect(store.getState().serverProblems).toBeNull();
+    actions.setServerProblems([{ path: '', code: 'invalid_json', message: 'not JSON' }], 'import');
+    add('filter');
+    expect(store.getState().serverProblems?.origin).toBe('import');
+  });
+
   it('tracks whether the document changed since the last deploy', () => {
     const { store, actions, add } = setup();
     add('source');

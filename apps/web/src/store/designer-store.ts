@@ -154,6 +154,8 @@ export function createDesignerStore(options: CreateDesignerStoreOptions = {}): D
         revision: state.revision + 1,
         past,
         future: opts.history === 'skip' ? state.future : [],
+        // the runtime's verdict was about the document as it was; local validation takes over
+        ...(state.serverProblems?.origin === 'deploy' ? { serverProblems: null } : {}),
         ...keepSelectionValid(doc, state),
       });
     }
