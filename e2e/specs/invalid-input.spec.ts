@@ -94,3 +94,33 @@ test('an invalid connection is refused with its reason shown', async ({ page, de
   await designer.connect('groupByKey1', 'count1');
   await expect(designer.edges).toHaveCount(2);
 });
+
+test('deploying an invalid design lists the runtime’s errors and deploys nothing', async ({
+  page,
+  designer,
+}) => {
+  await designer.open();
+  const before = await deployment(page);
+  await designer.newDocument();
+  await designer.dropNode('source', { x: 200, y: 200 }, 'source1');
+  await designer.dropNode('filter', { x: 500, y: 200 }, 'filter1');
+  await designer.connect('source1', 'filter1');
+  await designer.configure('filter1', { expression: 'value.amount >' });
+  // the CEL error is shown inline, with its position
+  await expect(page.getByTestId('config-filter1-expression-error')).toContainText(
+    /Line 1, column \d+/,
+  );
+
+  await page.getByTestId('deploy').click();
+  await expect(designer.notice).toContainText('Not deployed');
+  const problems = page.getByTestId('deploy-problems').getByTestId('problem');
+  await expect(problems.first()).toBeVisible();
+  const texts = await problems.allTextContents();
+  expect(texts.some((t) => t.includes('nodes[0].config.topic'))).toBe(true);
+  expect(texts.some((t) => t.includes('nodes[1].config.expression'))).toBe(true);
+  expect(await deployment(page)).toEqual(before);
+
+  // a problem selects its node
+  await problems.filter({ hasText: 'nodes[1].config.expression' }).first().click();
+  await expect(page.getByTestId('node-id')).toHaveValue('filter1');
+});
