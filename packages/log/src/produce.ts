@@ -40,8 +40,11 @@ export class Producer {
     const groups = new Map<PartitionLog, { topic: TopicHandle; items: { index: number; record: RecordInput }[] }>();
     const touched = new Set<TopicHandle>();
     const now = this.ctx.clock();
-    records.forEach((r, index) => {
-      const topic = this.ctx.topic(r.topic);
+    let lastTopic: TopicHandle | null = null;
+    for (let index = 0; index < records.length; index++) {
+      const r = records[index]!;
+      const topic: TopicHandle = lastTopic !== null && lastTopic.name === r.topic ? lastTopic : this.ctx.topic(r.topic);
+      lastTopic = topic;
       touched.add(topic);
       const partition = this.choosePartition(topic, r, opts);
       const log = topic.partitions[partition]!;
@@ -53,10 +56,10 @@ export class Producer {
       }
       let g = groups.get(log);
       if (!g) groups.set(log, (g = { topic, items: [] }));
-      const record: RecordInput = { key: r.key, value: r.value, timestamp: r.timestamp ?? now };
-      if (r.headers) record.headers = r.headers;
+      // A producer record is already a valid RecordInput once it has a timestamp (extra fields are ignored).
+      const record: RecordInput = r.timestamp !== undefined ? (r as RecordInput) : { key: r.key, value: r.value, timestamp: now, ...(r.headers ? { headers: r.headers } : {}) };
       g.items.push({ index, record });
-    });
+    }
     for (const t of touched) this.ctx.nullKeys.batchDone(t.name, t.partitions.length);
 
     const out: RecordMetadata[] = new Array(records.length);

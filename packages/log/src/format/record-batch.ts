@@ -100,52 +100,69 @@ interface SizedHeader {
   value: Uint8Array;
 }
 
-function encodeRecords(
-  records: readonly RecordInput[],
-  baseTimestamp: number,
-  offsetDeltas: readonly number[] | undefined,
-): Buffer {
-  const headerBytes: SizedHeader[][] = [];
-  const bodySizes: number[] = [];
+const NO_HEADERS: SizedHeader[] = [];
+
+/** First pass of encoding: each record's body size (and encoded headers, when it has any). */
+interface Layout {
+  bodySizes: Int32Array;
+  headers: SizedHeader[][];
+  total: number;
+}
+
+function layoutRecords(records: readonly RecordInput[], baseTimestamp: number, offsetDeltas: readonly number[] | undefined): Layout {
+  const bodySizes = new Int32Array(records.length);
+  const headers: SizedHeader[][] = new Array(records.length);
   let total = 0;
   for (let i = 0; i < records.length; i++) {
     const r = records[i]!;
-    const hs: SizedHeader[] = [];
     let body = 1 + varlongSize(r.timestamp - baseTimestamp) + varintSize(offsetDeltas?.[i] ?? i);
-    body += r.key === null ? varintSize(-1) : varintSize(r.key.length) + r.key.length;
-    body += r.value === null ? varintSize(-1) : varintSize(r.value.length) + r.value.length;
-    const entries = r.headers ? Object.entries(r.headers) : [];
-    body += varintSize(entries.length);
-    for (const [k, v] of entries) {
-      const h = { key: utf8.encode(k), value: utf8.encode(v) };
-      hs.push(h);
-      body += varintSize(h.key.length) + h.key.length + varintSize(h.value.length) + h.value.length;
+    body += r.key === null ? 1 : varintSize(r.key.length) + r.key.length;
+    body += r.value === null ? 1 : varintSize(r.value.length) + r.value.length;
+    let hs = NO_HEADERS;
+    if (r.headers) {
+      for (const k in r.headers) {
+        if (hs === NO_HEADERS) hs = [];
+        const h = { key: utf8.encode(k), value: utf8.encode(r.headers[k]!) };
+        hs.push(h);
+        body += varintSize(h.key.length) + h.key.length + varintSize(h.value.length) + h.value.length;
+      }
     }
-    headerBytes.push(hs);
-    bodySizes.push(body);
+    body += varintSize(hs.length);
+    headers[i] = hs;
+    bodySizes[i] = body;
     total += varintSize(body) + body;
   }
-  const out = Buffer.allocUnsafe(total);
-  let p = 0;
+  return { bodySizes, headers, total };
+}
+
+function writeRecords(
+  out: Uint8Array,
+  start: number,
+  records: readonly RecordInput[],
+  layout: Layout,
+  baseTimestamp: number,
+  offsetDeltas: readonly number[] | undefined,
+): void {
+  let p = start;
   for (let i = 0; i < records.length; i++) {
     const r = records[i]!;
-    p = writeVarint(out, p, bodySizes[i]!);
+    p = writeVarint(out, p, layout.bodySizes[i]!);
     out[p++] = 0;
     p = writeVarlong(out, p, r.timestamp - baseTimestamp);
     p = writeVarint(out, p, offsetDeltas?.[i] ?? i);
-    if (r.key === null) p = writeVarint(out, p, -1);
+    if (r.key === null) out[p++] = 1; // varint -1
     else {
       p = writeVarint(out, p, r.key.length);
       out.set(r.key, p);
       p += r.key.length;
     }
-    if (r.value === null) p = writeVarint(out, p, -1);
+    if (r.value === null) out[p++] = 1;
     else {
       p = writeVarint(out, p, r.value.length);
       out.set(r.value, p);
       p += r.value.length;
     }
-    const hs = headerBytes[i]!;
+    const hs = layout.headers[i]!;
     p = writeVarint(out, p, hs.length);
     for (const h of hs) {
       p = writeVarint(out, p, h.key.length);
@@ -156,6 +173,12 @@ function encodeRecords(
       p += h.value.length;
     }
   }
+}
+
+function encodeRecords(records: readonly RecordInput[], baseTimestamp: number, offsetDeltas: readonly number[] | undefined): Buffer {
+  const layout = layoutRecords(records, baseTimestamp, offsetDeltas);
+  const out = Buffer.allocUnsafe(layout.total);
+  writeRecords(out, 0, records, layout, baseTimestamp, offsetDeltas);
   return out;
 }
 
@@ -168,11 +191,20 @@ export function encodeBatch(records: readonly RecordInput[], options: EncodeBatc
   for (const r of records) if (r.timestamp > maxTimestamp) maxTimestamp = r.timestamp;
   const firstTimestamp = records[0]!.timestamp;
   const baseTimestamp = options.deleteHorizonMs ?? firstTimestamp;
-  const body = compressed ?? compressSync(compression, encodeRecords(records, baseTimestamp, options.offsetDeltas));
-  const size = BATCH_HEADER_SIZE + body.length;
-  const buf = Buffer.allocUnsafe(size);
+  let buf: Buffer;
+  if (compressed === undefined && compression === 'none') {
+    // Uncompressed: the records are written straight after the header, with no extra copy.
+    const layout = layoutRecords(records, baseTimestamp, options.offsetDeltas);
+    buf = Buffer.allocUnsafe(BATCH_HEADER_SIZE + layout.total);
+    writeRecords(buf, BATCH_HEADER_SIZE, records, layout, baseTimestamp, options.offsetDeltas);
+  } else {
+    const body = compressed ?? compressSync(compression, encodeRecords(records, baseTimestamp, options.offsetDeltas));
+    buf = Buffer.allocUnsafe(BATCH_HEADER_SIZE + body.length);
+    buf.set(body, BATCH_HEADER_SIZE);
+  }
+  const size = buf.length;
   const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-  let attributes = COMPRESSION_CODES[compression];
+  let attributes: number = COMPRESSION_CODES[compression];
   if (logAppend) attributes |= ATTR_LOG_APPEND_TIME;
   if (options.transactional) attributes |= ATTR_TRANSACTIONAL;
   if (options.control) attributes |= ATTR_CONTROL;
@@ -190,7 +222,6 @@ export function encodeBatch(records: readonly RecordInput[], options: EncodeBatc
   view.setInt16(OFF_PRODUCER_EPOCH, options.producerEpoch ?? -1);
   view.setInt32(OFF_BASE_SEQUENCE, options.baseSequence ?? -1);
   view.setInt32(OFF_RECORD_COUNT, records.length);
-  buf.set(body, BATCH_HEADER_SIZE);
   view.setUint32(OFF_CRC, crc32c(buf.subarray(OFF_ATTRIBUTES)));
   return buf;
 }
