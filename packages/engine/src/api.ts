@@ -1,5 +1,6 @@
 // The engine's public contract, used by the runtime. Implementations live in their own modules.
 import type { Topology } from '@streamwright/topology-model';
+import type { FunctionRegistry, ProcessorRegistry } from './processor/registries.js';
 
 // ---- records and the backend interface --------------------------------------------------------
 
@@ -209,6 +210,16 @@ export interface MetricsSnapshot {
 export interface StreamsAppOptions {
   topology: Topology;
   backend: Backend;
+  /**
+   * TypeScript functions the topology refers to by name (`{"function": "…"}` logic fields), e.g.
+   * the registry a DSL program's build() returns. In-process only: never from the API.
+   */
+  functions?: FunctionRegistry;
+  /**
+   * Processor API processors for process / processValues nodes (`config.processor`), registered
+   * by the operator when starting the runtime. Trusted code: never from the API.
+   */
+  processors?: ProcessorRegistry;
   /** Where local state lives (checkpoints, persistent stores). */
   stateDir: string;
   /** Structured logger; defaults to silence. */

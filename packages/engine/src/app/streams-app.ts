@@ -22,6 +22,7 @@ import { streamsTaskAssignor } from '../thread/task-assignor.js';
 import { StreamThread } from '../thread/stream-thread.js';
 import { engineConfig, type EngineConfig } from './config.js';
 import { GeneratorRunner } from './generator.js';
+import { GlobalStateUpdater } from './global-state.js';
 import { planOf } from './plan-topology.js';
 import { ensureTopics } from './topics.js';
 
@@ -49,6 +50,7 @@ class StreamsAppImpl implements StreamsApp {
   readonly #lifecycle: StateMachine<AppState>;
   readonly #threads: StreamThread[] = [];
   readonly #generators: GeneratorRunner[] = [];
+  #global: GlobalStateUpdater | null = null;
   readonly #errors: ProcessingError[] = [];
   #closing: Promise<void> | null = null;
   #failing: Promise<void> | null = null;
@@ -60,7 +62,8 @@ class StreamsAppImpl implements StreamsApp {
     this.#config = engineConfig(this.applicationId, options.topology.application.config);
     this.#logger = options.logger ?? silent;
     // Compiling here surfaces a bad expression or plan at creation, before anything starts.
-    this.#compiled = compilePlan(plan);
+    const registries = { ...(options.functions ? { functions: options.functions } : {}), ...(options.processors ? { processors: options.processors } : {}) };
+    this.#compiled = compilePlan(plan, registries);
     const nodeModelIds: Record<string, string> = {};
     for (const [modelId, names] of Object.entries(plan.nodeNames)) for (const n of names) nodeModelIds[n] = modelId;
     this.#metrics = new MetricsRegistry(this.applicationId, nodeModelIds);
@@ -90,12 +93,26 @@ class StreamsAppImpl implements StreamsApp {
       await ensureTopics(this.#options.backend, this.#options.topology, this.#plan, this.#logger);
       this.#metrics.startSampling();
       await this.#startGenerators(this.#options.topology);
-      const assignor = streamsTaskAssignor(this.#compiled);
+      const streamSubtopologies = this.#compiled.filter((s) => !s.global);
+      // Global tables are loaded completely before any stream thread processes a record.
+      this.#global = new GlobalStateUpdater(
+        this.#options.backend,
+        this.#compiled.filter((s) => s.global),
+        {
+          config: this.#config,
+          metrics: this.#metrics,
+          logger: this.#logger,
+          onError: (e) => this.#recordError(e),
+          onFatal: (error) => void this.#fail(error),
+        },
+      );
+      await this.#global.start();
+      const assignor = streamsTaskAssignor(streamSubtopologies);
       for (let i = 1; i <= this.#config.numStreamThreads; i++) {
         const thread = new StreamThread(i, {
           backend: this.#options.backend,
           config: this.#config,
-          subtopologies: this.#compiled,
+          subtopologies: streamSubtopologies,
           assignor,
           metrics: this.#metrics,
           logger: this.#logger,
@@ -218,6 +235,7 @@ class StreamsAppImpl implements StreamsApp {
     await Promise.all(this.#generators.map((g) => g.stop()));
     for (const t of this.#threads) t.requestStop();
     await Promise.all(this.#threads.map((t) => t.stopped()));
+    await this.#global?.stop();
     this.#metrics.stopSampling();
   }
 

@@ -43,7 +43,9 @@ export async function ensureTopics(backend: Backend, topology: Topology, plan: P
       const store = plan.stores.find((s) => s.changelogTopic === t.name);
       const reader = plan.subtopologies.find((s) => s.sourceTopics.includes(t.name));
       const writer = plan.subtopologies.find((s) => s.sinkTopics.includes(t.name));
-      partitions = taskCount(store?.subtopology ?? reader?.id ?? writer?.id ?? 0);
+      // A repartition topic gets the task count of the sub-topology writing it (Kafka Streams'
+      // RepartitionTopics: the max partitions of the upstream source topics).
+      partitions = taskCount(store?.subtopology ?? (t.kind === 'repartition' ? writer?.id : undefined) ?? reader?.id ?? writer?.id ?? 0);
     }
     internals.push({ name: t.name, partitions, config: { ...t.config }, internal: true });
   }

@@ -1,28 +1,17 @@
-// plan → compiled processor graph. Compilation (CEL, serdes, wiring) happens once per planned
-// node; `instantiate` then builds one ProcessorNode per planned node for each task.
-import {
-  compileExpression,
-  type Plan,
-  type PlannedNode,
-  type SerdeName,
-  type StorePlan,
-  type SubtopologyPlan,
-} from '@streamwright/topology-model';
+// plan → compiled processor graph. Compilation (logic, serdes, wiring) happens once per planned
+// node; `instantiate` then builds one ProcessorNode per planned node for each task. What each op
+// runs is in node-factories.ts.
+import type { Plan, PlannedNode, StorePlan, SubtopologyPlan } from '@streamwright/topology-model';
 import { EngineError } from '../errors.js';
 import type { NodeMetrics } from '../metrics/metric-groups.js';
 import { getSerde } from '../serdes/index.js';
 import type { Serde } from '../serdes/serde.js';
+import { changedSerde } from './changed-serde.js';
+import { compileNodeFactory, config, serdeOf, type NodeCompileContext } from './node-factories.js';
 import type { ProcessorContext } from './processor-context.js';
 import { ProcessorNode, type Processor } from './processor-node.js';
-import {
-  countProcessor,
-  filterProcessor,
-  mapValuesProcessor,
-  passThroughProcessor,
-  sinkProcessor,
-  sourceProcessor,
-  toStreamProcessor,
-} from './processors.js';
+import type { CodeRegistries } from './registries.js';
+import { nodesSendingOldValues } from './send-old-values.js';
 
 export interface CompiledSource {
   nodeName: string;
@@ -39,11 +28,13 @@ export interface CompiledNode {
 
 export interface CompiledSubtopology {
   id: number;
+  /** A globalTable's sub-topology: no tasks; its stores are loaded before processing starts. */
+  global: boolean;
   sourceTopics: string[];
   sinkTopics: string[];
   nodes: CompiledNode[];
   sources: CompiledSource[];
-  stores: StorePlan[];
+  stores: (StorePlan & { logging?: boolean })[];
 }
 
 /** A task's instantiated graph. */
@@ -53,83 +44,51 @@ export interface TaskGraph {
   sourceByTopic: Map<string, { node: ProcessorNode; source: CompiledSource }>;
 }
 
-function config(node: PlannedNode): Record<string, unknown> {
-  return (node.modelNode?.config ?? {}) as Record<string, unknown>;
-}
+const TABLE_AGGREGATIONS = new Set(['tableCount', 'tableReduce', 'tableAggregate']);
 
-function serdeOf(node: PlannedNode, which: 'keySerde' | 'valueSerde'): SerdeName {
-  return node[which] ?? (config(node)[which] as SerdeName | undefined) ?? (which === 'keySerde' ? 'string' : 'json');
-}
-
-function expressionOf(node: PlannedNode): string {
-  const expression = config(node)['expression'];
-  if (typeof expression !== 'string') throw new EngineError('INVALID_PLAN', `${node.name}: no expression in the node's config`);
-  return expression;
-}
-
-function compileNode(node: PlannedNode, plan: Plan): CompiledNode {
-  switch (node.op) {
-    case 'source':
-    case 'generator':
-    case 'repartition-source':
-      return { planned: node, create: (ctx) => sourceProcessor(ctx) };
-    case 'filter': {
-      const predicate = compileExpression(expressionOf(node), 'filter');
-      return { planned: node, create: (ctx) => filterProcessor(ctx, predicate) };
-    }
-    case 'mapValues': {
-      const mapper = compileExpression(expressionOf(node), 'mapValues');
-      return { planned: node, create: (ctx) => mapValuesProcessor(ctx, mapper) };
-    }
-    case 'peek':
-    case 'groupByKey':
-      return { planned: node, create: (ctx) => passThroughProcessor(ctx) };
-    case 'sink':
-    case 'repartition-sink': {
-      const topic = node.topic ?? (config(node)['topic'] as string | undefined);
-      if (!topic) throw new EngineError('INVALID_PLAN', `${node.name}: a sink without a topic`);
-      const keySerde = getSerde(serdeOf(node, 'keySerde'));
-      const valueSerde = getSerde(serdeOf(node, 'valueSerde'));
-      return { planned: node, create: (ctx) => sinkProcessor(ctx, topic, keySerde, valueSerde) };
-    }
-    case 'count': {
-      const storeName = node.stores[0];
-      if (!storeName || !plan.stores.some((s) => s.name === storeName)) {
-        throw new EngineError('INVALID_PLAN', `${node.name}: count without a planned store`);
-      }
-      return { planned: node, create: (ctx) => countProcessor(ctx, storeName) };
-    }
-    case 'toStream':
-      return { planned: node, create: (ctx) => toStreamProcessor(ctx) };
-  }
-}
-
-export function compileSubtopology(sub: SubtopologyPlan, plan: Plan): CompiledSubtopology {
-  const nodes = sub.nodes.map((n) => compileNode(n, plan));
+export function compileSubtopology(sub: SubtopologyPlan, plan: Plan, registries: CodeRegistries = {}): CompiledSubtopology {
+  const planned = new Set(plan.stores.map((s) => s.name));
+  const byName = new Map(sub.nodes.map((n) => [n.name, n]));
+  const materialized = (n: PlannedNode): boolean => n.stores.some((s) => planned.has(s));
+  const context: NodeCompileContext = {
+    plan,
+    registries,
+    sendingOldValues: nodesSendingOldValues(sub.nodes, materialized),
+    plannedStores: planned,
+    byName,
+  };
+  const nodes = sub.nodes.map((n): CompiledNode => ({ planned: n, create: compileNodeFactory(n, context) }));
   const sources: CompiledSource[] = sub.nodes
     .filter((n) => n.role === 'source')
     .map((n) => {
       const topics = n.topics ?? [config(n)['topic'] as string];
+      // KTable#groupBy's repartition topic carries Change(new, old) pairs (ChangedSerializer).
+      const carriesChanges = n.successors.some((s) => TABLE_AGGREGATIONS.has(byName.get(s)?.op ?? ''));
+      const valueSerde = getSerde(serdeOf(n, 'valueSerde'));
       return {
         nodeName: n.name,
         topics,
         keySerde: getSerde(serdeOf(n, 'keySerde')),
-        valueSerde: getSerde(serdeOf(n, 'valueSerde')),
+        valueSerde: carriesChanges ? (changedSerde(valueSerde) as Serde<unknown>) : valueSerde,
         offsetReset: config(n)['offsetReset'] === 'latest' ? 'latest' : 'earliest',
       };
     });
   return {
     id: sub.id,
+    global: (sub as { global?: boolean }).global === true,
     sourceTopics: sub.sourceTopics,
     sinkTopics: sub.sinkTopics,
     nodes,
     sources,
-    stores: plan.stores.filter((s) => s.subtopology === sub.id),
+    stores: plan.stores
+      .filter((s) => s.subtopology === sub.id)
+      // A source topic used as the changelog is read to restore, never written by the store.
+      .map((s) => (s.changelogTopic !== null && sub.sourceTopics.includes(s.changelogTopic) ? { ...s, logging: false } : s)),
   };
 }
 
-export function compilePlan(plan: Plan): CompiledSubtopology[] {
-  return plan.subtopologies.map((s) => compileSubtopology(s, plan));
+export function compilePlan(plan: Plan, registries: CodeRegistries = {}): CompiledSubtopology[] {
+  return plan.subtopologies.map((s) => compileSubtopology(s, plan, registries));
 }
 
 /** Builds a task's ProcessorNodes and wires children in the plan's successor order. */

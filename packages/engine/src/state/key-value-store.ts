@@ -34,12 +34,18 @@ export interface StoreSpec {
   keySerde: SerdeName;
   valueSerde: SerdeName;
   changelogTopic: string | null;
+  /**
+   * False when the changelog is the table's own source topic (`reuse.ktable.source.topics`): the
+   * store restores from it but never writes to it.
+   */
+  logging?: boolean;
 }
 
 export class InMemoryKeyValueStore implements KeyValueStore {
   readonly name: string;
   readonly changelogTopic: string | null;
   readonly #map = new Map<string, KeyValueEntry>();
+  readonly #logging: boolean;
   readonly #dirty = new Set<string>();
   readonly #deleted = new Map<string, unknown>();
   readonly #keyOf: (key: unknown) => string;
@@ -53,6 +59,7 @@ export class InMemoryKeyValueStore implements KeyValueStore {
   ) {
     this.name = spec.name;
     this.changelogTopic = spec.changelogTopic;
+    this.#logging = spec.changelogTopic !== null && spec.logging !== false;
     this.#keySerde = getSerde(spec.keySerde);
     this.#valueSerde = getSerde(spec.valueSerde);
     this.#keyOf = storeKeyFunction(spec.keySerde, this.#keySerde);
@@ -75,7 +82,7 @@ export class InMemoryKeyValueStore implements KeyValueStore {
     } else {
       this.#map.set(k, { key, value, timestamp });
     }
-    if (this.changelogTopic !== null) {
+    if (this.#logging) {
       this.#dirty.add(k);
       this.#deleted.delete(k);
     }
@@ -84,7 +91,7 @@ export class InMemoryKeyValueStore implements KeyValueStore {
   delete(key: unknown): void {
     const k = this.#keyOf(key);
     this.#map.delete(k);
-    if (this.changelogTopic !== null) {
+    if (this.#logging) {
       this.#dirty.delete(k);
       this.#deleted.set(k, key);
     }
@@ -104,7 +111,7 @@ export class InMemoryKeyValueStore implements KeyValueStore {
 
   /** The changelog records for everything changed since the last call (synchronous). */
   takeChangelogRecords(): ProduceRecord[] {
-    if (this.changelogTopic === null) return [];
+    if (!this.#logging || this.changelogTopic === null) return [];
     const out: ProduceRecord[] = [];
     for (const k of this.#dirty) {
       const e = this.#map.get(k);

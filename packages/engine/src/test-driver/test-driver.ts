@@ -8,7 +8,9 @@ import type { Headers, MetricsSnapshot, ProcessingError, ProduceRecord, StoredRe
 import { engineConfig } from '../app/config.js';
 import { planOf } from '../app/plan-topology.js';
 import { MetricsRegistry } from '../metrics/metrics-registry.js';
+import { changedSerde } from '../processor/changed-serde.js';
 import { compilePlan, type CompiledSubtopology } from '../processor/compile.js';
+import type { CodeRegistries } from '../processor/registries.js';
 import { getSerde } from '../serdes/index.js';
 import type { Serde } from '../serdes/serde.js';
 import type { KeyValueEntry, ValueAndTimestamp } from '../state/key-value-store.js';
@@ -60,7 +62,7 @@ export interface TestDriver {
   close(): void;
 }
 
-export interface TestDriverOptions {
+export interface TestDriverOptions extends CodeRegistries {
   /** Overrides of the topology's application config (e.g. the exception handler). */
   config?: AppConfig;
   /** Wall clock for default timestamps, e2e latency and wall-clock punctuation (TopologyTestDriver's initial wall-clock time). */
@@ -81,7 +83,7 @@ export function createTestDriverFromPlan(
   let advancedMs = 0;
   const clock = (): number => baseClock() + advancedMs;
   const config = engineConfig(plan.applicationId, appConfig);
-  const compiled = compilePlan(plan);
+  const compiled = compilePlan(plan, options);
   const nodeModelIds: Record<string, string> = {};
   for (const [modelId, names] of Object.entries(plan.nodeNames)) for (const n of names) nodeModelIds[n] = modelId;
   const metrics = new MetricsRegistry(plan.applicationId, nodeModelIds, clock);
@@ -137,7 +139,7 @@ export function createTestDriverFromPlan(
         value: out.value,
         headers: out.headers ?? {},
       };
-      const serdes = outputSerdes.get(out.topic);
+      const serdes = outputSerdes.get(out.topic) ?? outputSerdes.get(EXTRACTED);
       const decoded: TestRecord = {
         topic: out.topic,
         key: serdes ? serdes.key.deserialize(stored.key) : stored.key,
@@ -267,22 +269,30 @@ export function createTestDriverFromPlan(
   };
 }
 
+/** Serdes of sinks with a topic extractor, for topics only known at run time. */
+const EXTRACTED = '\u0000extracted';
+
 function collectOutputSerdes(
   sub: CompiledSubtopology,
   plan: Plan,
   into: Map<string, { key: Serde<unknown>; value: Serde<unknown> }>,
 ): void {
+  const byName = new Map(sub.nodes.map((c) => [c.planned.name, c.planned]));
   for (const c of sub.nodes) {
     const n = c.planned;
     if (n.role !== 'sink') continue;
     const cfg = (n.modelNode?.config ?? {}) as Record<string, unknown>;
-    const topic = n.topic ?? (cfg['topic'] as string);
+    const topic = n.topic ?? (cfg['topic'] as string | undefined) ?? EXTRACTED;
+    const value = getSerde(n.valueSerde ?? (cfg['valueSerde'] as never) ?? 'json');
+    const changes = n.op === 'repartition-sink' && byName.get(n.predecessors[0] ?? '')?.op === 'tableGroupBy';
     into.set(topic, {
       key: getSerde(n.keySerde ?? (cfg['keySerde'] as never) ?? 'string'),
-      value: getSerde(n.valueSerde ?? (cfg['valueSerde'] as never) ?? 'json'),
+      value: changes ? (changedSerde(value) as Serde<unknown>) : value,
     });
   }
   for (const s of plan.stores) {
-    if (s.subtopology === sub.id && s.changelogTopic) into.set(s.changelogTopic, { key: getSerde(s.keySerde), value: getSerde(s.valueSerde) });
+    if (s.subtopology === sub.id && s.changelogTopic && !into.has(s.changelogTopic)) {
+      into.set(s.changelogTopic, { key: getSerde(s.keySerde), value: getSerde(s.valueSerde) });
+    }
   }
 }

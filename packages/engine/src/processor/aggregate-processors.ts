@@ -1,0 +1,84 @@
+// Aggregations of a grouped stream: Kafka Streams' KStreamAggregate (count, aggregate, and each
+// input of a cogroup) and KStreamReduce. Records with a null key or value are skipped and counted
+// in dropped-records; the result carries the larger of the record's and the previous aggregate's
+// timestamp and is forwarded as a KTable Change (old value only when sendOldValues).
+import type { KeyValueStore } from '../state/key-value-store.js';
+import type { CompiledLogic } from './logic.js';
+import type { ProcessorContext } from './processor-context.js';
+import type { Processor } from './processor-node.js';
+import { Change, isNullish, type EngineRecord } from './record.js';
+
+export interface AggregateOptions {
+  store: KeyValueStore;
+  sendOldValues: boolean;
+}
+
+/** KStreamAggregate: `initializer()` for a new key, then `aggregator({key, value, agg})`. */
+export function streamAggregateProcessor(
+  ctx: ProcessorContext,
+  initializer: CompiledLogic,
+  aggregator: CompiledLogic,
+  { store, sendOldValues }: AggregateOptions,
+): Processor {
+  return {
+    process(record: EngineRecord) {
+      if (isNullish(record.key) || isNullish(record.value)) {
+        ctx.taskMetrics.droppedRecordsTotal++;
+        return;
+      }
+      const old = store.get(record.key);
+      let oldAgg: unknown;
+      let timestamp: number;
+      if (old === undefined) {
+        oldAgg = initializer({});
+        timestamp = record.timestamp;
+      } else {
+        oldAgg = old.value;
+        timestamp = Math.max(record.timestamp, old.timestamp);
+      }
+      const newAgg = aggregator({ key: record.key, value: record.value, agg: oldAgg });
+      store.put(record.key, newAgg, timestamp);
+      // As KStreamAggregate: the old value sent is the initializer's result for a new key.
+      ctx.forward({ key: record.key, value: new Change(newAgg, sendOldValues ? oldAgg : null), timestamp, headers: record.headers });
+    },
+  };
+}
+
+/** count(): KStreamAggregate with initializer 0 and aggregator agg + 1. */
+export function streamCountProcessor(ctx: ProcessorContext, options: AggregateOptions): Processor {
+  return streamAggregateProcessor(
+    ctx,
+    () => 0,
+    (vars) => ((vars as { agg: number }).agg) + 1,
+    options,
+  );
+}
+
+/** KStreamReduce: the first value of a key is the aggregate; later ones `reducer({key, value, agg})`. */
+export function streamReduceProcessor(ctx: ProcessorContext, reducer: CompiledLogic, { store, sendOldValues }: AggregateOptions): Processor {
+  return {
+    process(record: EngineRecord) {
+      if (isNullish(record.key) || isNullish(record.value)) {
+        ctx.taskMetrics.droppedRecordsTotal++;
+        return;
+      }
+      const old = store.get(record.key);
+      let newAgg: unknown;
+      let timestamp: number;
+      if (old === undefined) {
+        newAgg = record.value;
+        timestamp = record.timestamp;
+      } else {
+        newAgg = reducer({ key: record.key, value: record.value, agg: old.value });
+        timestamp = Math.max(record.timestamp, old.timestamp);
+      }
+      store.put(record.key, newAgg, timestamp);
+      ctx.forward({
+        key: record.key,
+        value: new Change(newAgg, sendOldValues && old !== undefined ? old.value : null),
+        timestamp,
+        headers: record.headers,
+      });
+    },
+  };
+}

@@ -1,0 +1,24 @@
+// What the operator (or a DSL program) hands the engine in-process: named TypeScript functions
+// for logic fields and named Processor API processors. Trusted code: never taken from the API or
+// from a topology document, which only refers to names.
+import type { FixedKeyProcessor, Processor } from '../papi/types.js';
+import type { FunctionRegistry } from './logic.js';
+
+export type { FunctionRegistry, LogicFunction } from './logic.js';
+
+/**
+ * Makes a new processor per task (Kafka Streams' ProcessorSupplier#get); `params` are the
+ * node's `config.params` from the topology, passed as they are.
+ */
+export type ProcessorFactory = (params: Readonly<Record<string, unknown>>) => Processor | FixedKeyProcessor;
+
+/** Processor name (as `config.processor` of a process / processValues node) → factory. */
+export type ProcessorRegistry = Readonly<Record<string, ProcessorFactory>>;
+
+/** In-process code a topology may refer to by name, and where print() writes. */
+export interface CodeRegistries {
+  functions?: FunctionRegistry;
+  processors?: ProcessorRegistry;
+  /** print()'s System.out: defaults to process.stdout. */
+  printLine?: (line: string) => void;
+}

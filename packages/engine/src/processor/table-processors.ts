@@ -1,0 +1,222 @@
+// KTable processors: KTableSource (table, globalTable, toTable), KTableFilter, KTableMapValues,
+// KTableMapValues-to-stream (toStream), KTableRepartitionMap (groupBy), KTablePassThrough
+// (cogroup's merge) and the grouped-table aggregations KTableAggregate / KTableReduce (count,
+// reduce, aggregate with adder and subtractor). They forward Change(new, old) pairs; the old
+// value only when a downstream processor asked for old values (sendOldValues).
+import type { KeyValueStore } from '../state/key-value-store.js';
+import type { CompiledLogic } from './logic.js';
+import type { ProcessorContext } from './processor-context.js';
+import type { Processor } from './processor-node.js';
+import { Change, isChange, isNullish, type EngineRecord } from './record.js';
+
+export interface TableOptions {
+  /** The node's store when it is materialized, else null. */
+  store: KeyValueStore | null;
+  sendOldValues: boolean;
+}
+
+function changeOf(record: EngineRecord): Change {
+  return isChange(record.value) ? record.value : new Change(record.value, null);
+}
+
+const valueOf = (store: KeyValueStore | null, key: unknown): unknown => store?.get(key)?.value ?? null;
+
+/**
+ * KTableSource: upserts the record into the table (a null value deletes), forwarding
+ * Change(value, previous). Records with a null key are skipped and counted as dropped.
+ */
+export function tableSourceProcessor(ctx: ProcessorContext, { store, sendOldValues }: TableOptions): Processor {
+  return {
+    process(record) {
+      if (isNullish(record.key)) {
+        ctx.taskMetrics.droppedRecordsTotal++;
+        return;
+      }
+      const value = record.value ?? null;
+      if (store === null) {
+        ctx.forward({ ...record, value: new Change(value, null) });
+        return;
+      }
+      const old = valueOf(store, record.key);
+      store.put(record.key, value, record.timestamp);
+      ctx.forward({ ...record, value: new Change(value, sendOldValues ? old : null) });
+    },
+  };
+}
+
+/**
+ * KTableFilter: a value that fails the predicate becomes null (a delete downstream). With old
+ * values, an update where both old and new are filtered out is not forwarded at all.
+ */
+export function tableFilterProcessor(
+  ctx: ProcessorContext,
+  predicate: CompiledLogic,
+  not: boolean,
+  { store, sendOldValues }: TableOptions,
+): Processor {
+  const compute = (key: unknown, value: unknown, record: EngineRecord): unknown =>
+    !isNullish(value) && (predicate({ key, value, timestamp: record.timestamp, headers: record.headers }) === true) !== not ? value : null;
+  return {
+    process(record) {
+      const change = changeOf(record);
+      const newValue = compute(record.key, change.newValue, record);
+      const oldValue = !sendOldValues ? null : store !== null ? valueOf(store, record.key) : compute(record.key, change.oldValue, record);
+      if (sendOldValues && oldValue === null && newValue === null) return;
+      if (store !== null) store.put(record.key, newValue, record.timestamp);
+      ctx.forward({ ...record, value: new Change(newValue, oldValue) });
+    },
+  };
+}
+
+/** KTableMapValues: maps new (and old) values; null stays null without calling the mapper. */
+export function tableMapValuesProcessor(ctx: ProcessorContext, mapper: CompiledLogic, { store, sendOldValues }: TableOptions): Processor {
+  const compute = (key: unknown, value: unknown, record: EngineRecord): unknown =>
+    isNullish(value) ? null : mapper({ key, value, timestamp: record.timestamp, headers: record.headers });
+  return {
+    process(record) {
+      const change = changeOf(record);
+      const newValue = compute(record.key, change.newValue, record);
+      const oldValue = !sendOldValues ? null : store !== null ? valueOf(store, record.key) : compute(record.key, change.oldValue, record);
+      if (store !== null) store.put(record.key, newValue, record.timestamp);
+      ctx.forward({ ...record, value: new Change(newValue, oldValue) });
+    },
+  };
+}
+
+/** KTable#toStream: the change's new value (null for a delete) becomes the stream record's value. */
+export function tableToStreamProcessor(ctx: ProcessorContext): Processor {
+  return {
+    process(record) {
+      const value = isChange(record.value) ? record.value.newValue : record.value;
+      ctx.forward({ key: record.key, value, timestamp: record.timestamp, headers: record.headers });
+    },
+  };
+}
+
+/** KTablePassThrough (a cogroup's merge node): forwards changes as they are. */
+export function tablePassThroughProcessor(ctx: ProcessorContext): Processor {
+  return { process: (record) => ctx.forward(record) };
+}
+
+interface KeyValue {
+  key: unknown;
+  value: unknown;
+}
+
+/**
+ * KTableRepartitionMap (KTable#groupBy): maps the old and the new value to (key, value) pairs.
+ * When both exist under the same new key, one Change(new, old) is sent, so the aggregation
+ * subtracts then adds in one step (KIP-904); otherwise the old pair is sent as a subtraction
+ * first, then the new pair as an addition. Pairs with a null key or value are skipped.
+ */
+export function tableGroupByProcessor(ctx: ProcessorContext, selector: CompiledLogic): Processor {
+  const select = (key: unknown, value: unknown, record: EngineRecord): KeyValue | null =>
+    isNullish(value) ? null : (selector({ key, value, timestamp: record.timestamp, headers: record.headers }) as KeyValue | null);
+  const usable = (kv: KeyValue | null): kv is KeyValue => kv !== null && !isNullish(kv.key) && !isNullish(kv.value);
+  return {
+    process(record) {
+      if (isNullish(record.key)) throw new Error('Record key for the grouping KTable should not be null.');
+      const change = changeOf(record);
+      const newPair = select(record.key, change.newValue, record);
+      const oldPair = select(record.key, change.oldValue, record);
+      const send = (key: unknown, value: Change) => ctx.forward({ key, value, timestamp: record.timestamp, headers: record.headers });
+      if (usable(oldPair) && usable(newPair) && sameKey(oldPair.key, newPair.key)) {
+        send(newPair.key, new Change(newPair.value, oldPair.value));
+        return;
+      }
+      if (usable(oldPair)) send(oldPair.key, new Change(null, oldPair.value));
+      if (usable(newPair)) send(newPair.key, new Change(newPair.value, null));
+    },
+  };
+}
+
+// Java's equals on the selected keys; keys here are JSON-like values.
+function sameKey(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export interface TableAggregateOptions {
+  store: KeyValueStore;
+  sendOldValues: boolean;
+  storeName: string;
+}
+
+/**
+ * KTableAggregate: subtract the old value (if any, and if there is an aggregate), then add the
+ * new value (initializing the aggregate when there is none). Null keys are an error.
+ */
+export function tableAggregateProcessor(
+  ctx: ProcessorContext,
+  initializer: CompiledLogic,
+  adder: CompiledLogic,
+  subtractor: CompiledLogic,
+  { store, sendOldValues, storeName }: TableAggregateOptions,
+): Processor {
+  return {
+    process(record) {
+      if (isNullish(record.key)) throw new Error(`Record key for KTable aggregate operator with state ${storeName} should not be null.`);
+      const change = changeOf(record);
+      const old = store.get(record.key);
+      const oldAgg = old?.value ?? null;
+      let intermediate: unknown;
+      let timestamp: number;
+      if (!isNullish(change.oldValue) && old !== undefined) {
+        intermediate = subtractor({ key: record.key, value: change.oldValue, agg: oldAgg });
+        timestamp = Math.max(record.timestamp, old.timestamp);
+      } else {
+        intermediate = oldAgg;
+        timestamp = record.timestamp;
+      }
+      let newAgg: unknown;
+      if (!isNullish(change.newValue)) {
+        newAgg = adder({ key: record.key, value: change.newValue, agg: isNullish(intermediate) ? initializer({}) : intermediate });
+        if (old !== undefined) timestamp = Math.max(record.timestamp, old.timestamp);
+      } else {
+        newAgg = intermediate;
+      }
+      store.put(record.key, newAgg, timestamp);
+      ctx.forward({ key: record.key, value: new Change(newAgg ?? null, sendOldValues ? oldAgg : null), timestamp, headers: record.headers });
+    },
+  };
+}
+
+/** KTableReduce: like KTableAggregate, but the first value of a key is the aggregate. */
+export function tableReduceProcessor(
+  ctx: ProcessorContext,
+  adder: CompiledLogic,
+  subtractor: CompiledLogic,
+  { store, sendOldValues, storeName }: TableAggregateOptions,
+): Processor {
+  return {
+    process(record) {
+      if (isNullish(record.key)) throw new Error(`Record key for KTable reduce operator with state ${storeName} should not be null.`);
+      const change = changeOf(record);
+      const old = store.get(record.key);
+      const oldAgg = old?.value ?? null;
+      let intermediate: unknown;
+      let timestamp: number;
+      if (!isNullish(change.oldValue) && old !== undefined) {
+        intermediate = subtractor({ key: record.key, value: change.oldValue, agg: oldAgg });
+        timestamp = Math.max(record.timestamp, old.timestamp);
+      } else {
+        intermediate = oldAgg;
+        timestamp = record.timestamp;
+      }
+      let newAgg: unknown;
+      if (!isNullish(change.newValue)) {
+        if (isNullish(intermediate)) {
+          newAgg = change.newValue;
+        } else {
+          newAgg = adder({ key: record.key, value: change.newValue, agg: intermediate });
+          if (old !== undefined) timestamp = Math.max(record.timestamp, old.timestamp);
+        }
+      } else {
+        newAgg = intermediate;
+      }
+      store.put(record.key, newAgg, timestamp);
+      ctx.forward({ key: record.key, value: new Change(newAgg ?? null, sendOldValues ? oldAgg : null), timestamp, headers: record.headers });
+    },
+  };
+}
