@@ -71,6 +71,7 @@ export interface TopicRecord {
   /** Overrides only; defaults are applied when parsed. */
   config: Record<string, string>;
   createdAt: number;
+  internal?: boolean;
 }
 
 export class TopicRegistry {

@@ -1,6 +1,7 @@
 // The read path: batches from a partition turned into consumer records, with Kafka consumer
 // semantics: control batches are never returned, read_committed skips aborted transactions and
 // stops at the last stable offset, and a fetch can long-poll for data without using CPU.
+import { isLogError, LogErrorCode } from './errors.js';
 import { decodeRecords, isControl, isTransactional, lastOffsetOf, timestampTypeOf } from './format/record-batch.js';
 import type { PartitionLog, ReadBatch } from './storage/partition-log.js';
 import type { ConsumerRecord, FetchOptions, FetchResult } from './types.js';
@@ -80,8 +81,15 @@ export async function pollRecords(
   const isolation = opts.isolationLevel ?? 'read_uncommitted';
   for (;;) {
     const results = await Promise.all(
-      entries.map((e, i) => fetchRecords(e.log, positions[i]!, { ...opts, maxWaitMs: 0, signal: undefined })),
+      entries.map((e, i) =>
+        fetchRecords(e.log, positions[i]!, { ...opts, maxWaitMs: 0, signal: undefined }).catch((err: unknown) => {
+          // One partition out of range must not fail the others: report it, as Kafka's fetch does.
+          if (!isLogError(err, LogErrorCode.OFFSET_OUT_OF_RANGE)) throw err;
+          return { ...result(e.log, [], positions[i]!), error: 'OFFSET_OUT_OF_RANGE' as const };
+        }),
+      ),
     );
+    if (results.some((r) => r.error)) return results;
     results.forEach((r, i) => (positions[i] = r.nextOffset));
     const remaining = deadline - Date.now();
     if (results.some((r) => r.records.length > 0) || remaining <= 0 || opts.signal?.aborted) return results;

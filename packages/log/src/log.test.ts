@@ -24,7 +24,12 @@ describe('topics', () => {
     expect(log.describeTopic('orders')!.config).toMatchObject({ 'retention.ms': '5', 'cleanup.policy': 'delete' });
     await log.createPartitions('orders', 5);
     expect(log.describeTopic('orders')!.partitions).toBe(5);
-    expect(log.listTopics().map((t) => t.name)).toEqual(['orders']);
+    await log.createTopics([{ name: 'app-store-changelog', partitions: 1, internal: true }]);
+    expect(log.listTopics().map((t) => [t.name, t.internal])).toEqual([
+      ['app-store-changelog', true],
+      ['orders', false],
+    ]);
+    expect(log.listTopics({ includeSystem: true }).filter((t) => t.system).map((t) => t.name)).toEqual(['__consumer_offsets', '__transaction_state']);
     await log.deleteTopics(['orders']);
     expect(log.describeTopic('orders')).toBeNull();
     expect(fs.existsSync(path.join(log.dataDir, 'orders-0'))).toBe(false);
@@ -196,6 +201,20 @@ describe('produce and fetch', () => {
     const results = await waiting;
     expect(results.find((r) => r.partition === 1)!.records.map((r) => text(r.value))).toEqual(['wake']);
     expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('reports an out-of-range partition in a poll without failing the others', async () => {
+    const log = await openTestLog();
+    await log.createTopic('t', 2);
+    await log.produce([{ topic: 't', partition: 0, key: null, value: bytes('a') }]);
+    const res = await log.poll([
+      { topic: 't', partition: 0, offset: 0 },
+      { topic: 't', partition: 1, offset: 7 },
+    ]);
+    expect(res.map((r) => [r.partition, r.records.length, r.error])).toEqual([
+      [0, 1, undefined],
+      [1, 0, 'OFFSET_OUT_OF_RANGE'],
+    ]);
   });
 
   it('aborts a long poll through its signal', async () => {

@@ -64,7 +64,8 @@ export interface LogOptions {
 
 interface TopicState extends TopicHandle {
   record: TopicRecord;
-  internal: boolean;
+  /** One of the log's own topics. */
+  system: boolean;
 }
 
 const INTERNAL_PREFIX = '__';
@@ -171,7 +172,7 @@ export class Log {
     const state: TopicState = {
       name,
       record,
-      internal: name.startsWith(INTERNAL_PREFIX),
+      system: name.startsWith(INTERNAL_PREFIX),
       config: parseTopicConfig(record.config, this.defaults),
       partitions: [],
     };
@@ -257,7 +258,13 @@ export class Log {
     }
     for (const { spec, overrides } of todo) {
       if (this.topics.has(spec.name)) continue; // listed twice
-      const record: TopicRecord = { id: randomUUID(), partitions: spec.partitions, config: overrides, createdAt: this.clock() };
+      const record: TopicRecord = {
+        id: randomUUID(),
+        partitions: spec.partitions,
+        config: overrides,
+        createdAt: this.clock(),
+        ...(spec.internal ? { internal: true } : {}),
+      };
       const state = this.makeState(spec.name, record);
       for (let p = 0; p < spec.partitions; p++) {
         const dir = partitionDir(this.dataDir, spec.name, p);
@@ -317,12 +324,13 @@ export class Log {
     this.registry.save();
   }
 
-  listTopics(opts: { includeInternal?: boolean } = {}): TopicDescription[] {
+  /** Every topic, sorted; the log's own `__` topics only with `includeSystem`. */
+  listTopics(opts: { includeSystem?: boolean } = {}): TopicDescription[] {
     this.ensureOpen();
     return [...this.topics.keys()]
       .sort()
       .map((n) => this.describeTopic(n)!)
-      .filter((t) => opts.includeInternal === true || !t.internal);
+      .filter((t) => opts.includeSystem === true || !t.system);
   }
 
   describeTopic(name: string): TopicDescription | null {
@@ -333,7 +341,8 @@ export class Log {
       name,
       id: t.record.id,
       partitions: t.partitions.length,
-      internal: t.internal,
+      internal: t.system || t.record.internal === true,
+      system: t.system,
       config: effectiveConfig(t.record.config, this.defaults),
       overrides: { ...t.record.config },
       offsets: t.partitions.map((p): PartitionState => ({

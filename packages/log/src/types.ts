@@ -68,6 +68,8 @@ export interface FetchOptions {
 export interface FetchResult {
   topic: string;
   partition: number;
+  /** poll() only: the offset was outside [logStartOffset, log end]; no records (reset and retry). */
+  error?: 'OFFSET_OUT_OF_RANGE';
   records: ConsumerRecord[];
   /** Where the next fetch continues (past skipped control batches and aborted data too). */
   nextOffset: number;
@@ -80,6 +82,8 @@ export interface TopicSpec {
   name: string;
   partitions: number;
   config?: Record<string, string | number>;
+  /** Marks an application's internal topic (Kafka Streams' changelog and repartition topics). */
+  internal?: boolean;
 }
 
 export interface PartitionState {
@@ -98,7 +102,10 @@ export interface TopicDescription {
   name: string;
   id: string;
   partitions: number;
+  /** Created as internal (see TopicSpec), or a system topic. */
   internal: boolean;
+  /** The log's own topics (`__consumer_offsets`, `__transaction_state`), hidden from listTopics by default. */
+  system: boolean;
   /** Effective config: Kafka's defaults, the log's defaults, then this topic's overrides. */
   config: Record<string, string>;
   overrides: Record<string, string>;

@@ -54,6 +54,11 @@ export interface GroupMembership {
   assignment(): TopicPartition[];
   /** Called after each rebalance with the new assignment; returns its remover. */
   onAssignment(listener: (assigned: TopicPartition[]) => void): () => void;
+  /**
+   * Called at the start of each rebalance with the partitions this member loses (all of them:
+   * eager protocol); the rebalance waits for the returned promise. Returns its remover.
+   */
+  onRevocation(listener: (revoked: TopicPartition[]) => Promise<void> | void): () => void;
   /** Throws UNKNOWN_MEMBER_ID once the member has been removed (then join again). */
   heartbeat(): void;
   /** Commits offsets fenced by this member's generation (ILLEGAL_GENERATION when stale). */
@@ -139,6 +144,7 @@ export class GroupCoordinator {
       assignment: [],
       callbacks: { ...(opts.onRevoked ? { onRevoked: opts.onRevoked } : {}), ...(opts.onAssigned ? { onAssigned: opts.onAssigned } : {}) },
       listeners: new Set(),
+      revokeListeners: new Set(),
     };
     g.add(member, assignor);
     let timer: NodeJS.Timeout | null = null;
@@ -171,6 +177,10 @@ export class GroupCoordinator {
       onAssignment: (l) => {
         member.listeners.add(l);
         return () => member.listeners.delete(l);
+      },
+      onRevocation: (l) => {
+        member.revokeListeners.add(l);
+        return () => member.revokeListeners.delete(l);
       },
       heartbeat: () => {
         alive();

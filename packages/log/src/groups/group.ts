@@ -25,6 +25,8 @@ export interface Member {
   assignment: TopicPartition[];
   readonly callbacks: MemberCallbacks;
   readonly listeners: Set<(assigned: TopicPartition[]) => void>;
+  /** Registered after joining (Kafka Streams adds its revocation handling this way). */
+  readonly revokeListeners: Set<(revoked: TopicPartition[]) => Promise<void> | void>;
 }
 
 export interface GroupEnv {
@@ -121,8 +123,10 @@ export class Group {
       revoking.map(async (m) => {
         const had = m.assignment;
         m.assignment = [];
-        if (had.length === 0 || !m.callbacks.onRevoked) return true;
-        return withTimeout(this.guard(m, () => m.callbacks.onRevoked!(had)), m.rebalanceTimeoutMs);
+        const fns = [...(m.callbacks.onRevoked ? [m.callbacks.onRevoked] : []), ...m.revokeListeners];
+        if (had.length === 0 || fns.length === 0) return true;
+        const all = Promise.all(fns.map((fn) => this.guard(m, () => fn(had)))).then(() => undefined);
+        return withTimeout(all, m.rebalanceTimeoutMs);
       }),
     );
     revoking.forEach((m, i) => {

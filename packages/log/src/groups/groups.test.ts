@@ -72,6 +72,20 @@ describe('consumer groups', () => {
     expect(events).toEqual(['assigned 2', 'revoked 2', 'assigned 3']);
   });
 
+  it('waits for revocation listeners registered after joining before partitions move', async () => {
+    const log = await openTestLog();
+    await log.createTopic('t', 2);
+    const a = await log.joinGroup('g', { topics: ['t'] });
+    const order: string[] = [];
+    a.onRevocation(async (revoked) => {
+      order.push(`a revokes ${revoked.length}`);
+      await new Promise((r) => setTimeout(r, 50));
+      order.push('a committed');
+    });
+    await log.joinGroup('g', { topics: ['t'], onAssigned: (p) => void order.push(`b gets ${p.length}`) });
+    expect(order).toEqual(['a revokes 2', 'a committed', 'b gets 1']);
+  });
+
   it('removes a member that stops heartbeating after session.timeout.ms and fences its commits', async () => {
     const log = await openTestLog();
     await log.createTopic('t', 2);

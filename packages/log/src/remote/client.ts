@@ -71,6 +71,7 @@ export interface RemoteMembership {
   readonly generation: number;
   assignment(): TopicPartition[];
   onAssignment(listener: (assigned: TopicPartition[]) => void): () => void;
+  onRevocation(listener: (revoked: TopicPartition[]) => Promise<void> | void): () => void;
   commit(offsets: (TopicPartition & { offset: number; metadata?: string })[]): Promise<void>;
   startingOffsets(reset?: OffsetReset): Promise<(TopicPartition & { offset: number })[]>;
   leave(): Promise<void>;
@@ -146,7 +147,7 @@ export class RemoteLog {
   alterTopicConfig(name: string, set: Record<string, string | number>, remove: string[] = []): Promise<void> {
     return this.call('alterTopicConfig', [name, set, remove]);
   }
-  listTopics(opts: { includeInternal?: boolean } = {}): Promise<TopicDescription[]> {
+  listTopics(opts: { includeSystem?: boolean } = {}): Promise<TopicDescription[]> {
     return this.call('listTopics', [opts]);
   }
   describeTopic(name: string): Promise<TopicDescription | null> {
@@ -192,6 +193,7 @@ export class RemoteLog {
   async joinGroup(groupId: string, opts: RemoteJoinOptions): Promise<RemoteMembership> {
     const { onRevoked, onAssigned, ...wire } = opts;
     const listeners = new Set<(assigned: TopicPartition[]) => void>();
+    const revokeListeners = new Set<(revoked: TopicPartition[]) => Promise<void> | void>();
     let assignment: TopicPartition[] = [];
     let generation = 0;
     // The key is chosen here, so rebalance events that arrive before the join returns find us.
@@ -199,7 +201,7 @@ export class RemoteLog {
     this.memberHandlers.set(key, async (e) => {
       if (e.type === 'revoked') {
         assignment = [];
-        await onRevoked?.(e.partitions);
+        await Promise.all([onRevoked?.(e.partitions), ...[...revokeListeners].map((l) => l(e.partitions))]);
       } else {
         assignment = e.partitions;
         if (e.generation !== undefined) generation = e.generation;
@@ -230,6 +232,10 @@ export class RemoteLog {
       onAssignment: (l) => {
         listeners.add(l);
         return () => listeners.delete(l);
+      },
+      onRevocation: (l) => {
+        revokeListeners.add(l);
+        return () => revokeListeners.delete(l);
       },
       commit: (offsets) => this.call('memberCommit', [key, offsets]),
       startingOffsets: (reset = 'latest') => this.call('startingOffsets', [key, reset]),
