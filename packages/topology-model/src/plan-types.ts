@@ -2,19 +2,32 @@
 // and the engine agree on sub-topologies, Kafka Streams node names, internal topics and stores.
 import type { NodeKind, SerdeName, TopologyNode } from './schema.js';
 
+/**
+ * What the engine runs at a planned node. Model kinds map to their own op, plus the nodes the
+ * DSL adds around them:
+ * - `repartition-sink` / `repartition-source`: the two ends of a repartition topic (the filter
+ *   Kafka Streams puts before a repartition sink accepts every record and is planned as a `peek`);
+ * - `table-source`: the source node reading a `table` / `globalTable` topic (the KTABLE-SOURCE
+ *   processor after it has the model kind's op);
+ * - `split-branch`: a split's pass-through child for one branch (`port` says which);
+ * - `cogroup-aggregate`: a cogroup's aggregator for one input (`port` says which); the
+ *   COGROUPKSTREAM-MERGE node has op `cogroup`.
+ * `groupByKey` has no node of its own, as in Kafka Streams.
+ */
+export type PlannedOp =
+  | NodeKind
+  | 'repartition-sink'
+  | 'repartition-source'
+  | 'table-source'
+  | 'split-branch'
+  | 'cogroup-aggregate';
+
 /** A Kafka Streams processor-graph node (Source / Processor / Sink in describe()). */
 export interface PlannedNode {
-  /** Kafka Streams name, e.g. `KSTREAM-FILTER-0000000001`, or the user's `name`. */
+  /** Kafka Streams name, e.g. `KSTREAM-FILTER-0000000001`, or one derived from the user's `name`. */
   name: string;
   role: 'source' | 'processor' | 'sink';
-  /**
-   * What the engine runs here. Model kinds map 1:1 except that a `count` becomes the
-   * aggregate processor, `groupByKey` has no node of its own (as in Kafka Streams) unless it
-   * needs a repartition, and repartitions add a filter → sink → (topic) → source chain on an
-   * internal topic. That filter is planned as a `peek`: Kafka Streams keeps the node for
-   * compatibility but its predicate accepts every record, so it only forwards.
-   */
-  op: NodeKind | 'repartition-sink' | 'repartition-source';
+  op: PlannedOp;
   /** The model node this was planned from (absent only for synthetic repartition nodes). */
   modelNodeId?: string;
   /** The model node itself, with its parsed config (absent for synthetic nodes). */
@@ -24,8 +37,13 @@ export interface PlannedNode {
    * full name, `<application.id>-<name>-repartition`; describe() prints them without the prefix.
    */
   topics?: string[];
-  /** For sinks: the topic written (full name for internal topics, as for `topics`). */
+  /** For sinks with a fixed topic: the topic written (full name for internal topics). */
   topic?: string;
+  /**
+   * For sinks with a topic extractor: how describe() shows it (`extractor class: …`): the
+   * function's name, or `cel: <expression>`.
+   */
+  topicExtractor?: string;
   /** Store names this processor is connected to. */
   stores: string[];
   /** Successor / predecessor names, in Kafka Streams' order. */
@@ -33,10 +51,23 @@ export interface PlannedNode {
   predecessors: string[];
   keySerde?: SerdeName;
   valueSerde?: SerdeName;
+  /** The model port this node stands for: a split branch's output port, a cogroup input port. */
+  port?: string;
+  /**
+   * For a split: its branches in Kafka Streams' order (predicates in config order, then the
+   * default branch), each with the child node records go to. `index` is 1-based for predicated
+   * branches and 0 for the default branch.
+   */
+  branches?: { port: string; index: number; child: string }[];
 }
 
 export interface SubtopologyPlan {
   id: number;
+  /**
+   * A global store's source and processor (a `globalTable`): describe() prints it as
+   * `Sub-topology: N for global store (will not generate tasks)`; it has no tasks.
+   */
+  global: boolean;
   /** Nodes in describe() order. */
   nodes: PlannedNode[];
   sourceTopics: string[];
@@ -46,19 +77,32 @@ export interface SubtopologyPlan {
 export interface StorePlan {
   name: string;
   type: 'keyValue';
-  /** `<application.id>-<store>-changelog`, or null when logging is disabled. */
+  /**
+   * Where the store is backed up: `<application.id>-<store>-changelog`, the table's source topic
+   * (with `topology.optimization: reuse.ktable.source.topics`), or null when logging is off
+   * (always for global stores).
+   */
   changelogTopic: string | null;
   keySerde: SerdeName;
   valueSerde: SerdeName;
   subtopology: number;
-  /** The processor that owns the store. */
+  /** The processor that owns the store (the first one connected to it). */
   processor: string;
+  /** Every processor connected to the store, in the order they were added. */
+  processors: string[];
+  caching: boolean;
+  storeType: 'persistent' | 'inMemory';
+  /** A globalTable's store: fully replicated to every instance. */
+  global: boolean;
 }
 
 export interface InternalTopicPlan {
   name: string;
   kind: 'repartition' | 'changelog';
-  /** Null: decided at deploy time from the sub-topology's task count. */
+  /**
+   * Null: decided at deploy time from the sub-topology's task count; a number when fixed
+   * (`repartition` with `partitions`).
+   */
   partitions: number | null;
   config: Record<string, string>;
 }
@@ -67,6 +111,7 @@ export interface Plan {
   applicationId: string;
   subtopologies: SubtopologyPlan[];
   stores: StorePlan[];
+  /** Repartition topics in the order they were created, then changelog topics in store order. */
   internalTopics: InternalTopicPlan[];
   /** model node id → the planned node names created for it (for metrics and the UI). */
   nodeNames: Record<string, string[]>;

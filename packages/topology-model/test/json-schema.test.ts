@@ -31,7 +31,7 @@ describe('docs/topology.schema.json', () => {
     (badConfig.nodes?.[1] as { config: unknown }).config = { expresion: 'true' };
     expect(check(badConfig)).toBe(false);
     const badKind = structuredClone(exampleTopology());
-    (badKind.nodes?.[1] as { kind: string }).kind = 'flatMap';
+    (badKind.nodes?.[1] as { kind: string }).kind = 'flatMapEverything';
     expect(check(badKind)).toBe(false);
   });
 });

@@ -2,10 +2,15 @@
 // expression actually reads and runs the pre-checked AST, so the per-record cost stays small.
 import { EvaluationError, ParseError } from '@marcbachmann/cel-js';
 import { ExpressionError, type ExpressionErrorKind, type SourcePosition } from './errors.js';
-import { environmentFor, type ExpressionContext } from './environment.js';
+import {
+  environmentFor,
+  familyOf,
+  type ExpressionContext,
+  type VariableFamily,
+} from './environment.js';
 import { fromCel, toCel, UnsafeIntegerError } from './values.js';
 
-/** Variables of `filter` and `mapValues` expressions. */
+/** Variables of record contexts (`filter`, `mapValues`, `selectKey`, `keyValue`, …). */
 export interface RecordVariables {
   key: unknown;
   value: unknown;
@@ -22,9 +27,30 @@ export interface GeneratorVariables {
   now: number;
 }
 
-export type VariablesFor<C extends ExpressionContext> = C extends 'filter' | 'mapValues'
-  ? RecordVariables
-  : GeneratorVariables;
+/** Variables of aggregators, reducers, adders and subtractors. */
+export interface AggregateVariables {
+  key: unknown;
+  value: unknown;
+  /** The current aggregate (for a reducer: the value reduced so far). */
+  agg: unknown;
+}
+
+/** Initializers read no variables. */
+export type InitializerVariables = Readonly<Record<string, never>>;
+
+export type VariablesFor<C extends ExpressionContext> = C extends 'generatorKey' | 'generatorValue'
+  ? GeneratorVariables
+  : C extends 'initializer'
+    ? InitializerVariables
+    : C extends 'aggregator' | 'reducer'
+      ? AggregateVariables
+      : RecordVariables;
+
+/** What `keyValue` expressions return, and `flatMap` expressions a list of. */
+export interface KeyValueResult {
+  key: unknown;
+  value: unknown;
+}
 
 export interface CompiledExpression<C extends ExpressionContext = ExpressionContext> {
   readonly source: string;
@@ -32,8 +58,11 @@ export interface CompiledExpression<C extends ExpressionContext = ExpressionCont
   /** The statically inferred CEL type, e.g. `bool`, `map<string, dyn>`, or `dyn`. */
   readonly resultType: string;
   /**
-   * Synchronous. Returns plain JSON-friendly JavaScript (a boolean for filters).
-   * @throws ExpressionError (kind `runtime`) when evaluation fails, e.g. `no such key: qty`.
+   * Synchronous. Returns plain JSON-friendly JavaScript: a boolean for `filter`, a string for
+   * `topicExtractor` and `print`, an array for `flatMapValues`, a `{key, value}` object for
+   * `keyValue` and an array of them for `flatMap`.
+   * @throws ExpressionError (kind `runtime`) when evaluation fails, e.g. `no such key: qty`, or
+   *   when the result does not have the shape the context requires.
    */
   evaluate(vars: VariablesFor<C>): unknown;
 }
@@ -41,6 +70,51 @@ export interface CompiledExpression<C extends ExpressionContext = ExpressionCont
 export type ExpressionCheck =
   | { ok: true; resultType: string }
   | { ok: false; kind: ExpressionErrorKind; message: string; position: SourcePosition };
+
+type Shape = 'bool' | 'string' | 'list' | 'keyValue' | 'keyValueList';
+
+/** What each context must return (absent: anything). */
+const REQUIRED_SHAPE: Partial<Record<ExpressionContext, Shape>> = {
+  filter: 'bool',
+  topicExtractor: 'string',
+  print: 'string',
+  flatMapValues: 'list',
+  keyValue: 'keyValue',
+  flatMap: 'keyValueList',
+};
+
+const CONTEXT_NOUN: Partial<Record<ExpressionContext, string>> = {
+  filter: 'a filter',
+  topicExtractor: 'a topic extractor',
+  print: 'a print mapper',
+  flatMapValues: 'a flatMapValues expression',
+  keyValue: 'a key-value mapper',
+  flatMap: 'a flatMap expression',
+};
+
+const SHAPE_TEXT: Record<Shape, string> = {
+  bool: 'bool',
+  string: 'string',
+  list: 'a list',
+  keyValue: 'a map {"key": …, "value": …}',
+  keyValueList: 'a list of maps {"key": …, "value": …}',
+};
+
+/** Is a statically inferred type compatible with the shape (dyn always is: checked at run time)? */
+function staticallyFits(shape: Shape, type: string): boolean {
+  if (type === 'dyn') return true;
+  switch (shape) {
+    case 'bool':
+      return type === 'bool';
+    case 'string':
+      return type === 'string';
+    case 'list':
+    case 'keyValueList':
+      return type.startsWith('list');
+    case 'keyValue':
+      return type.startsWith('map');
+  }
+}
 
 /** @throws ExpressionError (kind `syntax` or `type`) with the position of the problem. */
 export function compileExpression<C extends ExpressionContext>(
@@ -62,16 +136,17 @@ export function compileExpression<C extends ExpressionContext>(
       checked.error instanceof ParseError ? 'syntax' : 'type',
     );
   const resultType = checked.type ?? 'dyn';
-  if (context === 'filter' && resultType !== 'bool' && resultType !== 'dyn') {
+  const shape = REQUIRED_SHAPE[context];
+  const noun = CONTEXT_NOUN[context] ?? 'this expression';
+  if (shape && !staticallyFits(shape, resultType)) {
     throw new ExpressionError({
       kind: 'type',
-      message: `a filter must return bool, but this expression returns ${resultType}`,
+      message: `${noun} must return ${SHAPE_TEXT[shape]}, but this expression returns ${resultType}`,
       source,
       offset: 0,
-      celCode: 'filter_not_bool',
+      celCode: context === 'filter' ? 'filter_not_bool' : `${context}_result`,
     });
   }
-
   const run = (scope: object, convert: boolean): unknown => {
     try {
       const result: unknown = program(scope);
@@ -80,26 +155,61 @@ export function compileExpression<C extends ExpressionContext>(
       throw toExpressionError(error, source, 'runtime');
     }
   };
-  const evaluate =
-    context === 'filter'
-      ? (vars: RecordVariables): unknown => {
-          const result = run(new RecordScope(vars, source), false);
-          if (typeof result !== 'boolean') {
-            throw new ExpressionError({
-              kind: 'runtime',
-              message: `a filter must return bool, but it returned ${describeCelValue(result)}`,
-              source,
-              offset: 0,
-              celCode: 'filter_not_bool',
-            });
-          }
-          return result;
-        }
-      : context === 'mapValues'
-        ? (vars: RecordVariables): unknown => run(new RecordScope(vars, source), true)
-        : (vars: GeneratorVariables): unknown => run(new GeneratorScope(vars, source), true);
-
+  const wrongShape = (result: unknown, raw = false): never => {
+    throw new ExpressionError({
+      kind: 'runtime',
+      message: `${noun} must return ${SHAPE_TEXT[shape as Shape]}, but it returned ${describeValue(result, raw)}`,
+      source,
+      offset: 0,
+      celCode: context === 'filter' ? 'filter_not_bool' : `${context}_result`,
+    });
+  };
+  const scopeOf = SCOPES[familyOf(context)];
+  let evaluate: (vars: never) => unknown;
+  switch (shape) {
+    case 'bool':
+      // A boolean needs no conversion: skip fromCel on the hottest path (filters).
+      evaluate = (vars: never): unknown => {
+        const result = run(scopeOf(vars, source), false);
+        return typeof result === 'boolean' ? result : wrongShape(result, true);
+      };
+      break;
+    case 'string':
+      evaluate = (vars: never): unknown => {
+        const result = run(scopeOf(vars, source), false);
+        return typeof result === 'string' ? result : wrongShape(result, true);
+      };
+      break;
+    case 'list':
+      evaluate = (vars: never): unknown => {
+        const result = run(scopeOf(vars, source), true);
+        return Array.isArray(result) ? result : wrongShape(result);
+      };
+      break;
+    case 'keyValue':
+      evaluate = (vars: never): unknown => {
+        const result = run(scopeOf(vars, source), true);
+        return isKeyValue(result) ? result : wrongShape(result);
+      };
+      break;
+    case 'keyValueList':
+      evaluate = (vars: never): unknown => {
+        const result = run(scopeOf(vars, source), true);
+        return Array.isArray(result) && result.every(isKeyValue) ? result : wrongShape(result);
+      };
+      break;
+    default:
+      evaluate = (vars: never): unknown => run(scopeOf(vars, source), true);
+  }
   return { source, context, resultType, evaluate: evaluate as (vars: VariablesFor<C>) => unknown };
+}
+
+/** Exactly the entries "key" and "value" (anything else is most likely a typo). */
+function isKeyValue(v: unknown): v is KeyValueResult {
+  if (typeof v !== 'object' || v === null || Array.isArray(v) || v instanceof Uint8Array)
+    return false;
+  const keys = Object.keys(v);
+  return keys.length === 2 && keys.includes('key') && keys.includes('value');
 }
 
 /** Validation without throwing, for the designer and validateTopology. */
@@ -155,6 +265,34 @@ class GeneratorScope {
     return intVariable('now', this.#vars.now, this.#source);
   }
 }
+
+class AggregateScope {
+  #vars: AggregateVariables;
+  #key: unknown = UNSET;
+  #value: unknown = UNSET;
+  #agg: unknown = UNSET;
+  constructor(vars: AggregateVariables) {
+    this.#vars = vars;
+  }
+  get key(): unknown {
+    return this.#key === UNSET ? (this.#key = toCel(this.#vars.key)) : this.#key;
+  }
+  get value(): unknown {
+    return this.#value === UNSET ? (this.#value = toCel(this.#vars.value)) : this.#value;
+  }
+  get agg(): unknown {
+    return this.#agg === UNSET ? (this.#agg = toCel(this.#vars.agg)) : this.#agg;
+  }
+}
+
+const EMPTY_SCOPE = Object.freeze({});
+
+const SCOPES: Record<VariableFamily, (vars: never, source: string) => object> = {
+  record: (vars: RecordVariables, source) => new RecordScope(vars, source),
+  generator: (vars: GeneratorVariables, source) => new GeneratorScope(vars, source),
+  initializer: () => EMPTY_SCOPE,
+  aggregate: (vars: AggregateVariables) => new AggregateScope(vars),
+};
 
 function intVariable(name: string, v: number, source: string): bigint {
   if (!Number.isFinite(v)) {
@@ -223,20 +361,26 @@ function friendlyMessage(code: string, summary: string): string {
   return summary.replace(/dyn<([^<>]+)>/g, '$1');
 }
 
-function describeCelValue(v: unknown): string {
-  if (v === null) return 'null';
+/**
+ * A short description of a result for error messages: `raw` values are cel-js's (bigint ints,
+ * number doubles), others already converted to JSON-friendly JavaScript.
+ */
+function describeValue(v: unknown, raw: boolean): string {
+  if (v === null || v === undefined) return 'null';
   if (Array.isArray(v)) return 'list';
   if (v instanceof Uint8Array) return 'bytes';
   switch (typeof v) {
     case 'bigint':
       return `int (${v})`;
     case 'number':
-      return `double (${v})`;
+      return raw ? `double (${v})` : `number (${v})`;
     case 'string':
       return `string (${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)})`;
+    case 'boolean':
+      return `bool (${v})`;
     case 'object':
       return v instanceof Map || Object.getPrototypeOf(v) === Object.prototype
-        ? 'map'
+        ? `map with keys [${Object.keys(v).join(', ')}]`
         : 'a value of another type';
     default:
       return typeof v;

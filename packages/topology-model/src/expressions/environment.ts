@@ -1,8 +1,48 @@
-// The two CEL environments the product uses, created once (building one is the expensive part)
-// and shared by every compiled expression of that context.
+// The CEL environments the product uses, one per variable set, created once (building one is
+// the expensive part) and shared by every compiled expression of the contexts using it.
 import { Environment } from '@marcbachmann/cel-js';
 
-export type ExpressionContext = 'filter' | 'mapValues' | 'generatorKey' | 'generatorValue';
+/**
+ * Where an expression is used, which decides its variables and what it must return
+ * (docs/EXPRESSIONS.md):
+ * - record contexts (variables `key`, `value`, `timestamp`, `headers`):
+ *   `filter` (bool), `mapValues` (any value), `selectKey` (any key), `keyValue`
+ *   (`{"key": …, "value": …}`), `flatMap` (list of such maps), `flatMapValues` (list),
+ *   `topicExtractor` (string), `print` (string);
+ * - `generatorKey`, `generatorValue`: `seq`, `now`;
+ * - `initializer`: no variables;
+ * - `aggregator`, `reducer`: `key`, `value`, `agg`.
+ */
+export type ExpressionContext =
+  | 'filter'
+  | 'mapValues'
+  | 'selectKey'
+  | 'keyValue'
+  | 'flatMap'
+  | 'flatMapValues'
+  | 'topicExtractor'
+  | 'print'
+  | 'generatorKey'
+  | 'generatorValue'
+  | 'initializer'
+  | 'aggregator'
+  | 'reducer';
+
+export const EXPRESSION_CONTEXTS: readonly ExpressionContext[] = [
+  'filter',
+  'mapValues',
+  'selectKey',
+  'keyValue',
+  'flatMap',
+  'flatMapValues',
+  'topicExtractor',
+  'print',
+  'generatorKey',
+  'generatorValue',
+  'initializer',
+  'aggregator',
+  'reducer',
+];
 
 /** Declared variables per environment, documented in docs/EXPRESSIONS.md. */
 export const RECORD_VARIABLES = {
@@ -16,6 +56,44 @@ export const GENERATOR_VARIABLES = {
   seq: 'int',
   now: 'int',
 } as const;
+
+export const INITIALIZER_VARIABLES = {} as const;
+
+/** Aggregator, reducer, adder and subtractor: the record's key and value and the aggregate. */
+export const AGGREGATE_VARIABLES = {
+  key: 'dyn',
+  value: 'dyn',
+  agg: 'dyn',
+} as const;
+
+export type VariableFamily = 'record' | 'generator' | 'initializer' | 'aggregate';
+
+export function familyOf(context: ExpressionContext): VariableFamily {
+  switch (context) {
+    case 'generatorKey':
+    case 'generatorValue':
+      return 'generator';
+    case 'initializer':
+      return 'initializer';
+    case 'aggregator':
+    case 'reducer':
+      return 'aggregate';
+    default:
+      return 'record';
+  }
+}
+
+const FAMILY_VARIABLES: Record<VariableFamily, Readonly<Record<string, string>>> = {
+  record: RECORD_VARIABLES,
+  generator: GENERATOR_VARIABLES,
+  initializer: INITIALIZER_VARIABLES,
+  aggregate: AGGREGATE_VARIABLES,
+};
+
+/** The variables (name → CEL type) an expression of `context` may use; for editors' hints. */
+export function variablesOf(context: ExpressionContext): Readonly<Record<string, string>> {
+  return FAMILY_VARIABLES[familyOf(context)];
+}
 
 export interface EnvironmentOptions {
   /**
@@ -59,14 +137,14 @@ function registerMixedNumericOperators(env: Environment): void {
   // `[].exists(e, e == 2)` as ambiguous, as it already does for `[].map(n, n / 2)` with these.
 }
 
-const cache = new Map<string, Environment>();
+const cache = new Map<VariableFamily, Environment>();
 
-/** The shared environment for a context (record variables or generator variables). */
+/** The shared environment for a context. */
 export function environmentFor(context: ExpressionContext): Environment {
-  const family = context === 'filter' || context === 'mapValues' ? 'record' : 'generator';
+  const family = familyOf(context);
   let env = cache.get(family);
   if (!env) {
-    env = createEnvironment(family === 'record' ? RECORD_VARIABLES : GENERATOR_VARIABLES);
+    env = createEnvironment(FAMILY_VARIABLES[family]);
     cache.set(family, env);
   }
   return env;

@@ -1,10 +1,12 @@
 // Canonical JSON: the same topology always serializes to the same bytes, so export → import →
 // export is byte-identical and diffs of topology files show only real changes.
 //
-// Rules: defaults filled in; keys in a fixed order (document, application, topic, node, edge,
-// position keys as below; a node's config keys in its kind's schema order; application config,
-// topic config and layout keys sorted); nodes and topics keep their order (node order decides
-// Kafka Streams names); edges sorted by (from, fromPort, to, toPort); two-space indentation and
+// Rules: defaults filled in; keys in a fixed order (document, application, topic, store, node,
+// edge, position keys as below; a node's config keys — and those of entries nested in it — in
+// its kind's schema order; application config, topic config, process params and layout keys
+// sorted); nodes, topics and stores keep their order (node order decides Kafka Streams names);
+// edges sorted by (from, fromPort, to, toPort); an empty `stores` section is left out (so
+// documents without stores export exactly as before stores existed); two-space indentation and
 // a trailing newline.
 import { z } from 'zod';
 import { compareEdges, compareText, isNodeKind } from '../graph.js';
@@ -26,6 +28,19 @@ export function exportTopology(topology: Topology | TopologyDocument): string {
       partitions: t.partitions,
       config: sortedRecord(t.config),
     })),
+    ...(doc.stores.length > 0
+      ? {
+          stores: doc.stores.map((st) => ({
+            name: st.name,
+            type: st.type,
+            keySerde: st.keySerde,
+            valueSerde: st.valueSerde,
+            logging: st.logging,
+            caching: st.caching,
+            storeType: st.storeType,
+          })),
+        }
+      : {}),
     nodes: doc.nodes.map((n) => ({
       id: n.id,
       kind: n.kind,
@@ -58,6 +73,8 @@ function canonicalConfig(kind: string, config: Record<string, unknown>): Record<
   const order = schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
   const out: Record<string, unknown> = {};
   for (const key of order) if (filled[key] !== undefined) out[key] = filled[key];
+  // Free-form JSON handed to a custom processor: object keys carry no order.
+  if (isPlainObject(out.params)) out.params = sortedDeep(out.params);
   // Keys the schema does not know (only in documents that did not validate) keep sorted order.
   for (const key of Object.keys(filled).sort(compareText)) {
     if (!(key in out) && filled[key] !== undefined) out[key] = filled[key];
@@ -68,5 +85,25 @@ function canonicalConfig(kind: string, config: Record<string, unknown>): Record<
 function sortedRecord<T>(record: Record<string, T>): Record<string, T> {
   const out: Record<string, T> = {};
   for (const key of Object.keys(record).sort(compareText)) out[key] = record[key] as T;
+  return out;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function sortedDeep(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortedDeep);
+  if (!isPlainObject(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(v).sort(compareText)) {
+    // defineProperty: a "__proto__" key stays data instead of setting the prototype.
+    Object.defineProperty(out, key, {
+      value: sortedDeep(v[key]),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
   return out;
 }

@@ -1,7 +1,12 @@
 // The counterpart of Kafka Streams' InternalStreamsBuilder + InternalTopologyBuilder: one global
 // name counter and the processor graph as add*() calls would build it. Kind-specific planning
-// (kind-planners.ts) drives it in the DSL program's call order (plan.ts).
-import type { InternalTopicPlan, PlannedNode, StorePlan } from '../plan-types.js';
+// (kind-planners.ts, stateful-planners.ts) drives it in the DSL program's call order (plan.ts).
+import type {
+  InternalTopicPlan,
+  PlannedNode,
+  PlannedOp,
+  StorePlan,
+} from '../plan-types.js';
 import type { SerdeName, TopologyNode } from '../schema.js';
 
 /** A planner-detected conflict Kafka Streams itself would reject while building the topology. */
@@ -20,6 +25,8 @@ export class PlanningError extends Error {
 export interface BuiltNode extends Omit<PlannedNode, 'successors' | 'predecessors'> {
   /** Parents in the order they were given (InternalTopologyBuilder's `predecessors`). */
   parents: string[];
+  /** A global store's source or processor. */
+  global?: boolean;
 }
 
 export interface NodeExtras {
@@ -27,6 +34,27 @@ export interface NodeExtras {
   keySerde?: SerdeName;
   valueSerde?: SerdeName;
   stores?: string[];
+  port?: string;
+  global?: boolean;
+}
+
+/** A store as the DSL declares it; whether it exists is only known once the graph is complete. */
+export interface PendingStore {
+  name: string;
+  keySerde: SerdeName;
+  valueSerde: SerdeName;
+  logging: boolean;
+  caching: boolean;
+  storeType: 'persistent' | 'inMemory';
+  global: boolean;
+  /**
+   * KTableSource stores exist only when queryable (named) or when something downstream forces
+   * materialization (KTableImpl#enableSendingOldValues(true), value getters).
+   */
+  materialized: boolean;
+  /** `reuse.ktable.source.topics`: this topic is the changelog. */
+  sourceTopicChangelog?: string;
+  modelNodeId: string | undefined;
 }
 
 // Kafka Streams' InternalTopicConfig defaults for the topics it creates itself.
@@ -42,19 +70,26 @@ export const CHANGELOG_TOPIC_CONFIG: Record<string, string> = {
   'cleanup.policy': 'compact',
 };
 
+/** KStreamImpl#createRepartitionedSource: a prefix of this form gets generated node names. */
+const GENERATED_NAME = /^KSTREAM.*-[0-9]{10}$/;
+
 export class PlanBuilder {
   readonly applicationId: string;
   /** In insertion order: InternalTopologyBuilder's `nodeFactories` (sub-topology numbering uses it). */
   readonly nodes = new Map<string, BuiltNode>();
-  readonly stores: StorePlan[] = [];
-  readonly internalTopics: InternalTopicPlan[] = [];
+  readonly stores = new Map<string, PendingStore>();
+  /** Repartition topics, in creation order. */
+  readonly repartitionTopics: InternalTopicPlan[] = [];
   readonly nodeNames: Record<string, string[]> = {};
   /** Duplicate names and stores, collected so validation can report all of them. */
   readonly conflicts: PlanningError[] = [];
+  /** `topology.optimization: reuse.ktable.source.topics`: table source topics are changelogs. */
+  readonly reuseSourceTopics: boolean;
   #index = 0;
 
-  constructor(applicationId: string) {
+  constructor(applicationId: string, options: { reuseSourceTopics?: boolean } = {}) {
     this.applicationId = applicationId;
+    this.reuseSourceTopics = options.reuseSourceTopics ?? false;
   }
 
   /** `prefix` + the next counter value, 10 digits (InternalStreamsBuilder#newProcessorName). */
@@ -76,6 +111,12 @@ export class PlanBuilder {
     return name ?? generated;
   }
 
+  /** NamedInternal#suffixWithOrElseGet: `<name><suffix>`, burning a counter value either way. */
+  suffixOrGenerate(name: string | undefined, suffix: string, prefix: string): string {
+    const generated = this.newProcessorName(prefix);
+    return name === undefined ? generated : name + suffix;
+  }
+
   /** Internal topics are prefixed with the application id, as Kafka Streams does at run time. */
   internalTopicName(name: string): string {
     return `${this.applicationId}-${name}`;
@@ -83,25 +124,17 @@ export class PlanBuilder {
 
   addSource(
     name: string,
-    op: PlannedNode['op'],
+    op: PlannedOp,
     topics: string[],
     modelNodeId: string | undefined,
     extras: NodeExtras = {},
   ): void {
-    this.#add({
-      name,
-      role: 'source',
-      op,
-      topics,
-      stores: [],
-      parents: [],
-      ...this.#model(modelNodeId, extras),
-    });
+    this.#add({ name, role: 'source', op, topics, stores: [], parents: [], ...this.#model(modelNodeId, extras) });
   }
 
   addProcessor(
     name: string,
-    op: PlannedNode['op'],
+    op: PlannedOp,
     parents: string[],
     modelNodeId: string | undefined,
     extras: NodeExtras = {},
@@ -118,8 +151,8 @@ export class PlanBuilder {
 
   addSink(
     name: string,
-    op: PlannedNode['op'],
-    topic: string,
+    op: PlannedOp,
+    target: { topic: string } | { topicExtractor: string },
     parent: string,
     modelNodeId: string | undefined,
     extras: NodeExtras = {},
@@ -128,15 +161,20 @@ export class PlanBuilder {
       name,
       role: 'sink',
       op,
-      topic,
+      ...target,
       stores: [],
       parents: [parent],
       ...this.#model(modelNodeId, extras),
     });
   }
 
-  addStore(store: Omit<StorePlan, 'subtopology' | 'changelogTopic'>, modelNodeId: string): void {
-    if (this.stores.some((s) => s.name === store.name)) {
+  /**
+   * Declares a store (KeyValueStoreMaterializer). Stores that are not `materialized` yet may be
+   * forced later through the returned handle; those never forced do not exist.
+   */
+  addStore(store: Omit<PendingStore, 'modelNodeId'>, modelNodeId: string | undefined): PendingStore {
+    const existing = this.stores.get(store.name);
+    if (existing) {
       this.conflicts.push(
         new PlanningError(
           'duplicate_store',
@@ -144,52 +182,75 @@ export class PlanBuilder {
           modelNodeId,
         ),
       );
-      return;
+      return existing;
     }
-    const changelogTopic = this.internalTopicName(`${store.name}-changelog`);
-    // The sub-topology is assigned once the graph is complete (plan.ts).
-    this.stores.push({ ...store, changelogTopic, subtopology: -1 });
-    this.internalTopics.push({
-      name: changelogTopic,
-      kind: 'changelog',
-      partitions: null,
-      config: { ...CHANGELOG_TOPIC_CONFIG },
-    });
+    const pending: PendingStore = { ...store, modelNodeId };
+    this.stores.set(store.name, pending);
+    return pending;
   }
 
   /**
-   * KStreamImpl#createRepartitionedSource: burns three counter values (sink, filter, source) and uses them as names when the prefix is itself generated, else derives
-   * `<topic>-sink`, `<topic>-filter`, `<topic>-source`. Returns the new source's name, from
-   * which the downstream processor reads. The sink/source pair splits the graph, so the
-   * downstream part becomes its own sub-topology.
+   * KStreamImpl#createRepartitionedSource + (Un)OptimizableRepartitionNode#writeToTopology:
+   * burns three counter values (sink, filter, source) and uses them as names when the prefix is
+   * itself generated (`KSTREAM…-NNNNNNNNNN`), else derives `<topic>-sink`, `<topic>-filter`,
+   * `<topic>-source`. Adds filter → sink → (topic) → source and returns the source's name. The
+   * sink/source pair splits the graph, so the downstream part becomes its own sub-topology.
    */
   repartition(
     prefix: string,
     parent: string,
     modelNodeId: string,
     serdes: { keySerde: SerdeName; valueSerde: SerdeName },
+    partitions: number | null = null,
   ): string {
     const topic = prefix.endsWith('-repartition') ? prefix : `${prefix}-repartition`;
     const genSink = this.newProcessorName('KSTREAM-SINK-');
     const genFilter = this.newProcessorName('KSTREAM-FILTER-');
     const genSource = this.newProcessorName('KSTREAM-SOURCE-');
-    const generated = /^KSTREAM.*-[0-9]{10}$/.test(prefix);
+    const generated = GENERATED_NAME.test(prefix);
     const sink = generated ? genSink : `${topic}-sink`;
     const filter = generated ? genFilter : `${topic}-filter`;
     const source = generated ? genSource : `${topic}-source`;
     const fullTopic = this.internalTopicName(topic);
-    // Same add order as OptimizableRepartitionNode#writeToTopology: filter, sink, source.
     this.addProcessor(filter, 'peek', [parent], undefined); // accepts everything: see plan-types.ts
-    this.addSink(sink, 'repartition-sink', fullTopic, filter, undefined, serdes);
+    this.addSink(sink, 'repartition-sink', { topic: fullTopic }, filter, undefined, serdes);
     this.addSource(source, 'repartition-source', [fullTopic], undefined, serdes);
-    this.internalTopics.push({
-      name: fullTopic,
-      kind: 'repartition',
-      partitions: null,
-      config: { ...REPARTITION_TOPIC_CONFIG },
-    });
+    this.#repartitionTopic(fullTopic, partitions);
     (this.nodeNames[modelNodeId] ??= []).push(filter, sink, source);
     return source;
+  }
+
+  /** Burns the three names createRepartitionedSource generates, when a repartition is reused. */
+  burnRepartitionNames(): void {
+    for (let i = 0; i < 3; i++) this.#index++;
+  }
+
+  /**
+   * GroupedTableOperationRepartitionNode#writeToTopology: sink → (topic) → source, no filter;
+   * the names were chosen (and burnt) by the aggregation.
+   */
+  groupedTableRepartition(
+    topic: string,
+    sink: string,
+    source: string,
+    parent: string,
+    modelNodeId: string,
+    serdes: { keySerde: SerdeName; valueSerde: SerdeName },
+  ): void {
+    const fullTopic = this.internalTopicName(topic);
+    this.addSink(sink, 'repartition-sink', { topic: fullTopic }, parent, undefined, serdes);
+    this.addSource(source, 'repartition-source', [fullTopic], undefined, serdes);
+    this.#repartitionTopic(fullTopic, null);
+    (this.nodeNames[modelNodeId] ??= []).push(sink, source);
+  }
+
+  #repartitionTopic(name: string, partitions: number | null): void {
+    this.repartitionTopics.push({
+      name,
+      kind: 'repartition',
+      partitions,
+      config: { ...REPARTITION_TOPIC_CONFIG },
+    });
   }
 
   #model(modelNodeId: string | undefined, extras: NodeExtras): Partial<BuiltNode> {
@@ -198,6 +259,8 @@ export class PlanBuilder {
     if (extras.modelNode) out.modelNode = extras.modelNode;
     if (extras.keySerde) out.keySerde = extras.keySerde;
     if (extras.valueSerde) out.valueSerde = extras.valueSerde;
+    if (extras.port !== undefined) out.port = extras.port;
+    if (extras.global) out.global = true;
     return out;
   }
 
@@ -219,4 +282,27 @@ export class PlanBuilder {
     this.nodes.set(node.name, node);
     if (node.modelNodeId !== undefined) (this.nodeNames[node.modelNodeId] ??= []).push(node.name);
   }
+}
+
+/** A finished store for the plan (sub-topology assigned by the caller). */
+export function storePlanOf(
+  store: PendingStore,
+  processors: string[],
+  applicationId: string,
+): Omit<StorePlan, 'subtopology'> {
+  const changelogTopic = !store.logging
+    ? null
+    : (store.sourceTopicChangelog ?? `${applicationId}-${store.name}-changelog`);
+  return {
+    name: store.name,
+    type: 'keyValue',
+    changelogTopic,
+    keySerde: store.keySerde,
+    valueSerde: store.valueSerde,
+    processor: processors[0] ?? '',
+    processors,
+    caching: store.caching,
+    storeType: store.storeType,
+    global: store.global,
+  };
 }

@@ -1,42 +1,24 @@
-// What each model kind adds to the processor graph, mirroring the Kafka Streams DSL call it
-// stands for (KStreamImpl, KGroupedStreamImpl, KTableImpl, InternalStreamsBuilder#stream).
+// What each stream-side model kind adds to the processor graph, mirroring the Kafka Streams DSL
+// call it stands for (InternalStreamsBuilder#stream, KStreamImpl, BranchedKStreamImpl). The
+// grouping, aggregation and table kinds are in stateful-planners.ts.
 import {
-  nodeKinds,
-  type FlowType,
+  isFunctionRef,
+  type Logic,
   type NodeConfigOf,
   type NodeKind,
   type SerdeName,
   type TopologyNode,
 } from '../schema.js';
+import { splitPorts } from '../graph.js';
 import type { PlanBuilder } from './builder.js';
+import { singleInput, type Flow, type Inputs, type Outputs } from './flow.js';
+import { statefulPlanners } from './stateful-planners.js';
 
-/** What flows out of a planned node along its edges. */
-export interface Flow {
-  type: FlowType;
-  /** The Kafka Streams node the records leave from (for a grouped stream: its upstream node). */
-  from: string;
-  keySerde: SerdeName;
-  valueSerde: SerdeName;
-  /**
-   * True once a key-changing operation has run: the next aggregation must repartition first.
-   * No v1 kind changes keys; selectKey / map / groupBy will set it.
-   */
-  repartitionRequired: boolean;
-  /** Grouped.as(name): the repartition topic's name prefix, when the grouping was named. */
-  groupName?: string;
-}
-
-type Planner<K extends NodeKind> = (
+export type Planner<K extends NodeKind> = (
   node: Extract<TopologyNode, { kind: K }>,
-  input: Flow | undefined,
+  inputs: Inputs,
   b: PlanBuilder,
-) => Flow | null;
-
-const inputOf = (input: Flow | undefined, id: string): Flow => {
-  if (!input)
-    throw new Error(`node "${id}" has no input: validate the topology before planning it`);
-  return input;
-};
+) => Outputs;
 
 function sourceLike(node: TopologyNode & { kind: 'source' | 'generator' }, b: PlanBuilder): Flow {
   const config = node.config as NodeConfigOf<'source'>;
@@ -56,83 +38,177 @@ function sourceLike(node: TopologyNode & { kind: 'source' | 'generator' }, b: Pl
   };
 }
 
-function statelessProcessor(prefix: string, valueSerde?: SerdeName) {
-  return (node: TopologyNode, input: Flow | undefined, b: PlanBuilder): Flow => {
-    const inFlow = inputOf(input, node.id);
+interface StatelessEffect {
+  /** Key serde after the node: `json` once the key may have changed (the serde is dropped). */
+  keySerde?: SerdeName;
+  valueSerde?: SerdeName;
+  /** map, selectKey, flatMap, process set it; the others pass it on. */
+  keyChanging?: boolean;
+}
+
+/** A KStream processor with one parent and a generated `<prefix>NNNNNNNNNN` name. */
+function streamProcessor(prefix: string, effect: StatelessEffect = {}) {
+  return (node: TopologyNode, inputs: Inputs, b: PlanBuilder): Flow => {
+    const inFlow = singleInput(inputs, node.id);
     const name = b.nameOrGenerate(node.name, prefix);
     b.addProcessor(name, node.kind, [inFlow.from], node.id, { modelNode: node });
-    const type = nodeKinds[node.kind].output ?? 'stream';
-    return { ...inFlow, type, from: name, valueSerde: valueSerde ?? inFlow.valueSerde };
+    return {
+      type: 'stream',
+      from: name,
+      keySerde: effect.keySerde ?? inFlow.keySerde,
+      valueSerde: effect.valueSerde ?? inFlow.valueSerde,
+      repartitionRequired: effect.keyChanging === true || inFlow.repartitionRequired,
+    };
   };
 }
 
+/** foreach / print: terminal processors. */
+function terminalProcessor(prefix: string) {
+  return (node: TopologyNode, inputs: Inputs, b: PlanBuilder): Outputs => {
+    const inFlow = singleInput(inputs, node.id);
+    b.addProcessor(b.nameOrGenerate(node.name, prefix), node.kind, [inFlow.from], node.id, {
+      modelNode: node,
+    });
+    return null;
+  };
+}
+
+/**
+ * KStream#process / processValues: a user name is used as is (no counter value burnt), otherwise
+ * `Named.as(builder.newProcessorName(prefix))`.
+ */
+function processor(prefix: string, effect: StatelessEffect) {
+  return (node: TopologyNode & { kind: 'process' | 'processValues' }, inputs: Inputs, b: PlanBuilder): Flow => {
+    const inFlow = singleInput(inputs, node.id);
+    const name = node.name ?? b.newProcessorName(prefix);
+    b.addProcessor(name, node.kind, [inFlow.from], node.id, {
+      modelNode: node,
+      stores: [...node.config.stores],
+    });
+    return {
+      type: 'stream',
+      from: name,
+      keySerde: effect.keySerde ?? inFlow.keySerde,
+      valueSerde: effect.valueSerde ?? inFlow.valueSerde,
+      repartitionRequired: effect.keyChanging === true || inFlow.repartitionRequired,
+    };
+  };
+}
+
+/** How describe() shows a topic extractor (Kafka prints the extractor object's toString()). */
+export function describeLogic(logic: Logic): string {
+  return isFunctionRef(logic) ? logic.function : `cel: ${logic.replace(/\s*[\r\n]+\s*/g, ' ')}`;
+}
+
+// Kafka Streams drops a serde whenever the DSL cannot know it any more; `json` stands in for
+// the default serde there (docs/TOPOLOGY_FORMAT.md).
+const DROPPED: SerdeName = 'json';
+
 export const kindPlanners: { [K in NodeKind]: Planner<K> } = {
-  generator: (node, _input, b) => sourceLike(node, b),
-  source: (node, _input, b) => sourceLike(node, b),
-  filter: statelessProcessor('KSTREAM-FILTER-'),
-  // mapValues produces whatever the expression returns: JSON from here on.
-  mapValues: statelessProcessor('KSTREAM-MAPVALUES-', 'json'),
-  peek: statelessProcessor('KSTREAM-PEEK-'),
-  sink: (node, input, b) => {
-    const inFlow = inputOf(input, node.id);
+  generator: (node, _inputs, b) => sourceLike(node, b),
+  source: (node, _inputs, b) => sourceLike(node, b),
+  filter: streamProcessor('KSTREAM-FILTER-'),
+  filterNot: streamProcessor('KSTREAM-FILTER-'),
+  mapValues: streamProcessor('KSTREAM-MAPVALUES-', { valueSerde: DROPPED }),
+  map: streamProcessor('KSTREAM-MAP-', { keySerde: DROPPED, valueSerde: DROPPED, keyChanging: true }),
+  selectKey: streamProcessor('KSTREAM-KEY-SELECT-', { keySerde: DROPPED, keyChanging: true }),
+  flatMap: streamProcessor('KSTREAM-FLATMAP-', {
+    keySerde: DROPPED,
+    valueSerde: DROPPED,
+    keyChanging: true,
+  }),
+  flatMapValues: streamProcessor('KSTREAM-FLATMAPVALUES-', { valueSerde: DROPPED }),
+  peek: streamProcessor('KSTREAM-PEEK-'),
+  foreach: terminalProcessor('KSTREAM-FOREACH-'),
+  print: terminalProcessor('KSTREAM-PRINTER-'),
+  process: processor('KSTREAM-PROCESSOR-', {
+    keySerde: DROPPED,
+    valueSerde: DROPPED,
+    keyChanging: true,
+  }),
+  processValues: processor('KSTREAM-PROCESSVALUES-', { valueSerde: DROPPED }),
+
+  // BranchedKStreamImpl: the splitter, then per branch (in order, default last) a pass-through
+  // child named `<splitter><branch name or index>`, each burning a counter value.
+  split: (node, inputs, b) => {
+    const inFlow = singleInput(inputs, node.id);
+    const splitter = b.nameOrGenerate(node.name, 'KSTREAM-BRANCH-');
+    const branches = splitPorts(node.config).map(({ port, index }) => ({
+      port,
+      index,
+      child: splitter + port,
+    }));
+    b.addProcessor(splitter, 'split', [inFlow.from], node.id, { modelNode: node });
+    const outputs = new Map<string, Flow>();
+    for (const branch of branches) {
+      b.newProcessorName(branch.child);
+      b.addProcessor(branch.child, 'split-branch', [splitter], node.id, {
+        modelNode: node,
+        port: branch.port,
+      });
+      outputs.set(branch.port, { ...inFlow, from: branch.child });
+    }
+    const planned = b.nodes.get(splitter);
+    if (planned) planned.branches = branches;
+    return outputs;
+  },
+
+  // in₁.merge(in₂).merge(in₃)…: one KSTREAM-MERGE per extra input; a user name goes to the last,
+  // the ones before it are `<name>-1`, `<name>-2`, …. Serdes are dropped.
+  merge: (node, inputs, b) => {
+    const flows = inputs.get('in') ?? [];
+    const [first, ...rest] = flows;
+    if (!first || rest.length === 0)
+      throw new Error(`merge "${node.id}" needs two inputs: validate before planning`);
+    let acc: Flow = first;
+    rest.forEach((other, i) => {
+      const last = i === rest.length - 1;
+      const userName = node.name === undefined ? undefined : last ? node.name : `${node.name}-${i + 1}`;
+      const name = b.nameOrGenerate(userName, 'KSTREAM-MERGE-');
+      b.addProcessor(name, 'merge', [acc.from, other.from], node.id, { modelNode: node });
+      acc = {
+        type: 'stream',
+        from: name,
+        keySerde: DROPPED,
+        valueSerde: DROPPED,
+        repartitionRequired: acc.repartitionRequired || other.repartitionRequired,
+      };
+    });
+    return acc;
+  },
+
+  // KStreamImpl#doRepartition: a named repartition uses its name without burning a value.
+  repartition: (node, inputs, b) => {
+    const inFlow = singleInput(inputs, node.id);
+    const name = node.name ?? b.newProcessorName('KSTREAM-REPARTITION-');
+    const keySerde = node.config.keySerde ?? inFlow.keySerde;
+    const valueSerde = node.config.valueSerde ?? inFlow.valueSerde;
+    // The topic's key serde is Repartitioned's (else the default serde), not the stream's.
+    const source = b.repartition(
+      name,
+      inFlow.from,
+      node.id,
+      { keySerde: node.config.keySerde ?? DROPPED, valueSerde },
+      node.config.partitions ?? null,
+    );
+    return { type: 'stream', from: source, keySerde, valueSerde, repartitionRequired: false };
+  },
+
+  sink: (node, inputs, b) => {
+    const inFlow = singleInput(inputs, node.id);
     const name = b.nameOrGenerate(node.name, 'KSTREAM-SINK-');
-    b.addSink(name, 'sink', node.config.topic, inFlow.from, node.id, {
+    const { topic, topicExtractor } = node.config;
+    const target =
+      topic !== undefined
+        ? { topic }
+        : { topicExtractor: describeLogic(topicExtractor as Logic) };
+    b.addSink(name, 'sink', target, inFlow.from, node.id, {
       modelNode: node,
       keySerde: node.config.keySerde,
       valueSerde: node.config.valueSerde,
     });
     return null;
   },
-  // KStreamImpl#groupByKey creates no processor and burns no counter value.
-  groupByKey: (node, input, b) => {
-    const inFlow = inputOf(input, node.id);
-    b.nodeNames[node.id] ??= [];
-    const grouped: Flow = {
-      ...inFlow,
-      type: 'grouped',
-      keySerde: node.config.keySerde ?? inFlow.keySerde,
-      valueSerde: node.config.valueSerde ?? inFlow.valueSerde,
-    };
-    if (node.name !== undefined) grouped.groupName = node.name;
-    return grouped;
-  },
-  // KGroupedStreamImpl#count(): Materialized.as(store) when a store is named; otherwise
-  // MaterializedInternal generates KSTREAM-AGGREGATE-STATE-STORE-<n> *before* the processor's
-  // own name (count() → doCount), then GroupedStreamAggregateBuilder#build repartitions if needed.
-  count: (node, input, b) => {
-    const inFlow = inputOf(input, node.id);
-    const store = node.config.store ?? b.newStoreName('KSTREAM-AGGREGATE-');
-    const name = b.nameOrGenerate(node.name, 'KSTREAM-AGGREGATE-');
-    let parent = inFlow.from;
-    if (inFlow.repartitionRequired) {
-      parent = b.repartition(inFlow.groupName ?? store, parent, node.id, {
-        keySerde: inFlow.keySerde,
-        valueSerde: inFlow.valueSerde,
-      });
-    }
-    b.addProcessor(name, 'count', [parent], node.id, {
-      modelNode: node,
-      stores: [store],
-      keySerde: inFlow.keySerde,
-      valueSerde: 'long',
-    });
-    b.addStore(
-      {
-        name: store,
-        type: 'keyValue',
-        keySerde: inFlow.keySerde,
-        valueSerde: 'long',
-        processor: name,
-      },
-      node.id,
-    );
-    return {
-      type: 'table',
-      from: name,
-      keySerde: inFlow.keySerde,
-      valueSerde: 'long',
-      repartitionRequired: false,
-    };
-  },
-  toStream: statelessProcessor('KTABLE-TOSTREAM-'),
+
+  ...statefulPlanners,
 };

@@ -48,6 +48,10 @@ describe('planTopology', () => {
         valueSerde: 'long',
         subtopology: 0,
         processor: 'KSTREAM-AGGREGATE-0000000004',
+        processors: ['KSTREAM-AGGREGATE-0000000004'],
+        caching: true,
+        storeType: 'persistent',
+        global: false,
       },
     ]);
     // Kafka Streams' UnwindowedUnversionedChangelogTopicConfig defaults.
@@ -135,7 +139,7 @@ describe('planTopology', () => {
       valueSerde: 'json' as const,
       repartitionRequired: true,
     };
-    kindPlanners.count({ id: 'cnt', kind: 'count', config: {} }, flow, b);
+    kindPlanners.count({ id: 'cnt', kind: 'count', config: {} }, new Map([['in', [flow]]]), b);
     const plan = assemblePlan(b);
     expect(describeTopology(plan)).toBe(
       'Topologies:\n' +
@@ -198,7 +202,7 @@ describe('planTopology', () => {
       valueSerde: 'string' as const,
       repartitionRequired: true,
     };
-    kindPlanners.count({ id: 'cnt', kind: 'count', config: { store: 'counts' } }, flow, b);
+    kindPlanners.count({ id: 'cnt', kind: 'count', config: { store: 'counts' } }, new Map([['in', [flow]]]), b);
     const names = assemblePlan(b).subtopologies.map((s) => s.nodes.map((n) => n.name));
     expect(names).toEqual([
       [
@@ -225,7 +229,9 @@ describe('taskIdsFor', () => {
   it('uses the largest partition count of a sub-topology’s source topics (5 and 6 → 6 tasks)', () => {
     const plan: Plan = {
       applicationId: 'app',
-      subtopologies: [{ id: 0, nodes: [], sourceTopics: ['five', 'six'], sinkTopics: [] }],
+      subtopologies: [
+        { id: 0, global: false, nodes: [], sourceTopics: ['five', 'six'], sinkTopics: [] },
+      ],
       stores: [],
       internalTopics: [],
       nodeNames: {},

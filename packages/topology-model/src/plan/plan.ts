@@ -1,16 +1,19 @@
 // planTopology: the topology as the equivalent Kafka Streams DSL program would build it.
 //
-// DSL call order (it decides every generated name): for each source or generator in `nodes`
-// array order, build it, then depth-first build its children, visiting a node's outgoing edges
-// in canonical order (fromPort, to, toPort). A node with several inputs (joins, merges: later
-// kinds) is built when the last of its inputs has been built.
-import { compareEdges, inputPortsOf, isSourceKind } from '../graph.js';
-import type { PlannedNode, Plan, SubtopologyPlan } from '../plan-types.js';
+// DSL call order (it decides every generated name): for each source kind (source, generator,
+// table, globalTable) in `nodes` array order, build it, then depth-first build its children:
+// output ports in port order (a split's branches in branch order, default last), and within a
+// port the outgoing edges in canonical order (to, toPort). A node with several inputs (merge,
+// cogroup) is built when the last of its incoming edges has been delivered; its inputs arrive in
+// canonical edge order (from, fromPort).
+import { compareEdges, isSourceKind, outputPortsOf } from '../graph.js';
+import type { PlannedNode, Plan, StorePlan, SubtopologyPlan } from '../plan-types.js';
 import type { Edge, Topology, TopologyNode } from '../schema.js';
-import { PlanBuilder, type BuiltNode, type PlanningError } from './builder.js';
+import { PlanBuilder, storePlanOf, type BuiltNode, type PlanningError } from './builder.js';
 import { describeOrder } from './describe-order.js';
+import type { Flow } from './flow.js';
 import { javaHashOrder } from './java-collections.js';
-import { kindPlanners, type Flow } from './kind-planners.js';
+import { kindPlanners } from './kind-planners.js';
 
 /**
  * @throws PlanningError when two nodes get the same Kafka Streams name or materialize the same
@@ -24,7 +27,26 @@ export function planTopology(topology: Topology): Plan {
 
 /** The plan plus every naming conflict found (the plan is only meaningful without conflicts). */
 export function buildPlan(topology: Topology): { plan: Plan; conflicts: PlanningError[] } {
-  const b = new PlanBuilder(topology.application.id);
+  const b = new PlanBuilder(topology.application.id, {
+    reuseSourceTopics:
+      topology.application.config['topology.optimization'] === 'reuse.ktable.source.topics',
+  });
+  // StreamsBuilder#addStateStore: document stores exist whether or not a processor uses them.
+  for (const s of topology.stores ?? []) {
+    b.addStore(
+      {
+        name: s.name,
+        keySerde: s.keySerde,
+        valueSerde: s.valueSerde,
+        logging: s.logging,
+        caching: s.caching,
+        storeType: s.storeType,
+        global: false,
+        materialized: true,
+      },
+      undefined,
+    );
+  }
   buildInDslOrder(topology, b);
   if (b.conflicts.length > 0) return { plan: emptyPlan(topology), conflicts: b.conflicts };
   return { plan: assemblePlan(b), conflicts: [] };
@@ -32,19 +54,45 @@ export function buildPlan(topology: Topology): { plan: Plan; conflicts: Planning
 
 /** Sub-topologies, describe() order and store placement for a fully built graph. */
 export function assemblePlan(b: PlanBuilder): Plan {
+  // Stores that were never materialized (an unnamed table nobody forced) do not exist.
+  const exists = (store: string): boolean => b.stores.get(store)?.materialized ?? true;
+  for (const node of b.nodes.values()) node.stores = node.stores.filter(exists);
   const groups = subtopologyGroups(b);
   const subtopologies = groups.map((group, id) => subtopologyPlan(id, group, b));
   const subtopologyOf = new Map<string, number>();
   for (const sub of subtopologies) for (const n of sub.nodes) subtopologyOf.set(n.name, sub.id);
-  const stores = b.stores.map((s) => ({ ...s, subtopology: subtopologyOf.get(s.processor) ?? -1 }));
+  const stores: StorePlan[] = [];
+  for (const store of b.stores.values()) {
+    if (!store.materialized) continue;
+    const processors = [...b.nodes.values()]
+      .filter((n) => n.stores.includes(store.name))
+      .map((n) => n.name);
+    // A document store no processor is connected to is never created (nor its changelog).
+    if (processors.length === 0) continue;
+    const plan = storePlanOf(store, processors, b.applicationId);
+    stores.push({ ...plan, subtopology: subtopologyOf.get(plan.processor) ?? -1 });
+  }
+  const changelogs = stores
+    .filter((s) => s.changelogTopic !== null && s.changelogTopic !== b.stores.get(s.name)?.sourceTopicChangelog)
+    .map((s) => ({
+      name: s.changelogTopic as string,
+      kind: 'changelog' as const,
+      partitions: null,
+      config: { ...CHANGELOG_CONFIG },
+    }));
   return {
     applicationId: b.applicationId,
     subtopologies,
     stores,
-    internalTopics: b.internalTopics,
+    internalTopics: [...b.repartitionTopics, ...changelogs],
     nodeNames: b.nodeNames,
   };
 }
+
+const CHANGELOG_CONFIG: Record<string, string> = {
+  'message.timestamp.type': 'CreateTime',
+  'cleanup.policy': 'compact',
+};
 
 function emptyPlan(topology: Topology): Plan {
   return {
@@ -59,41 +107,51 @@ function emptyPlan(topology: Topology): Plan {
 function buildInDslOrder(topology: Topology, b: PlanBuilder): void {
   const byId = new Map(topology.nodes.map((n) => [n.id, n]));
   const outEdges = new Map<string, Edge[]>();
+  const incoming = new Map<string, number>();
   for (const e of topology.edges) {
     const list = outEdges.get(e.from) ?? [];
     list.push(e);
     outEdges.set(e.from, list);
+    incoming.set(e.to, (incoming.get(e.to) ?? 0) + 1);
   }
   for (const list of outEdges.values()) list.sort(compareEdges);
-  const delivered = new Map<string, Map<string, Flow>>();
+  const delivered = new Map<string, { edge: Edge; flow: Flow }[]>();
   const built = new Set<string>();
 
-  const build = (node: TopologyNode, input: Flow | undefined): void => {
+  const build = (node: TopologyNode, inputs: Map<string, Flow[]>): void => {
     built.add(node.id);
     const planner = kindPlanners[node.kind] as (
       n: TopologyNode,
-      i: Flow | undefined,
+      i: Map<string, Flow[]>,
       builder: PlanBuilder,
-    ) => Flow | null;
-    const out = planner(node, input, b);
+    ) => Flow | ReadonlyMap<string, Flow> | null;
+    const out = planner(node, inputs, b);
     if (!out) return;
-    for (const e of outEdges.get(node.id) ?? []) {
-      const target = byId.get(e.to);
-      if (!target)
-        throw new Error(`edge ${e.from} → ${e.to}: no such node (validate before planning)`);
-      if (built.has(target.id))
-        throw new Error(`node "${target.id}" is reached twice: the graph has a cycle or a fan-in`);
-      const inputs = delivered.get(target.id) ?? new Map<string, Flow>();
-      inputs.set(e.toPort, out);
-      delivered.set(target.id, inputs);
-      const ports = inputPortsOf(target.kind);
-      if (ports.every((p) => inputs.has(p.port))) {
-        // v1 kinds have one input; multi-input kinds will receive `inputs` whole.
-        build(target, inputs.get(ports[0]?.port ?? 'in'));
-      }
+    const edges = outEdges.get(node.id) ?? [];
+    for (const port of outputPortsOf(node.kind, node.config)) {
+      const flow = isFlowMap(out) ? out.get(port) : out;
+      if (!flow) continue;
+      for (const e of edges) if (e.fromPort === port) deliver(e, flow);
     }
   };
-  for (const node of topology.nodes) if (isSourceKind(node.kind)) build(node, undefined);
+  const deliver = (e: Edge, flow: Flow): void => {
+    const target = byId.get(e.to);
+    if (!target) throw new Error(`edge ${e.from} → ${e.to}: no such node (validate before planning)`);
+    if (built.has(target.id))
+      throw new Error(`node "${target.id}" is reached after it was built: the graph has a cycle`);
+    const list = delivered.get(target.id) ?? [];
+    list.push({ edge: e, flow });
+    delivered.set(target.id, list);
+    if (list.length < (incoming.get(target.id) ?? 0)) return;
+    const inputs = new Map<string, Flow[]>();
+    for (const { edge, flow: f } of [...list].sort((x, y) => compareEdges(x.edge, y.edge))) {
+      const port = inputs.get(edge.toPort) ?? [];
+      port.push(f);
+      inputs.set(edge.toPort, port);
+    }
+    build(target, inputs);
+  };
+  for (const node of topology.nodes) if (isSourceKind(node.kind)) build(node, new Map());
   const unbuilt = topology.nodes.filter((n) => !built.has(n.id)).map((n) => n.id);
   if (unbuilt.length > 0)
     throw new Error(
@@ -101,10 +159,14 @@ function buildInDslOrder(topology: Topology, b: PlanBuilder): void {
     );
 }
 
+function isFlowMap(out: Flow | ReadonlyMap<string, Flow>): out is ReadonlyMap<string, Flow> {
+  return out instanceof Map;
+}
+
 /**
  * InternalTopologyBuilder#makeNodeGroups: connected components of the processor graph (a
- * repartition topic does not connect its sink to its source), numbered in the order their first
- * node was added.
+ * repartition topic does not connect its sink to its source; processors sharing a store are
+ * connected), numbered in the order their first node was added.
  */
 function subtopologyGroups(b: PlanBuilder): string[][] {
   const parent = new Map<string, string>();
@@ -121,7 +183,6 @@ function subtopologyGroups(b: PlanBuilder): string[][] {
   const storeOwner = new Map<string, string>();
   for (const node of b.nodes.values()) {
     for (const p of node.parents) unite(node.name, p);
-    // Processors sharing a store must run in the same task.
     for (const s of node.stores) {
       const owner = storeOwner.get(s);
       if (owner) unite(node.name, owner);
@@ -142,7 +203,7 @@ function subtopologyPlan(id: number, group: string[], b: PlanBuilder): Subtopolo
   const built = (name: string): BuiltNode => b.nodes.get(name) as BuiltNode;
   const order = describeOrder(group, (name) => built(name).parents);
   const nodes: PlannedNode[] = order.nodes.map((name) => {
-    const { parents: _parents, ...node } = built(name);
+    const { parents: _parents, global: _global, ...node } = built(name);
     const planned: PlannedNode = {
       ...node,
       stores: javaHashOrder(node.stores, 'copy'),
@@ -157,6 +218,7 @@ function subtopologyPlan(id: number, group: string[], b: PlanBuilder): Subtopolo
     [...new Set(xs.filter((x): x is string => x !== undefined))].sort();
   return {
     id,
+    global: group.some((name) => built(name).global === true),
     nodes,
     sourceTopics: unique(nodes.flatMap((n) => (n.role === 'source' ? (n.topics ?? []) : []))),
     sinkTopics: unique(nodes.map((n) => (n.role === 'sink' ? n.topic : undefined))),

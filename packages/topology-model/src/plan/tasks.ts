@@ -27,6 +27,10 @@ export function internalTopicPartitions(
     const n = known.get(topic);
     if (n !== undefined) return n;
     const internal = plan.internalTopics.find((t) => t.name === topic);
+    if (internal?.kind === 'repartition' && internal.partitions !== null) {
+      known.set(topic, internal.partitions);
+      return internal.partitions;
+    }
     if (internal?.kind === 'repartition') {
       const sub = writer.get(topic);
       if (sub === undefined)
@@ -53,7 +57,10 @@ export function internalTopicPartitions(
     if (t.kind === 'repartition') out[t.name] = partitionsOf(t.name);
   }
   for (const store of plan.stores) {
-    if (store.changelogTopic) out[store.changelogTopic] = taskCount(store.subtopology);
+    const changelog = store.changelogTopic;
+    // A changelog that is a declared topic (reuse.ktable.source.topics) keeps its own size.
+    if (changelog && !(changelog in partitionsByTopic))
+      out[changelog] = taskCount(store.subtopology);
   }
   return out;
 }
@@ -61,6 +68,7 @@ export function internalTopicPartitions(
 /**
  * One task per (sub-topology, partition); a sub-topology has as many tasks as the largest
  * partition count among its source topics (Kafka Streams: topics of 5 and 6 partitions → 6 tasks).
+ * Global stores' sub-topologies generate no tasks.
  */
 export function taskIdsFor(
   plan: Plan,
@@ -69,6 +77,7 @@ export function taskIdsFor(
   const all = { ...partitionsByTopic, ...internalTopicPartitions(plan, partitionsByTopic) };
   const tasks: TaskAssignment[] = [];
   for (const sub of plan.subtopologies) {
+    if (sub.global) continue;
     const count = Math.max(
       0,
       ...sub.sourceTopics.map((t) => {

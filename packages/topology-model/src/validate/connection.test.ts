@@ -40,12 +40,12 @@ describe('checkConnection', () => {
       [
         { from: 'filterLarge', to: 'countPerUser' },
         'count_without_grouping',
-        'count aggregates a grouped stream: put a groupByKey between filter and count',
+        'count aggregates a grouped stream (KGroupedStream): put a groupByKey or groupBy between filter and count',
       ],
       [
         { from: 'groupByUser', to: 'markBig' },
         'flow_type_mismatch',
-        'mapValues takes a stream (KStream) but groupByKey produces a grouped stream (KGroupedStream); a grouped stream can only be aggregated (count)',
+        'mapValues takes a stream (KStream) but groupByKey produces a grouped stream (KGroupedStream); a grouped stream can only be aggregated (count, reduce, aggregate, cogroup)',
       ],
       [
         { from: 'generator', to: 'markBig' },

@@ -1,11 +1,20 @@
 // checkConnection: may the designer draw this edge? Answers with the reason when not, using the
 // same rules as validateTopology so a drawn graph never fails validation on its edges.
-import { OUTPUT_PORT, inputPortsOf, isNodeKind, type EdgeLike } from '../graph.js';
+import {
+  INPUT_PORT,
+  OUTPUT_PORT,
+  defaultInputPort,
+  inputPortsOf,
+  isNodeKind,
+  outputPortsOf,
+  type EdgeLike,
+} from '../graph.js';
 import type { IssueCode } from './issues.js';
 import { connectionProblem } from './edges.js';
 
 export interface ConnectionGraph {
-  nodes: readonly { id: string; kind: string }[];
+  /** `config` is needed for kinds whose ports come from it (split branches, cogroup inputs). */
+  nodes: readonly { id: string; kind: string; config?: Readonly<Record<string, unknown>> }[];
   edges: readonly EdgeLike[];
 }
 
@@ -24,22 +33,33 @@ export function checkConnection(graph: ConnectionGraph, edge: EdgeLike): Connect
   if (from.id === to.id) return refuse('cycle', 'a node cannot be connected to itself');
   if (!isNodeKind(from.kind)) return refuse('unknown_kind', `unknown node kind "${from.kind}"`);
   if (!isNodeKind(to.kind)) return refuse('unknown_kind', `unknown node kind "${to.kind}"`);
+  const fromEnd = { kind: from.kind, config: from.config };
+  const toEnd = { kind: to.kind, config: to.config };
 
-  const fromPort = edge.fromPort ?? OUTPUT_PORT;
-  const toPort = edge.toPort ?? inputPortsOf(to.kind)[0]?.port ?? 'in';
-  const problem = connectionProblem(from.kind, fromPort, to.kind, toPort);
+  const fromPort = edge.fromPort ?? outputPortsOf(from.kind, from.config)[0] ?? OUTPUT_PORT;
+  const toPort = edge.toPort ?? defaultInputPort(to.kind, to.config);
+  const problem = connectionProblem(fromEnd, fromPort, toEnd, toPort);
   if (problem) return refuse(problem.code, problem.message);
-
   const same = (e: EdgeLike): boolean =>
     e.from === edge.from &&
     (e.fromPort ?? OUTPUT_PORT) === fromPort &&
     e.to === edge.to &&
-    (e.toPort ?? 'in') === toPort;
+    (e.toPort ?? INPUT_PORT) === toPort;
   if (graph.edges.some(same)) return refuse('duplicate_edge', 'these nodes are already connected');
-  if (graph.edges.some((e) => e.to === to.id && (e.toPort ?? 'in') === toPort)) {
+  const multiple = inputPortsOf(to.kind, to.config).find((p) => p.port === toPort)?.multiple;
+  if (!multiple && graph.edges.some((e) => e.to === to.id && (e.toPort ?? INPUT_PORT) === toPort)) {
     return refuse(
       'wrong_input_count',
       `${to.kind} "${to.id}" already has an input on port "${toPort}"`,
+    );
+  }
+  if (
+    to.kind === 'cogroup' &&
+    graph.edges.some((e) => e.to === to.id && e.from === from.id && (e.fromPort ?? OUTPUT_PORT) === fromPort)
+  ) {
+    return refuse(
+      'duplicate_edge',
+      `cogroup "${to.id}" already takes "${from.id}": each input must be a different grouped stream`,
     );
   }
   if (reaches(graph.edges, to.id, from.id)) {

@@ -11,73 +11,90 @@ type Problem = {
   at: 'from' | 'fromPort' | 'to' | 'toPort';
 };
 
-function outputProblem(fromKind: NodeKind, fromPort: string): Problem | null {
-  const outputs = outputPortsOf(fromKind);
-  if (outputs.length === 0) {
+/** A node as the edge rules see it: its kind and (for config-defined ports) its config. */
+export interface EdgeEnd {
+  kind: NodeKind;
+  config?: Readonly<Record<string, unknown>> | undefined;
+}
+
+export function outputProblem(from: EdgeEnd, fromPort: string): Problem | null {
+  const outputs = outputPortsOf(from.kind, from.config);
+  if (nodeKinds[from.kind].output === null) {
     return {
       code: 'sink_has_outputs',
       at: 'from',
-      message: `a ${fromKind} is terminal and has no outputs`,
+      message: `a ${from.kind} is terminal and has no outputs`,
     };
   }
   if (!outputs.includes(fromPort)) {
     return {
       code: 'bad_port',
       at: 'fromPort',
-      message: `${fromKind} has no output port "${fromPort}" (ports: ${outputs.join(', ')})`,
+      message: `${from.kind} has no output port "${fromPort}" (ports: ${outputs.join(', ') || 'none'})`,
     };
   }
   return null;
 }
 
-function inputProblem(toKind: NodeKind, toPort: string): Problem | null {
-  const inputs = inputPortsOf(toKind);
-  if (inputs.length === 0) {
+export function inputProblem(to: EdgeEnd, toPort: string): Problem | null {
+  const inputs = inputPortsOf(to.kind, to.config);
+  if (nodeKinds[to.kind].category === 'sources') {
     return {
       code: 'bad_port',
       at: 'to',
-      message: `a ${toKind} starts the topology and takes no inputs`,
+      message: `a ${to.kind} starts the topology and takes no inputs`,
     };
   }
   if (!inputs.some((p) => p.port === toPort)) {
     return {
       code: 'bad_port',
       at: 'toPort',
-      message: `${toKind} has no input port "${toPort}" (ports: ${inputs.map((p) => p.port).join(', ')})`,
+      message: `${to.kind} has no input port "${toPort}" (ports: ${inputs.map((p) => p.port).join(', ') || 'none'})`,
     };
   }
   return null;
 }
 
-/** Why an edge between two kinds is not allowed, or null when it is. */
+/** How to get the grouping an aggregation needs, by the flow type it takes. */
+const GROUPING_HINT: Partial<Record<FlowType, string>> = {
+  grouped: 'a groupByKey or groupBy',
+  groupedTable: 'a tableGroupBy',
+};
+
+/** Why an edge between two nodes is not allowed, or null when it is. */
 export function connectionProblem(
-  fromKind: NodeKind,
+  from: EdgeEnd,
   fromPort: string,
-  toKind: NodeKind,
+  to: EdgeEnd,
   toPort: string,
 ): Problem | null {
-  const endProblem = outputProblem(fromKind, fromPort) ?? inputProblem(toKind, toPort);
+  const endProblem = outputProblem(from, fromPort) ?? inputProblem(to, toPort);
   if (endProblem) return endProblem;
-  const accepts = inputPortsOf(toKind).find((p) => p.port === toPort)?.accepts as FlowType;
-  const produced = nodeKinds[fromKind].output as FlowType;
+  const accepts = inputPortsOf(to.kind, to.config).find((p) => p.port === toPort)?.accepts as FlowType;
+  const produced = nodeKinds[from.kind].output as FlowType;
   if (produced === accepts) return null;
-  if (accepts === 'grouped') {
+  const grouping = GROUPING_HINT[accepts];
+  if (grouping && (produced === 'stream' || produced === 'table')) {
     return {
       code: 'count_without_grouping',
       at: 'to',
-      message: `${toKind} aggregates a grouped stream: put a groupByKey between ${fromKind} and ${toKind}`,
+      message: `${to.kind} aggregates ${FLOW_LABEL[accepts]}: put ${grouping} between ${from.kind} and ${to.kind}`,
     };
   }
   const hint =
     produced === 'grouped'
-      ? '; a grouped stream can only be aggregated (count)'
-      : produced === 'table' && accepts === 'stream'
-        ? '; convert it with toStream first'
-        : '';
+      ? '; a grouped stream can only be aggregated (count, reduce, aggregate, cogroup)'
+      : produced === 'groupedTable'
+        ? '; a grouped table can only be aggregated (tableCount, tableReduce, tableAggregate)'
+        : produced === 'table' && accepts === 'stream'
+          ? '; convert it with toStream first'
+          : produced === 'stream' && accepts === 'table'
+            ? '; convert it with toTable first'
+            : '';
   return {
     code: 'flow_type_mismatch',
     at: 'to',
-    message: `${toKind} takes ${FLOW_LABEL[accepts]} but ${fromKind} produces ${FLOW_LABEL[produced]}${hint}`,
+    message: `${to.kind} takes ${FLOW_LABEL[accepts]} but ${from.kind} produces ${FLOW_LABEL[produced]}${hint}`,
   };
 }
 
@@ -128,11 +145,11 @@ export function checkEdges(
     // With one end of unknown kind (already reported), still judge the end that is known.
     const problem =
       from && to
-        ? connectionProblem(from.kind, e.fromPort, to.kind, e.toPort)
+        ? connectionProblem(from, e.fromPort, to, e.toPort)
         : from
-          ? outputProblem(from.kind, e.fromPort)
+          ? outputProblem(from, e.fromPort)
           : to
-            ? inputProblem(to.kind, e.toPort)
+            ? inputProblem(to, e.toPort)
             : null;
     if (problem) {
       issues.push({
@@ -149,6 +166,7 @@ export function checkEdges(
     if (from && to) good.push({ index, value: e });
   }
   checkInputCounts(good, nodes, issues);
+  checkCogroupSources(good, nodes, issues);
   checkCycles(good, nodes, issues);
 }
 
@@ -162,18 +180,41 @@ function checkInputCounts(
     const key = `${e.to}\u0000${e.toPort}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  for (const [id, { index, kind }] of nodes.kinds) {
-    for (const { port } of inputPortsOf(kind)) {
+  for (const [id, { index, kind, config }] of nodes.kinds) {
+    for (const { port, multiple } of inputPortsOf(kind, config)) {
       const n = counts.get(`${id}\u0000${port}`) ?? 0;
-      if (n !== 1) {
+      if (multiple ? n < 2 : n !== 1) {
         issues.push({
           path: `nodes[${index}]`,
           nodeId: id,
           code: 'wrong_input_count',
-          message: `${kind} "${id}" needs exactly one input on port "${port}", has ${n}`,
+          message: multiple
+            ? `${kind} "${id}" needs at least two inputs on port "${port}", has ${n}`
+            : `${kind} "${id}" needs exactly one input on port "${port}", has ${n}`,
         });
       }
     }
+  }
+}
+
+/**
+ * Kafka Streams keeps one aggregator per grouped stream in a cogroup (a second `cogroup` call
+ * with the same grouped stream replaces the first): two inputs from one grouping are refused.
+ */
+function checkCogroupSources(edges: Indexed<Edge>[], nodes: CheckedNodes, issues: ValidationIssue[]): void {
+  const seen = new Map<string, string>();
+  for (const { index, value: e } of edges) {
+    if (nodes.kinds.get(e.to)?.kind !== 'cogroup') continue;
+    const key = `${e.to}\u0000${e.from}\u0000${e.fromPort}`;
+    const other = seen.get(key);
+    if (other !== undefined) {
+      issues.push({
+        path: `edges[${index}]`,
+        nodeId: e.to,
+        code: 'duplicate_edge',
+        message: `cogroup "${e.to}" already takes "${e.from}" on port "${other}": each input must be a different grouped stream`,
+      });
+    } else seen.set(key, e.toPort);
   }
 }
 

@@ -15,8 +15,14 @@ export const ISSUE_CODES = [
   'duplicate_topic',
   /** Two nodes plan to the same Kafka Streams node name. */
   'duplicate_name',
-  /** Two counts materialize the same store name. */
+  /** Two nodes (or a node and a document store) materialize the same store name. */
   'duplicate_store',
+  /** A process / processValues node connects to a store that no node or `stores` entry defines. */
+  'unknown_store',
+  /** A function reference not in the registry given to validateTopology (`functions` option). */
+  'unknown_function',
+  /** A processor name not in the registry given to validateTopology (`processors` option). */
+  'unknown_processor',
   /** A topic read by two sources (Kafka Streams: "Topic has already been registered by another source"). */
   'duplicate_source_topic',
   'unknown_topic',
@@ -25,6 +31,7 @@ export const ISSUE_CODES = [
   'bad_port',
   'sink_has_outputs',
   'wrong_input_count',
+  /** An aggregation (count, reduce, aggregate, cogroup, table aggregations) without its grouping. */
   'count_without_grouping',
   'flow_type_mismatch',
   'cycle',
@@ -42,6 +49,17 @@ export interface ValidationIssue {
   message: string;
   /** For expression errors: where in the expression. */
   position?: SourcePosition;
+}
+
+/**
+ * Registries known where validation runs (the runtime knows what the operator registered; the
+ * designer may not): when given, references to names outside them are errors.
+ */
+export interface ValidateOptions {
+  /** Names of TypeScript functions logic fields may reference (`{"function": name}`). */
+  functions?: readonly string[];
+  /** Names of custom processors process / processValues nodes may use. */
+  processors?: readonly string[];
 }
 
 export type ValidationResult =

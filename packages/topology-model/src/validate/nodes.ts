@@ -1,17 +1,21 @@
-// Second pass: each node on its own — kind, config, expressions, topics — and the topic list.
+// Second pass: each node on its own — kind, config, logic, topics — plus the topic list and the
+// document's stores.
 import { z } from 'zod';
 import { checkExpression } from '../expressions/compile.js';
-import { expressionFields, topicFields } from '../expression-fields.js';
-import { isNodeKind } from '../graph.js';
-import { nodeKindNames, nodeKinds, type NodeKind, type TopologyNode } from '../schema.js';
-import { formatPath, type ValidationIssue } from './issues.js';
+import { logicValuesOf, topicFields } from '../expression-fields.js';
+import { isNodeKind, splitPorts } from '../graph.js';
+import { isFunctionRef, nodeKindNames, nodeKinds, type NodeKind, type TopologyNode } from '../schema.js';
+import { formatPath, type ValidateOptions, type ValidationIssue } from './issues.js';
 import { zodIssue, type SalvagedDocument } from './structure.js';
 
 export interface CheckedNodes {
   /** Every node id present, well-formed or not: edges to them are not dangling. */
   ids: Set<string>;
-  /** Nodes of a known kind, valid config or not (first of duplicated ids): for graph checks. */
-  kinds: Map<string, { index: number; kind: NodeKind }>;
+  /**
+   * Nodes of a known kind, valid config or not (first of duplicated ids): for graph checks. The
+   * config is the parsed one when valid (ports of split and cogroup come from it).
+   */
+  kinds: Map<string, { index: number; kind: NodeKind; config: Record<string, unknown> }>;
   /** Nodes whose kind, config and expressions are all valid. */
   valid: Map<string, { index: number; node: TopologyNode }>;
 }
@@ -31,10 +35,28 @@ export function checkTopics(doc: SalvagedDocument, issues: ValidationIssue[]): S
   return names;
 }
 
+/** The document's `stores`: unique names. Returns the names declared. */
+export function checkStores(doc: SalvagedDocument, issues: ValidationIssue[]): Set<string> {
+  const names = new Set<string>();
+  for (const { index, value } of doc.stores) {
+    if (names.has(value.name)) {
+      issues.push({
+        path: `stores[${index}].name`,
+        code: 'duplicate_store',
+        message: `store "${value.name}" is declared more than once`,
+      });
+    }
+    names.add(value.name);
+  }
+  return names;
+}
+
 export function checkNodes(
   doc: SalvagedDocument,
   declaredTopics: Set<string>,
+  declaredStores: Set<string>,
   issues: ValidationIssue[],
+  options: ValidateOptions = {},
 ): CheckedNodes {
   const seenIds = new Set<string>();
   const checked: CheckedNodes = {
@@ -43,11 +65,21 @@ export function checkNodes(
     valid: new Map(),
   };
   const readers = new Map<string, string>();
+  const functions = options.functions ? new Set(options.functions) : null;
+  const processors = options.processors ? new Set(options.processors) : null;
+  // Stores a process node may connect to: the document's and those DSL nodes materialize by name.
+  const knownStores = new Set(declaredStores);
+  for (const { value } of doc.nodes) {
+    const store = (value.config as { store?: unknown }).store;
+    if (typeof store === 'string') knownStores.add(store);
+  }
+
   for (const { index, value: raw } of doc.nodes) {
     const at = (...rest: PropertyKey[]): string => formatPath(['nodes', index, ...rest]);
     const issue = (rest: PropertyKey[], code: ValidationIssue['code'], message: string): void => {
       issues.push({ path: at(...rest), nodeId: raw.id, code, message });
     };
+    const before = issues.length;
     if (seenIds.has(raw.id))
       issue(['id'], 'duplicate_node_id', `node id "${raw.id}" is used more than once`);
     const duplicate = seenIds.has(raw.id);
@@ -62,7 +94,6 @@ export function checkNodes(
       );
       continue;
     }
-    if (!duplicate) checked.kinds.set(raw.id, { index, kind: raw.kind });
     const schema = nodeKinds[raw.kind].config;
     // Unknown config keys are errors (usually typos) rather than silently dropped.
     const strict = schema instanceof z.ZodObject ? schema.strict() : schema;
@@ -77,16 +108,24 @@ export function checkNodes(
       }
     }
     const config = (parsed.success ? parsed.data : raw.config) as Record<string, unknown>;
+    if (!duplicate) checked.kinds.set(raw.id, { index, kind: raw.kind, config });
 
-    let expressionsOk = true;
-    for (const { field, context } of expressionFields[raw.kind] ?? []) {
-      const source = config[field];
-      if (typeof source !== 'string' || source.length === 0) continue; // reported by the schema
-      const result = checkExpression(source, context);
+    for (const { path, context, value } of logicValuesOf(raw.kind, config)) {
+      if (isFunctionRef(value)) {
+        if (functions && !functions.has(value.function)) {
+          issue(
+            ['config', ...path, 'function'],
+            'unknown_function',
+            `no function "${value.function}" is registered`,
+          );
+        }
+        continue;
+      }
+      if (typeof value !== 'string' || value.length === 0) continue; // reported by the schema
+      const result = checkExpression(value, context);
       if (!result.ok) {
-        expressionsOk = false;
         issues.push({
-          path: at('config', field),
+          path: at('config', ...path),
           nodeId: raw.id,
           code: result.kind === 'syntax' ? 'expression_syntax' : 'expression_type',
           message: result.message,
@@ -94,6 +133,13 @@ export function checkNodes(
         });
       }
     }
+    for (const fieldName of ['action'] as const) {
+      const ref = config[fieldName];
+      if (functions && isFunctionRef(ref) && !functions.has(ref.function))
+        issue(['config', fieldName, 'function'], 'unknown_function', `no function "${ref.function}" is registered`);
+    }
+
+    if (parsed.success) kindRules(raw.kind, config, knownStores, processors, issue);
 
     const topicField = topicFields[raw.kind];
     const topic = topicField ? config[topicField.field] : undefined;
@@ -117,7 +163,8 @@ export function checkNodes(
       }
     }
 
-    if (parsed.success && expressionsOk && !duplicate) {
+    const nodeOk = issues.slice(before).every((i) => i.code === 'unknown_topic' || i.code === 'duplicate_source_topic');
+    if (parsed.success && nodeOk && !duplicate) {
       const node = { id: raw.id, kind: raw.kind, config: parsed.data } as TopologyNode;
       if (raw.name !== undefined) node.name = raw.name;
       checked.valid.set(raw.id, { index, node });
@@ -136,4 +183,72 @@ export function checkNodes(
     }
   }
   return checked;
+}
+
+/** Rules across fields of one config, which the per-field schema cannot express. */
+function kindRules(
+  kind: NodeKind,
+  config: Record<string, unknown>,
+  knownStores: Set<string>,
+  processors: Set<string> | null,
+  issue: (rest: PropertyKey[], code: ValidationIssue['code'], message: string) => void,
+): void {
+  switch (kind) {
+    case 'sink': {
+      const hasTopic = config.topic !== undefined;
+      const hasExtractor = config.topicExtractor !== undefined;
+      if (hasTopic === hasExtractor) {
+        issue(
+          ['config', hasTopic ? 'topicExtractor' : 'topic'],
+          'invalid_config',
+          hasTopic
+            ? 'a sink writes to a fixed topic or through a topic extractor, not both'
+            : 'a sink needs a topic or a topicExtractor',
+        );
+      }
+      break;
+    }
+    case 'split': {
+      const seen = new Set<string>();
+      splitPorts(config).forEach(({ port, index }, i) => {
+        if (seen.has(port)) {
+          const where = index === 0 ? ['defaultBranch', 'name'] : ['branches', i, 'name'];
+          issue(
+            ['config', ...where],
+            'invalid_config',
+            `two branches are named "${port}" (an unnamed branch is named after its 1-based position, the default branch "0")`,
+          );
+        }
+        seen.add(port);
+      });
+      break;
+    }
+    case 'cogroup': {
+      const seen = new Set<string>();
+      (config.inputs as { port: string }[]).forEach(({ port }, i) => {
+        if (seen.has(port))
+          issue(['config', 'inputs', i, 'port'], 'invalid_config', `input port "${port}" is declared twice`);
+        seen.add(port);
+      });
+      break;
+    }
+    case 'process':
+    case 'processValues': {
+      const name = config.processor as string;
+      if (processors && !processors.has(name))
+        issue(['config', 'processor'], 'unknown_processor', `no processor "${name}" is registered`);
+      (config.stores as string[]).forEach((store, i) => {
+        if (!knownStores.has(store)) {
+          issue(
+            ['config', 'stores', i],
+            'unknown_store',
+            `store "${store}" is neither declared in stores nor materialized by name by a node`,
+          );
+        }
+      });
+      break;
+    }
+    default:
+      break;
+  }
 }

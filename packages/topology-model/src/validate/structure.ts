@@ -7,10 +7,12 @@ import {
   edgeSchema,
   layoutSchema,
   rawNodeSchema,
+  storeSpecSchema,
   topicSchema,
   topologyDocumentSchema,
   type Edge,
   type Layout,
+  type StoreSpec,
   type TopicSpec,
 } from '../schema.js';
 import { formatPath, type ValidationIssue } from './issues.js';
@@ -25,6 +27,7 @@ export interface Indexed<T> {
 export interface SalvagedDocument {
   application: z.infer<typeof applicationSchema> | null;
   topics: Indexed<TopicSpec>[];
+  stores: Indexed<StoreSpec>[];
   nodes: Indexed<RawNode>[];
   edges: Indexed<Edge>[];
   layout: Layout | null;
@@ -58,6 +61,7 @@ export function parseStructure(input: unknown, issues: ValidationIssue[]): Salva
     return {
       application: d.application,
       topics: d.topics.map((value, index) => ({ index, value })),
+      stores: d.stores.map((value, index) => ({ index, value })),
       nodes: d.nodes.map((value, index) => ({ index, value })),
       edges: d.edges.map((value, index) => ({ index, value })),
       layout: d.layout,
@@ -85,6 +89,7 @@ export function parseStructure(input: unknown, issues: ValidationIssue[]): Salva
   return {
     application: application.success ? application.data : null,
     topics: salvageList('topics', topicSchema),
+    stores: salvageList('stores', storeSpecSchema),
     nodes: salvageList('nodes', rawNodeSchema),
     edges: salvageList('edges', edgeSchema),
     layout: layout.success ? layout.data : null,

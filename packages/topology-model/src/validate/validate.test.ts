@@ -46,14 +46,15 @@ describe('validateTopology', () => {
         path: 'nodes[2].config.expression',
         nodeId: 'markBig',
         code: 'invalid_config',
-        message: 'Invalid input: expected string, received number',
+        message:
+          'expected a CEL expression (string) or a function reference {"function": "<name>"}, received number',
       },
       {
         path: 'nodes[8].kind',
         nodeId: 'mystery',
         code: 'unknown_kind',
         message:
-          'unknown node kind "flatMapEverything"; known kinds: generator, source, filter, mapValues, peek, groupByKey, count, toStream, sink',
+          'unknown node kind "flatMapEverything"; known kinds: generator, source, table, globalTable, filter, filterNot, map, mapValues, selectKey, flatMap, flatMapValues, peek, split, merge, repartition, tableFilter, tableFilterNot, tableMapValues, toStream, groupByKey, groupBy, count, reduce, aggregate, cogroup, toTable, tableGroupBy, tableCount, tableReduce, tableAggregate, process, processValues, sink, foreach, print',
       },
       {
         path: 'edges[7].from',
@@ -96,7 +97,7 @@ describe('validateTopology', () => {
       e.to === 'filterLarge' ? { ...e, from: 'groupByUser' } : e,
     );
     expect(errorsOf(groupedToFilter).map((e) => e.message)).toEqual([
-      'filter takes a stream (KStream) but groupByKey produces a grouped stream (KGroupedStream); a grouped stream can only be aggregated (count)',
+      'filter takes a stream (KStream) but groupByKey produces a grouped stream (KGroupedStream); a grouped stream can only be aggregated (count, reduce, aggregate, cogroup)',
     ]);
   });
 

@@ -1,21 +1,26 @@
 // validateTopology: every error in one pass, each with its JSON path and node id.
 //   1. structure (zod), salvaging well-formed parts      structure.ts
-//   2. topics and nodes: kinds, configs, expressions     nodes.ts
+//   2. topics, stores and nodes: kinds, configs, logic   nodes.ts
 //   3. edges: endpoints, ports, flow types, inputs, cycles  edges.ts
 //   4. planning conflicts Kafka Streams would reject (duplicate names / stores), only once 1–3 pass
 import { buildPlan } from '../plan/plan.js';
 import type { Topology } from '../schema.js';
 import { checkEdges } from './edges.js';
-import type { ValidationIssue, ValidationResult } from './issues.js';
-import { checkNodes, checkTopics } from './nodes.js';
+import type { ValidateOptions, ValidationIssue, ValidationResult } from './issues.js';
+import { checkNodes, checkStores, checkTopics } from './nodes.js';
 import { parseStructure } from './structure.js';
 
-export function validateTopology(input: unknown): ValidationResult {
+/**
+ * @param options registries known here (function and processor names); references outside them
+ *   are errors. Without them only the reference syntax is checked.
+ */
+export function validateTopology(input: unknown, options: ValidateOptions = {}): ValidationResult {
   const issues: ValidationIssue[] = [];
   const doc = parseStructure(input, issues);
   if (!doc) return { ok: false, errors: issues };
   const declared = checkTopics(doc, issues);
-  const nodes = checkNodes(doc, declared, issues);
+  const stores = checkStores(doc, issues);
+  const nodes = checkNodes(doc, declared, stores, issues, options);
   checkEdges(doc.edges, nodes, issues);
   if (issues.length > 0 || !doc.application || !doc.layout) return { ok: false, errors: issues };
 
@@ -23,6 +28,7 @@ export function validateTopology(input: unknown): ValidationResult {
     schemaVersion: 1,
     application: doc.application,
     topics: doc.topics.map((t) => t.value),
+    stores: doc.stores.map((s) => s.value),
     nodes: doc.nodes.map(
       (n) => (nodes.valid.get(n.value.id) as { node: Topology['nodes'][number] }).node,
     ),

@@ -1,0 +1,233 @@
+// The config of every node kind. Field names: a kind with a single logic field calls it
+// `expression` (as v1's filter and mapValues do); kinds with several logic fields use the names
+// of the Kafka Streams parameters they stand for (initializer, aggregator, adder, subtractor,
+// predicate, topicExtractor, mapper, action). Optional fields without a default keep exported
+// v1 documents byte-identical.
+import { z } from 'zod';
+import {
+  celSchema,
+  functionRefSchema,
+  kafkaNameSchema,
+  logicSchema,
+  materializedFields,
+  portNameSchema,
+  registryNameSchema,
+  serdeSchema,
+  storeNameSchema,
+  topicNameSchema,
+} from './primitives.js';
+
+// ---- sources --------------------------------------------------------------------------------
+
+export const generatorConfigSchema = z.object({
+  /** The topic the generator writes to; the node then reads it like a source. */
+  topic: topicNameSchema,
+  /** Records per second across all partitions. */
+  ratePerSecond: z.number().positive().max(1_000_000),
+  /** CEL over `seq` (int, 0-based counter) and `now` (int ms); null key when absent. */
+  key: celSchema.optional(),
+  /** CEL over `seq` and `now`. */
+  value: celSchema,
+  keySerde: serdeSchema.default('string'),
+  valueSerde: serdeSchema.default('json'),
+});
+
+export const sourceConfigSchema = z.object({
+  topic: topicNameSchema,
+  keySerde: serdeSchema.default('string'),
+  valueSerde: serdeSchema.default('json'),
+  offsetReset: z.enum(['earliest', 'latest']).default('earliest'),
+});
+
+/** builder.table(topic, Consumed, Materialized). */
+export const tableConfigSchema = z.object({
+  topic: topicNameSchema,
+  keySerde: serdeSchema.default('string'),
+  valueSerde: serdeSchema.default('json'),
+  offsetReset: z.enum(['earliest', 'latest']).default('earliest'),
+  store: materializedFields.store,
+  logging: materializedFields.logging,
+  caching: materializedFields.caching,
+  storeType: materializedFields.storeType,
+});
+
+/** builder.globalTable(topic, Consumed, Materialized): global stores never log. */
+export const globalTableConfigSchema = z.object({
+  topic: topicNameSchema,
+  keySerde: serdeSchema.default('string'),
+  valueSerde: serdeSchema.default('json'),
+  store: materializedFields.store,
+});
+
+// ---- stateless KStream operations -------------------------------------------------------------
+
+/** filter / filterNot: a predicate returning bool. */
+export const filterConfigSchema = z.object({ expression: logicSchema });
+export const filterNotConfigSchema = filterConfigSchema;
+/** mapValues: the new value. */
+export const mapValuesConfigSchema = z.object({ expression: logicSchema });
+/** map: a `{"key": …, "value": …}` map, the new record. */
+export const mapConfigSchema = z.object({ expression: logicSchema });
+/** selectKey: the new key. */
+export const selectKeyConfigSchema = z.object({ expression: logicSchema });
+/** flatMap: a list of `{"key": …, "value": …}` maps. */
+export const flatMapConfigSchema = z.object({ expression: logicSchema });
+/** flatMapValues: a list of values. */
+export const flatMapValuesConfigSchema = z.object({ expression: logicSchema });
+/** peek: forwards unchanged; the action (side effects only) must be a TypeScript function. */
+export const peekConfigSchema = z.object({ action: functionRefSchema.optional() });
+/** foreach: terminal; the action must be a TypeScript function (CEL has no side effects). */
+export const foreachConfigSchema = z.object({ action: functionRefSchema.optional() });
+/** print(Printed.toSysOut().withLabel(label).withKeyValueMapper(mapper)). */
+export const printConfigSchema = z.object({
+  label: z.string().min(1).max(200).optional(),
+  /** Returns the printed string; default `[label]: key, value`. */
+  mapper: logicSchema.optional(),
+});
+
+/**
+ * split(Named) → BranchedKStream: branch(predicate, Branched.as(name)) in order, then
+ * defaultBranch(Branched.as(name)) or noDefaultBranch(). Output ports: branch i (1-based) is
+ * port `name ?? String(i)`, the default branch `name ?? "0"` — the suffix Kafka Streams appends
+ * to the split's name to name the branch.
+ */
+export const splitBranchSchema = z
+  .object({ name: kafkaNameSchema.optional(), predicate: logicSchema })
+  .strict();
+export const splitConfigSchema = z.object({
+  branches: z.array(splitBranchSchema).min(1, 'a split needs at least one branch'),
+  defaultBranch: z
+    .object({ name: kafkaNameSchema.optional() })
+    .strict()
+    .optional(),
+});
+
+/** merge: two or more streams into one (port `in` takes several edges). */
+export const mergeConfigSchema = z.object({});
+
+/** repartition(Repartitioned.as(name).withNumberOfPartitions(n).withKey/ValueSerde). */
+export const repartitionConfigSchema = z.object({
+  /** Partitions of the repartition topic; absent: decided at deploy time like Kafka Streams. */
+  partitions: z.number().int().positive().max(1024).optional(),
+  keySerde: serdeSchema.optional(),
+  valueSerde: serdeSchema.optional(),
+});
+
+/** to(topic, Produced) or to(TopicNameExtractor, Produced): exactly one of topic / topicExtractor. */
+export const sinkConfigSchema = z.object({
+  topic: topicNameSchema.optional(),
+  keySerde: serdeSchema.default('string'),
+  valueSerde: serdeSchema.default('json'),
+  /** Returns the topic name per record (a declared topic). */
+  topicExtractor: logicSchema.optional(),
+});
+
+/** toTable(Named, Materialized). */
+export const toTableConfigSchema = z.object({ ...materializedFields });
+
+/**
+ * process / processValues: a custom Processor API processor looked up by `processor` in the
+ * registry the operator provides when starting the runtime (never code from the document).
+ */
+export const processConfigSchema = z.object({
+  processor: registryNameSchema,
+  /** Names of the state stores the processor is connected to (document `stores` or DSL stores). */
+  stores: z.array(storeNameSchema).default([]),
+  /** Passed to the processor's factory as is. */
+  params: z.record(z.string(), z.json()).optional(),
+});
+export const processValuesConfigSchema = processConfigSchema;
+
+// ---- grouping and aggregation -----------------------------------------------------------------
+
+/** groupByKey(Grouped.with(keySerde, valueSerde)); the node's `name` is Grouped.as(name). */
+export const groupByKeyConfigSchema = z.object({
+  keySerde: serdeSchema.optional(),
+  valueSerde: serdeSchema.optional(),
+});
+/** groupBy(keySelector, Grouped): the expression returns the new key. */
+export const groupByConfigSchema = z.object({
+  expression: logicSchema,
+  keySerde: serdeSchema.optional(),
+  valueSerde: serdeSchema.optional(),
+});
+
+/** count(Materialized): values are always longs. */
+export const countConfigSchema = z.object({
+  store: materializedFields.store,
+  keySerde: materializedFields.keySerde,
+  logging: materializedFields.logging,
+  caching: materializedFields.caching,
+  storeType: materializedFields.storeType,
+});
+/** reduce(reducer, Materialized): the expression combines `agg` and `value`. */
+export const reduceConfigSchema = z.object({ expression: logicSchema, ...materializedFields });
+/** aggregate(initializer, aggregator, Materialized). */
+export const aggregateConfigSchema = z.object({
+  initializer: logicSchema,
+  aggregator: logicSchema,
+  ...materializedFields,
+});
+
+/**
+ * grouped₁.cogroup(aggregator₁).cogroup(grouped₂, aggregator₂)…aggregate(initializer, Named,
+ * Materialized). Each entry of `inputs` is an input port (accepting a grouped stream) with its
+ * aggregator, in cogroup call order.
+ */
+export const cogroupInputSchema = z
+  .object({ port: portNameSchema, aggregator: logicSchema })
+  .strict();
+export const cogroupConfigSchema = z.object({
+  inputs: z.array(cogroupInputSchema).min(1, 'a cogroup needs at least one input'),
+  initializer: logicSchema,
+  ...materializedFields,
+});
+
+// ---- KTable operations ------------------------------------------------------------------------
+
+export const toStreamConfigSchema = z.object({});
+/** KTable#filter / filterNot(predicate, Named, Materialized). */
+export const tableFilterConfigSchema = z.object({
+  expression: logicSchema,
+  ...materializedFields,
+});
+/** KTable#mapValues(mapper, Named, Materialized). */
+export const tableMapValuesConfigSchema = z.object({
+  expression: logicSchema,
+  ...materializedFields,
+});
+/** KTable#groupBy(selector, Grouped): the expression returns `{"key": …, "value": …}`. */
+export const tableGroupByConfigSchema = z.object({
+  expression: logicSchema,
+  keySerde: serdeSchema.optional(),
+  valueSerde: serdeSchema.optional(),
+});
+/** KGroupedTable#count(Named, Materialized). */
+export const tableCountConfigSchema = countConfigSchema;
+/** KGroupedTable#reduce(adder, subtractor, Named, Materialized). */
+export const tableReduceConfigSchema = z.object({
+  adder: logicSchema,
+  subtractor: logicSchema,
+  ...materializedFields,
+});
+/** KGroupedTable#aggregate(initializer, adder, subtractor, Named, Materialized). */
+export const tableAggregateConfigSchema = z.object({
+  initializer: logicSchema,
+  adder: logicSchema,
+  subtractor: logicSchema,
+  ...materializedFields,
+});
+
+// ---- document-level state stores (StreamsBuilder#addStateStore) -------------------------------
+
+export const storeSpecSchema = z.object({
+  name: storeNameSchema,
+  /** Key-value stores for now; window and session stores arrive with windowing. */
+  type: z.enum(['keyValue']).default('keyValue'),
+  keySerde: serdeSchema.default('string'),
+  valueSerde: serdeSchema.default('json'),
+  logging: z.boolean().default(true),
+  caching: z.boolean().default(false),
+  storeType: z.enum(['persistent', 'inMemory']).default('persistent'),
+});
+export type StoreSpec = z.infer<typeof storeSpecSchema>;
