@@ -427,7 +427,7 @@ export class Log {
     const p = this.partition(topic, partition);
     p.advanceLogStartOffset(beforeOffset);
     this.writeCheckpoints();
-    if (!p.cleaning) p.deleteOldSegments(this.clock());
+    if (!p.cleaning) p.deleteOldSegments(this.clock(), true);
     return p.logStartOffset;
   }
 

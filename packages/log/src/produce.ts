@@ -133,7 +133,7 @@ function split<T extends { record: RecordInput }>(items: T[], maxBytes: number):
   for (const item of items) {
     const r = item.record;
     let n = RECORD_OVERHEAD + (r.key?.length ?? 0) + (r.value?.length ?? 0);
-    for (const [k, v] of Object.entries(r.headers ?? {})) n += k.length * 3 + v.length * 3 + 4;
+    if (r.headers) for (const k in r.headers) n += k.length * 3 + r.headers[k]!.length * 3 + 4;
     if (current.length > 0 && size + n > maxBytes) {
       out.push(current);
       current = [];

@@ -390,13 +390,16 @@ export class PartitionLog {
 
   // ---- retention -----------------------------------------------------------------------------
 
-  /** Deletes old segments per retention and the log start offset; returns how many went. */
-  deleteOldSegments(now: number): number {
+  /**
+   * Deletes old segments per retention and the log start offset; returns how many went. With
+   * `onlyBelowLogStart` (after deleteRecords) time and size retention are left for their own run.
+   */
+  deleteOldSegments(now: number, onlyBelowLogStart = false): number {
     this.ensureOpen();
     const cfg = this.config;
     const count = segmentsToDelete({
       segments: this.segments,
-      deletePolicy: cfg.delete,
+      deletePolicy: cfg.delete && !onlyBelowLogStart,
       retentionMs: cfg.retentionMs,
       retentionBytes: cfg.retentionBytes,
       logStartOffset: this.logStartOffset,
