@@ -26,6 +26,8 @@ const recordArb: fc.Arbitrary<RecordInput> = fc.record({
   headers: fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 16 }), { maxKeys: 3 }),
 });
 
+const manyHeaders = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`h${i}`, 'x'.repeat(i)]));
+
 describe('record batch v2', () => {
   it('lays out the fixed header as Kafka does', () => {
     const batch = encodeBatch([{ key: b('k'), value: b('v'), timestamp: 1000 }], { baseOffset: 42 });
@@ -61,6 +63,17 @@ describe('record batch v2', () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it('keeps large keys, values and many headers intact (multi-byte varints)', () => {
+    const key = Buffer.alloc(300, 1);
+    const value = Buffer.alloc(70_000, 2);
+    const batch = encodeBatch([{ key, value, timestamp: 10_000_000, headers: manyHeaders }, { key: null, value: null, timestamp: 0 }]);
+    const [a, b] = decodeRecords(batch, 0);
+    expect(Buffer.compare(Buffer.from(a!.key!), key)).toBe(0);
+    expect(Buffer.compare(Buffer.from(a!.value!), value)).toBe(0);
+    expect(a!.headers).toEqual(manyHeaders);
+    expect([b!.key, b!.value, b!.timestamp]).toEqual([null, null, 0]);
   });
 
   it('assigns offsets without touching the CRC, and stamps LogAppendTime with a fresh CRC', () => {

@@ -135,6 +135,24 @@ function layoutRecords(records: readonly RecordInput[], baseTimestamp: number, o
   return { bodySizes, headers, total };
 }
 
+/** Copies small arrays by hand: TypedArray#set has a fixed cost that dominates for keys. */
+function copyInto(out: Uint8Array, p: number, src: Uint8Array): number {
+  const n = src.length;
+  if (n < 48) {
+    for (let i = 0; i < n; i++) out[p + i] = src[i]!;
+  } else out.set(src, p);
+  return p + n;
+}
+
+/** writeVarint with a fast path for the common one-byte case (values in [-64, 63]). */
+function varint(out: Uint8Array, p: number, v: number): number {
+  if (v >= -64 && v <= 63) {
+    out[p] = (v << 1) ^ (v >> 31);
+    return p + 1;
+  }
+  return writeVarint(out, p, v);
+}
+
 function writeRecords(
   out: Uint8Array,
   start: number,
@@ -148,29 +166,20 @@ function writeRecords(
     const r = records[i]!;
     p = writeVarint(out, p, layout.bodySizes[i]!);
     out[p++] = 0;
-    p = writeVarlong(out, p, r.timestamp - baseTimestamp);
-    p = writeVarint(out, p, offsetDeltas?.[i] ?? i);
-    if (r.key === null) out[p++] = 1; // varint -1
-    else {
-      p = writeVarint(out, p, r.key.length);
-      out.set(r.key, p);
-      p += r.key.length;
-    }
-    if (r.value === null) out[p++] = 1;
-    else {
-      p = writeVarint(out, p, r.value.length);
-      out.set(r.value, p);
-      p += r.value.length;
-    }
+    const tsDelta = r.timestamp - baseTimestamp;
+    p = tsDelta >= -64 && tsDelta <= 63 ? varint(out, p, tsDelta) : writeVarlong(out, p, tsDelta);
+    p = varint(out, p, offsetDeltas === undefined ? i : offsetDeltas[i]!);
+    const key = r.key;
+    if (key === null) out[p++] = 1; // varint -1
+    else p = copyInto(out, varint(out, p, key.length), key);
+    const value = r.value;
+    if (value === null) out[p++] = 1;
+    else p = copyInto(out, varint(out, p, value.length), value);
     const hs = layout.headers[i]!;
-    p = writeVarint(out, p, hs.length);
+    p = varint(out, p, hs.length);
     for (const h of hs) {
-      p = writeVarint(out, p, h.key.length);
-      out.set(h.key, p);
-      p += h.key.length;
-      p = writeVarint(out, p, h.value.length);
-      out.set(h.value, p);
-      p += h.value.length;
+      p = copyInto(out, varint(out, p, h.key.length), h.key);
+      p = copyInto(out, varint(out, p, h.value.length), h.value);
     }
   }
 }
