@@ -207,8 +207,17 @@ export interface MetricsSnapshot {
   nodeModelIds: Record<string, string>;
 }
 
+/** What the DSL's StreamsBuilder#build() returns (dsl/streams-builder.ts), accepted as a topology. */
+export interface BuiltTopologyLike {
+  readonly kind: 'streamwright.built-topology';
+  readonly topology: Topology;
+  readonly functions: FunctionRegistry;
+  readonly processors: ProcessorRegistry;
+}
+
 export interface StreamsAppOptions {
-  topology: Topology;
+  /** A validated topology, or a DSL program's build() (its registries are used too). */
+  topology: Topology | BuiltTopologyLike;
   backend: Backend;
   /**
    * TypeScript functions the topology refers to by name (`{"function": "…"}` logic fields), e.g.

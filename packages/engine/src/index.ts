@@ -14,3 +14,22 @@ export { FailedProcessingError } from './processor/processing-failure.js';
 export { APP_TRANSITIONS, THREAD_TRANSITIONS, TASK_TRANSITIONS } from './lifecycle/states.js';
 export type { ThreadState } from './lifecycle/states.js';
 export { tasksFor, streamsTaskAssignor } from './thread/task-assignor.js';
+// The TypeScript DSL (docs/DSL.md).
+export * from './dsl/index.js';
+// The Processor API (docs/DSL.md#processor-api).
+export type {
+  Processor,
+  ProcessorContext,
+  ProcessorSupplier,
+  FixedKeyProcessor,
+  FixedKeyProcessorContext,
+  FixedKeyProcessorSupplier,
+  FixedKeyRecord,
+  StreamRecord,
+  RecordMetadata,
+  KeyValueStore,
+  Cancellable,
+  PunctuationType,
+  Punctuator,
+} from './papi/types.js';
+export type { ProcessorRegistry, ProcessorFactory, FunctionRegistry, LogicFunction, CodeRegistries } from './processor/registries.js';

@@ -31,17 +31,32 @@ const MAX_ERRORS = 100;
 const silent: EngineLogger = { info() {}, warn() {}, error() {} };
 
 export function createStreamsApp(options: StreamsAppOptions): StreamsApp {
-  return new StreamsAppImpl(options, planOf(options.topology));
+  const resolved = resolveOptions(options);
+  return new StreamsAppImpl(resolved, planOf(resolved.topology));
 }
 
 /** For callers that already hold a plan (tests, tools). */
 export function createStreamsAppFromPlan(options: StreamsAppOptions, plan: Plan): StreamsApp {
-  return new StreamsAppImpl(options, plan);
+  return new StreamsAppImpl(resolveOptions(options), plan);
+}
+
+type ResolvedOptions = StreamsAppOptions & { topology: Topology };
+
+/** A DSL build() brings its own function and processor registries; explicit ones win. */
+function resolveOptions(options: StreamsAppOptions): ResolvedOptions {
+  const t = options.topology;
+  if (!('kind' in t) || t.kind !== 'streamwright.built-topology') return options as ResolvedOptions;
+  return {
+    ...options,
+    topology: t.topology,
+    functions: { ...t.functions, ...options.functions },
+    processors: { ...t.processors, ...options.processors },
+  };
 }
 
 class StreamsAppImpl implements StreamsApp {
   readonly applicationId: string;
-  readonly #options: StreamsAppOptions;
+  readonly #options: ResolvedOptions;
   readonly #plan: Plan;
   readonly #config: EngineConfig;
   readonly #compiled: CompiledSubtopology[];
@@ -55,7 +70,7 @@ class StreamsAppImpl implements StreamsApp {
   #closing: Promise<void> | null = null;
   #failing: Promise<void> | null = null;
 
-  constructor(options: StreamsAppOptions, plan: Plan) {
+  constructor(options: ResolvedOptions, plan: Plan) {
     this.#options = options;
     this.#plan = plan;
     this.applicationId = options.topology.application.id;

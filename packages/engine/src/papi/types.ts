@@ -1,9 +1,11 @@
 // The Processor API as users write it (Kafka Streams' org.apache.kafka.streams.processor.api).
 // Everything here is synchronous: process(), forward() and store access run on the record path.
-import type { Headers } from '../api.js';
 import type { Cancellable, PunctuationType, Punctuator } from '../processor/punctuation.js';
 
 export type { Cancellable, PunctuationType, Punctuator } from '../processor/punctuation.js';
+
+/** Record headers (Kafka's are bytes; here UTF-8 text, as everywhere in the engine). */
+export type Headers = Record<string, string>;
 
 /**
  * Kafka Streams' `Record<K, V>`: key, value, timestamp (epoch ms) and headers. Plain and

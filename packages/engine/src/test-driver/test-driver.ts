@@ -4,7 +4,7 @@
 // (e.g. a generator's topic or a repartition topic) is fed back in, as TopologyTestDriver does.
 import type { AppConfig, Plan, Topology } from '@streamwright/topology-model';
 import { compileExpression } from '@streamwright/topology-model';
-import type { Headers, MetricsSnapshot, ProcessingError, ProduceRecord, StoredRecord } from '../api.js';
+import type { BuiltTopologyLike, Headers, MetricsSnapshot, ProcessingError, ProduceRecord, StoredRecord } from '../api.js';
 import { engineConfig } from '../app/config.js';
 import { planOf } from '../app/plan-topology.js';
 import { MetricsRegistry } from '../metrics/metrics-registry.js';
@@ -69,8 +69,18 @@ export interface TestDriverOptions extends CodeRegistries {
   now?: () => number;
 }
 
-export function createTestDriver(topology: Topology, options: TestDriverOptions = {}): TestDriver {
-  return createTestDriverFromPlan(planOf(topology), { ...topology.application.config, ...options.config }, options);
+/** `topology`: a validated topology, or a DSL program's build() (its registries are used too). */
+export function createTestDriver(topology: Topology | BuiltTopologyLike, options: TestDriverOptions = {}): TestDriver {
+  if ('kind' in topology && topology.kind === 'streamwright.built-topology') {
+    const merged: TestDriverOptions = {
+      ...options,
+      functions: { ...topology.functions, ...options.functions },
+      processors: { ...topology.processors, ...options.processors },
+    };
+    return createTestDriver(topology.topology, merged);
+  }
+  const t = topology as Topology;
+  return createTestDriverFromPlan(planOf(t), { ...t.application.config, ...options.config }, options);
 }
 
 export function createTestDriverFromPlan(

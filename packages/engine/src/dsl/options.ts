@@ -1,0 +1,197 @@
+// Kafka Streams' option objects (Named, Consumed, Produced, Grouped, Materialized, Repartitioned,
+// Branched, Printed) and KeyValue, as immutable builders. They only carry what the topology
+// document can express; the DSL reads their fields when it writes a node.
+import type { DslSerde } from './serdes.js';
+
+export interface KeyValue<K, V> {
+  readonly key: K;
+  readonly value: V;
+}
+
+export const KeyValue = {
+  pair: <K, V>(key: K, value: V): KeyValue<K, V> => ({ key, value }),
+};
+
+/** Named.as(name): the processor's name instead of a generated `KSTREAM-…-NNNNNNNNNN`. */
+export class Named {
+  private constructor(readonly name: string) {}
+  static as(name: string): Named {
+    return new Named(name);
+  }
+}
+
+export class Consumed<K, V> {
+  private constructor(
+    readonly keySerde?: DslSerde<K>,
+    readonly valueSerde?: DslSerde<V>,
+    readonly name?: string,
+    readonly offsetReset?: 'earliest' | 'latest',
+  ) {}
+  static with<K, V>(keySerde: DslSerde<K>, valueSerde: DslSerde<V>): Consumed<K, V> {
+    return new Consumed(keySerde, valueSerde);
+  }
+  static as<K = unknown, V = unknown>(name: string): Consumed<K, V> {
+    return new Consumed<K, V>(undefined, undefined, name);
+  }
+  withName(name: string): Consumed<K, V> {
+    return new Consumed(this.keySerde, this.valueSerde, name, this.offsetReset);
+  }
+  withKeySerde<K2>(serde: DslSerde<K2>): Consumed<K2, V> {
+    return new Consumed(serde, this.valueSerde, this.name, this.offsetReset);
+  }
+  withValueSerde<V2>(serde: DslSerde<V2>): Consumed<K, V2> {
+    return new Consumed(this.keySerde, serde, this.name, this.offsetReset);
+  }
+  /** Kafka's AutoOffsetReset.earliest() / latest(). */
+  withOffsetResetPolicy(policy: 'earliest' | 'latest'): Consumed<K, V> {
+    return new Consumed(this.keySerde, this.valueSerde, this.name, policy);
+  }
+}
+
+export class Produced<K, V> {
+  private constructor(
+    readonly keySerde?: DslSerde<K>,
+    readonly valueSerde?: DslSerde<V>,
+    readonly name?: string,
+  ) {}
+  static with<K, V>(keySerde: DslSerde<K>, valueSerde: DslSerde<V>): Produced<K, V> {
+    return new Produced(keySerde, valueSerde);
+  }
+  static as<K = unknown, V = unknown>(name: string): Produced<K, V> {
+    return new Produced<K, V>(undefined, undefined, name);
+  }
+  withName(name: string): Produced<K, V> {
+    return new Produced(this.keySerde, this.valueSerde, name);
+  }
+  withKeySerde<K2>(serde: DslSerde<K2>): Produced<K2, V> {
+    return new Produced(serde, this.valueSerde, this.name);
+  }
+  withValueSerde<V2>(serde: DslSerde<V2>): Produced<K, V2> {
+    return new Produced(this.keySerde, serde, this.name);
+  }
+}
+
+export class Grouped<K, V> {
+  private constructor(
+    readonly name?: string,
+    readonly keySerde?: DslSerde<K>,
+    readonly valueSerde?: DslSerde<V>,
+  ) {}
+  static as<K = unknown, V = unknown>(name: string): Grouped<K, V> {
+    return new Grouped<K, V>(name);
+  }
+  static with<K, V>(keySerde: DslSerde<K>, valueSerde: DslSerde<V>): Grouped<K, V> {
+    return new Grouped(undefined, keySerde, valueSerde);
+  }
+  withName(name: string): Grouped<K, V> {
+    return new Grouped(name, this.keySerde, this.valueSerde);
+  }
+  withKeySerde<K2>(serde: DslSerde<K2>): Grouped<K2, V> {
+    return new Grouped(this.name, serde, this.valueSerde);
+  }
+  withValueSerde<V2>(serde: DslSerde<V2>): Grouped<K, V2> {
+    return new Grouped(this.name, this.keySerde, serde);
+  }
+}
+
+export class Materialized<K, V> {
+  private constructor(
+    readonly storeName?: string,
+    readonly keySerde?: DslSerde<K>,
+    readonly valueSerde?: DslSerde<V>,
+    readonly logging?: boolean,
+    readonly caching?: boolean,
+    readonly storeType?: 'persistent' | 'inMemory',
+  ) {}
+  static as<K = unknown, V = unknown>(storeName: string): Materialized<K, V> {
+    return new Materialized<K, V>(storeName);
+  }
+  static with<K, V>(keySerde: DslSerde<K>, valueSerde: DslSerde<V>): Materialized<K, V> {
+    return new Materialized(undefined, keySerde, valueSerde);
+  }
+  #copy(patch: Partial<Materialized<K, V>>): Materialized<K, V> {
+    const m = { ...this.fields(), ...patch };
+    return new Materialized(m.storeName, m.keySerde, m.valueSerde, m.logging, m.caching, m.storeType);
+  }
+  withKeySerde(serde: DslSerde<K>): Materialized<K, V> {
+    return this.#copy({ keySerde: serde });
+  }
+  withValueSerde(serde: DslSerde<V>): Materialized<K, V> {
+    return this.#copy({ valueSerde: serde });
+  }
+  withLoggingEnabled(): Materialized<K, V> {
+    return this.#copy({ logging: true });
+  }
+  withLoggingDisabled(): Materialized<K, V> {
+    return this.#copy({ logging: false });
+  }
+  withCachingEnabled(): Materialized<K, V> {
+    return this.#copy({ caching: true });
+  }
+  withCachingDisabled(): Materialized<K, V> {
+    return this.#copy({ caching: false });
+  }
+  /** Kafka's withStoreType(DslStoreSuppliers): `inMemory` or `persistent`. */
+  withStoreType(type: 'persistent' | 'inMemory'): Materialized<K, V> {
+    return this.#copy({ storeType: type });
+  }
+  /** The document's Materialized fields (only those that were set). */
+  fields(): { storeName?: string; keySerde?: DslSerde<K>; valueSerde?: DslSerde<V>; logging?: boolean; caching?: boolean; storeType?: 'persistent' | 'inMemory' } {
+    const out: ReturnType<Materialized<K, V>['fields']> = {};
+    if (this.storeName !== undefined) out.storeName = this.storeName;
+    if (this.keySerde !== undefined) out.keySerde = this.keySerde;
+    if (this.valueSerde !== undefined) out.valueSerde = this.valueSerde;
+    if (this.logging !== undefined) out.logging = this.logging;
+    if (this.caching !== undefined) out.caching = this.caching;
+    if (this.storeType !== undefined) out.storeType = this.storeType;
+    return out;
+  }
+}
+
+export class Repartitioned<K, V> {
+  private constructor(
+    readonly name?: string,
+    readonly partitions?: number,
+    readonly keySerde?: DslSerde<K>,
+    readonly valueSerde?: DslSerde<V>,
+  ) {}
+  static as<K = unknown, V = unknown>(name: string): Repartitioned<K, V> {
+    return new Repartitioned<K, V>(name);
+  }
+  static with<K, V>(keySerde: DslSerde<K>, valueSerde: DslSerde<V>): Repartitioned<K, V> {
+    return new Repartitioned(undefined, undefined, keySerde, valueSerde);
+  }
+  static numberOfPartitions<K = unknown, V = unknown>(partitions: number): Repartitioned<K, V> {
+    return new Repartitioned<K, V>(undefined, partitions);
+  }
+  withName(name: string): Repartitioned<K, V> {
+    return new Repartitioned(name, this.partitions, this.keySerde, this.valueSerde);
+  }
+  withNumberOfPartitions(partitions: number): Repartitioned<K, V> {
+    return new Repartitioned(this.name, partitions, this.keySerde, this.valueSerde);
+  }
+  withKeySerde<K2>(serde: DslSerde<K2>): Repartitioned<K2, V> {
+    return new Repartitioned(this.name, this.partitions, serde, this.valueSerde);
+  }
+  withValueSerde<V2>(serde: DslSerde<V2>): Repartitioned<K, V2> {
+    return new Repartitioned(this.name, this.partitions, this.keySerde, serde);
+  }
+}
+
+/** Printed.toSysOut(): labels default to the processor name, lines to `key, value`. */
+export class Printed<K, V> {
+  private constructor(
+    readonly label?: string,
+    readonly mapper?: string | ((key: K, value: V) => string),
+  ) {}
+  static toSysOut<K = unknown, V = unknown>(): Printed<K, V> {
+    return new Printed<K, V>();
+  }
+  withLabel(label: string): Printed<K, V> {
+    return new Printed(label, this.mapper);
+  }
+  /** A CEL expression (print context) or a function returning the printed text. */
+  withKeyValueMapper(mapper: string | ((key: K, value: V) => string)): Printed<K, V> {
+    return new Printed(this.label, mapper);
+  }
+}

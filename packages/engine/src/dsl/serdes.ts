@@ -1,0 +1,23 @@
+// Typed serdes for the DSL (Kafka's `Serdes` factory). Each is one of the engine's serdes, so the
+// topology document records it by name and the running app uses exactly the same bytes.
+import type { SerdeName } from '@streamwright/topology-model';
+import { bytesSerde, doubleSerde, integerSerde, jsonSerde, longSerde, stringSerde } from '../serdes/index.js';
+import type { Serde } from '../serdes/serde.js';
+
+/** A serde the topology can name: its `name` is the document's serde name. */
+export interface DslSerde<T> extends Serde<T> {
+  readonly name: SerdeName;
+}
+
+const typed = <T>(serde: Serde<unknown>): DslSerde<T> => serde as unknown as DslSerde<T>;
+
+export const Serdes = {
+  String: (): DslSerde<string> => typed(stringSerde),
+  /** Java's LongSerde; numbers within ±2^53-1 come back as numbers, larger ones as bigints. */
+  Long: (): DslSerde<number> => typed(longSerde),
+  Integer: (): DslSerde<number> => typed(integerSerde),
+  Double: (): DslSerde<number> => typed(doubleSerde),
+  ByteArray: (): DslSerde<Uint8Array> => typed(bytesSerde),
+  /** UTF-8 JSON (Streamwright's default value serde). */
+  Json: <T = unknown>(): DslSerde<T> => typed(jsonSerde),
+} as const;

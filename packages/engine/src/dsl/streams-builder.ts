@@ -1,0 +1,213 @@
+// StreamsBuilder: the DSL's entry point. build() turns the program into a topology document
+// (topology-model's format, validated; export it with exportTopology) plus the in-process
+// registries of the TypeScript functions and processors it refers to by name.
+import {
+  describeTopology,
+  planTopology,
+  validateTopology,
+  type AppConfig,
+  type Topology,
+  type TopologyDocumentInput,
+} from '@streamwright/topology-model';
+import type { FunctionRegistry, ProcessorRegistry } from '../processor/registries.js';
+import { DocumentBuilder } from './document-builder.js';
+import { derive, factories, materializedConfig, type Origin } from './internals.js';
+import { KGroupedStreamImpl, CogroupedKStreamImpl } from './kgrouped-stream-impl.js';
+import { KStreamImpl } from './kstream-impl.js';
+import { GlobalKTableImpl, KGroupedTableImpl, KTableImpl } from './ktable-impl.js';
+import type { Consumed, Materialized } from './options.js';
+import type { DslSerde } from './serdes.js';
+import type { GlobalKTable, KStream, KTable } from './types.js';
+
+factories.stream = (origin) => new KStreamImpl(origin);
+factories.table = (origin, store) => new KTableImpl(origin, store);
+factories.groupedStream = (origin) => new KGroupedStreamImpl(origin);
+factories.groupedTable = (origin) => new KGroupedTableImpl(origin);
+factories.cogrouped = (first) => new CogroupedKStreamImpl(first);
+
+/** What build() returns; createStreamsApp and createTestDriver accept it as their topology. */
+export interface BuiltTopology {
+  readonly kind: 'streamwright.built-topology';
+  /** The validated topology. */
+  readonly topology: Topology;
+  /** The document as written (pass it to exportTopology for canonical JSON). */
+  readonly document: TopologyDocumentInput;
+  readonly functions: FunctionRegistry;
+  readonly processors: ProcessorRegistry;
+  /** Topology#describe() text. */
+  describe(): string;
+}
+
+export function isBuiltTopology(value: unknown): value is BuiltTopology {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'streamwright.built-topology';
+}
+
+export interface BuildOptions {
+  /** `application.id` (Kafka Streams' StreamsConfig.APPLICATION_ID_CONFIG). */
+  applicationId: string;
+  /** Kafka Streams config with its dotted keys, e.g. `{"num.stream.threads": 2}`. */
+  config?: AppConfig;
+  /** Topics to declare with their partition counts (others are created with 1 on deploy). */
+  topics?: { name: string; partitions: number; config?: Record<string, string | number> }[];
+}
+
+/** A store for process / processValues (StoreBuilder from Stores.keyValueStoreBuilder). */
+export interface StoreBuilder<K, V> {
+  readonly name: string;
+  readonly keySerde: DslSerde<K>;
+  readonly valueSerde: DslSerde<V>;
+  readonly logging: boolean;
+  readonly caching: boolean;
+  readonly storeType: 'persistent' | 'inMemory';
+  withLoggingDisabled(): StoreBuilder<K, V>;
+  withLoggingEnabled(): StoreBuilder<K, V>;
+  withCachingEnabled(): StoreBuilder<K, V>;
+  withCachingDisabled(): StoreBuilder<K, V>;
+}
+
+export interface KeyValueBytesStoreSupplier {
+  readonly name: string;
+  readonly storeType: 'persistent' | 'inMemory';
+}
+
+export const Stores = {
+  persistentKeyValueStore: (name: string): KeyValueBytesStoreSupplier => ({ name, storeType: 'persistent' }),
+  inMemoryKeyValueStore: (name: string): KeyValueBytesStoreSupplier => ({ name, storeType: 'inMemory' }),
+  keyValueStoreBuilder<K, V>(supplier: KeyValueBytesStoreSupplier, keySerde: DslSerde<K>, valueSerde: DslSerde<V>): StoreBuilder<K, V> {
+    const make = (logging: boolean, caching: boolean): StoreBuilder<K, V> => ({
+      name: supplier.name,
+      storeType: supplier.storeType,
+      keySerde,
+      valueSerde,
+      logging,
+      caching,
+      withLoggingDisabled: () => make(false, caching),
+      withLoggingEnabled: () => make(true, caching),
+      withCachingEnabled: () => make(logging, true),
+      withCachingDisabled: () => make(logging, false),
+    });
+    // Kafka's StoreBuilder defaults: logging on, caching off.
+    return make(true, false);
+  },
+};
+
+export class StreamsBuilder {
+  readonly #doc = new DocumentBuilder();
+
+  /** builder.stream(topic, Consumed): one topic (multi-topic and pattern sources: see docs/DSL.md). */
+  stream<K = string, V = unknown>(topic: string | readonly string[] | RegExp, consumed?: Consumed<K, V>): KStream<K, V> {
+    const single = this.#singleTopic(topic);
+    const node = this.#doc.addNode(
+      'source',
+      { topic: single, keySerde: consumed?.keySerde?.name, valueSerde: consumed?.valueSerde?.name, offsetReset: consumed?.offsetReset },
+      consumed?.name,
+    );
+    return new KStreamImpl<K, V>(this.#origin(node, consumed));
+  }
+
+  table<K = string, V = unknown>(topic: string, consumed?: Consumed<K, V>, materialized?: Materialized<K, V>): KTable<K, V> {
+    const node = this.#doc.addNode(
+      'table',
+      {
+        topic,
+        keySerde: consumed?.keySerde?.name,
+        valueSerde: consumed?.valueSerde?.name,
+        offsetReset: consumed?.offsetReset,
+        // The table's serdes are Consumed's: Materialized only names and configures the store.
+        ...withoutSerdes(materializedConfig(materialized as Materialized<unknown, unknown> | undefined)),
+      },
+      consumed?.name,
+    );
+    return new KTableImpl<K, V>(this.#origin(node, consumed), materialized?.fields().storeName ?? null);
+  }
+
+  globalTable<K = string, V = unknown>(topic: string, consumed?: Consumed<K, V>, materialized?: Materialized<K, V>): GlobalKTable<K, V> {
+    const store = materialized?.fields().storeName;
+    const node = this.#doc.addNode(
+      'globalTable',
+      { topic, keySerde: consumed?.keySerde?.name, valueSerde: consumed?.valueSerde?.name, store },
+      consumed?.name,
+    );
+    return new GlobalKTableImpl<K, V>(this.#origin(node, consumed), store ?? null);
+  }
+
+  /** Declares a store that process / processValues nodes connect to by name. */
+  addStateStore(store: StoreBuilder<unknown, unknown>): this {
+    if (this.#doc.stores.some((s) => s.name === store.name)) throw new Error(`a store named ${store.name} was already added`);
+    this.#doc.stores.push({
+      name: store.name,
+      type: 'keyValue',
+      keySerde: store.keySerde.name,
+      valueSerde: store.valueSerde.name,
+      logging: store.logging,
+      caching: store.caching,
+      storeType: store.storeType,
+    });
+    return this;
+  }
+
+  /** @throws Error listing every validation error (path and message) when the program is invalid. */
+  build(options: BuildOptions): BuiltTopology {
+    const document: TopologyDocumentInput = {
+      schemaVersion: 1,
+      application: { id: options.applicationId, config: { ...options.config } },
+      topics: this.#topics(options.topics ?? []),
+      stores: this.#doc.stores.map((s) => ({ ...s })),
+      nodes: this.#doc.nodes.map((n) => structuredCloneConfig(n)),
+      edges: this.#doc.edges.map((e) => ({ ...e })),
+    } as TopologyDocumentInput;
+    const result = validateTopology(document);
+    if (!result.ok) {
+      const lines = result.errors.map((e) => `  ${e.path === undefined ? '' : `${String(e.path)}: `}${e.message}`);
+      throw new Error(`the DSL program does not make a valid topology:\n${lines.join('\n')}`);
+    }
+    const topology = result.topology;
+    const { functions, processors } = this.#doc.registries();
+    return {
+      kind: 'streamwright.built-topology',
+      topology,
+      document,
+      functions,
+      processors,
+      describe: () => describeTopology(planTopology(topology)),
+    };
+  }
+
+  /** Declared topics, then every other topic the program names (1 partition, as deploy would create). */
+  #topics(declared: NonNullable<BuildOptions['topics']>): { name: string; partitions: number; config: Record<string, string | number> }[] {
+    const out = declared.map((t) => ({ name: t.name, partitions: t.partitions, config: { ...t.config } }));
+    const known = new Set(out.map((t) => t.name));
+    for (const node of this.#doc.nodes) {
+      const topic = node.config['topic'];
+      if (typeof topic === 'string' && !known.has(topic)) {
+        known.add(topic);
+        out.push({ name: topic, partitions: 1, config: {} });
+      }
+    }
+    return out;
+  }
+
+  #singleTopic(topic: string | readonly string[] | RegExp): string {
+    if (typeof topic === 'string') return topic;
+    if (Array.isArray(topic) && topic.length === 1) return topic[0] as string;
+    throw new Error(
+      'stream(): a source reads one topic in the topology format for now; build one stream per topic and merge() them (see docs/DSL.md)',
+    );
+  }
+
+  #origin(node: ReturnType<DocumentBuilder['addNode']>, consumed?: Consumed<unknown, unknown> | Consumed<never, never>): Origin {
+    const c = consumed as Consumed<unknown, unknown> | undefined;
+    return derive({ builder: this.#doc, node }, node, { keySerde: c?.keySerde, valueSerde: c?.valueSerde });
+  }
+}
+
+function withoutSerdes(config: Record<string, unknown>): Record<string, unknown> {
+  const { keySerde: _k, valueSerde: _v, ...rest } = config;
+  return rest;
+}
+
+// Node configs may hold function references (plain objects) and arrays: copy them so the built
+// document does not change if the builder is used again.
+function structuredCloneConfig<T extends { config: Record<string, unknown> }>(node: T): T {
+  return { ...node, config: JSON.parse(JSON.stringify(node.config)) as Record<string, unknown> };
+}
