@@ -38,8 +38,10 @@ export function ensureOracleBuilt({ verbose = false } = {}) {
 
 /**
  * Runs scenarios on Kafka Streams. Each scenario: {name, topology (Streamwright JSON), inputs:
- * [{topic, key, value, timestamp}], outputs: [topic], describeOnly?}. Resolves to one result per
- * scenario: {name, describe, outputs: {topic: [{key, value, timestamp}]}} or {name, error}.
+ * [{topic, key, value, timestamp}] (stream, table or global table topics), outputs: [topic],
+ * stores: [store], describeOnly?}. Resolves to one result per scenario: {name, describe,
+ * outputs: {topic: [{key, value, timestamp}]}, stores: {store: [[key, value]...]}} or
+ * {name, error}. Types: index.d.ts.
  */
 export async function runOracle(scenarios) {
   ensureOracleBuilt();

@@ -1,13 +1,16 @@
 // Differential test: our planner + describeTopology against Apache Kafka Streams 4.1 itself
 // (tools/ks-oracle builds the equivalent DSL program and prints Topology#describe()).
 //
-// Counts in these topologies always name their store: the oracle calls
-// count(Materialized.with(...)), which burns one more counter value than count() does
-// (KGroupedStreamImpl#count(Named, Materialized)); our planner follows count(). The unnamed-store
-// naming is checked against Kafka's own tests in src/describe.test.ts.
-import { runOracle, type OracleScenario } from '@streamwright/ks-oracle';
+// Three sets: hand-written v1 topologies, one hand-picked program per DSL operation
+// (test/support/dsl-scenarios.ts), and random topologies over every kind generated with
+// fast-check (test/support/random-dsl.ts). A random document that validation refuses only for
+// a naming conflict (duplicate_name / duplicate_store) must make Kafka Streams refuse it too.
+import { runOracle, type OracleResult, type OracleScenario } from '@streamwright/ks-oracle';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeTopology, exampleTopology, planTopology, validateTopology } from '../src/index.js';
+import { dslScenarios } from './support/dsl-scenarios.js';
+import { randomDslTopology } from './support/random-dsl.js';
 import { randomTopology } from './support/random-topology.js';
 
 function ours(doc: unknown): string {
@@ -90,35 +93,65 @@ const handWritten: OracleScenario[] = [
   },
 ];
 
-const SEEDS = Array.from({ length: 60 }, (_, i) => 1000 + i);
+/** Mismatches between our describe() and Kafka Streams' for each scenario, as readable text. */
+function mismatches(scenarios: OracleScenario[], results: OracleResult[]): string[] {
+  const out: string[] = [];
+  scenarios.forEach((scenario, i) => {
+    const expected = results[i];
+    const validation = validateTopology(scenario.topology);
+    if (!validation.ok) {
+      const conflictsOnly = validation.errors.every(
+        (e) => e.code === 'duplicate_name' || e.code === 'duplicate_store',
+      );
+      if (!conflictsOnly) out.push(`${scenario.name}: invalid: ${JSON.stringify(validation.errors)}`);
+      else if (expected?.error === undefined)
+        out.push(`${scenario.name}: we refuse ${JSON.stringify(validation.errors)}, Kafka Streams builds it`);
+      return;
+    }
+    if (!expected || expected.error !== undefined || expected.describe === undefined) {
+      out.push(`${scenario.name}: oracle failed: ${expected?.error}\n${JSON.stringify(scenario.topology)}`);
+      return;
+    }
+    const actual = ours(scenario.topology);
+    if (actual !== expected.describe) {
+      out.push(
+        `${scenario.name}\n--- Kafka Streams\n${expected.describe}\n--- ours\n${actual}\n--- document\n${JSON.stringify(scenario.topology)}`,
+      );
+    }
+  });
+  return out;
+}
 
 describe('describe() matches Kafka Streams 4.1 (tools/ks-oracle)', () => {
   it(
-    'for hand-written topologies and 60 random forests of v1 kinds',
+    'for hand-written v1 topologies and 60 random forests of v1 kinds',
     { timeout: 120_000 },
     async () => {
-      const random: OracleScenario[] = SEEDS.map((seed) => ({
-        name: `random-${seed}`,
-        topology: randomTopology(seed, { namedStores: true }),
+      const random: OracleScenario[] = Array.from({ length: 60 }, (_, i) => ({
+        name: `random-${1000 + i}`,
+        topology: randomTopology(1000 + i, { namedStores: i % 2 === 0 }),
         describeOnly: true,
       }));
       const scenarios = [...handWritten, ...random];
       const results = await runOracle(scenarios);
-      const mismatches: string[] = [];
-      scenarios.forEach((scenario, i) => {
-        const expected = results[i];
-        if (!expected || expected.error !== undefined || expected.describe === undefined) {
-          mismatches.push(`${scenario.name}: oracle failed: ${expected?.error}`);
-          return;
-        }
-        const actual = ours(scenario.topology);
-        if (actual !== expected.describe) {
-          mismatches.push(
-            `${scenario.name}\n--- Kafka Streams\n${expected.describe}\n--- ours\n${actual}`,
-          );
-        }
-      });
-      expect(mismatches.slice(0, 3).join('\n\n')).toBe('');
+      expect(mismatches(scenarios, results).slice(0, 3).join('\n\n')).toBe('');
     },
   );
+
+  it('for one hand-picked program per DSL operation', { timeout: 120_000 }, async () => {
+    const scenarios = dslScenarios.map((s) => ({ ...s, describeOnly: true }));
+    const results = await runOracle(scenarios);
+    expect(mismatches(scenarios, results).slice(0, 3).join('\n\n')).toBe('');
+  });
+
+  it('for 200 random topologies over every kind (fast-check)', { timeout: 240_000 }, async () => {
+    const seeds = fc.sample(fc.integer({ min: 0, max: 2 ** 31 - 1 }), { numRuns: 200, seed: 4_1_1 });
+    const scenarios = seeds.map((seed) => ({
+      name: `random-dsl-${seed}`,
+      topology: randomDslTopology(seed),
+      describeOnly: true,
+    }));
+    const results = await runOracle(scenarios);
+    expect(mismatches(scenarios, results).slice(0, 3).join('\n\n')).toBe('');
+  });
 });

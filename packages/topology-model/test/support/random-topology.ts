@@ -3,10 +3,7 @@
 import type { TopologyDocumentInput } from '../../src/index.js';
 
 export interface RandomTopologyOptions {
-  /**
-   * true: every count names its store; false: none does; absent: 70% do. (The oracle's count
-   * without a store burns an extra counter value, see test/describe-oracle.test.ts.)
-   */
+  /** true: every count names its store; false: none does; absent: 70% do. */
   namedStores?: boolean;
 }
 

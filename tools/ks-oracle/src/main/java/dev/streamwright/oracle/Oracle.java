@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.InputStream;
+import java.io.PrintStream;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,17 +17,25 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.test.TestRecord;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * Reads {"scenarios": [{name, topology, inputs: [{topic, key, value, timestamp}], outputs:
- * [topic...]}]} on stdin, runs each on Apache Kafka Streams' TopologyTestDriver, and prints one
- * JSON object per scenario: {name, describe, outputs: {topic: [{key, value, timestamp}]}} or
- * {name, error}. Values of json serdes travel as JSON text; long serdes as numbers.
+ * [topic...], stores: [store...]}]} on stdin, runs each on Apache Kafka Streams'
+ * TopologyTestDriver, and prints {"results": [...]} with one object per scenario: {name,
+ * describe, outputs: {topic: [{key, value, timestamp}]}, stores: {store: [[key, value]...]}} or
+ * {name, error}. Inputs may target any topic the topology reads (stream, table or global table
+ * sources). Values of json serdes travel as JSON; long / integer / double serdes as numbers.
  */
 public final class Oracle {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   public static void main(String[] args) throws Exception {
+    // print() nodes write to System.out: keep it for the results and send the rest to stderr.
+    PrintStream stdout = System.out;
+    System.setOut(System.err);
     InputStream in = System.in;
     JsonNode request = JSON.readTree(in);
     ArrayNode results = JSON.createArrayNode();
@@ -35,7 +44,8 @@ public final class Oracle {
     }
     ObjectNode out = JSON.createObjectNode();
     out.set("results", results);
-    System.out.println(JSON.writeValueAsString(out));
+    stdout.println(JSON.writeValueAsString(out));
+    stdout.flush();
   }
 
   private static ObjectNode run(JsonNode scenario) {
@@ -52,6 +62,9 @@ public final class Oracle {
       props.put(StreamsConfig.APPLICATION_ID_CONFIG, built.applicationId());
       props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:1234");
       props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
+      // Where the DSL drops a serde Kafka Streams uses the defaults; Streamwright uses json.
+      props.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, JsonSerde.class);
+      props.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, JsonSerde.class);
       for (var e : built.appConfig().entrySet()) {
         props.put(e.getKey(), e.getValue());
       }
@@ -92,6 +105,25 @@ public final class Oracle {
           outputs.set(topic, records);
         }
         result.set("outputs", outputs);
+        ObjectNode stores = JSON.createObjectNode();
+        for (JsonNode storeName : scenario.path("stores")) {
+          String store = storeName.asText();
+          Serdes2 serdes = built.serdesForStore(store);
+          KeyValueStore<Object, Object> kv = driver.getKeyValueStore(store);
+          if (kv == null) throw new IllegalArgumentException("no key-value store " + store + " in the topology");
+          ArrayNode entries = JSON.createArrayNode();
+          try (KeyValueIterator<Object, Object> it = kv.all()) {
+            while (it.hasNext()) {
+              KeyValue<Object, Object> entry = it.next();
+              ArrayNode pair = JSON.createArrayNode();
+              pair.add(Values.toJson(entry.key, serdes.keyName()));
+              pair.add(Values.toJson(entry.value, serdes.valueName()));
+              entries.add(pair);
+            }
+          }
+          stores.set(store, entries);
+        }
+        result.set("stores", stores);
       }
     } catch (Exception | Error e) {
       result.put("error", e.getClass().getSimpleName() + ": " + e.getMessage());

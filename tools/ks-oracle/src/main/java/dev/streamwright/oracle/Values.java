@@ -28,7 +28,9 @@ final class Values {
       case "string" -> Serdes.String();
       case "long" -> Serdes.Long();
       case "bytes" -> Serdes.ByteArray();
-      case "json" -> Serdes.serdeFrom(new JsonSer(), new JsonDe());
+      case "integer" -> Serdes.Integer();
+      case "double" -> Serdes.Double();
+      case "json" -> new JsonSerde();
       default -> throw new IllegalArgumentException("unknown serde " + name);
     };
   }
@@ -39,6 +41,8 @@ final class Values {
     return switch (serde) {
       case "string" -> node.asText();
       case "long" -> node.asLong();
+      case "integer" -> node.asInt();
+      case "double" -> node.asDouble();
       case "bytes" -> Base64.getDecoder().decode(node.asText());
       default -> toJava(node);
     };
@@ -66,6 +70,25 @@ final class Values {
     if (node.isBoolean()) return node.asBoolean();
     if (node.isNull()) return NullValue.NULL_VALUE;
     return node.asText();
+  }
+
+  /** A Java value as CEL sees it: ints as longs, floats as doubles, null as CEL null. */
+  static Object toCel(Object v) {
+    if (v == null) return NullValue.NULL_VALUE;
+    if (v instanceof Integer i) return i.longValue();
+    if (v instanceof Short s) return s.longValue();
+    if (v instanceof Float f) return f.doubleValue();
+    if (v instanceof Map<?, ?> m) {
+      Map<Object, Object> out = new LinkedHashMap<>();
+      m.forEach((k, val) -> out.put(k, toCel(val)));
+      return out;
+    }
+    if (v instanceof List<?> l) {
+      List<Object> out = new ArrayList<>();
+      l.forEach(x -> out.add(toCel(x)));
+      return out;
+    }
+    return v;
   }
 
   /** CEL results → plain Java for Jackson (CEL null, bytes, unsigned ints). */
