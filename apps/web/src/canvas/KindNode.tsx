@@ -2,6 +2,7 @@
 // metrics tick re-renders the nodes whose counters moved and nothing else.
 import { memo } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { inputPortsOf, isNodeKind, outputPortsOf, OUTPUT_PORT } from '@streamwright/topology-model';
 import { useDesigner } from '../store/context.js';
 import { kindSpec, nodeSummary } from '../model/kinds.js';
 import { validationOf } from '../model/validation.js';
@@ -54,7 +55,10 @@ function KindNodeView({ id, data, selected }: NodeProps<KindFlowNode>) {
   const { node } = data;
   const spec = kindSpec(node.kind);
   const problems = useDesigner((s) => validationOf(s.doc).byNode.get(id)?.length ?? 0);
-  const inputs = spec?.inputs ?? [];
+  // ports come from topology-model: a split has one output per branch, a cogroup one input per
+  // grouped stream it combines
+  const inputs = isNodeKind(node.kind) ? inputPortsOf(node.kind, node.config) : [];
+  const outputs = isNodeKind(node.kind) ? outputPortsOf(node.kind, node.config) : [];
   const category = spec?.category ?? 'unknown';
   const summary = nodeSummary(node.kind, node.config);
   return (
@@ -98,15 +102,26 @@ function KindNodeView({ id, data, selected }: NodeProps<KindFlowNode>) {
       {summary && <div className="sw-node__summary">{summary}</div>}
       <NodeCounter id={id} />
       <NodeErrors id={id} />
-      {spec?.output && (
+      {outputs.map((port, i) => (
         <Handle
+          key={port}
           type="source"
-          id="out"
+          id={port}
           position={Position.Right}
-          data-testid={`handle-${id}-out`}
-          aria-label={`${id} output (${spec.output})`}
-          title={`out: a ${spec.output}`}
+          style={
+            outputs.length > 1 ? { top: `${((i + 1) * 100) / (outputs.length + 1)}%` } : undefined
+          }
+          data-testid={port === OUTPUT_PORT ? `handle-${id}-out` : `handle-${id}-out-${port}`}
+          aria-label={`${id} output ${port} (${spec?.output ?? ''})`}
+          title={`${port}: a ${spec?.output ?? ''}`}
         />
+      ))}
+      {outputs.length > 1 && (
+        <ul className="sw-node__ports" aria-hidden="true">
+          {outputs.map((port) => (
+            <li key={port}>{port}</li>
+          ))}
+        </ul>
       )}
     </div>
   );

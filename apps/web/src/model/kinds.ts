@@ -50,9 +50,12 @@ export function nodeSummary(kind: string, config: Record<string, unknown>): stri
     case 'filter':
     case 'mapValues':
       return str(config.expression) || 'no expression yet';
-    case 'count':
-      return str(config.store) ? `store ${str(config.store)}` : '';
+    case 'table':
+    case 'globalTable':
+      return str(config.topic) ? `from ${str(config.topic)}` : 'no topic yet';
     default:
-      return '';
+      // kinds with one logic field show it; stateful ones name their store
+      if (str(config.expression)) return str(config.expression);
+      return str(config.store) ? `store ${str(config.store)}` : '';
   }
 }
