@@ -1,12 +1,23 @@
 export { ExpressionError, positionAt } from './errors.js';
 export type { ExpressionErrorKind, SourcePosition } from './errors.js';
-export type { ExpressionContext } from './environment.js';
-export { RECORD_VARIABLES, GENERATOR_VARIABLES } from './environment.js';
+export type { ExpressionContext, VariableFamily } from './environment.js';
+export {
+  AGGREGATE_VARIABLES,
+  EXPRESSION_CONTEXTS,
+  GENERATOR_VARIABLES,
+  INITIALIZER_VARIABLES,
+  RECORD_VARIABLES,
+  familyOf,
+  variablesOf,
+} from './environment.js';
 export { compileExpression, checkExpression } from './compile.js';
 export type {
+  AggregateVariables,
   CompiledExpression,
   ExpressionCheck,
   GeneratorVariables,
+  InitializerVariables,
+  KeyValueResult,
   RecordVariables,
   VariablesFor,
 } from './compile.js';
