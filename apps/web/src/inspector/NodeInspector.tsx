@@ -1,7 +1,12 @@
 // The selected node's side panel: id, Kafka Streams name and a config form derived from its
 // kind's zod schema, with validation errors (CEL errors with their position) inline.
 import { useEffect, useId, useState } from 'react';
-import { GENERATOR_VARIABLES, RECORD_VARIABLES } from '@streamwright/topology-model';
+import {
+  expressionFields,
+  isNodeKind,
+  RECORD_VARIABLES,
+  variablesOf,
+} from '@streamwright/topology-model';
 import { useActions, useDesigner, useDesignerStore } from '../store/context.js';
 import { kindSpec } from '../model/kinds.js';
 import { fieldOfPath, validationOf, type Problem } from '../model/validation.js';
@@ -133,7 +138,13 @@ export function NodeInspector() {
   const byField = (key: string) => problems.filter((p) => fieldOfPath(p.path) === key);
   const known = new Set(['id', 'name', 'kind', ...fields.map((f) => f.key)]);
   const general = problems.filter((p) => !known.has(fieldOfPath(p.path) ?? ''));
-  const celVariables = node.kind === 'generator' ? GENERATOR_VARIABLES : RECORD_VARIABLES;
+  // each logic field is compiled in its own CEL context (an aggregator also sees `agg`)
+  const celVariables = (key: string) => {
+    const logic = isNodeKind(node.kind)
+      ? expressionFields[node.kind]?.find((f) => f.field === key)
+      : undefined;
+    return logic ? variablesOf(logic.context) : RECORD_VARIABLES;
+  };
   const testId = `config-${node.id}`;
 
   return (
@@ -180,7 +191,7 @@ export function NodeInspector() {
           value={node.config[field.key]}
           problems={byField(field.key)}
           testId={testId}
-          celVariables={celVariables}
+          celVariables={celVariables(field.key)}
           onChange={(v) =>
             actions.apply(setConfigField(store.getState().doc, node.id, field.key, v), {
               coalesceKey: `config:${node.id}:${field.key}`,
