@@ -10,6 +10,7 @@ import { changedSerde } from './changed-serde.js';
 import { compileLogic, type CompiledLogic } from './logic.js';
 import type { ProcessorContext } from './processor-context.js';
 import type { Processor } from './processor-node.js';
+import { isNullish, type EngineRecord } from './record.js';
 import { sourceProcessor } from './processors.js';
 import type { CodeRegistries } from './registries.js';
 import {
@@ -55,6 +56,11 @@ export function serdeOf(node: PlannedNode, which: 'keySerde' | 'valueSerde'): Se
 
 const passThrough: Factory = (ctx) => sourceProcessor(ctx);
 
+function peekFactory(cfg: Record<string, unknown>, logic: (field: string, context: ExpressionContext) => CompiledLogic): Factory {
+  const action = cfg['action'] === undefined ? null : logic('action', 'mapValues');
+  return (ctx) => peekProcessor(ctx, action, true);
+}
+
 export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Factory {
   const cfg = config(node);
   const functions = c.registries.functions ?? {};
@@ -82,6 +88,13 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
     case 'merge':
     case 'groupByKey':
       return passThrough;
+    case 'peek':
+      // The filter Kafka Streams puts in front of a repartition sink drops records with a null
+      // key (checked against Kafka Streams 4.1: they never reach the repartition topic).
+      if (node.modelNode === undefined && node.successors.some((s) => c.byName.get(s)?.op === 'repartition-sink')) {
+        return (ctx) => filterLogicProcessor(ctx, (record) => !isNullish((record as EngineRecord).key), false);
+      }
+      return peekFactory(cfg, logic);
     case 'filter':
     case 'filterNot': {
       const predicate = logic('expression', 'filter');
@@ -109,11 +122,9 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
       const mapper = logic('expression', 'flatMapValues');
       return (ctx) => flatMapValuesProcessor(ctx, mapper);
     }
-    case 'peek':
     case 'foreach': {
       const action = optionalLogic('action', 'mapValues');
-      const forward = node.op === 'peek';
-      return (ctx) => peekProcessor(ctx, action, forward);
+      return (ctx) => peekProcessor(ctx, action, false);
     }
     case 'print': {
       const mapper = optionalLogic('mapper', 'print');

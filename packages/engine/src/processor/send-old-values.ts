@@ -1,7 +1,11 @@
 // KTableImpl#enableSendingOldValues, computed over a sub-topology's planned nodes: which table
 // processors forward old values. A KTable#groupBy (KTableRepartitionMap) needs them from its
-// parent; a materialized filter / mapValues reads them from its own store, an unmaterialized one
-// asks its own parent; sources and aggregations always can.
+// parent (forcing a source table to materialize); a KTableFilter asks its parent too, without
+// forcing; a materialized filter / mapValues reads them from its own store, an unmaterialized one
+// asks its own parent; sources (when materialized) and aggregations always can. Kafka Streams
+// decides the filter's request when the filter is built; here the plan's final materialization is
+// used, which differs only if a later groupBy forces an unnamed source table that an earlier
+// filter already read.
 import type { PlannedNode } from '@streamwright/topology-model';
 
 export function nodesSendingOldValues(nodes: readonly PlannedNode[], materialized: (node: PlannedNode) => boolean): Set<string> {
@@ -40,6 +44,11 @@ export function nodesSendingOldValues(nodes: readonly PlannedNode[], materialize
         return false;
     }
   };
+  for (const node of nodes) {
+    // KTableFilter asks its parent at construction, without forcing materialization: with old
+    // values it can skip the tombstones of records that were filtered out before as well.
+    if ((node.op === 'tableFilter' || node.op === 'tableFilterNot') && enable(node.predecessors[0], false)) sending.add(node.name);
+  }
   for (const node of nodes) if (node.op === 'tableGroupBy') enable(node.predecessors[0], true);
   return sending;
 }
