@@ -1,6 +1,7 @@
 // The Kafka Streams configs the engine reads, with Kafka Streams' defaults.
 import type { AppConfig } from '@streamwright/topology-model';
 import type { ExceptionHandling } from '../processor/processor-context.js';
+import { timestampExtractorConfig, type TimestampExtractorConfig } from '../time/timestamp-extractor.js';
 
 export interface EngineConfig {
   applicationId: string;
@@ -9,6 +10,8 @@ export interface EngineConfig {
   numStreamThreads: number;
   processingExceptionHandler: ExceptionHandling;
   deserializationExceptionHandler: ExceptionHandling;
+  /** `default.timestamp.extractor` (+ `default.timestamp.extractor.expression`). */
+  timestampExtractor: TimestampExtractorConfig;
   maxTaskIdleMs: number;
   /** Kafka's max.poll.records (Kafka Streams sets 1000). */
   maxPollRecords: number;
@@ -33,6 +36,7 @@ export function engineConfig(applicationId: string, config: AppConfig): EngineCo
     numStreamThreads: Math.max(1, int(config, 'num.stream.threads', 1)),
     processingExceptionHandler: config['processing.exception.handler'] ?? 'log-and-fail',
     deserializationExceptionHandler: config['default.deserialization.exception.handler'] ?? 'log-and-fail',
+    timestampExtractor: timestampExtractorConfig(config),
     maxTaskIdleMs: int(config, 'max.task.idle.ms', 0),
     maxPollRecords: Math.max(1, int(config, 'max.poll.records', 1000)),
     pollMs: Math.max(1, int(config, 'poll.ms', 100)),

@@ -12,9 +12,17 @@ export class TaskMetrics {
   processTotal = 0;
   droppedRecordsTotal = 0;
   recordLatenessMax = 0;
+  recordLatenessSum = 0;
+  recordLatenessCount = 0;
   enforcedProcessingTotal = 0;
   restoreTotal = 0;
   restoreRemainingRecordsTotal = 0;
+
+  recordLateness(ms: number): void {
+    this.recordLatenessSum += ms;
+    this.recordLatenessCount++;
+    if (ms > this.recordLatenessMax) this.recordLatenessMax = ms;
+  }
 }
 
 export class NodeMetrics {

@@ -78,6 +78,7 @@ export class MetricsRegistry {
         'dropped-records-total': m.droppedRecordsTotal,
         'dropped-records-rate': rate(`k:${id}:dropped`, m.droppedRecordsTotal),
         'record-lateness-max': m.recordLatenessMax,
+        'record-lateness-avg': m.recordLatenessCount === 0 ? 0 : m.recordLatenessSum / m.recordLatenessCount,
         'enforced-processing-total': m.enforcedProcessingTotal,
         'restore-total': m.restoreTotal,
         'restore-remaining-records-total': m.restoreRemainingRecordsTotal,

@@ -11,6 +11,7 @@ import { instantiate, type CompiledSubtopology, type TaskGraph } from '../proces
 import { ProcessorContext } from '../processor/processor-context.js';
 import { processSourceRecord } from '../processor/source-records.js';
 import { InMemoryKeyValueStore, type KeyValueStore } from '../state/key-value-store.js';
+import { createTimestampExtractor, invalidTimestampMessage, type TimestampExtractor } from '../time/timestamp-extractor.js';
 import { PartitionGroup } from './partition-group.js';
 import type { RecordCollector } from './record-collector.js';
 import { tpKey } from './record-queue.js';
@@ -45,6 +46,10 @@ export class StreamTask {
   #commitNeeded = false;
   readonly #config: EngineConfig;
   readonly #now: () => number;
+  /** Null: the record's own timestamp (the default), checked for validity in process(). */
+  readonly #extractor: TimestampExtractor | null;
+  /** Largest valid extracted timestamp per input partition (Kafka's partition time). */
+  readonly #partitionTime = new Map<string, number>();
 
   constructor(options: StreamTaskOptions) {
     const { subtopology, partition, config } = options;
@@ -70,6 +75,7 @@ export class StreamTask {
     });
     this.graph = instantiate(subtopology, this.context, (name) => options.metrics.node(this.id, name));
     this.partitionGroup = new PartitionGroup(this.partitions, config.maxTaskIdleMs);
+    this.#extractor = createTimestampExtractor(config.timestampExtractor, this.#now);
   }
 
   get state(): TaskState {
@@ -138,7 +144,35 @@ export class StreamTask {
   }
 
   addRecords(tp: TopicPartition, records: readonly StoredRecord[]): void {
-    this.partitionGroup.queue(tp.topic, tp.partition)?.push(records);
+    const queue = this.partitionGroup.queue(tp.topic, tp.partition);
+    if (!queue) return;
+    if (this.#extractor === null) {
+      queue.push(records);
+      return;
+    }
+    queue.push(this.#extractTimestamps(tp, records));
+  }
+
+  /** Applies the timestamp extractor as records are queued (Kafka's RecordQueue does it at the head). */
+  #extractTimestamps(tp: TopicPartition, records: readonly StoredRecord[]): StoredRecord[] {
+    const source = this.graph.sourceByTopic.get(tp.topic)?.source;
+    if (!source) return [...records];
+    const serdes = { key: source.keySerde, value: source.valueSerde };
+    const key = tpKey(tp.topic, tp.partition);
+    let partitionTime = this.#partitionTime.get(key) ?? -1;
+    const out: StoredRecord[] = [];
+    for (const record of records) {
+      const extracted = this.#extractor!.extract(record, serdes, partitionTime);
+      if ('skip' in extracted) {
+        // LogAndSkipOnInvalidTimestamp: never processed, counted as dropped.
+        this.metrics.droppedRecordsTotal++;
+        continue;
+      }
+      if (extracted.timestamp > partitionTime) partitionTime = extracted.timestamp;
+      out.push(extracted.timestamp === record.timestamp ? record : { ...record, timestamp: extracted.timestamp });
+    }
+    this.#partitionTime.set(key, partitionTime);
+    return out;
   }
 
   /** Processes one record if the task is ready; synchronous. @throws FailedProcessingError */
@@ -150,9 +184,14 @@ export class StreamTask {
     if (raw === undefined) return false;
     if (readiness.enforced) this.metrics.enforcedProcessingTotal++;
     const ctx = this.context;
-    const lateness = ctx.streamTime - raw.timestamp;
-    if (lateness > this.metrics.recordLatenessMax) this.metrics.recordLatenessMax = lateness;
-    if (raw.timestamp > ctx.streamTime) ctx.streamTime = raw.timestamp;
+    if (raw.timestamp < 0) this.#failOnInvalidTimestamp(raw);
+    // record-lateness: how far behind stream time a record is (0 when it advances stream time).
+    if (raw.timestamp > ctx.streamTime) {
+      ctx.streamTime = raw.timestamp;
+      this.metrics.recordLateness(0);
+    } else {
+      this.metrics.recordLateness(ctx.streamTime - raw.timestamp);
+    }
     ctx.recordMetadata = { topic: raw.topic, partition: raw.partition, offset: raw.offset };
     const key = tpKey(raw.topic, raw.partition);
     const consumed = this.#consumed.get(key);
@@ -164,6 +203,16 @@ export class StreamTask {
     if (binding) processSourceRecord(ctx, binding.node, binding.source, raw, this.#config.deserializationExceptionHandler);
     ctx.recordMetadata = null;
     return true;
+  }
+
+  /** FailOnInvalidTimestamp: the task fails, whatever the processing exception handler says. */
+  #failOnInvalidTimestamp(raw: StoredRecord): never {
+    const binding = this.graph.sourceByTopic.get(raw.topic);
+    const record = { key: null, value: null, timestamp: raw.timestamp, headers: raw.headers };
+    this.context.recordMetadata = { topic: raw.topic, partition: raw.partition, offset: raw.offset };
+    const error = new Error(invalidTimestampMessage(raw));
+    if (binding) this.context.handleError(binding.node, record, error, 'log-and-fail');
+    throw error;
   }
 
   get commitNeeded(): boolean {
