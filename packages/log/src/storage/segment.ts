@@ -128,8 +128,9 @@ export class Segment {
     const entriesBefore = this.index.count;
     let bytesSinceEntry = from === 0 ? 0 : Infinity;
     const result = scanBatches(this.fd, from, this.size, (h, pos) => {
-      if (h.baseOffset < this.nextOffset && pos > from) {
-        throw this.corrupt(pos, h.baseOffset, `offset ${h.baseOffset} does not follow ${this.nextOffset - 1}`);
+      // The base offset sits outside the CRC (as in Kafka), so it is checked for order instead.
+      if (h.baseOffset < this.baseOffset || (h.baseOffset < this.nextOffset && pos > from)) {
+        throw this.corrupt(pos, this.nextOffset, `batch offset ${h.baseOffset} does not follow ${this.nextOffset - 1}`);
       }
       if (bytesSinceEntry >= this.indexIntervalBytes) {
         this.index.append(h.baseOffset, pos);
@@ -253,6 +254,7 @@ export class Segment {
     }
     const out: { batch: Buffer; header: BatchHeader }[] = [];
     let taken = 0;
+    let prevNext = entry.offset;
     while (pos < size) {
       let at = pos - chunkStart;
       let bsize = batchSizeAt(chunk, at, chunk.length);
@@ -268,6 +270,11 @@ export class Segment {
       const reason = checkBatch(chunk, at, chunk.length);
       if (reason !== null) throw this.corrupt(pos, offset, reason);
       const header = readBatchHeader(chunk, at);
+      // Offsets are outside the CRC: they must lie in this segment and increase.
+      if (header.baseOffset < Math.max(this.baseOffset, prevNext) || lastOffsetOf(header) >= this.nextOffset) {
+        throw this.corrupt(pos, offset, `batch offset ${header.baseOffset} is out of order in its segment`);
+      }
+      prevNext = lastOffsetOf(header) + 1;
       if (header.baseOffset >= bound) break;
       if (lastOffsetOf(header) >= offset) {
         if (out.length > 0 && taken + bsize > maxBytes) break;
