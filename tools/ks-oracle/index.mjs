@@ -46,9 +46,13 @@ export function ensureOracleBuilt({ verbose = false } = {}) {
 export async function runOracle(scenarios) {
   ensureOracleBuilt();
   const cp = `${jar}:${join(here, 'target', 'lib', '*')}`;
-  const child = spawn('java', ['-Xshare:auto', '-XX:TieredStopAtLevel=1', '-cp', cp, 'dev.streamwright.oracle.Oracle'], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    'java',
+    ['-Xshare:auto', '-XX:TieredStopAtLevel=1', '-cp', cp, 'dev.streamwright.oracle.Oracle'],
+    {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));

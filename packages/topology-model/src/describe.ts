@@ -25,7 +25,8 @@ function describeSubtopology(sub: SubtopologyPlan, applicationId: string): strin
 function describeGlobalStore(sub: SubtopologyPlan): string {
   const source = sub.nodes.find((n) => n.role === 'source');
   const processor = sub.nodes.find((n) => n.role === 'processor');
-  if (!source || !processor) throw new Error(`global sub-topology ${sub.id} needs a source and a processor`);
+  if (!source || !processor)
+    throw new Error(`global sub-topology ${sub.id} needs a source and a processor`);
   return (
     `  Sub-topology: ${sub.id} for global store (will not generate tasks)\n` +
     `    Source: ${source.name} (topics: [${(source.topics ?? []).join(', ')}])\n      --> ${processor.name}\n` +

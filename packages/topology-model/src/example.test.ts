@@ -21,8 +21,14 @@ describe('exampleTopology', () => {
     const generator = config('generator', 'generator');
     const key = compileExpression(generator.key ?? '', 'generatorKey');
     const value = compileExpression(generator.value, 'generatorValue');
-    const filter = compileExpression(config('filterLarge', 'filter').expression as string, 'filter');
-    const mark = compileExpression(config('markBig', 'mapValues').expression as string, 'mapValues');
+    const filter = compileExpression(
+      config('filterLarge', 'filter').expression as string,
+      'filter',
+    );
+    const mark = compileExpression(
+      config('markBig', 'mapValues').expression as string,
+      'mapValues',
+    );
 
     const out: unknown[] = [];
     for (let seq = 0; seq < 8; seq++) {

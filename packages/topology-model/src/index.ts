@@ -1,19 +1,31 @@
 export * from './schema.js';
 export type * from './plan-types.js';
 export * from './expressions/index.js';
-export { expressionFields, topicFields, type ExpressionField } from './expression-fields.js';
 export {
+  expressionFields,
+  logicValuesOf,
+  topicFields,
+  type ExpressionField,
+  type LogicAt,
+} from './expression-fields.js';
+export {
+  FLOW_LABEL,
+  INPUT_PORT,
   OUTPUT_PORT,
   compareEdges,
+  defaultInputPort,
   inputPortsOf,
   isNodeKind,
+  isSourceKind,
   outputPortsOf,
+  splitPorts,
   type EdgeLike,
 } from './graph.js';
 export {
   ISSUE_CODES,
   formatPath,
   type IssueCode,
+  type ValidateOptions,
   type ValidationIssue,
   type ValidationResult,
 } from './validate/issues.js';

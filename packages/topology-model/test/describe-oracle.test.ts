@@ -103,13 +103,18 @@ function mismatches(scenarios: OracleScenario[], results: OracleResult[]): strin
       const conflictsOnly = validation.errors.every(
         (e) => e.code === 'duplicate_name' || e.code === 'duplicate_store',
       );
-      if (!conflictsOnly) out.push(`${scenario.name}: invalid: ${JSON.stringify(validation.errors)}`);
+      if (!conflictsOnly)
+        out.push(`${scenario.name}: invalid: ${JSON.stringify(validation.errors)}`);
       else if (expected?.error === undefined)
-        out.push(`${scenario.name}: we refuse ${JSON.stringify(validation.errors)}, Kafka Streams builds it`);
+        out.push(
+          `${scenario.name}: we refuse ${JSON.stringify(validation.errors)}, Kafka Streams builds it`,
+        );
       return;
     }
     if (!expected || expected.error !== undefined || expected.describe === undefined) {
-      out.push(`${scenario.name}: oracle failed: ${expected?.error}\n${JSON.stringify(scenario.topology)}`);
+      out.push(
+        `${scenario.name}: oracle failed: ${expected?.error}\n${JSON.stringify(scenario.topology)}`,
+      );
       return;
     }
     const actual = ours(scenario.topology);
@@ -145,7 +150,10 @@ describe('describe() matches Kafka Streams 4.1 (tools/ks-oracle)', () => {
   });
 
   it('for 200 random topologies over every kind (fast-check)', { timeout: 240_000 }, async () => {
-    const seeds = fc.sample(fc.integer({ min: 0, max: 2 ** 31 - 1 }), { numRuns: 200, seed: 4_1_1 });
+    const seeds = fc.sample(fc.integer({ min: 0, max: 2 ** 31 - 1 }), {
+      numRuns: 200,
+      seed: 4_1_1,
+    });
     const scenarios = seeds.map((seed) => ({
       name: `random-dsl-${seed}`,
       topology: randomDslTopology(seed),

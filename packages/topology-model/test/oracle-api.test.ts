@@ -25,7 +25,11 @@ const topology: TopologyDocumentInput = {
   nodes: [
     { id: 'stream', kind: 'source', config: { topic: 'purchases', valueSerde: 'long' } },
     { id: 'byUser', kind: 'groupByKey', config: {} },
-    { id: 'streamSum', kind: 'reduce', config: { expression: 'agg + value', store: 'stream-sums' } },
+    {
+      id: 'streamSum',
+      kind: 'reduce',
+      config: { expression: 'agg + value', store: 'stream-sums' },
+    },
     { id: 'changes', kind: 'toStream', config: {} },
     {
       id: 'out',
@@ -36,7 +40,11 @@ const topology: TopologyDocumentInput = {
     {
       id: 'regroup',
       kind: 'tableGroupBy',
-      config: { expression: '{"key": key, "value": value}', keySerde: 'string', valueSerde: 'long' },
+      config: {
+        expression: '{"key": key, "value": value}',
+        keySerde: 'string',
+        valueSerde: 'long',
+      },
     },
     {
       id: 'tableSum',
@@ -55,46 +63,54 @@ const topology: TopologyDocumentInput = {
 };
 
 describe('ks-oracle scenarios', () => {
-  it('pipes records into stream and table topics and returns outputs and store contents', { timeout: 60_000 }, async () => {
-    expect(validateTopology(topology).ok).toBe(true);
-    const inputs = purchases.flatMap(([user, amount], i) => [
-      { topic: 'purchases', key: user, value: amount, timestamp: i * 1000 },
-      { topic: 'latest-purchase', key: user, value: amount, timestamp: i * 1000 },
-    ]);
-    const [result] = await runOracle([
-      {
-        name: 'stream vs table',
-        topology,
-        inputs,
-        outputs: ['stream-sums-out'],
-        stores: ['stream-sums', 'table-sums'],
-      },
-    ]);
-    expect(result?.error).toBeUndefined();
-    expect(result?.stores).toEqual({
-      'stream-sums': [
+  it(
+    'pipes records into stream and table topics and returns outputs and store contents',
+    { timeout: 60_000 },
+    async () => {
+      expect(validateTopology(topology).ok).toBe(true);
+      const inputs = purchases.flatMap(([user, amount], i) => [
+        { topic: 'purchases', key: user, value: amount, timestamp: i * 1000 },
+        { topic: 'latest-purchase', key: user, value: amount, timestamp: i * 1000 },
+      ]);
+      const [result] = await runOracle([
+        {
+          name: 'stream vs table',
+          topology,
+          inputs,
+          outputs: ['stream-sums-out'],
+          stores: ['stream-sums', 'table-sums'],
+        },
+      ]);
+      expect(result?.error).toBeUndefined();
+      expect(result?.stores).toEqual({
+        'stream-sums': [
+          ['Jack', 4],
+          ['Lily', 7],
+          ['Mike', 4],
+        ],
+        'table-sums': [
+          ['Jack', 3],
+          ['Lily', 5],
+          ['Mike', 4],
+        ],
+      });
+      // With caching off (the oracle's setting) every update is forwarded.
+      expect(result?.outputs?.['stream-sums-out']?.map((r) => [r.key, r.value])).toEqual([
+        ['Jack', 1],
+        ['Lily', 2],
+        ['Mike', 4],
         ['Jack', 4],
         ['Lily', 7],
-        ['Mike', 4],
-      ],
-      'table-sums': [
-        ['Jack', 3],
-        ['Lily', 5],
-        ['Mike', 4],
-      ],
-    });
-    // With caching off (the oracle's setting) every update is forwarded.
-    expect(result?.outputs?.['stream-sums-out']?.map((r) => [r.key, r.value])).toEqual([
-      ['Jack', 1],
-      ['Lily', 2],
-      ['Mike', 4],
-      ['Jack', 4],
-      ['Lily', 7],
-    ]);
-  });
+      ]);
+    },
+  );
 
   it('reports an unknown store by name', { timeout: 60_000 }, async () => {
-    const [result] = await runOracle([{ name: 'no store', topology, inputs: [], stores: ['nope'] }]);
-    expect(result?.error).toBe('IllegalArgumentException: the topology has no key-value store nope');
+    const [result] = await runOracle([
+      { name: 'no store', topology, inputs: [], stores: ['nope'] },
+    ]);
+    expect(result?.error).toBe(
+      'IllegalArgumentException: the topology has no key-value store nope',
+    );
   });
 });

@@ -1,12 +1,7 @@
 // The counterpart of Kafka Streams' InternalStreamsBuilder + InternalTopologyBuilder: one global
 // name counter and the processor graph as add*() calls would build it. Kind-specific planning
 // (kind-planners.ts, stateful-planners.ts) drives it in the DSL program's call order (plan.ts).
-import type {
-  InternalTopicPlan,
-  PlannedNode,
-  PlannedOp,
-  StorePlan,
-} from '../plan-types.js';
+import type { InternalTopicPlan, PlannedNode, PlannedOp, StorePlan } from '../plan-types.js';
 import type { SerdeName, TopologyNode } from '../schema.js';
 
 /** A planner-detected conflict Kafka Streams itself would reject while building the topology. */
@@ -83,6 +78,8 @@ export class PlanBuilder {
   readonly nodeNames: Record<string, string[]> = {};
   /** Duplicate names and stores, collected so validation can report all of them. */
   readonly conflicts: PlanningError[] = [];
+  /** The model node being planned: conflicts in nodes it adds without a model id are its own. */
+  currentModelNode: string | undefined;
   /** `topology.optimization: reuse.ktable.source.topics`: table source topics are changelogs. */
   readonly reuseSourceTopics: boolean;
   #index = 0;
@@ -129,7 +126,15 @@ export class PlanBuilder {
     modelNodeId: string | undefined,
     extras: NodeExtras = {},
   ): void {
-    this.#add({ name, role: 'source', op, topics, stores: [], parents: [], ...this.#model(modelNodeId, extras) });
+    this.#add({
+      name,
+      role: 'source',
+      op,
+      topics,
+      stores: [],
+      parents: [],
+      ...this.#model(modelNodeId, extras),
+    });
   }
 
   addProcessor(
@@ -172,14 +177,17 @@ export class PlanBuilder {
    * Declares a store (KeyValueStoreMaterializer). Stores that are not `materialized` yet may be
    * forced later through the returned handle; those never forced do not exist.
    */
-  addStore(store: Omit<PendingStore, 'modelNodeId'>, modelNodeId: string | undefined): PendingStore {
+  addStore(
+    store: Omit<PendingStore, 'modelNodeId'>,
+    modelNodeId: string | undefined,
+  ): PendingStore {
     const existing = this.stores.get(store.name);
     if (existing) {
       this.conflicts.push(
         new PlanningError(
           'duplicate_store',
           `state store "${store.name}" is materialized by more than one node`,
-          modelNodeId,
+          modelNodeId ?? this.currentModelNode,
         ),
       );
       return existing;
@@ -274,7 +282,7 @@ export class PlanBuilder {
             (existing.modelNodeId && existing.modelNodeId !== node.modelNodeId
               ? ` (also by node "${existing.modelNodeId}")`
               : ''),
-          node.modelNodeId ?? existing.modelNodeId,
+          node.modelNodeId ?? this.currentModelNode ?? existing.modelNodeId,
         ),
       );
       return;

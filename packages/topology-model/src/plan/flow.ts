@@ -1,7 +1,8 @@
 // What flows out of a planned model node along its edges: the Kafka Streams DSL object
 // (KStream, KGroupedStream, KTable, KGroupedTable, GlobalKTable) as far as naming, repartitioning
 // and materialization need to know about it.
-import type { FlowType, SerdeName } from '../schema.js';
+import type { FlowType, NodeKind, SerdeName, TopologyNode } from '../schema.js';
+import type { PlanBuilder } from './builder.js';
 
 /** KTableImpl#enableSendingOldValues: may force an upstream KTableSource to materialize. */
 export interface TableHandle {
@@ -41,6 +42,16 @@ export type Outputs = Flow | ReadonlyMap<string, Flow> | null;
 
 export function singleInput(inputs: Inputs, id: string, port = 'in'): Flow {
   const flow = inputs.get(port)?.[0];
-  if (!flow) throw new Error(`node "${id}" has no input on port "${port}": validate the topology before planning it`);
+  if (!flow)
+    throw new Error(
+      `node "${id}" has no input on port "${port}": validate the topology before planning it`,
+    );
   return flow;
 }
+
+/** What a model kind adds to the graph, given the flows delivered to it. */
+export type Planner<K extends NodeKind> = (
+  node: Extract<TopologyNode, { kind: K }>,
+  inputs: Inputs,
+  b: PlanBuilder,
+) => Outputs;

@@ -11,14 +11,8 @@ import {
 } from '../schema.js';
 import { splitPorts } from '../graph.js';
 import type { PlanBuilder } from './builder.js';
-import { singleInput, type Flow, type Inputs, type Outputs } from './flow.js';
+import { singleInput, type Flow, type Inputs, type Outputs, type Planner } from './flow.js';
 import { statefulPlanners } from './stateful-planners.js';
-
-export type Planner<K extends NodeKind> = (
-  node: Extract<TopologyNode, { kind: K }>,
-  inputs: Inputs,
-  b: PlanBuilder,
-) => Outputs;
 
 function sourceLike(node: TopologyNode & { kind: 'source' | 'generator' }, b: PlanBuilder): Flow {
   const config = node.config as NodeConfigOf<'source'>;
@@ -78,7 +72,11 @@ function terminalProcessor(prefix: string) {
  * `Named.as(builder.newProcessorName(prefix))`.
  */
 function processor(prefix: string, effect: StatelessEffect) {
-  return (node: TopologyNode & { kind: 'process' | 'processValues' }, inputs: Inputs, b: PlanBuilder): Flow => {
+  return (
+    node: TopologyNode & { kind: 'process' | 'processValues' },
+    inputs: Inputs,
+    b: PlanBuilder,
+  ): Flow => {
     const inFlow = singleInput(inputs, node.id);
     const name = node.name ?? b.newProcessorName(prefix);
     b.addProcessor(name, node.kind, [inFlow.from], node.id, {
@@ -110,7 +108,11 @@ export const kindPlanners: { [K in NodeKind]: Planner<K> } = {
   filter: streamProcessor('KSTREAM-FILTER-'),
   filterNot: streamProcessor('KSTREAM-FILTER-'),
   mapValues: streamProcessor('KSTREAM-MAPVALUES-', { valueSerde: DROPPED }),
-  map: streamProcessor('KSTREAM-MAP-', { keySerde: DROPPED, valueSerde: DROPPED, keyChanging: true }),
+  map: streamProcessor('KSTREAM-MAP-', {
+    keySerde: DROPPED,
+    valueSerde: DROPPED,
+    keyChanging: true,
+  }),
   selectKey: streamProcessor('KSTREAM-KEY-SELECT-', { keySerde: DROPPED, keyChanging: true }),
   flatMap: streamProcessor('KSTREAM-FLATMAP-', {
     keySerde: DROPPED,
@@ -163,7 +165,8 @@ export const kindPlanners: { [K in NodeKind]: Planner<K> } = {
     let acc: Flow = first;
     rest.forEach((other, i) => {
       const last = i === rest.length - 1;
-      const userName = node.name === undefined ? undefined : last ? node.name : `${node.name}-${i + 1}`;
+      const userName =
+        node.name === undefined ? undefined : last ? node.name : `${node.name}-${i + 1}`;
       const name = b.nameOrGenerate(userName, 'KSTREAM-MERGE-');
       b.addProcessor(name, 'merge', [acc.from, other.from], node.id, { modelNode: node });
       acc = {
@@ -199,9 +202,7 @@ export const kindPlanners: { [K in NodeKind]: Planner<K> } = {
     const name = b.nameOrGenerate(node.name, 'KSTREAM-SINK-');
     const { topic, topicExtractor } = node.config;
     const target =
-      topic !== undefined
-        ? { topic }
-        : { topicExtractor: describeLogic(topicExtractor as Logic) };
+      topic !== undefined ? { topic } : { topicExtractor: describeLogic(topicExtractor as Logic) };
     b.addSink(name, 'sink', target, inFlow.from, node.id, {
       modelNode: node,
       keySerde: node.config.keySerde,

@@ -202,7 +202,11 @@ describe('planTopology', () => {
       valueSerde: 'string' as const,
       repartitionRequired: true,
     };
-    kindPlanners.count({ id: 'cnt', kind: 'count', config: { store: 'counts' } }, new Map([['in', [flow]]]), b);
+    kindPlanners.count(
+      { id: 'cnt', kind: 'count', config: { store: 'counts' } },
+      new Map([['in', [flow]]]),
+      b,
+    );
     const names = assemblePlan(b).subtopologies.map((s) => s.nodes.map((n) => n.name));
     expect(names).toEqual([
       [

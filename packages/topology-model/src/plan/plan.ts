@@ -73,7 +73,11 @@ export function assemblePlan(b: PlanBuilder): Plan {
     stores.push({ ...plan, subtopology: subtopologyOf.get(plan.processor) ?? -1 });
   }
   const changelogs = stores
-    .filter((s) => s.changelogTopic !== null && s.changelogTopic !== b.stores.get(s.name)?.sourceTopicChangelog)
+    .filter(
+      (s) =>
+        s.changelogTopic !== null &&
+        s.changelogTopic !== b.stores.get(s.name)?.sourceTopicChangelog,
+    )
     .map((s) => ({
       name: s.changelogTopic as string,
       kind: 'changelog' as const,
@@ -120,6 +124,7 @@ function buildInDslOrder(topology: Topology, b: PlanBuilder): void {
 
   const build = (node: TopologyNode, inputs: Map<string, Flow[]>): void => {
     built.add(node.id);
+    b.currentModelNode = node.id;
     const planner = kindPlanners[node.kind] as (
       n: TopologyNode,
       i: Map<string, Flow[]>,
@@ -136,7 +141,8 @@ function buildInDslOrder(topology: Topology, b: PlanBuilder): void {
   };
   const deliver = (e: Edge, flow: Flow): void => {
     const target = byId.get(e.to);
-    if (!target) throw new Error(`edge ${e.from} → ${e.to}: no such node (validate before planning)`);
+    if (!target)
+      throw new Error(`edge ${e.from} → ${e.to}: no such node (validate before planning)`);
     if (built.has(target.id))
       throw new Error(`node "${target.id}" is reached after it was built: the graph has a cycle`);
     const list = delivered.get(target.id) ?? [];

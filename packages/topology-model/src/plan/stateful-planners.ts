@@ -10,8 +10,7 @@ import {
   type TopologyNode,
 } from '../schema.js';
 import type { PendingStore, PlanBuilder } from './builder.js';
-import { singleInput, type Flow, type Inputs, type TableHandle } from './flow.js';
-import type { Planner } from './kind-planners.js';
+import { singleInput, type Flow, type Inputs, type Planner, type TableHandle } from './flow.js';
 
 type MaterializedConfig = {
   store?: string | undefined;
@@ -81,7 +80,12 @@ function derivedTableHandle(parent: TableHandle | undefined, queryable: boolean)
  * goes between the grouped stream's node and the aggregation; a named grouping's repartition is
  * created once and reused by later aggregations, which still burn its three names.
  */
-function aggregationParent(b: PlanBuilder, node: TopologyNode, grouped: Flow, store: string): string {
+function aggregationParent(
+  b: PlanBuilder,
+  node: TopologyNode,
+  grouped: Flow,
+  store: string,
+): string {
   if (!grouped.repartitionRequired) return grouped.from;
   const state = (grouped.grouping ??= {});
   if (grouped.groupName !== undefined && state.repartitionSource !== undefined) {
@@ -112,7 +116,13 @@ function streamAggregation(
     ...serdes,
   });
   declareStore(b, node, store, config, serdes);
-  return { type: 'table', from: name, ...serdes, repartitionRequired: false, table: AGGREGATE_HANDLE };
+  return {
+    type: 'table',
+    from: name,
+    ...serdes,
+    repartitionRequired: false,
+    table: AGGREGATE_HANDLE,
+  };
 }
 
 /**
@@ -135,15 +145,32 @@ function tableAggregation(
   const state = (grouped.grouping ??= {});
   let parent = state.repartitionSource;
   if (parent === undefined || grouped.groupName === undefined) {
-    b.groupedTableRepartition(`${grouped.groupName ?? store}-repartition`, sink, source, grouped.from, node.id, {
-      keySerde: grouped.keySerde,
-      valueSerde: grouped.valueSerde,
-    });
+    b.groupedTableRepartition(
+      `${grouped.groupName ?? store}-repartition`,
+      sink,
+      source,
+      grouped.from,
+      node.id,
+      {
+        keySerde: grouped.keySerde,
+        valueSerde: grouped.valueSerde,
+      },
+    );
     parent = state.repartitionSource = source;
   }
-  b.addProcessor(name, node.kind, [parent], node.id, { modelNode: node, stores: [store], ...serdes });
+  b.addProcessor(name, node.kind, [parent], node.id, {
+    modelNode: node,
+    stores: [store],
+    ...serdes,
+  });
   declareStore(b, node, store, config, serdes);
-  return { type: 'table', from: name, ...serdes, repartitionRequired: false, table: AGGREGATE_HANDLE };
+  return {
+    type: 'table',
+    from: name,
+    ...serdes,
+    repartitionRequired: false,
+    table: AGGREGATE_HANDLE,
+  };
 }
 
 type StatefulKind =
@@ -166,7 +193,11 @@ type StatefulKind =
   | 'tableAggregate';
 
 function tableFilterLike(prefix: string, mapsValues: boolean) {
-  return (node: TopologyNode & { kind: 'tableFilter' | 'tableFilterNot' | 'tableMapValues' }, inputs: Inputs, b: PlanBuilder): Flow => {
+  return (
+    node: TopologyNode & { kind: 'tableFilter' | 'tableFilterNot' | 'tableMapValues' },
+    inputs: Inputs,
+    b: PlanBuilder,
+  ): Flow => {
     const inFlow = singleInput(inputs, node.id);
     const config = node.config;
     // KTableImpl#doFilter / doMapValues: an unnamed Materialized still burns a store name, first.
@@ -201,12 +232,22 @@ export const statefulPlanners: { [K in StatefulKind]: Planner<K> } = {
     const name = b.nameOrGenerate(node.name, 'KTABLE-SOURCE-');
     const serdes = { keySerde: c.keySerde, valueSerde: c.valueSerde };
     b.addSource(sourceName, 'table-source', [c.topic], node.id, { modelNode: node, ...serdes });
-    b.addProcessor(name, 'table', [sourceName], node.id, { modelNode: node, stores: [store], ...serdes });
+    b.addProcessor(name, 'table', [sourceName], node.id, {
+      modelNode: node,
+      stores: [store],
+      ...serdes,
+    });
     const pending = declareStore(b, node, store, c, serdes, {
       materialized: c.store !== undefined,
       ...(b.reuseSourceTopics ? { sourceTopic: c.topic } : {}),
     });
-    return { type: 'table', from: name, ...serdes, repartitionRequired: false, table: sourceTableHandle(pending) };
+    return {
+      type: 'table',
+      from: name,
+      ...serdes,
+      repartitionRequired: false,
+      table: sourceTableHandle(pending),
+    };
   },
 
   globalTable: (node, _inputs, b) => {
@@ -215,7 +256,11 @@ export const statefulPlanners: { [K in StatefulKind]: Planner<K> } = {
     const sourceName = b.suffixOrGenerate(node.name, '-source', 'KSTREAM-SOURCE-');
     const name = b.nameOrGenerate(node.name, 'KTABLE-SOURCE-');
     const serdes = { keySerde: c.keySerde, valueSerde: c.valueSerde };
-    b.addSource(sourceName, 'table-source', [c.topic], node.id, { modelNode: node, global: true, ...serdes });
+    b.addSource(sourceName, 'table-source', [c.topic], node.id, {
+      modelNode: node,
+      global: true,
+      ...serdes,
+    });
     b.addProcessor(name, 'globalTable', [sourceName], node.id, {
       modelNode: node,
       stores: [store],
@@ -288,7 +333,10 @@ export const statefulPlanners: { [K in StatefulKind]: Planner<K> } = {
     const c = node.config;
     const store = c.store ?? b.newStoreName('KSTREAM-AGGREGATE-');
     const name = b.nameOrGenerate(node.name, 'KSTREAM-AGGREGATE-');
-    const serdes = { keySerde: c.keySerde ?? grouped.keySerde, valueSerde: c.valueSerde ?? DROPPED };
+    const serdes = {
+      keySerde: c.keySerde ?? grouped.keySerde,
+      valueSerde: c.valueSerde ?? DROPPED,
+    };
     return streamAggregation(b, node, grouped, store, name, c, serdes);
   },
 
@@ -298,7 +346,10 @@ export const statefulPlanners: { [K in StatefulKind]: Planner<K> } = {
   cogroup: (node, inputs, b) => {
     const c = node.config;
     const store = c.store ?? b.newStoreName('COGROUPKSTREAM-AGGREGATE-');
-    const groupedInputs = c.inputs.map(({ port }) => ({ port, flow: singleInput(inputs, node.id, port) }));
+    const groupedInputs = c.inputs.map(({ port }) => ({
+      port,
+      flow: singleInput(inputs, node.id, port),
+    }));
     const parents = new Map<string, string>();
     for (const { port, flow } of groupedInputs) {
       if (!flow.repartitionRequired) {
@@ -329,7 +380,13 @@ export const statefulPlanners: { [K in StatefulKind]: Planner<K> } = {
     const merge = b.suffixOrGenerate(node.name, '-cogroup-merge', 'COGROUPKSTREAM-MERGE-');
     b.addProcessor(merge, 'cogroup', aggregators, node.id, { modelNode: node, ...serdes });
     declareStore(b, node, store, c, serdes);
-    return { type: 'table', from: merge, ...serdes, repartitionRequired: false, table: AGGREGATE_HANDLE };
+    return {
+      type: 'table',
+      from: merge,
+      ...serdes,
+      repartitionRequired: false,
+      table: AGGREGATE_HANDLE,
+    };
   },
 
   // KStreamImpl#toTable: name first, then the store name (always: it passes Materialized.with),
@@ -346,9 +403,21 @@ export const statefulPlanners: { [K in StatefulKind]: Planner<K> } = {
     const parent = inFlow.repartitionRequired
       ? b.repartition(name, inFlow.from, node.id, serdes)
       : inFlow.from;
-    b.addProcessor(name, 'toTable', [parent], node.id, { modelNode: node, stores: [store], ...serdes });
-    const pending = declareStore(b, node, store, c, serdes, { materialized: c.store !== undefined });
-    return { type: 'table', from: name, ...serdes, repartitionRequired: false, table: sourceTableHandle(pending) };
+    b.addProcessor(name, 'toTable', [parent], node.id, {
+      modelNode: node,
+      stores: [store],
+      ...serdes,
+    });
+    const pending = declareStore(b, node, store, c, serdes, {
+      materialized: c.store !== undefined,
+    });
+    return {
+      type: 'table',
+      from: name,
+      ...serdes,
+      repartitionRequired: false,
+      table: sourceTableHandle(pending),
+    };
   },
 
   toStream: (node, inputs, b) => {
@@ -411,7 +480,10 @@ export const statefulPlanners: { [K in StatefulKind]: Planner<K> } = {
     const grouped = singleInput(inputs, node.id);
     const c = node.config;
     const store = c.store ?? b.newStoreName('KTABLE-AGGREGATE-');
-    const serdes = { keySerde: c.keySerde ?? grouped.keySerde, valueSerde: c.valueSerde ?? DROPPED };
+    const serdes = {
+      keySerde: c.keySerde ?? grouped.keySerde,
+      valueSerde: c.valueSerde ?? DROPPED,
+    };
     return tableAggregation(b, node, grouped, store, 'KTABLE-AGGREGATE-', c, serdes);
   },
 };

@@ -96,10 +96,7 @@ export const splitBranchSchema = z
   .strict();
 export const splitConfigSchema = z.object({
   branches: z.array(splitBranchSchema).min(1, 'a split needs at least one branch'),
-  defaultBranch: z
-    .object({ name: kafkaNameSchema.optional() })
-    .strict()
-    .optional(),
+  defaultBranch: z.object({ name: kafkaNameSchema.optional() }).strict().optional(),
 });
 
 /** merge: two or more streams into one (port `in` takes several edges). */

@@ -55,7 +55,9 @@ export function checkConnection(graph: ConnectionGraph, edge: EdgeLike): Connect
   }
   if (
     to.kind === 'cogroup' &&
-    graph.edges.some((e) => e.to === to.id && e.from === from.id && (e.fromPort ?? OUTPUT_PORT) === fromPort)
+    graph.edges.some(
+      (e) => e.to === to.id && e.from === from.id && (e.fromPort ?? OUTPUT_PORT) === fromPort,
+    )
   ) {
     return refuse(
       'duplicate_edge',

@@ -70,7 +70,8 @@ export function connectionProblem(
 ): Problem | null {
   const endProblem = outputProblem(from, fromPort) ?? inputProblem(to, toPort);
   if (endProblem) return endProblem;
-  const accepts = inputPortsOf(to.kind, to.config).find((p) => p.port === toPort)?.accepts as FlowType;
+  const accepts = inputPortsOf(to.kind, to.config).find((p) => p.port === toPort)
+    ?.accepts as FlowType;
   const produced = nodeKinds[from.kind].output as FlowType;
   if (produced === accepts) return null;
   const grouping = GROUPING_HINT[accepts];
@@ -201,7 +202,11 @@ function checkInputCounts(
  * Kafka Streams keeps one aggregator per grouped stream in a cogroup (a second `cogroup` call
  * with the same grouped stream replaces the first): two inputs from one grouping are refused.
  */
-function checkCogroupSources(edges: Indexed<Edge>[], nodes: CheckedNodes, issues: ValidationIssue[]): void {
+function checkCogroupSources(
+  edges: Indexed<Edge>[],
+  nodes: CheckedNodes,
+  issues: ValidationIssue[],
+): void {
   const seen = new Map<string, string>();
   for (const { index, value: e } of edges) {
     if (nodes.kinds.get(e.to)?.kind !== 'cogroup') continue;

@@ -4,7 +4,13 @@ import { z } from 'zod';
 import { checkExpression } from '../expressions/compile.js';
 import { logicValuesOf, topicFields } from '../expression-fields.js';
 import { isNodeKind, splitPorts } from '../graph.js';
-import { isFunctionRef, nodeKindNames, nodeKinds, type NodeKind, type TopologyNode } from '../schema.js';
+import {
+  isFunctionRef,
+  nodeKindNames,
+  nodeKinds,
+  type NodeKind,
+  type TopologyNode,
+} from '../schema.js';
 import { formatPath, type ValidateOptions, type ValidationIssue } from './issues.js';
 import { zodIssue, type SalvagedDocument } from './structure.js';
 
@@ -67,11 +73,15 @@ export function checkNodes(
   const readers = new Map<string, string>();
   const functions = options.functions ? new Set(options.functions) : null;
   const processors = options.processors ? new Set(options.processors) : null;
-  // Stores a process node may connect to: the document's and those DSL nodes materialize by name.
+  // Stores a process node may connect to: the document's and those DSL nodes materialize by
+  // name. Global stores are readable everywhere and Kafka Streams refuses to connect them.
   const knownStores = new Set(declaredStores);
+  const globalStores = new Set<string>();
   for (const { value } of doc.nodes) {
     const store = (value.config as { store?: unknown }).store;
-    if (typeof store === 'string') knownStores.add(store);
+    if (typeof store !== 'string') continue;
+    if (value.kind === 'globalTable') globalStores.add(store);
+    else knownStores.add(store);
   }
 
   for (const { index, value: raw } of doc.nodes) {
@@ -136,10 +146,15 @@ export function checkNodes(
     for (const fieldName of ['action'] as const) {
       const ref = config[fieldName];
       if (functions && isFunctionRef(ref) && !functions.has(ref.function))
-        issue(['config', fieldName, 'function'], 'unknown_function', `no function "${ref.function}" is registered`);
+        issue(
+          ['config', fieldName, 'function'],
+          'unknown_function',
+          `no function "${ref.function}" is registered`,
+        );
     }
 
-    if (parsed.success) kindRules(raw.kind, config, knownStores, processors, issue);
+    if (parsed.success)
+      kindRules(raw.kind, config, { knownStores, globalStores, processors }, issue);
 
     const topicField = topicFields[raw.kind];
     const topic = topicField ? config[topicField.field] : undefined;
@@ -163,7 +178,9 @@ export function checkNodes(
       }
     }
 
-    const nodeOk = issues.slice(before).every((i) => i.code === 'unknown_topic' || i.code === 'duplicate_source_topic');
+    const nodeOk = issues
+      .slice(before)
+      .every((i) => i.code === 'unknown_topic' || i.code === 'duplicate_source_topic');
     if (parsed.success && nodeOk && !duplicate) {
       const node = { id: raw.id, kind: raw.kind, config: parsed.data } as TopologyNode;
       if (raw.name !== undefined) node.name = raw.name;
@@ -189,10 +206,10 @@ export function checkNodes(
 function kindRules(
   kind: NodeKind,
   config: Record<string, unknown>,
-  knownStores: Set<string>,
-  processors: Set<string> | null,
+  known: { knownStores: Set<string>; globalStores: Set<string>; processors: Set<string> | null },
   issue: (rest: PropertyKey[], code: ValidationIssue['code'], message: string) => void,
 ): void {
+  const { knownStores, globalStores, processors } = known;
   switch (kind) {
     case 'sink': {
       const hasTopic = config.topic !== undefined;
@@ -227,7 +244,11 @@ function kindRules(
       const seen = new Set<string>();
       (config.inputs as { port: string }[]).forEach(({ port }, i) => {
         if (seen.has(port))
-          issue(['config', 'inputs', i, 'port'], 'invalid_config', `input port "${port}" is declared twice`);
+          issue(
+            ['config', 'inputs', i, 'port'],
+            'invalid_config',
+            `input port "${port}" is declared twice`,
+          );
         seen.add(port);
       });
       break;
@@ -238,7 +259,13 @@ function kindRules(
       if (processors && !processors.has(name))
         issue(['config', 'processor'], 'unknown_processor', `no processor "${name}" is registered`);
       (config.stores as string[]).forEach((store, i) => {
-        if (!knownStores.has(store)) {
+        if (globalStores.has(store)) {
+          issue(
+            ['config', 'stores', i],
+            'invalid_config',
+            `store "${store}" is a global store: every processor can read it without connecting it (Kafka Streams refuses to connect it)`,
+          );
+        } else if (!knownStores.has(store)) {
           issue(
             ['config', 'stores', i],
             'unknown_store',

@@ -73,7 +73,12 @@ export const dslScenarios: { name: string; topology: TopologyDocumentInput }[] =
         { id: 'u', kind: 'sink', name: 'to-fn', config: { topicExtractor: { function: 'route' } } },
       ],
       [e('s', 'p'), e('s', 'q'), e('s', 'f'), e('s', 't'), e('s', 'u')],
-      { topics: [{ name: 'out-a', partitions: 1 }, { name: 'out-b', partitions: 1 }] },
+      {
+        topics: [
+          { name: 'out-a', partitions: 1 },
+          { name: 'out-b', partitions: 1 },
+        ],
+      },
     ),
   },
   {
@@ -265,7 +270,11 @@ export const dslScenarios: { name: string; topology: TopologyDocumentInput }[] =
           id: 'co',
           kind: 'cogroup',
           name: 'co',
-          config: { inputs: [{ port: 'a', aggregator: 'agg' }], initializer: '""', store: 'co-store' },
+          config: {
+            inputs: [{ port: 'a', aggregator: 'agg' }],
+            initializer: '""',
+            store: 'co-store',
+          },
         },
       ],
       [e('s1', 'g1'), e('g1', 'co', 'out', 'a')],
@@ -381,7 +390,12 @@ export const dslScenarios: { name: string; topology: TopologyDocumentInput }[] =
       [
         { id: 's', kind: 'source', config: { topic: 'in' } },
         { id: 'p', kind: 'process', config: { processor: 'dedupe', stores: ['a', 'b'] } },
-        { id: 'pv', kind: 'processValues', name: 'pv', config: { processor: 'enrich', stores: ['a'] } },
+        {
+          id: 'pv',
+          kind: 'processValues',
+          name: 'pv',
+          config: { processor: 'enrich', stores: ['a'] },
+        },
         { id: 'g', kind: 'groupByKey', config: {} },
         { id: 'c', kind: 'count', config: {} },
         { id: 's2', kind: 'source', config: { topic: 'other' } },

@@ -50,7 +50,13 @@ const STREAM_KINDS = [
   'print',
 ] as const;
 const GROUPED_KINDS = ['count', 'reduce', 'aggregate', 'cogroup'] as const;
-const TABLE_KINDS = ['tableFilter', 'tableFilterNot', 'tableMapValues', 'toStream', 'tableGroupBy'] as const;
+const TABLE_KINDS = [
+  'tableFilter',
+  'tableFilterNot',
+  'tableMapValues',
+  'toStream',
+  'tableGroupBy',
+] as const;
 const GROUPED_TABLE_KINDS = ['tableCount', 'tableReduce', 'tableAggregate'] as const;
 
 export function randomDslTopology(seed: number): TopologyDocumentInput {
@@ -88,7 +94,11 @@ export function randomDslTopology(seed: number): TopologyDocumentInput {
     return t;
   };
   const docStores = chance(0.3) ? [`kv-${counter++}`, `kv-${counter++}`] : [];
-  const add = (node: Nodes[number], ins: { from: Output; toPort?: string }[], outs: [string, FlowType][]): void => {
+  const add = (
+    node: Nodes[number],
+    ins: { from: Output; toPort?: string }[],
+    outs: [string, FlowType][],
+  ): void => {
     nodes.push(node);
     for (const { from, toPort } of ins) {
       edges.push({ from: from.id, fromPort: from.port, to: node.id, toPort: toPort ?? 'in' });
@@ -102,12 +112,36 @@ export function randomDslTopology(seed: number): TopologyDocumentInput {
     const id = newId();
     const kind = pick(['source', 'source', 'generator', 'table', 'globalTable'] as const);
     const t = topic('in');
-    if (kind === 'source') add({ id, kind, config: { topic: t }, ...maybeName() }, [], [['out', 'stream']]);
+    if (kind === 'source')
+      add({ id, kind, config: { topic: t }, ...maybeName() }, [], [['out', 'stream']]);
     else if (kind === 'generator')
-      add({ id, kind, config: { topic: t, ratePerSecond: 1, value: 'seq' }, ...maybeName() }, [], [['out', 'stream']]);
+      add(
+        { id, kind, config: { topic: t, ratePerSecond: 1, value: 'seq' }, ...maybeName() },
+        [],
+        [['out', 'stream']],
+      );
     else if (kind === 'table')
-      add({ id, kind, config: { topic: t, ...(chance(0.4) ? { store: `store-${counter++}` } : {}) }, ...maybeName() }, [], [['out', 'table']]);
-    else add({ id, kind, config: { topic: t, ...(chance(0.4) ? { store: `store-${counter++}` } : {}) }, ...maybeName() }, [], []);
+      add(
+        {
+          id,
+          kind,
+          config: { topic: t, ...(chance(0.4) ? { store: `store-${counter++}` } : {}) },
+          ...maybeName(),
+        },
+        [],
+        [['out', 'table']],
+      );
+    else
+      add(
+        {
+          id,
+          kind,
+          config: { topic: t, ...(chance(0.4) ? { store: `store-${counter++}` } : {}) },
+          ...maybeName(),
+        },
+        [],
+        [],
+      );
   }
 
   const steps = 3 + Math.floor(random() * 14);
@@ -124,35 +158,73 @@ export function randomDslTopology(seed: number): TopologyDocumentInput {
         switch (kind) {
           case 'filter':
           case 'filterNot':
-            add({ id, kind, config: { expression: logic('true') }, ...maybeName() }, [{ from }], [['out', 'stream']]);
+            add(
+              { id, kind, config: { expression: logic('true') }, ...maybeName() },
+              [{ from }],
+              [['out', 'stream']],
+            );
             break;
           case 'map':
           case 'flatMap':
             add(
-              { id, kind, config: { expression: logic(kind === 'map' ? '{"key": key, "value": value}' : '[{"key": key, "value": value}]') }, ...maybeName() },
+              {
+                id,
+                kind,
+                config: {
+                  expression: logic(
+                    kind === 'map'
+                      ? '{"key": key, "value": value}'
+                      : '[{"key": key, "value": value}]',
+                  ),
+                },
+                ...maybeName(),
+              },
               [{ from }],
               [['out', 'stream']],
             );
             break;
           case 'mapValues':
           case 'selectKey':
-            add({ id, kind, config: { expression: logic('value') }, ...maybeName() }, [{ from }], [['out', 'stream']]);
+            add(
+              { id, kind, config: { expression: logic('value') }, ...maybeName() },
+              [{ from }],
+              [['out', 'stream']],
+            );
             break;
           case 'flatMapValues':
-            add({ id, kind, config: { expression: logic('[value]') }, ...maybeName() }, [{ from }], [['out', 'stream']]);
+            add(
+              { id, kind, config: { expression: logic('[value]') }, ...maybeName() },
+              [{ from }],
+              [['out', 'stream']],
+            );
             break;
           case 'peek':
-            add({ id, kind, config: chance(0.5) ? { action: { function: 'log' } } : {}, ...maybeName() }, [{ from }], [['out', 'stream']]);
+            add(
+              {
+                id,
+                kind,
+                config: chance(0.5) ? { action: { function: 'log' } } : {},
+                ...maybeName(),
+              },
+              [{ from }],
+              [['out', 'stream']],
+            );
             break;
           case 'split': {
             const n = 1 + Math.floor(random() * 3);
             const branches = Array.from({ length: n }, (_, i) =>
-              chance(0.5) ? { name: `b${i}x${counter++}`, predicate: logic('true') } : { predicate: logic('true') },
+              chance(0.5)
+                ? { name: `b${i}x${counter++}`, predicate: logic('true') }
+                : { predicate: logic('true') },
             );
             const config: Record<string, unknown> = { branches };
             if (chance(0.5)) config.defaultBranch = chance(0.5) ? { name: `d${counter++}` } : {};
-            const ports: [string, FlowType][] = branches.map((b, i) => [b.name ?? String(i + 1), 'stream']);
-            if (config.defaultBranch) ports.push([(config.defaultBranch as { name?: string }).name ?? '0', 'stream']);
+            const ports: [string, FlowType][] = branches.map((b, i) => [
+              b.name ?? String(i + 1),
+              'stream',
+            ]);
+            if (config.defaultBranch)
+              ports.push([(config.defaultBranch as { name?: string }).name ?? '0', 'stream']);
             add({ id, kind, config, ...maybeName() }, [{ from }], ports);
             break;
           }
@@ -162,30 +234,51 @@ export function randomDslTopology(seed: number): TopologyDocumentInput {
             const rest = [pick(candidates)];
             const third = candidates.filter((o) => o !== rest[0]);
             if (third.length > 0 && chance(0.3)) rest.push(pick(third));
-            add({ id, kind, config: {}, ...maybeName() }, [{ from }, ...rest.map((o) => ({ from: o }))], [['out', 'stream']]);
+            add(
+              { id, kind, config: {}, ...maybeName() },
+              [{ from }, ...rest.map((o) => ({ from: o }))],
+              [['out', 'stream']],
+            );
             break;
           }
           case 'repartition':
             add(
-              { id, kind, config: chance(0.3) ? { partitions: 1 + Math.floor(random() * 4) } : {}, ...maybeName() },
+              {
+                id,
+                kind,
+                config: chance(0.3) ? { partitions: 1 + Math.floor(random() * 4) } : {},
+                ...maybeName(),
+              },
               [{ from }],
               [['out', 'stream']],
             );
             break;
           case 'toTable':
-            add({ id, kind, config: materialized(), ...maybeName() }, [{ from }], [['out', 'table']]);
+            add(
+              { id, kind, config: materialized(), ...maybeName() },
+              [{ from }],
+              [['out', 'table']],
+            );
             break;
           case 'process':
           case 'processValues': {
             const stores = docStores.filter(() => chance(0.5));
-            add({ id, kind, config: { processor: 'proc', stores }, ...maybeName() }, [{ from }], [['out', 'stream']]);
+            add(
+              { id, kind, config: { processor: 'proc', stores }, ...maybeName() },
+              [{ from }],
+              [['out', 'stream']],
+            );
             break;
           }
           case 'groupByKey':
             add({ id, kind, config: {}, ...maybeName() }, [{ from }], [['out', 'grouped']]);
             break;
           case 'groupBy':
-            add({ id, kind, config: { expression: logic('value') }, ...maybeName() }, [{ from }], [['out', 'grouped']]);
+            add(
+              { id, kind, config: { expression: logic('value') }, ...maybeName() },
+              [{ from }],
+              [['out', 'grouped']],
+            );
             break;
           case 'sink':
             add(
@@ -203,19 +296,33 @@ export function randomDslTopology(seed: number): TopologyDocumentInput {
             add({ id, kind, config: {}, ...maybeName() }, [{ from }], []);
             break;
           case 'print':
-            add({ id, kind, config: chance(0.5) ? { label: 'p' } : {}, ...maybeName() }, [{ from }], []);
+            add(
+              { id, kind, config: chance(0.5) ? { label: 'p' } : {}, ...maybeName() },
+              [{ from }],
+              [],
+            );
             break;
         }
         break;
       }
       case 'grouped': {
         const kind = pick(GROUPED_KINDS);
-        if (kind === 'count') add({ id, kind, config: materialized(), ...maybeName() }, [{ from }], [['out', 'table']]);
+        if (kind === 'count')
+          add({ id, kind, config: materialized(), ...maybeName() }, [{ from }], [['out', 'table']]);
         else if (kind === 'reduce')
-          add({ id, kind, config: { expression: logic('value'), ...materialized() }, ...maybeName() }, [{ from }], [['out', 'table']]);
+          add(
+            { id, kind, config: { expression: logic('value'), ...materialized() }, ...maybeName() },
+            [{ from }],
+            [['out', 'table']],
+          );
         else if (kind === 'aggregate')
           add(
-            { id, kind, config: { initializer: logic('0'), aggregator: logic('agg'), ...materialized() }, ...maybeName() },
+            {
+              id,
+              kind,
+              config: { initializer: logic('0'), aggregator: logic('agg'), ...materialized() },
+              ...maybeName(),
+            },
             [{ from }],
             [['out', 'table']],
           );
@@ -242,12 +349,30 @@ export function randomDslTopology(seed: number): TopologyDocumentInput {
       }
       case 'table': {
         const kind = pick(TABLE_KINDS);
-        if (kind === 'toStream') add({ id, kind, config: {}, ...maybeName() }, [{ from }], [['out', 'stream']]);
+        if (kind === 'toStream')
+          add({ id, kind, config: {}, ...maybeName() }, [{ from }], [['out', 'stream']]);
         else if (kind === 'tableGroupBy')
-          add({ id, kind, config: { expression: logic('{"key": key, "value": value}') }, ...maybeName() }, [{ from }], [['out', 'groupedTable']]);
+          add(
+            {
+              id,
+              kind,
+              config: { expression: logic('{"key": key, "value": value}') },
+              ...maybeName(),
+            },
+            [{ from }],
+            [['out', 'groupedTable']],
+          );
         else
           add(
-            { id, kind, config: { expression: logic(kind === 'tableMapValues' ? 'value' : 'true'), ...(chance(0.4) ? materialized() : {}) }, ...maybeName() },
+            {
+              id,
+              kind,
+              config: {
+                expression: logic(kind === 'tableMapValues' ? 'value' : 'true'),
+                ...(chance(0.4) ? materialized() : {}),
+              },
+              ...maybeName(),
+            },
             [{ from }],
             [['out', 'table']],
           );
@@ -260,7 +385,12 @@ export function randomDslTopology(seed: number): TopologyDocumentInput {
             ? materialized()
             : kind === 'tableReduce'
               ? { adder: logic('agg'), subtractor: logic('agg'), ...materialized() }
-              : { initializer: logic('0'), adder: logic('agg'), subtractor: logic('agg'), ...materialized() };
+              : {
+                  initializer: logic('0'),
+                  adder: logic('agg'),
+                  subtractor: logic('agg'),
+                  ...materialized(),
+                };
         add({ id, kind, config, ...maybeName() }, [{ from }], [['out', 'table']]);
         break;
       }
