@@ -179,6 +179,14 @@ describe('produce and fetch', () => {
     expect(m!.offset).toBe(50);
   });
 
+  it('rolls a segment once a batch is more than segment.ms (record time) after its first batch', async () => {
+    const log = await openTestLog();
+    await log.createTopic('t', 1, { 'segment.ms': 1000 });
+    for (const timestamp of [0, 500, 1000, 1001, 1500, 2100]) await log.produce([{ topic: 't', key: null, value: bytes('v'), timestamp }]);
+    // Segments start at offsets 0 (ts 0..1000), 3 (ts 1001..2001), 5 (ts 2100).
+    expect(log.partition('t', 0).segments.map((s) => s.baseOffset)).toEqual([0, 3, 5]);
+  });
+
   it('long-polls without busy waiting and wakes on new data', async () => {
     const log = await openTestLog();
     await log.createTopic('t', 2);
