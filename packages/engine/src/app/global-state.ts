@@ -43,6 +43,7 @@ export class GlobalStateUpdater {
         onError: this.options.onError,
       });
       task.initializeWithoutRestore();
+      for (const store of task.stores) sub.globalStores.set(store.name, store);
       const positions = new Map(partitions.map((p) => [`${p.topic}:${p.partition}`, p]));
       this.#tasks.push({ task, positions });
       // Bootstrap: read up to the end offsets seen now.

@@ -58,8 +58,9 @@ export function userProcessorNode(
       }
       throw new RangeError(`unknown punctuation type ${String(type)}`);
     },
+    // Global stores (globalTable) are readable from every processor, as in Kafka Streams.
     getStateStore<S>(name: string): S {
-      if (!options.stores.includes(name)) {
+      if (!options.stores.includes(name) && !ctx.globalStores.has(name)) {
         throw new Error(
           `processor ${options.nodeName} has no access to state store ${name}: connect it to the processor (stores of the node) first`,
         );

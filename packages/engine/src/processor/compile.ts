@@ -4,6 +4,7 @@
 import type { Plan, PlannedNode, StorePlan, SubtopologyPlan } from '@streamwright/topology-model';
 import { EngineError } from '../errors.js';
 import type { NodeMetrics } from '../metrics/metric-groups.js';
+import type { KeyValueStore } from '../state/key-value-store.js';
 import { getSerde } from '../serdes/index.js';
 import type { Serde } from '../serdes/serde.js';
 import { changedSerde } from './changed-serde.js';
@@ -35,6 +36,11 @@ export interface CompiledSubtopology {
   nodes: CompiledNode[];
   sources: CompiledSource[];
   stores: (StorePlan & { logging?: boolean })[];
+  /**
+   * The application's global stores (globalTable), readable from every processor as in Kafka
+   * Streams; filled in once the global state is created, shared by every sub-topology.
+   */
+  globalStores: Map<string, KeyValueStore>;
 }
 
 /** A task's instantiated graph. */
@@ -46,7 +52,12 @@ export interface TaskGraph {
 
 const TABLE_AGGREGATIONS = new Set(['tableCount', 'tableReduce', 'tableAggregate']);
 
-export function compileSubtopology(sub: SubtopologyPlan, plan: Plan, registries: CodeRegistries = {}): CompiledSubtopology {
+export function compileSubtopology(
+  sub: SubtopologyPlan,
+  plan: Plan,
+  registries: CodeRegistries = {},
+  globalStores = new Map<string, KeyValueStore>(),
+): CompiledSubtopology {
   const planned = new Set(plan.stores.map((s) => s.name));
   const byName = new Map(sub.nodes.map((n) => [n.name, n]));
   const materialized = (n: PlannedNode): boolean => n.stores.some((s) => planned.has(s));
@@ -84,11 +95,13 @@ export function compileSubtopology(sub: SubtopologyPlan, plan: Plan, registries:
       .filter((s) => s.subtopology === sub.id)
       // A source topic used as the changelog is read to restore, never written by the store.
       .map((s) => (s.changelogTopic !== null && sub.sourceTopics.includes(s.changelogTopic) ? { ...s, logging: false } : s)),
+    globalStores,
   };
 }
 
 export function compilePlan(plan: Plan, registries: CodeRegistries = {}): CompiledSubtopology[] {
-  return plan.subtopologies.map((s) => compileSubtopology(s, plan, registries));
+  const globalStores = new Map<string, KeyValueStore>();
+  return plan.subtopologies.map((s) => compileSubtopology(s, plan, registries, globalStores));
 }
 
 /** Builds a task's ProcessorNodes and wires children in the plan's successor order. */

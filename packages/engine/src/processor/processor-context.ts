@@ -19,6 +19,8 @@ export interface ProcessorContextOptions {
   partition: number;
   collector: RecordCollector;
   stores: Map<string, KeyValueStore>;
+  /** The application's global stores (readable from any processor). */
+  globalStores?: Map<string, KeyValueStore>;
   taskMetrics: TaskMetrics;
   processingHandler: ExceptionHandling;
   /** Receives every handled error (for status, logs). */
@@ -33,6 +35,7 @@ export class ProcessorContext {
   readonly partition: number;
   readonly collector: RecordCollector;
   readonly stores: Map<string, KeyValueStore>;
+  readonly globalStores: Map<string, KeyValueStore>;
   readonly taskMetrics: TaskMetrics;
   recordMetadata: RecordMetadata | null = null;
   streamTime = -Infinity;
@@ -55,6 +58,7 @@ export class ProcessorContext {
     this.partition = options.partition;
     this.collector = options.collector;
     this.stores = options.stores;
+    this.globalStores = options.globalStores ?? new Map();
     this.taskMetrics = options.taskMetrics;
     this.#handler = options.processingHandler;
     this.#onError = options.onError;
@@ -66,7 +70,7 @@ export class ProcessorContext {
   }
 
   store(name: string): KeyValueStore {
-    const s = this.stores.get(name);
+    const s = this.stores.get(name) ?? this.globalStores.get(name);
     if (!s) throw new Error(`processor ${this.#current?.name ?? '?'} is not connected to store ${name}`);
     return s;
   }

@@ -68,6 +68,7 @@ export class StreamTask {
       partition,
       collector: options.collector,
       stores: new Map<string, KeyValueStore>(this.stores.map((s) => [s.name, s])),
+      globalStores: subtopology.globalStores,
       taskMetrics: this.metrics,
       processingHandler: config.processingExceptionHandler,
       onError: options.onError,

@@ -117,6 +117,7 @@ export function createTestDriverFromPlan(
       now: clock,
     });
     task.initializeWithoutRestore();
+    if (sub.global) for (const store of task.stores) sub.globalStores.set(store.name, store);
     tasks.push(task);
     for (const s of sub.sources) {
       for (const t of s.topics) {
