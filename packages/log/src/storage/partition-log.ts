@@ -7,7 +7,6 @@ import path from 'node:path';
 import { LogError, LogErrorCode } from '../errors.js';
 import {
   BATCH_HEADER_SIZE,
-  decodeRecords,
   encodeBatch,
   encodeControlRecord,
   lastOffsetOf,
@@ -21,7 +20,9 @@ import type { TopicConfig } from '../config.js';
 import { Flusher } from './flusher.js';
 import { fdatasync, fsyncDirSync } from './fs-util.js';
 import { segmentsToDelete } from './retention.js';
+import { prepareDirectory } from './partition-files.js';
 import { Segment, type RecoveryEvent } from './segment.js';
+import { findOffsetForTimestamp } from './timestamp-lookup.js';
 import { TxnIndex } from './txn-index.js';
 
 export type IsolationLevel = 'read_uncommitted' | 'read_committed';
@@ -363,29 +364,8 @@ export class PartitionLog {
   }
 
   /** The first offset whose record timestamp is >= `timestamp` (Kafka's ListOffsets by time). */
-  async offsetForTimestamp(timestamp: number): Promise<{ offset: number; timestamp: number } | null> {
-    for (const seg of [...this.segments]) {
-      if (seg.maxTimestamp < timestamp) continue;
-      let from = Math.max(seg.timeIndex.lookupStart(timestamp), this.logStartOffset);
-      while (from < Math.min(seg.nextOffset, this.highWatermark)) {
-        if (!seg.acquire()) break;
-        let batches: ReadBatch[];
-        try {
-          batches = await seg.read(from, this.highWatermark, 1 << 20, seg.size);
-        } finally {
-          seg.release();
-        }
-        if (batches.length === 0) break;
-        for (const { batch, header } of batches) {
-          if (header.maxTimestamp < timestamp || (header.attributes & 0x20) !== 0) continue;
-          for (const r of decodeRecords(batch, 0, header)) {
-            if (r.offset >= from && r.timestamp >= timestamp) return { offset: r.offset, timestamp: r.timestamp };
-          }
-        }
-        from = lastOffsetOf(batches[batches.length - 1]!.header) + 1;
-      }
-    }
-    return null;
+  offsetForTimestamp(timestamp: number): Promise<{ offset: number; timestamp: number } | null> {
+    return findOffsetForTimestamp(this.segments, timestamp, this.logStartOffset, this.highWatermark);
   }
 
   // ---- retention -----------------------------------------------------------------------------
@@ -490,37 +470,6 @@ export class PartitionLog {
     for (const s of this.segments) s.retire();
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
-}
-
-/**
- * Clears what an interrupted operation left in a partition directory and returns the segment
- * base offsets in order: a cleaned segment whose swap began is completed; unfinished cleaner output
- * and index files without a log are removed.
- */
-function prepareDirectory(dir: string, events: RecoveryEvent[]): number[] {
-  const names = fs.readdirSync(dir);
-  for (const name of names) {
-    const full = path.join(dir, name);
-    if (name.endsWith('.log.swap')) {
-      const base = name.slice(0, -'.log.swap'.length);
-      for (const suffix of ['.index', '.timeindex', '.index.cleaned', '.timeindex.cleaned']) {
-        fs.rmSync(path.join(dir, base + suffix), { force: true });
-      }
-      fs.renameSync(full, path.join(dir, `${base}.log`));
-      events.push({ kind: 'completed-swap', file: path.join(dir, `${base}.log`) });
-    }
-  }
-  const after = fs.readdirSync(dir);
-  const logs = new Set(after.filter((n) => /^\d{20}\.log$/.test(n)).map((n) => n.slice(0, 20)));
-  for (const name of after) {
-    const full = path.join(dir, name);
-    const m = /^(\d{20})\.(index|timeindex)$/.exec(name);
-    if (name.endsWith('.cleaned') || name.endsWith('.tmp') || (m && !logs.has(m[1]!))) {
-      fs.rmSync(full, { force: true });
-      events.push({ kind: 'removed-leftover', file: full });
-    }
-  }
-  return [...logs].map(Number).sort((a, b) => a - b);
 }
 
 export type { ControlType };
