@@ -116,3 +116,23 @@ it('documents the variables of every context', () => {
     reducer: ['key', 'value', 'agg'],
   });
 });
+
+it('compiles the examples docs/EXPRESSIONS.md gives per context', () => {
+  const examples: [Parameters<typeof compileExpression>[1], string][] = [
+    ['keyValue', '{"key": value.user, "value": value}'],
+    ['flatMap', 'value.items.map(i, {"key": i.sku, "value": i})'],
+    ['flatMapValues', 'value.split(" ")'],
+    ['keyValue', '{"key": value.region, "value": value.amount}'],
+    ['initializer', '{"count": 0, "total": 0}'],
+    ['aggregator', '{"count": agg.count + 1, "total": agg.total + value.amount}'],
+    ['reducer', 'agg + value'],
+    ['reducer', 'agg - value'],
+    ['topicExtractor', 'value.amount > 100 ? "large-orders" : "small-orders"'],
+  ];
+  for (const [context, source] of examples)
+    expect(() => compileExpression(source, context)).not.toThrow();
+  const flat = compileExpression('value.items.map(i, {"key": i.sku, "value": i})', 'flatMap');
+  expect(flat.evaluate(record({ items: [{ sku: 'a' }] }))).toEqual([
+    { key: 'a', value: { sku: 'a' } },
+  ]);
+});
