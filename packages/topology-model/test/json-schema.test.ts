@@ -8,6 +8,7 @@ import {
   topologyJsonSchemaText,
   validateTopology,
 } from '../src/index.js';
+import { dslScenarios } from './support/dsl-scenarios.js';
 
 const committed = readFileSync(
   new URL('../../../docs/topology.schema.json', import.meta.url),
@@ -30,6 +31,19 @@ describe('docs/topology.schema.json', () => {
     const badConfig = structuredClone(exampleTopology());
     (badConfig.nodes?.[1] as { config: unknown }).config = { expresion: 'true' };
     expect(check(badConfig)).toBe(false);
+    // Every kind, as the hand-picked DSL programs use them, and their canonical exports.
+    for (const { name, topology } of dslScenarios) {
+      const result = validateTopology(topology);
+      if (!result.ok) throw new Error(`${name} must validate`);
+      expect([name, check(topology), check(JSON.parse(exportTopology(result.topology)))]).toEqual([
+        name,
+        true,
+        true,
+      ]);
+    }
+    const badLogic = structuredClone(exampleTopology());
+    (badLogic.nodes?.[1] as { config: unknown }).config = { expression: { fn: 'x' } };
+    expect(check(badLogic)).toBe(false);
     const badKind = structuredClone(exampleTopology());
     (badKind.nodes?.[1] as { kind: string }).kind = 'flatMapEverything';
     expect(check(badKind)).toBe(false);
