@@ -15,6 +15,28 @@ export const RUNTIME_ERRORS = {
   APP_FAILED: 'INTERNAL_SERVER_ERROR',
   /** The runtime is shutting down and takes no more work. */
   SHUTTING_DOWN: 'SERVICE_UNAVAILABLE',
+  /** topics.create of a name that exists (Kafka's TopicExistsException). */
+  TOPIC_EXISTS: 'CONFLICT',
+  /** Deleting a topic the running application reads or writes. */
+  TOPIC_IN_USE: 'CONFLICT',
+  /** A topic config key Kafka does not know, or a value of the wrong type. */
+  INVALID_TOPIC_CONFIG: 'BAD_REQUEST',
+  /** Committing offsets for the consumer group of the running application. */
+  GROUP_IN_USE: 'CONFLICT',
+  /** The data dir is held by another process (a running runtime or another command). */
+  DATA_DIR_LOCKED: 'CONFLICT',
+  /** The application is not running (debug sampling and state queries need it running). */
+  NOT_RUNNING: 'PRECONDITION_FAILED',
+  /** A node id or Kafka Streams node name the deployed topology does not have. */
+  NODE_NOT_FOUND: 'NOT_FOUND',
+  /** A state store the running application does not have. */
+  STORE_NOT_FOUND: 'NOT_FOUND',
+  /** A saved topology (or one of its versions) that is not in the workspace. */
+  WORKSPACE_NOT_FOUND: 'NOT_FOUND',
+  /** Renaming a saved topology onto a name that is taken. */
+  WORKSPACE_EXISTS: 'CONFLICT',
+  /** A document that is not a topology document at all (not even its structure). */
+  NOT_A_TOPOLOGY: 'BAD_REQUEST',
 } as const satisfies Record<string, TRPCError['code']>;
 
 export type RuntimeErrorCode = keyof typeof RUNTIME_ERRORS;

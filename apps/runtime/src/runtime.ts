@@ -52,6 +52,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     await service.close();
     throw error;
   }
+  // Only a hint for refused CLI commands: failing to write it must not stop the runtime.
+  await service.announceUrl(server.url).catch((error: unknown) => {
+    options.logger.warn({ err: error }, 'could not record the URL in the data dir lock');
+  });
   let closing: Promise<void> | null = null;
   return {
     url: server.url,

@@ -1,52 +1,16 @@
 // The `streamwright` CLI as users run it: the built bin in a child process.
-import { execFile, spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeDataDir, removeDataDir } from './harness.js';
+import { bin, cli as runCli, ensureBuilt } from './cli-harness.js';
+import { makeDataDir, removeDataDir, startTestRuntime } from './harness.js';
 import { ordersPipeline } from './topologies.js';
-
-const run = promisify(execFile);
-const runtimeDir = fileURLToPath(new URL('..', import.meta.url));
-const repoRoot = join(runtimeDir, '..', '..');
-const bin = join(runtimeDir, 'bin', 'streamwright.mjs');
-
-/** Newest modification time of the files under `dir` (0 when it does not exist). */
-function newest(dir: string): number {
-  if (!existsSync(dir)) return 0;
-  let latest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile())
-      latest = Math.max(latest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
-  }
-  return latest;
-}
-
-/** The bin runs dist/: build the runtime and its dependencies when dist is missing or stale. */
-function needsBuild(): boolean {
-  const packages = [
-    runtimeDir,
-    join(repoRoot, 'packages', 'engine'),
-    join(repoRoot, 'packages', 'topology-model'),
-  ];
-  return packages.some((dir) => {
-    const built = newest(join(dir, 'dist'));
-    return built === 0 || newest(join(dir, 'src')) > built;
-  });
-}
 
 let dataDir: string;
 
 beforeAll(async () => {
-  if (needsBuild()) {
-    await run('pnpm', ['--filter', '@streamwright/runtime...', 'build'], {
-      cwd: repoRoot,
-      timeout: 240_000,
-    });
-  }
+  await ensureBuilt();
   dataDir = await makeDataDir();
 }, 300_000);
 
@@ -54,26 +18,48 @@ afterAll(async () => {
   await removeDataDir(dataDir);
 });
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd: dataDir });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const cli = (args: string[]) => runCli(args, { cwd: dataDir });
 
 describe('streamwright CLI', () => {
   it('has --help with examples on every command', async () => {
     const top = await cli(['--help']);
     expect(top.code).toBe(0);
     expect(top.stdout).toMatch(/serve[\s\S]*validate[\s\S]*describe/);
-    for (const command of ['serve', 'validate', 'describe']) {
-      const help = await cli([command, '--help']);
+    for (const command of [
+      'serve',
+      'validate',
+      'describe',
+      'topics',
+      'topics create',
+      'topics list',
+      'topics describe',
+      'topics delete',
+      'produce',
+      'consume',
+      'app',
+      'app status',
+      'app lag',
+      'app reset',
+    ]) {
+      const help = await cli([...command.split(' '), '--help']);
       expect(help.code).toBe(0);
       expect(help.stdout).toMatch(/Examples:/);
       expect(help.stdout).toContain(`streamwright ${command}`);
+    }
+  });
+
+  it('lists every command in the top-level help', async () => {
+    const top = await cli(['--help']);
+    for (const command of [
+      'serve',
+      'validate',
+      'describe',
+      'topics',
+      'produce',
+      'consume',
+      'app',
+    ]) {
+      expect(top.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     }
   });
 
@@ -167,6 +153,20 @@ describe('streamwright CLI', () => {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
   }, 60_000);
+
+  it('refuses to serve a data dir another runtime holds', async () => {
+    const held = join(dataDir, 'held');
+    const first = await startTestRuntime({ dataDir: held });
+    try {
+      const second = await cli(['serve', '--port', '0', '--data-dir', held]);
+      expect(second.code).toBe(1);
+      expect(second.stderr).toMatch(
+        /the data dir .*held is in use by a running runtime \(pid \d+, http:\/\/127\.0\.0\.1:\d+\)/,
+      );
+    } finally {
+      await first.close();
+    }
+  });
 
   it('refuses to serve on a non-loopback address without a token', async () => {
     const result = await cli([

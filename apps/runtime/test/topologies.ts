@@ -57,3 +57,32 @@ export function expectedSink(
     .filter((o) => o.amount > 100)
     .map((o) => ({ key: o.key, value: { user: o.user, total: o.amount * 2 } }));
 }
+
+/** words (2 partitions) → groupByKey → count (store `counts`) → toStream → word-counts (longs). */
+export function wordCount(): Record<string, unknown> {
+  return {
+    schemaVersion: 1,
+    application: { id: 'word-count', config: { 'commit.interval.ms': 100 } },
+    topics: [
+      { name: 'words', partitions: 2 },
+      { name: 'word-counts', partitions: 2 },
+    ],
+    nodes: [
+      { id: 'words', kind: 'source', config: { topic: 'words', valueSerde: 'string' } },
+      { id: 'group', kind: 'groupByKey', config: {} },
+      { id: 'count', kind: 'count', config: { store: 'counts' } },
+      { id: 'changes', kind: 'toStream', config: {} },
+      {
+        id: 'out',
+        kind: 'sink',
+        config: { topic: 'word-counts', keySerde: 'string', valueSerde: 'long' },
+      },
+    ],
+    edges: [
+      { from: 'words', to: 'group' },
+      { from: 'group', to: 'count' },
+      { from: 'count', to: 'changes' },
+      { from: 'changes', to: 'out' },
+    ],
+  };
+}

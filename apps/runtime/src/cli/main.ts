@@ -1,11 +1,21 @@
-// The `streamwright` command line: serve, validate, describe.
+// The `streamwright` command line: serve, validate, describe, the topic commands (topics,
+// produce, consume) and app.
 import { Command, InvalidArgumentError } from 'commander';
 import { VERSION } from '../version.js';
 import { runDescribe, runValidate } from './check-file.js';
+import { describeError } from './cli-error.js';
+import { registerAppCommands } from './program-app.js';
+import { registerTopicCommands } from './program-topics.js';
 import { runServe } from './serve.js';
 
+/** Runs the CLI; a failing command prints one line on stderr and sets exit code 1. */
 export async function main(argv: readonly string[]): Promise<void> {
-  await buildProgram().parseAsync([...argv]);
+  try {
+    await buildProgram().parseAsync([...argv]);
+  } catch (error) {
+    process.stderr.write(`error: ${describeError(error)}\n`);
+    process.exitCode = 1;
+  }
 }
 
 export function buildProgram(): Command {
@@ -20,7 +30,10 @@ Examples:
   $ streamwright serve                      # http://127.0.0.1:4300, data in ./.streamwright
   $ streamwright serve --port 0 --example   # any free port, example topology running
   $ streamwright validate topology.json     # every error with its path
-  $ streamwright describe topology.json     # Kafka Streams' Topology#describe() text`,
+  $ streamwright describe topology.json     # Kafka Streams' Topology#describe() text
+  $ streamwright topics create orders -p 3  # on ./.streamwright (or --url a runtime)
+  $ streamwright produce orders < in.jsonl  # JSON lines in, consume prints them out
+  $ streamwright app lag --url http://127.0.0.1:4300`,
     );
 
   program
@@ -87,6 +100,8 @@ Examples:
     )
     .action(runDescribe);
 
+  registerTopicCommands(program);
+  registerAppCommands(program);
   return program;
 }
 

@@ -34,6 +34,8 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
 const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
@@ -52,6 +54,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: '/trpc/',
+    // A produce batch of 10,000 records of 1 KB is about 14 MB as base64; more is refused (413).
+    maxBodySize: MAX_BODY_BYTES,
     createContext: () => ({ service, shutdown: shutdown.signal }),
     onError({ error, path, type }) {
       if (error.code === 'INTERNAL_SERVER_ERROR')

@@ -1,4 +1,4 @@
-// Deploying, starting and stopping the one application, and its status.
+// Deploying, starting, stopping and resetting the one application; its status and lag.
 import { z } from 'zod';
 import { procedure, router } from '../trpc.js';
 
@@ -12,4 +12,10 @@ export const appRouter = router({
   stop: procedure.mutation(({ ctx }) => ctx.service.stop()),
 
   status: procedure.query(({ ctx }) => ctx.service.view()),
+
+  lag: procedure.query(({ ctx }) => ctx.service.lag()),
+
+  reset: procedure
+    .input(z.object({ dryRun: z.boolean().default(false) }).default({ dryRun: false }))
+    .mutation(({ input, ctx }) => ctx.service.reset(input)),
 });

@@ -1,6 +1,7 @@
 // The runtime's tRPC router. The web app imports only its type (`AppRouter`).
 import { router } from '../trpc.js';
 import { appRouter as applicationRouter } from './app.js';
+import { groupsRouter } from './groups.js';
 import { healthProcedure } from './health.js';
 import { metricsProcedure } from './metrics.js';
 import { topicsRouter } from './topics.js';
@@ -11,6 +12,7 @@ export const appRouter = router({
   topology: topologyRouter,
   app: applicationRouter,
   topics: topicsRouter,
+  groups: groupsRouter,
   metrics: metricsProcedure,
 });
 

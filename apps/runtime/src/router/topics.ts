@@ -1,10 +1,43 @@
-// Topics of the embedded backend: list, produce one record, read the latest records.
+// Topics of the embedded backend: admin (list, describe, create, delete), one record from text
+// and the latest records (the web app's topic browser), and records as bytes (the CLI's produce
+// and consume).
 import { z } from 'zod';
 import { procedure, router } from '../trpc.js';
-import { keySerdeInput, partitionInput, topicInput, valueSerdeInput } from './inputs.js';
+import {
+  bytesInput,
+  headersInput,
+  keySerdeInput,
+  offsetInput,
+  partitionInput,
+  toBase64,
+  topicInput,
+  valueSerdeInput,
+} from './inputs.js';
+
+/** Long polls end at the latest after this long, so a request never outlives its client much. */
+export const MAX_FETCH_WAIT_MS = 30_000;
 
 export const topicsRouter = router({
   list: procedure.query(({ ctx }) => ctx.service.topics.list()),
+
+  describe: procedure
+    .input(z.object({ name: topicInput }))
+    .query(({ input, ctx }) => ctx.service.topics.describe(input.name)),
+
+  create: procedure
+    .input(
+      z.object({
+        name: topicInput,
+        partitions: z.number().int().min(1).max(1024).default(1),
+        config: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+      }),
+    )
+    .mutation(({ input, ctx }) => ctx.service.topics.create(input)),
+
+  delete: procedure.input(z.object({ name: topicInput })).mutation(async ({ input, ctx }) => {
+    await ctx.service.topics.delete(input.name);
+    return { deleted: input.name };
+  }),
 
   produce: procedure
     .input(
@@ -15,7 +48,7 @@ export const topicsRouter = router({
         value: z.string().nullable(),
         keySerde: keySerdeInput,
         valueSerde: valueSerdeInput,
-        headers: z.record(z.string(), z.string()).optional(),
+        headers: headersInput.optional(),
       }),
     )
     .mutation(({ input, ctx }) => ctx.service.topics.produce(input)),
@@ -31,4 +64,50 @@ export const topicsRouter = router({
       }),
     )
     .query(({ input, ctx }) => ctx.service.topics.read(input)),
+
+  produceBatch: procedure
+    .input(
+      z.object({
+        topic: topicInput,
+        records: z
+          .array(
+            z.object({
+              key: bytesInput,
+              value: bytesInput,
+              partition: partitionInput.optional(),
+              timestamp: z.number().int().min(0).optional(),
+              headers: headersInput.optional(),
+            }),
+          )
+          .min(1)
+          .max(10_000),
+      }),
+    )
+    .mutation(async ({ input, ctx }) => ({
+      results: await ctx.service.records.produceBatch(input.topic, input.records),
+    })),
+
+  // A mutation although it reads: it long-polls and its positions may not fit in a URL.
+  fetch: procedure
+    .input(
+      z.object({
+        topic: topicInput,
+        positions: z
+          .array(z.object({ partition: partitionInput, offset: offsetInput }))
+          .min(1)
+          .max(1024),
+        maxRecords: z.number().int().min(1).max(10_000).default(500),
+        maxWaitMs: z.number().int().min(0).max(MAX_FETCH_WAIT_MS).default(0),
+      }),
+    )
+    .mutation(async ({ input, ctx, signal }) => {
+      const abort = signal ? AbortSignal.any([signal, ctx.shutdown]) : ctx.shutdown;
+      const partitions = await ctx.service.records.fetch(input, abort);
+      return {
+        partitions: partitions.map((p) => ({
+          ...p,
+          records: p.records.map((r) => ({ ...r, key: toBase64(r.key), value: toBase64(r.value) })),
+        })),
+      };
+    }),
 });

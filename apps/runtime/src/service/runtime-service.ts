@@ -1,11 +1,9 @@
-// The runtime service owns the embedded backend (`<dataDir>/log`), the one deployed application
-// (`<dataDir>/state`) and the saved deployment (`<dataDir>/app.json`). Deploy, start, stop and
-// close run one at a time; reads (status, metrics, topics) never wait for them.
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+// The runtime service owns the data dir (its lock, the embedded backend in `<dataDir>/log`), the
+// one deployed application (`<dataDir>/state`) and the saved deployment (`<dataDir>/app.json`).
+// Deploy, start, stop, reset and close run one at a time; reads (status, metrics, topics, lag)
+// never wait for them.
 import type { Logger } from 'pino';
 import {
-  createEmbeddedBackend,
   createStreamsApp,
   type AppStatus,
   type Backend,
@@ -16,13 +14,23 @@ import {
   exampleTopology,
   exportTopology,
   importTopology,
+  planTopology,
   validateTopology,
   type Topology,
   type TopologyDocument,
   type ValidationIssue,
 } from '@streamwright/topology-model';
 import { RuntimeError } from '../errors.js';
+import {
+  computeLag,
+  resetApplication,
+  topicsUsedBy,
+  type AppLag,
+  type ResetReport,
+} from './app-operations.js';
+import { openDataDir, type OpenDataDir } from './data-dir.js';
 import { DeploymentStore } from './deployment-store.js';
+import { RecordService } from './record-service.js';
 import { Serial } from './serial.js';
 import { TopicService } from './topic-service.js';
 
@@ -46,10 +54,14 @@ export interface LiveView {
   metrics: MetricsSnapshot | null;
 }
 
+export type ResetResult = ResetReport & { status: AppStatus | null };
+
 interface Deployment {
   topology: Topology;
   /** The canonical document, as exported: what status shows and app.json keeps. */
   document: TopologyDocument;
+  /** Every topic the application reads or writes (internal ones included). */
+  topics: Set<string>;
 }
 
 export class RuntimeService {
@@ -58,27 +70,44 @@ export class RuntimeService {
   private closed = false;
   private readonly serial = new Serial();
   private readonly store: DeploymentStore;
-  /** Topics of the backend: list, produce, read. */
+  readonly backend: Backend;
+  private readonly stateDir: string;
+  /** Topics of the backend: admin, produce one record from text, read the latest. */
   readonly topics: TopicService;
+  /** Records as bytes: produce batches, fetch from offsets, consumer-group offsets. */
+  readonly records: RecordService;
 
   private constructor(
-    readonly backend: Backend,
-    private readonly stateDir: string,
-    dataDir: string,
+    private readonly dir: OpenDataDir,
     private readonly logger: Logger,
   ) {
-    this.store = new DeploymentStore(dataDir);
-    this.topics = new TopicService(backend, () => this.assertOpen());
+    this.backend = dir.backend;
+    this.stateDir = dir.stateDir;
+    this.store = new DeploymentStore(dir.dataDir);
+    const guard = {
+      assertOpen: () => this.assertOpen(),
+      appUsingTopic: (topic: string) =>
+        this.app && isActive(this.app) && this.deployment?.topics.has(topic)
+          ? this.app.applicationId
+          : null,
+      activeGroup: () => (this.app && isActive(this.app) ? this.app.applicationId : null),
+    };
+    this.topics = new TopicService(this.backend, guard);
+    this.records = new RecordService(this.backend, guard);
   }
 
-  /** Opens the backend in `<dataDir>/log`; nothing is deployed until `resume` or `deploy`. */
+  /**
+   * Takes the data dir's lock and opens the backend in `<dataDir>/log`; nothing is deployed
+   * until `resume` or `deploy`. A data dir held by another process is DATA_DIR_LOCKED.
+   */
   static async open(options: RuntimeServiceOptions): Promise<RuntimeService> {
-    const logDir = join(options.dataDir, 'log');
-    const stateDir = join(options.dataDir, 'state');
-    await mkdir(logDir, { recursive: true });
-    await mkdir(stateDir, { recursive: true });
-    const backend = await createEmbeddedBackend({ dataDir: logDir });
-    return new RuntimeService(backend, stateDir, options.dataDir, options.logger);
+    const dir = await openDataDir(options.dataDir, 'runtime');
+    return new RuntimeService(dir, options.logger);
+  }
+
+  /** Writes the URL into the data dir's lock, so a refused CLI command can point to it. */
+  async announceUrl(url: string): Promise<void> {
+    await this.dir.lock.setUrl(url);
   }
 
   /** Redeploys the saved topology, and starts it if it was running when the runtime stopped. */
@@ -176,6 +205,38 @@ export class RuntimeService {
     });
   }
 
+  /** Consumer lag of the application's group on each partition it reads. */
+  async lag(): Promise<AppLag> {
+    const deployment = this.requireDeployment();
+    return computeLag(this.backend, planTopology(deployment.topology));
+  }
+
+  /**
+   * Kafka's application reset tool, with the stop it requires: close the app (commit, close
+   * stores), keep it stopped, reset its input offsets to the earliest, delete its internal
+   * topics and its local state. The next start reprocesses the input from the beginning.
+   */
+  async reset(options: { dryRun?: boolean } = {}): Promise<ResetResult> {
+    return this.serial.run(async () => {
+      this.assertOpen();
+      const deployment = this.requireDeployment();
+      const plan = planTopology(deployment.topology);
+      if (options.dryRun) {
+        const report = await resetApplication(this.backend, plan, this.stateDir, true);
+        return { ...report, status: this.app?.status() ?? null };
+      }
+      await this.store.save({
+        topology: deployment.document,
+        running: false,
+        deployedAt: Date.now(),
+      });
+      if (this.app) await this.closeApp();
+      const report = await resetApplication(this.backend, plan, this.stateDir);
+      this.logger.info({ ...report }, 'application reset');
+      return { ...report, status: this.app?.status() ?? null };
+    });
+  }
+
   view(): AppView {
     return {
       deployed: this.deployment !== null,
@@ -207,8 +268,11 @@ export class RuntimeService {
     await this.serial.run(async () => {
       if (this.closed) return;
       this.closed = true;
-      if (this.app) await this.closeApp();
-      await this.backend.close();
+      try {
+        if (this.app) await this.closeApp();
+      } finally {
+        await this.dir.close();
+      }
       this.logger.info('runtime service closed');
     });
   }
@@ -222,7 +286,7 @@ export class RuntimeService {
     const app = this.createApp(topology);
     if (this.app) await this.closeApp();
     await this.createMissingTopics(topology);
-    this.deployment = { topology, document };
+    this.deployment = { topology, document, topics: topicsUsedBy(planTopology(topology)) };
     this.app = app;
     await this.store.save({ topology: document, running: start, deployedAt: Date.now() });
     this.logger.info({ applicationId: topology.application.id, start }, 'deployed');

@@ -1,10 +1,26 @@
-// Topics of the backend for the API: list them, produce one record from text, read the latest
-// records decoded by serdes.
+// Topics of the backend for the API: list, describe, create and delete them (Kafka's admin
+// client), produce one record from text and read the latest records decoded by serdes (the web
+// app's topic browser).
 import type { Backend, TopicDescription } from '@streamwright/engine';
 import type { SerdeName } from '@streamwright/topology-model';
 import { RuntimeError } from '../errors.js';
 import { decodeBytes, encodeText } from './record-codec.js';
+import { checkTopicConfig } from './topic-config.js';
 import { readLatest } from './topic-reader.js';
+
+export interface CreateTopicRequest {
+  name: string;
+  partitions: number;
+  config: Record<string, string | number | boolean>;
+}
+
+/** What the service needs to know about the running application. */
+export interface AppGuard {
+  /** Throws when the runtime no longer takes writes (shutting down). */
+  assertOpen(): void;
+  /** The running application that reads or writes `topic`, or null. */
+  appUsingTopic(topic: string): string | null;
+}
 
 export interface ProduceRequest {
   topic: string;
@@ -38,8 +54,7 @@ export interface ReadRecord {
 export class TopicService {
   constructor(
     private readonly backend: Backend,
-    /** Throws when the runtime no longer takes writes (shutting down). */
-    private readonly assertOpen: () => void,
+    private readonly guard: AppGuard,
   ) {}
 
   async list(): Promise<TopicDescription[]> {
@@ -47,8 +62,39 @@ export class TopicService {
     return [...topics].sort((a, b) => a.name.localeCompare(b.name));
   }
 
+  async describe(name: string): Promise<TopicDescription> {
+    return this.requireTopic(name);
+  }
+
+  /** Kafka's createTopics: an existing name is TOPIC_EXISTS, an unknown config key refused. */
+  async create(request: CreateTopicRequest): Promise<TopicDescription> {
+    this.guard.assertOpen();
+    const config = checkTopicConfig(request.config);
+    if (await this.backend.describeTopic(request.name)) {
+      throw new RuntimeError('TOPIC_EXISTS', `topic "${request.name}" already exists`);
+    }
+    await this.backend.createTopics([
+      { name: request.name, partitions: request.partitions, config },
+    ]);
+    return this.requireTopic(request.name);
+  }
+
+  /** Deletes a topic with its data and the offsets committed for it. */
+  async delete(name: string): Promise<void> {
+    this.guard.assertOpen();
+    await this.requireTopic(name);
+    const app = this.guard.appUsingTopic(name);
+    if (app) {
+      throw new RuntimeError(
+        'TOPIC_IN_USE',
+        `topic "${name}" is used by the running application ${app}: stop it first`,
+      );
+    }
+    await this.backend.deleteTopics([name]);
+  }
+
   async produce(request: ProduceRequest): Promise<{ partition: number; offset: number }> {
-    this.assertOpen();
+    this.guard.assertOpen();
     const topic = await this.requireTopic(request.topic);
     if (request.partition !== undefined) checkPartition(topic, request.partition);
     const key = encodeText(request.key, request.keySerde, 'key');
@@ -88,13 +134,17 @@ export class TopicService {
   }
 
   private async requireTopic(name: string): Promise<TopicDescription> {
-    const topic = await this.backend.describeTopic(name);
-    if (!topic) throw new RuntimeError('TOPIC_NOT_FOUND', `topic "${name}" does not exist`);
-    return topic;
+    return requireTopic(this.backend, name);
   }
 }
 
-function checkPartition(topic: TopicDescription, partition: number): void {
+export async function requireTopic(backend: Backend, name: string): Promise<TopicDescription> {
+  const topic = await backend.describeTopic(name);
+  if (!topic) throw new RuntimeError('TOPIC_NOT_FOUND', `topic "${name}" does not exist`);
+  return topic;
+}
+
+export function checkPartition(topic: TopicDescription, partition: number): void {
   if (partition >= topic.partitions) {
     throw new RuntimeError(
       'PARTITION_OUT_OF_RANGE',

@@ -1,0 +1,133 @@
+// `streamwright app status|lag|reset|start|stop --url <runtime>`: operate the deployed application
+// of a running runtime, like kafka-streams-application-reset and kafka-consumer-groups do.
+import type { inferRouterOutputs } from '@trpc/server';
+import type { AppRouter } from '../router/index.js';
+import { call, createRuntimeClient } from './remote-connection.js';
+import { formatTable } from './table.js';
+import { tokenOf } from './target.js';
+
+export interface AppOptions {
+  url?: string;
+  token?: string;
+  json?: boolean;
+}
+
+type Outputs = inferRouterOutputs<AppRouter>;
+type StatusOutput = NonNullable<Outputs['app']['status']['status']>;
+type LagOutput = Outputs['app']['lag'];
+type ResetOutput = Outputs['app']['reset'];
+
+export const DEFAULT_URL = 'http://127.0.0.1:4300';
+
+function clientFor(options: AppOptions) {
+  const url = options.url ?? process.env.STREAMWRIGHT_URL ?? DEFAULT_URL;
+  return { url, client: createRuntimeClient(url, tokenOf(options)) };
+}
+
+export async function runAppStatus(options: AppOptions): Promise<void> {
+  const { url, client } = clientFor(options);
+  const view = await call(url, () => client.app.status.query());
+  if (options.json) return printJson(view);
+  if (!view.deployed || !view.status) {
+    process.stdout.write('Nothing is deployed.\n');
+    return;
+  }
+  process.stdout.write(statusText(view.status));
+}
+
+export async function runAppLag(options: AppOptions): Promise<void> {
+  const { url, client } = clientFor(options);
+  const lag = await call(url, () => client.app.lag.query());
+  if (options.json) return printJson(lag);
+  process.stdout.write(lagText(lag));
+}
+
+export async function runAppReset(options: AppOptions & { dryRun?: boolean }): Promise<void> {
+  const { url, client } = clientFor(options);
+  const report = await call(url, () =>
+    client.app.reset.mutate({ dryRun: options.dryRun === true }),
+  );
+  if (options.json) return printJson(report);
+  process.stdout.write(resetText(report));
+}
+
+export async function runAppStartStop(which: 'start' | 'stop', options: AppOptions): Promise<void> {
+  const { url, client } = clientFor(options);
+  const status = await call(url, () =>
+    which === 'start' ? client.app.start.mutate() : client.app.stop.mutate(),
+  );
+  if (options.json) return printJson(status);
+  process.stdout.write(`${status.applicationId}: ${status.state}\n`);
+}
+
+export function statusText(status: StatusOutput): string {
+  const lines = [`Application ${status.applicationId}: ${status.state}`];
+  if (status.tasks.length === 0) {
+    lines.push('No tasks.');
+  } else {
+    const rows = status.tasks.map((t) => [
+      t.taskId,
+      t.partitions.map((p) => `${p.topic}-${p.partition}`).join(','),
+      t.thread,
+      t.state,
+      t.streamTime === null ? '-' : new Date(t.streamTime).toISOString(),
+    ]);
+    lines.push(
+      formatTable(['TASK', 'PARTITIONS', 'THREAD', 'STATE', 'STREAM TIME'], rows).trimEnd(),
+    );
+  }
+  if (status.errors.length > 0) {
+    lines.push(`Errors (most recent first, ${status.errors.length}):`);
+    for (const e of status.errors.slice(0, 10)) {
+      const where = `task ${e.taskId || '-'}, ${e.processor}${e.modelNodeId ? ` (node ${e.modelNodeId})` : ''}`;
+      lines.push(`  ${new Date(e.at).toISOString()} ${where}: ${e.message} [${e.handling}]`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function lagText(lag: LagOutput): string {
+  if (lag.partitions.length === 0) {
+    return `Application ${lag.applicationId}: no input partitions yet.\n`;
+  }
+  const rows = lag.partitions.map((p) => [
+    p.topic,
+    String(p.partition),
+    p.committed === null ? '-' : String(p.committed),
+    String(p.end),
+    p.lag === null ? '-' : String(p.lag),
+  ]);
+  return (
+    `Application ${lag.applicationId} (consumer group ${lag.applicationId})\n` +
+    formatTable(['TOPIC', 'PARTITION', 'COMMITTED', 'END', 'LAG'], rows) +
+    `Total lag: ${lag.total}\n`
+  );
+}
+
+export function resetText(report: ResetOutput): string {
+  const would = report.dryRun ? 'Would ' : '';
+  const lines: string[] = [];
+  if (report.dryRun) lines.push('Dry run: nothing is changed.');
+  else
+    lines.push(
+      `Stopped ${report.applicationId}${report.status ? ` (${report.status.state})` : ''}.`,
+    );
+  lines.push(
+    `${would}${report.dryRun ? 'reset' : 'Reset'} input offsets of consumer group ${report.applicationId} to the earliest:`,
+  );
+  if (report.inputOffsets.length === 0) lines.push('  (no input partitions)');
+  for (const o of report.inputOffsets) {
+    lines.push(`  Topic: ${o.topic} Partition: ${o.partition} Offset: ${o.offset}`);
+  }
+  lines.push(
+    `${would}${report.dryRun ? 'delete' : 'Deleted'} internal topics: ${report.deletedTopics.length > 0 ? report.deletedTopics.join(', ') : '(none)'}`,
+  );
+  lines.push(`${would}${report.dryRun ? 'remove' : 'Removed'} local state: ${report.stateDir}`);
+  if (!report.dryRun)
+    lines.push('The application stays stopped: `streamwright app start` reprocesses its input.');
+  return `${lines.join('\n')}\n`;
+}
+
+function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}

@@ -1,0 +1,76 @@
+// `streamwright app …`: operate the application of a running runtime.
+import type { Command } from 'commander';
+import { runAppLag, runAppReset, runAppStartStop, runAppStatus } from './app-command.js';
+import { addRuntimeOptions } from './options.js';
+
+export function registerAppCommands(program: Command): void {
+  const app = program
+    .command('app')
+    .description("operate the runtime's application: status, lag, reset, start, stop")
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ streamwright app status --url http://127.0.0.1:4300
+  $ streamwright app lag
+  $ streamwright app reset --dry-run
+  $ STREAMWRIGHT_TOKEN=s3cret streamwright app reset --url http://10.0.0.5:4300`,
+    );
+
+  addRuntimeOptions(app.command('status').description('state, tasks and recent errors'))
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ streamwright app status
+  $ streamwright app status --json --url http://127.0.0.1:4300`,
+    )
+    .action(runAppStatus);
+
+  addRuntimeOptions(
+    app
+      .command('lag')
+      .description("committed vs end offsets of the application's consumer group, per partition"),
+  )
+    .addHelpText(
+      'after',
+      `
+The group is the application id. Repartition topics are read by the same group, so they
+are listed too. A partition without a committed offset shows "-".
+
+Examples:
+  $ streamwright app lag
+  $ streamwright app lag --json --url http://127.0.0.1:4300`,
+    )
+    .action(runAppLag);
+
+  addRuntimeOptions(
+    app
+      .command('reset')
+      .description('reset the application to reprocess its input (it is stopped first)')
+      .option('--dry-run', 'show what would be done, change nothing', false),
+  )
+    .addHelpText(
+      'after',
+      `
+Like kafka-streams-application-reset plus KafkaStreams#cleanUp(): stops the application,
+resets the committed offsets of its input topics to the earliest, deletes its internal topics
+(<application.id>-…-repartition / -changelog) and its local state, and leaves it stopped.
+Output topics are not touched.
+
+Examples:
+  $ streamwright app reset --dry-run
+  $ streamwright app reset && streamwright app start`,
+    )
+    .action(runAppReset);
+
+  addRuntimeOptions(app.command('start').description('start the deployed application'))
+    .addHelpText('after', '\nExamples:\n  $ streamwright app start --url http://127.0.0.1:4300')
+    .action((options) => runAppStartStop('start', options));
+
+  addRuntimeOptions(
+    app.command('stop').description('stop the application gracefully (commit, close stores)'),
+  )
+    .addHelpText('after', '\nExamples:\n  $ streamwright app stop --url http://127.0.0.1:4300')
+    .action((options) => runAppStartStop('stop', options));
+}

@@ -1,0 +1,157 @@
+// The kcat-like commands: `topics`, `produce`, `consume`.
+import type { Command } from 'commander';
+import { runConsume } from './consume-command.js';
+import { addTargetOptions, collectConfig, formatOption, parseCount } from './options.js';
+import { runProduce } from './produce-command.js';
+import {
+  runTopicsCreate,
+  runTopicsDelete,
+  runTopicsDescribe,
+  runTopicsList,
+} from './topics-command.js';
+
+const TARGET_HELP = `
+Where it works: with --url (or $STREAMWRIGHT_URL) through a running runtime; otherwise directly
+on the data dir (--data-dir, default ./.streamwright), which is refused while a runtime holds it.`;
+
+export function registerTopicCommands(program: Command): void {
+  const topics = program
+    .command('topics')
+    .description('create, list, describe and delete topics (like kafka-topics.sh)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ streamwright topics create orders --partitions 3 --config retention.ms=86400000
+  $ streamwright topics list
+  $ streamwright topics describe orders --url http://127.0.0.1:4300
+  $ streamwright topics delete orders${TARGET_HELP}`,
+    );
+
+  addTargetOptions(
+    topics
+      .command('create')
+      .description('create a topic')
+      .argument('<topic>', 'topic name')
+      .option('-p, --partitions <n>', 'number of partitions', parseCount('--partitions', 1), 1)
+      .option(
+        '-c, --config <key=value>',
+        "a topic config with Kafka's key, repeatable (retention.ms, cleanup.policy, …)",
+        collectConfig,
+        {},
+      ),
+  )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ streamwright topics create orders --partitions 3
+  $ streamwright topics create users --config cleanup.policy=compact --config segment.ms=60000
+  $ streamwright topics create clicks -p 6 --url http://127.0.0.1:4300${TARGET_HELP}`,
+    )
+    .action(runTopicsCreate);
+
+  addTargetOptions(
+    topics
+      .command('list')
+      .description('list topics with their partition and record counts')
+      .option('--json', 'print JSON instead of text', false),
+  )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ streamwright topics list
+  $ streamwright topics list --json --url http://127.0.0.1:4300${TARGET_HELP}`,
+    )
+    .action(runTopicsList);
+
+  addTargetOptions(
+    topics
+      .command('describe')
+      .description("a topic's partitions, offsets and configs")
+      .argument('<topic>', 'topic name')
+      .option('--json', 'print JSON instead of text', false),
+  )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ streamwright topics describe orders
+  $ streamwright topics describe orders --json${TARGET_HELP}`,
+    )
+    .action(runTopicsDescribe);
+
+  addTargetOptions(
+    topics
+      .command('delete')
+      .description('delete a topic with its records and committed offsets')
+      .argument('<topic>', 'topic name'),
+  )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ streamwright topics delete orders
+A topic the running application uses is refused: stop the application first.${TARGET_HELP}`,
+    )
+    .action(runTopicsDelete);
+
+  addTargetOptions(
+    program
+      .command('produce')
+      .description('append records read from stdin as JSON lines')
+      .argument('<topic>', 'topic name')
+      .addOption(formatOption('--key-format'))
+      .addOption(formatOption('--value-format')),
+  )
+    .addHelpText(
+      'after',
+      `
+Each line: {"key": …, "value": …, "timestamp"?: ms, "headers"?: {"name": "text"}, "partition"?: n}.
+A missing key is null; null is a null key or a tombstone value. Keys and values are read per
+--key-format / --value-format: string (a JSON string, the default), json (any JSON value,
+stored as JSON text), base64 (any bytes), long (an integer, Java's 8-byte long). Without a
+partition, the key picks one as Java clients do (murmur2). Blank lines are skipped.
+
+A bad line stops the command with its line number and exit code 1; every line before it has
+been acknowledged (the count is in the message).
+
+Examples:
+  $ echo '{"key":"k1","value":"hello"}' | streamwright produce greetings
+  $ streamwright produce orders --value-format json < orders.jsonl
+  $ printf '%s\\n' '{"key":"a","value":{"n":1},"headers":{"source":"cli"}}' | \\
+      streamwright produce orders --value-format json --url http://127.0.0.1:4300${TARGET_HELP}`,
+    )
+    .action((topic: string, options) => runProduce(topic, options));
+
+  addTargetOptions(
+    program
+      .command('consume')
+      .description('print records as JSON lines, up to the end of the log (or follow it)')
+      .argument('<topic>', 'topic name')
+      .option('-g, --group <group>', 'resume from this consumer group and commit what is printed')
+      .option('--from-beginning', 'start at the earliest offset (default: the end)', false)
+      .option('-p, --partition <p>', 'only this partition', parseCount('--partition', 0))
+      .option('-n, --max <n>', 'stop after n records', parseCount('--max', 1))
+      .option('-f, --follow', 'keep waiting for new records (stop with Ctrl-C)', false)
+      .addOption(formatOption('--key-format'))
+      .addOption(formatOption('--value-format')),
+  )
+    .addHelpText(
+      'after',
+      `
+Each line: {"partition", "offset", "timestamp", "key", "value", "headers"}, keys and values
+shown per --key-format / --value-format (string by default; bytes that do not decode are
+shown as base64 and flagged in an extra "undecodable" field). Without --follow it stops at the
+end offsets the log had when it started. Like Kafka's console consumer, a group's committed
+offsets win; --from-beginning decides where a partition without one starts (else at the end).
+
+Examples:
+  $ streamwright consume orders --from-beginning
+  $ streamwright consume large-orders --from-beginning --value-format json --max 10
+  $ streamwright consume word-counts --from-beginning --value-format long
+  $ streamwright consume orders --group audit --follow --url http://127.0.0.1:4300${TARGET_HELP}`,
+    )
+    .action((topic: string, options) => runConsume(topic, options));
+}

@@ -1,0 +1,116 @@
+// `streamwright app status|lag|reset|start|stop --url`: the built CLI against a running runtime.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Runtime } from '../src/runtime.js';
+import { cli, ensureBuilt } from './cli-harness.js';
+import {
+  eventually,
+  makeClient,
+  makeDataDir,
+  removeDataDir,
+  startTestRuntime,
+  type Client,
+} from './harness.js';
+import { wordCount } from './topologies.js';
+
+let runtime: Runtime;
+let client: Client;
+let dataDir: string;
+
+beforeAll(async () => {
+  await ensureBuilt();
+  dataDir = await makeDataDir();
+  runtime = await startTestRuntime({ dataDir });
+  client = makeClient(runtime.url);
+}, 300_000);
+
+afterAll(async () => {
+  await runtime?.close();
+  await removeDataDir(dataDir);
+});
+
+const app = (args: string[]) => cli(['app', ...args, '--url', runtime.url]);
+
+describe('streamwright app', () => {
+  it('says when nothing is deployed, and fails clearly for lag', async () => {
+    expect(await app(['status'])).toMatchObject({ code: 0, stdout: 'Nothing is deployed.\n' });
+    const lag = await app(['lag']);
+    expect(lag.code).toBe(1);
+    expect(lag.stderr).toMatch(/^error: nothing is deployed: deploy a topology first\n$/);
+  });
+
+  it('shows status with tasks, and lag per input partition', async () => {
+    expect((await client.app.deploy.mutate({ topology: wordCount() })).ok).toBe(true);
+    const words = ['apple', 'banana', 'elder', 'fig', 'apple'];
+    await client.topics.produceBatch.mutate({
+      topic: 'words',
+      records: words.map((w) => ({
+        key: Buffer.from(w).toString('base64'),
+        value: Buffer.from(w).toString('base64'),
+      })),
+    });
+    await eventually(
+      async () =>
+        (await client.app.lag.query()).total === 0 &&
+        (await client.app.lag.query()).partitions.every((p) => p.committed !== null)
+          ? true
+          : undefined,
+      'zero lag',
+    );
+
+    const status = await app(['status']);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/^Application word-count: RUNNING\n/);
+    expect(status.stdout).toMatch(/^TASK\s+PARTITIONS\s+THREAD\s+STATE\s+STREAM TIME$/m);
+    expect(status.stdout).toMatch(
+      /^0_0\s+words-0\s+word-count-StreamThread-1\s+RUNNING\s+\d{4}-\d\d-\d\dT/m,
+    );
+    expect(status.stdout).toMatch(/^0_1\s+words-1\s+/m);
+
+    const json = JSON.parse((await app(['status', '--json'])).stdout) as {
+      status: { tasks: unknown[] };
+    };
+    expect(json.status.tasks).toHaveLength(2);
+
+    const lag = await app(['lag']);
+    expect(lag.code).toBe(0);
+    expect(lag.stdout).toBe(
+      [
+        'Application word-count (consumer group word-count)',
+        'TOPIC  PARTITION  COMMITTED  END  LAG',
+        'words  0          2          2    0',
+        'words  1          3          3    0',
+        'Total lag: 0',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('resets (dry run first), stays stopped, and starts again', async () => {
+    const dry = await app(['reset', '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/^Dry run: nothing is changed\.\n/);
+    expect(dry.stdout).toMatch(/Would delete internal topics: word-count-counts-changelog/);
+    expect((await client.app.status.query()).status?.state).toBe('RUNNING');
+
+    const reset = await app(['reset']);
+    expect(reset.code).toBe(0);
+    expect(reset.stdout).toMatch(/^Stopped word-count \(NOT_RUNNING\)\.\n/);
+    expect(reset.stdout).toContain('\n  Topic: words Partition: 0 Offset: 0\n');
+    expect(reset.stdout).toContain('\n  Topic: words Partition: 1 Offset: 0\n');
+    expect(reset.stdout).toMatch(/^Deleted internal topics: word-count-counts-changelog$/m);
+
+    const lag = await app(['lag']);
+    expect(lag.stdout).toMatch(/^words +1 +0 +3 +3$/m);
+    expect(lag.stdout).toMatch(/^Total lag: 5$/m);
+
+    expect(await app(['start'])).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^word-count: (RUNNING|REBALANCING)\n$/),
+    });
+    await eventually(
+      async () => ((await client.app.lag.query()).total === 0 ? true : undefined),
+      'reprocessed',
+    );
+    expect(await app(['stop'])).toMatchObject({ code: 0, stdout: 'word-count: NOT_RUNNING\n' });
+  });
+});

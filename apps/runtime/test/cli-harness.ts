@@ -1,0 +1,107 @@
+// Runs the `streamwright` CLI as users do: the built bin in a child process, with stdin, env and
+// exit code. The bin runs dist/, so the runtime and its dependencies are built first when dist
+// is missing or older than the sources.
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+export const runtimeDir = fileURLToPath(new URL('..', import.meta.url));
+const repoRoot = join(runtimeDir, '..', '..');
+export const bin = join(runtimeDir, 'bin', 'streamwright.mjs');
+
+/** Newest modification time of the files under `dir` (0 when it does not exist). */
+function newest(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile())
+      latest = Math.max(latest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return latest;
+}
+
+function needsBuild(): boolean {
+  const packages = [
+    runtimeDir,
+    join(repoRoot, 'packages', 'engine'),
+    join(repoRoot, 'packages', 'topology-model'),
+  ];
+  return packages.some((dir) => {
+    const built = newest(join(dir, 'dist'));
+    return built === 0 || newest(join(dir, 'src')) > built;
+  });
+}
+
+let building: Promise<void> | null = null;
+
+export function ensureBuilt(): Promise<void> {
+  building ??= (async () => {
+    if (!needsBuild()) return;
+    await run('pnpm', ['--filter', '@streamwright/runtime...', 'build'], {
+      cwd: repoRoot,
+      timeout: 240_000,
+    });
+  })();
+  return building;
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  cwd?: string;
+  /** Written to stdin, which is then closed. */
+  input?: string;
+  env?: Record<string, string | undefined>;
+  timeoutMs?: number;
+}
+
+/** Runs the CLI to completion. STREAMWRIGHT_URL / _TOKEN are cleared unless given in `env`. */
+export function cli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  const child = spawnCli(args, options);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdin.end(options.input ?? '');
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`streamwright ${args.join(' ')} timed out; stderr: ${stderr}`));
+    }, options.timeoutMs ?? 30_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+  });
+}
+
+export function spawnCli(args: string[], options: CliOptions = {}): ChildProcessWithoutNullStreams {
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    STREAMWRIGHT_URL: undefined,
+    STREAMWRIGHT_TOKEN: undefined,
+    ...options.env,
+  };
+  for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
+  return spawn(process.execPath, [bin, ...args], {
+    cwd: options.cwd ?? runtimeDir,
+    env: env as NodeJS.ProcessEnv,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+}
+
+/** Parses JSON lines (the consume command's output). */
+export function jsonLines<T = Record<string, unknown>>(text: string): T[] {
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as T);
+}
