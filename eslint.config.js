@@ -1,6 +1,7 @@
 // One lint setup for the whole workspace. The dependency direction of the architecture is
 // enforced here: web → topology-model (+ a type-only import of the runtime router),
-// runtime → engine → topology-model, and nothing imports apps/.
+// runtime → engine → (topology-model, log), and nothing imports apps/. The log is the bottom
+// layer: it depends on no other package of ours.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
@@ -50,6 +51,16 @@ export default tseslint.config(
   {
     files: ['packages/topology-model/**/*.ts'],
     rules: layer(['@streamwright/engine', '@streamwright/runtime', '@streamwright/web', 'react']),
+  },
+  {
+    files: ['packages/log/**/*.ts'],
+    rules: layer([
+      '@streamwright/topology-model',
+      '@streamwright/engine',
+      '@streamwright/runtime',
+      '@streamwright/web',
+      'react',
+    ]),
   },
   {
     files: ['packages/engine/**/*.ts'],
