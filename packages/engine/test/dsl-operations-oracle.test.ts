@@ -255,7 +255,7 @@ const scenarios: OracleScenario[] = [
       ['a', 1, 1],
       ['b', 2, 2],
       ['a', 5, 3],
-      ['c', 4, 4],
+      ['c', 5, 4],
       ['b', null, 5],
     ].map(([key, value, timestamp]) => ({ topic: 'scores', key, value, timestamp: timestamp as number })),
     outputs: ['even', 'odd'],
