@@ -10,7 +10,6 @@ import type {
   ProcessingError,
   StreamsApp,
   StreamsAppOptions,
-  TaskStatus,
 } from '../api.js';
 import { EngineError, UnsupportedConfigError, errorMessage } from '../errors.js';
 import { StateMachine } from '../lifecycle/state-machine.js';
@@ -19,7 +18,7 @@ import { MetricsRegistry } from '../metrics/metrics-registry.js';
 import { compilePlan, type CompiledSubtopology } from '../processor/compile.js';
 import { FailedProcessingError } from '../processor/processing-failure.js';
 import { streamsTaskAssignor } from '../thread/task-assignor.js';
-import { StreamThread } from '../thread/stream-thread.js';
+import { StreamThread, threadName } from '../thread/stream-thread.js';
 import { engineConfig, type EngineConfig } from './config.js';
 import { GeneratorRunner } from './generator.js';
 import { GlobalStateUpdater } from './global-state.js';
@@ -171,20 +170,9 @@ class StreamsAppImpl implements StreamsApp {
   }
 
   status(): AppStatus {
-    const tasks: TaskStatus[] = [];
-    for (const thread of this.#threads) {
-      for (const task of thread.tasks.values()) {
-        tasks.push({
-          taskId: task.id,
-          subtopology: task.subtopology,
-          partitions: task.partitions.map((tp) => ({ ...tp })),
-          thread: thread.name,
-          state: task.state,
-          streamTime: task.streamTime,
-        });
-      }
-    }
-    tasks.sort((a, b) => a.subtopology - b.subtopology || taskPartition(a) - taskPartition(b));
+    // From the tasks' shared metric slots, which every stream thread (on this thread or a worker)
+    // keeps current: task state, stream time and owning thread.
+    const tasks = this.#metrics.taskStatuses((index) => threadName(this.applicationId, index));
     return { applicationId: this.applicationId, state: this.#lifecycle.state, tasks, errors: [...this.#errors] };
   }
 
@@ -266,6 +254,3 @@ class StreamsAppImpl implements StreamsApp {
   }
 }
 
-function taskPartition(t: TaskStatus): number {
-  return Number(t.taskId.slice(t.taskId.indexOf('_') + 1));
-}

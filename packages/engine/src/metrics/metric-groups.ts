@@ -1,43 +1,230 @@
-// Plain counters on the hot path: a processor bumps a field; names, rates and averages are
-// computed only when a snapshot is taken.
+// Plain counters on the hot path: code bumps a property (`node.metrics.processTotal++`); names,
+// rates, averages and ratios are computed only when a snapshot is taken.
+//
+// Each group keeps its counters in a Float64Array over a SharedArrayBuffer. A stream thread running
+// in a worker writes them and the main thread's registry reads the same memory, so metrics() and
+// status() see a worker's counters as they are, without messages or copies. Each group has exactly
+// one writer at a time (a task runs on one thread at a time), and a reader sees each aligned
+// 8-byte value whole, so no locking is needed; a snapshot may mix counters a few records apart.
 
-export class ThreadMetrics {
-  processTotal = 0;
-  commitTotal = 0;
-  pollTotal = 0;
-  punctuateTotal = 0;
+/** Declares one accessor per slot on the prototype: `processTotal` reads/writes `values[i]`. */
+function defineSlots(proto: object, names: readonly string[]): void {
+  names.forEach((name, i) => {
+    Object.defineProperty(proto, name, {
+      get(this: MetricGroup) {
+        return this.values[i];
+      },
+      set(this: MetricGroup, v: number) {
+        this.values[i] = v;
+      },
+      enumerable: true,
+    });
+  });
 }
 
-export class TaskMetrics {
-  processTotal = 0;
-  droppedRecordsTotal = 0;
-  recordLatenessMax = 0;
-  recordLatenessSum = 0;
-  recordLatenessCount = 0;
-  enforcedProcessingTotal = 0;
-  restoreTotal = 0;
-  restoreRemainingRecordsTotal = 0;
+export abstract class MetricGroup {
+  readonly values: Float64Array;
+  /** A fresh buffer is all zeros; a buffer handed over from another thread keeps its counts. */
+  constructor(buffer: SharedArrayBuffer, slots: number) {
+    if (buffer.byteLength !== slots * 8) throw new RangeError(`a metric group of ${slots} slots got ${buffer.byteLength} bytes`);
+    this.values = new Float64Array(buffer);
+  }
+}
+
+// ---- thread ---------------------------------------------------------------------------------------
+
+const THREAD_SLOTS = [
+  'processTotal', // records processed
+  'processIterations', // loop iterations that processed at least one record
+  'processLatencySum', // Σ per-iteration (ms / record)
+  'processLatencyMax',
+  'processRecordsMax', // most records processed in one iteration
+  'processTimeMs', // time spent processing, for process-ratio
+  'pollTotal',
+  'pollLatencySum',
+  'pollLatencyMax',
+  'pollRecordsTotal',
+  'pollRecordsMax',
+  'pollTimeMs',
+  'commitTotal',
+  'commitLatencySum',
+  'commitLatencyMax',
+  'commitTimeMs',
+  'punctuateTotal', // punctuations fired
+  'punctuateLatencySum', // Σ per-call (ms / punctuation)
+  'punctuateCalls', // thread punctuate phases that fired at least one punctuation
+  'punctuateLatencyMax',
+  'punctuateTimeMs',
+  'taskCreatedTotal',
+  'taskClosedTotal',
+  'blockedTimeNs', // time spent waiting in poll for data
+  'startTime', // thread-start-time, epoch ms
+] as const;
+
+export class ThreadMetrics extends MetricGroup {
+  declare processTotal: number;
+  declare processIterations: number;
+  declare processLatencySum: number;
+  declare processLatencyMax: number;
+  declare processRecordsMax: number;
+  declare processTimeMs: number;
+  declare pollTotal: number;
+  declare pollLatencySum: number;
+  declare pollLatencyMax: number;
+  declare pollRecordsTotal: number;
+  declare pollRecordsMax: number;
+  declare pollTimeMs: number;
+  declare commitTotal: number;
+  declare commitLatencySum: number;
+  declare commitLatencyMax: number;
+  declare commitTimeMs: number;
+  declare punctuateTotal: number;
+  declare punctuateLatencySum: number;
+  declare punctuateCalls: number;
+  declare punctuateLatencyMax: number;
+  declare punctuateTimeMs: number;
+  declare taskCreatedTotal: number;
+  declare taskClosedTotal: number;
+  declare blockedTimeNs: number;
+  declare startTime: number;
+  static readonly SLOTS = THREAD_SLOTS.length;
+  constructor(buffer: SharedArrayBuffer = newSlots(ThreadMetrics.SLOTS)) {
+    super(buffer, ThreadMetrics.SLOTS);
+  }
+
+  /** One loop iteration processed `records` in `ms` (StreamThread's processLatency / processed). */
+  recordProcess(records: number, ms: number): void {
+    if (records === 0) return;
+    const perRecord = ms / records;
+    this.processTotal += records;
+    this.processIterations++;
+    this.processLatencySum += perRecord;
+    if (perRecord > this.processLatencyMax) this.processLatencyMax = perRecord;
+    if (records > this.processRecordsMax) this.processRecordsMax = records;
+    this.processTimeMs += ms;
+  }
+
+  recordPoll(records: number, ms: number, blockedMs: number): void {
+    this.pollTotal++;
+    this.pollLatencySum += ms;
+    if (ms > this.pollLatencyMax) this.pollLatencyMax = ms;
+    this.pollRecordsTotal += records;
+    if (records > this.pollRecordsMax) this.pollRecordsMax = records;
+    this.pollTimeMs += ms;
+    this.blockedTimeNs += Math.round(blockedMs * 1e6);
+  }
+
+  recordCommit(ms: number): void {
+    this.commitTotal++;
+    this.commitLatencySum += ms;
+    if (ms > this.commitLatencyMax) this.commitLatencyMax = ms;
+    this.commitTimeMs += ms;
+  }
+
+  recordPunctuate(punctuations: number, ms: number): void {
+    if (punctuations === 0) return;
+    const perPunctuation = ms / punctuations;
+    this.punctuateTotal += punctuations;
+    this.punctuateCalls++;
+    this.punctuateLatencySum += perPunctuation;
+    if (perPunctuation > this.punctuateLatencyMax) this.punctuateLatencyMax = perPunctuation;
+    this.punctuateTimeMs += ms;
+  }
+}
+defineSlots(ThreadMetrics.prototype, THREAD_SLOTS);
+
+// ---- task -----------------------------------------------------------------------------------------
+
+/** Task.State as a number in the task's slots, so the main thread can read a worker's task states. */
+export const TASK_STATE_CODES = ['CREATED', 'RESTORING', 'RUNNING', 'SUSPENDED', 'CLOSED', 'FAILED'] as const;
+
+const TASK_SLOTS = [
+  'processTotal',
+  'processTurns', // task turns (a run of records processed back to back) with at least one record
+  'processLatencySum', // Σ per-turn (ms / record)
+  'processLatencyMax',
+  'activeTimeMs', // time spent processing this task, for active-process-ratio
+  'droppedRecordsTotal',
+  'recordLatenessSum',
+  'recordLatenessCount',
+  'recordLatenessMax',
+  'enforcedProcessingTotal',
+  'restoreTotal',
+  'restoreRemainingRecordsTotal',
+  // Status, not metrics: the running thread's index (0 = none), TASK_STATE_CODES index, stream time.
+  'ownerThread',
+  'stateCode',
+  'streamTime',
+] as const;
+
+export class TaskMetrics extends MetricGroup {
+  declare processTotal: number;
+  declare processTurns: number;
+  declare processLatencySum: number;
+  declare processLatencyMax: number;
+  declare activeTimeMs: number;
+  declare droppedRecordsTotal: number;
+  declare recordLatenessSum: number;
+  declare recordLatenessCount: number;
+  declare recordLatenessMax: number;
+  declare enforcedProcessingTotal: number;
+  declare restoreTotal: number;
+  declare restoreRemainingRecordsTotal: number;
+  declare ownerThread: number;
+  declare stateCode: number;
+  declare streamTime: number;
+  static readonly SLOTS = TASK_SLOTS.length;
+  constructor(buffer: SharedArrayBuffer = newSlots(TaskMetrics.SLOTS)) {
+    super(buffer, TaskMetrics.SLOTS);
+  }
 
   recordLateness(ms: number): void {
     this.recordLatenessSum += ms;
     this.recordLatenessCount++;
     if (ms > this.recordLatenessMax) this.recordLatenessMax = ms;
   }
-}
 
-export class NodeMetrics {
-  processTotal = 0;
-  recordsConsumedTotal = 0;
-  recordsProducedTotal = 0;
-  e2eCount = 0;
-  e2eSum = 0;
-  e2eMin = Infinity;
-  e2eMax = -Infinity;
-
-  recordE2eLatency(ms: number): void {
-    this.e2eCount++;
-    this.e2eSum += ms;
-    if (ms < this.e2eMin) this.e2eMin = ms;
-    if (ms > this.e2eMax) this.e2eMax = ms;
+  /** One turn of this task on its thread: `records` processed in `ms`. */
+  recordTurn(records: number, ms: number): void {
+    this.activeTimeMs += ms;
+    if (records === 0) return;
+    const perRecord = ms / records;
+    this.processTurns++;
+    this.processLatencySum += perRecord;
+    if (perRecord > this.processLatencyMax) this.processLatencyMax = perRecord;
   }
+}
+defineSlots(TaskMetrics.prototype, TASK_SLOTS);
+
+// ---- processor node -------------------------------------------------------------------------------
+
+const NODE_SLOTS = ['processTotal', 'recordsConsumedTotal', 'recordsProducedTotal', 'e2eCount', 'e2eSum', 'e2eMin', 'e2eMax'] as const;
+
+export class NodeMetrics extends MetricGroup {
+  declare processTotal: number;
+  declare recordsConsumedTotal: number;
+  declare recordsProducedTotal: number;
+  declare e2eCount: number;
+  declare e2eSum: number;
+  declare e2eMin: number;
+  declare e2eMax: number;
+  static readonly SLOTS = NODE_SLOTS.length;
+  constructor(buffer: SharedArrayBuffer = newSlots(NodeMetrics.SLOTS)) {
+    super(buffer, NodeMetrics.SLOTS);
+  }
+
+  /** Wall clock at processing minus the record's timestamp (ms); min/max are meaningful once e2eCount > 0. */
+  recordE2eLatency(ms: number): void {
+    const v = this.values;
+    const count = v[3]!;
+    if (count === 0 || ms < v[5]!) v[5] = ms;
+    if (count === 0 || ms > v[6]!) v[6] = ms;
+    v[3] = count + 1;
+    v[4] = v[4]! + ms;
+  }
+}
+defineSlots(NodeMetrics.prototype, NODE_SLOTS);
+
+export function newSlots(count: number): SharedArrayBuffer {
+  return new SharedArrayBuffer(count * 8);
 }

@@ -1,15 +1,34 @@
-import type { MetricsSnapshot, MetricValues } from '../api.js';
-import { NodeMetrics, TaskMetrics, ThreadMetrics } from './metric-groups.js';
+import type { MetricsSnapshot, MetricValues, TaskState, TaskStatus, TopicPartition } from '../api.js';
+import { NodeMetrics, TASK_STATE_CODES, TaskMetrics, ThreadMetrics, newSlots } from './metric-groups.js';
 import { RateTracker } from './rate-tracker.js';
+
+/** What status() shows of a task besides its counters. */
+export interface TaskInfo {
+  subtopology: number;
+  partitions: TopicPartition[];
+}
+
+/**
+ * Where a new group's shared memory comes from. On the main thread it is allocated here; in a
+ * worker thread it is the main thread's registry that allocates it (see thread/worker/), so that
+ * every group exists once per application and a task's counters continue when it moves between
+ * threads.
+ */
+export interface SlotSource {
+  thread(name: string): SharedArrayBuffer;
+  task(taskId: string, info: TaskInfo | undefined): SharedArrayBuffer;
+  node(taskId: string, nodeName: string): SharedArrayBuffer;
+}
 
 /**
  * One registry per application, holding Kafka Streams' thread-, task- and processor-node-level
- * metrics under their Kafka Streams names. Task and node metrics survive a task moving between
- * threads of the same app, so counters in the UI never jump back.
+ * metrics under their Kafka Streams names (docs/ENGINE.md#metrics lists them all). Task and node
+ * metrics survive a task moving between threads of the same app, so counters never jump back.
  */
 export class MetricsRegistry {
   readonly threads = new Map<string, ThreadMetrics>();
   readonly tasks = new Map<string, TaskMetrics>();
+  readonly taskInfo = new Map<string, TaskInfo>();
   readonly nodes = new Map<string, Map<string, NodeMetrics>>();
   readonly #rates = new RateTracker();
   #timer: NodeJS.Timeout | null = null;
@@ -18,17 +37,19 @@ export class MetricsRegistry {
     readonly applicationId: string,
     private readonly nodeModelIds: Record<string, string>,
     private readonly now: () => number = Date.now,
+    private readonly source: SlotSource | null = null,
   ) {}
 
   thread(name: string): ThreadMetrics {
     let m = this.threads.get(name);
-    if (!m) this.threads.set(name, (m = new ThreadMetrics()));
+    if (!m) this.threads.set(name, (m = new ThreadMetrics(this.source?.thread(name) ?? newSlots(ThreadMetrics.SLOTS))));
     return m;
   }
 
-  task(taskId: string): TaskMetrics {
+  task(taskId: string, info?: TaskInfo): TaskMetrics {
     let m = this.tasks.get(taskId);
-    if (!m) this.tasks.set(taskId, (m = new TaskMetrics()));
+    if (!m) this.tasks.set(taskId, (m = new TaskMetrics(this.source?.task(taskId, info) ?? newSlots(TaskMetrics.SLOTS))));
+    if (info) this.taskInfo.set(taskId, info);
     return m;
   }
 
@@ -36,7 +57,7 @@ export class MetricsRegistry {
     let byNode = this.nodes.get(taskId);
     if (!byNode) this.nodes.set(taskId, (byNode = new Map()));
     let m = byNode.get(nodeName);
-    if (!m) byNode.set(nodeName, (m = new NodeMetrics()));
+    if (!m) byNode.set(nodeName, (m = new NodeMetrics(this.source?.node(taskId, nodeName) ?? newSlots(NodeMetrics.SLOTS))));
     return m;
   }
 
@@ -53,34 +74,87 @@ export class MetricsRegistry {
     this.#timer = null;
   }
 
+  /**
+   * The tasks some stream thread currently owns (in any thread of the process: a worker writes its
+   * tasks' state into their shared slots), sorted by sub-topology and partition.
+   */
+  taskStatuses(threadName: (index: number) => string): TaskStatus[] {
+    const out: TaskStatus[] = [];
+    for (const [taskId, m] of this.tasks) {
+      const owner = m.ownerThread;
+      const info = this.taskInfo.get(taskId);
+      if (owner === 0 || !info) continue;
+      out.push({
+        taskId,
+        subtopology: info.subtopology,
+        partitions: info.partitions.map((tp) => ({ topic: tp.topic, partition: tp.partition })),
+        thread: threadName(owner),
+        state: (TASK_STATE_CODES[m.stateCode] ?? 'CREATED') as TaskState,
+        // The task writes NaN while it has no stream time yet.
+        streamTime: Number.isNaN(m.streamTime) ? null : m.streamTime,
+      });
+    }
+    return out.sort((a, b) => a.subtopology - b.subtopology || partitionOf(a.taskId) - partitionOf(b.taskId));
+  }
+
   snapshot(): MetricsSnapshot {
     const at = this.now();
     this.#sample(at);
-    const rate = (key: string, total: number) => this.#rates.rate(key, total, at);
+    const rate = (key: string, total: number): number => this.#rates.rate(key, total, at);
+    const ratio = (key: string, totalMs: number): number => Math.min(1, rate(key, totalMs) / 1000);
     const threads: Record<string, MetricValues> = {};
     for (const [name, m] of this.threads) {
+      const k = `t:${name}:`;
       threads[name] = {
         'process-total': m.processTotal,
-        'process-rate': rate(`t:${name}:process`, m.processTotal),
-        'commit-total': m.commitTotal,
-        'commit-rate': rate(`t:${name}:commit`, m.commitTotal),
+        'process-rate': rate(`${k}process`, m.processTotal),
+        'process-latency-avg': avg(m.processLatencySum, m.processIterations),
+        'process-latency-max': m.processLatencyMax,
+        'process-records-avg': avg(m.processTotal, m.processIterations),
+        'process-records-max': m.processRecordsMax,
+        'process-ratio': ratio(`${k}processTime`, m.processTimeMs),
         'poll-total': m.pollTotal,
-        'poll-rate': rate(`t:${name}:poll`, m.pollTotal),
+        'poll-rate': rate(`${k}poll`, m.pollTotal),
+        'poll-latency-avg': avg(m.pollLatencySum, m.pollTotal),
+        'poll-latency-max': m.pollLatencyMax,
+        'poll-records-avg': avg(m.pollRecordsTotal, m.pollTotal),
+        'poll-records-max': m.pollRecordsMax,
+        'poll-ratio': ratio(`${k}pollTime`, m.pollTimeMs),
+        'commit-total': m.commitTotal,
+        'commit-rate': rate(`${k}commit`, m.commitTotal),
+        'commit-latency-avg': avg(m.commitLatencySum, m.commitTotal),
+        'commit-latency-max': m.commitLatencyMax,
+        'commit-ratio': ratio(`${k}commitTime`, m.commitTimeMs),
         'punctuate-total': m.punctuateTotal,
-        'punctuate-rate': rate(`t:${name}:punctuate`, m.punctuateTotal),
+        'punctuate-rate': rate(`${k}punctuate`, m.punctuateTotal),
+        'punctuate-latency-avg': avg(m.punctuateLatencySum, m.punctuateCalls),
+        'punctuate-latency-max': m.punctuateLatencyMax,
+        'punctuate-ratio': ratio(`${k}punctuateTime`, m.punctuateTimeMs),
+        'task-created-total': m.taskCreatedTotal,
+        'task-created-rate': rate(`${k}taskCreated`, m.taskCreatedTotal),
+        'task-closed-total': m.taskClosedTotal,
+        'task-closed-rate': rate(`${k}taskClosed`, m.taskClosedTotal),
+        'blocked-time-ns-total': m.blockedTimeNs,
+        'thread-start-time': m.startTime,
       };
     }
     const tasks: Record<string, MetricValues> = {};
     for (const [id, m] of this.tasks) {
+      const k = `k:${id}:`;
       tasks[id] = {
         'process-total': m.processTotal,
-        'process-rate': rate(`k:${id}:process`, m.processTotal),
+        'process-rate': rate(`${k}process`, m.processTotal),
+        'process-latency-avg': avg(m.processLatencySum, m.processTurns),
+        'process-latency-max': m.processLatencyMax,
+        'active-process-ratio': ratio(`${k}active`, m.activeTimeMs),
         'dropped-records-total': m.droppedRecordsTotal,
-        'dropped-records-rate': rate(`k:${id}:dropped`, m.droppedRecordsTotal),
+        'dropped-records-rate': rate(`${k}dropped`, m.droppedRecordsTotal),
+        'record-lateness-avg': avg(m.recordLatenessSum, m.recordLatenessCount),
         'record-lateness-max': m.recordLatenessMax,
-        'record-lateness-avg': m.recordLatenessCount === 0 ? 0 : m.recordLatenessSum / m.recordLatenessCount,
         'enforced-processing-total': m.enforcedProcessingTotal,
+        'enforced-processing-rate': rate(`${k}enforced`, m.enforcedProcessingTotal),
         'restore-total': m.restoreTotal,
+        'restore-rate': rate(`${k}restore`, m.restoreTotal),
         'restore-remaining-records-total': m.restoreRemainingRecordsTotal,
       };
     }
@@ -108,18 +182,38 @@ export class MetricsRegistry {
   }
 
   #sample(at: number): void {
+    const r = this.#rates;
     for (const [name, m] of this.threads) {
-      this.#rates.record(`t:${name}:process`, m.processTotal, at);
-      this.#rates.record(`t:${name}:commit`, m.commitTotal, at);
-      this.#rates.record(`t:${name}:poll`, m.pollTotal, at);
-      this.#rates.record(`t:${name}:punctuate`, m.punctuateTotal, at);
+      const k = `t:${name}:`;
+      r.record(`${k}process`, m.processTotal, at);
+      r.record(`${k}processTime`, m.processTimeMs, at);
+      r.record(`${k}poll`, m.pollTotal, at);
+      r.record(`${k}pollTime`, m.pollTimeMs, at);
+      r.record(`${k}commit`, m.commitTotal, at);
+      r.record(`${k}commitTime`, m.commitTimeMs, at);
+      r.record(`${k}punctuate`, m.punctuateTotal, at);
+      r.record(`${k}punctuateTime`, m.punctuateTimeMs, at);
+      r.record(`${k}taskCreated`, m.taskCreatedTotal, at);
+      r.record(`${k}taskClosed`, m.taskClosedTotal, at);
     }
     for (const [id, m] of this.tasks) {
-      this.#rates.record(`k:${id}:process`, m.processTotal, at);
-      this.#rates.record(`k:${id}:dropped`, m.droppedRecordsTotal, at);
+      const k = `k:${id}:`;
+      r.record(`${k}process`, m.processTotal, at);
+      r.record(`${k}active`, m.activeTimeMs, at);
+      r.record(`${k}dropped`, m.droppedRecordsTotal, at);
+      r.record(`${k}enforced`, m.enforcedProcessingTotal, at);
+      r.record(`${k}restore`, m.restoreTotal, at);
     }
     for (const [taskId, byNode] of this.nodes) {
-      for (const [name, m] of byNode) this.#rates.record(`n:${taskId}:${name}:process`, m.processTotal, at);
+      for (const [name, m] of byNode) r.record(`n:${taskId}:${name}:process`, m.processTotal, at);
     }
   }
+}
+
+function avg(sum: number, count: number): number {
+  return count === 0 ? 0 : sum / count;
+}
+
+function partitionOf(taskId: string): number {
+  return Number(taskId.slice(taskId.indexOf('_') + 1));
 }

@@ -41,6 +41,11 @@ export class ProcessorContext {
   streamTime = -Infinity;
   /** Timestamp of the record (or punctuation) being processed: what store writes carry. */
   currentTimestamp = 0;
+  /**
+   * The wall clock of the current batch, set by the task before processing (Kafka's cached
+   * currentSystemTimeMs): e2e latency reads it instead of the clock, once per record and node.
+   */
+  systemTimeMs = 0;
   /** Set by a processor's commit(); the thread commits the task soon after. */
   commitRequested = false;
   readonly streamTimePunctuation = new PunctuationQueue();
@@ -136,7 +141,7 @@ export class ProcessorContext {
     node.metrics.processTotal++;
     try {
       node.processor.process(record);
-      if (node.recordsE2e) node.metrics.recordE2eLatency(this.#now() - record.timestamp);
+      if (node.recordsE2e) node.metrics.recordE2eLatency(this.systemTimeMs - record.timestamp);
     } catch (error) {
       if (error instanceof FailedProcessingError) throw error;
       this.handleError(node, record, error, this.#handler);

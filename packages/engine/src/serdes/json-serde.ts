@@ -1,6 +1,7 @@
 import { Buffer } from 'node:buffer';
 import { DeserializationError, SerializationError } from '../errors.js';
 import type { Serde } from './serde.js';
+import { decodeUtf8 } from './string-serde.js';
 
 // JSON cannot carry 64-bit integers exactly. A bigint that fits a double's safe range is written
 // as a plain number; a larger one is refused instead of being rounded silently.
@@ -34,7 +35,7 @@ export const jsonSerde: Serde<unknown> = {
   },
   deserialize(bytes) {
     if (bytes === null) return null;
-    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+    const text = decodeUtf8(bytes);
     try {
       return JSON.parse(text) as unknown;
     } catch (error) {

@@ -16,6 +16,7 @@ export const longSerde: Serde<number | bigint> = {
   name: 'long',
   serialize(value) {
     if (value === null || value === undefined) return null;
+    if (typeof value === 'number' && Number.isSafeInteger(value)) return fromSafeInteger(value);
     let big: bigint;
     if (typeof value === 'bigint') {
       if (value < MIN_INT64 || value > MAX_INT64) {
@@ -40,7 +41,30 @@ export const longSerde: Serde<number | bigint> = {
       // Java's LongDeserializer says the same.
       throw new DeserializationError('long', `size of data received by LongDeserializer is not 8 (got ${bytes.byteLength})`);
     }
+    // Fast path without BigInt: the high word decides whether the value is within ±2^53-1.
+    const hi = (bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!;
+    const lo = ((bytes[4]! << 24) | (bytes[5]! << 16) | (bytes[6]! << 8) | bytes[7]!) >>> 0;
+    if (hi >= -0x200000 && hi < 0x200000) {
+      const n = hi * 0x100000000 + lo;
+      if (Number.isSafeInteger(n)) return n;
+    }
     const big = new DataView(bytes.buffer, bytes.byteOffset, 8).getBigInt64(0, false);
     return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
   },
 };
+
+/** Big-endian two's complement of an integer within ±2^53-1, without BigInt (once per record). */
+function fromSafeInteger(value: number): Uint8Array {
+  const hi = Math.floor(value / 0x100000000); // within ±2^21; negative values floor towards -∞
+  const lo = value - hi * 0x100000000; // in [0, 2^32)
+  const out = new Uint8Array(8);
+  out[0] = hi >>> 24;
+  out[1] = hi >>> 16;
+  out[2] = hi >>> 8;
+  out[3] = hi;
+  out[4] = lo >>> 24;
+  out[5] = lo >>> 16;
+  out[6] = lo >>> 8;
+  out[7] = lo;
+  return out;
+}

@@ -5,7 +5,7 @@ import type { Backend, ProcessingError, ProduceRecord, StoredRecord, TaskState, 
 import type { EngineConfig } from '../app/config.js';
 import { StateMachine } from '../lifecycle/state-machine.js';
 import { TASK_TRANSITIONS } from '../lifecycle/states.js';
-import type { TaskMetrics } from '../metrics/metric-groups.js';
+import { TASK_STATE_CODES, type TaskMetrics } from '../metrics/metric-groups.js';
 import type { MetricsRegistry } from '../metrics/metrics-registry.js';
 import { instantiate, type CompiledSubtopology, type TaskGraph } from '../processor/compile.js';
 import { ProcessorContext } from '../processor/processor-context.js';
@@ -14,7 +14,7 @@ import { InMemoryKeyValueStore, type KeyValueStore } from '../state/key-value-st
 import { createTimestampExtractor, invalidTimestampMessage, type TimestampExtractor } from '../time/timestamp-extractor.js';
 import { PartitionGroup } from './partition-group.js';
 import type { RecordCollector } from './record-collector.js';
-import { tpKey } from './record-queue.js';
+import { tpKey, type RecordQueue } from './record-queue.js';
 
 export interface StreamTaskOptions {
   subtopology: CompiledSubtopology;
@@ -41,9 +41,9 @@ export class StreamTask {
   readonly stores: InMemoryKeyValueStore[];
   readonly partitionGroup: PartitionGroup;
   readonly metrics: TaskMetrics;
-  /** Next offset to commit per input partition (last processed + 1). */
-  readonly #consumed = new Map<string, { topic: string; partition: number; offset: number }>();
   #commitNeeded = false;
+  /** The input record being processed (one object per task, updated in place: no allocation per record). */
+  readonly #metadata = { topic: '', partition: 0, offset: 0 };
   readonly #config: EngineConfig;
   readonly #now: () => number;
   /** Null: the record's own timestamp (the default), checked for validity in process(). */
@@ -60,7 +60,10 @@ export class StreamTask {
     this.#config = config;
     this.#now = options.now ?? Date.now;
     this.lifecycle = new StateMachine<TaskState>(`task ${this.id}`, 'CREATED', TASK_TRANSITIONS);
-    this.metrics = options.metrics.task(this.id);
+    // Mirrored into the task's shared metric slots, so status() sees tasks of worker threads too.
+    this.lifecycle.onChange((next) => (this.metrics.stateCode = TASK_STATE_CODES.indexOf(next)));
+    this.metrics = options.metrics.task(this.id, { subtopology: subtopology.id, partitions: options.partitions });
+    this.metrics.streamTime = NaN;
     this.stores = subtopology.stores.map((s) => new InMemoryKeyValueStore(s, partition));
     this.context = new ProcessorContext({
       applicationId: config.applicationId,
@@ -76,6 +79,8 @@ export class StreamTask {
     });
     this.graph = instantiate(subtopology, this.context, (name) => options.metrics.node(this.id, name));
     this.partitionGroup = new PartitionGroup(this.partitions, config.maxTaskIdleMs);
+    this.metrics.stateCode = TASK_STATE_CODES.indexOf('CREATED');
+    for (const q of this.partitionGroup.queues.values()) q.binding = this.graph.sourceByTopic.get(q.tp.topic) ?? null;
     this.#extractor = createTimestampExtractor(config.timestampExtractor, this.#now);
   }
 
@@ -177,14 +182,51 @@ export class StreamTask {
   }
 
   /** Processes one record if the task is ready; synchronous. @throws FailedProcessingError */
-  process(): boolean {
-    const now = this.#now();
-    const readiness = this.partitionGroup.readiness(now);
-    if (!readiness.ready) return false;
-    const raw = this.partitionGroup.next();
-    if (raw === undefined) return false;
-    if (readiness.enforced) this.metrics.enforcedProcessingTotal++;
+  process(now: number = this.#now()): boolean {
+    return this.processBatch(1, now) === 1;
+  }
+
+  /**
+   * Processes up to `max` records while the task is ready, lowest timestamp first (Kafka's
+   * TaskExecutor loop of isProcessable + process). `now` is the thread's wall clock for this batch:
+   * readiness and e2e latency use it instead of reading the clock per record, as Kafka Streams does.
+   * Returns how many records were processed. @throws FailedProcessingError
+   */
+  processBatch(max: number, now: number): number {
+    const group = this.partitionGroup;
     const ctx = this.context;
+    const metadata = this.#metadata;
+    const deserializationHandler = this.#config.deserializationExceptionHandler;
+    ctx.systemTimeMs = now;
+    let n = 0;
+    try {
+      while (n < max) {
+        const queue = group.nextQueue(now);
+        if (queue === null) break;
+        const raw = queue.poll()!;
+        n++;
+        this.#processRecord(queue, raw, ctx, metadata, deserializationHandler);
+      }
+    } finally {
+      this.metrics.processTotal += n;
+      if (group.enforced > 0) {
+        this.metrics.enforcedProcessingTotal += group.enforced;
+        group.enforced = 0;
+      }
+      if (n > 0) this.#commitNeeded = true;
+      ctx.recordMetadata = null;
+      this.metrics.streamTime = ctx.streamTime === -Infinity ? NaN : ctx.streamTime;
+    }
+    return n;
+  }
+
+  #processRecord(
+    queue: RecordQueue,
+    raw: StoredRecord,
+    ctx: ProcessorContext,
+    metadata: { topic: string; partition: number; offset: number },
+    deserializationHandler: EngineConfig['deserializationExceptionHandler'],
+  ): void {
     if (raw.timestamp < 0) this.#failOnInvalidTimestamp(raw);
     // record-lateness: how far behind stream time a record is (0 when it advances stream time).
     if (raw.timestamp > ctx.streamTime) {
@@ -193,17 +235,13 @@ export class StreamTask {
     } else {
       this.metrics.recordLateness(ctx.streamTime - raw.timestamp);
     }
-    ctx.recordMetadata = { topic: raw.topic, partition: raw.partition, offset: raw.offset };
-    const key = tpKey(raw.topic, raw.partition);
-    const consumed = this.#consumed.get(key);
-    if (consumed) consumed.offset = raw.offset + 1;
-    else this.#consumed.set(key, { topic: raw.topic, partition: raw.partition, offset: raw.offset + 1 });
-    this.#commitNeeded = true;
-    this.metrics.processTotal++;
-    const binding = this.graph.sourceByTopic.get(raw.topic);
-    if (binding) processSourceRecord(ctx, binding.node, binding.source, raw, this.#config.deserializationExceptionHandler);
-    ctx.recordMetadata = null;
-    return true;
+    metadata.topic = raw.topic;
+    metadata.partition = raw.partition;
+    metadata.offset = raw.offset;
+    ctx.recordMetadata = metadata;
+    queue.consumed = raw.offset + 1;
+    const binding = queue.binding;
+    if (binding !== null) processSourceRecord(ctx, binding.node, binding.source, raw, deserializationHandler);
   }
 
   /** FailOnInvalidTimestamp: the task fails, whatever the processing exception handler says. */
@@ -236,7 +274,9 @@ export class StreamTask {
   takeCommittableOffsets(): { topic: string; partition: number; offset: number }[] {
     this.#commitNeeded = false;
     this.context.commitRequested = false;
-    return [...this.#consumed.values()].map((o) => ({ ...o }));
+    const out: { topic: string; partition: number; offset: number }[] = [];
+    for (const q of this.partitionGroup.queues.values()) if (q.consumed >= 0) out.push({ topic: q.tp.topic, partition: q.tp.partition, offset: q.consumed });
+    return out;
   }
 
   fail(): void {

@@ -1,7 +1,8 @@
 // A stream thread (Kafka Streams' StreamThread): one consumer-group member running
-// poll → process → flush → maybe commit in a loop over its tasks. In this version threads are
-// cooperative async loops sharing Node's event loop; each iteration yields (setImmediate), so the
-// runtime's HTTP server stays responsive. worker_threads come with the engine's DSL issue.
+// poll → process → punctuate → flush → maybe commit in a loop over its tasks. The same class runs
+// on the main thread (num.stream.threads = 1, sharing Node's event loop: each iteration yields with
+// setImmediate so the runtime's HTTP server stays responsive) and inside a worker thread, where its
+// backend is the main thread's, reached through a MessagePort (thread/worker/).
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Backend, GroupMember, PartitionAssignor, ProcessingError, TopicPartition } from '../api.js';
 import type { EngineConfig } from '../app/config.js';
@@ -30,13 +31,15 @@ export interface StreamThreadContext {
 }
 
 /** Records processed per task before moving to the next task, and the time budget of a batch. */
-const RECORDS_PER_TASK_TURN = 100;
+const RECORDS_PER_TASK_TURN = 500;
 const BATCH_BUDGET_MS = 50;
 /** How long a poll waits when records are buffered but no task could process them. */
 const IDLE_WAIT_MS = 10;
 
 export class StreamThread {
   readonly name: string;
+  /** `<n>` of `<application.id>-StreamThread-<n>`, written into the slots of the tasks it owns. */
+  readonly index: number;
   readonly lifecycle: StateMachine<ThreadState>;
   readonly metrics: ThreadMetrics;
   readonly #ctx: StreamThreadContext;
@@ -54,10 +57,12 @@ export class StreamThread {
   #processedLastBatch = false;
 
   constructor(index: number, ctx: StreamThreadContext) {
-    this.name = `${ctx.config.applicationId}-StreamThread-${index}`;
+    this.name = threadName(ctx.config.applicationId, index);
+    this.index = index;
     this.#ctx = ctx;
     this.lifecycle = new StateMachine<ThreadState>(this.name, 'CREATED', THREAD_TRANSITIONS);
     this.metrics = ctx.metrics.thread(this.name);
+    this.metrics.startTime = Date.now();
     this.#collector = new BufferedRecordCollector(ctx.backend);
   }
 
@@ -133,9 +138,11 @@ export class StreamThread {
     // Buffered records that could not be processed (a task idling for another partition) must not
     // turn the loop into a busy wait: then wait briefly for more data instead.
     const maxWaitMs = buffered === 0 ? config.pollMs : this.#processedLastBatch ? 0 : Math.min(config.pollMs, IDLE_WAIT_MS);
-    this.metrics.pollTotal++;
+    const started = performance.now();
     if (requests.length === 0) {
       if (maxWaitMs > 0) await sleep(maxWaitMs, this.#wakeup.signal);
+      const ms = performance.now() - started;
+      this.metrics.recordPoll(0, ms, ms);
       return;
     }
     let responses;
@@ -146,6 +153,10 @@ export class StreamThread {
       await sleep(config.pollMs, this.#wakeup.signal);
       return;
     }
+    let polled = 0;
+    for (const r of responses) polled += r.records.length;
+    const ms = performance.now() - started;
+    this.metrics.recordPoll(polled, ms, maxWaitMs > 0 ? ms : 0);
     for (const r of responses) {
       const entry = this.#queues.get(tpKey(r.topic, r.partition));
       if (!entry) continue;
@@ -162,40 +173,56 @@ export class StreamThread {
     }
   }
 
-  /** Processes buffered records round-robin over tasks, within a time budget. Synchronous. */
+  /**
+   * Processes buffered records round-robin over tasks (RECORDS_PER_TASK_TURN each), within a time
+   * budget. Synchronous. The wall clock is read once per round, not per record (Kafka Streams
+   * caches it the same way), and time is measured per task turn, not per record.
+   */
   #processBatch(): void {
     this.#processedLastBatch = false;
-    const started = Date.now();
-    const tasks = [...this.#runningTasks()];
+    const tasks = this.#runningTasks();
+    const started = performance.now();
+    let total = 0;
     let progressed = true;
-    while (progressed && Date.now() - started < BATCH_BUDGET_MS) {
+    while (progressed && performance.now() - started < BATCH_BUDGET_MS) {
       progressed = false;
+      const now = Date.now();
       for (const task of tasks) {
         if (task.state !== 'RUNNING') continue;
+        const turnStarted = performance.now();
+        let n = 0;
         try {
-          for (let i = 0; i < RECORDS_PER_TASK_TURN && task.process(); i++) {
-            this.metrics.processTotal++;
-            progressed = true;
-            this.#processedLastBatch = true;
-          }
+          n = task.processBatch(RECORDS_PER_TASK_TURN, now);
         } catch (error) {
           this.#failTask(task, error);
         }
+        task.metrics.recordTurn(n, performance.now() - turnStarted);
+        if (n > 0) {
+          total += n;
+          progressed = true;
+        }
       }
+    }
+    if (total > 0) {
+      this.#processedLastBatch = true;
+      this.metrics.recordProcess(total, performance.now() - started);
     }
   }
 
   /** StreamThread: after processing, each task fires its due stream-time and wall-clock punctuations. */
   #punctuate(): void {
     const now = Date.now();
+    const started = performance.now();
+    let fired = 0;
     for (const task of this.#runningTasks()) {
       try {
-        if (task.maybePunctuateStreamTime()) this.metrics.punctuateTotal++;
-        if (task.maybePunctuateSystemTime(now)) this.metrics.punctuateTotal++;
+        if (task.maybePunctuateStreamTime()) fired++;
+        if (task.maybePunctuateSystemTime(now)) fired++;
       } catch (error) {
         this.#failTask(task, error);
       }
     }
+    if (fired > 0) this.metrics.recordPunctuate(fired, performance.now() - started);
   }
 
   #failTask(task: StreamTask, error: unknown): void {
@@ -217,17 +244,20 @@ export class StreamThread {
 
   /** Flush output, write changelogs, then commit input offsets — in this order (at-least-once). */
   async #commit(tasks: StreamTask[]): Promise<void> {
+    const started = performance.now();
     await this.#collector.flush();
     for (const t of tasks) for (const r of t.takeChangelogRecords()) this.#collector.send(r);
     await this.#collector.flush();
     const offsets = tasks.filter((t) => t.commitNeeded).flatMap((t) => t.takeCommittableOffsets());
     if (offsets.length > 0) await this.#ctx.backend.commitOffsets(this.#ctx.config.applicationId, offsets);
-    this.metrics.commitTotal++;
+    this.metrics.recordCommit(performance.now() - started);
     this.#lastCommit = Date.now();
   }
 
-  *#runningTasks(): Iterable<StreamTask> {
-    for (const t of this.tasks.values()) if (t.state === 'RUNNING') yield t;
+  #runningTasks(): StreamTask[] {
+    const out: StreamTask[] = [];
+    for (const t of this.tasks.values()) if (t.state === 'RUNNING') out.push(t);
+    return out;
   }
 
   #requestRevocation(partitions: TopicPartition[]): Promise<void> {
@@ -285,6 +315,8 @@ export class StreamThread {
         onError: this.#ctx.onError,
       });
       this.tasks.set(id, task);
+      task.metrics.ownerThread = this.index;
+      this.metrics.taskCreatedTotal++;
       created.push(task);
     }
     for (const task of created) {
@@ -320,8 +352,12 @@ export class StreamThread {
     }
     for (const task of tasks) {
       task.close();
+      this.metrics.taskClosedTotal++;
       for (const tp of task.partitions) this.#queues.delete(tpKey(tp.topic, tp.partition));
-      if (task.state === 'CLOSED') this.tasks.delete(task.id);
+      if (task.state === 'CLOSED') {
+        this.tasks.delete(task.id);
+        task.metrics.ownerThread = 0;
+      }
     }
   }
 
@@ -333,7 +369,9 @@ export class StreamThread {
     } catch (error) {
       this.#ctx.logger.error({ thread: this.name, err: errorMessage(error) }, 'final commit failed');
     }
+    // Closed tasks stay listed (CLOSED / FAILED) in status() after the thread is gone.
     for (const t of tasks) t.close();
+    this.metrics.taskClosedTotal += tasks.length;
     this.#queues.clear();
     for (const r of this.#pendingRevocations.splice(0)) r.done();
     this.lifecycle.tryTransition('DEAD');
@@ -349,6 +387,8 @@ export class StreamThread {
     this.#wakeup = new AbortController();
   }
 }
+
+export const threadName = (applicationId: string, index: number): string => `${applicationId}-StreamThread-${index}`;
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {

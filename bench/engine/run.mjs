@@ -1,0 +1,235 @@
+// Kafka Streams' SimpleBenchmark, on Streamwright's engine (the BUILT dist) and the in-memory
+// embedded backend.
+//
+//   pnpm --filter @streamwright/engine build
+//   node bench/engine/run.mjs [case...] [--records 2000000] [--runs 3] [--threads 1,2]
+//                             [--partitions 4] [--value-size 100] [--keys 10000] [--json]
+//
+// Cases (SimpleBenchmark's names): streamprocess (source → peek), streamprocesswithsink
+// (source → peek → to), streamcount (groupByKey → count). Default: streamprocess and
+// streamprocesswithsink.
+//
+// Per case the source topic is loaded once (not timed) with --records records: integer keys
+// (Java IntegerSerializer, 4 bytes big-endian) drawn from --keys, random --value-size byte values.
+// A run starts a fresh application (its own application.id, so it reads from offset 0), and is
+// timed from start() until every record is processed (and, with a sink, written). Each
+// configuration runs --runs times; the median is reported. The "plain" loop does the same work on
+// the same records without the engine: fetch in batches of 1000 per partition, deserialize key
+// and value, call the same peek function (and serialize and produce in batches for the sink
+// case), so engine/plain shows what the engine's machinery costs.
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+const dist = new URL('../../packages/engine/dist/index.js', import.meta.url);
+if (!existsSync(fileURLToPath(dist))) {
+  console.error('packages/engine/dist is missing: run `pnpm --filter @streamwright/engine build` first');
+  process.exit(1);
+}
+const engine = await import(dist.href);
+const workerModule = new URL('./bench-functions.mjs', import.meta.url).href;
+const { functions } = await import(workerModule);
+
+const args = parseArgs(process.argv.slice(2));
+const SOURCE = 'simpleBenchmarkSourceTopic';
+const SINK = 'simpleBenchmarkSinkTopic';
+
+const CASES = {
+  streamprocess: {
+    nodes: () => [source(), peek()],
+    edges: [['source', 'peek']],
+    sink: false,
+  },
+  streamprocesswithsink: {
+    nodes: () => [source(), peek(), { id: 'sink', kind: 'sink', config: { topic: SINK, keySerde: 'integer', valueSerde: 'bytes' } }],
+    edges: [
+      ['source', 'peek'],
+      ['peek', 'sink'],
+    ],
+    sink: true,
+  },
+  streamcount: {
+    nodes: () => [source(), { id: 'group', kind: 'groupByKey', config: {} }, { id: 'count', kind: 'count', config: { store: 'count-store' } }],
+    edges: [
+      ['source', 'group'],
+      ['group', 'count'],
+    ],
+    sink: false,
+    plainCount: true,
+  },
+};
+
+function source() {
+  return { id: 'source', kind: 'source', config: { topic: SOURCE, keySerde: 'integer', valueSerde: 'bytes', offsetReset: 'earliest' } };
+}
+function peek() {
+  return { id: 'peek', kind: 'peek', config: { action: { function: 'countRecords' } } };
+}
+
+const cases = args._.length > 0 ? args._ : ['streamprocess', 'streamprocesswithsink'];
+for (const c of cases) {
+  if (!CASES[c]) {
+    console.error(`unknown case ${c}; known: ${Object.keys(CASES).join(', ')}`);
+    process.exit(1);
+  }
+}
+
+const results = [];
+console.error(
+  `# node ${process.version}, ${availableParallelism()} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ` +
+    `${args.records} records, ${args.valueSize}-byte values, ${args.keys} keys, ${args.partitions} partitions, ${args.runs} runs`,
+);
+for (const name of cases) {
+  const spec = CASES[name];
+  const backend = await engine.createEmbeddedBackend({ retentionCheckIntervalMs: 3_600_000 });
+  await backend.createTopics([{ name: SOURCE, partitions: args.partitions }]);
+  await preload(backend);
+  const bytes = args.records * (4 + args.valueSize);
+  const row = { case: name, records: args.records, runs: {} };
+  const plain = [];
+  for (let r = 0; r < args.runs; r++) {
+    gc();
+    plain.push(await runPlain(backend, spec));
+  }
+  row.plain = summary(plain, bytes);
+  for (const threads of args.threads) {
+    const rates = [];
+    for (let r = 0; r < args.runs; r++) {
+      gc();
+      rates.push(await runEngine(backend, spec, name, threads, r));
+    }
+    row.runs[threads] = summary(rates, bytes);
+  }
+  await backend.close();
+  const one = row.runs[1] ?? row.runs[args.threads[0]];
+  row.engineVsPlain = one.median / row.plain.median;
+  if (row.runs[1] && row.runs[2]) row.twoVsOne = row.runs[2].median / row.runs[1].median;
+  results.push(row);
+  print(row);
+}
+if (args.json) console.log(JSON.stringify(results));
+
+// ---- runs ---------------------------------------------------------------------------------------
+
+async function preload(backend) {
+  const pool = randomBytes(args.valueSize * 4096);
+  const now = Date.now();
+  let batch = [];
+  for (let i = 0; i < args.records; i++) {
+    const key = new Uint8Array(4);
+    new DataView(key.buffer).setInt32(0, i % args.keys);
+    const at = ((i * 7919) % 4096) * args.valueSize;
+    batch.push({ topic: SOURCE, key, value: pool.subarray(at, at + args.valueSize), timestamp: now + i });
+    if (batch.length === 10_000) {
+      await backend.produce(batch);
+      batch = [];
+    }
+  }
+  if (batch.length > 0) await backend.produce(batch);
+}
+
+/** The same work without the engine: fetch, deserialize, peek (and serialize + produce). */
+async function runPlain(backend, spec) {
+  const { integerSerde, bytesSerde } = engine;
+  if (spec.sink) await resetSink(backend);
+  const counts = new Map();
+  const started = performance.now();
+  for (let p = 0; p < args.partitions; p++) {
+    let offset = 0;
+    for (;;) {
+      const records = await backend.fetch({ topic: SOURCE, partition: p }, offset, 1000, 0);
+      if (records.length === 0) break;
+      const out = spec.sink ? [] : null;
+      for (const r of records) {
+        const key = integerSerde.deserialize(r.key);
+        const value = bytesSerde.deserialize(r.value);
+        if (spec.plainCount) {
+          counts.set(key, (counts.get(key) ?? 0) + 1);
+          continue;
+        }
+        functions.countRecords({ key, value, timestamp: r.timestamp, headers: r.headers });
+        if (out) out.push({ topic: SINK, key: integerSerde.serialize(key), value: bytesSerde.serialize(value), timestamp: r.timestamp, headers: r.headers });
+      }
+      if (out) await backend.produce(out);
+      offset = records[records.length - 1].offset + 1;
+    }
+  }
+  const ms = performance.now() - started;
+  return (args.records / ms) * 1000;
+}
+
+async function runEngine(backend, spec, name, threads, run) {
+  if (spec.sink) await resetSink(backend);
+  const topology = {
+    schemaVersion: 1,
+    application: { id: `bench-${name}-${threads}t-${run}-${Date.now()}`, config: { 'num.stream.threads': threads, 'commit.interval.ms': 30_000 } },
+    topics: [{ name: SOURCE, partitions: args.partitions, config: {} }],
+    stores: [],
+    nodes: spec.nodes(),
+    edges: spec.edges.map(([from, to]) => ({ from, fromPort: 'out', to, toPort: 'in' })),
+    layout: { nodes: {} },
+  };
+  const app = engine.createStreamsApp({ topology, backend, stateDir: '/nonexistent', functions, workerModule });
+  const started = performance.now();
+  await app.start();
+  for (;;) {
+    const m = app.metrics();
+    let processed = 0;
+    for (const t of Object.values(m.threads)) processed += t['process-total'] ?? 0;
+    if (processed >= args.records && (!spec.sink || (await sinkEnd(backend)) >= args.records)) break;
+    if (app.state() === 'ERROR') throw new Error(`app failed: ${JSON.stringify(app.status().errors[0])}`);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  const ms = performance.now() - started;
+  await app.close();
+  return (args.records / ms) * 1000;
+}
+
+async function resetSink(backend) {
+  await backend.deleteTopics([SINK]);
+  await backend.createTopics([{ name: SINK, partitions: args.partitions }]);
+}
+
+async function sinkEnd(backend) {
+  const d = await backend.describeTopic(SINK);
+  return d ? d.offsets.reduce((s, o) => s + o.latest, 0) : 0;
+}
+
+// ---- reporting ----------------------------------------------------------------------------------
+
+function summary(rates, bytes) {
+  const sorted = [...rates].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  return { median, mbPerSec: (median * bytes) / args.records / 1e6, all: rates.map((r) => Math.round(r)) };
+}
+
+function print(row) {
+  const fmt = (s) => `${(s.median / 1e6).toFixed(3)} M records/s, ${s.mbPerSec.toFixed(1)} MB/s (runs: ${s.all.map((r) => (r / 1e6).toFixed(3)).join(', ')})`;
+  console.log(`${row.case}`);
+  console.log(`  plain loop:  ${fmt(row.plain)}`);
+  for (const [threads, s] of Object.entries(row.runs)) console.log(`  ${threads} thread${threads === '1' ? ': ' : 's:'}   ${fmt(s)}`);
+  console.log(`  engine / plain (1 thread): ${row.engineVsPlain.toFixed(2)}`);
+  if (row.twoVsOne !== undefined) console.log(`  2 threads / 1 thread:      ${row.twoVsOne.toFixed(2)}`);
+}
+
+function gc() {
+  globalThis.gc?.();
+}
+
+function parseArgs(argv) {
+  const out = { _: [], records: 2_000_000, runs: 3, threads: [1, 2], partitions: 4, valueSize: 100, keys: 10_000, json: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const next = () => argv[++i];
+    if (a === '--records') out.records = Number(next());
+    else if (a === '--runs') out.runs = Number(next());
+    else if (a === '--threads') out.threads = next().split(',').map(Number);
+    else if (a === '--partitions') out.partitions = Number(next());
+    else if (a === '--value-size') out.valueSize = Number(next());
+    else if (a === '--keys') out.keys = Number(next());
+    else if (a === '--json') out.json = true;
+    else out._.push(a);
+  }
+  return out;
+}
