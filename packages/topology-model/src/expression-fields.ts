@@ -41,6 +41,12 @@ export const expressionFields: Partial<Record<NodeKind, readonly ExpressionField
     { field: 'initializer', context: 'initializer', optional: false },
     { field: 'aggregator', context: 'aggregator', optional: false },
   ],
+  windowedReduce: main('reducer'),
+  windowedAggregate: [
+    { field: 'initializer', context: 'initializer', optional: false },
+    { field: 'aggregator', context: 'aggregator', optional: false },
+    { field: 'merger', context: 'aggregator', optional: true },
+  ],
   cogroup: [
     { field: 'initializer', context: 'initializer', optional: false },
     { field: 'inputs', each: 'aggregator', context: 'aggregator', optional: false },

@@ -97,6 +97,7 @@ export function compareText(a: string, b: string): number {
 export const FLOW_LABEL: Record<FlowType, string> = {
   stream: 'a stream (KStream)',
   grouped: 'a grouped stream (KGroupedStream)',
+  windowedGrouped: 'a windowed grouped stream (TimeWindowedKStream / SessionWindowedKStream)',
   table: 'a table (KTable)',
   groupedTable: 'a grouped table (KGroupedTable)',
   globalTable: 'a global table (GlobalKTable)',

@@ -76,7 +76,13 @@ export interface SubtopologyPlan {
 
 export interface StorePlan {
   name: string;
-  type: 'keyValue';
+  /**
+   * `window` / `session`: a windowed aggregation's store (segmented by time, keys are windowed);
+   * `suppression`: KTable#suppress's buffer.
+   */
+  type: 'keyValue' | 'window' | 'session' | 'suppression';
+  /** Window and session stores: how long windows are kept (window size + grace at least). */
+  retentionMs?: number;
   /**
    * Where the store is backed up: `<application.id>-<store>-changelog`, the table's source topic
    * (with `topology.optimization: reuse.ktable.source.topics`), or null when logging is off

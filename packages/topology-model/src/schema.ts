@@ -11,6 +11,7 @@ export const SCHEMA_VERSION = 1;
 export * from './schema/primitives.js';
 export * from './schema/kind-configs.js';
 export * from './schema/kinds.js';
+export * from './schema/window-kinds.js';
 
 const positiveInt = z.number().int().positive();
 

@@ -49,6 +49,9 @@ export interface PendingStore {
   materialized: boolean;
   /** `reuse.ktable.source.topics`: this topic is the changelog. */
   sourceTopicChangelog?: string;
+  /** Window / session / suppression stores (window-planners.ts); key-value when absent. */
+  type?: StorePlan['type'];
+  retentionMs?: number;
   modelNodeId: string | undefined;
 }
 
@@ -303,7 +306,8 @@ export function storePlanOf(
     : (store.sourceTopicChangelog ?? `${applicationId}-${store.name}-changelog`);
   return {
     name: store.name,
-    type: 'keyValue',
+    type: store.type ?? 'keyValue',
+    ...(store.retentionMs === undefined ? {} : { retentionMs: store.retentionMs }),
     changelogTopic,
     keySerde: store.keySerde,
     valueSerde: store.valueSerde,

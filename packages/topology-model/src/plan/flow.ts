@@ -1,7 +1,7 @@
 // What flows out of a planned model node along its edges: the Kafka Streams DSL object
 // (KStream, KGroupedStream, KTable, KGroupedTable, GlobalKTable) as far as naming, repartitioning
 // and materialization need to know about it.
-import type { FlowType, NodeKind, SerdeName, TopologyNode } from '../schema.js';
+import type { FlowType, NodeKind, SerdeName, TopologyNode, WindowSpec } from '../schema.js';
 import type { PlanBuilder } from './builder.js';
 
 /** KTableImpl#enableSendingOldValues: may force an upstream KTableSource to materialize. */
@@ -32,6 +32,8 @@ export interface Flow {
   groupName?: string;
   grouping?: GroupingState;
   table?: TableHandle;
+  /** A windowed grouped stream's windows (windowedBy), and a windowed table's (for suppress). */
+  windowing?: { window: WindowSpec; emitStrategy: 'onWindowUpdate' | 'onWindowClose' };
 }
 
 /** The flows delivered to a node, per input port, in canonical edge order. */

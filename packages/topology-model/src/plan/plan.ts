@@ -82,7 +82,16 @@ export function assemblePlan(b: PlanBuilder): Plan {
       name: s.changelogTopic as string,
       kind: 'changelog' as const,
       partitions: null,
-      config: { ...CHANGELOG_CONFIG },
+      // Windowed changelogs are compacted and deleted after the store's retention plus
+      // windowstore.changelog.additional.retention.ms (1 day), as Kafka Streams configures them.
+      config:
+        s.retentionMs === undefined
+          ? { ...CHANGELOG_CONFIG }
+          : {
+              ...CHANGELOG_CONFIG,
+              'cleanup.policy': 'compact,delete',
+              'retention.ms': String(s.retentionMs + 86_400_000),
+            },
     }));
   return {
     applicationId: b.applicationId,

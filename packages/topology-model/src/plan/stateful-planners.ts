@@ -22,7 +22,7 @@ type MaterializedConfig = {
 };
 
 /** Whether the equivalent DSL call passes a Materialized at all (some calls then burn a name). */
-function materializedGiven(config: MaterializedConfig): boolean {
+export function materializedGiven(config: MaterializedConfig): boolean {
   return config.store !== undefined || MATERIALIZED_OPTIONS.some((k) => config[k] !== undefined);
 }
 
@@ -100,7 +100,8 @@ function aggregationParent(
   return source;
 }
 
-function streamAggregation(
+/** Shared with the windowed aggregations (window-planners.ts). */
+export function streamAggregation(
   b: PlanBuilder,
   node: TopologyNode,
   grouped: Flow,

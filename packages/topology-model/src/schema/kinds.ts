@@ -2,12 +2,19 @@
 // described once here; validation, connection checks, planning and the designer derive from it.
 import type { z } from 'zod';
 import * as c from './kind-configs.js';
+import { windowNodeKinds } from './window-kinds.js';
 
 /**
  * What flows along an edge: Kafka Streams' DSL abstractions. (Windowed grouped streams arrive
  * with windowing; a globalTable is consumed by stream–globalTable joins.)
  */
-export type FlowType = 'stream' | 'grouped' | 'table' | 'groupedTable' | 'globalTable';
+export type FlowType =
+  | 'stream'
+  | 'grouped'
+  | 'windowedGrouped'
+  | 'table'
+  | 'groupedTable'
+  | 'globalTable';
 
 export interface InputPortSpec {
   port: string;
@@ -253,6 +260,7 @@ export const nodeKinds = {
     category: 'stateful',
     label: 'Aggregate (table)',
   },
+  ...windowNodeKinds,
   process: {
     config: c.processConfigSchema,
     inputs: streamIn,

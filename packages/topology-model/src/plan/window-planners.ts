@@ -1,0 +1,137 @@
+// Windowing kinds, mirroring KGroupedStreamImpl#windowedBy, TimeWindowedKStreamImpl,
+// SlidingWindowedKStreamImpl, SessionWindowedKStreamImpl and KTableImpl#suppress (Kafka Streams
+// 4.1): windowedBy adds no node; the windowed aggregations burn names exactly like their
+// non-windowed counterparts (store name first, then the processor) and share their repartition
+// logic; suppress names its processor first, then its store.
+import type { SerdeName, WindowSpec } from '../schema.js';
+import type { PlanBuilder } from './builder.js';
+import { singleInput, type Flow, type Planner } from './flow.js';
+import { materializedGiven, streamAggregation } from './stateful-planners.js';
+
+const DROPPED: SerdeName = 'json';
+
+/** The window store's default retention (each *WindowedKStreamImpl#materialize). */
+export function defaultRetentionMs(window: WindowSpec): number {
+  switch (window.type) {
+    case 'tumbling':
+    case 'hopping':
+      return window.sizeMs + window.graceMs;
+    case 'sliding':
+      return 2 * window.timeDifferenceMs + window.graceMs;
+    case 'session':
+      return window.gapMs + window.graceMs;
+  }
+}
+
+function windowingOf(flow: Flow, id: string): NonNullable<Flow['windowing']> {
+  if (!flow.windowing)
+    throw new Error(`node "${id}" aggregates a windowed stream without windows: validate first`);
+  return flow.windowing;
+}
+
+function markWindowStore(
+  b: PlanBuilder,
+  store: string,
+  window: WindowSpec,
+  retentionMs: number | undefined,
+): void {
+  const pending = b.stores.get(store);
+  if (!pending) return;
+  pending.type = window.type === 'session' ? 'session' : 'window';
+  pending.retentionMs = Math.max(retentionMs ?? 0, defaultRetentionMs(window));
+}
+
+type WindowKind =
+  'windowedBy' | 'windowedCount' | 'windowedReduce' | 'windowedAggregate' | 'suppress';
+
+export const windowPlanners: { [K in WindowKind]: Planner<K> } = {
+  // KGroupedStream#windowedBy creates no processor and burns no counter value.
+  windowedBy: (node, inputs, b) => {
+    const grouped = singleInput(inputs, node.id);
+    b.nodeNames[node.id] ??= [];
+    return {
+      ...grouped,
+      type: 'windowedGrouped',
+      windowing: {
+        window: node.config.window,
+        emitStrategy: node.config.emitStrategy ?? 'onWindowUpdate',
+      },
+    };
+  },
+
+  // count(Materialized) without a store name burns one more store name, as KGroupedStreamImpl.
+  windowedCount: (node, inputs, b) => {
+    const grouped = singleInput(inputs, node.id);
+    const windowing = windowingOf(grouped, node.id);
+    const c = node.config;
+    if (materializedGiven(c) && c.store === undefined) b.newStoreName('KSTREAM-AGGREGATE-');
+    const store = c.store ?? b.newStoreName('KSTREAM-AGGREGATE-');
+    const name = b.nameOrGenerate(node.name, 'KSTREAM-AGGREGATE-');
+    const serdes = { keySerde: c.keySerde ?? grouped.keySerde, valueSerde: 'long' as const };
+    const flow = streamAggregation(b, node, grouped, store, name, c, serdes);
+    markWindowStore(b, store, windowing.window, c.retentionMs);
+    return { ...flow, windowing };
+  },
+
+  windowedReduce: (node, inputs, b) => {
+    const grouped = singleInput(inputs, node.id);
+    const windowing = windowingOf(grouped, node.id);
+    const c = node.config;
+    const store = c.store ?? b.newStoreName('KSTREAM-REDUCE-');
+    const name = b.nameOrGenerate(node.name, 'KSTREAM-REDUCE-');
+    const serdes = {
+      keySerde: c.keySerde ?? grouped.keySerde,
+      valueSerde: c.valueSerde ?? grouped.valueSerde,
+    };
+    const flow = streamAggregation(b, node, grouped, store, name, c, serdes);
+    markWindowStore(b, store, windowing.window, c.retentionMs);
+    return { ...flow, windowing };
+  },
+
+  windowedAggregate: (node, inputs, b) => {
+    const grouped = singleInput(inputs, node.id);
+    const windowing = windowingOf(grouped, node.id);
+    const c = node.config;
+    const store = c.store ?? b.newStoreName('KSTREAM-AGGREGATE-');
+    const name = b.nameOrGenerate(node.name, 'KSTREAM-AGGREGATE-');
+    const serdes = {
+      keySerde: c.keySerde ?? grouped.keySerde,
+      valueSerde: c.valueSerde ?? DROPPED,
+    };
+    const flow = streamAggregation(b, node, grouped, store, name, c, serdes);
+    markWindowStore(b, store, windowing.window, c.retentionMs);
+    return { ...flow, windowing };
+  },
+
+  // KTableImpl#suppress: `<name>` or KTABLE-SUPPRESS-N, then `<name>-store` or
+  // KTABLE-SUPPRESS-STATE-STORE-N (an in-memory, logged buffer); the parent sends old values.
+  suppress: (node, inputs, b) => {
+    const inFlow = singleInput(inputs, node.id);
+    const name = node.name ?? b.nameOrGenerate(undefined, 'KTABLE-SUPPRESS-');
+    const store =
+      node.name !== undefined ? `${node.name}-store` : b.newStoreName('KTABLE-SUPPRESS-');
+    inFlow.table?.enableSendingOldValues(true);
+    b.addProcessor(name, 'suppress', [inFlow.from], node.id, { modelNode: node, stores: [store] });
+    const serdes = { keySerde: inFlow.keySerde, valueSerde: inFlow.valueSerde };
+    const pending = b.addStore(
+      {
+        name: store,
+        ...serdes,
+        logging: true,
+        caching: false,
+        storeType: 'inMemory',
+        global: false,
+        materialized: true,
+      },
+      node.id,
+    );
+    pending.type = 'suppression';
+    return {
+      type: 'table',
+      from: name,
+      ...serdes,
+      repartitionRequired: false,
+      ...(inFlow.windowing ? { windowing: inFlow.windowing } : {}),
+    };
+  },
+};
