@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { startServer, type RunningServer } from './http/server.js';
 import { assertSafeBinding } from './http/security.js';
+import type { CodeRegistry } from './service/code-module.js';
 import { RuntimeService } from './service/runtime-service.js';
 
 export interface RuntimeOptions {
@@ -16,6 +17,8 @@ export interface RuntimeOptions {
   webRoot?: string;
   allowedHosts?: readonly string[];
   allowedOrigins?: readonly string[];
+  /** The operator's processors and functions (`serve --processors <module>`). */
+  code?: CodeRegistry;
 }
 
 export interface Runtime {
@@ -33,7 +36,11 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const token = options.token ?? null;
   // Checked before anything opens, so a refused binding leaves no backend or app behind.
   assertSafeBinding(host, token);
-  const service = await RuntimeService.open({ dataDir, logger: options.logger });
+  const service = await RuntimeService.open({
+    dataDir,
+    logger: options.logger,
+    ...(options.code ? { code: options.code } : {}),
+  });
   let server: RunningServer;
   try {
     await service.resume();

@@ -56,6 +56,10 @@ Examples:
     )
     .option('--example', 'deploy and start the example topology if nothing is deployed', false)
     .option(
+      '--processors <module>',
+      'import custom processors (and functions) from this module: trusted code, see docs/SECURITY.md',
+    )
+    .option(
       '--allowed-host <name...>',
       'extra host names accepted in the Host header (reverse proxies)',
     )
@@ -70,6 +74,7 @@ Examples:
   $ streamwright serve --port 5000
   $ streamwright serve --data-dir /tmp/sw --example
   $ STREAMWRIGHT_TOKEN=s3cret streamwright serve --host 0.0.0.0
+  $ streamwright serve --processors ./processors.mjs   # exports { processors, functions }
 Stops gracefully (commit, close stores) on SIGTERM or Ctrl-C. Logs are JSON lines on stderr.`,
     )
     .action(runServe);

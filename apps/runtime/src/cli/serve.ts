@@ -1,6 +1,7 @@
 // `streamwright serve`: start the runtime, print its URL, and shut down gracefully on a signal.
 import { createLogger } from '../logger.js';
 import { startRuntime } from '../runtime.js';
+import { loadCodeModule } from '../service/code-module.js';
 
 export interface ServeOptions {
   port: number;
@@ -10,11 +11,24 @@ export interface ServeOptions {
   example: boolean;
   allowedHost?: string[];
   allowedOrigin?: string[];
+  processors?: string;
 }
 
 export async function runServe(options: ServeOptions): Promise<void> {
   const logger = createLogger();
   const token = options.token ?? process.env.STREAMWRIGHT_TOKEN ?? null;
+  // Imported before anything opens: a module that fails to load stops the start cleanly.
+  const code = options.processors ? await loadCodeModule(options.processors) : undefined;
+  if (code) {
+    logger.info(
+      {
+        module: code.module,
+        processors: Object.keys(code.processors),
+        functions: Object.keys(code.functions),
+      },
+      'registered the operator processors and functions',
+    );
+  }
   const runtime = await startRuntime({
     dataDir: options.dataDir,
     logger,
@@ -22,6 +36,7 @@ export async function runServe(options: ServeOptions): Promise<void> {
     port: options.port,
     token: token === '' ? null : token,
     example: options.example,
+    ...(code ? { code } : {}),
     ...(options.allowedHost ? { allowedHosts: options.allowedHost } : {}),
     ...(options.allowedOrigin ? { allowedOrigins: options.allowedOrigin } : {}),
   });

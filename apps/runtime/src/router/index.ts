@@ -4,6 +4,7 @@ import { appRouter as applicationRouter } from './app.js';
 import { groupsRouter } from './groups.js';
 import { healthProcedure } from './health.js';
 import { metricsProcedure } from './metrics.js';
+import { registryRouter } from './registry.js';
 import { topicsRouter } from './topics.js';
 import { topologyRouter } from './topology.js';
 
@@ -13,6 +14,7 @@ export const appRouter = router({
   app: applicationRouter,
   topics: topicsRouter,
   groups: groupsRouter,
+  registry: registryRouter,
   metrics: metricsProcedure,
 });
 

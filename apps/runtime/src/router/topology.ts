@@ -11,13 +11,13 @@ import { procedure, router } from '../trpc.js';
 import { topologyInput } from './inputs.js';
 
 export const topologyRouter = router({
-  validate: procedure.input(topologyInput).mutation(({ input }) => {
-    const result = validateTopology(input.topology);
+  validate: procedure.input(topologyInput).mutation(({ input, ctx }) => {
+    const result = ctx.service.validate(input.topology);
     return result.ok ? { ok: true as const } : { ok: false as const, errors: result.errors };
   }),
 
-  describe: procedure.input(topologyInput).mutation(({ input }) => {
-    const result = validateTopology(input.topology);
+  describe: procedure.input(topologyInput).mutation(({ input, ctx }) => {
+    const result = ctx.service.validate(input.topology);
     if (!result.ok) return { ok: false as const, errors: result.errors };
     return { ok: true as const, text: describeTopology(planTopology(result.topology)) };
   }),

@@ -28,6 +28,7 @@ import {
   type AppLag,
   type ResetReport,
 } from './app-operations.js';
+import { EMPTY_REGISTRY, registryNames, type CodeRegistry } from './code-module.js';
 import { openDataDir, type OpenDataDir } from './data-dir.js';
 import { DeploymentStore } from './deployment-store.js';
 import { RecordService } from './record-service.js';
@@ -37,6 +38,8 @@ import { TopicService } from './topic-service.js';
 export interface RuntimeServiceOptions {
   dataDir: string;
   logger: Logger;
+  /** The operator's processors and functions (`serve --processors`); none by default. */
+  code?: CodeRegistry;
 }
 
 export type DeployResult =
@@ -80,6 +83,8 @@ export class RuntimeService {
   private constructor(
     private readonly dir: OpenDataDir,
     private readonly logger: Logger,
+    /** The operator's processors and functions, which topologies refer to by name. */
+    readonly code: CodeRegistry,
   ) {
     this.backend = dir.backend;
     this.stateDir = dir.stateDir;
@@ -102,7 +107,15 @@ export class RuntimeService {
    */
   static async open(options: RuntimeServiceOptions): Promise<RuntimeService> {
     const dir = await openDataDir(options.dataDir, 'runtime');
-    return new RuntimeService(dir, options.logger);
+    return new RuntimeService(dir, options.logger, options.code ?? EMPTY_REGISTRY);
+  }
+
+  /**
+   * Validates against this runtime's registries too: a reference to a processor or function the
+   * operator did not register is an error (unknown_processor / unknown_function).
+   */
+  validate(input: unknown): ReturnType<typeof validateTopology> {
+    return validateTopology(input, registryNames(this.code));
   }
 
   /** Writes the URL into the data dir's lock, so a refused CLI command can point to it. */
@@ -125,11 +138,12 @@ export class RuntimeService {
         return;
       }
       if (!saved) return;
-      const imported = importTopology(JSON.stringify(saved.topology));
+      let imported = importTopology(JSON.stringify(saved.topology));
+      if (imported.ok) imported = this.validate(imported.topology);
       if (!imported.ok) {
         this.logger.error(
           { errors: imported.errors },
-          'the saved topology no longer validates; nothing resumed',
+          'the saved topology no longer validates (or refers to processors or functions this runtime was not started with); nothing resumed',
         );
         return;
       }
@@ -159,7 +173,7 @@ export class RuntimeService {
 
   /** Validates first: an invalid topology deploys nothing and leaves the running app alone. */
   async deploy(input: unknown, start: boolean): Promise<DeployResult> {
-    const result = validateTopology(input);
+    const result = this.validate(input);
     if (!result.ok) return { ok: false, errors: result.errors };
     return this.serial.run(async () => {
       this.assertOpen();
@@ -299,6 +313,8 @@ export class RuntimeService {
     try {
       app = createStreamsApp({
         topology,
+        processors: this.code.processors,
+        functions: this.code.functions,
         backend: this.backend,
         stateDir: this.stateDir,
         logger: this.logger.child({ component: 'engine' }),

@@ -1,0 +1,73 @@
+// The operator's code: custom Processor API processors (and TypeScript functions for logic
+// fields) from a module the runtime imports once at start (`serve --processors <module>`). It is
+// trusted code running with the runtime's privileges; topologies only refer to it by name, and
+// nothing that arrives through the API is ever imported or evaluated (docs/SECURITY.md).
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { FunctionRegistry, ProcessorRegistry } from '@streamwright/engine';
+
+export interface CodeRegistry {
+  processors: ProcessorRegistry;
+  functions: FunctionRegistry;
+  /** The module's absolute path, or null when nothing was loaded. */
+  module: string | null;
+}
+
+export const EMPTY_REGISTRY: CodeRegistry = Object.freeze({
+  processors: Object.freeze({}),
+  functions: Object.freeze({}),
+  module: null,
+});
+
+/**
+ * Imports the module and takes its `processors` and `functions` exports (named, or as
+ * properties of the default export): objects of name → function.
+ */
+export async function loadCodeModule(path: string): Promise<CodeRegistry> {
+  const absolute = resolve(path);
+  let loaded: Record<string, unknown>;
+  try {
+    loaded = (await import(pathToFileURL(absolute).href)) as Record<string, unknown>;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`cannot load processors from ${absolute}: ${reason}`, { cause: error });
+  }
+  const fallback = isObject(loaded.default) ? loaded.default : {};
+  const processors = loaded.processors ?? fallback.processors;
+  const functions = loaded.functions ?? fallback.functions;
+  if (processors === undefined && functions === undefined) {
+    throw new Error(
+      `${absolute} exports neither \`processors\` nor \`functions\` (objects of name → factory / function)`,
+    );
+  }
+  return {
+    processors: registryOf(processors, 'processors', absolute) as ProcessorRegistry,
+    functions: registryOf(functions, 'functions', absolute) as FunctionRegistry,
+    module: absolute,
+  };
+}
+
+/** The names a topology may refer to, for validateTopology. */
+export function registryNames(code: CodeRegistry): { processors: string[]; functions: string[] } {
+  return {
+    processors: Object.keys(code.processors).sort(),
+    functions: Object.keys(code.functions).sort(),
+  };
+}
+
+function registryOf(value: unknown, what: string, module: string): Record<string, unknown> {
+  if (value === undefined) return {};
+  if (!isObject(value)) {
+    throw new Error(`${module}: \`${what}\` must be an object of name → function`);
+  }
+  for (const [name, entry] of Object.entries(value)) {
+    if (typeof entry !== 'function') {
+      throw new Error(`${module}: ${what}.${name} is not a function`);
+    }
+  }
+  return Object.freeze({ ...value });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

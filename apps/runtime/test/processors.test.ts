@@ -1,0 +1,225 @@
+// Custom processors and functions from the operator's module (`serve --processors`): registered
+// at start, referred to by name in topologies, validated against the registry, never taken from
+// the API.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCodeModule, type CodeRegistry } from '../src/service/code-module.js';
+import { cli, ensureBuilt, spawnCli } from './cli-harness.js';
+import { eventually, makeClient, makeDataDir, removeDataDir, startTestRuntime } from './harness.js';
+
+let root: string;
+let modulePath: string;
+let code: CodeRegistry;
+
+const MODULE = `
+// Trusted operator code: a Processor API processor and a function for a logic field.
+export const processors = {
+  'tag-with-partition': (params) => {
+    let context;
+    return {
+      init(ctx) { context = ctx; },
+      process(record) {
+        const meta = context.recordMetadata();
+        context.forward({ ...record, value: { ...record.value, tag: params.tag, fromPartition: meta.partition } });
+      },
+    };
+  },
+};
+export const functions = {
+  isLarge: ({ value }) => value.amount > 100,
+};
+`;
+
+function customTopology(): Record<string, unknown> {
+  return {
+    schemaVersion: 1,
+    application: { id: 'custom-app', config: { 'commit.interval.ms': 100 } },
+    topics: [
+      { name: 'payments', partitions: 2 },
+      { name: 'tagged', partitions: 2 },
+    ],
+    nodes: [
+      { id: 'payments', kind: 'source', config: { topic: 'payments' } },
+      {
+        id: 'tag',
+        kind: 'process',
+        config: { processor: 'tag-with-partition', params: { tag: 'seen' } },
+      },
+      { id: 'large', kind: 'filter', config: { expression: { function: 'isLarge' } } },
+      { id: 'out', kind: 'sink', config: { topic: 'tagged' } },
+    ],
+    edges: [
+      { from: 'payments', to: 'tag' },
+      { from: 'tag', to: 'large' },
+      { from: 'large', to: 'out' },
+    ],
+  };
+}
+
+beforeAll(async () => {
+  root = await makeDataDir();
+  modulePath = join(root, 'processors.mjs');
+  await writeFile(modulePath, MODULE);
+  code = await loadCodeModule(modulePath);
+});
+
+afterAll(async () => {
+  await removeDataDir(root);
+});
+
+describe('operator processors', () => {
+  it('runs a topology that refers to registered processors and functions by name', async () => {
+    const dataDir = join(root, 'data');
+    const runtime = await startTestRuntime({ dataDir, code });
+    try {
+      const client = makeClient(runtime.url);
+      expect(await client.registry.list.query()).toEqual({
+        processors: ['tag-with-partition'],
+        functions: ['isLarge'],
+      });
+      const deployed = await client.app.deploy.mutate({ topology: customTopology() });
+      expect(deployed.ok).toBe(true);
+      for (const amount of [50, 150, 250]) {
+        await client.topics.produce.mutate({
+          topic: 'payments',
+          partition: 1,
+          key: `p${amount}`,
+          value: JSON.stringify({ amount }),
+        });
+      }
+      const out = await eventually(async () => {
+        const read = await client.topics.read.query({ topic: 'tagged', limit: 10 });
+        return read.length === 2 ? read : undefined;
+      }, 'the tagged records');
+      expect(out.map((r) => [r.key, r.value])).toEqual([
+        ['p150', { amount: 150, tag: 'seen', fromPartition: 1 }],
+        ['p250', { amount: 250, tag: 'seen', fromPartition: 1 }],
+      ]);
+    } finally {
+      await runtime.close();
+    }
+  });
+
+  it('refuses, as validation errors, names the runtime has not registered', async () => {
+    const runtime = await startTestRuntime({ dataDir: join(root, 'bare') });
+    try {
+      const client = makeClient(runtime.url);
+      expect(await client.registry.list.query()).toEqual({ processors: [], functions: [] });
+      const result = await client.app.deploy.mutate({ topology: customTopology() });
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(result.errors.map((e) => [e.path, e.code, e.nodeId])).toEqual(
+        expect.arrayContaining([
+          ['nodes[1].config.processor', 'unknown_processor', 'tag'],
+          ['nodes[2].config.expression.function', 'unknown_function', 'large'],
+        ]),
+      );
+      expect((await client.topology.validate.mutate({ topology: customTopology() })).ok).toBe(
+        false,
+      );
+      expect((await client.app.status.query()).deployed).toBe(false);
+    } finally {
+      await runtime.close();
+    }
+  });
+
+  it('resumes a saved topology only when restarted with its processors', async () => {
+    const dataDir = join(root, 'data'); // deployed and running by the first test
+    const without = await startTestRuntime({ dataDir });
+    try {
+      expect((await makeClient(without.url).app.status.query()).deployed).toBe(false);
+    } finally {
+      await without.close();
+    }
+    const again = await startTestRuntime({ dataDir, code });
+    try {
+      const client = makeClient(again.url);
+      await eventually(
+        async () =>
+          (await client.app.status.query()).status?.state === 'RUNNING' ? true : undefined,
+        'resumed with its processors',
+      );
+    } finally {
+      await again.close();
+    }
+  });
+});
+
+describe('serve --processors', () => {
+  beforeAll(async () => {
+    await ensureBuilt();
+  }, 300_000);
+
+  it('refuses to start with a module that does not load or exports no registry', async () => {
+    const missing = await cli([
+      'serve',
+      '--port',
+      '0',
+      '--data-dir',
+      join(root, 's1'),
+      '--processors',
+      join(root, 'nope.mjs'),
+    ]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/cannot load processors from .*nope\.mjs/);
+
+    const notFunctions = join(root, 'bad.mjs');
+    await writeFile(notFunctions, 'export const processors = { broken: 5 };\n');
+    const bad = await cli([
+      'serve',
+      '--port',
+      '0',
+      '--data-dir',
+      join(root, 's2'),
+      '--processors',
+      notFunctions,
+    ]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/processors\.broken is not a function/);
+
+    const empty = join(root, 'empty.mjs');
+    await writeFile(empty, 'export const other = {};\n');
+    const none = await cli([
+      'serve',
+      '--port',
+      '0',
+      '--data-dir',
+      join(root, 's3'),
+      '--processors',
+      empty,
+    ]);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/exports neither `processors` nor `functions`/);
+  });
+
+  it('registers the module at start: the runtime lists and runs its processors', async () => {
+    const child = spawnCli([
+      'serve',
+      '--port',
+      '0',
+      '--data-dir',
+      join(root, 's4'),
+      '--processors',
+      modulePath,
+    ]);
+    child.stdin.end();
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    try {
+      const url = await eventually(
+        () => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1],
+        'the URL',
+        20_000,
+      );
+      const client = makeClient(url);
+      expect((await client.registry.list.query()).processors).toEqual(['tag-with-partition']);
+      expect((await client.app.deploy.mutate({ topology: customTopology() })).ok).toBe(true);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  }, 60_000);
+});
