@@ -99,10 +99,16 @@ export class StreamTask {
       if (store.changelogTopic === null) continue;
       const tp = { topic: store.changelogTopic, partition: this.partition };
       const desc = await backend.describeTopic(tp.topic);
-      const range = desc?.offsets.find((o) => o.partition === this.partition);
-      if (!range) continue;
+      const found = desc?.offsets.find((o) => o.partition === this.partition);
+      if (!found) continue;
+      const range = { earliest: found.earliest, latest: found.latest };
+      // A source topic used as the changelog (reuse.ktable.source.topics) is restored only up to
+      // where processing resumes (the committed offset), as Kafka Streams does; the rest is
+      // processed normally.
+      const resumeAt = this.partitionGroup.queue(tp.topic, tp.partition)?.position ?? -1;
+      if (resumeAt >= 0) range.latest = Math.min(range.latest, resumeAt);
       let offset = range.earliest;
-      this.metrics.restoreRemainingRecordsTotal += range.latest - range.earliest;
+      this.metrics.restoreRemainingRecordsTotal += Math.max(0, range.latest - range.earliest);
       while (offset < range.latest) {
         const batch = await backend.fetch(tp, offset, 10_000, 0);
         if (batch.length === 0) break;
