@@ -71,7 +71,7 @@ function ours(built: BuiltTopology) {
 }
 
 describe('a DSL program, with CEL or with TypeScript functions, against Kafka Streams', () => {
-  let reference: Awaited<ReturnType<typeof runOracle>>[number];
+  let reference: Awaited<ReturnType<typeof runOracle>>[number] | undefined;
   beforeAll(async () => {
     [reference] = await runOracle([{ name: 'dsl', topology: program(true).document, inputs, outputs }]);
   }, 300_000);
