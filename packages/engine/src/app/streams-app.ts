@@ -1,6 +1,8 @@
 // The application object (Kafka Streams' KafkaStreams): owns the plan, the compiled graph, the
 // stream threads, the generators and the metrics registry, and derives the application state
 // from its threads' states.
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Plan, Topology } from '@streamwright/topology-model';
 import type {
   AppState,
@@ -18,7 +20,8 @@ import { MetricsRegistry } from '../metrics/metrics-registry.js';
 import { compilePlan, type CompiledSubtopology } from '../processor/compile.js';
 import { FailedProcessingError } from '../processor/processing-failure.js';
 import { streamsTaskAssignor } from '../thread/task-assignor.js';
-import { StreamThread, threadName } from '../thread/stream-thread.js';
+import { StreamThread, threadName, type StreamThreadHandle } from '../thread/stream-thread.js';
+import { WorkerStreamThread } from '../thread/worker/worker-stream-thread.js';
 import { engineConfig, type EngineConfig } from './config.js';
 import { GeneratorRunner } from './generator.js';
 import { GlobalStateUpdater } from './global-state.js';
@@ -62,7 +65,7 @@ class StreamsAppImpl implements StreamsApp {
   readonly #metrics: MetricsRegistry;
   readonly #logger: EngineLogger;
   readonly #lifecycle: StateMachine<AppState>;
-  readonly #threads: StreamThread[] = [];
+  readonly #threads: StreamThreadHandle[] = [];
   readonly #generators: GeneratorRunner[] = [];
   #global: GlobalStateUpdater | null = null;
   readonly #errors: ProcessingError[] = [];
@@ -102,6 +105,9 @@ class StreamsAppImpl implements StreamsApp {
           'Use at_least_once for now.',
       );
     }
+    // Checked before anything starts, so a refused app stays CREATED (as for exactly_once_v2).
+    const inWorkers = this.#config.numStreamThreads > 1;
+    const workerModule = inWorkers ? this.#workerModule() : null;
     this.#lifecycle.transition('REBALANCING');
     try {
       await ensureTopics(this.#options.backend, this.#options.topology, this.#plan, this.#logger);
@@ -122,34 +128,55 @@ class StreamsAppImpl implements StreamsApp {
       );
       await this.#global.start();
       const assignor = streamsTaskAssignor(streamSubtopologies);
+      const onError = (e: ProcessingError): void => this.#recordError(e);
+      const onFatal = (failed: StreamThreadHandle, error: unknown): void => {
+        // Processing errors are already in status; anything else (a failed produce or commit)
+        // is recorded against the thread so the UI can show why the app stopped.
+        if (!(error instanceof FailedProcessingError) && !this.#errors.some((e) => e.handling === 'fail')) {
+          this.#recordError({ taskId: '', processor: failed.name, message: errorMessage(error), record: null, at: Date.now(), handling: 'fail' });
+        }
+        void this.#fail(error);
+      };
       for (let i = 1; i <= this.#config.numStreamThreads; i++) {
-        const thread = new StreamThread(i, {
-          backend: this.#options.backend,
-          config: this.#config,
-          subtopologies: streamSubtopologies,
-          assignor,
-          metrics: this.#metrics,
-          logger: this.#logger,
-          onError: (e) => this.#recordError(e),
-          onFatal: (failed, error) => {
-            // Processing errors are already in status; anything else (a failed produce or commit)
-            // is recorded against the thread so the UI can show why the app stopped.
-            if (!(error instanceof FailedProcessingError) && !this.#errors.some((e) => e.handling === 'fail')) {
-              this.#recordError({ taskId: '', processor: failed.name, message: errorMessage(error), record: null, at: Date.now(), handling: 'fail' });
-            }
-            void this.#fail(error);
-          },
-        });
+        const common = { backend: this.#options.backend, config: this.#config, assignor, metrics: this.#metrics, logger: this.#logger, onError, onFatal };
+        const thread: StreamThreadHandle = inWorkers
+          ? new WorkerStreamThread(i, { ...common, plan: this.#plan, workerModule })
+          : new StreamThread(i, { ...common, subtopologies: streamSubtopologies });
         thread.lifecycle.onChange(() => this.#updateStateFromThreads());
         this.#threads.push(thread);
       }
-      for (const t of this.#threads) await t.start();
+      // Workers load and compile in parallel; a thread on this event loop joins on its own.
+      if (inWorkers) await Promise.all(this.#threads.map((t) => t.start()));
+      else for (const t of this.#threads) await t.start();
     } catch (error) {
       this.#logger.error({ err: errorMessage(error) }, 'application failed to start');
       await this.#fail(error);
       throw error;
     }
     this.#logger.info({ applicationId: this.applicationId, threads: this.#threads.length }, 'application started');
+  }
+
+  /**
+   * Worker threads cannot receive the in-process function and processor registries; they import
+   * StreamsAppOptions.workerModule instead. Refused here, before anything starts, when the topology
+   * refers to TypeScript code and no such module is given.
+   */
+  #workerModule(): string | null {
+    const given = this.#options.workerModule;
+    if (given !== undefined) return moduleUrl(given);
+    try {
+      compilePlan(this.#plan, {});
+    } catch (error) {
+      if (error instanceof EngineError && error.code === 'INVALID_PLAN') {
+        throw new UnsupportedConfigError(
+          `num.stream.threads=${this.#config.numStreamThreads} runs stream threads in worker threads, which cannot receive ` +
+            `the TypeScript functions or processors this topology refers to (${error.message}). Pass workerModule: a module ` +
+            `each worker imports to get them (docs/ENGINE.md#threads), or use num.stream.threads=1.`,
+        );
+      }
+      throw error;
+    }
+    return null;
   }
 
   close(): Promise<void> {
@@ -254,3 +281,10 @@ class StreamsAppImpl implements StreamsApp {
   }
 }
 
+
+/** A module specifier workers can import: file: URLs as they are, paths made absolute. */
+function moduleUrl(specifier: string | URL): string {
+  if (specifier instanceof URL) return specifier.href;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(specifier)) return specifier;
+  return pathToFileURL(resolve(specifier)).href;
+}

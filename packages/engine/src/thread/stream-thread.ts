@@ -27,7 +27,20 @@ export interface StreamThreadContext {
   logger: EngineLogger;
   onError: (error: ProcessingError) => void;
   /** A task failed under log-and-fail, or the thread hit an unexpected error. */
-  onFatal: (thread: StreamThread, error: unknown) => void;
+  onFatal: (thread: StreamThreadHandle, error: unknown) => void;
+}
+
+/** What the application needs of a stream thread, on this thread or in a worker. */
+export interface StreamThreadHandle {
+  readonly name: string;
+  readonly index: number;
+  readonly lifecycle: StateMachine<ThreadState>;
+  readonly state: ThreadState;
+  /** Resolves once the thread has joined the group. */
+  start(): Promise<void>;
+  /** Asks the loop to finish its batch, commit, close its tasks and leave the group. */
+  requestStop(): void;
+  stopped(): Promise<void>;
 }
 
 /** Records processed per task before moving to the next task, and the time budget of a batch. */
@@ -36,7 +49,7 @@ const BATCH_BUDGET_MS = 50;
 /** How long a poll waits when records are buffered but no task could process them. */
 const IDLE_WAIT_MS = 10;
 
-export class StreamThread {
+export class StreamThread implements StreamThreadHandle {
   readonly name: string;
   /** `<n>` of `<application.id>-StreamThread-<n>`, written into the slots of the tasks it owns. */
   readonly index: number;

@@ -31,8 +31,10 @@ export function tasksFor(subtopologies: AssignableSubtopology[], partitionsPerTo
 
 /**
  * Kafka Streams assigns tasks, not partitions (StreamsPartitionAssignor): all partitions of a task
- * go to the same member. Tasks are dealt out round-robin to the members sorted by id, which
- * balances task counts across stream threads.
+ * (its co-partitioned source topics) go to the same member. Beyond that, tasks with the same
+ * partition number in different sub-topologies (0_p, 1_p, …) are kept on one member too, and each
+ * such group goes to the member with the fewest tasks so far (members sorted by id), which
+ * balances the stream threads.
  */
 export function streamsTaskAssignor(subtopologies: AssignableSubtopology[]): PartitionAssignor {
   return {
@@ -40,9 +42,21 @@ export function streamsTaskAssignor(subtopologies: AssignableSubtopology[]): Par
     assign(members, partitionsPerTopic) {
       const sorted = members.map((m) => m.memberId).sort();
       const result = new Map<string, TopicPartition[]>(sorted.map((id) => [id, []]));
-      tasksFor(subtopologies, partitionsPerTopic).forEach((task, i) => {
-        result.get(sorted[i % sorted.length]!)!.push(...task.partitions);
-      });
+      if (sorted.length === 0) return result;
+      const load = new Map<string, number>(sorted.map((id) => [id, 0]));
+      const byPartition = new Map<number, TaskPartitions[]>();
+      for (const task of tasksFor(subtopologies, partitionsPerTopic)) {
+        let group = byPartition.get(task.partition);
+        if (!group) byPartition.set(task.partition, (group = []));
+        group.push(task);
+      }
+      for (const partition of [...byPartition.keys()].sort((a, b) => a - b)) {
+        const group = byPartition.get(partition)!;
+        let target = sorted[0]!;
+        for (const id of sorted) if (load.get(id)! < load.get(target)!) target = id;
+        for (const task of group) result.get(target)!.push(...task.partitions);
+        load.set(target, load.get(target)! + group.length);
+      }
       return result;
     },
   };

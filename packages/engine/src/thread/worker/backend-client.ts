@@ -1,0 +1,213 @@
+// A worker thread's Backend: every call goes to the main thread's backend through a MessagePort
+// (backend-server.ts). A stream thread calls it once per poll, flush and commit, never per record,
+// so the port carries a few messages per batch of records.
+import type { MessagePort } from 'node:worker_threads';
+import type {
+  Backend,
+  FetchRequest,
+  FetchResponse,
+  GroupMember,
+  JoinGroupOptions,
+  ProduceRecord,
+  RebalanceListener,
+  StoredRecord,
+  TopicDescription,
+  TopicPartition,
+} from '../../api.js';
+import { BackendClosedError, EngineError, OffsetOutOfRangeError, type EngineErrorCode } from '../../errors.js';
+import type { BackendCall, BackendResults, ClientMessage, ServerMessage, WireError } from './protocol.js';
+import { packProduce, unpackFetch } from './wire.js';
+
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+interface RemoteMember {
+  listener: RebalanceListener | undefined;
+  assignmentListeners: ((assigned: TopicPartition[]) => void)[];
+  revocationListeners: ((revoked: TopicPartition[]) => Promise<void> | void)[];
+  assignment: TopicPartition[];
+  generation: number;
+}
+
+export class BackendClient implements Backend {
+  readonly kind = 'embedded' as const;
+  readonly #pending = new Map<number, Pending>();
+  readonly #members = new Map<number, RemoteMember>();
+  #nextId = 1;
+  #nextMember = 1;
+  #closed = false;
+
+  constructor(private readonly port: MessagePort) {
+    port.on('message', (m: ServerMessage) => this.#onMessage(m));
+  }
+
+  createTopics(topics: { name: string; partitions: number; config?: Record<string, string | number>; internal?: boolean }[]): Promise<void> {
+    return this.#call({ op: 'createTopics', topics }) as Promise<void>;
+  }
+
+  deleteTopics(names: string[]): Promise<void> {
+    return this.#call({ op: 'deleteTopics', names }) as Promise<void>;
+  }
+
+  listTopics(): Promise<TopicDescription[]> {
+    return this.#call({ op: 'listTopics' }) as Promise<TopicDescription[]>;
+  }
+
+  describeTopic(name: string): Promise<TopicDescription | null> {
+    return this.#call({ op: 'describeTopic', name }) as Promise<TopicDescription | null>;
+  }
+
+  async produce(records: ProduceRecord[]): Promise<{ partition: number; offset: number }[]> {
+    if (records.length === 0) return [];
+    const packed = packProduce(records);
+    const { partitions, offsets } = (await this.#call({ op: 'produce', packed }, [packed.buffer])) as BackendResults['produce'];
+    const out: { partition: number; offset: number }[] = new Array(partitions.length);
+    for (let i = 0; i < partitions.length; i++) out[i] = { partition: partitions[i]!, offset: offsets[i]! };
+    return out;
+  }
+
+  async fetch(tp: TopicPartition, offset: number, maxRecords: number, maxWaitMs: number): Promise<StoredRecord[]> {
+    const [response] = await this.fetchMany([{ topic: tp.topic, partition: tp.partition, offset }], { maxRecords, maxWaitMs });
+    if (response!.error === 'OFFSET_OUT_OF_RANGE') {
+      throw new OffsetOutOfRangeError(tp.topic, tp.partition, offset, -1, response!.highWatermark);
+    }
+    return response!.records;
+  }
+
+  async fetchMany(requests: FetchRequest[], options: { maxRecords: number; maxWaitMs: number; signal?: AbortSignal }): Promise<FetchResponse[]> {
+    const id = this.#nextId;
+    const { signal } = options;
+    // The consumer's wakeup(): the main thread answers the parked fetch at once.
+    const onAbort = (): void => this.#post({ kind: 'abort', id });
+    const call = this.#call({
+      op: 'fetchMany',
+      requests: requests.map((r) => ({ topic: r.topic, partition: r.partition, offset: r.offset })),
+      maxRecords: options.maxRecords,
+      // Already woken: answer with what is there now.
+      maxWaitMs: signal?.aborted ? 0 : options.maxWaitMs,
+    });
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      return unpackFetch((await call) as BackendResults['fetchMany']);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async joinGroup(groupId: string, topics: string[], options?: JoinGroupOptions): Promise<GroupMember> {
+    const assignor = options?.assignor;
+    const no = this.#nextMember++;
+    const state: RemoteMember = { listener: options?.listener, assignmentListeners: [], revocationListeners: [], assignment: [], generation: 0 };
+    this.#members.set(no, state);
+    const call: BackendCall = {
+      op: 'joinGroup',
+      member: no,
+      groupId,
+      topics,
+      // A custom assignor object cannot cross threads: 'app' stands for the application's own.
+      assignor: assignor === undefined ? 'range' : typeof assignor === 'string' ? assignor : 'app',
+    };
+    if (options?.clientId !== undefined) call.clientId = options.clientId;
+    let joined: BackendResults['joinGroup'];
+    try {
+      joined = (await this.#call(call)) as BackendResults['joinGroup'];
+    } catch (error) {
+      this.#members.delete(no);
+      throw error;
+    }
+    if (state.generation === 0) {
+      state.assignment = joined.assignment;
+      state.generation = joined.generation;
+    }
+    return {
+      memberId: joined.memberId,
+      generation: () => state.generation,
+      assignment: () => state.assignment.map((tp) => ({ ...tp })),
+      onAssignment: (l) => void state.assignmentListeners.push(l),
+      onRevocation: (l) => void state.revocationListeners.push(l),
+      leave: async () => {
+        this.#members.delete(no);
+        await this.#call({ op: 'leaveGroup', member: no });
+      },
+    };
+  }
+
+  commitOffsets(groupId: string, offsets: { topic: string; partition: number; offset: number }[]): Promise<void> {
+    return this.#call({ op: 'commitOffsets', groupId, offsets }) as Promise<void>;
+  }
+
+  async committedOffsets(groupId: string, tps: TopicPartition[]): Promise<Map<string, number>> {
+    const entries = (await this.#call({ op: 'committedOffsets', groupId, tps: tps.map((tp) => ({ topic: tp.topic, partition: tp.partition })) })) as BackendResults['committedOffsets'];
+    return new Map(entries);
+  }
+
+  /** Detaches this thread; the backend itself belongs to the main thread and stays open. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const p of this.#pending.values()) p.reject(new BackendClosedError());
+    this.#pending.clear();
+    this.port.close();
+  }
+
+  #call(call: BackendCall, transfer?: ArrayBuffer[]): Promise<unknown> {
+    if (this.#closed) return Promise.reject(new BackendClosedError());
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      this.#post({ kind: 'call', id, ...call } as ClientMessage, transfer);
+    });
+  }
+
+  #post(message: ClientMessage, transfer?: ArrayBuffer[]): void {
+    if (!this.#closed) this.port.postMessage(message, transfer);
+  }
+
+  #onMessage(m: ServerMessage): void {
+    switch (m.kind) {
+      case 'result': {
+        const p = this.#pending.get(m.id);
+        if (!p) return;
+        this.#pending.delete(m.id);
+        if (m.ok) p.resolve(m.value);
+        else p.reject(fromWire(m.error));
+        return;
+      }
+      case 'assigned': {
+        const member = this.#members.get(m.member);
+        if (!member) return;
+        member.assignment = m.partitions;
+        member.generation = m.generation;
+        member.listener?.onPartitionsAssigned?.(m.partitions);
+        for (const l of member.assignmentListeners) l(m.partitions);
+        return;
+      }
+      case 'revoke': {
+        const member = this.#members.get(m.member);
+        const done = (): void => this.#post({ kind: 'revoked', revokeId: m.revokeId });
+        if (!member) return done();
+        const work: (Promise<void> | void)[] = [];
+        try {
+          work.push(member.listener?.onPartitionsRevoked?.(m.partitions));
+          for (const l of member.revocationListeners) work.push(l(m.partitions));
+        } finally {
+          void Promise.allSettled(work).then(done);
+        }
+        return;
+      }
+    }
+  }
+}
+
+function fromWire(w: WireError): Error {
+  if (w.code !== undefined) {
+    const error = new EngineError(w.code as EngineErrorCode, w.message, { retriable: w.retriable ?? false });
+    error.name = w.name;
+    return error;
+  }
+  const error = new Error(w.message);
+  error.name = w.name;
+  return error;
+}

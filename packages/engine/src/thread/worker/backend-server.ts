@@ -1,0 +1,153 @@
+// The main thread's side of a worker's backend: it runs each call against the process's backend
+// (the embedded log lives here, once per process) and forwards group events to the worker.
+import type { MessagePort } from 'node:worker_threads';
+import type { Backend, GroupMember, PartitionAssignor, TopicPartition } from '../../api.js';
+import { EngineError } from '../../errors.js';
+import type { BackendCall, BackendResults, ClientMessage, ServerMessage, WireError } from './protocol.js';
+import { packFetch, unpackProduce } from './wire.js';
+
+export interface BackendServerOptions {
+  /** What a worker's `assignor: 'app'` means: the application's task assignor. */
+  assignor: PartitionAssignor;
+}
+
+export class BackendServer {
+  readonly #members = new Map<number, GroupMember>();
+  readonly #fetches = new Map<number, AbortController>();
+  readonly #revocations = new Map<number, () => void>();
+  #nextRevoke = 1;
+  #closed = false;
+
+  constructor(
+    private readonly backend: Backend,
+    private readonly port: MessagePort,
+    private readonly options: BackendServerOptions,
+  ) {
+    port.on('message', (m: ClientMessage) => this.#onMessage(m));
+  }
+
+  /**
+   * The worker is gone: its group members leave (so the group rebalances instead of waiting for
+   * it), pending revocations count as done and parked fetches end.
+   */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const c of this.#fetches.values()) c.abort();
+    for (const done of this.#revocations.values()) done();
+    this.#revocations.clear();
+    const members = [...this.#members.values()];
+    this.#members.clear();
+    await Promise.all(members.map((m) => m.leave().catch(() => undefined)));
+    this.port.close();
+  }
+
+  #onMessage(m: ClientMessage): void {
+    if (m.kind === 'abort') {
+      this.#fetches.get(m.id)?.abort();
+      return;
+    }
+    if (m.kind === 'revoked') {
+      const done = this.#revocations.get(m.revokeId);
+      this.#revocations.delete(m.revokeId);
+      done?.();
+      return;
+    }
+    void this.#call(m).then(
+      ({ value, transfer }) => this.#send({ kind: 'result', id: m.id, ok: true, value }, transfer),
+      (error: unknown) => this.#send({ kind: 'result', id: m.id, ok: false, error: toWire(error) }),
+    );
+  }
+
+  async #call(m: BackendCall & { id: number }): Promise<{ value: BackendResults[keyof BackendResults]; transfer?: ArrayBuffer[] }> {
+    const b = this.backend;
+    switch (m.op) {
+      case 'createTopics':
+        await b.createTopics(m.topics);
+        return { value: undefined };
+      case 'deleteTopics':
+        await b.deleteTopics(m.names);
+        return { value: undefined };
+      case 'listTopics':
+        return { value: await b.listTopics() };
+      case 'describeTopic':
+        return { value: await b.describeTopic(m.name) };
+      case 'produce': {
+        const results = await b.produce(unpackProduce(m.packed));
+        const partitions = new Int32Array(results.length);
+        const offsets = new Float64Array(results.length);
+        for (let i = 0; i < results.length; i++) {
+          partitions[i] = results[i]!.partition;
+          offsets[i] = results[i]!.offset;
+        }
+        return { value: { partitions, offsets }, transfer: [partitions.buffer, offsets.buffer] };
+      }
+      case 'fetchMany': {
+        const abort = new AbortController();
+        this.#fetches.set(m.id, abort);
+        try {
+          const responses = await b.fetchMany(m.requests, { maxRecords: m.maxRecords, maxWaitMs: m.maxWaitMs, signal: abort.signal });
+          const packed = packFetch(responses);
+          return { value: packed, transfer: [packed.buffer] };
+        } finally {
+          this.#fetches.delete(m.id);
+        }
+      }
+      case 'joinGroup':
+        return { value: await this.#join(m) };
+      case 'leaveGroup': {
+        const member = this.#members.get(m.member);
+        this.#members.delete(m.member);
+        await member?.leave();
+        return { value: undefined };
+      }
+      case 'commitOffsets':
+        await b.commitOffsets(m.groupId, m.offsets);
+        return { value: undefined };
+      case 'committedOffsets':
+        return { value: [...(await b.committedOffsets(m.groupId, m.tps)).entries()] };
+    }
+  }
+
+  async #join(m: Extract<BackendCall, { op: 'joinGroup' }>): Promise<BackendResults['joinGroup']> {
+    const no = m.member;
+    const assignor = m.assignor === 'app' ? this.options.assignor : m.assignor;
+    const member = await this.backend.joinGroup(m.groupId, m.topics, {
+      assignor,
+      ...(m.clientId !== undefined ? { clientId: m.clientId } : {}),
+      listener: {
+        onPartitionsRevoked: (partitions) => this.#revoke(no, partitions),
+        onPartitionsAssigned: (partitions) => {
+          this.#send({ kind: 'assigned', member: no, partitions: plain(partitions), generation: this.#members.get(no)?.generation() ?? 0 });
+        },
+      },
+    });
+    this.#members.set(no, member);
+    return { memberId: member.memberId, generation: member.generation(), assignment: plain(member.assignment()) };
+  }
+
+  /** Kafka's onPartitionsRevoked across the thread boundary: the rebalance waits for the worker. */
+  #revoke(member: number, partitions: TopicPartition[]): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    const revokeId = this.#nextRevoke++;
+    return new Promise((resolve) => {
+      this.#revocations.set(revokeId, resolve);
+      this.#send({ kind: 'revoke', member, revokeId, partitions: plain(partitions) });
+    });
+  }
+
+  #send(message: ServerMessage, transfer?: ArrayBuffer[]): void {
+    if (this.#closed) return;
+    this.port.postMessage(message, transfer);
+  }
+}
+
+function plain(tps: readonly TopicPartition[]): TopicPartition[] {
+  return tps.map((tp) => ({ topic: tp.topic, partition: tp.partition }));
+}
+
+export function toWire(error: unknown): WireError {
+  if (error instanceof EngineError) return { name: error.name, message: error.message, code: error.code, retriable: error.retriable };
+  if (error instanceof Error) return { name: error.name, message: error.message };
+  return { name: 'Error', message: String(error) };
+}

@@ -1,0 +1,26 @@
+// The TypeScript code a topology refers to by name (function and processor registries) cannot be
+// sent to a worker thread: functions do not cross threads. Instead each worker imports a module
+// (StreamsAppOptions.workerModule) and takes the registries from it. See docs/ENGINE.md#threads.
+import type { CodeRegistries } from '../../processor/registries.js';
+
+/**
+ * What the module may export, as `default` or as `registries` (or the namespace itself, when it
+ * exports `functions` / `processors`): a CodeRegistries object, a DSL program's build() result, or
+ * a function (possibly async) returning either, called once per worker.
+ */
+type Exported = CodeRegistries | { kind: 'streamwright.built-topology'; functions: CodeRegistries['functions']; processors: CodeRegistries['processors'] };
+
+export async function loadCodeModule(specifier: string): Promise<CodeRegistries> {
+  const ns = (await import(specifier)) as Record<string, unknown>;
+  let value: unknown = ns['default'] ?? ns['registries'] ?? ns;
+  if (typeof value === 'function') value = await (value as () => unknown)();
+  if (typeof value !== 'object' || value === null) {
+    throw new TypeError(`worker module ${specifier} exports no registries (expected {functions, processors}, a build() result, or a function returning one)`);
+  }
+  const exported = value as Exported;
+  const out: CodeRegistries = {};
+  if (exported.functions) out.functions = exported.functions;
+  if (exported.processors) out.processors = exported.processors;
+  if ('printLine' in exported && exported.printLine) out.printLine = exported.printLine;
+  return out;
+}

@@ -1,0 +1,61 @@
+// The messages between a worker's stream thread and the main thread. Data-heavy operations are
+// batched (one fetch request per poll, one produce per flush, one commit per commit) and carry
+// their records packed (wire.ts); everything else is small and structured-cloned.
+import type { FetchRequest, TopicDescription, TopicPartition } from '../../api.js';
+import type { TaskInfo } from '../../metrics/metrics-registry.js';
+import type { PackedFetch, PackedProduce } from './wire.js';
+
+export type BackendCall =
+  | { op: 'createTopics'; topics: { name: string; partitions: number; config?: Record<string, string | number>; internal?: boolean }[] }
+  | { op: 'deleteTopics'; names: string[] }
+  | { op: 'listTopics' }
+  | { op: 'describeTopic'; name: string }
+  | { op: 'produce'; packed: PackedProduce }
+  | { op: 'fetchMany'; requests: FetchRequest[]; maxRecords: number; maxWaitMs: number }
+  /** `member`: chosen by the worker, so group events that arrive before the reply find their listener. */
+  | { op: 'joinGroup'; member: number; groupId: string; topics: string[]; assignor: 'range' | 'roundrobin' | 'app'; clientId?: string }
+  | { op: 'leaveGroup'; member: number }
+  | { op: 'commitOffsets'; groupId: string; offsets: { topic: string; partition: number; offset: number }[] }
+  | { op: 'committedOffsets'; groupId: string; tps: TopicPartition[] };
+
+/** Results per call, as they travel (maps as entries, produce results as typed arrays). */
+export interface BackendResults {
+  createTopics: undefined;
+  deleteTopics: undefined;
+  listTopics: TopicDescription[];
+  describeTopic: TopicDescription | null;
+  produce: { partitions: Int32Array; offsets: Float64Array };
+  fetchMany: PackedFetch;
+  joinGroup: { memberId: string; generation: number; assignment: TopicPartition[] };
+  leaveGroup: undefined;
+  commitOffsets: undefined;
+  committedOffsets: [string, number][];
+}
+
+/** Worker → main. */
+export type ClientMessage =
+  | ({ kind: 'call'; id: number } & BackendCall)
+  /** A poll woken up early (the consumer's wakeup()): answer the fetch `id` now. */
+  | { kind: 'abort'; id: number }
+  /** The stream thread finished handling revocation `revokeId` (committed and closed its tasks). */
+  | { kind: 'revoked'; revokeId: number };
+
+export interface WireError {
+  name: string;
+  message: string;
+  code?: string;
+  retriable?: boolean;
+}
+
+/** Main → worker. */
+export type ServerMessage =
+  | { kind: 'result'; id: number; ok: true; value: unknown }
+  | { kind: 'result'; id: number; ok: false; error: WireError }
+  | { kind: 'assigned'; member: number; partitions: TopicPartition[]; generation: number }
+  | { kind: 'revoke'; member: number; revokeId: number; partitions: TopicPartition[] };
+
+/** Synchronous metric-slot requests (see slot-channel.ts). */
+export type SlotRequest =
+  | { group: 'thread'; name: string }
+  | { group: 'task'; taskId: string; info: TaskInfo | undefined }
+  | { group: 'node'; taskId: string; nodeName: string };

@@ -1,0 +1,33 @@
+// What the main thread gives a worker at start, and what the worker reports back.
+import type { MessagePort } from 'node:worker_threads';
+import type { Plan } from '@streamwright/topology-model';
+import type { ProcessingError } from '../../api.js';
+import type { EngineConfig } from '../../app/config.js';
+import type { ThreadState } from '../../lifecycle/states.js';
+import type { WireError } from './protocol.js';
+import type { SlotChannelEnd } from './slot-channel.js';
+
+export interface WorkerInit {
+  /** `<n>` of `<application.id>-StreamThread-<n>`. */
+  index: number;
+  plan: Plan;
+  config: EngineConfig;
+  /** URL of the module holding the TypeScript code the topology refers to, or null. */
+  workerModule: string | null;
+  backendPort: MessagePort;
+  slots: SlotChannelEnd;
+}
+
+/** Worker → main, on the worker's parentPort. */
+export type ThreadEvent =
+  | { type: 'started' }
+  | { type: 'start-failed'; error: WireError }
+  | { type: 'state'; state: ThreadState }
+  | { type: 'error'; error: ProcessingError }
+  /** The thread stops the app: a task failed under log-and-fail (detail) or something unexpected. */
+  | { type: 'fatal'; error: WireError; detail: ProcessingError | null }
+  | { type: 'log'; level: 'info' | 'warn' | 'error'; obj: Record<string, unknown>; msg?: string }
+  | { type: 'stopped' };
+
+/** Main → worker. */
+export type ThreadCommand = { type: 'stop' };

@@ -1,0 +1,195 @@
+// The main thread's handle on a stream thread that runs in a worker_thread: it starts the worker,
+// serves it the backend and the metric slots, mirrors its lifecycle (so the application derives its
+// state exactly as for a thread on the main thread) and relays its errors and logs.
+import { pathToFileURL } from 'node:url';
+import { MessageChannel, Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import type { Plan } from '@streamwright/topology-model';
+import type { Backend, EngineLogger, PartitionAssignor, ProcessingError } from '../../api.js';
+import type { EngineConfig } from '../../app/config.js';
+import { EngineError, type EngineErrorCode } from '../../errors.js';
+import { StateMachine } from '../../lifecycle/state-machine.js';
+import { THREAD_TRANSITIONS, type ThreadState } from '../../lifecycle/states.js';
+import { TASK_STATE_CODES } from '../../metrics/metric-groups.js';
+import type { MetricsRegistry } from '../../metrics/metrics-registry.js';
+import { FailedProcessingError } from '../../processor/processing-failure.js';
+import { threadName, type StreamThreadHandle } from '../stream-thread.js';
+import { BackendServer } from './backend-server.js';
+import type { WireError } from './protocol.js';
+import { serveSlots } from './slot-channel.js';
+import type { ThreadCommand, ThreadEvent, WorkerInit } from './worker-messages.js';
+
+export interface WorkerStreamThreadContext {
+  backend: Backend;
+  config: EngineConfig;
+  plan: Plan;
+  assignor: PartitionAssignor;
+  metrics: MetricsRegistry;
+  logger: EngineLogger;
+  /** URL of the module with the topology's TypeScript code (StreamsAppOptions.workerModule). */
+  workerModule: string | null;
+  onError: (error: ProcessingError) => void;
+  onFatal: (thread: StreamThreadHandle, error: unknown) => void;
+}
+
+/** How long a stopping worker may take to exit after its thread stopped before it is terminated. */
+const EXIT_GRACE_MS = 5_000;
+
+export class WorkerStreamThread implements StreamThreadHandle {
+  readonly name: string;
+  readonly index: number;
+  readonly lifecycle: StateMachine<ThreadState>;
+  readonly #ctx: WorkerStreamThreadContext;
+  #worker: Worker | null = null;
+  #server: BackendServer | null = null;
+  #closeSlots: (() => void) | null = null;
+  #stoppedSignal: Promise<void> | null = null;
+  #stopRequested = false;
+  #finished = false;
+
+  constructor(index: number, ctx: WorkerStreamThreadContext) {
+    this.index = index;
+    this.name = threadName(ctx.config.applicationId, index);
+    this.#ctx = ctx;
+    this.lifecycle = new StateMachine<ThreadState>(this.name, 'CREATED', THREAD_TRANSITIONS);
+  }
+
+  get state(): ThreadState {
+    return this.lifecycle.state;
+  }
+
+  /** Resolves once the worker's thread has joined the group (as StreamThread#start does). */
+  start(): Promise<void> {
+    const { port1, port2 } = new MessageChannel();
+    this.#server = new BackendServer(this.#ctx.backend, port1, { assignor: this.#ctx.assignor });
+    const slots = serveSlots(this.#ctx.metrics);
+    this.#closeSlots = slots.close;
+    const init: WorkerInit = {
+      index: this.index,
+      plan: this.#ctx.plan,
+      config: this.#ctx.config,
+      workerModule: this.#ctx.workerModule,
+      backendPort: port2,
+      slots: slots.end,
+    };
+    const worker = spawnStreamWorker(init, [port2, slots.end.requests, slots.end.replies]);
+    this.#worker = worker;
+    let exited!: () => void;
+    this.#stoppedSignal = new Promise<void>((resolve) => (exited = resolve));
+    return new Promise<void>((resolve, reject) => {
+      let started = false;
+      worker.on('message', (event: ThreadEvent) => {
+        if (event.type === 'started') {
+          started = true;
+          resolve();
+        } else if (event.type === 'start-failed') {
+          const error = fromWire(event.error);
+          this.#finish();
+          if (!started) reject(error);
+        } else if (event.type === 'stopped') {
+          this.#finished = true;
+          void this.#exitSoon(worker);
+        } else {
+          this.#onEvent(event);
+        }
+      });
+      worker.on('error', (error) => {
+        // An uncaught exception in the worker: the thread is gone.
+        this.#ctx.logger.error({ thread: this.name, err: error.message }, 'stream thread worker crashed');
+        if (!started) reject(error);
+        else if (!this.#finished) this.#ctx.onFatal(this, error);
+      });
+      worker.on('exit', (code) => {
+        if (!this.#finished && started && !this.#stopRequested) {
+          this.#ctx.onFatal(this, new EngineError('APP_STATE', `stream thread ${this.name} exited unexpectedly (code ${code})`));
+        }
+        if (!started) reject(new EngineError('APP_STATE', `stream thread ${this.name} exited before it started (code ${code})`));
+        this.#finish();
+        exited();
+      });
+    });
+  }
+
+  requestStop(): void {
+    this.#stopRequested = true;
+    const worker = this.#worker;
+    if (worker === null) {
+      this.lifecycle.tryTransition('PENDING_SHUTDOWN');
+      this.lifecycle.tryTransition('DEAD');
+      return;
+    }
+    worker.postMessage({ type: 'stop' } satisfies ThreadCommand);
+  }
+
+  async stopped(): Promise<void> {
+    await this.#stoppedSignal;
+  }
+
+  #onEvent(event: ThreadEvent): void {
+    switch (event.type) {
+      case 'state':
+        // The worker's own state machine already checked the transition.
+        this.lifecycle.tryTransition(event.state);
+        return;
+      case 'error':
+        this.#ctx.onError(event.error);
+        return;
+      case 'fatal':
+        this.#ctx.onFatal(this, event.detail !== null ? new FailedProcessingError(event.detail, fromWire(event.error)) : fromWire(event.error));
+        return;
+      case 'log': {
+        const log = this.#ctx.logger[event.level];
+        log.call(this.#ctx.logger, event.obj, event.msg);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  async #exitSoon(worker: Worker): Promise<void> {
+    const timer = setTimeout(() => void worker.terminate(), EXIT_GRACE_MS);
+    timer.unref();
+    await this.#stoppedSignal;
+    clearTimeout(timer);
+  }
+
+  /** The worker is done (stopped, failed to start, or crashed): release its side of things. */
+  #finish(): void {
+    if (this.#server === null) return;
+    void this.#server.close();
+    this.#server = null;
+    this.#closeSlots?.();
+    this.lifecycle.tryTransition('PENDING_SHUTDOWN');
+    this.lifecycle.tryTransition('DEAD');
+    // Tasks a crashed worker still owned would otherwise look alive forever.
+    for (const m of this.#ctx.metrics.tasks.values()) {
+      const state = TASK_STATE_CODES[m.stateCode];
+      if (m.ownerThread === this.index && (state === 'RUNNING' || state === 'RESTORING' || state === 'CREATED')) {
+        m.stateCode = TASK_STATE_CODES.indexOf('FAILED');
+      }
+    }
+    void this.#worker?.terminate();
+  }
+}
+
+/**
+ * Built, the worker runs dist/thread/worker/worker-main.js. From the TypeScript sources (tests,
+ * which need no build) it loads worker-main.ts through tsx's ESM loader (a dev dependency), with
+ * the `source` condition so workspace packages resolve to their sources as they do in vitest.
+ */
+function spawnStreamWorker(init: WorkerInit, transferList: WorkerInit['backendPort'][]): Worker {
+  const here = import.meta.url;
+  const options = { workerData: init, transferList, name: threadName(init.config.applicationId, init.index) };
+  if (!here.endsWith('.ts')) return new Worker(new URL('./worker-main.js', here), options);
+  const tsx = createRequire(here).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs');
+  const entry = new URL('./worker-main.ts', here).href;
+  const code = `import(${JSON.stringify(pathToFileURL(tsx).href)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); });`;
+  return new Worker(code, { ...options, eval: true, execArgv: ['--conditions=source'] });
+}
+
+function fromWire(w: WireError): Error {
+  const error = w.code !== undefined ? new EngineError(w.code as EngineErrorCode, w.message, { retriable: w.retriable ?? false }) : new Error(w.message);
+  error.name = w.name;
+  return error;
+}

@@ -1,0 +1,124 @@
+// num.stream.threads > 1: stream threads in worker_threads, served by the main thread's embedded
+// backend through MessagePorts, their metrics and task states visible from the main thread.
+import { describe, expect, it } from 'vitest';
+import type { Topology } from '@streamwright/topology-model';
+import { createEmbeddedBackend, type EmbeddedBackend } from '../src/backends/embedded/embedded-backend.js';
+import { createStreamsAppFromPlan } from '../src/app/streams-app.js';
+import { UnsupportedConfigError } from '../src/errors.js';
+import { partitionFor } from '../src/partitioner/default-partitioner.js';
+import type { StreamsApp } from '../src/api.js';
+import { handPlan } from './fixtures/hand-planner.js';
+import { encode, readAll } from './fixtures/records.js';
+import { topology } from './fixtures/topologies.js';
+import { waitFor } from './fixtures/wait.js';
+import { functions } from './fixtures/worker-code.js';
+
+const workerModule = new URL('./fixtures/worker-code.ts', import.meta.url);
+
+/** source(orders, 4 partitions) → filter → mapValues → sink(big-orders, 2 partitions). */
+function pipeline(config: Record<string, string | number>, logic: 'cel' | 'functions'): Topology {
+  return topology(
+    'workers-app',
+    { 'commit.interval.ms': 100, 'num.stream.threads': 2, ...config },
+    [
+      { name: 'orders', partitions: 4, config: {} },
+      { name: 'big-orders', partitions: 2, config: {} },
+    ],
+    [
+      { id: 'src', kind: 'source', config: { topic: 'orders', keySerde: 'string', valueSerde: 'json', offsetReset: 'earliest' } },
+      { id: 'big', kind: 'filter', config: { expression: logic === 'cel' ? 'value.amount > 100' : { function: 'isBig' } } },
+      { id: 'shape', kind: 'mapValues', config: { expression: logic === 'cel' ? '{"user": value.user, "total": value.amount / value.divisor}' : { function: 'shape' } } },
+      { id: 'out', kind: 'sink', config: { topic: 'big-orders', keySerde: 'string', valueSerde: 'json' } },
+    ] as Topology['nodes'],
+    [
+      ['src', 'big'],
+      ['big', 'shape'],
+      ['shape', 'out'],
+    ],
+  );
+}
+
+function start(t: Topology, backend: EmbeddedBackend, extra: { workerModule?: URL; functions?: typeof functions } = {}): StreamsApp {
+  return createStreamsAppFromPlan({ topology: t, backend, stateDir: '/nonexistent', ...extra }, handPlan(t));
+}
+
+const orders = Array.from({ length: 400 }, (_, i) => ({ key: `o${i}`, value: { user: `u${i % 5}`, amount: (i * 7) % 300, divisor: 1 } }));
+
+describe('stream threads in worker threads', () => {
+  it('2 threads process a 4-partition topology with exactly the expected output, TypeScript logic from the worker module', async () => {
+    const backend = await createEmbeddedBackend();
+    const app = start(pipeline({}, 'functions'), backend, { workerModule, functions });
+    await app.start();
+    await backend.produce(orders.map((o, i) => ({ topic: 'orders', key: encode('string', o.key), value: encode('json', o.value), timestamp: 1000 + i })));
+    const expected = orders.filter((o) => o.value.amount > 100).map((o) => ({ key: o.key, value: { user: o.value.user, total: o.value.amount * 2 } }));
+    await waitFor(async () => (await readAll(backend, 'big-orders', 'string', 'json')).length >= expected.length, 20_000, 'all output');
+    await waitFor(() => app.state() === 'RUNNING', 10_000, 'RUNNING');
+
+    // Tasks: 0_p and the thread that owns them, two each; counters from both workers.
+    const status = app.status();
+    expect(status.tasks.map((t) => [t.taskId, t.state])).toEqual([
+      ['0_0', 'RUNNING'],
+      ['0_1', 'RUNNING'],
+      ['0_2', 'RUNNING'],
+      ['0_3', 'RUNNING'],
+    ]);
+    const byThread = new Map<string, string[]>();
+    for (const t of status.tasks) byThread.set(t.thread, [...(byThread.get(t.thread) ?? []), t.taskId]);
+    expect([...byThread.keys()].sort()).toEqual(['workers-app-StreamThread-1', 'workers-app-StreamThread-2']);
+    expect([...byThread.values()].map((ids) => ids.length)).toEqual([2, 2]);
+    await waitFor(() => Object.values(app.metrics().threads).reduce((s, t) => s + (t['process-total'] ?? 0), 0) === orders.length, 5000, 'metrics');
+    const metrics = app.metrics();
+    expect(Object.keys(metrics.threads).sort()).toEqual(['workers-app-StreamThread-1', 'workers-app-StreamThread-2']);
+    for (const values of Object.values(metrics.threads)) expect(values['process-total']).toBeGreaterThan(0);
+    const nodeTotal = (name: string, metric: string) => Object.values(metrics.nodes).reduce((s, n) => s + (n[name]?.[metric] ?? 0), 0);
+    expect(nodeTotal('KSTREAM-SOURCE-0000000000', 'records-consumed-total')).toBe(orders.length);
+    expect(nodeTotal('KSTREAM-SINK-0000000003', 'records-produced-total')).toBe(expected.length);
+
+    await app.close();
+    expect(app.state()).toBe('NOT_RUNNING');
+    // Exactly once each (no duplicates), and per input partition in order.
+    const output = await readAll(backend, 'big-orders', 'string', 'json');
+    expect(output.map((r) => ({ key: r.key, value: r.value })).sort(byKey)).toEqual([...expected].sort(byKey));
+    for (let p = 0; p < 4; p++) {
+      const fromP = expected.filter((e) => partitionFor(encode('string', e.key)!, 4) === p).map((e) => e.key);
+      const seen = output.sort((a, b) => a.partition - b.partition || a.offset - b.offset).filter((r) => fromP.includes(r.key as string));
+      expect(seen.map((r) => r.key)).toEqual(fromP);
+    }
+    // Everything committed.
+    const committed = await backend.committedOffsets('workers-app', [0, 1, 2, 3].map((partition) => ({ topic: 'orders', partition })));
+    for (const o of (await backend.describeTopic('orders'))!.offsets) expect(committed.get(`orders:${o.partition}`) ?? 0).toBe(o.latest);
+    await backend.close();
+  }, 60_000);
+
+  it('a task failing under log-and-fail stops the app; the error and the FAILED task show in status()', async () => {
+    const backend = await createEmbeddedBackend();
+    const app = start(pipeline({}, 'cel'), backend);
+    await app.start();
+    const bad = { key: 'bad', value: { user: 'u9', amount: 200 } }; // no divisor: the CEL expression fails
+    await backend.produce([...orders.slice(0, 20), bad].map((o, i) => ({ topic: 'orders', key: encode('string', o.key), value: encode('json', o.value), timestamp: 1000 + i })));
+    await waitFor(() => app.state() === 'ERROR', 20_000, 'ERROR');
+    const status = app.status();
+    const error = status.errors.find((e) => e.handling === 'fail');
+    expect(error).toMatchObject({ processor: 'KSTREAM-MAPVALUES-0000000002', modelNodeId: 'shape', handling: 'fail' });
+    expect(error!.message).toMatch(/divisor/);
+    expect(error!.record).toMatchObject({ topic: 'orders', key: 'bad', value: bad.value });
+    const failedTask = `0_${partitionFor(encode('string', 'bad')!, 4)}`;
+    expect(error!.taskId).toBe(failedTask);
+    expect(status.tasks.find((t) => t.taskId === failedTask)?.state).toBe('FAILED');
+    await app.close();
+    expect(app.state()).toBe('ERROR');
+    await backend.close();
+  }, 60_000);
+
+  it('refuses to start when the topology refers to TypeScript code and no worker module is given', async () => {
+    const backend = await createEmbeddedBackend();
+    const app = start(pipeline({}, 'functions'), backend, { functions });
+    await expect(app.start()).rejects.toThrow(UnsupportedConfigError);
+    await expect(app.start()).rejects.toThrow(/workerModule/);
+    expect(app.state()).toBe('CREATED');
+    await app.close();
+    await backend.close();
+  });
+});
+
+const byKey = (a: { key: unknown }, b: { key: unknown }) => String(a.key).localeCompare(String(b.key));
