@@ -25,6 +25,8 @@ export interface OracleResult {
   outputs?: Record<string, OracleRecord[]>;
   /** store name → its entries [key, value] in the store's iteration order (by serialized key). */
   stores?: Record<string, [unknown, unknown][]>;
+  /** Task metrics summed over tasks: `dropped-records-total`. */
+  metrics?: Record<string, number>;
   error?: string;
 }
 export function ensureOracleBuilt(options?: { verbose?: boolean }): void;

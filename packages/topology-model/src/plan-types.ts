@@ -1,6 +1,6 @@
 // The plan: what the engine executes. topology-model owns it so that the designer, describe()
 // and the engine agree on sub-topologies, Kafka Streams node names, internal topics and stores.
-import type { NodeKind, SerdeName, TopologyNode } from './schema.js';
+import type { NodeKind, SerdeName, TopologyNode, WindowSpec } from './schema.js';
 
 /**
  * What the engine runs at a planned node. Model kinds map to their own op, plus the nodes the
@@ -59,6 +59,11 @@ export interface PlannedNode {
    * branches and 0 for the default branch.
    */
   branches?: { port: string; index: number; child: string }[];
+  /**
+   * Windowed aggregations: the windows of their windowedBy (which has no node of its own);
+   * suppress: the windows of the table it suppresses (untilWindowCloses waits for their grace).
+   */
+  windowing?: { window: WindowSpec; emitStrategy: 'onWindowUpdate' | 'onWindowClose' };
 }
 
 export interface SubtopologyPlan {

@@ -94,7 +94,9 @@ export function compileSubtopology(
     stores: plan.stores
       .filter((s) => s.subtopology === sub.id)
       // A source topic used as the changelog is read to restore, never written by the store.
-      .map((s) => (s.changelogTopic !== null && sub.sourceTopics.includes(s.changelogTopic) ? { ...s, logging: false } : s)),
+      .map((s) => (s.changelogTopic !== null && sub.sourceTopics.includes(s.changelogTopic) ? { ...s, logging: false } : s))
+      // Window and session stores log composite keys ({k, s[, e]}: windows/, state/window-store.ts) as JSON.
+      .map((s) => (s.type === 'window' || s.type === 'session' ? { ...s, keySerde: 'json' as const } : s)),
     globalStores,
   };
 }

@@ -3,6 +3,7 @@
 import type { ExpressionContext, Logic, Plan, PlannedNode, SerdeName } from '@streamwright/topology-model';
 import { EngineError } from '../errors.js';
 import { userProcessorNode } from '../papi/user-processor.js';
+import { windowNodeFactory } from '../windows/window-node-factory.js';
 import { getSerde } from '../serdes/index.js';
 import type { Serde } from '../serdes/serde.js';
 import { streamAggregateProcessor, streamCountProcessor, streamReduceProcessor } from './aggregate-processors.js';
@@ -225,6 +226,17 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
       const storeName = requiredStore();
       return (ctx) => tableAggregateProcessor(ctx, initializer, adder, subtractor, { store: ctx.store(storeName), sendOldValues, storeName });
     }
+    case 'windowedCount':
+    case 'windowedReduce':
+    case 'windowedAggregate':
+    case 'suppress':
+      return windowNodeFactory({
+        node,
+        config: cfg,
+        logic,
+        storeName: requiredStore,
+        retentionMs: (store) => c.plan.stores.find((s) => s.name === store)?.retentionMs ?? 0,
+      });
     case 'process':
     case 'processValues': {
       const name = cfg['processor'] as string;

@@ -29,6 +29,12 @@ function windowingOf(flow: Flow, id: string): NonNullable<Flow['windowing']> {
   return flow.windowing;
 }
 
+/** Puts the windows on the planned node, where the engine reads them. */
+function setWindowing(b: PlanBuilder, name: string, windowing: Flow['windowing']): void {
+  const node = b.nodes.get(name);
+  if (node && windowing) node.windowing = windowing;
+}
+
 function markWindowStore(
   b: PlanBuilder,
   store: string,
@@ -70,6 +76,7 @@ export const windowPlanners: { [K in WindowKind]: Planner<K> } = {
     const serdes = { keySerde: c.keySerde ?? grouped.keySerde, valueSerde: 'long' as const };
     const flow = streamAggregation(b, node, grouped, store, name, c, serdes);
     markWindowStore(b, store, windowing.window, c.retentionMs);
+    setWindowing(b, name, windowing);
     return { ...flow, windowing };
   },
 
@@ -85,6 +92,7 @@ export const windowPlanners: { [K in WindowKind]: Planner<K> } = {
     };
     const flow = streamAggregation(b, node, grouped, store, name, c, serdes);
     markWindowStore(b, store, windowing.window, c.retentionMs);
+    setWindowing(b, name, windowing);
     return { ...flow, windowing };
   },
 
@@ -100,6 +108,7 @@ export const windowPlanners: { [K in WindowKind]: Planner<K> } = {
     };
     const flow = streamAggregation(b, node, grouped, store, name, c, serdes);
     markWindowStore(b, store, windowing.window, c.retentionMs);
+    setWindowing(b, name, windowing);
     return { ...flow, windowing };
   },
 
@@ -126,6 +135,7 @@ export const windowPlanners: { [K in WindowKind]: Planner<K> } = {
       node.id,
     );
     pending.type = 'suppression';
+    setWindowing(b, name, inFlow.windowing);
     return {
       type: 'table',
       from: name,

@@ -124,6 +124,16 @@ public final class Oracle {
           stores.set(store, entries);
         }
         result.set("stores", stores);
+        // Task-level dropped-records-total summed over tasks (late records, null keys, ...).
+        double dropped = 0;
+        for (var e : driver.metrics().entrySet()) {
+          if (e.getKey().name().equals("dropped-records-total") && e.getKey().group().equals("stream-task-metrics")) {
+            dropped += ((Number) e.getValue().metricValue()).doubleValue();
+          }
+        }
+        ObjectNode metrics = JSON.createObjectNode();
+        metrics.put("dropped-records-total", dropped);
+        result.set("metrics", metrics);
       }
     } catch (Exception | Error e) {
       result.put("error", e.getClass().getSimpleName() + ": " + e.getMessage());

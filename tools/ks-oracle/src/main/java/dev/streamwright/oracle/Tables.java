@@ -196,7 +196,9 @@ final class Tables {
         register(tb, c, keyName, valueName);
         return TopologyBuilder.single(t, keyName, valueName);
       }
-      default -> throw new IllegalArgumentException("the oracle does not know node kind " + kind);
+      default -> {
+        return Windows.apply(tb, n, inputs, in, name, kind);
+      }
     }
   }
 

@@ -72,9 +72,19 @@ final class Values {
     return node.asText();
   }
 
+  /** A windowed key as Streamwright shows it: {key, start, end}. */
+  static Map<String, Object> windowedMap(org.apache.kafka.streams.kstream.Windowed<?> w) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("key", w.key());
+    out.put("start", w.window().start());
+    out.put("end", w.window().end());
+    return out;
+  }
+
   /** A Java value as CEL sees it: ints as longs, floats as doubles, null as CEL null. */
   static Object toCel(Object v) {
     if (v == null) return NullValue.NULL_VALUE;
+    if (v instanceof org.apache.kafka.streams.kstream.Windowed<?> w) return toCel(windowedMap(w));
     if (v instanceof Integer i) return i.longValue();
     if (v instanceof Short s) return s.longValue();
     if (v instanceof Float f) return f.doubleValue();
@@ -94,6 +104,7 @@ final class Values {
   /** CEL results → plain Java for Jackson (CEL null, bytes, unsigned ints). */
   static Object normalize(Object v) {
     if (v == null || v instanceof NullValue) return null;
+    if (v instanceof org.apache.kafka.streams.kstream.Windowed<?> w) return normalize(windowedMap(w));
     if (v instanceof Map<?, ?> m) {
       Map<String, Object> out = new LinkedHashMap<>();
       m.forEach((k, val) -> out.put(String.valueOf(k), normalize(val)));

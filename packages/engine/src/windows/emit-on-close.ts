@@ -1,0 +1,47 @@
+// EmitStrategy.onWindowClose for time windows (KIP-825, AbstractKStreamTimeWindowAggregateProcessor
+// #maybeForwardFinalResult): at most once per `emit.interval.ms.kstreams.windowed.aggregation`
+// (1 s of wall-clock time), and only when the close time has moved, the windows that closed since
+// the last emission are read from the store and forwarded as final results.
+import type { Headers } from '../api.js';
+import type { ProcessorContext } from '../processor/processor-context.js';
+import { Change } from '../processor/record.js';
+import type { SegmentedWindowStore } from '../state/window-store.js';
+import { windowedKey } from './windowed-key.js';
+
+const EMIT_INTERVAL_MS = 1000;
+
+export class EmitOnClose {
+  #nextTimeToEmit = 0;
+  #lastEmitCloseTime = -1;
+
+  constructor(
+    private readonly ctx: ProcessorContext,
+    private readonly sizeMs: number,
+  ) {}
+
+  init(): void {
+    this.#nextTimeToEmit = this.ctx.wallClockMs();
+  }
+
+  maybeEmit(store: SegmentedWindowStore, closeTime: number, headers: Headers): void {
+    const now = this.ctx.wallClockMs();
+    if (now < this.#nextTimeToEmit) return;
+    this.#nextTimeToEmit = now + EMIT_INTERVAL_MS;
+    if (this.#lastEmitCloseTime !== -1 && this.#lastEmitCloseTime >= closeTime) return;
+    // Windows that ended at or before closeTime start at or before closeTime − size.
+    const upper = closeTime - this.sizeMs;
+    if (upper < 0) return;
+    const lower =
+      this.#lastEmitCloseTime === -1 ? 0 : Math.max(0, this.#lastEmitCloseTime - this.sizeMs + 1);
+    if (lower > upper) return;
+    for (const e of store.fetchAll(lower, upper)) {
+      this.ctx.forward({
+        key: windowedKey(e.key, e.start, e.start + this.sizeMs),
+        value: new Change(e.value, null),
+        timestamp: e.timestamp,
+        headers,
+      });
+    }
+    this.#lastEmitCloseTime = closeTime;
+  }
+}

@@ -1,0 +1,77 @@
+// Kafka Streams' KStreamWindowAggregate (tumbling and hopping windows): each record updates every
+// window it falls in whose end is still after the close time (observed stream time − grace);
+// every closed window the record falls in counts once in dropped-records (as Kafka Streams 4.1:
+// a hopping-window record late for three windows counts three). Results are windowed-key KTable changes
+// carrying the larger of the record's and the previous aggregate's timestamp.
+import type { WindowSpec } from '@streamwright/topology-model';
+import type { ProcessorContext } from '../processor/processor-context.js';
+import type { Processor } from '../processor/processor-node.js';
+import { Change, isNullish, type EngineRecord } from '../processor/record.js';
+import { SegmentedWindowStore } from '../state/window-store.js';
+import { sizeAndAdvance, timeWindowsFor } from './window-assignment.js';
+import { windowedKey } from './windowed-key.js';
+import { EmitOnClose } from './emit-on-close.js';
+
+/** One aggregation step: `agg` is the initializer's value (or null for reduce) for a new window. */
+export interface WindowAggregation {
+  initial(): unknown;
+  add(key: unknown, value: unknown, agg: unknown): unknown;
+}
+
+export interface WindowAggregateOptions {
+  storeName: string;
+  window: WindowSpec & { type: 'tumbling' | 'hopping' };
+  emitStrategy: 'onWindowUpdate' | 'onWindowClose';
+  retentionMs: number;
+  sendOldValues: boolean;
+}
+
+export function timeWindowAggregateProcessor(
+  ctx: ProcessorContext,
+  aggregation: WindowAggregation,
+  options: WindowAggregateOptions,
+): Processor {
+  const { size, advance } = sizeAndAdvance(options.window);
+  const grace = options.window.graceMs;
+  let store: SegmentedWindowStore;
+  let observedStreamTime = -1;
+  const onClose = options.emitStrategy === 'onWindowClose' ? new EmitOnClose(ctx, size) : null;
+  return {
+    init() {
+      store = new SegmentedWindowStore(
+        { retentionMs: options.retentionMs },
+        ctx.store(options.storeName),
+      );
+      onClose?.init();
+    },
+    process(record: EngineRecord) {
+      if (isNullish(record.key)) {
+        ctx.taskMetrics.droppedRecordsTotal++;
+        return;
+      }
+      observedStreamTime = Math.max(observedStreamTime, record.timestamp);
+      const closeTime = observedStreamTime - grace;
+      for (const w of timeWindowsFor(record.timestamp, size, advance)) {
+        if (w.end <= closeTime) {
+          ctx.taskMetrics.droppedRecordsTotal++;
+          continue;
+        }
+        const old = store.fetch(record.key, w.start);
+        const oldAgg = old === undefined ? aggregation.initial() : old.value;
+        const newAgg = aggregation.add(record.key, record.value, oldAgg);
+        const timestamp =
+          old === undefined ? record.timestamp : Math.max(record.timestamp, old.timestamp);
+        store.put(record.key, newAgg, w.start, timestamp);
+        if (onClose === null) {
+          ctx.forward({
+            key: windowedKey(record.key, w.start, w.end),
+            value: new Change(newAgg, options.sendOldValues ? (oldAgg ?? null) : null),
+            timestamp,
+            headers: record.headers,
+          });
+        }
+      }
+      onClose?.maybeEmit(store, closeTime, record.headers);
+    },
+  };
+}

@@ -1,0 +1,229 @@
+// Differential tests of windowed aggregations and suppression: the same topology document and
+// input run on Apache Kafka Streams 4.1 (TopologyTestDriver via tools/ks-oracle) and on our test
+// driver must give the same output records (key, value, timestamp, in order), the same
+// dropped-records total and the same describe() text.
+import { runOracle, type OracleResult, type OracleScenario } from '@streamwright/ks-oracle';
+import {
+  describeTopology,
+  planTopology,
+  validateTopology,
+  type WindowSpec,
+} from '@streamwright/topology-model';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestDriver } from '../src/test-driver/test-driver.js';
+
+type Extra = Record<string, unknown>;
+
+/** source → groupByKey → windowedBy → <agg> [→ suppress] → toStream → map(key to text) → sink. */
+function windowedDoc(
+  window: WindowSpec | Extra,
+  agg: { kind: string; config?: Extra },
+  options: { suppress?: Extra; windowedBy?: Extra; valueSerde?: string } = {},
+) {
+  const nodes: Extra[] = [
+    { id: 'src', kind: 'source', config: { topic: 'clicks' } },
+    { id: 'g', kind: 'groupByKey', config: {} },
+    { id: 'w', kind: 'windowedBy', config: { window, ...options.windowedBy } },
+    { id: 'agg', kind: agg.kind, config: agg.config ?? {} },
+    ...(options.suppress ? [{ id: 'sup', kind: 'suppress', config: options.suppress }] : []),
+    { id: 'ts', kind: 'toStream', config: {} },
+    {
+      id: 'm',
+      kind: 'map',
+      config: {
+        expression:
+          '{"key": key.key + "@" + string(key.start) + "/" + string(key.end), "value": value}',
+      },
+    },
+    { id: 'out', kind: 'sink', config: { topic: 'out', valueSerde: options.valueSerde ?? 'long' } },
+  ];
+  const chain = nodes.map((n) => n['id'] as string);
+  return {
+    schemaVersion: 1,
+    application: { id: 'windows' },
+    topics: [
+      { name: 'clicks', partitions: 1 },
+      { name: 'out', partitions: 1 },
+    ],
+    nodes,
+    edges: chain.slice(1).map((to, i) => ({ from: chain[i] as string, to })),
+  };
+}
+
+const input = (key: string | null, timestamp: number, value: unknown = { t: timestamp }) => ({
+  topic: 'clicks',
+  key,
+  value,
+  timestamp,
+});
+
+/**
+ * The seed's late-arrival story in a 5 s tumbling window with 2 s grace: 1 s, 3 s, 4 s count 3;
+ * 6 s opens [5 s, 10 s); a late 2 s is within grace (stream time 6 s < 5 s + 2 s) and updates the
+ * count to 4; after 8 s, a late 2.5 s is beyond grace (8 s ≥ 7 s) and is dropped and counted, as
+ * is a record exactly at the grace end; a record exactly at the window end (5 s) goes to the next
+ * window (half-open). Null keys are dropped too.
+ */
+const story = [1000, 3000, 4000, 6000, 2000, 8000, 2500, 7000, 4999, 5000].map((t) =>
+  input('u1', t),
+);
+story.splice(3, 0, input(null, 4500));
+const outOfOrder = [5, 1, 9, 3, 12, 7, 2, 20, 11, 15, 0, 19, 25, 16].map((s, i) =>
+  input(i % 3 === 0 ? 'a' : 'b', s * 1000),
+);
+
+const scenarios: OracleScenario[] = [
+  {
+    name: 'late-arrival story: tumbling 5 s, grace 2 s',
+    topology: windowedDoc(
+      { type: 'tumbling', sizeMs: 5000, graceMs: 2000 },
+      { kind: 'windowedCount' },
+    ),
+    inputs: story,
+    outputs: ['out'],
+  },
+  {
+    name: 'tumbling without grace: exactly at window end',
+    topology: windowedDoc({ type: 'tumbling', sizeMs: 5000 }, { kind: 'windowedCount' }),
+    inputs: story,
+    outputs: ['out'],
+  },
+  {
+    name: 'hopping 5 s / 2.5 s, grace 2 s',
+    topology: windowedDoc(
+      { type: 'hopping', sizeMs: 5000, advanceMs: 2500, graceMs: 2000 },
+      { kind: 'windowedCount' },
+    ),
+    inputs: story,
+    outputs: ['out'],
+  },
+  {
+    name: 'hopping out of order, two keys',
+    topology: windowedDoc(
+      { type: 'hopping', sizeMs: 4000, advanceMs: 1000, graceMs: 3000 },
+      { kind: 'windowedCount', config: { store: 'hop-counts' } },
+    ),
+    inputs: outOfOrder,
+    outputs: ['out'],
+  },
+  {
+    name: 'tumbling reduce',
+    topology: windowedDoc(
+      { type: 'tumbling', sizeMs: 10000, graceMs: 5000 },
+      { kind: 'windowedReduce', config: { expression: '{"t": agg.t + value.t}' } },
+      { valueSerde: 'json' },
+    ),
+    inputs: outOfOrder,
+    outputs: ['out'],
+  },
+  {
+    name: 'tumbling aggregate',
+    topology: windowedDoc(
+      { type: 'tumbling', sizeMs: 10000, graceMs: 5000 },
+      { kind: 'windowedAggregate', config: { initializer: '0', aggregator: 'agg + value.t' } },
+    ),
+    inputs: outOfOrder,
+    outputs: ['out'],
+  },
+  {
+    name: 'session count, gap 3 s, grace 2 s (merging, tombstones of merged sessions)',
+    topology: windowedDoc(
+      { type: 'session', gapMs: 3000, graceMs: 2000 },
+      { kind: 'windowedCount' },
+    ),
+    inputs: outOfOrder,
+    outputs: ['out'],
+  },
+  {
+    name: 'session aggregate with merger, session exactly at gap and grace',
+    topology: windowedDoc(
+      { type: 'session', gapMs: 2000, graceMs: 1000 },
+      {
+        kind: 'windowedAggregate',
+        config: { initializer: '0', aggregator: 'agg + value.t', merger: 'agg + value' },
+      },
+    ),
+    inputs: [0, 2000, 5000, 3000, 9000, 6999, 7000, 4000, 12000, 9000].map((t) => input('k', t)),
+    outputs: ['out'],
+  },
+  {
+    name: 'suppress untilWindowCloses',
+    topology: windowedDoc(
+      { type: 'tumbling', sizeMs: 5000, graceMs: 2000 },
+      { kind: 'windowedCount' },
+      { suppress: { until: 'windowCloses' } },
+    ),
+    inputs: story,
+    outputs: ['out'],
+  },
+  {
+    name: 'suppress untilTimeLimit 3 s',
+    topology: windowedDoc(
+      { type: 'hopping', sizeMs: 4000, advanceMs: 1000, graceMs: 3000 },
+      { kind: 'windowedCount' },
+      { suppress: { until: 'timeLimit', timeLimitMs: 3000 } },
+    ),
+    inputs: outOfOrder,
+    outputs: ['out'],
+  },
+  {
+    name: 'suppress untilTimeLimit, 2-record buffer emitting early',
+    topology: windowedDoc(
+      { type: 'hopping', sizeMs: 4000, advanceMs: 1000, graceMs: 3000 },
+      { kind: 'windowedCount' },
+      {
+        suppress: { until: 'timeLimit', timeLimitMs: 10000, maxRecords: 2, whenFull: 'emitEarly' },
+      },
+    ),
+    inputs: outOfOrder,
+    outputs: ['out'],
+  },
+];
+
+function ours(scenario: OracleScenario) {
+  const result = validateTopology(scenario.topology);
+  if (!result.ok) throw new Error(JSON.stringify(result.errors));
+  const driver = createTestDriver(result.topology);
+  for (const r of scenario.inputs ?? []) driver.pipeInput(r.topic, r.key, r.value, r.timestamp);
+  const outputs = Object.fromEntries(
+    (scenario.outputs ?? []).map((topic) => [
+      topic,
+      driver.readOutput(topic).map((r) => ({ key: r.key, value: r.value, timestamp: r.timestamp })),
+    ]),
+  );
+  const dropped = Object.values(driver.metrics().tasks).reduce(
+    (s, t) => s + (t['dropped-records-total'] ?? 0),
+    0,
+  );
+  return { outputs, dropped, describe: describeTopology(planTopology(result.topology)) };
+}
+
+describe('windowed aggregations and suppression vs Apache Kafka Streams 4.1', () => {
+  let expected: OracleResult[];
+  beforeAll(async () => {
+    expected = await runOracle(scenarios);
+  }, 300_000);
+
+  it('the late-arrival story: within grace 3 → 4, beyond grace dropped and counted', () => {
+    const reference = expected[0]!;
+    const windowZero = (reference.outputs?.['out'] ?? [])
+      .filter((r) => r.key === 'u1@0/5000')
+      .map((r) => r.value);
+    expect(windowZero).toEqual([1, 2, 3, 4]); // Kafka Streams' own result, checked before ours
+    expect(reference.metrics?.['dropped-records-total']).toBe(3); // null key, 2.5 s, 4.999 s
+    const mine = ours(scenarios[0]!);
+    expect(mine.outputs).toEqual(reference.outputs);
+    expect(mine.dropped).toBe(3);
+  });
+
+  for (const [i, scenario] of scenarios.entries()) {
+    it(scenario.name, () => {
+      const reference = expected[i]!;
+      expect(reference.error, `${scenario.name} failed on Kafka Streams`).toBeUndefined();
+      const mine = ours(scenario);
+      expect(mine.describe).toBe(reference.describe);
+      expect(mine.outputs).toEqual(reference.outputs);
+      expect(mine.dropped).toBe(reference.metrics?.['dropped-records-total']);
+    });
+  }
+});
