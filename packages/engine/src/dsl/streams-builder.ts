@@ -30,7 +30,7 @@ export interface BuiltTopology {
   readonly kind: 'streamwright.built-topology';
   /** The validated topology. */
   readonly topology: Topology;
-  /** The document as written (pass it to exportTopology for canonical JSON). */
+  /** The document as written (for canonical JSON: exportTopology(built.topology)). */
   readonly document: TopologyDocumentInput;
   readonly functions: FunctionRegistry;
   readonly processors: ProcessorRegistry;
