@@ -44,7 +44,10 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
@@ -85,8 +88,14 @@ export default tseslint.config(
             },
           ],
           patterns: [
-            { group: ['@streamwright/engine', '@streamwright/engine/*'], message: 'web must not depend on the engine.' },
-            { group: ['../../runtime/*', '../../../runtime/*', '**/apps/runtime/**'], message: 'Import the router type from @streamwright/runtime.' },
+            {
+              group: ['@streamwright/engine', '@streamwright/engine/*'],
+              message: 'web must not depend on the engine.',
+            },
+            {
+              group: ['../../runtime/*', '../../../runtime/*', '**/apps/runtime/**'],
+              message: 'Import the router type from @streamwright/runtime.',
+            },
           ],
         },
       ],

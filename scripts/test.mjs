@@ -25,8 +25,16 @@ runPnpm(['install', '--frozen-lockfile']);
 
 step('Build, typecheck, lint, unit and integration tests');
 runPnpm([
-  'exec', 'turbo', 'run', 'build', 'typecheck', 'lint', 'test',
-  '--concurrency=2', '--output-logs=new-only',
+  'exec',
+  'turbo',
+  'run',
+  'build',
+  'typecheck',
+  'lint',
+  'test',
+  '--concurrency=2',
+  '--output-logs=new-only',
+  '--continue',
 ]);
 
 step('Import cycles and formatting');
