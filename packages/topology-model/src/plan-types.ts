@@ -5,8 +5,10 @@ import type { NodeKind, SerdeName, TopologyNode, WindowSpec } from './schema.js'
 /**
  * What the engine runs at a planned node. Model kinds map to their own op, plus the nodes the
  * DSL adds around them:
- * - `repartition-sink` / `repartition-source`: the two ends of a repartition topic (the filter
- *   Kafka Streams puts before a repartition sink accepts every record and is planned as a `peek`);
+ * - `repartition-sink` / `repartition-source`: the two ends of a repartition topic. The filter
+ *   Kafka Streams puts before a repartition sink (KStreamImpl#createRepartitionedSource) drops
+ *   records with a null key; it is planned as a `peek` without a model node, which the engine
+ *   runs as that null-key filter (checked against Kafka Streams 4.1 by the engine's oracle tests);
  * - `table-source`: the source node reading a `table` / `globalTable` topic (the KTABLE-SOURCE
  *   processor after it has the model kind's op);
  * - `split-branch`: a split's pass-through child for one branch (`port` says which);

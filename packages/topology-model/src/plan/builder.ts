@@ -223,7 +223,7 @@ export class PlanBuilder {
     const filter = generated ? genFilter : `${topic}-filter`;
     const source = generated ? genSource : `${topic}-source`;
     const fullTopic = this.internalTopicName(topic);
-    this.addProcessor(filter, 'peek', [parent], undefined); // accepts everything: see plan-types.ts
+    this.addProcessor(filter, 'peek', [parent], undefined); // drops null keys: see plan-types.ts
     this.addSink(sink, 'repartition-sink', { topic: fullTopic }, filter, undefined, serdes);
     this.addSource(source, 'repartition-source', [fullTopic], undefined, serdes);
     this.#repartitionTopic(fullTopic, partitions);
