@@ -11,7 +11,9 @@ import { handPlan } from './fixtures/hand-planner.js';
 import { encode, readAll } from './fixtures/records.js';
 import { topology } from './fixtures/topologies.js';
 import { waitFor } from './fixtures/wait.js';
+import buildDslProgram from './fixtures/dsl-program.js';
 import { functions } from './fixtures/worker-code.js';
+import { createStreamsApp } from '../src/app/streams-app.js';
 
 const workerModule = new URL('./fixtures/worker-code.ts', import.meta.url);
 
@@ -107,6 +109,21 @@ describe('stream threads in worker threads', () => {
     expect(status.tasks.find((t) => t.taskId === failedTask)?.state).toBe('FAILED');
     await app.close();
     expect(app.state()).toBe('ERROR');
+    await backend.close();
+  }, 60_000);
+
+  it('a DSL program with lambdas runs on 2 worker threads when it is the worker module', async () => {
+    const backend = await createEmbeddedBackend();
+    const app = createStreamsApp({ topology: buildDslProgram(), backend, stateDir: '/nonexistent', workerModule: new URL('./fixtures/dsl-program.ts', import.meta.url) });
+    await app.start();
+    const words = Array.from({ length: 200 }, (_, i) => ['a', 'bb', 'ccc', 'dddd'][i % 4]! + i);
+    await backend.produce(words.map((w, i) => ({ topic: 'words', key: encode('string', `k${i}`), value: encode('string', w) })));
+    const expected = words.filter((w) => w.length > 2).map((w) => w.toUpperCase());
+    await waitFor(async () => (await readAll(backend, 'shouted', 'string', 'string')).length >= expected.length, 20_000, 'output');
+    await app.close();
+    const output = (await readAll(backend, 'shouted', 'string', 'string')).map((r) => r.value as string);
+    expect(output.sort()).toEqual(expected.sort());
+    expect(new Set(app.status().tasks.map((t) => t.thread)).size).toBe(2);
     await backend.close();
   }, 60_000);
 
