@@ -35,6 +35,7 @@ final class Tables {
     tb.registerTopic(topic, keyName, valueName);
     Consumed<Object, Object> consumed = Consumed.with(TopologyBuilder.serde(keyName), TopologyBuilder.serde(valueName));
     if (name != null) consumed = consumed.withName(name);
+    consumed = Sources.withTimestampExtractor(consumed, c);
     if (c.hasNonNull("store")) tb.registerStore(c.path("store").asText(), keyName, valueName);
     if (global) {
       Object t = c.hasNonNull("store")

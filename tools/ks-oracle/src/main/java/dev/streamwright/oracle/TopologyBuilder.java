@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.regex.Pattern;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -175,11 +176,29 @@ final class TopologyBuilder {
       case "source", "generator" -> {
         String keyName = text(c, "keySerde", "string");
         String valueName = text(c, "valueSerde", "json");
-        String topic = c.path("topic").asText();
-        topicSerdes.put(topic, serdes2(keyName, valueName));
         Consumed<Object, Object> consumed = Consumed.with(serde(keyName), serde(valueName));
         if (name != null) consumed = consumed.withName(name);
-        yield out(new Flow(builder.stream(topic, consumed), keyName, valueName));
+        consumed = Sources.withTimestampExtractor(consumed, c);
+        // One topic, a list of topics (builder.stream(Collection)) or a pattern (stream(Pattern)).
+        KStream<Object, Object> s;
+        if (c.has("topics")) {
+          List<String> topics = new ArrayList<>();
+          for (JsonNode t : c.path("topics")) topics.add(t.asText());
+          for (String t : topics) topicSerdes.put(t, serdes2(keyName, valueName));
+          s = builder.stream(topics, consumed);
+        } else if (c.has("topicPattern")) {
+          Pattern pattern = Pattern.compile(c.path("topicPattern").asText());
+          for (JsonNode t : doc.path("topics")) {
+            String topic = t.path("name").asText();
+            if (pattern.matcher(topic).matches()) topicSerdes.put(topic, serdes2(keyName, valueName));
+          }
+          s = builder.stream(pattern, consumed);
+        } else {
+          String topic = c.path("topic").asText();
+          topicSerdes.put(topic, serdes2(keyName, valueName));
+          s = builder.stream(topic, consumed);
+        }
+        yield out(new Flow(s, keyName, valueName));
       }
       case "table", "globalTable" -> Tables.source(this, builder, n, kind.equals("globalTable"));
       case "filter", "filterNot" -> {
