@@ -127,6 +127,15 @@ describe('stream threads in worker threads', () => {
     await backend.close();
   }, 60_000);
 
+  it('a worker module that fails to load fails start() with its error', async () => {
+    const backend = await createEmbeddedBackend();
+    const app = start(pipeline({}, 'functions'), backend, { workerModule: new URL('./fixtures/broken-worker-module.ts', import.meta.url), functions });
+    await expect(app.start()).rejects.toThrow(/broken worker module/);
+    expect(app.state()).toBe('ERROR');
+    await app.close();
+    await backend.close();
+  }, 60_000);
+
   it('refuses to start when the topology refers to TypeScript code and no worker module is given', async () => {
     const backend = await createEmbeddedBackend();
     const app = start(pipeline({}, 'functions'), backend, { functions });

@@ -15,7 +15,7 @@ import { toWire } from './backend-server.js';
 import { BackendClient } from './backend-client.js';
 import { loadCodeModule } from './code-module.js';
 import { remoteSlots } from './slot-channel.js';
-import type { ThreadEvent, WorkerInit } from './worker-messages.js';
+import type { ThreadCommand, ThreadEvent, WorkerInit } from './worker-messages.js';
 
 const init = workerData as WorkerInit;
 const port = parentPort!;
@@ -34,6 +34,16 @@ const logger: EngineLogger = {
   warn: (obj, msg) => post({ type: 'log', level: 'warn', obj: loggable(obj), ...(msg !== undefined ? { msg } : {}) }),
   error: (obj, msg) => post({ type: 'log', level: 'error', obj: loggable(obj), ...(msg !== undefined ? { msg } : {}) }),
 };
+
+// A stop may arrive while the worker is still loading: it is remembered, and the thread then never
+// starts (or stops right after its start, which StreamThread handles).
+let stopRequested = false;
+let stopThread: (() => void) | null = null;
+port.on('message', (m: ThreadCommand) => {
+  if (m.type !== 'stop') return;
+  stopRequested = true;
+  stopThread?.();
+});
 
 async function main(): Promise<void> {
   const registries: CodeRegistries = init.workerModule === null ? {} : await loadCodeModule(init.workerModule);
@@ -70,22 +80,27 @@ async function main(): Promise<void> {
   });
   thread.lifecycle.onChange((state) => post({ type: 'state', state }));
 
-  port.on('message', (m: { type: 'stop' }) => {
-    if (m.type !== 'stop') return;
-    thread.requestStop();
-    void (async () => {
-      await thread.stopped();
-      await global?.stop();
-      post({ type: 'stopped' });
-      await backend.close();
-      init.slots.requests.close();
-      init.slots.replies.close();
-      port.close();
-    })();
-  });
-
+  // Closing every port lets the worker exit on its own.
+  const release = async (): Promise<void> => {
+    await global?.stop();
+    post({ type: 'stopped' });
+    await backend.close();
+    init.slots.requests.close();
+    init.slots.replies.close();
+    port.close();
+  };
+  const shutdown = async (): Promise<void> => {
+    await thread.stopped();
+    await release();
+  };
+  if (stopRequested) return release();
   await thread.start();
   post({ type: 'started' });
+  stopThread = () => {
+    thread.requestStop();
+    void shutdown();
+  };
+  if (stopRequested) stopThread();
 }
 
 main().catch((error: unknown) => {
