@@ -241,6 +241,38 @@ export interface StreamsAppOptions {
   stateDir: string;
   /** Structured logger; defaults to silence. */
   logger?: EngineLogger;
+  /**
+   * Opt-in: sees every record each node is given (the designer's live sampling). Only stream
+   * threads on the application's own event loop are tapped (num.stream.threads = 1).
+   */
+  recordTap?: RecordTap;
+}
+
+/** One record a node was given, and the node that forwarded it (null: a source's input). */
+export interface RecordTapEvent {
+  taskId: string;
+  /** Kafka Streams node name. */
+  node: string;
+  from: string | null;
+  /** The record itself, not a copy: read it, do not change it. */
+  record: { readonly key: unknown; readonly value: unknown; readonly timestamp: number; readonly headers: Headers };
+}
+
+export interface RecordTap {
+  /** Read per record and node: while false nothing is reported (and almost nothing is spent). */
+  active: boolean;
+  onRecord(event: RecordTapEvent): void;
+}
+
+/** Interactive queries: a read-only view over every local instance of a key-value store. */
+export interface QueryableKeyValueStore {
+  readonly name: string;
+  get(key: unknown): { value: unknown; timestamp: number } | null;
+  /** from ≤ key ≤ to in the store's order (serialized key bytes); a null bound is open. */
+  range(from: unknown, to: unknown): { key: unknown; value: unknown; timestamp: number }[];
+  /** Every entry, in the store's order. */
+  all(): { key: unknown; value: unknown; timestamp: number }[];
+  approximateNumEntries(): number;
 }
 
 export interface EngineLogger {
@@ -259,4 +291,10 @@ export interface StreamsApp {
   status(): AppStatus;
   metrics(): MetricsSnapshot;
   onStateChange(listener: (next: AppState, previous: AppState) => void): () => void;
+  /**
+   * Kafka Streams' KafkaStreams#store for key-value stores: `name` across the app's tasks (or a
+   * global store), read-only; null when the topology has no such store. Throws
+   * UNSUPPORTED_CONFIG while the stream threads run in worker threads (num.stream.threads > 1).
+   */
+  store(name: string): QueryableKeyValueStore | null;
 }

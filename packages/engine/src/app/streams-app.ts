@@ -10,6 +10,7 @@ import type {
   EngineLogger,
   MetricsSnapshot,
   ProcessingError,
+  QueryableKeyValueStore,
   StreamsApp,
   StreamsAppOptions,
 } from '../api.js';
@@ -26,6 +27,8 @@ import { engineConfig, type EngineConfig } from './config.js';
 import { GeneratorRunner } from './generator.js';
 import { GlobalStateUpdater } from './global-state.js';
 import { planOf } from './plan-topology.js';
+import { queryableStore } from './queryable-store.js';
+import { tapSubtopologies } from './record-tap.js';
 import { ensureTopics } from './topics.js';
 
 const MAX_ERRORS = 100;
@@ -80,7 +83,8 @@ class StreamsAppImpl implements StreamsApp {
     this.#logger = options.logger ?? silent;
     // Compiling here surfaces a bad expression or plan at creation, before anything starts.
     const registries = { ...(options.functions ? { functions: options.functions } : {}), ...(options.processors ? { processors: options.processors } : {}) };
-    this.#compiled = compilePlan(plan, registries);
+    const compiled = compilePlan(plan, registries);
+    this.#compiled = options.recordTap ? tapSubtopologies(compiled, options.recordTap) : compiled;
     const nodeModelIds: Record<string, string> = {};
     for (const [modelId, names] of Object.entries(plan.nodeNames)) for (const n of names) nodeModelIds[n] = modelId;
     this.#metrics = new MetricsRegistry(this.applicationId, nodeModelIds);
@@ -205,6 +209,26 @@ class StreamsAppImpl implements StreamsApp {
 
   metrics(): MetricsSnapshot {
     return this.#metrics.snapshot();
+  }
+
+  store(name: string): QueryableKeyValueStore | null {
+    if (!this.#plan.stores.some((s) => s.name === name)) return null;
+    const globalStores = this.#compiled[0]?.globalStores;
+    if (this.#config.numStreamThreads > 1 && !globalStores?.has(name)) {
+      throw new UnsupportedConfigError(
+        `interactive queries on ${name}: with num.stream.threads=${this.#config.numStreamThreads} the stores live in worker threads, which do not answer queries yet`,
+      );
+    }
+    return queryableStore(name, () => {
+      const global = globalStores?.get(name);
+      if (global) return [global];
+      const instances = [];
+      for (const thread of this.#threads) {
+        if (!(thread instanceof StreamThread)) continue;
+        for (const task of thread.tasks.values()) for (const s of task.stores) if (s.name === name) instances.push(s);
+      }
+      return instances;
+    });
   }
 
   async #startGenerators(topology: Topology): Promise<void> {

@@ -4,11 +4,12 @@
 // (e.g. a generator's topic or a repartition topic) is fed back in, as TopologyTestDriver does.
 import type { AppConfig, Plan, Topology } from '@streamwright/topology-model';
 import { compileExpression } from '@streamwright/topology-model';
-import type { BuiltTopologyLike, Headers, MetricsSnapshot, ProcessingError, ProduceRecord, StoredRecord } from '../api.js';
+import type { BuiltTopologyLike, Headers, MetricsSnapshot, ProcessingError, ProduceRecord, RecordTap, StoredRecord } from '../api.js';
 import { engineConfig } from '../app/config.js';
 import { planOf } from '../app/plan-topology.js';
 import { MetricsRegistry } from '../metrics/metrics-registry.js';
 import { changedSerde } from '../processor/changed-serde.js';
+import { tapSubtopologies } from '../app/record-tap.js';
 import { compilePlan, type CompiledSubtopology } from '../processor/compile.js';
 import type { CodeRegistries } from '../processor/registries.js';
 import { getSerde } from '../serdes/index.js';
@@ -63,6 +64,8 @@ export interface TestDriver {
 }
 
 export interface TestDriverOptions extends CodeRegistries {
+  /** Sees every record each node is given (the designer's data preview). */
+  recordTap?: RecordTap;
   /** Overrides of the topology's application config (e.g. the exception handler). */
   config?: AppConfig;
   /** Wall clock for default timestamps, e2e latency and wall-clock punctuation (TopologyTestDriver's initial wall-clock time). */
@@ -93,7 +96,7 @@ export function createTestDriverFromPlan(
   let advancedMs = 0;
   const clock = (): number => baseClock() + advancedMs;
   const config = engineConfig(plan.applicationId, appConfig);
-  const compiled = compilePlan(plan, options);
+  const compiled = options.recordTap ? tapSubtopologies(compilePlan(plan, options), options.recordTap) : compilePlan(plan, options);
   const nodeModelIds: Record<string, string> = {};
   for (const [modelId, names] of Object.entries(plan.nodeNames)) for (const n of names) nodeModelIds[n] = modelId;
   const metrics = new MetricsRegistry(plan.applicationId, nodeModelIds, clock);

@@ -1,0 +1,75 @@
+import { validateTopology } from '@streamwright/topology-model';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { StreamsApp } from '../api.js';
+import { createEmbeddedBackend } from '../backends/embedded/index.js';
+import { stringSerde } from '../serdes/index.js';
+import { createStreamsApp } from './streams-app.js';
+
+let app: StreamsApp | null = null;
+afterEach(async () => {
+  await app?.close();
+  app = null;
+});
+
+async function until(probe: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('StreamsApp#store (interactive queries)', () => {
+  it('reads a key-value store across the tasks of every partition: get, range, all', async () => {
+    const result = validateTopology({
+      schemaVersion: 1,
+      application: { id: 'iq-test', config: { 'commit.interval.ms': 50 } },
+      topics: [
+        { name: 'words', partitions: 3 },
+        { name: 'counts', partitions: 3 },
+      ],
+      nodes: [
+        { id: 'words', kind: 'source', config: { topic: 'words', valueSerde: 'string' } },
+        { id: 'group', kind: 'groupByKey', config: {} },
+        { id: 'count', kind: 'count', config: { store: 'word-counts' } },
+        { id: 'changes', kind: 'toStream', config: {} },
+        { id: 'out', kind: 'sink', config: { topic: 'counts', valueSerde: 'long' } },
+      ],
+      edges: [
+        { from: 'words', to: 'group' },
+        { from: 'group', to: 'count' },
+        { from: 'count', to: 'changes' },
+        { from: 'changes', to: 'out' },
+      ],
+    });
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    const backend = await createEmbeddedBackend();
+    app = createStreamsApp({ topology: result.topology, backend, stateDir: '/nonexistent' });
+    await app.start();
+    const words = ['d', 'a', 'c', 'b', 'a', 'e', 'a', 'c'];
+    await backend.produce(
+      words.map((w) => ({
+        topic: 'words',
+        key: stringSerde.serialize(w),
+        value: stringSerde.serialize(w),
+      })),
+    );
+    const store = app.store('word-counts')!;
+    await until(() => store.approximateNumEntries() === 5 && store.get('a')?.value === 3);
+    expect(store.name).toBe('word-counts');
+    expect(store.get('a')).toMatchObject({ value: 3 });
+    expect(store.get('zzz')).toBeNull();
+    expect(store.all().map((e) => [e.key, e.value])).toEqual([
+      ['a', 3],
+      ['b', 1],
+      ['c', 2],
+      ['d', 1],
+      ['e', 1],
+    ]);
+    expect(store.range('b', 'd').map((e) => e.key)).toEqual(['b', 'c', 'd']);
+    expect(store.range(null, 'b').map((e) => e.key)).toEqual(['a', 'b']);
+    expect(store.range('d', null).map((e) => e.key)).toEqual(['d', 'e']);
+    expect(app.store('no-such-store')).toBeNull();
+    await backend.close();
+  });
+});

@@ -1,0 +1,49 @@
+// Interactive queries (Kafka Streams' KafkaStreams#store with QueryableStoreTypes.keyValueStore()):
+// one read-only view over every local instance of a key-value store, one per task (each holds
+// the keys of its partition), or the one instance of a global store.
+import type { QueryableKeyValueStore } from '../api.js';
+import type { KeyValueEntry, KeyValueStore, ValueAndTimestamp } from '../state/key-value-store.js';
+
+export function queryableStore(
+  name: string,
+  instances: () => KeyValueStore[],
+): QueryableKeyValueStore {
+  const sortedEntries = (): KeyValueEntry[] => {
+    const entries: { entry: KeyValueEntry; bytes: Uint8Array }[] = [];
+    for (const store of instances()) {
+      for (const entry of store.all())
+        entries.push({ entry, bytes: store.serializeKey(entry.key) ?? EMPTY });
+    }
+    entries.sort((a, b) => Buffer.compare(a.bytes, b.bytes));
+    return entries.map((e) => e.entry);
+  };
+  return {
+    name,
+    get(key: unknown): ValueAndTimestamp | null {
+      for (const store of instances()) {
+        const found = store.get(key);
+        if (found !== undefined) return { value: found.value, timestamp: found.timestamp };
+      }
+      return null;
+    },
+    range(from: unknown, to: unknown): KeyValueEntry[] {
+      const stores = instances();
+      const first = stores[0];
+      if (!first) return [];
+      // Bounds compare as the store orders keys: by their serialized bytes, both inclusive.
+      const lower = from === null || from === undefined ? null : first.serializeKey(from);
+      const upper = to === null || to === undefined ? null : first.serializeKey(to);
+      return sortedEntries().filter((e) => {
+        const bytes = first.serializeKey(e.key) ?? EMPTY;
+        return (
+          (lower === null || Buffer.compare(bytes, lower) >= 0) &&
+          (upper === null || Buffer.compare(bytes, upper) <= 0)
+        );
+      });
+    },
+    all: sortedEntries,
+    approximateNumEntries: () => instances().reduce((n, s) => n + s.approximateNumEntries(), 0),
+  };
+}
+
+const EMPTY = new Uint8Array(0);
