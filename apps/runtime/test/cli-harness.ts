@@ -28,6 +28,7 @@ function needsBuild(): boolean {
     runtimeDir,
     join(repoRoot, 'packages', 'engine'),
     join(repoRoot, 'packages', 'topology-model'),
+    join(repoRoot, 'packages', 'log'),
   ];
   return packages.some((dir) => {
     const built = newest(join(dir, 'dist'));

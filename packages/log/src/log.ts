@@ -475,6 +475,16 @@ export class Log {
     return this.groups.describeGroup(groupId);
   }
 
+  /** Forgets a group's committed offsets for these partitions (Kafka's OffsetDelete). */
+  deleteOffsets(groupId: string, tps: TopicPartition[]): Promise<void> {
+    try {
+      this.ensureOpen();
+      return this.groups.deleteOffsets(groupId, tps);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
   deleteGroup(groupId: string): Promise<void> {
     try {
       this.ensureOpen();

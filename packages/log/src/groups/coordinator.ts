@@ -308,6 +308,18 @@ export class GroupCoordinator {
     };
   }
 
+  /**
+   * Kafka's OffsetDelete (Admin#deleteConsumerGroupOffsets): forgets a group's committed offsets
+   * for these partitions, durably (tombstones in __consumer_offsets).
+   */
+  async deleteOffsets(groupId: string, tps: TopicPartition[]): Promise<void> {
+    const records = tps
+      .map((tp) => this.state.get(groupId, tp.topic, tp.partition))
+      .filter((c): c is CommittedOffset => c !== undefined)
+      .map((c) => ({ key: offsetKey(groupId, c), value: null }));
+    if (records.length > 0) await this.write(groupId, records);
+  }
+
   /** Deletes an empty group's offsets and metadata (NON_EMPTY_GROUP while it has members). */
   async deleteGroup(groupId: string): Promise<void> {
     const g = this.groups.get(groupId);

@@ -139,4 +139,23 @@ describe('consumer groups', () => {
       await again.close();
     }
   });
+
+  it('deleteOffsets forgets the given partitions only, durably (Kafka OffsetDelete)', async () => {
+    const dir = tmpDir();
+    const log = await Log.open({ dataDir: dir, background: false });
+    await log.createTopic('t', 2);
+    await log.commitOffsets('g', [
+      { topic: 't', partition: 0, offset: 4 },
+      { topic: 't', partition: 1, offset: 7 },
+    ]);
+    await log.deleteOffsets('g', [{ topic: 't', partition: 0 }, { topic: 'unknown', partition: 3 }]);
+    expect(log.committedOffsets('g').map((c) => [c.partition, c.offset])).toEqual([[1, 7]]);
+    await log.close();
+    const again = await Log.open({ dataDir: dir, background: false });
+    try {
+      expect(again.committedOffsets('g').map((c) => [c.partition, c.offset])).toEqual([[1, 7]]);
+    } finally {
+      await again.close();
+    }
+  });
 });

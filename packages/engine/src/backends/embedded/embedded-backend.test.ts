@@ -108,10 +108,10 @@ describe('embedded backend: durability', () => {
         { topic: 't', key: null, value: bytes('two') },
       ]);
       await first.close();
-      const dir = join(dataDir, 'topics', 't', '0');
-      const [segment] = await readdir(dir);
-      // A crash mid-write: a frame header promising 100 bytes, and only part of the body.
-      await appendFile(join(dir, segment!), Buffer.from([0, 0, 0, 100, 1, 2, 3, 4, 9, 9, 9]));
+      const dir = join(dataDir, 't-0');
+      const segment = (await readdir(dir)).find((f) => f.endsWith('.log'));
+      // A crash mid-write: a batch header whose base offset and length promise more than is there.
+      await appendFile(join(dir, segment!), Buffer.from([0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 100, 1, 2, 3, 4, 9, 9, 9]));
 
       const second = await createEmbeddedBackend({ dataDir });
       expect((await second.fetch({ topic: 't', partition: 0 }, 0, 10, 0)).map((r) => text(r.value))).toEqual(['one', 'two']);
@@ -130,7 +130,8 @@ describe('embedded backend: retention', () => {
   it('retention.bytes drops whole old segments and bounds the disk use', async () => {
     await withTempDir(async (dataDir) => {
       const backend = await createEmbeddedBackend({ dataDir });
-      await backend.createTopics([{ name: 'gen', partitions: 1, config: { 'retention.bytes': 20_000 } }]);
+      // Kafka deletes whole segments only, so retention.bytes bites with segments smaller than it.
+      await backend.createTopics([{ name: 'gen', partitions: 1, config: { 'retention.bytes': 20_000, 'segment.bytes': 5_000 } }]);
       const value = bytes('x'.repeat(200));
       for (let batch = 0; batch < 50; batch++) {
         await backend.produce(Array.from({ length: 20 }, () => ({ topic: 'gen', partition: 0, key: null, value })));
@@ -139,11 +140,12 @@ describe('embedded backend: retention', () => {
       const desc = await backend.describeTopic('gen');
       expect(desc!.offsets[0]!.latest).toBe(1000);
       expect(desc!.offsets[0]!.earliest).toBeGreaterThan(0);
-      const dir = join(dataDir, 'topics', 'gen', '0');
+      const dir = join(dataDir, 'gen-0');
       let onDisk = 0;
-      for (const f of await readdir(dir)) onDisk += (await stat(join(dir, f))).size;
-      // retention.bytes plus at most one segment (a quarter of it) — never the 230 kB written.
+      for (const f of await readdir(dir)) if (f.endsWith('.log')) onDisk += (await stat(join(dir, f))).size;
+      // retention.bytes plus at most one segment — never the 230 kB written.
       expect(onDisk).toBeLessThanOrEqual(20_000 + 5_000 + 300);
+      expect(backend.partitionSizes('gen')[0]).toBe(onDisk);
       // A fetch below the log start reads from the log start.
       const records = await backend.fetch({ topic: 'gen', partition: 0 }, 0, 5, 0);
       expect(records[0]!.offset).toBe(desc!.offsets[0]!.earliest);
@@ -154,7 +156,8 @@ describe('embedded backend: retention', () => {
   it('retention.ms drops segments whose newest record is older than the limit', async () => {
     let now = 1_000_000;
     const backend = await createEmbeddedBackend({ now: () => now });
-    await backend.createTopics([{ name: 't', partitions: 1, config: { 'retention.ms': 60_000 } }]);
+    // Segments roll by record time (segment.ms), so 'old' and 'newer' land in separate segments.
+    await backend.createTopics([{ name: 't', partitions: 1, config: { 'retention.ms': 60_000, 'segment.ms': 10_000 } }]);
     await backend.produce([{ topic: 't', key: null, value: bytes('old'), timestamp: now }]);
     now += 30_000;
     await backend.produce([{ topic: 't', key: null, value: bytes('newer'), timestamp: now }]);
