@@ -47,6 +47,13 @@ export const expressionFields: Partial<Record<NodeKind, readonly ExpressionField
     { field: 'aggregator', context: 'aggregator', optional: false },
     { field: 'merger', context: 'aggregator', optional: true },
   ],
+  streamStreamJoin: [{ field: 'joiner', context: 'joiner', optional: false }],
+  streamTableJoin: [{ field: 'joiner', context: 'joiner', optional: false }],
+  streamGlobalTableJoin: [
+    { field: 'keySelector', context: 'selectKey', optional: false },
+    { field: 'joiner', context: 'joiner', optional: false },
+  ],
+  tableTableJoin: [{ field: 'joiner', context: 'joiner', optional: false }],
   cogroup: [
     { field: 'initializer', context: 'initializer', optional: false },
     { field: 'inputs', each: 'aggregator', context: 'aggregator', optional: false },

@@ -14,6 +14,9 @@ import type { NodeKind, SerdeName, TopologyNode, WindowSpec } from './schema.js'
  * - `split-branch`: a split's pass-through child for one branch (`port` says which);
  * - `cogroup-aggregate`: a cogroup's aggregator for one input (`port` says which); the
  *   COGROUPKSTREAM-MERGE node has op `cogroup`.
+ * - `join-window`: a stream–stream join's KSTREAM-WINDOWED node for one side (`port`);
+ * - `join-merge`: a join's KSTREAM-MERGE / KTABLE-MERGE node; the JOINTHIS / JOINOTHER
+ *   processors have the join's kind as op and `port` `left` / `right`.
  * `groupByKey` has no node of its own, as in Kafka Streams.
  */
 export type PlannedOp =
@@ -22,7 +25,9 @@ export type PlannedOp =
   | 'repartition-source'
   | 'table-source'
   | 'split-branch'
-  | 'cogroup-aggregate';
+  | 'cogroup-aggregate'
+  | 'join-window'
+  | 'join-merge';
 
 /** A Kafka Streams processor-graph node (Source / Processor / Sink in describe()). */
 export interface PlannedNode {
@@ -66,6 +71,8 @@ export interface PlannedNode {
    * suppress: the windows of the table it suppresses (untilWindowCloses waits for their grace).
    */
   windowing?: { window: WindowSpec; emitStrategy: 'onWindowUpdate' | 'onWindowClose' };
+  /** A stream–globalTable join: the global store it reads (not connected, as in Kafka Streams). */
+  globalStores?: string[];
 }
 
 export interface SubtopologyPlan {
@@ -122,6 +129,11 @@ export interface InternalTopicPlan {
 
 export interface Plan {
   applicationId: string;
+  /**
+   * Topics that must have the same partition count (the sources of both sides of each join);
+   * repartition topics among them get the group's count, other mismatches fail at start.
+   */
+  copartitionGroups?: string[][];
   subtopologies: SubtopologyPlan[];
   stores: StorePlan[];
   /** Repartition topics in the order they were created, then changelog topics in store order. */

@@ -12,6 +12,7 @@ export * from './schema/primitives.js';
 export * from './schema/kind-configs.js';
 export * from './schema/kinds.js';
 export * from './schema/window-kinds.js';
+export * from './schema/join-kinds.js';
 
 const positiveInt = z.number().int().positive();
 

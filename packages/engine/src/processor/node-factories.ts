@@ -4,6 +4,7 @@ import type { ExpressionContext, Logic, Plan, PlannedNode, SerdeName } from '@st
 import { EngineError } from '../errors.js';
 import { userProcessorNode } from '../papi/user-processor.js';
 import { windowNodeFactory } from '../windows/window-node-factory.js';
+import { joinNodeFactory } from '../joins/join-node-factory.js';
 import { getSerde } from '../serdes/index.js';
 import type { Serde } from '../serdes/serde.js';
 import { streamAggregateProcessor, streamCountProcessor, streamReduceProcessor } from './aggregate-processors.js';
@@ -226,6 +227,13 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
       const storeName = requiredStore();
       return (ctx) => tableAggregateProcessor(ctx, initializer, adder, subtractor, { store: ctx.store(storeName), sendOldValues, storeName });
     }
+    case 'join-window':
+    case 'join-merge':
+    case 'streamStreamJoin':
+    case 'streamTableJoin':
+    case 'streamGlobalTableJoin':
+    case 'tableTableJoin':
+      return joinNodeFactory({ node, config: cfg, logic, sendOldValues });
     case 'windowedCount':
     case 'windowedReduce':
     case 'windowedAggregate':

@@ -50,5 +50,11 @@ export function nodesSendingOldValues(nodes: readonly PlannedNode[], materialize
     if ((node.op === 'tableFilter' || node.op === 'tableFilterNot') && enable(node.predecessors[0], false)) sending.add(node.name);
   }
   for (const node of nodes) if (node.op === 'tableGroupBy') enable(node.predecessors[0], true);
+  // KTableImpl#doJoin: a left join's left side and both sides of an outer join send old values.
+  for (const node of nodes) {
+    if (node.op !== 'tableTableJoin') continue;
+    const type = (node.modelNode?.config as { type?: string } | undefined)?.type;
+    if (type === 'outer' || (type === 'left' && node.port === 'left')) enable(node.predecessors[0], true);
+  }
   return sending;
 }

@@ -35,6 +35,13 @@ export interface AggregateVariables {
   agg: unknown;
 }
 
+/** Joiners: the join key and both sides' values. */
+export interface JoinVariables {
+  key: unknown;
+  left: unknown;
+  right: unknown;
+}
+
 /** Initializers read no variables. */
 export type InitializerVariables = Readonly<Record<string, never>>;
 
@@ -44,7 +51,9 @@ export type VariablesFor<C extends ExpressionContext> = C extends 'generatorKey'
     ? InitializerVariables
     : C extends 'aggregator' | 'reducer'
       ? AggregateVariables
-      : RecordVariables;
+      : C extends 'joiner'
+        ? JoinVariables
+        : RecordVariables;
 
 /** What `keyValue` expressions return, and `flatMap` expressions a list of. */
 export interface KeyValueResult {
@@ -285,6 +294,22 @@ class AggregateScope {
   }
 }
 
+class JoinScope {
+  #vars: JoinVariables;
+  constructor(vars: JoinVariables) {
+    this.#vars = vars;
+  }
+  get key(): unknown {
+    return toCel(this.#vars.key);
+  }
+  get left(): unknown {
+    return toCel(this.#vars.left);
+  }
+  get right(): unknown {
+    return toCel(this.#vars.right);
+  }
+}
+
 const EMPTY_SCOPE = Object.freeze({});
 
 const SCOPES: Record<VariableFamily, (vars: never, source: string) => object> = {
@@ -292,6 +317,7 @@ const SCOPES: Record<VariableFamily, (vars: never, source: string) => object> = 
   generator: (vars: GeneratorVariables, source) => new GeneratorScope(vars, source),
   initializer: () => EMPTY_SCOPE,
   aggregate: (vars: AggregateVariables) => new AggregateScope(vars),
+  join: (vars: JoinVariables) => new JoinScope(vars),
 };
 
 function intVariable(name: string, v: number, source: string): bigint {

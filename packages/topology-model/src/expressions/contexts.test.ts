@@ -114,6 +114,7 @@ it('documents the variables of every context', () => {
     initializer: [],
     aggregator: ['key', 'value', 'agg'],
     reducer: ['key', 'value', 'agg'],
+    joiner: ['key', 'left', 'right'],
   });
 });
 

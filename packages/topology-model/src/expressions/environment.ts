@@ -26,7 +26,8 @@ export type ExpressionContext =
   | 'generatorValue'
   | 'initializer'
   | 'aggregator'
-  | 'reducer';
+  | 'reducer'
+  | 'joiner';
 
 export const EXPRESSION_CONTEXTS: readonly ExpressionContext[] = [
   'filter',
@@ -42,6 +43,7 @@ export const EXPRESSION_CONTEXTS: readonly ExpressionContext[] = [
   'initializer',
   'aggregator',
   'reducer',
+  'joiner',
 ];
 
 /** Declared variables per environment, documented in docs/EXPRESSIONS.md. */
@@ -66,7 +68,14 @@ export const AGGREGATE_VARIABLES = {
   agg: 'dyn',
 } as const;
 
-export type VariableFamily = 'record' | 'generator' | 'initializer' | 'aggregate';
+/** Joiners (ValueJoinerWithKey): the join key and both sides' values (null when missing). */
+export const JOIN_VARIABLES = {
+  key: 'dyn',
+  left: 'dyn',
+  right: 'dyn',
+} as const;
+
+export type VariableFamily = 'record' | 'generator' | 'initializer' | 'aggregate' | 'join';
 
 export function familyOf(context: ExpressionContext): VariableFamily {
   switch (context) {
@@ -78,6 +87,8 @@ export function familyOf(context: ExpressionContext): VariableFamily {
     case 'aggregator':
     case 'reducer':
       return 'aggregate';
+    case 'joiner':
+      return 'join';
     default:
       return 'record';
   }
@@ -88,6 +99,7 @@ const FAMILY_VARIABLES: Record<VariableFamily, Readonly<Record<string, string>>>
   generator: GENERATOR_VARIABLES,
   initializer: INITIALIZER_VARIABLES,
   aggregate: AGGREGATE_VARIABLES,
+  join: JOIN_VARIABLES,
 };
 
 /** The variables (name → CEL type) an expression of `context` may use; for editors' hints. */

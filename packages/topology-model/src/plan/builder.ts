@@ -79,6 +79,8 @@ export class PlanBuilder {
   /** Repartition topics, in creation order. */
   readonly repartitionTopics: InternalTopicPlan[] = [];
   readonly nodeNames: Record<string, string[]> = {};
+  /** Source topics of both sides of each join (join-planners.ts). */
+  readonly copartitionGroups: string[][] = [];
   /** Duplicate names and stores, collected so validation can report all of them. */
   readonly conflicts: PlanningError[] = [];
   /** The model node being planned: conflicts in nodes it adds without a model id are its own. */

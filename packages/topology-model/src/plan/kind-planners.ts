@@ -14,6 +14,7 @@ import type { PlanBuilder } from './builder.js';
 import { singleInput, type Flow, type Inputs, type Outputs, type Planner } from './flow.js';
 import { statefulPlanners } from './stateful-planners.js';
 import { windowPlanners } from './window-planners.js';
+import { joinPlanners } from './join-planners.js';
 
 function sourceLike(node: TopologyNode & { kind: 'source' | 'generator' }, b: PlanBuilder): Flow {
   const config = node.config as NodeConfigOf<'source'>;
@@ -214,4 +215,5 @@ export const kindPlanners: { [K in NodeKind]: Planner<K> } = {
 
   ...statefulPlanners,
   ...windowPlanners,
+  ...joinPlanners,
 };

@@ -99,6 +99,7 @@ export function assemblePlan(b: PlanBuilder): Plan {
     stores,
     internalTopics: [...b.repartitionTopics, ...changelogs],
     nodeNames: b.nodeNames,
+    ...(b.copartitionGroups.length > 0 ? { copartitionGroups: b.copartitionGroups } : {}),
   };
 }
 

@@ -2,6 +2,7 @@
 // described once here; validation, connection checks, planning and the designer derive from it.
 import type { z } from 'zod';
 import * as c from './kind-configs.js';
+import { joinNodeKinds } from './join-kinds.js';
 import { windowNodeKinds } from './window-kinds.js';
 
 /**
@@ -261,6 +262,7 @@ export const nodeKinds = {
     label: 'Aggregate (table)',
   },
   ...windowNodeKinds,
+  ...joinNodeKinds,
   process: {
     config: c.processConfigSchema,
     inputs: streamIn,

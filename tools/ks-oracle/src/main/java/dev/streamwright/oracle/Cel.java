@@ -17,7 +17,7 @@ import java.util.Map;
  * value, timestamp, headers), aggregators and reducers (key, value, agg), initializers (none).
  */
 final class Cel {
-  enum Family { RECORD, AGGREGATE, INITIALIZER }
+  enum Family { RECORD, AGGREGATE, INITIALIZER, JOIN }
 
   // Cross-type numeric comparisons (1 < 1.5) are standard CEL; cel-java keeps them behind a flag.
   private static final CelOptions OPTIONS =
@@ -37,6 +37,11 @@ final class Cel {
         .addVar("key", SimpleType.DYN)
         .addVar("value", SimpleType.DYN)
         .addVar("agg", SimpleType.DYN)
+        .build());
+    COMPILERS.put(Family.JOIN, CelCompilerFactory.standardCelCompilerBuilder().setOptions(OPTIONS)
+        .addVar("key", SimpleType.DYN)
+        .addVar("left", SimpleType.DYN)
+        .addVar("right", SimpleType.DYN)
         .build());
     COMPILERS.put(Family.INITIALIZER,
         CelCompilerFactory.standardCelCompilerBuilder().setOptions(OPTIONS).build());
@@ -73,6 +78,14 @@ final class Cel {
     vars.put("key", Values.toCel(key));
     vars.put("value", Values.toCel(value));
     vars.put("agg", Values.toCel(agg));
+    return run(vars);
+  }
+
+  Object evalJoin(Object key, Object left, Object right) {
+    Map<String, Object> vars = new HashMap<>();
+    vars.put("key", Values.toCel(key));
+    vars.put("left", Values.toCel(left));
+    vars.put("right", Values.toCel(right));
     return run(vars);
   }
 

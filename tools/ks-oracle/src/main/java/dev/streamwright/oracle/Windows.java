@@ -121,7 +121,9 @@ final class Windows {
         KTable<Object, Object> t = in.table().suppress(s);
         return TopologyBuilder.single(t, in.keySerde(), in.valueSerde());
       }
-      default -> throw new IllegalArgumentException("the oracle does not know node kind " + kind);
+      default -> {
+        return Joins.apply(tb, n, inputs, name, kind);
+      }
     }
   }
 

@@ -1,0 +1,115 @@
+// Processor factories for the join ops (streamStreamJoin with its join-window nodes,
+// streamTableJoin, streamGlobalTableJoin, tableTableJoin, join-merge), called from the
+// processor factory switch (processor/node-factories.ts).
+import type { JoinWindowSpec, PlannedNode } from '@streamwright/topology-model';
+import { EngineError } from '../errors.js';
+import type { CompiledLogic } from '../processor/logic.js';
+import type { ProcessorContext } from '../processor/processor-context.js';
+import type { Processor } from '../processor/processor-node.js';
+import { Change, type EngineRecord } from '../processor/record.js';
+import {
+  joinStateFor,
+  joinWindowProcessor,
+  streamStreamJoinProcessor,
+  type Joiner,
+  type JoinSide,
+} from './stream-stream-join.js';
+import {
+  streamGlobalTableJoinProcessor,
+  streamTableJoinProcessor,
+  tableTableJoinProcessor,
+  type TableJoinType,
+} from './table-joins.js';
+
+type Factory = (ctx: ProcessorContext) => Processor;
+
+export interface JoinFactoryContext {
+  node: PlannedNode;
+  config: Record<string, unknown>;
+  logic(field: string, context: 'joiner' | 'selectKey'): CompiledLogic;
+  sendOldValues: boolean;
+}
+
+function joinerOf(c: JoinFactoryContext): Joiner {
+  const logic = c.logic('joiner', 'joiner');
+  return (key, left, right) => logic({ key, left, right });
+}
+
+export function joinNodeFactory(c: JoinFactoryContext): Factory {
+  const { node, config } = c;
+  const joinId = node.modelNodeId ?? node.name;
+  const side = (node.port ?? 'left') as JoinSide;
+  switch (node.op) {
+    case 'join-window': {
+      const window = config['window'] as JoinWindowSpec;
+      return (ctx) => joinWindowProcessor(ctx, joinStateFor(ctx, joinId, window), side);
+    }
+    case 'streamStreamJoin': {
+      const window = config['window'] as JoinWindowSpec;
+      const type = config['type'] as TableJoinType;
+      const joiner = joinerOf(c);
+      const outer = type === 'outer' || (type === 'left' && side === 'left');
+      return (ctx) =>
+        streamStreamJoinProcessor(ctx, joinStateFor(ctx, joinId, window), {
+          side,
+          outer,
+          hasOuterStore: type !== 'inner',
+          joiner,
+        });
+    }
+    case 'streamTableJoin': {
+      const joiner = joinerOf(c);
+      const store = node.stores[0];
+      if (store === undefined)
+        throw new EngineError(
+          'INVALID_PLAN',
+          `${node.name}: the table side has no store to join with`,
+        );
+      const leftJoin = config['type'] === 'left';
+      return (ctx) => streamTableJoinProcessor(ctx, () => ctx.stores.get(store), leftJoin, joiner);
+    }
+    case 'streamGlobalTableJoin': {
+      const joiner = joinerOf(c);
+      const selector = c.logic('keySelector', 'selectKey');
+      const store = node.globalStores?.[0];
+      if (store === undefined)
+        throw new EngineError('INVALID_PLAN', `${node.name}: the global table has no store`);
+      const leftJoin = config['type'] === 'left';
+      return (ctx) =>
+        streamGlobalTableJoinProcessor(
+          ctx,
+          () => ctx.globalStores.get(store),
+          (r: EngineRecord) => selector(r),
+          leftJoin,
+          joiner,
+        );
+    }
+    case 'tableTableJoin': {
+      const joiner = joinerOf(c);
+      const store = node.stores[0];
+      const type = config['type'] as TableJoinType;
+      return (ctx) =>
+        tableTableJoinProcessor(ctx, {
+          side: side === 'right' ? 'right' : 'left',
+          type,
+          other: () => (store === undefined ? undefined : ctx.stores.get(store)),
+          joiner,
+          sendOldValues: c.sendOldValues,
+        });
+    }
+    case 'join-merge': {
+      // KSTREAM-MERGE passes records on; KTableKTableJoinMerger also materializes the result.
+      const store = node.stores[0];
+      return (ctx) => ({
+        process(record: EngineRecord) {
+          if (store !== undefined && record.value instanceof Change) {
+            ctx.stores.get(store)?.put(record.key, record.value.newValue, record.timestamp);
+          }
+          ctx.forward(record);
+        },
+      });
+    }
+    default:
+      throw new EngineError('INVALID_PLAN', `${node.name}: not a join op`);
+  }
+}

@@ -1,0 +1,121 @@
+// Joins with a table side: Kafka Streams' KStreamKTableJoin (only stream records trigger; the
+// table is read through its store), KStreamGlobalKTableJoin (a key selector maps the stream
+// record to the global table's key) and KTableKTableInner/Left/Right/OuterJoin (either side
+// triggers; results carry the larger of both timestamps, a side's deletion forwards a tombstone
+// or a one-sided result).
+import type { ProcessorContext } from '../processor/processor-context.js';
+import type { Processor } from '../processor/processor-node.js';
+import { Change, isNullish, type EngineRecord } from '../processor/record.js';
+import type { KeyValueStore } from '../state/key-value-store.js';
+import type { Joiner } from './stream-stream-join.js';
+
+/**
+ * KStreamKTableJoin. Records with a null value are dropped (dropped-records), as are null keys in
+ * inner joins; left joins join a null key with null (Kafka Streams 3.7+, KIP-962, checked
+ * against 4.1).
+ */
+export function streamTableJoinProcessor(
+  ctx: ProcessorContext,
+  table: () => KeyValueStore | undefined,
+  leftJoin: boolean,
+  joiner: Joiner,
+): Processor {
+  return {
+    process(record: EngineRecord) {
+      const nullKey = isNullish(record.key);
+      if (isNullish(record.value) || (!leftJoin && nullKey)) {
+        ctx.taskMetrics.droppedRecordsTotal++;
+        return;
+      }
+      const other = nullKey ? undefined : table()?.get(record.key);
+      if (other === undefined && !leftJoin) return;
+      ctx.forward({ ...record, value: joiner(record.key, record.value, other?.value ?? null) });
+    },
+  };
+}
+
+/** KStreamGlobalKTableJoin: the selected key is looked up in the (fully loaded) global store. */
+export function streamGlobalTableJoinProcessor(
+  ctx: ProcessorContext,
+  table: () => KeyValueStore | undefined,
+  keySelector: (record: EngineRecord) => unknown,
+  leftJoin: boolean,
+  joiner: Joiner,
+): Processor {
+  return {
+    process(record: EngineRecord) {
+      // The stream key may be null: only the selected table key matters (checked against 4.1).
+      if (isNullish(record.value)) {
+        ctx.taskMetrics.droppedRecordsTotal++;
+        return;
+      }
+      const tableKey = keySelector(record);
+      if (isNullish(tableKey) && !leftJoin) {
+        ctx.taskMetrics.droppedRecordsTotal++;
+        return;
+      }
+      const other = isNullish(tableKey) ? undefined : table()?.get(tableKey);
+      if (other === undefined && !leftJoin) return;
+      ctx.forward({ ...record, value: joiner(record.key, record.value, other?.value ?? null) });
+    },
+  };
+}
+
+export type TableJoinType = 'inner' | 'left' | 'outer';
+
+/**
+ * One side of a KTable–KTable join. `side` is the table whose update arrives; `other` reads the
+ * opposite table. `thisOuter`: results exist without the other side (left side of left joins,
+ * both sides of outer joins); `otherOuter`: results exist without this side.
+ */
+export function tableTableJoinProcessor(
+  ctx: ProcessorContext,
+  options: {
+    side: 'left' | 'right';
+    type: TableJoinType;
+    other: () => KeyValueStore | undefined;
+    joiner: Joiner;
+    sendOldValues: boolean;
+  },
+): Processor {
+  const thisOuter =
+    options.type === 'outer' || (options.type === 'left' && options.side === 'left');
+  const otherOuter =
+    options.type === 'outer' || (options.type === 'left' && options.side === 'right');
+  const join = (key: unknown, mine: unknown, theirs: unknown): unknown =>
+    options.side === 'left' ? options.joiner(key, mine, theirs) : options.joiner(key, theirs, mine);
+  return {
+    process(record: EngineRecord) {
+      if (isNullish(record.key)) {
+        ctx.taskMetrics.droppedRecordsTotal++;
+        return;
+      }
+      const change = record.value instanceof Change ? record.value : new Change(record.value, null);
+      const other = options.other()?.get(record.key);
+      const otherValue = other?.value ?? null;
+      let timestamp = record.timestamp;
+      if (other === undefined) {
+        // Without the other side only an outer side produces results, and only for a real change.
+        if (!thisOuter) return;
+        if (isNullish(change.newValue) && isNullish(change.oldValue)) return;
+      } else {
+        timestamp = Math.max(record.timestamp, other.timestamp);
+      }
+      const present = (v: unknown): boolean => !isNullish(v);
+      const result = (mine: unknown): unknown => {
+        if (present(mine)) return join(record.key, mine, otherValue);
+        // This side is gone: the other side alone is a result only if that side is outer.
+        return otherOuter && other !== undefined ? join(record.key, null, otherValue) : null;
+      };
+      const newValue = result(change.newValue);
+      const oldValue =
+        options.sendOldValues && present(change.oldValue) ? result(change.oldValue) : null;
+      ctx.forward({
+        key: record.key,
+        value: new Change(newValue, oldValue),
+        timestamp,
+        headers: record.headers,
+      });
+    },
+  };
+}

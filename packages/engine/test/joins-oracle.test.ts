@@ -1,0 +1,219 @@
+// Differential tests of joins: the same topology document and input run on Apache Kafka Streams
+// 4.1 (TopologyTestDriver via tools/ks-oracle) and on our test driver must give the same output
+// records (key, value, timestamp, in order), the same dropped-records total and describe() text.
+import { runOracle, type OracleResult, type OracleScenario } from '@streamwright/ks-oracle';
+import { describeTopology, planTopology, validateTopology } from '@streamwright/topology-model';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestDriver } from '../src/test-driver/test-driver.js';
+
+type Node = Record<string, unknown>;
+type Edge = { from: string; to: string; toPort?: string };
+
+const doc = (nodes: Node[], edges: Edge[], topics: string[]) => ({
+  schemaVersion: 1,
+  application: { id: 'joins' },
+  topics: topics.map((name) => ({ name, partitions: 1 })),
+  nodes,
+  edges,
+});
+
+const streamTable = (type: string) =>
+  doc(
+    [
+      { id: 'orders', kind: 'source', config: { topic: 'orders' } },
+      { id: 'users', kind: 'table', config: { topic: 'users' } },
+      { id: 'j', kind: 'streamTableJoin', config: { type, joiner: '{"o": left, "u": right}' } },
+      { id: 'out', kind: 'sink', config: { topic: 'out' } },
+    ],
+    [
+      { from: 'orders', to: 'j', toPort: 'left' },
+      { from: 'users', to: 'j', toPort: 'right' },
+      { from: 'j', to: 'out' },
+    ],
+    ['orders', 'users', 'out'],
+  );
+
+const streamStream = (type: string, window = { beforeMs: 1000, afterMs: 1000, graceMs: 500 }) =>
+  doc(
+    [
+      { id: 'a', kind: 'source', config: { topic: 'a' } },
+      { id: 'b', kind: 'source', config: { topic: 'b' } },
+      {
+        id: 'j',
+        kind: 'streamStreamJoin',
+        config: { type, joiner: '{"l": left, "r": right}', window },
+      },
+      { id: 'out', kind: 'sink', config: { topic: 'out' } },
+    ],
+    [
+      { from: 'a', to: 'j', toPort: 'left' },
+      { from: 'b', to: 'j', toPort: 'right' },
+      { from: 'j', to: 'out' },
+    ],
+    ['a', 'b', 'out'],
+  );
+
+const tableTable = (type: string) =>
+  doc(
+    [
+      { id: 'a', kind: 'table', config: { topic: 'a' } },
+      { id: 'b', kind: 'table', config: { topic: 'b' } },
+      { id: 'j', kind: 'tableTableJoin', config: { type, joiner: '{"l": left, "r": right}' } },
+      { id: 'ts', kind: 'toStream', config: {} },
+      { id: 'out', kind: 'sink', config: { topic: 'out' } },
+    ],
+    [
+      { from: 'a', to: 'j', toPort: 'left' },
+      { from: 'b', to: 'j', toPort: 'right' },
+      { from: 'j', to: 'ts' },
+      { from: 'ts', to: 'out' },
+    ],
+    ['a', 'b', 'out'],
+  );
+
+const streamGlobal = (type: string) =>
+  doc(
+    [
+      { id: 'orders', kind: 'source', config: { topic: 'orders' } },
+      { id: 'items', kind: 'globalTable', config: { topic: 'items' } },
+      {
+        id: 'j',
+        kind: 'streamGlobalTableJoin',
+        config: { type, keySelector: 'value.item', joiner: '{"o": left, "i": right}' },
+      },
+      { id: 'out', kind: 'sink', config: { topic: 'out' } },
+    ],
+    [
+      { from: 'orders', to: 'j', toPort: 'left' },
+      { from: 'items', to: 'j', toPort: 'right' },
+      { from: 'j', to: 'out' },
+    ],
+    ['orders', 'items', 'out'],
+  );
+
+type Row = [string, string | null, unknown, number];
+const rows = (list: Row[]) =>
+  list.map(([topic, key, v, timestamp]) => ({
+    topic,
+    key,
+    value: v === null ? null : { v },
+    timestamp,
+  }));
+
+// Stream side: a record before the table has the key, a null key, a table tombstone, then a key
+// the table never had.
+const streamTableInput = rows([
+  ['orders', 'u1', 1, 0],
+  ['users', 'u1', 'A', 10],
+  ['orders', 'u1', 2, 20],
+  ['orders', null, 3, 30],
+  ['users', 'u1', null, 40],
+  ['orders', 'u1', 4, 50],
+  ['orders', 'u2', 5, 60],
+  ['orders', 'u2', null, 70],
+]);
+// Stream–stream: a match within the window, an unmatched left record whose window closes later,
+// a right record outside the window, a record exactly at the window bound (after = 1000), a late
+// record, out-of-order input, and a null key.
+const streamStreamInput = rows([
+  ['a', 'k', 1, 1000],
+  ['b', 'k', 2, 1500],
+  ['a', 'x', 3, 2000],
+  ['b', 'x', 33, 3000],
+  ['b', 'k', 4, 5000],
+  ['a', 'k', 5, 9000],
+  ['a', 'k', 6, 4000],
+  ['b', null, 7, 9500],
+  ['b', 'y', 8, 12000],
+  ['a', 'y', 9, 11000],
+  ['a', 'z', 10, 20000],
+]);
+// Table–table: either side triggers, tombstones on both sides.
+const tableTableInput = rows([
+  ['a', 'k', 1, 0],
+  ['b', 'k', 2, 10],
+  ['a', 'x', 3, 20],
+  ['b', 'k', null, 30],
+  ['a', 'k', 5, 40],
+  ['b', 'y', 6, 50],
+  ['a', 'x', null, 60],
+  ['b', 'k', 7, 70],
+  ['a', 'k', null, 80],
+]);
+const globalInput = [
+  { topic: 'items', key: 'i1', value: { origin: 'SH' }, timestamp: 0 },
+  { topic: 'orders', key: 'o1', value: { item: 'i1' }, timestamp: 10 },
+  { topic: 'orders', key: 'o2', value: { item: 'i9' }, timestamp: 20 },
+  { topic: 'orders', key: null, value: { item: 'i1' }, timestamp: 30 },
+  { topic: 'items', key: 'i9', value: { origin: 'BJ' }, timestamp: 40 },
+  { topic: 'orders', key: 'o3', value: { item: 'i9' }, timestamp: 50 },
+];
+
+const scenarios: OracleScenario[] = [
+  ...['inner', 'left'].map((t) => ({
+    name: `stream–table ${t}`,
+    topology: streamTable(t),
+    inputs: streamTableInput,
+    outputs: ['out'],
+  })),
+  ...['inner', 'left', 'outer'].map((t) => ({
+    name: `stream–stream ${t}`,
+    topology: streamStream(t),
+    inputs: streamStreamInput,
+    outputs: ['out'],
+  })),
+  {
+    name: 'stream–stream left, asymmetric window',
+    topology: streamStream('left', { beforeMs: 0, afterMs: 2000, graceMs: 0 }),
+    inputs: streamStreamInput,
+    outputs: ['out'],
+  },
+  ...['inner', 'left', 'outer'].map((t) => ({
+    name: `table–table ${t}`,
+    topology: tableTable(t),
+    inputs: tableTableInput,
+    outputs: ['out'],
+  })),
+  ...['inner', 'left'].map((t) => ({
+    name: `stream–globalTable ${t}`,
+    topology: streamGlobal(t),
+    inputs: globalInput,
+    outputs: ['out'],
+  })),
+];
+
+function ours(scenario: OracleScenario) {
+  const result = validateTopology(scenario.topology);
+  if (!result.ok) throw new Error(JSON.stringify(result.errors));
+  const driver = createTestDriver(result.topology);
+  for (const r of scenario.inputs ?? []) driver.pipeInput(r.topic, r.key, r.value, r.timestamp);
+  const outputs = Object.fromEntries(
+    (scenario.outputs ?? []).map((topic) => [
+      topic,
+      driver.readOutput(topic).map((r) => ({ key: r.key, value: r.value, timestamp: r.timestamp })),
+    ]),
+  );
+  const dropped = Object.values(driver.metrics().tasks).reduce(
+    (s, t) => s + (t['dropped-records-total'] ?? 0),
+    0,
+  );
+  return { outputs, dropped, describe: describeTopology(planTopology(result.topology)) };
+}
+
+describe('joins vs Apache Kafka Streams 4.1', () => {
+  let expected: OracleResult[];
+  beforeAll(async () => {
+    expected = await runOracle(scenarios);
+  }, 300_000);
+
+  for (const [i, scenario] of scenarios.entries()) {
+    it(scenario.name, () => {
+      const reference = expected[i]!;
+      expect(reference.error, `${scenario.name} failed on Kafka Streams`).toBeUndefined();
+      const mine = ours(scenario);
+      expect(mine.describe).toBe(reference.describe);
+      expect(mine.outputs).toEqual(reference.outputs);
+      expect(mine.dropped).toBe(reference.metrics?.['dropped-records-total']);
+    });
+  }
+});

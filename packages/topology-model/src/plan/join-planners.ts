@@ -1,0 +1,263 @@
+// Join kinds, mirroring KStreamImpl#join/leftJoin/outerJoin (KStreamImplJoin for stream–stream,
+// doStreamTableJoin, globalTableJoin) and KTableImpl#doJoin (Kafka Streams 4.1): the order in
+// which names are burnt is what makes generated names match. A stream side whose key changed is
+// repartitioned first; the source topics of both sides form a co-partition group.
+import type { SerdeName } from '../schema.js';
+import type { PlanBuilder } from './builder.js';
+import { singleInput, type Flow, type Planner } from './flow.js';
+
+const DROPPED: SerdeName = 'json';
+
+type JoinKind = 'streamStreamJoin' | 'streamTableJoin' | 'streamGlobalTableJoin' | 'tableTableJoin';
+
+/** The source topics a flow's node reads from, through processors (InternalTopologyBuilder). */
+function sourceTopicsOf(b: PlanBuilder, from: string): string[] {
+  const out = new Set<string>();
+  const seen = new Set<string>();
+  const walk = (name: string): void => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    const node = b.nodes.get(name);
+    if (!node) return;
+    if (node.role === 'source') for (const t of node.topics ?? []) out.add(t);
+    for (const p of node.parents) walk(p);
+  };
+  walk(from);
+  return [...out];
+}
+
+/** KTableImpl#valueGetterSupplier: the store the join reads a table side from (materializing it). */
+function valueGetterStores(b: PlanBuilder, flow: Flow): string[] {
+  let name: string | undefined = flow.from;
+  while (name !== undefined) {
+    const node = b.nodes.get(name);
+    if (!node) return [];
+    if (node.stores.length > 0) {
+      for (const s of node.stores) {
+        const pending = b.stores.get(s);
+        if (pending) pending.materialized = true;
+      }
+      return node.stores;
+    }
+    // Unmaterialized filter / mapValues read through their parent's getter.
+    name = node.parents.length === 1 ? node.parents[0] : undefined;
+  }
+  return [];
+}
+
+/** KStreamImpl#repartitionForJoin when the key changed before the join. */
+function joinableStream(b: PlanBuilder, flow: Flow, id: string, repartitionName: string): Flow {
+  if (!flow.repartitionRequired) return flow;
+  const source = b.repartition(repartitionName, flow.from, id, {
+    keySerde: flow.keySerde,
+    valueSerde: flow.valueSerde,
+  });
+  return { ...flow, from: source, repartitionRequired: false };
+}
+
+export const joinPlanners: { [K in JoinKind]: Planner<K> } = {
+  // KStreamImpl#doJoin → KStreamImplJoin#join: repartitions (`<name>-left` / `-right`, else the
+  // side's node name), then KSTREAM-WINDOWED ×2, JOINTHIS/OUTERTHIS, JOINOTHER/OUTEROTHER and
+  // KSTREAM-MERGE; stores `<JOINTHIS name>-store`, `<JOINOTHER name>-store` and, for left and
+  // outer joins, `KSTREAM-OUTERSHARED-<n>-store` (the unmatched records awaiting window close).
+  streamStreamJoin: (node, inputs, b) => {
+    const name = node.name;
+    let left = singleInput(inputs, node.id, 'left');
+    let right = singleInput(inputs, node.id, 'right');
+    left = joinableStream(b, left, node.id, name === undefined ? left.from : `${name}-left`);
+    right = joinableStream(b, right, node.id, name === undefined ? right.from : `${name}-right`);
+    b.copartitionGroups.push([
+      ...new Set([...sourceTopicsOf(b, left.from), ...sourceTopicsOf(b, right.from)]),
+    ]);
+    const type = node.config.type;
+    const leftOuter = type !== 'inner';
+    const rightOuter = type === 'outer';
+    const thisWindowed = b.suffixOrGenerate(name, '-this-windowed', 'KSTREAM-WINDOWED-');
+    const otherWindowed = b.suffixOrGenerate(name, '-other-windowed', 'KSTREAM-WINDOWED-');
+    const thisGenerated = b.newProcessorName(
+      rightOuter ? 'KSTREAM-OUTERTHIS-' : 'KSTREAM-JOINTHIS-',
+    );
+    const otherGenerated = b.newProcessorName(
+      leftOuter ? 'KSTREAM-OUTEROTHER-' : 'KSTREAM-JOINOTHER-',
+    );
+    const joinThis =
+      name === undefined
+        ? thisGenerated
+        : `${name}${rightOuter ? '-outer-this-join' : '-this-join'}`;
+    const joinOther =
+      name === undefined
+        ? otherGenerated
+        : `${name}${leftOuter ? '-outer-other-join' : '-other-join'}`;
+    const merge = b.suffixOrGenerate(name, '-merge', 'KSTREAM-MERGE-');
+    // Store names come from the generated names (StreamJoined#withStoreName is not modelled).
+    const thisStore = `${thisGenerated}-store`;
+    const otherStore = `${otherGenerated}-store`;
+    const index = thisGenerated.slice(-10);
+    const sharedStore = leftOuter ? `KSTREAM-OUTERSHARED-${index}-store` : null;
+    const shared = sharedStore === null ? [] : [sharedStore];
+    const extras = { modelNode: node };
+    b.addProcessor(thisWindowed, 'join-window', [left.from], node.id, {
+      ...extras,
+      port: 'left',
+      stores: [thisStore],
+    });
+    b.addProcessor(otherWindowed, 'join-window', [right.from], node.id, {
+      ...extras,
+      port: 'right',
+      stores: [otherStore],
+    });
+    b.addProcessor(joinThis, node.kind, [thisWindowed], node.id, {
+      ...extras,
+      port: 'left',
+      stores: [otherStore, ...shared],
+    });
+    b.addProcessor(joinOther, node.kind, [otherWindowed], node.id, {
+      ...extras,
+      port: 'right',
+      stores: [thisStore, ...shared],
+    });
+    b.addProcessor(merge, 'join-merge', [joinThis, joinOther], node.id, extras);
+    const w = node.config.window;
+    const retentionMs = w.beforeMs + w.afterMs + w.graceMs;
+    const storeBase = {
+      logging: true,
+      caching: false,
+      storeType: 'persistent' as const,
+      global: false,
+      materialized: true,
+    };
+    const ws = b.addStore(
+      { name: thisStore, keySerde: left.keySerde, valueSerde: left.valueSerde, ...storeBase },
+      node.id,
+    );
+    const os = b.addStore(
+      { name: otherStore, keySerde: right.keySerde, valueSerde: right.valueSerde, ...storeBase },
+      node.id,
+    );
+    for (const s of [ws, os]) {
+      s.type = 'window';
+      s.retentionMs = retentionMs;
+    }
+    if (sharedStore !== null) {
+      const ss = b.addStore(
+        { name: sharedStore, keySerde: DROPPED, valueSerde: DROPPED, ...storeBase },
+        node.id,
+      );
+      ss.type = 'keyValue';
+    }
+    return {
+      type: 'stream',
+      from: merge,
+      keySerde: left.keySerde,
+      valueSerde: DROPPED,
+      repartitionRequired: false,
+    };
+  },
+
+  // KStreamImpl#join(KTable): the join name (KSTREAM-JOIN- / KSTREAM-LEFTJOIN-) first, then a
+  // repartition named after the stream's node if its key changed; the processor reads the table
+  // through its store (materializing a source table).
+  streamTableJoin: (node, inputs, b) => {
+    let left = singleInput(inputs, node.id, 'left');
+    const right = singleInput(inputs, node.id, 'right');
+    const leftJoin = node.config.type === 'left';
+    const name = b.nameOrGenerate(node.name, leftJoin ? 'KSTREAM-LEFTJOIN-' : 'KSTREAM-JOIN-');
+    left = joinableStream(b, left, node.id, node.name ?? left.from);
+    b.copartitionGroups.push([
+      ...new Set([...sourceTopicsOf(b, left.from), ...sourceTopicsOf(b, right.from)]),
+    ]);
+    const stores = valueGetterStores(b, right);
+    b.addProcessor(name, 'streamTableJoin', [left.from], node.id, { modelNode: node, stores });
+    return {
+      type: 'stream',
+      from: name,
+      keySerde: left.keySerde,
+      valueSerde: DROPPED,
+      repartitionRequired: false,
+    };
+  },
+
+  // KStreamImpl#globalTableJoin: no repartition, no co-partitioning; the global store is read
+  // through its value getter, not connected to the processor.
+  streamGlobalTableJoin: (node, inputs, b) => {
+    const left = singleInput(inputs, node.id, 'left');
+    // Kafka Streams names inner global-table joins KSTREAM-LEFTJOIN- too (checked against 4.1).
+    const name = b.nameOrGenerate(node.name, 'KSTREAM-LEFTJOIN-');
+    b.addProcessor(name, 'streamGlobalTableJoin', [left.from], node.id, { modelNode: node });
+    const right = singleInput(inputs, node.id, 'right');
+    const globalProcessor = b.nodes.get(right.from);
+    const n = b.nodes.get(name);
+    if (n && globalProcessor) n.globalStores = globalProcessor.stores;
+    return {
+      type: 'stream',
+      from: name,
+      keySerde: left.keySerde,
+      valueSerde: DROPPED,
+      repartitionRequired: left.repartitionRequired,
+    };
+  },
+
+  // KTableImpl#doJoin: an unnamed Materialized burns a store name first; then KTABLE-MERGE,
+  // old values from the outer sides, then the this / other join processors.
+  tableTableJoin: (node, inputs, b) => {
+    const left = singleInput(inputs, node.id, 'left');
+    const right = singleInput(inputs, node.id, 'right');
+    const c = node.config;
+    const queryable = c.store !== undefined;
+    const materialized =
+      queryable ||
+      (['keySerde', 'valueSerde', 'logging', 'caching', 'storeType'] as const).some(
+        (k) => c[k] !== undefined,
+      );
+    const store = materialized ? (c.store ?? b.newStoreName('KTABLE-MERGE-')) : null;
+    const merge = b.nameOrGenerate(node.name, 'KTABLE-MERGE-');
+    b.copartitionGroups.push([
+      ...new Set([...sourceTopicsOf(b, left.from), ...sourceTopicsOf(b, right.from)]),
+    ]);
+    if (c.type !== 'inner') left.table?.enableSendingOldValues(true);
+    if (c.type === 'outer') right.table?.enableSendingOldValues(true);
+    const joinThis = b.suffixOrGenerate(node.name, '-join-this', 'KTABLE-JOINTHIS-');
+    const joinOther = b.suffixOrGenerate(node.name, '-join-other', 'KTABLE-JOINOTHER-');
+    const leftStores = valueGetterStores(b, left);
+    const rightStores = valueGetterStores(b, right);
+    b.addProcessor(joinThis, 'tableTableJoin', [left.from], node.id, {
+      modelNode: node,
+      port: 'left',
+      stores: rightStores,
+    });
+    b.addProcessor(joinOther, 'tableTableJoin', [right.from], node.id, {
+      modelNode: node,
+      port: 'right',
+      stores: leftStores,
+    });
+    const keySerde = c.keySerde ?? left.keySerde;
+    const valueSerde = c.valueSerde ?? DROPPED;
+    b.addProcessor(merge, 'join-merge', [joinThis, joinOther], node.id, {
+      modelNode: node,
+      stores: store === null ? [] : [store],
+    });
+    if (store !== null) {
+      b.addStore(
+        {
+          name: store,
+          keySerde,
+          valueSerde,
+          logging: c.logging ?? true,
+          caching: c.caching ?? true,
+          storeType: c.storeType ?? 'persistent',
+          global: false,
+          materialized: true,
+        },
+        node.id,
+      );
+    }
+    return {
+      type: 'table',
+      from: merge,
+      keySerde,
+      valueSerde,
+      repartitionRequired: false,
+      table: { enableSendingOldValues: () => true },
+    };
+  },
+};
