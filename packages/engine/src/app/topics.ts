@@ -4,6 +4,7 @@
 // topics (changelogs get the task count of their sub-topology, as Kafka Streams sizes them).
 import type { Plan, Topology } from '@streamwright/topology-model';
 import type { Backend, EngineLogger } from '../api.js';
+import { enforceCopartitioning } from '../joins/copartition.js';
 
 type NewTopic = { name: string; partitions: number; config?: Record<string, string>; internal?: boolean };
 
@@ -36,9 +37,12 @@ export async function ensureTopics(backend: Backend, topology: Topology, plan: P
     const s = plan.subtopologies.find((x) => x.id === sub);
     return Math.max(1, ...(s?.sourceTopics ?? []).map((t) => existing.get(t) ?? 0));
   };
+  // Joins: repartition topics get their co-partition group's count; mismatched user topics fail.
+  const repartitionTopics = new Set(plan.internalTopics.filter((t) => t.kind === 'repartition' && t.partitions === null).map((t) => t.name));
+  const copartitioned = enforceCopartitioning(plan.copartitionGroups ?? [], (t) => existing.get(t), (t) => repartitionTopics.has(t));
   const internals: NewTopic[] = [];
   for (const t of plan.internalTopics) {
-    let partitions = t.partitions;
+    let partitions = t.partitions ?? copartitioned.get(t.name) ?? null;
     if (partitions === null) {
       const store = plan.stores.find((s) => s.changelogTopic === t.name);
       const reader = plan.subtopologies.find((s) => s.sourceTopics.includes(t.name));
