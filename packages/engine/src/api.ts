@@ -104,6 +104,29 @@ export interface FetchResponse {
   error?: 'OFFSET_OUT_OF_RANGE';
 }
 
+/** Kafka's isolation.level: read_committed readers see committed transactional data only. */
+export type IsolationLevel = 'read_uncommitted' | 'read_committed';
+
+/**
+ * Kafka's transactional producer, as exactly_once_v2 uses it: one per stream thread. Records sent
+ * inside a transaction are written at once but become visible to read_committed readers only when
+ * the transaction commits, together with the consumed offsets sent into it. A newer producer with
+ * the same transactional id fences this one: its calls then fail with code PRODUCER_FENCED.
+ */
+export interface TransactionalProducer {
+  readonly transactionalId: string;
+  beginTransaction(): void;
+  send(records: ProduceRecord[]): Promise<{ partition: number; offset: number }[]>;
+  /** The group's offsets commit with the transaction; with `member`, its generation is checked (KIP-447). */
+  sendOffsetsToTransaction(
+    offsets: { topic: string; partition: number; offset: number }[],
+    groupId: string,
+    member?: { memberId: string; generation: number },
+  ): Promise<void>;
+  commitTransaction(): Promise<void>;
+  abortTransaction(): Promise<void>;
+}
+
 /**
  * Everything the engine needs from a Kafka-like log. Asynchronous on purpose: the engine only
  * awaits it at poll, produce-flush and commit boundaries, never per record.
@@ -120,7 +143,13 @@ export interface Backend {
   /** Appends and resolves once acknowledged; returns the assigned (partition, offset) per record. */
   produce(records: ProduceRecord[]): Promise<{ partition: number; offset: number }[]>;
   /** Reads from `offset`, at most `maxRecords`; waits up to `maxWaitMs` when nothing is there. */
-  fetch(tp: TopicPartition, offset: number, maxRecords: number, maxWaitMs: number): Promise<StoredRecord[]>;
+  fetch(
+    tp: TopicPartition,
+    offset: number,
+    maxRecords: number,
+    maxWaitMs: number,
+    options?: { isolationLevel?: IsolationLevel },
+  ): Promise<StoredRecord[]>;
   /**
    * Kafka's fetch request: several partitions at once, answered as soon as any of them has data
    * (or after `maxWaitMs`, or when `signal` aborts — a consumer's wakeup()). An offset below the
@@ -129,11 +158,16 @@ export interface Backend {
    */
   fetchMany(
     requests: FetchRequest[],
-    options: { maxRecords: number; maxWaitMs: number; signal?: AbortSignal },
+    options: { maxRecords: number; maxWaitMs: number; signal?: AbortSignal; isolationLevel?: IsolationLevel },
   ): Promise<FetchResponse[]>;
   joinGroup(groupId: string, topics: string[], options?: JoinGroupOptions): Promise<GroupMember>;
   commitOffsets(groupId: string, offsets: { topic: string; partition: number; offset: number }[]): Promise<void>;
   committedOffsets(groupId: string, tps: TopicPartition[]): Promise<Map<string, number>>;
+  /**
+   * Kafka's initTransactions for `transactionalId` (fencing older producers with that id).
+   * Absent when the backend has no transactions: exactly_once_v2 is then refused at start.
+   */
+  transactionalProducer?(transactionalId: string): Promise<TransactionalProducer>;
   close(): Promise<void>;
 }
 

@@ -12,6 +12,7 @@ export type EngineErrorCode =
   | 'PROCESSING_FAILED'
   | 'BACKEND_CLOSED'
   | 'INVALID_PLAN'
+  | 'PRODUCER_FENCED'
   | 'APP_STATE';
 
 export class EngineError extends Error {
@@ -82,6 +83,16 @@ export class UnsupportedConfigError extends EngineError {
 export class BackendClosedError extends EngineError {
   constructor() {
     super('BACKEND_CLOSED', 'the backend is closed');
+  }
+}
+
+/**
+ * A newer producer with the same transactional id took over (or the transaction timed out): the
+ * thread's tasks may have moved (Kafka Streams' TaskMigratedException). Close them dirty, rejoin.
+ */
+export class ProducerFencedError extends EngineError {
+  constructor(message: string, cause?: unknown) {
+    super('PRODUCER_FENCED', message, { cause });
   }
 }
 

@@ -188,9 +188,9 @@ describe('streams app on the embedded backend', () => {
     await backend.close();
   });
 
-  it('exactly_once_v2 fails clearly at start instead of silently running at_least_once', async () => {
+  it('exactly_once_v2 with worker threads fails clearly at start instead of silently running at_least_once', async () => {
     const backend = await createEmbeddedBackend();
-    const streams = app(ordersPipeline({ 'processing.guarantee': 'exactly_once_v2' }), backend, '/nonexistent');
+    const streams = app(ordersPipeline({ 'processing.guarantee': 'exactly_once_v2', 'num.stream.threads': 2 }), backend, '/nonexistent');
     await expect(streams.start()).rejects.toThrow(UnsupportedConfigError);
     await expect(streams.start()).rejects.toThrow(/exactly_once_v2/);
     expect(streams.state()).toBe('CREATED');

@@ -103,14 +103,18 @@ class StreamsAppImpl implements StreamsApp {
     if (this.#lifecycle.state !== 'CREATED') {
       throw new EngineError('APP_STATE', `application ${this.applicationId} cannot start in state ${this.#lifecycle.state}`);
     }
-    if (this.#config.processingGuarantee === 'exactly_once_v2') {
-      throw new UnsupportedConfigError(
-        'processing.guarantee=exactly_once_v2 is not available yet: it arrives with the durable log and transactions (issue 5). ' +
-          'Use at_least_once for now.',
-      );
-    }
-    // Checked before anything starts, so a refused app stays CREATED (as for exactly_once_v2).
+    // Checked before anything starts, so a refused app stays CREATED.
     const inWorkers = this.#config.numStreamThreads > 1;
+    if (this.#config.processingGuarantee === 'exactly_once_v2') {
+      if (!this.#options.backend.transactionalProducer) {
+        throw new UnsupportedConfigError(`processing.guarantee=exactly_once_v2 needs a backend with transactions; the ${this.#options.backend.kind} backend has none`);
+      }
+      if (inWorkers) {
+        throw new UnsupportedConfigError(
+          'processing.guarantee=exactly_once_v2 runs with num.stream.threads=1 for now: worker threads reach the log through a port without transactions',
+        );
+      }
+    }
     const workerModule = inWorkers ? this.#workerModule() : null;
     this.#lifecycle.transition('REBALANCING');
     try {

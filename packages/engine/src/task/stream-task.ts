@@ -1,7 +1,7 @@
 // One task = one sub-topology × one partition (Kafka Streams' StreamTask). It owns the processor
 // graph instance, its stores and its input queues. Everything here is synchronous except
 // restoring stores from their changelogs, which happens once, before the task runs.
-import type { Backend, ProcessingError, ProduceRecord, StoredRecord, TaskState, TopicPartition } from '../api.js';
+import type { Backend, IsolationLevel, ProcessingError, ProduceRecord, StoredRecord, TaskState, TopicPartition } from '../api.js';
 import type { EngineConfig } from '../app/config.js';
 import { StateMachine } from '../lifecycle/state-machine.js';
 import { TASK_TRANSITIONS } from '../lifecycle/states.js';
@@ -93,7 +93,7 @@ export class StreamTask {
   }
 
   /** Replays each store's changelog partition (CREATED → RESTORING → RUNNING). */
-  async restore(backend: Backend): Promise<void> {
+  async restore(backend: Backend, isolationLevel: IsolationLevel = 'read_uncommitted'): Promise<void> {
     this.lifecycle.transition('RESTORING');
     for (const store of this.stores) {
       if (store.changelogTopic === null) continue;
@@ -110,7 +110,8 @@ export class StreamTask {
       let offset = range.earliest;
       this.metrics.restoreRemainingRecordsTotal += Math.max(0, range.latest - range.earliest);
       while (offset < range.latest) {
-        const batch = await backend.fetch(tp, offset, 10_000, 0);
+        // Under exactly_once_v2 only committed changelog records are state (aborted ones never were).
+        const batch = await backend.fetch(tp, offset, 10_000, 0, { isolationLevel });
         if (batch.length === 0) break;
         for (const record of batch) {
           if (record.offset >= range.latest) break;

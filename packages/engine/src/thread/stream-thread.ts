@@ -6,7 +6,8 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Backend, GroupMember, PartitionAssignor, ProcessingError, TopicPartition } from '../api.js';
 import type { EngineConfig } from '../app/config.js';
-import { errorMessage } from '../errors.js';
+import { TransactionalRecordCollector } from '../eos/transactional-collector.js';
+import { errorMessage, ProducerFencedError } from '../errors.js';
 import { StateMachine } from '../lifecycle/state-machine.js';
 import { THREAD_TRANSITIONS, type ThreadState } from '../lifecycle/states.js';
 import type { ThreadMetrics } from '../metrics/metric-groups.js';
@@ -56,7 +57,8 @@ export class StreamThread implements StreamThreadHandle {
   readonly lifecycle: StateMachine<ThreadState>;
   readonly metrics: ThreadMetrics;
   readonly #ctx: StreamThreadContext;
-  readonly #collector: BufferedRecordCollector;
+  /** exactly_once_v2: the thread's transactional collector (created at start), else a buffered one. */
+  #collector: BufferedRecordCollector | TransactionalRecordCollector;
   /** Every task this thread ran or runs, for status (a revoked task leaves the map). */
   readonly tasks = new Map<string, StreamTask>();
   readonly #queues = new Map<string, { task: StreamTask; queue: RecordQueue }>();
@@ -83,8 +85,18 @@ export class StreamThread implements StreamThreadHandle {
     return this.lifecycle.state;
   }
 
+  get #eos(): boolean {
+    return this.#ctx.config.processingGuarantee === 'exactly_once_v2';
+  }
+
+  /** Kafka Streams' transactional id per thread: a restarted instance fences its predecessor. */
+  async #initTransactions(): Promise<void> {
+    this.#collector = await TransactionalRecordCollector.create(this.#ctx.backend, this.name);
+  }
+
   async start(): Promise<void> {
     this.lifecycle.transition('STARTING');
+    if (this.#eos) await this.#initTransactions();
     const topics = [...new Set(this.#ctx.subtopologies.flatMap((s) => s.sourceTopics))];
     // The listener goes in with the join, so a rebalance right after it is never missed.
     const member = await this.#ctx.backend.joinGroup(this.#ctx.config.applicationId, topics, {
@@ -118,7 +130,12 @@ export class StreamThread implements StreamThreadHandle {
       while (!this.#stopRequested) {
         await this.#handleRebalanceEvents();
         if (this.#stopRequested) break;
-        await this.#runOnce();
+        try {
+          await this.#runOnce();
+        } catch (error) {
+          if (!(error instanceof ProducerFencedError)) throw error;
+          await this.#onTaskMigrated(error);
+        }
         await yieldToEventLoop();
       }
     } catch (error) {
@@ -160,7 +177,12 @@ export class StreamThread implements StreamThreadHandle {
     }
     let responses;
     try {
-      responses = await backend.fetchMany(requests, { maxRecords: config.maxPollRecords, maxWaitMs, signal: this.#wakeup.signal });
+      responses = await backend.fetchMany(requests, {
+        maxRecords: config.maxPollRecords,
+        maxWaitMs,
+        signal: this.#wakeup.signal,
+        ...(this.#eos ? { isolationLevel: 'read_committed' as const } : {}),
+      });
     } catch (error) {
       this.#ctx.logger.warn({ thread: this.name, err: errorMessage(error) }, 'poll failed; retrying');
       await sleep(config.pollMs, this.#wakeup.signal);
@@ -262,7 +284,12 @@ export class StreamThread implements StreamThreadHandle {
     for (const t of tasks) for (const r of t.takeChangelogRecords()) this.#collector.send(r);
     await this.#collector.flush();
     const offsets = tasks.filter((t) => t.commitNeeded).flatMap((t) => t.takeCommittableOffsets());
-    if (offsets.length > 0) await this.#ctx.backend.commitOffsets(this.#ctx.config.applicationId, offsets);
+    const collector = this.#collector;
+    if (collector instanceof TransactionalRecordCollector) {
+      // exactly_once_v2: output, changelogs and input offsets in one transaction.
+      const member = this.#member;
+      await collector.commit(offsets, this.#ctx.config.applicationId, member ? { memberId: member.memberId, generation: member.generation() } : undefined);
+    } else if (offsets.length > 0) await this.#ctx.backend.commitOffsets(this.#ctx.config.applicationId, offsets);
     this.metrics.recordCommit(performance.now() - started);
     this.#lastCommit = Date.now();
   }
@@ -341,11 +368,30 @@ export class StreamThread implements StreamThreadHandle {
         this.#queues.set(tpKey(tp.topic, tp.partition), { task, queue });
       }
       try {
-        await task.restore(backend);
+        await task.restore(backend, this.#eos ? 'read_committed' : 'read_uncommitted');
       } catch (error) {
         this.#failTask(task, error);
       }
     }
+  }
+
+  /**
+   * The producer was fenced (Kafka Streams' TaskMigratedException): abort the transaction, close
+   * every task dirty (in-memory state is dropped and restored from the committed changelog), get a
+   * new producer epoch and take the current assignment again, from the committed offsets.
+   */
+  async #onTaskMigrated(error: ProducerFencedError): Promise<void> {
+    this.#ctx.logger.warn({ thread: this.name, err: error.message }, 'producer fenced: closing tasks dirty and rejoining');
+    if (this.#collector instanceof TransactionalRecordCollector) await this.#collector.abort();
+    for (const task of [...this.tasks.values()]) {
+      task.close();
+      this.metrics.taskClosedTotal++;
+      this.tasks.delete(task.id);
+      task.metrics.ownerThread = 0;
+    }
+    this.#queues.clear();
+    await this.#initTransactions();
+    this.#pendingAssignment = this.#member?.assignment() ?? [];
   }
 
   async #resetPosition(task: StreamTask, tp: TopicPartition): Promise<number> {

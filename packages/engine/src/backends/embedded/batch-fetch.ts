@@ -34,11 +34,59 @@ const INITIAL_RECORD_BYTES = 256;
 
 const key = (topic: string, partition: number): string => `${topic}\u0000${partition}`;
 
+/**
+ * Decoded records a fetch read but could not return (beyond maxRecords), per partition, served to
+ * the next fetch that continues at their offset — what Kafka's consumer does with the rest of a
+ * fetch response, so a batch is never decoded twice.
+ */
+export class FetchLeftovers {
+  readonly #left = new Map<string, { records: StoredRecord[]; index: number }>();
+
+  /** Whether records are waiting for a fetch of this partition at `offset`. */
+  has(topic: string, partition: number, offset: number): boolean {
+    const left = this.#left.get(key(topic, partition));
+    return left !== undefined && left.records[left.index]?.offset === offset;
+  }
+
+  /** Up to `max` waiting records from `offset` (none when the fetch does not continue them). */
+  take(topic: string, partition: number, offset: number, max: number): StoredRecord[] {
+    const k = key(topic, partition);
+    const left = this.#left.get(k);
+    if (!left || left.records[left.index]?.offset !== offset) {
+      this.#left.delete(k);
+      return [];
+    }
+    const taken = left.records.slice(left.index, left.index + max);
+    left.index += taken.length;
+    if (left.index >= left.records.length) this.#left.delete(k);
+    return taken;
+  }
+
+  /** Returns at most `max` of `records`, keeping the rest. */
+  limit(topic: string, partition: number, records: StoredRecord[], max: number): StoredRecord[] {
+    const k = key(topic, partition);
+    if (records.length <= max) {
+      this.#left.delete(k);
+      return records;
+    }
+    this.#left.set(k, { records, index: max });
+    return records.slice(0, max);
+  }
+}
+
+/**
+ * Answers a fetch from leftovers when any requested partition has some (at once, as a consumer's
+ * buffered records); null when the fetch must go to the log.
+ */
+export function fromLeftovers(leftovers: FetchLeftovers, requests: readonly FetchRequest[], maxRecords: number, highWatermark: (r: FetchRequest) => number): FetchResponse[] | null {
+  if (!requests.some((r) => leftovers.has(r.topic, r.partition, r.offset))) return null;
+  return requests.map((r) => ({ topic: r.topic, partition: r.partition, records: leftovers.take(r.topic, r.partition, r.offset, maxRecords), highWatermark: highWatermark(r) }));
+}
+
 export class BatchFetcher {
   /** Average bytes per record seen per partition (batch overhead included). */
   readonly #recordBytes = new Map<string, number>();
-  /** Decoded records a fetch read but did not return, by partition. */
-  readonly #leftovers = new Map<string, { records: StoredRecord[]; index: number }>();
+  readonly #leftovers = new FetchLeftovers();
 
   constructor(private readonly log: Log) {}
 
@@ -62,15 +110,8 @@ export class BatchFetcher {
 
   /** The same fetch decoded, at most `maxRecords` per partition (the rest is kept for the next one). */
   async fetchRecords(requests: readonly FetchRequest[], options: BatchFetchOptions): Promise<FetchResponse[]> {
-    // Records left over from the previous fetch answer at once, as a consumer's buffered records do.
-    if (requests.some((r) => this.#leftoverAt(r.topic, r.partition, r.offset))) {
-      return requests.map((r) => ({
-        topic: r.topic,
-        partition: r.partition,
-        records: this.#takeLeftovers(r.topic, r.partition, r.offset, options.maxRecords),
-        highWatermark: this.log.latestOffset(r.topic, r.partition),
-      }));
-    }
+    const buffered = fromLeftovers(this.#leftovers, requests, options.maxRecords, (r) => this.log.latestOffset(r.topic, r.partition));
+    if (buffered !== null) return buffered;
     const fetched = await this.fetchBatches(requests, options);
     return fetched.map((f) => {
       const response: FetchResponse = { topic: f.topic, partition: f.partition, records: [], highWatermark: f.highWatermark };
@@ -80,12 +121,7 @@ export class BatchFetcher {
       }
       const records: StoredRecord[] = [];
       for (const { batch, header } of f.batches) decodeBatchInto(batch, header, f.topic, f.partition, f.from, records);
-      if (records.length > options.maxRecords) {
-        this.#leftovers.set(key(f.topic, f.partition), { records, index: options.maxRecords });
-        response.records = records.slice(0, options.maxRecords);
-      } else {
-        response.records = records;
-      }
+      response.records = this.#leftovers.limit(f.topic, f.partition, records, options.maxRecords);
       return response;
     });
   }
@@ -93,7 +129,6 @@ export class BatchFetcher {
   async #read(topic: string, partition: number, offset: number, maxRecords: number): Promise<PartitionBatches> {
     const k = key(topic, partition);
     const highWatermark = this.log.latestOffset(topic, partition);
-    this.#leftovers.delete(k);
     const out: PartitionBatches = { topic, partition, highWatermark, from: offset, batches: [] };
     if (offset >= highWatermark) {
       // Past the end of the log is out of range; between the high watermark and it, just nothing yet.
@@ -126,21 +161,6 @@ export class BatchFetcher {
     if (records > 0) this.#recordBytes.set(k, bytes / records);
     if (out.batches.length === 0) out.from = next;
     return out;
-  }
-
-  #leftoverAt(topic: string, partition: number, offset: number): boolean {
-    const left = this.#leftovers.get(key(topic, partition));
-    return left !== undefined && left.records[left.index]?.offset === offset;
-  }
-
-  #takeLeftovers(topic: string, partition: number, offset: number, max: number): StoredRecord[] {
-    const k = key(topic, partition);
-    const left = this.#leftovers.get(k);
-    if (!left || left.records[left.index]?.offset !== offset) return [];
-    const taken = left.records.slice(left.index, left.index + max);
-    left.index += taken.length;
-    if (left.index >= left.records.length) this.#leftovers.delete(k);
-    return taken;
   }
 
   #waitForAny(requests: readonly FetchRequest[], positions: number[], timeoutMs: number, signal: AbortSignal | undefined): Promise<void> {

@@ -11,15 +11,19 @@ import type {
   FetchRequest,
   FetchResponse,
   GroupMember,
+  IsolationLevel,
   JoinGroupOptions,
   ProduceRecord,
   StoredRecord,
   TopicDescription,
   TopicPartition,
+  TransactionalProducer,
 } from '../../api.js';
 import { OffsetOutOfRangeError, UnknownTopicError } from '../../errors.js';
+import { BatchFetcher, type PartitionBatches } from './batch-fetch.js';
 import { joinGroup } from './group-member.js';
 import { engineErrorOf, translated } from './log-errors.js';
+import { transactionalProducer } from './transactions.js';
 
 export interface EmbeddedBackendOptions {
   /** Durable storage; a temporary directory without fsync (removed at close) when absent. */
@@ -55,6 +59,7 @@ export interface EmbeddedBackend extends Backend {
   /** The log underneath: transactions (exactly_once_v2), worker-thread ports, admin listings. */
   readonly log: Log;
   createTopics(topics: NewTopic[]): Promise<void>;
+  transactionalProducer(transactionalId: string): Promise<TransactionalProducer>;
   /** Runs retention and compaction now (they also run on timers). */
   enforceRetention(): Promise<void>;
   /** Bytes held per partition of a topic (the segment files' size). */
@@ -94,11 +99,15 @@ class LogBackend implements EmbeddedBackend {
   readonly #closing = new AbortController();
   #closed: Promise<void> | null = null;
 
+  readonly #batches: BatchFetcher;
+
   constructor(
     readonly log: Log,
     readonly dataDir: string | null,
     private readonly temporary: string | null,
-  ) {}
+  ) {
+    this.#batches = new BatchFetcher(log);
+  }
 
   createTopics(topics: NewTopic[]): Promise<void> {
     return translated(() => this.log.createTopics(topics, { ifNotExists: true }));
@@ -140,8 +149,14 @@ class LogBackend implements EmbeddedBackend {
     }
   }
 
-  async fetch(tp: TopicPartition, offset: number, maxRecords: number, maxWaitMs: number): Promise<StoredRecord[]> {
-    const [response] = await this.fetchMany([{ ...tp, offset }], { maxRecords, maxWaitMs });
+  async fetch(
+    tp: TopicPartition,
+    offset: number,
+    maxRecords: number,
+    maxWaitMs: number,
+    options?: { isolationLevel?: IsolationLevel },
+  ): Promise<StoredRecord[]> {
+    const [response] = await this.fetchMany([{ ...tp, offset }], { maxRecords, maxWaitMs, ...options });
     if (response!.error === 'OFFSET_OUT_OF_RANGE') {
       throw new OffsetOutOfRangeError(tp.topic, tp.partition, offset, this.log.earliestOffset(tp.topic, tp.partition), response!.highWatermark);
     }
@@ -150,7 +165,7 @@ class LogBackend implements EmbeddedBackend {
 
   async fetchMany(
     requests: FetchRequest[],
-    options: { maxRecords: number; maxWaitMs: number; signal?: AbortSignal },
+    options: { maxRecords: number; maxWaitMs: number; signal?: AbortSignal; isolationLevel?: IsolationLevel },
   ): Promise<FetchResponse[]> {
     if (requests.length === 0) {
       await sleep(options.maxWaitMs, options.signal ? AbortSignal.any([options.signal, this.#closing.signal]) : this.#closing.signal);
@@ -158,13 +173,18 @@ class LogBackend implements EmbeddedBackend {
     }
     const signal = options.signal ? AbortSignal.any([options.signal, this.#closing.signal]) : this.#closing.signal;
     try {
+      if ((options.isolationLevel ?? 'read_uncommitted') === 'read_uncommitted') {
+        // Batch-wise (batch-fetch.ts): reads sized to what is asked, leftovers kept for the next poll.
+        return await this.#batches.fetchRecords(requests, { maxRecords: options.maxRecords, maxWaitMs: options.maxWaitMs, signal });
+      }
       // The engine's contract: below the log start reads from the log start (retention passed the
       // consumer); past the end is reported per partition.
       const positions = requests.map((r) => ({ topic: r.topic, partition: r.partition, offset: Math.max(r.offset, this.log.earliestOffset(r.topic, r.partition)) }));
-      let results = await this.log.poll(positions, { maxRecords: options.maxRecords, maxWaitMs: options.maxWaitMs, signal });
+      const isolationLevel = options.isolationLevel ?? 'read_uncommitted';
+      let results = await this.log.poll(positions, { maxRecords: options.maxRecords, maxWaitMs: options.maxWaitMs, signal, isolationLevel });
       if (results.some((r, i) => r.error !== undefined && positions[i]!.offset < r.logStartOffset)) {
         const again = positions.map((p, i) => ({ ...p, offset: Math.max(p.offset, results[i]!.logStartOffset) }));
-        results = await this.log.poll(again, { maxRecords: options.maxRecords, maxWaitMs: 0 });
+        results = await this.log.poll(again, { maxRecords: options.maxRecords, maxWaitMs: 0, isolationLevel });
       }
       return results.map((r) => ({
         topic: r.topic,
@@ -173,6 +193,16 @@ class LogBackend implements EmbeddedBackend {
         highWatermark: r.highWatermark,
         ...(r.error ? { error: r.error } : {}),
       }));
+    } catch (error) {
+      throw engineErrorOf(error, requests.find((r) => !this.log.hasTopic(r.topic))?.topic);
+    }
+  }
+
+  /** The same fetch with the batches left encoded, for stream threads in worker threads (they decode). */
+  async fetchEncoded(requests: FetchRequest[], options: { maxRecords: number; maxWaitMs: number; signal?: AbortSignal }): Promise<PartitionBatches[]> {
+    const signal = options.signal ? AbortSignal.any([options.signal, this.#closing.signal]) : this.#closing.signal;
+    try {
+      return await this.#batches.fetchBatches(requests, { maxRecords: options.maxRecords, maxWaitMs: options.maxWaitMs, signal });
     } catch (error) {
       throw engineErrorOf(error, requests.find((r) => !this.log.hasTopic(r.topic))?.topic);
     }
@@ -188,6 +218,10 @@ class LogBackend implements EmbeddedBackend {
 
   async committedOffsets(groupId: string, tps: TopicPartition[]): Promise<Map<string, number>> {
     return translated(() => new Map(this.log.committedOffsets(groupId, tps).map((c) => [`${c.topic}:${c.partition}`, c.offset])));
+  }
+
+  transactionalProducer(transactionalId: string): Promise<TransactionalProducer> {
+    return translated(() => transactionalProducer(this.log, transactionalId));
   }
 
   async enforceRetention(): Promise<void> {
