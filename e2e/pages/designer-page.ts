@@ -55,6 +55,18 @@ export class DesignerPage {
     await this.page.mouse.up();
   }
 
+  /** Moves the keyboard focus to a node (React Flow's focusable node wrapper). */
+  async focusNode(id: string): Promise<void> {
+    await this.node(id).locator('xpath=..').focus();
+  }
+
+  /** Selects a node by keyboard: focus it, press Enter. */
+  async selectByKeyboard(id: string): Promise<void> {
+    await this.focusNode(id);
+    await this.page.keyboard.press('Enter');
+    await expect(this.page.getByTestId('node-id')).toHaveValue(id);
+  }
+
   async select(id: string): Promise<void> {
     await this.node(id).locator('.sw-node__id').click();
     await expect(this.page.getByTestId('node-id')).toHaveValue(id);

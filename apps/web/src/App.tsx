@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { ReactFlowProvider } from '@xyflow/react';
 import { useApi } from './api/context.js';
-import { useActions, useDesigner, useDesignerStore } from './store/context.js';
+import { useDesigner, useDesignerStore } from './store/context.js';
 import { openDeployed, subscribeLive } from './runtime/runtime-actions.js';
 import { Toolbar } from './toolbar/Toolbar.js';
 import { Palette } from './palette/Palette.js';
@@ -11,10 +11,8 @@ import { BottomPanel } from './panels/BottomPanel.js';
 import { NoticeBar } from './panels/NoticeBar.js';
 import { ImportErrorsDialog } from './panels/ImportErrorsDialog.js';
 import { TopicsView } from './topics/TopicsView.js';
-
-const isTyping = (target: EventTarget | null) =>
-  target instanceof HTMLElement &&
-  (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+import { Dialogs } from './editing/Dialogs.js';
+import { useShortcuts } from './editing/shortcuts.js';
 
 /** Connects the store to the runtime: the deployed topology on load, then the live stream. */
 function useRuntimeConnection() {
@@ -26,27 +24,10 @@ function useRuntimeConnection() {
   }, [api, store]);
 }
 
-/** Undo / redo from the keyboard, leaving text fields their own undo. */
-function useHistoryKeys() {
-  const actions = useActions();
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (!(e.ctrlKey || e.metaKey) || isTyping(e.target)) return;
-      const key = e.key.toLowerCase();
-      if (key === 'z' && !e.shiftKey) actions.undo();
-      else if ((key === 'z' && e.shiftKey) || key === 'y') actions.redo();
-      else return;
-      e.preventDefault();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [actions]);
-}
-
 export function App() {
   const view = useDesigner((s) => s.view);
   useRuntimeConnection();
-  useHistoryKeys();
+  useShortcuts();
   return (
     <ReactFlowProvider>
       <div className="sw-app">
@@ -65,6 +46,7 @@ export function App() {
         </div>
         {view === 'topics' && <TopicsView />}
         <ImportErrorsDialog />
+        <Dialogs />
       </div>
     </ReactFlowProvider>
   );

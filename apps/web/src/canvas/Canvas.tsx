@@ -6,6 +6,7 @@ import {
   Controls,
   MiniMap,
   ReactFlow,
+  SelectionMode,
   useReactFlow,
   type Connection,
   type Edge as FlowEdge,
@@ -23,6 +24,7 @@ import { connectionRefusal, edgeFromConnection, refusedAttemptReason } from './c
 import { createEdgeMapper, createNodeMapper, type KindFlowNode } from './flow-mapping.js';
 import { nodeTypes } from './KindNode.js';
 import { KIND_MIME } from './dnd.js';
+import { PlanOverlay } from './PlanOverlay.js';
 
 const FIT_VIEW = { padding: 0.15, maxZoom: 1.25 };
 
@@ -32,7 +34,7 @@ export function Canvas() {
   const nodes = useDesigner((s) => s.doc.nodes);
   const edges = useDesigner((s) => s.doc.edges);
   const layout = useDesigner((s) => s.doc.layout.nodes);
-  const selectedNodeId = useDesigner((s) => s.selectedNodeId);
+  const selectedNodeIds = useDesigner((s) => s.selectedNodeIds);
   const selectedEdgeKeys = useDesigner((s) => s.selectedEdgeKeys);
   const measured = useDesigner((s) => s.measured);
   const fitRequest = useDesigner((s) => s.fitRequest);
@@ -41,8 +43,8 @@ export function Canvas() {
   const toFlowNodes = useMemo(createNodeMapper, []);
   const toFlowEdges = useMemo(createEdgeMapper, []);
   const flowNodes = useMemo(
-    () => toFlowNodes(nodes, layout, selectedNodeId, measured),
-    [toFlowNodes, nodes, layout, selectedNodeId, measured],
+    () => toFlowNodes(nodes, layout, selectedNodeIds, measured),
+    [toFlowNodes, nodes, layout, selectedNodeIds, measured],
   );
   const flowEdges = useMemo(
     () => toFlowEdges(edges, selectedEdgeKeys),
@@ -67,15 +69,19 @@ export function Canvas() {
     (changes: NodeChange<KindFlowNode>[]) => {
       const positions: Record<string, Position> = {};
       const sizes: Record<string, { width: number; height: number }> = {};
-      let selected: string | null | undefined;
+      // selection changes arrive per node (click, shift-click, box selection): fold them into
+      // the store's selection, keeping the order nodes were chosen in
+      const selection = [...store.getState().selectedNodeIds];
+      let selectionTouched = false;
       for (const change of changes) {
         if (change.type === 'position' && change.position) positions[change.id] = change.position;
         else if (change.type === 'dimensions' && change.dimensions)
           sizes[change.id] = change.dimensions;
         else if (change.type === 'select') {
-          if (change.selected) selected = change.id;
-          else if (selected === undefined && store.getState().selectedNodeId === change.id)
-            selected = null;
+          selectionTouched = true;
+          const at = selection.indexOf(change.id);
+          if (at >= 0) selection.splice(at, 1);
+          if (change.selected) selection.push(change.id);
         }
       }
       if (Object.keys(positions).length > 0) {
@@ -85,7 +91,7 @@ export function Canvas() {
         });
       }
       if (Object.keys(sizes).length > 0) actions.setMeasured(sizes);
-      if (selected !== undefined) actions.select(selected);
+      if (selectionTouched) actions.setSelection(selection);
     },
     [actions, store],
   );
@@ -189,16 +195,21 @@ export function Canvas() {
         onConnect={onConnect}
         onConnectEnd={onConnectEnd}
         isValidConnection={isValidConnection}
-        onNodeClick={(_event, node) => actions.select(node.id)}
+        onNodeClick={(event, node) => {
+          // shift-click adds to the selection (React Flow reports it as a select change)
+          if (!event.shiftKey) actions.select(node.id);
+        }}
         onPaneClick={() => actions.select(null)}
         deleteKeyCode={['Backspace', 'Delete']}
-        selectionKeyCode={null}
-        multiSelectionKeyCode={null}
+        selectionKeyCode="Shift"
+        multiSelectionKeyCode="Shift"
+        selectionMode={SelectionMode.Partial}
         minZoom={0.2}
         maxZoom={2}
         defaultEdgeOptions={{ type: 'smoothstep' }}
       >
         <Background gap={20} size={1} />
+        <PlanOverlay />
         <MiniMap pannable zoomable ariaLabel="Minimap" />
         <Controls showInteractive={false} />
       </ReactFlow>

@@ -28,13 +28,14 @@ export function createNodeMapper() {
   return function toFlowNodes(
     nodes: TopologyDocument['nodes'],
     layout: TopologyDocument['layout']['nodes'],
-    selectedNodeId: string | null,
+    selectedNodeIds: readonly string[],
     measured: Readonly<Record<string, { width: number; height: number }>>,
   ): KindFlowNode[] {
     const next = new Map<string, CachedNode>();
+    const selection = new Set(selectedNodeIds);
     const out = nodes.map((node, index) => {
       const position = layout[node.id] ?? fallbackPosition(index);
-      const selected = node.id === selectedNodeId;
+      const selected = selection.has(node.id);
       const size = measured[node.id];
       const hit = cache.get(node.id);
       if (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nodeKinds, serdeSchema, type NodeKind } from '@streamwright/topology-model';
+import { nodeKinds, type NodeKind } from '@streamwright/topology-model';
 import { defaultConfig, fieldsOf, labelFor, parseInput } from './zod-fields.js';
 
 describe('config forms derived from the node kinds', () => {
@@ -11,7 +11,10 @@ describe('config forms derived from the node kinds', () => {
       ['valueSerde', 'select', true],
       ['offsetReset', 'select', true],
     ]);
-    expect(fields[1]!.control).toEqual({ type: 'select', options: serdeSchema.options });
+    expect(fields[1]!.control).toMatchObject({ type: 'select' });
+    expect(fields[1]!.control.type === 'select' && fields[1]!.control.options).toEqual(
+      expect.arrayContaining(['string', 'json', 'bytes', 'long', 'integer', 'double']),
+    );
     expect(fields[1]!.defaultValue).toBe('string');
     expect(fields[2]!.defaultValue).toBe('json');
   });
@@ -71,5 +74,34 @@ describe('config forms derived from the node kinds', () => {
     expect(parseInput(rate!, '12.5')).toBe(12.5);
     expect(parseInput(rate!, 'fast')).toBe('fast');
     expect(labelFor('keySerde')).toBe('Key serde');
+  });
+});
+
+describe('structured fields get row editors instead of raw JSON', () => {
+  it("edits a split's branches as rows of name and CEL predicate, its default branch as an object", () => {
+    const fields = fieldsOf(nodeKinds.split.config);
+    const branches = fields.find((f) => f.key === 'branches')!;
+    expect(branches.control.type).toBe('list');
+    if (branches.control.type !== 'list') return;
+    expect(branches.control.fields!.map((f) => [f.key, f.control.type, f.optional])).toEqual([
+      ['name', 'text', true],
+      ['predicate', 'cel', false],
+    ]);
+    const def = fields.find((f) => f.key === 'defaultBranch')!;
+    expect(def).toMatchObject({ optional: true, control: { type: 'object' } });
+  });
+
+  it("edits a cogroup's inputs as port and aggregator rows, a processor's stores as a list of names and its params as entries", () => {
+    const inputs = fieldsOf(nodeKinds.cogroup.config).find((f) => f.key === 'inputs')!;
+    expect(inputs.control.type === 'list' && inputs.control.fields!.map((f) => f.key)).toEqual([
+      'port',
+      'aggregator',
+    ]);
+    const process = fieldsOf(nodeKinds.process.config);
+    expect(process.find((f) => f.key === 'stores')!.control).toEqual({
+      type: 'list',
+      item: { type: 'text' },
+    });
+    expect(process.find((f) => f.key === 'params')!.control).toEqual({ type: 'entries' });
   });
 });

@@ -13,6 +13,15 @@ export type FieldControl =
   /** The name of a TypeScript function provided in-process: `{"function": name}`. */
   | { type: 'function' }
   | { type: 'boolean' }
+  /**
+   * A list edited row by row: `fields` for lists of objects (split branches, cogroup inputs),
+   * `item` for lists of scalars (a processor's store names).
+   */
+  | { type: 'list'; fields?: readonly FieldSpec[]; item?: FieldControl }
+  /** An object edited field by field; optional ones (a split's default branch) get a toggle. */
+  | { type: 'object'; fields: readonly FieldSpec[] }
+  /** A string-keyed record of JSON values (a processor's params), edited as name / value rows. */
+  | { type: 'entries' }
   | { type: 'json' };
 
 export interface FieldSpec {
@@ -63,13 +72,35 @@ function isFunctionRefSchema(schema: z.ZodType): boolean {
 function controlFor(key: string, schema: z.ZodType): FieldControl {
   if (schema === celSchema) return { type: 'cel' };
   if (isFunctionRefSchema(schema)) return { type: 'function' };
-  const def = schema.def as { type: string; options?: readonly z.ZodType[] };
+  const def = schema.def as {
+    type: string;
+    options?: readonly z.ZodType[];
+    element?: z.ZodType;
+    shape?: Record<string, z.ZodType>;
+  };
   switch (def.type) {
+    case 'array': {
+      if (!def.element) return { type: 'json' };
+      const element = unwrap(def.element).schema;
+      const elementDef = element.def as { type: string; shape?: Record<string, z.ZodType> };
+      if (elementDef.type === 'object' && elementDef.shape && !isFunctionRefSchema(element))
+        return { type: 'list', fields: fieldsOf(element) };
+      const item = controlFor(key, element);
+      return item.type === 'json' ? { type: 'json' } : { type: 'list', item };
+    }
+    case 'object':
+      return def.shape ? { type: 'object', fields: fieldsOf(schema) } : { type: 'json' };
+    case 'record':
+      return { type: 'entries' };
     case 'union': {
       // logic fields: CEL text, or a reference to a TypeScript function
       const options = def.options ?? [];
       if (options.includes(celSchema))
         return { type: 'cel', functionRef: options.some(isFunctionRefSchema) };
+      // a name from a fixed set or a structured alternative (serdes: a built-in serde's name or
+      // an Avro serde object): the select offers the names
+      const names = options.find((o) => (o.def as { type: string }).type === 'enum');
+      if (names) return { type: 'select', options: (names as z.ZodEnum).options.map(String) };
       return { type: 'json' };
     }
     case 'enum':
@@ -155,6 +186,9 @@ export function parseInput(field: FieldSpec, raw: string): unknown {
     case 'boolean':
       return raw === 'true';
     case 'json':
+    case 'list':
+    case 'object':
+    case 'entries':
       try {
         return JSON.parse(raw) as unknown;
       } catch {
@@ -180,7 +214,12 @@ export function formatInput(field: FieldSpec, value: unknown): string {
       return field.control.type === 'function' ? (value as { function: string }).function : '';
     }
   }
-  if (field.control.type === 'json')
+  if (
+    field.control.type === 'json' ||
+    field.control.type === 'list' ||
+    field.control.type === 'object' ||
+    field.control.type === 'entries'
+  )
     return typeof value === 'string' ? value : JSON.stringify(value);
   return String(value);
 }

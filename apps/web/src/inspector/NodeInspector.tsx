@@ -19,6 +19,7 @@ import {
 } from '../model/operations.js';
 import { fieldsOf, type FieldSpec } from '../forms/zod-fields.js';
 import { FieldControl } from '../forms/FieldControl.js';
+import { ConfigField } from '../forms/ConfigField.js';
 
 const NO_PROBLEMS: readonly Problem[] = [];
 const NAME_FIELD: FieldSpec = {
@@ -185,7 +186,7 @@ export function NodeInspector() {
         }
       />
       {fields.map((field) => (
-        <FieldControl
+        <ConfigField
           key={`${node.id}:${field.key}`}
           field={field}
           value={node.config[field.key]}

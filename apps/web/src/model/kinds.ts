@@ -6,33 +6,59 @@ export function kindSpec(kind: string): NodeKindSpec | null {
   return Object.hasOwn(nodeKinds, kind) ? (nodeKinds[kind as NodeKind] as NodeKindSpec) : null;
 }
 
-export const categoryLabels: Record<NodeKindSpec['category'], string> = {
+/**
+ * The palette's groups. topology-model files kinds under four categories; the designer splits out
+ * the families users look for by name, as Kafka Streams' docs do: windowed operations, joins and
+ * custom (Processor API) processors. Windows and joins stay listed while the model has no kind
+ * for them, so the palette says so instead of hiding the gap.
+ */
+export type PaletteCategory =
+  'sources' | 'stateless' | 'stateful' | 'windows' | 'joins' | 'sinks' | 'custom';
+
+export const categoryLabels: Record<PaletteCategory, string> = {
   sources: 'Sources',
   stateless: 'Stateless',
   stateful: 'Stateful',
+  windows: 'Windows',
+  joins: 'Joins',
   sinks: 'Sinks',
+  custom: 'Custom processors',
 };
 
-const categoryOrder: NodeKindSpec['category'][] = ['sources', 'stateless', 'stateful', 'sinks'];
+const categoryOrder: PaletteCategory[] = [
+  'sources',
+  'stateless',
+  'stateful',
+  'windows',
+  'joins',
+  'sinks',
+  'custom',
+];
 
-/** The palette: every kind, grouped by category in the order a topology reads. */
-export function paletteGroups(): {
-  category: NodeKindSpec['category'];
+/** Which palette group a kind belongs to. */
+export function paletteCategoryOf(kind: string, spec: NodeKindSpec): PaletteCategory {
+  if (kind === 'process' || kind === 'processValues') return 'custom';
+  if (/window/i.test(kind) || kind === 'suppress') return 'windows';
+  if (/join/i.test(kind)) return 'joins';
+  return spec.category;
+}
+
+export interface PaletteGroup {
+  category: PaletteCategory;
   label: string;
   kinds: { kind: NodeKind; spec: NodeKindSpec }[];
-}[] {
+}
+
+/** The palette: every kind, grouped in the order a topology reads (empty groups included). */
+export function paletteGroups(): PaletteGroup[] {
   const entries = Object.entries(nodeKinds) as [NodeKind, NodeKindSpec][];
-  const known = new Set<string>(categoryOrder);
-  const extra = [...new Set(entries.map(([, s]) => s.category))].filter((c) => !known.has(c));
-  return [...categoryOrder, ...extra]
-    .map((category) => ({
-      category,
-      label: categoryLabels[category] ?? category,
-      kinds: entries
-        .filter(([, spec]) => spec.category === category)
-        .map(([kind, spec]) => ({ kind, spec })),
-    }))
-    .filter((g) => g.kinds.length > 0);
+  return categoryOrder.map((category) => ({
+    category,
+    label: categoryLabels[category],
+    kinds: entries
+      .filter(([kind, spec]) => paletteCategoryOf(kind, spec) === category)
+      .map(([kind, spec]) => ({ kind, spec })),
+  }));
 }
 
 /** One line under the node's title: what it reads, writes or computes. */

@@ -41,8 +41,22 @@ function PaletteView() {
     <nav className="sw-palette" aria-label="Node palette">
       <h2 className="sw-panel-title">Nodes</h2>
       {groups.map((group) => (
-        <section key={group.category} className="sw-palette__group" aria-label={group.label}>
+        <section
+          key={group.category}
+          className="sw-palette__group"
+          aria-label={group.label}
+          data-testid={`palette-group-${group.category}`}
+        >
           <h3>{group.label}</h3>
+          {group.kinds.length === 0 && (
+            <p className="sw-palette__empty" data-testid={`palette-empty-${group.category}`}>
+              {group.category === 'windows'
+                ? 'No windowed operations in the topology model yet (windowedBy, suppress).'
+                : group.category === 'joins'
+                  ? 'No join operations in the topology model yet (stream–stream, stream–table, table–table).'
+                  : 'None yet.'}
+            </p>
+          )}
           <ul>
             {group.kinds.map(({ kind, spec }) => (
               <li key={kind}>

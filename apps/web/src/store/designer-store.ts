@@ -45,6 +45,8 @@ export interface LiveState {
 export type View = 'designer' | 'topics';
 export type SideTab = 'node' | 'app' | 'topics';
 export type BottomTab = 'problems' | 'tasks' | 'errors';
+/** The open modal dialog, if any. */
+export type DialogKind = 'describe' | 'code' | 'connect' | 'shortcuts';
 
 export interface ApplyOptions {
   /** Merge into the previous history entry when it has the same key (one drag, one field). */
@@ -61,9 +63,14 @@ export interface DesignerActions {
   load(doc: TopologyDocument, options?: ApplyOptions): void;
   /** Asks the canvas to fit the view to the nodes (after a load). */
   requestFit(): void;
+  /** Shows or hides the plan overlay (sub-topologies, repartition topics, stores). */
+  setShowPlan(show: boolean): void;
+  openDialog(dialog: DialogKind | null): void;
   undo(): void;
   redo(): void;
   select(nodeId: string | null): void;
+  /** Selects several nodes (box selection, shift-click, select all); the last one is edited. */
+  setSelection(nodeIds: readonly string[]): void;
   selectEdges(keys: readonly string[]): void;
   setMeasured(sizes: Record<string, { width: number; height: number }>): void;
   notify(tone: Notice['tone'], text: string): void;
@@ -91,7 +98,10 @@ export interface DesignerState {
   deployedRevision: number | null;
   past: readonly HistoryEntry[];
   future: readonly HistoryEntry[];
+  /** The node the inspector edits: the only or the most recently selected one. */
   selectedNodeId: string | null;
+  /** Every selected node (multi-select); contains selectedNodeId when that is set. */
+  selectedNodeIds: readonly string[];
   selectedEdgeKeys: readonly string[];
   /** Node sizes measured by React Flow: view state, never part of the document. */
   measured: Readonly<Record<string, { width: number; height: number }>>;
@@ -102,6 +112,9 @@ export interface DesignerState {
   topicsViewTopic: string | null;
   /** Incremented to ask the canvas to fit its view. */
   fitRequest: number;
+  /** Whether the canvas draws the plan (sub-topology boxes, repartition topics, stores). */
+  showPlan: boolean;
+  dialog: DialogKind | null;
   /** Errors the runtime (deploy) or an import reported; shown until the next attempt. */
   serverProblems: { origin: 'deploy' | 'import'; problems: readonly Problem[] } | null;
   live: LiveState;
@@ -165,8 +178,10 @@ export function createDesignerStore(options: CreateDesignerStoreOptions = {}): D
       state: DesignerState,
     ): Partial<DesignerState> {
       const out: Partial<DesignerState> = {};
-      if (state.selectedNodeId && !doc.nodes.some((n) => n.id === state.selectedNodeId))
-        out.selectedNodeId = null;
+      const ids = new Set(doc.nodes.map((n) => n.id));
+      if (state.selectedNodeId && !ids.has(state.selectedNodeId)) out.selectedNodeId = null;
+      if (state.selectedNodeIds.some((id) => !ids.has(id)))
+        out.selectedNodeIds = state.selectedNodeIds.filter((id) => ids.has(id));
       return out;
     }
 
@@ -174,10 +189,21 @@ export function createDesignerStore(options: CreateDesignerStoreOptions = {}): D
       apply: commit,
       load(doc, opts) {
         commit(replaceDocument(get().doc, doc), opts);
-        set({ selectedNodeId: null, selectedEdgeKeys: [], fitRequest: get().fitRequest + 1 });
+        set({
+          selectedNodeId: null,
+          selectedNodeIds: [],
+          selectedEdgeKeys: [],
+          fitRequest: get().fitRequest + 1,
+        });
       },
       requestFit() {
         set({ fitRequest: get().fitRequest + 1 });
+      },
+      setShowPlan(showPlan) {
+        set({ showPlan });
+      },
+      openDialog(dialog) {
+        set({ dialog });
       },
       undo() {
         const { past, future, doc, revision } = get();
@@ -210,11 +236,31 @@ export function createDesignerStore(options: CreateDesignerStoreOptions = {}): D
       select(nodeId) {
         const state = get();
         if (nodeId === null) {
-          if (state.selectedNodeId !== null) set({ selectedNodeId: null });
-        } else if (state.selectedNodeId !== nodeId || state.sideTab !== 'node') {
+          if (state.selectedNodeId !== null || state.selectedNodeIds.length > 0)
+            set({ selectedNodeId: null, selectedNodeIds: [] });
+        } else if (
+          state.selectedNodeId !== nodeId ||
+          state.selectedNodeIds.length !== 1 ||
+          state.sideTab !== 'node'
+        ) {
           // choosing a node (again) always brings its settings up
-          set({ selectedNodeId: nodeId, sideTab: 'node' });
+          set({ selectedNodeId: nodeId, selectedNodeIds: [nodeId], sideTab: 'node' });
         }
+      },
+      setSelection(nodeIds) {
+        const state = get();
+        const unique = [...new Set(nodeIds)];
+        if (unique.length <= 1) {
+          actions.select(unique[0] ?? null);
+          return;
+        }
+        const current = state.selectedNodeIds;
+        if (current.length === unique.length && current.every((id, i) => id === unique[i])) return;
+        const primary =
+          state.selectedNodeId && unique.includes(state.selectedNodeId)
+            ? state.selectedNodeId
+            : unique[unique.length - 1]!;
+        set({ selectedNodeIds: unique, selectedNodeId: primary });
       },
       selectEdges(keys) {
         const current = get().selectedEdgeKeys;
@@ -275,6 +321,7 @@ export function createDesignerStore(options: CreateDesignerStoreOptions = {}): D
       past: [],
       future: [],
       selectedNodeId: null,
+      selectedNodeIds: [],
       selectedEdgeKeys: [],
       measured: {},
       notice: null,
@@ -283,6 +330,8 @@ export function createDesignerStore(options: CreateDesignerStoreOptions = {}): D
       bottomTab: 'problems',
       topicsViewTopic: null,
       fitRequest: 0,
+      showPlan: true,
+      dialog: null,
       serverProblems: null,
       live: {
         connection: 'connecting',

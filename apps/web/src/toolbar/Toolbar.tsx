@@ -6,6 +6,7 @@ import { useActions, useDesigner, useDesignerStore } from '../store/context.js';
 import { emptyDocument } from '../model/new-document.js';
 import { deploy, startApp, stopApp } from '../runtime/runtime-actions.js';
 import { downloadText, exportDocument, fileNameFor, importDocument } from './file-io.js';
+import { pasteText, runAutoLayout } from '../editing/commands.js';
 
 function StateBadge() {
   const state = useDesigner((s) => s.live.status?.state ?? null);
@@ -89,6 +90,33 @@ export function Toolbar() {
     actions.notify('success', `Imported ${file.name}`);
   };
 
+  const showPlan = useDesigner((s) => s.showPlan);
+
+  const onCopyJson = () => {
+    const result = exportDocument(store.getState().doc);
+    navigator.clipboard.writeText(result.text).then(
+      () => actions.notify('success', 'Copied the topology JSON to the clipboard'),
+      () => actions.notify('error', 'The browser refused the clipboard'),
+    );
+  };
+  const onPaste = () => {
+    navigator.clipboard.readText().then(
+      (text) =>
+        void pasteText(store, text).then((kind) => {
+          if (kind === null && text.trim() !== '')
+            actions.notify(
+              'error',
+              'The clipboard holds neither a topology, nodes nor describe() text',
+            );
+        }),
+      () =>
+        actions.notify(
+          'error',
+          'The browser refused to read the clipboard (press Ctrl+V on the canvas)',
+        ),
+    );
+  };
+
   const running = state === 'RUNNING' || state === 'REBALANCING';
   return (
     <header className="sw-toolbar">
@@ -139,6 +167,42 @@ export function Toolbar() {
         <button
           type="button"
           className="sw-button sw-button--ghost"
+          data-testid="copy-json"
+          title="Copy the topology JSON to the clipboard"
+          onClick={onCopyJson}
+        >
+          Copy JSON
+        </button>
+        <button
+          type="button"
+          className="sw-button sw-button--ghost"
+          data-testid="paste"
+          title="Paste from the clipboard: topology JSON, copied nodes or describe() text (Ctrl+V)"
+          onClick={onPaste}
+        >
+          Paste
+        </button>
+        <button
+          type="button"
+          className="sw-button sw-button--ghost"
+          data-testid="open-describe"
+          title="Import the text of Kafka Streams' Topology#describe() as a canvas"
+          onClick={() => actions.openDialog('describe')}
+        >
+          describe()…
+        </button>
+        <button
+          type="button"
+          className="sw-button sw-button--ghost"
+          data-testid="open-code"
+          title="Export the design as TypeScript DSL code"
+          onClick={() => actions.openDialog('code')}
+        >
+          Code
+        </button>
+        <button
+          type="button"
+          className="sw-button sw-button--ghost"
           aria-label="Undo"
           title="Undo (Ctrl+Z)"
           disabled={!canUndo}
@@ -155,6 +219,39 @@ export function Toolbar() {
           onClick={actions.redo}
         >
           ↷
+        </button>
+      </div>
+      <div className="sw-toolbar__group" role="group" aria-label="Canvas">
+        <button
+          type="button"
+          className="sw-button sw-button--ghost"
+          data-testid="auto-layout"
+          title="Auto-layout (L)"
+          onClick={() => void runAutoLayout(store)}
+        >
+          Layout
+        </button>
+        <label
+          className="sw-check"
+          title="Draw sub-topologies, repartition topics and state stores"
+        >
+          <input
+            type="checkbox"
+            data-testid="toggle-plan"
+            checked={showPlan}
+            onChange={(e) => actions.setShowPlan(e.target.checked)}
+          />{' '}
+          Sub-topologies
+        </label>
+        <button
+          type="button"
+          className="sw-button sw-button--ghost"
+          data-testid="open-shortcuts"
+          aria-label="Keyboard shortcuts"
+          title="Keyboard shortcuts (?)"
+          onClick={() => actions.openDialog('shortcuts')}
+        >
+          ?
         </button>
       </div>
       <div className="sw-toolbar__group" role="group" aria-label="Application">

@@ -1,0 +1,78 @@
+// Sub-topology boxes, repartition topics and state stores drawn in the canvas' viewport, behind
+// the nodes. They come from topology-model's plan of the current document, so they appear once
+// the design is valid and follow every edit and drag.
+import { memo, useMemo } from 'react';
+import { ViewportPortal } from '@xyflow/react';
+import { useDesigner } from '../store/context.js';
+import { planOf, planOverlay } from '../layout/plan-overlay.js';
+import { fallbackPosition } from './flow-mapping.js';
+import type { Position } from '../model/diff.js';
+
+function PlanOverlayView() {
+  const doc = useDesigner((s) => s.doc);
+  const measured = useDesigner((s) => s.measured);
+  const visible = useDesigner((s) => s.showPlan);
+  const overlay = useMemo(() => {
+    if (!visible) return null;
+    const plan = planOf(doc);
+    if (!plan) return null;
+    const positions: Record<string, Position> = {};
+    doc.nodes.forEach((n, i) => {
+      positions[n.id] = doc.layout.nodes[n.id] ?? fallbackPosition(i);
+    });
+    return planOverlay(plan, positions, measured);
+  }, [doc, measured, visible]);
+  if (!overlay) return null;
+  return (
+    <ViewportPortal>
+      <div className="sw-plan" data-testid="plan-overlay">
+        {overlay.subtopologies.map((st) => (
+          <div
+            key={st.id}
+            className={`sw-plan__subtopology${st.global ? ' is-global' : ''}`}
+            data-testid={`subtopology-${st.id}`}
+            data-nodes={st.nodeIds.join(' ')}
+            style={{
+              transform: `translate(${st.x}px, ${st.y}px)`,
+              width: st.width,
+              height: st.height,
+            }}
+          >
+            <span className="sw-plan__label">
+              Sub-topology {st.id}
+              {st.global ? ' · global store (no tasks)' : ''}
+            </span>
+          </div>
+        ))}
+        {overlay.repartitions.map((r) => (
+          <div
+            key={r.topic}
+            className="sw-plan__repartition"
+            data-testid={`repartition-${r.topic}`}
+            data-from={r.from}
+            data-to={r.to}
+            title={`repartition topic ${r.topic}: written by ${r.from}'s sub-topology, read by ${r.to}'s`}
+            style={{ transform: `translate(${r.at.x}px, ${r.at.y}px) translate(-50%, -160%)` }}
+          >
+            ⇄ {r.topic}
+          </div>
+        ))}
+        {overlay.stores.map((s) => (
+          <div
+            key={s.name}
+            className="sw-plan__store"
+            data-testid={`store-${s.name}`}
+            data-owner={s.owner}
+            title={`state store ${s.name} · ${s.changelogTopic ? `changelog ${s.changelogTopic}` : 'no changelog'} · used by ${s.nodeIds.join(', ')}`}
+            style={{ transform: `translate(${s.at.x}px, ${s.at.y}px)` }}
+          >
+            ⛁ {s.name}
+            {s.changelogTopic && <span className="sw-muted"> → {s.changelogTopic}</span>}
+          </div>
+        ))}
+      </div>
+    </ViewportPortal>
+  );
+}
+
+export const PlanOverlay = memo(PlanOverlayView);

@@ -1,0 +1,235 @@
+// describe() text → canvas, checked by the round trip that matters: the imported design, once the
+// user has filled in the logic, describes to the same text Kafka Streams printed. (topology-model's
+// describeTopology matches Kafka Streams 4.1 character for character: see its differential tests.)
+import { describe, expect, it } from 'vitest';
+import {
+  describeTopology,
+  expressionFields,
+  isNodeKind,
+  planTopology,
+  validateTopology,
+  type TopologyDocument,
+} from '@streamwright/topology-model';
+import { importDescribe, looksLikeDescribe, parseDescribe } from './describe-import.js';
+
+function base(
+  nodes: TopologyDocument['nodes'],
+  edges: [string, string, string?, string?][],
+  topics: string[],
+): TopologyDocument {
+  return {
+    schemaVersion: 1,
+    application: { id: 'app', config: {} },
+    topics: topics.map((name) => ({ name, partitions: 1, config: {} })),
+    stores: [],
+    nodes,
+    edges: edges.map(([from, to, fromPort, toPort]) => ({
+      from,
+      to,
+      fromPort: fromPort ?? 'out',
+      toPort: toPort ?? 'in',
+    })),
+    layout: { nodes: {} },
+  };
+}
+
+function describeDoc(doc: TopologyDocument): string {
+  const r = validateTopology(doc);
+  if (!r.ok) throw new Error(JSON.stringify(r.errors.slice(0, 3)));
+  return describeTopology(planTopology(r.topology));
+}
+
+/** A valid expression of the right result type for a logic field. */
+function logicFor(kind: string, context: string): string {
+  if (kind === 'flatMapValues') return '[value]';
+  if (kind === 'flatMap') return '[{"key": key, "value": value}]';
+  if (kind === 'map' || kind === 'tableGroupBy') return '{"key": key, "value": value}';
+  if (context === 'initializer') return '0';
+  if (context === 'filter' || kind.toLowerCase().includes('filter')) return 'true';
+  return 'value';
+}
+
+/** What a user does after the import: write the logic validation asks for (any valid CEL). */
+function fillLogic(doc: TopologyDocument): TopologyDocument {
+  return {
+    ...doc,
+    nodes: doc.nodes.map((n) => {
+      const config = { ...n.config };
+      if (isNodeKind(n.kind)) {
+        for (const f of expressionFields[n.kind] ?? []) {
+          if (f.optional) continue;
+          if ('each' in f && f.each) {
+            config[f.field] = ((config[f.field] as Record<string, unknown>[]) ?? []).map((row) => ({
+              ...row,
+              [f.each!]: 'true',
+            }));
+          } else config[f.field] = logicFor(n.kind, f.context);
+        }
+      }
+      if ((n.kind === 'process' || n.kind === 'processValues') && !config.processor)
+        config.processor = 'custom';
+      return { ...n, config };
+    }),
+  };
+}
+
+const cases: Record<string, TopologyDocument> = {
+  'a stateless pipeline': base(
+    [
+      { id: 's', kind: 'source', config: { topic: 'in' } },
+      { id: 'f', kind: 'filter', config: { expression: 'true' } },
+      { id: 'm', kind: 'mapValues', config: { expression: 'value' } },
+      { id: 'k', kind: 'sink', config: { topic: 'out' } },
+    ],
+    [
+      ['s', 'f'],
+      ['f', 'm'],
+      ['m', 'k'],
+    ],
+    ['in', 'out'],
+  ),
+  'word count with a groupBy repartition and a named store': base(
+    [
+      { id: 's', kind: 'source', config: { topic: 'lines' } },
+      { id: 'fm', kind: 'flatMapValues', config: { expression: '[value]' } },
+      { id: 'g', kind: 'groupBy', config: { expression: 'value' } },
+      { id: 'c', kind: 'count', config: { store: 'word-counts' } },
+      { id: 't', kind: 'toStream', config: {} },
+      { id: 'k', kind: 'sink', config: { topic: 'counts' } },
+    ],
+    [
+      ['s', 'fm'],
+      ['fm', 'g'],
+      ['g', 'c'],
+      ['c', 't'],
+      ['t', 'k'],
+    ],
+    ['lines', 'counts'],
+  ),
+  'a split with named branches and a default branch, and a merge': base(
+    [
+      { id: 's', kind: 'source', config: { topic: 'in' } },
+      {
+        id: 'sp',
+        kind: 'split',
+        name: 'route-',
+        config: {
+          branches: [{ name: 'big', predicate: 'true' }, { predicate: 'true' }],
+          defaultBranch: {},
+        },
+      },
+      { id: 'a', kind: 'sink', config: { topic: 'big' } },
+      { id: 'm', kind: 'merge', config: {} },
+      { id: 'b', kind: 'sink', config: { topic: 'rest' } },
+    ],
+    [
+      ['s', 'sp'],
+      ['sp', 'a', 'big'],
+      ['sp', 'm', '2'],
+      ['sp', 'm', '0'],
+      ['m', 'b'],
+    ],
+    ['in', 'big', 'rest'],
+  ),
+  'a table, its filter and a table aggregation through KTable#groupBy': base(
+    [
+      { id: 't', kind: 'table', config: { topic: 'users', store: 'users-store' } },
+      { id: 'tf', kind: 'tableFilter', config: { expression: 'true' } },
+      { id: 'tg', kind: 'tableGroupBy', config: { expression: '{"key": value, "value": value}' } },
+      { id: 'tc', kind: 'tableCount', config: { store: 'per-region' } },
+      { id: 'ts', kind: 'toStream', config: {} },
+      { id: 'k', kind: 'sink', config: { topic: 'regions' } },
+    ],
+    [
+      ['t', 'tf'],
+      ['tf', 'tg'],
+      ['tg', 'tc'],
+      ['tc', 'ts'],
+      ['ts', 'k'],
+    ],
+    ['users', 'regions'],
+  ),
+};
+
+describe('importing describe() text', () => {
+  for (const [name, doc] of Object.entries(cases)) {
+    it(`${name}: filling in the logic describes to the same text`, () => {
+      const text = describeDoc(doc);
+      expect(looksLikeDescribe(text)).toBe(true);
+      const { doc: imported } = importDescribe(text, 'app');
+      expect(describeDoc(fillLogic(imported))).toBe(text);
+    });
+  }
+
+  it('fills names, topics and stores and leaves the logic for the user (validation lists it)', () => {
+    const text = describeDoc(cases['word count with a groupBy repartition and a named store']!);
+    const { doc, notes } = importDescribe(text, 'app');
+    expect(doc.nodes.map((n) => n.id)).toEqual([
+      'source1',
+      'flatMapValues1',
+      'groupBy1',
+      'count1',
+      'toStream1',
+      'sink1',
+    ]);
+    expect(doc.nodes.map((n) => n.kind)).toEqual([
+      'source',
+      'flatMapValues',
+      'groupBy',
+      'count',
+      'toStream',
+      'sink',
+    ]);
+    expect(doc.topics.map((t) => t.name).sort()).toEqual(['counts', 'lines']);
+    expect(doc.nodes.find((n) => n.kind === 'count')!.config.store).toBe('word-counts');
+    const result = validateTopology(doc);
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      const missing = result.errors.map((e) => e.path);
+      expect(missing.some((p) => p.includes('nodes[1]'))).toBe(true); // flatMapValues expression
+      expect(missing.some((p) => p.includes('nodes[2]'))).toBe(true); // groupBy key selector
+    }
+    expect(notes.join(' ')).toMatch(/partition/);
+  });
+
+  it('keeps user-given processor names (Named.as) and reads the global store sub-topology', () => {
+    const text = `Topologies:
+   Sub-topology: 0
+    Source: orders-in (topics: [orders])
+      --> enrich
+    Processor: enrich (stores: [cache])
+      --> KSTREAM-SINK-0000000002
+      <-- orders-in
+    Sink: KSTREAM-SINK-0000000002 (topic: enriched)
+      <-- enrich
+
+  Sub-topology: 1 for global store (will not generate tasks)
+    Source: KSTREAM-SOURCE-0000000003 (topics: [regions])
+      --> KTABLE-SOURCE-0000000004
+    Processor: KTABLE-SOURCE-0000000004 (stores: [regions-store])
+      --> none
+      <-- KSTREAM-SOURCE-0000000003
+`;
+    const { doc } = importDescribe(text);
+    expect(doc.nodes.map((n) => [n.kind, n.name ?? null])).toEqual([
+      ['source', 'orders-in'],
+      ['process', 'enrich'],
+      ['sink', null],
+      ['globalTable', null],
+    ]);
+    expect(doc.nodes[1]!.config.stores).toEqual(['cache']);
+    expect(doc.stores.map((s) => s.name)).toEqual(['cache']);
+    expect(doc.nodes[3]!.config).toEqual({ topic: 'regions', store: 'regions-store' });
+    expect(doc.edges.map((e) => `${e.from}->${e.to}`)).toEqual([
+      'source1->process1',
+      'process1->sink1',
+    ]);
+  });
+
+  it('refuses text that is not describe() output, saying which line', () => {
+    expect(() => parseDescribe('Topologies:\n  Sub-topology: 0\n  hello world\n')).toThrow(
+      /line 3/,
+    );
+    expect(looksLikeDescribe('{"schemaVersion": 1}')).toBe(false);
+  });
+});

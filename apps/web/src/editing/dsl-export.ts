@@ -1,0 +1,390 @@
+// Exports a design as a TypeScript program on @streamwright/engine's DSL (docs/DSL.md): the same
+// Kafka Streams calls a developer would write (StreamsBuilder, KStream#filter, groupBy, count,
+// Materialized.as, …), CEL logic kept as strings, TypeScript functions and custom processors
+// imported by the names the document refers to. Statements follow the DSL's depth-first order
+// from each source, so the program's generated processor names match the design's.
+import {
+  inputPortsOf,
+  isNodeKind,
+  type Edge,
+  type TopologyDocument,
+} from '@streamwright/topology-model';
+import type { RawNode } from '../model/diff.js';
+
+const SERDE: Record<string, string> = {
+  string: 'Serdes.String()',
+  long: 'Serdes.Long()',
+  integer: 'Serdes.Integer()',
+  double: 'Serdes.Double()',
+  bytes: 'Serdes.ByteArray()',
+  json: 'Serdes.Json()',
+};
+
+const str = (s: string) =>
+  `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
+const IDENT = /^[A-Za-z_$][\w$]*$/;
+const RESERVED = new Set(
+  [
+    'break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package private protected public await',
+  ]
+    .join(' ')
+    .split(' '),
+);
+
+export interface DslExport {
+  code: string;
+  /** Kinds the exporter could not express (left as comments in the code). */
+  unsupported: string[];
+}
+
+export function exportDsl(doc: TopologyDocument): DslExport {
+  const used = new Set<string>(['Serdes', 'StreamsBuilder']);
+  const functions = new Set<string>();
+  const processors = new Set<string>();
+  const unsupported: string[] = [];
+  const lines: string[] = [];
+  const byId = new Map(doc.nodes.map((n) => [n.id, n]));
+  const incoming = new Map<string, Edge[]>();
+  const outgoing = new Map<string, Edge[]>();
+  for (const e of doc.edges) {
+    if (!byId.has(e.from) || !byId.has(e.to)) continue;
+    incoming.set(e.to, [...(incoming.get(e.to) ?? []), e]);
+    outgoing.set(e.from, [...(outgoing.get(e.from) ?? []), e]);
+  }
+
+  const varNames = new Map<string, string>();
+  const taken = new Set<string>(['builder', 'built']);
+  const varOf = (id: string): string => {
+    const known = varNames.get(id);
+    if (known) return known;
+    let base = id.replace(/[^A-Za-z0-9_$]/g, '_');
+    if (!/^[A-Za-z_$]/.test(base) || RESERVED.has(base)) base = `n_${base}`;
+    let name = base;
+    for (let i = 2; taken.has(name); i++) name = `${base}_${i}`;
+    taken.add(name);
+    varNames.set(id, name);
+    return name;
+  };
+
+  /** Logic as the DSL takes it: a CEL string, or the TypeScript function the document names. */
+  const logic = (value: unknown): string => {
+    if (typeof value === 'string') return str(value);
+    const fn = (value as { function?: unknown } | null)?.function;
+    if (typeof fn === 'string' && IDENT.test(fn) && !RESERVED.has(fn)) {
+      functions.add(fn);
+      return fn;
+    }
+    return typeof fn === 'string' ? `/* function ${fn} */ undefined as never` : "''";
+  };
+  const serde = (name: unknown) => SERDE[String(name)] ?? 'Serdes.Json()';
+  const named = (node: RawNode) => {
+    if (!node.name) return null;
+    used.add('Named');
+    return `Named.as(${str(node.name)})`;
+  };
+  const materialized = (c: Record<string, unknown>): string | null => {
+    const parts: string[] = [];
+    let head: string | null = null;
+    if (typeof c.store === 'string') head = `Materialized.as(${str(c.store)})`;
+    if (c.keySerde !== undefined) parts.push(`.withKeySerde(${serde(c.keySerde)})`);
+    if (c.valueSerde !== undefined) parts.push(`.withValueSerde(${serde(c.valueSerde)})`);
+    if (c.logging === false) parts.push('.withLoggingDisabled()');
+    if (c.logging === true && head) parts.push('.withLoggingEnabled()');
+    if (c.caching === false) parts.push('.withCachingDisabled()');
+    if (c.caching === true) parts.push('.withCachingEnabled()');
+    if (typeof c.storeType === 'string') parts.push(`.withStoreType(${str(c.storeType)})`);
+    if (!head && parts.length === 0) return null;
+    used.add('Materialized');
+    if (!head) {
+      // Materialized.with(key, value) then the rest, as Kafka Streams' API spells it
+      const key = c.keySerde !== undefined ? serde(c.keySerde) : 'Serdes.String()';
+      const value = c.valueSerde !== undefined ? serde(c.valueSerde) : 'Serdes.Json()';
+      return `Materialized.with(${key}, ${value})${parts.filter((p) => !p.startsWith('.withKeySerde') && !p.startsWith('.withValueSerde')).join('')}`;
+    }
+    return head + parts.join('');
+  };
+  /** The optional trailing (Named, Materialized) arguments of a table-producing call. */
+  const tail = (node: RawNode): string =>
+    [named(node), materialized(node.config)]
+      .filter((a): a is string => a !== null)
+      .map((a) => `, ${a}`)
+      .join('');
+  const grouped = (node: RawNode): string | null => {
+    const c = node.config;
+    let out: string | null = null;
+    if (c.keySerde !== undefined || c.valueSerde !== undefined) {
+      used.add('Grouped');
+      out = `Grouped.with(${serde(c.keySerde ?? 'string')}, ${serde(c.valueSerde ?? 'json')})`;
+      if (node.name) out += `.withName(${str(node.name)})`;
+    } else if (node.name) {
+      used.add('Grouped');
+      out = `Grouped.as(${str(node.name)})`;
+    }
+    return out;
+  };
+  const args = (...list: (string | null)[]) =>
+    list.filter((a): a is string => a !== null).join(', ');
+
+  /** The expression for what flows out of `edge.from` on `edge.fromPort`. */
+  const outputOf = (edge: Edge): string => {
+    const from = byId.get(edge.from)!;
+    return from.kind === 'split'
+      ? `${varOf(from.id)}.get(${str((from.name ?? '') + edge.fromPort)})!`
+      : varOf(from.id);
+  };
+
+  const emitted = new Set<string>();
+  const emit = (node: RawNode): void => {
+    if (emitted.has(node.id)) return;
+    const inputs = incoming.get(node.id) ?? [];
+    // every input must exist first (merge, cogroup): wait until the last one is emitted
+    if (inputs.some((e) => !emitted.has(e.from))) return;
+    emitted.add(node.id);
+    const c = node.config;
+    const v = varOf(node.id);
+    const input = inputs[0] ? outputOf(inputs[0]) : 'undefined';
+    let statement: string | null = null;
+    const call = (method: string, ...list: (string | null)[]) =>
+      `const ${v} = ${input}.${method}(${args(...list)});`;
+    switch (node.kind) {
+      case 'source':
+      case 'generator': {
+        used.add('Consumed');
+        let consumed = `Consumed.with(${serde(c.keySerde ?? 'string')}, ${serde(c.valueSerde ?? 'json')})`;
+        if (typeof c.offsetReset === 'string')
+          consumed += `.withOffsetResetPolicy(${str(c.offsetReset)})`;
+        if (node.name) consumed += `.withName(${str(node.name)})`;
+        const note =
+          node.kind === 'generator'
+            ? `// "${node.id}" is a Streamwright generator writing ${String(c.topic)}; the program reads that topic\n`
+            : '';
+        statement = `${note}const ${v} = builder.stream(${str(String(c.topic ?? ''))}, ${consumed});`;
+        break;
+      }
+      case 'table':
+      case 'globalTable': {
+        used.add('Consumed');
+        let consumed = `Consumed.with(${serde(c.keySerde ?? 'string')}, ${serde(c.valueSerde ?? 'json')})`;
+        if (node.name) consumed += `.withName(${str(node.name)})`;
+        const m = materialized({
+          store: c.store,
+          logging: c.logging,
+          caching: c.caching,
+          storeType: c.storeType,
+        });
+        statement = `const ${v} = builder.${node.kind}(${args(str(String(c.topic ?? '')), consumed, m)});`;
+        break;
+      }
+      case 'filter':
+      case 'filterNot':
+      case 'map':
+      case 'mapValues':
+      case 'selectKey':
+      case 'flatMap':
+      case 'flatMapValues':
+        statement = call(node.kind, logic(c.expression), named(node));
+        break;
+      case 'peek':
+        statement = call('peek', c.action ? logic(c.action) : '() => {}', named(node));
+        break;
+      case 'foreach':
+        statement = `${input}.foreach(${args(c.action ? logic(c.action) : '() => {}', named(node))});`;
+        break;
+      case 'print': {
+        used.add('Printed');
+        let printed = 'Printed.toSysOut()';
+        if (typeof c.label === 'string') printed += `.withLabel(${str(c.label)})`;
+        if (c.mapper !== undefined) printed += `.withKeyValueMapper(${logic(c.mapper)})`;
+        statement = `${input}.print(${args(printed, named(node))});`;
+        break;
+      }
+      case 'split': {
+        used.add('Branched');
+        const branches = Array.isArray(c.branches)
+          ? (c.branches as { name?: string; predicate?: unknown }[])
+          : [];
+        const calls = branches.map(
+          (b) =>
+            `\n  .branch(${logic(b.predicate)}${b.name ? `, Branched.as(${str(b.name)})` : ''})`,
+        );
+        const def = c.defaultBranch as { name?: string } | undefined;
+        const end = def
+          ? `\n  .defaultBranch(${def.name ? `Branched.as(${str(def.name)})` : ''})`
+          : '\n  .noDefaultBranch()';
+        statement = `const ${v} = ${input}.split(${named(node) ?? ''})${calls.join('')}${end};`;
+        break;
+      }
+      case 'merge': {
+        const others = inputs.slice(1).map(outputOf);
+        let expr = input;
+        others.forEach((o, i) => {
+          expr += `.merge(${o}${i === others.length - 1 && node.name ? `, ${named(node)!}` : ''})`;
+        });
+        statement = `const ${v} = ${expr};`;
+        break;
+      }
+      case 'repartition': {
+        const parts: string[] = [];
+        if (node.name) parts.push(`Repartitioned.as(${str(node.name)})`);
+        if (typeof c.partitions === 'number')
+          parts.push(
+            parts.length
+              ? `.withNumberOfPartitions(${c.partitions})`
+              : `Repartitioned.numberOfPartitions(${c.partitions})`,
+          );
+        if (c.keySerde !== undefined || c.valueSerde !== undefined) {
+          const w = `Repartitioned.with(${serde(c.keySerde ?? 'string')}, ${serde(c.valueSerde ?? 'json')})`;
+          if (parts.length === 0) parts.push(w);
+          else
+            unsupported.push(`${node.id}: repartition serdes together with a name or partitions`);
+        }
+        if (parts.length) used.add('Repartitioned');
+        statement = call('repartition', parts.length ? parts.join('') : null);
+        break;
+      }
+      case 'sink': {
+        used.add('Produced');
+        let produced = `Produced.with(${serde(c.keySerde ?? 'string')}, ${serde(c.valueSerde ?? 'json')})`;
+        if (node.name) produced += `.withName(${str(node.name)})`;
+        const target =
+          typeof c.topic === 'string'
+            ? str(c.topic)
+            : typeof c.topicExtractor === 'string'
+              ? `{ cel: ${str(c.topicExtractor)} }`
+              : logic(c.topicExtractor);
+        statement = `${input}.to(${target}, ${produced});`;
+        break;
+      }
+      case 'toTable':
+      case 'count':
+      case 'toStream':
+        statement =
+          node.kind === 'toStream'
+            ? call('toStream', named(node))
+            : `const ${v} = ${input}.${node.kind}(${tail(node).slice(2)});`;
+        break;
+      case 'groupByKey':
+        statement = call('groupByKey', grouped(node));
+        break;
+      case 'groupBy':
+      case 'tableGroupBy':
+        statement = call('groupBy', logic(c.expression), grouped(node));
+        break;
+      case 'reduce':
+      case 'tableFilter':
+      case 'tableFilterNot':
+      case 'tableMapValues': {
+        const method = {
+          reduce: 'reduce',
+          tableFilter: 'filter',
+          tableFilterNot: 'filterNot',
+          tableMapValues: 'mapValues',
+        }[node.kind];
+        statement = `const ${v} = ${input}.${method}(${logic(c.expression)}${tail(node)});`;
+        break;
+      }
+      case 'aggregate':
+        statement = `const ${v} = ${input}.aggregate(${logic(c.initializer)}, ${logic(c.aggregator)}${tail(node)});`;
+        break;
+      case 'tableCount':
+        statement = `const ${v} = ${input}.count(${tail(node).slice(2)});`;
+        break;
+      case 'tableReduce':
+        statement = `const ${v} = ${input}.reduce(${logic(c.adder)}, ${logic(c.subtractor)}${tail(node)});`;
+        break;
+      case 'tableAggregate':
+        statement = `const ${v} = ${input}.aggregate(${logic(c.initializer)}, ${logic(c.adder)}, ${logic(c.subtractor)}${tail(node)});`;
+        break;
+      case 'cogroup': {
+        const ports = isNodeKind(node.kind) ? inputPortsOf(node.kind, c).map((p) => p.port) : [];
+        const entries = Array.isArray(c.inputs)
+          ? (c.inputs as { port?: string; aggregator?: unknown }[])
+          : [];
+        const sourceOf = (port: string) => {
+          const e = inputs.find((i) => i.toPort === port);
+          return e ? outputOf(e) : 'undefined';
+        };
+        let expr = '';
+        ports.forEach((port, i) => {
+          const agg = logic(entries.find((en) => en.port === port)?.aggregator);
+          expr +=
+            i === 0
+              ? `${sourceOf(port)}.cogroup(${agg})`
+              : `\n  .cogroup(${sourceOf(port)}, ${agg})`;
+        });
+        statement = `const ${v} = ${expr}\n  .aggregate(${logic(c.initializer)}${tail(node)});`;
+        break;
+      }
+      case 'process':
+      case 'processValues': {
+        const p = typeof c.processor === 'string' && IDENT.test(c.processor) ? c.processor : null;
+        if (p) processors.add(p);
+        const stores = Array.isArray(c.stores) ? (c.stores as string[]).map(str) : [];
+        statement = call(
+          node.kind,
+          p ?? '/* processor */ undefined as never',
+          ...stores,
+          named(node),
+        );
+        break;
+      }
+      default:
+        unsupported.push(`${node.id} (${node.kind})`);
+        statement = `// ${node.kind} "${node.id}": not expressible by this exporter yet\nconst ${v} = ${input} as never;`;
+    }
+    lines.push(statement);
+    for (const e of outgoing.get(node.id) ?? []) {
+      const next = byId.get(e.to);
+      if (next) emit(next);
+    }
+  };
+
+  // depth-first from each source, in document order (the DSL's order, hence its names)
+  const sources = doc.nodes.filter((n) => (incoming.get(n.id) ?? []).length === 0);
+  for (const s of sources) emit(s);
+  for (const n of doc.nodes)
+    if (!emitted.has(n.id)) unsupported.push(`${n.id}: not reachable from a source`);
+
+  const stores = doc.stores.map((s) => {
+    used.add('Stores');
+    let b = `Stores.keyValueStoreBuilder(Stores.${s.storeType === 'inMemory' ? 'inMemoryKeyValueStore' : 'persistentKeyValueStore'}(${str(s.name)}), ${serde(s.keySerde)}, ${serde(s.valueSerde)})`;
+    if (!s.logging) b += '.withLoggingDisabled()';
+    if (s.caching) b += '.withCachingEnabled()';
+    return `builder.addStateStore(${b});`;
+  });
+
+  const header = [
+    `import { ${[...used].sort().join(', ')} } from '@streamwright/engine';`,
+    ...(functions.size
+      ? [
+          `// TypeScript functions the design refers to by name`,
+          `import { ${[...functions].sort().join(', ')} } from './functions.js';`,
+        ]
+      : []),
+    ...(processors.size
+      ? [
+          `// custom processors (Processor API) the design refers to by name`,
+          `import { ${[...processors].sort().join(', ')} } from './processors.js';`,
+        ]
+      : []),
+  ];
+  const topics = doc.topics.map(
+    (t) => `    { name: ${str(t.name)}, partitions: ${t.partitions} },`,
+  );
+  const config = JSON.stringify(doc.application.config);
+  const code = [
+    ...header,
+    '',
+    'const builder = new StreamsBuilder();',
+    ...stores,
+    ...lines,
+    '',
+    'export const built = builder.build({',
+    `  applicationId: ${str(doc.application.id)},`,
+    `  config: ${config},`,
+    ...(topics.length ? ['  topics: [', ...topics, '  ],'] : []),
+    '});',
+    '',
+  ].join('\n');
+  return { code, unsupported };
+}

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import type { TopologyDocument } from '@streamwright/topology-model';
+import { autoLayout, elkGraph } from './auto-layout.js';
+import { planOf, planOverlay } from './plan-overlay.js';
+
+function doc(
+  nodes: TopologyDocument['nodes'],
+  edges: { from: string; to: string; fromPort?: string; toPort?: string }[],
+  topics: string[] = ['in', 'out'],
+): TopologyDocument {
+  return {
+    schemaVersion: 1,
+    application: { id: 'app', config: {} },
+    topics: topics.map((name) => ({ name, partitions: 2, config: {} })),
+    stores: [],
+    nodes,
+    edges: edges.map((e) => ({ fromPort: 'out', toPort: 'in', ...e })),
+    layout: { nodes: {} },
+  };
+}
+
+const wordCount = doc(
+  [
+    { id: 'src', kind: 'source', config: { topic: 'in' } },
+    { id: 'gb', kind: 'groupBy', config: { expression: 'value' } },
+    { id: 'cnt', kind: 'count', config: { store: 'counts' } },
+    { id: 'ts', kind: 'toStream', config: {} },
+    { id: 'snk', kind: 'sink', config: { topic: 'out' } },
+  ],
+  [
+    { from: 'src', to: 'gb' },
+    { from: 'gb', to: 'cnt' },
+    { from: 'cnt', to: 'ts' },
+    { from: 'ts', to: 'snk' },
+  ],
+);
+
+const split = doc(
+  [
+    { id: 'src', kind: 'source', config: { topic: 'in' } },
+    {
+      id: 'sp',
+      kind: 'split',
+      config: {
+        branches: [
+          { name: 'big', predicate: 'value > 10' },
+          { name: 'small', predicate: 'value <= 10' },
+        ],
+      },
+    },
+    { id: 'a', kind: 'sink', config: { topic: 'out' } },
+    { id: 'b', kind: 'sink', config: { topic: 'out' } },
+  ],
+  // drawn in the order that would cross if ports were ignored
+  [
+    { from: 'src', to: 'sp' },
+    { from: 'sp', fromPort: 'small', to: 'a' },
+    { from: 'sp', fromPort: 'big', to: 'b' },
+  ],
+);
+
+describe('auto-layout (ELK layered)', () => {
+  it('lays a pipeline out left to right in the order records flow', async () => {
+    const p = await autoLayout(wordCount, {});
+    const xs = ['src', 'gb', 'cnt', 'ts', 'snk'].map((id) => p[id]!.x);
+    expect(xs).toEqual([...xs].sort((x, y) => x - y));
+    expect(new Set(xs).size).toBe(5);
+  });
+
+  it("keeps a split's branch ports in branch order, so each branch's node sits beside its port", async () => {
+    const p = await autoLayout(split, {});
+    // branch `big` is the upper port: its sink (b) is above the `small` branch's sink (a)
+    expect(p.b!.y).toBeLessThan(p.a!.y);
+    expect(p.a!.x).toBeGreaterThan(p.sp!.x);
+  });
+
+  it('leaves out edges to missing nodes instead of failing', async () => {
+    const broken = {
+      ...wordCount,
+      edges: [...wordCount.edges, { from: 'snk', fromPort: 'out', to: 'ghost', toPort: 'in' }],
+    };
+    expect(elkGraph(broken, {}).edges).toHaveLength(4);
+    const p = await autoLayout(broken, {});
+    expect(Object.keys(p).sort()).toEqual(['cnt', 'gb', 'snk', 'src', 'ts']);
+  });
+});
+
+describe('plan overlay', () => {
+  it('boxes each sub-topology, puts the repartition topic between groupBy and count and the store under count', async () => {
+    const plan = planOf(wordCount);
+    expect(plan).not.toBeNull();
+    const positions = await autoLayout(wordCount, {});
+    const overlay = planOverlay(plan!, positions, {});
+    expect(overlay.subtopologies.map((s) => [s.id, s.nodeIds])).toEqual([
+      [0, ['src', 'gb']],
+      [1, ['cnt', 'ts', 'snk']],
+    ]);
+    const [rep] = overlay.repartitions;
+    expect(rep).toMatchObject({ topic: 'app-counts-repartition', from: 'gb', to: 'cnt' });
+    expect(rep!.at.x).toBeGreaterThan(positions.gb!.x);
+    expect(rep!.at.x).toBeLessThan(positions.cnt!.x);
+    expect(overlay.stores).toEqual([
+      expect.objectContaining({
+        name: 'counts',
+        owner: 'cnt',
+        changelogTopic: 'app-counts-changelog',
+      }),
+    ]);
+    // the store sits inside its sub-topology's box
+    const box = overlay.subtopologies[1]!;
+    const store = overlay.stores[0]!;
+    expect(store.at.y).toBeGreaterThan(positions.cnt!.y);
+    expect(store.at.y).toBeLessThan(box.y + box.height);
+  });
+
+  it('draws nothing for a document with problems', () => {
+    expect(planOf(doc([{ id: 'f', kind: 'filter', config: {} }], []))).toBeNull();
+  });
+});
