@@ -46,13 +46,18 @@ function valueGetterStores(b: PlanBuilder, flow: Flow): string[] {
 }
 
 /** KStreamImpl#repartitionForJoin when the key changed before the join. */
-function joinableStream(b: PlanBuilder, flow: Flow, id: string, repartitionName: string): Flow {
+function joinableStream(
+  b: PlanBuilder,
+  flow: Flow,
+  id: string,
+  repartitionName: string,
+  serdes: { keySerde?: SerdeName | undefined; valueSerde?: SerdeName | undefined } = {},
+): Flow {
   if (!flow.repartitionRequired) return flow;
-  const source = b.repartition(repartitionName, flow.from, id, {
-    keySerde: flow.keySerde,
-    valueSerde: flow.valueSerde,
-  });
-  return { ...flow, from: source, repartitionRequired: false };
+  const keySerde = serdes.keySerde ?? flow.keySerde;
+  const valueSerde = serdes.valueSerde ?? flow.valueSerde;
+  const source = b.repartition(repartitionName, flow.from, id, { keySerde, valueSerde });
+  return { ...flow, from: source, keySerde, valueSerde, repartitionRequired: false };
 }
 
 export const joinPlanners: { [K in JoinKind]: Planner<K> } = {
@@ -64,8 +69,10 @@ export const joinPlanners: { [K in JoinKind]: Planner<K> } = {
     const name = node.name;
     let left = singleInput(inputs, node.id, 'left');
     let right = singleInput(inputs, node.id, 'right');
-    left = joinableStream(b, left, node.id, name === undefined ? left.from : `${name}-left`);
-    right = joinableStream(b, right, node.id, name === undefined ? right.from : `${name}-right`);
+    left = joinableStream(b, left, node.id, name === undefined ? left.from : `${name}-left`, node.config);
+    right = joinableStream(b, right, node.id, name === undefined ? right.from : `${name}-right`, {
+      keySerde: node.config.keySerde,
+    });
     b.copartitionGroups.push([
       ...new Set([...sourceTopicsOf(b, left.from), ...sourceTopicsOf(b, right.from)]),
     ]);
@@ -162,7 +169,7 @@ export const joinPlanners: { [K in JoinKind]: Planner<K> } = {
     const right = singleInput(inputs, node.id, 'right');
     const leftJoin = node.config.type === 'left';
     const name = b.nameOrGenerate(node.name, leftJoin ? 'KSTREAM-LEFTJOIN-' : 'KSTREAM-JOIN-');
-    left = joinableStream(b, left, node.id, node.name ?? left.from);
+    left = joinableStream(b, left, node.id, node.name ?? left.from, node.config);
     b.copartitionGroups.push([
       ...new Set([...sourceTopicsOf(b, left.from), ...sourceTopicsOf(b, right.from)]),
     ]);

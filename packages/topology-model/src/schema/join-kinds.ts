@@ -5,7 +5,7 @@
 // CEL over `key`, `left` and `right` (the two values; the missing side is null in left / outer
 // joins).
 import { z } from 'zod';
-import { logicSchema, materializedFields } from './primitives.js';
+import { logicSchema, materializedFields, serdeSchema } from './primitives.js';
 
 const ms = z.number().int().min(0);
 
@@ -17,15 +17,24 @@ export const joinWindowSchema = z.object({
 });
 export type JoinWindowSpec = z.output<typeof joinWindowSchema>;
 
+/**
+ * StreamJoined.with / Joined.with: the key and (this side's) value serdes, used for the
+ * repartition topic a join writes when the stream's key changed before it (the DSL would else
+ * use the default serdes: `json` here, whose key bytes partition differently from `string`).
+ */
+const joinSerdes = { keySerde: serdeSchema.optional(), valueSerde: serdeSchema.optional() };
+
 export const streamStreamJoinConfigSchema = z.object({
   type: z.enum(['inner', 'left', 'outer']).default('inner'),
   joiner: logicSchema,
   window: joinWindowSchema,
+  ...joinSerdes,
 });
 
 export const streamTableJoinConfigSchema = z.object({
   type: z.enum(['inner', 'left']).default('inner'),
   joiner: logicSchema,
+  ...joinSerdes,
 });
 
 export const streamGlobalTableJoinConfigSchema = z.object({

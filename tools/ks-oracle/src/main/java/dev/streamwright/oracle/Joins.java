@@ -22,6 +22,10 @@ import org.apache.kafka.streams.kstream.ValueJoinerWithKey;
 final class Joins {
   private Joins() {}
 
+  private static String text(JsonNode c, String field, String fallback) {
+    return c.hasNonNull(field) ? c.path(field).asText() : fallback;
+  }
+
   static ValueJoinerWithKey<Object, Object, Object, Object> joiner(JsonNode logic) {
     if (Logic.isFunction(logic)) return (k, l, r) -> l;
     Cel c = new Cel(logic.asText(), Cel.Family.JOIN);
@@ -41,7 +45,7 @@ final class Joins {
         JoinWindows windows = JoinWindows.ofTimeDifferenceAndGrace(Duration.ZERO, Duration.ofMillis(w.path("graceMs").asLong(0)))
             .before(Duration.ofMillis(w.path("beforeMs").asLong()))
             .after(Duration.ofMillis(w.path("afterMs").asLong()));
-        StreamJoined sj = StreamJoined.with(TopologyBuilder.serde(left.keySerde()), TopologyBuilder.serde(left.valueSerde()), TopologyBuilder.serde(right.valueSerde()));
+        StreamJoined sj = StreamJoined.with(TopologyBuilder.serde(text(c, "keySerde", left.keySerde())), TopologyBuilder.serde(text(c, "valueSerde", left.valueSerde())), TopologyBuilder.serde(right.valueSerde()));
         if (name != null) sj = sj.withName(name);
         KStream<Object, Object> l = left.stream();
         KStream<Object, Object> r = right.stream();
@@ -53,7 +57,7 @@ final class Joins {
         return TopologyBuilder.single(out, left.keySerde(), "json");
       }
       case "streamTableJoin" -> {
-        Joined joined = Joined.with(TopologyBuilder.serde(left.keySerde()), TopologyBuilder.serde(left.valueSerde()), TopologyBuilder.serde(right.valueSerde()));
+        Joined joined = Joined.with(TopologyBuilder.serde(text(c, "keySerde", left.keySerde())), TopologyBuilder.serde(text(c, "valueSerde", left.valueSerde())), TopologyBuilder.serde(right.valueSerde()));
         if (name != null) joined = joined.withName(name);
         KStream<Object, Object> l = left.stream();
         KTable<Object, Object> r = right.table();
