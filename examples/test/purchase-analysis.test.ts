@@ -6,12 +6,28 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { createEmbeddedBackend, createStreamsApp, createTestDriver, getSerde, partitionFor } from '@streamwright/engine';
+import {
+  createEmbeddedBackend,
+  createStreamsApp,
+  createTestDriver,
+  getSerde,
+  partitionFor,
+} from '@streamwright/engine';
 import { runOracle, type OracleResult } from '@streamwright/ks-oracle';
-import { describeTopology, planTopology, validateTopology, type Topology } from '@streamwright/topology-model';
+import {
+  describeTopology,
+  planTopology,
+  validateTopology,
+  type Topology,
+} from '@streamwright/topology-model';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-const document: unknown = JSON.parse(readFileSync(new URL('../purchase-analysis/purchase-analysis.topology.json', import.meta.url), 'utf8'));
+const document: unknown = JSON.parse(
+  readFileSync(
+    new URL('../purchase-analysis/purchase-analysis.topology.json', import.meta.url),
+    'utf8',
+  ),
+);
 const HOUR = 3_600_000;
 
 const users = [
@@ -41,7 +57,12 @@ const orders: [string, string, number][] = [
 const inputs = [
   ...users.map(([key, value]) => ({ topic: 'users', key, value, timestamp: 0 })),
   ...items.map(([key, value]) => ({ topic: 'items', key, value, timestamp: 0 })),
-  ...orders.map(([user, item, time]) => ({ topic: 'orders', key: user, value: { user, item, time, quantity: 1 }, timestamp: time })),
+  ...orders.map(([user, item, time]) => ({
+    topic: 'orders',
+    key: user,
+    value: { user, item, time, quantity: 1 },
+    timestamp: time,
+  })),
 ];
 
 function validated(): Topology {
@@ -53,25 +74,38 @@ function validated(): Topology {
 describe('purchase analysis: orders ⋈ users → by item ⋈ items → local orders per hour', () => {
   let reference: OracleResult;
   beforeAll(async () => {
-    [reference] = (await runOracle([{ name: 'purchase-analysis', topology: document, inputs, outputs: ['local-orders-per-hour'] }])) as [OracleResult];
+    [reference] = (await runOracle([
+      { name: 'purchase-analysis', topology: document, inputs, outputs: ['local-orders-per-hour'] },
+    ])) as [OracleResult];
     expect(reference.error).toBeUndefined();
   }, 300_000);
 
   it('Kafka Streams ends with Shanghai 2 and Beijing 1 in each hour', () => {
-    const last = Object.fromEntries((reference.outputs?.['local-orders-per-hour'] ?? []).map((r) => [r.key, r.value]));
-    expect(last).toEqual({ 'Shanghai@0': 2, 'Beijing@0': 1, [`Shanghai@${HOUR}`]: 2, [`Beijing@${HOUR}`]: 1 });
+    const last = Object.fromEntries(
+      (reference.outputs?.['local-orders-per-hour'] ?? []).map((r) => [r.key, r.value]),
+    );
+    expect(last).toEqual({
+      'Shanghai@0': 2,
+      'Beijing@0': 1,
+      [`Shanghai@${HOUR}`]: 2,
+      [`Beijing@${HOUR}`]: 1,
+    });
   });
 
   it('plans and describes the topology exactly as Kafka Streams (repartition topic named after the join)', () => {
     const plan = planTopology(validated());
     expect(describeTopology(plan)).toBe(reference.describe);
-    expect(plan.internalTopics.map((t) => t.name)).toContain('purchase-analysis-orderuser-by-item-repartition');
+    expect(plan.internalTopics.map((t) => t.name)).toContain(
+      'purchase-analysis-orderuser-by-item-repartition',
+    );
   });
 
   it('emits exactly Kafka Streams’ records on the test driver', () => {
     const driver = createTestDriver(validated());
     for (const r of inputs) driver.pipeInput(r.topic, r.key, r.value, r.timestamp);
-    const out = driver.readOutput('local-orders-per-hour').map((r) => ({ key: r.key, value: r.value, timestamp: r.timestamp }));
+    const out = driver
+      .readOutput('local-orders-per-hour')
+      .map((r) => ({ key: r.key, value: r.value, timestamp: r.timestamp }));
     expect(out).toEqual(reference.outputs?.['local-orders-per-hour']);
   });
 
@@ -95,17 +129,32 @@ describe('purchase analysis: orders ⋈ users → by item ⋈ items → local or
           .map((r) => {
             const key = string.serialize(r.key) as Uint8Array;
             // The Java client's default partitioner, so each table lands co-partitioned with orders.
-            return { topic, partition: partitionFor(key, counts[topic] as number), key, value: json.serialize(r.value), timestamp: r.timestamp };
+            return {
+              topic,
+              partition: partitionFor(key, counts[topic] as number),
+              key,
+              value: json.serialize(r.value),
+              timestamp: r.timestamp,
+            };
           });
         await backend.produce(records);
         await new Promise((r) => setTimeout(r, 300));
       }
-      const expected = Object.fromEntries((reference.outputs?.['local-orders-per-hour'] ?? []).map((r) => [r.key, r.value]));
+      const expected = Object.fromEntries(
+        (reference.outputs?.['local-orders-per-hour'] ?? []).map((r) => [r.key, r.value]),
+      );
       const deadline = Date.now() + 20_000;
       let last: Record<string, unknown> = {};
       while (Date.now() < deadline) {
-        const records = await backend.fetch({ topic: 'local-orders-per-hour', partition: 0 }, 0, 1000, 100);
-        last = Object.fromEntries(records.map((r) => [string.deserialize(r.key), getSerde('long').deserialize(r.value)]));
+        const records = await backend.fetch(
+          { topic: 'local-orders-per-hour', partition: 0 },
+          0,
+          1000,
+          100,
+        );
+        last = Object.fromEntries(
+          records.map((r) => [string.deserialize(r.key), getSerde('long').deserialize(r.value)]),
+        );
         if (isDeepStrictEqual(last, expected)) break;
         await new Promise((r) => setTimeout(r, 200));
       }
