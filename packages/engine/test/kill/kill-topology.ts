@@ -1,0 +1,33 @@
+// The kill test's stateful topology: words (2 partitions) → groupByKey → count (store
+// `counts-store`, logged) → toStream → counts (2 partitions). String keys partition the same way
+// in and out (murmur2), so output partition p holds the running counts of input partition p, in
+// input order: the exact sequence exactly-once must produce.
+import type { Topology } from '@streamwright/topology-model';
+import { topology } from '../fixtures/topologies.js';
+
+export const KILL_APP_ID = 'kill-app';
+export const PARTITIONS = 2;
+
+export function killTopology(guarantee: 'at_least_once' | 'exactly_once_v2'): Topology {
+  return topology(
+    KILL_APP_ID,
+    { 'processing.guarantee': guarantee, 'commit.interval.ms': 100 },
+    [
+      { name: 'words', partitions: PARTITIONS, config: {} },
+      { name: 'counts', partitions: PARTITIONS, config: {} },
+    ],
+    [
+      { id: 'src', kind: 'source', config: { topic: 'words', keySerde: 'string', valueSerde: 'string', offsetReset: 'earliest' } },
+      { id: 'group', kind: 'groupByKey', config: {} },
+      { id: 'count', kind: 'count', config: { store: 'counts-store' } },
+      { id: 'stream', kind: 'toStream', config: {} },
+      { id: 'out', kind: 'sink', config: { topic: 'counts', keySerde: 'string', valueSerde: 'long' } },
+    ],
+    [
+      ['src', 'group'],
+      ['group', 'count'],
+      ['count', 'stream'],
+      ['stream', 'out'],
+    ],
+  );
+}
