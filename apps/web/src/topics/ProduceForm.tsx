@@ -1,7 +1,7 @@
 // Produce one record to a topic: key (or null), value, serdes and optional headers. Without a
 // partition the runtime's default partitioner picks one from the key (murmur2, as Java's).
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import type { SerdeName } from '@streamwright/topology-model';
+import type { BuiltinSerdeName } from '@streamwright/topology-model';
 import { useApi } from '../api/context.js';
 import { useDesigner, useDesignerStore } from '../store/context.js';
 import { messageOf } from '../runtime/runtime-actions.js';
@@ -73,8 +73,8 @@ export function ProduceForm({
   const serdeSelect = (
     id: string,
     label: string,
-    current: SerdeName,
-    set: (s: SerdeName) => void,
+    current: BuiltinSerdeName,
+    set: (s: BuiltinSerdeName) => void,
     testId: string,
   ) => (
     <div className="sw-field sw-field--narrow">
@@ -83,7 +83,7 @@ export function ProduceForm({
         id={id}
         value={current}
         data-testid={testId}
-        onChange={(e) => set(e.target.value as SerdeName)}
+        onChange={(e) => set(e.target.value as BuiltinSerdeName)}
       >
         {SERDES.map((s) => (
           <option key={s} value={s}>

@@ -1,7 +1,7 @@
 // The latest records of a topic (newest first), decoded with the chosen serdes; refreshed every second while
 // auto-refresh is on (the default) so a sink's output appears as it is written.
 import { useCallback, useEffect, useId, useState } from 'react';
-import type { SerdeName } from '@streamwright/topology-model';
+import type { BuiltinSerdeName } from '@streamwright/topology-model';
 import { useApi } from '../api/context.js';
 import { useDesigner, useDesignerStore } from '../store/context.js';
 import type { ReadRecord } from '../api/types.js';
@@ -59,8 +59,8 @@ export function RecordsView({ topic, partitions }: { topic: string; partitions: 
   const serdeSelect = (
     id: string,
     label: string,
-    current: SerdeName,
-    set: (s: SerdeName) => void,
+    current: BuiltinSerdeName,
+    set: (s: BuiltinSerdeName) => void,
     testId: string,
   ) => (
     <div className="sw-field sw-field--narrow">
@@ -69,7 +69,7 @@ export function RecordsView({ topic, partitions }: { topic: string; partitions: 
         id={id}
         value={current}
         data-testid={testId}
-        onChange={(e) => set(e.target.value as SerdeName)}
+        onChange={(e) => set(e.target.value as BuiltinSerdeName)}
       >
         {SERDES.map((s) => (
           <option key={s} value={s}>

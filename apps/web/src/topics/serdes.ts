@@ -1,15 +1,15 @@
 // Which serdes a topic's records use, as far as the document knows: the serdes of the node that
 // writes (sink, generator) or reads (source) it, so producing and reading need no guessing.
-import type { SerdeName, TopologyDocument } from '@streamwright/topology-model';
+import type { BuiltinSerdeName, TopologyDocument } from '@streamwright/topology-model';
 
-export const SERDES: readonly SerdeName[] = ['string', 'json', 'bytes', 'long'];
+export const SERDES: readonly BuiltinSerdeName[] = ['string', 'json', 'bytes', 'long'];
 
 export interface TopicSerdes {
-  keySerde: SerdeName;
-  valueSerde: SerdeName;
+  keySerde: BuiltinSerdeName;
+  valueSerde: BuiltinSerdeName;
 }
 
-const isSerde = (v: unknown): v is SerdeName =>
+const isSerde = (v: unknown): v is BuiltinSerdeName =>
   typeof v === 'string' && (SERDES as readonly string[]).includes(v);
 
 export function serdesFor(nodes: TopologyDocument['nodes'], topic: string | null): TopicSerdes {

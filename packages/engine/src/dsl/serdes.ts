@@ -1,12 +1,12 @@
 // Typed serdes for the DSL (Kafka's `Serdes` factory). Each is one of the engine's serdes, so the
 // topology document records it by name and the running app uses exactly the same bytes.
-import type { SerdeName } from '@streamwright/topology-model';
+import type { BuiltinSerdeName } from '@streamwright/topology-model';
 import { bytesSerde, doubleSerde, integerSerde, jsonSerde, longSerde, stringSerde } from '../serdes/index.js';
 import type { Serde } from '../serdes/serde.js';
 
 /** A serde the topology can name: its `name` is the document's serde name. */
 export interface DslSerde<T> extends Serde<T> {
-  readonly name: SerdeName;
+  readonly name: BuiltinSerdeName;
 }
 
 const typed = <T>(serde: Serde<unknown>): DslSerde<T> => serde as unknown as DslSerde<T>;

@@ -4,13 +4,15 @@
 // Rules: defaults filled in; keys in a fixed order (document, application, topic, store, node,
 // edge, position keys as below; a node's config keys — and those of entries nested in it — in
 // its kind's schema order; application config, topic config, process params and layout keys
-// sorted); nodes, topics and stores keep their order (node order decides Kafka Streams names);
+// sorted; an Avro serde's schema keys in Avro's canonical order, see schema/avro.ts); nodes, topics and stores keep their order (node order decides Kafka Streams names);
 // edges sorted by (from, fromPort, to, toPort); an empty `stores` section is left out (so
 // documents without stores export exactly as before stores existed); two-space indentation and
 // a trailing newline.
 import { z } from 'zod';
 import { compareEdges, compareText, isNodeKind } from '../graph.js';
 import {
+  canonicalAvroSchema,
+  isAvroSerde,
   nodeKinds,
   topologyDocumentSchema,
   type Topology,
@@ -33,8 +35,8 @@ export function exportTopology(topology: Topology | TopologyDocument): string {
           stores: doc.stores.map((st) => ({
             name: st.name,
             type: st.type,
-            keySerde: st.keySerde,
-            valueSerde: st.valueSerde,
+            keySerde: canonicalSerde(st.keySerde),
+            valueSerde: canonicalSerde(st.valueSerde),
             logging: st.logging,
             caching: st.caching,
             storeType: st.storeType,
@@ -75,11 +77,19 @@ function canonicalConfig(kind: string, config: Record<string, unknown>): Record<
   for (const key of order) if (filled[key] !== undefined) out[key] = filled[key];
   // Free-form JSON handed to a custom processor: object keys carry no order.
   if (isPlainObject(out.params)) out.params = sortedDeep(out.params);
+  for (const key of Object.keys(out))
+    if (key.endsWith('Serde')) out[key] = canonicalSerde(out[key]);
   // Keys the schema does not know (only in documents that did not validate) keep sorted order.
   for (const key of Object.keys(filled).sort(compareText)) {
     if (!(key in out) && filled[key] !== undefined) out[key] = filled[key];
   }
   return out;
+}
+
+/** An Avro serde as `{type, schema}` with the schema's keys in canonical order (avro.ts). */
+function canonicalSerde<T>(serde: T): T {
+  if (!isAvroSerde(serde)) return serde;
+  return { type: serde.type, schema: canonicalAvroSchema(serde.schema) } as T;
 }
 
 function sortedRecord<T>(record: Record<string, T>): Record<string, T> {

@@ -1,15 +1,39 @@
 // Building blocks shared by the document and the node-kind configs: names, serdes, logic fields
 // and Kafka Streams' Materialized options.
 import { z } from 'zod';
+import { avroSerdeSchema } from './avro.js';
 
 /**
- * Serdes: `long` / `integer` / `double` are Java's big-endian LongSerde / IntegerSerde /
+ * Built-in serdes: `long` / `integer` / `double` are Java's big-endian LongSerde / IntegerSerde /
  * DoubleSerde; `string` is UTF-8; `json` is Streamwright's JSON serde and also stands in for
  * Kafka Streams' `default.key.serde` / `default.value.serde` wherever the DSL drops a serde
  * (after a key or value change).
  */
-export const serdeSchema = z.enum(['string', 'json', 'bytes', 'long', 'integer', 'double']);
+export const builtinSerdeSchema = z.enum(['string', 'json', 'bytes', 'long', 'integer', 'double']);
+export type BuiltinSerdeName = z.infer<typeof builtinSerdeSchema>;
+
+/**
+ * A serde field: a built-in serde's name, or `{"type": "avro", "schema": <Avro schema>}` (Avro
+ * binary encoding of one datum with that writer schema, no schema registry framing).
+ */
+export const serdeSchema = z
+  .union([builtinSerdeSchema, avroSerdeSchema], {
+    error: (issue) =>
+      typeof issue.input === 'object' && issue.input !== null && !Array.isArray(issue.input)
+        ? 'an object serde is {"type": "avro", "schema": <Avro schema>}'
+        : `a serde is one of ${builtinSerdeSchema.options.join(', ')} or {"type": "avro", "schema": …}`,
+  })
+  .meta({ id: 'serde' });
+/** What a serde field holds: a built-in name or an Avro serde (see `isAvroSerde`). */
 export type SerdeName = z.infer<typeof serdeSchema>;
+
+/** A serde for messages and labels: its name, or `avro:<record name>`. */
+export function serdeLabel(serde: SerdeName): string {
+  if (typeof serde === 'string') return serde;
+  const s = serde.schema;
+  const name = typeof s === 'string' ? s : Array.isArray(s) ? 'union' : s.name;
+  return typeof name === 'string' ? `avro:${name}` : 'avro';
+}
 
 /** Kafka's legal topic names: [a-zA-Z0-9._-], at most 249 characters. */
 export const topicNameSchema = z
@@ -110,3 +134,14 @@ export const MATERIALIZED_OPTIONS = [
   'caching',
   'storeType',
 ] as const;
+
+export {
+  avroSchemaJsonSchema,
+  avroSerdeSchema,
+  canonicalAvroSchema,
+  checkAvroSchema,
+  isAvroSerde,
+  type AvroSchemaIssue,
+  type AvroSchemaJson,
+  type AvroSerde,
+} from './avro.js';
