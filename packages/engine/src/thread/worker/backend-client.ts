@@ -7,6 +7,7 @@ import type {
   FetchRequest,
   FetchResponse,
   GroupMember,
+  IsolationLevel,
   JoinGroupOptions,
   ProduceRecord,
   RebalanceListener,
@@ -16,7 +17,8 @@ import type {
 } from '../../api.js';
 import { BackendClosedError, EngineError, OffsetOutOfRangeError, type EngineErrorCode } from '../../errors.js';
 import type { BackendCall, BackendResults, ClientMessage, ServerMessage, WireError } from './protocol.js';
-import { packProduce, unpackFetch } from './wire.js';
+import { FetchLeftovers, fromLeftovers } from '../../backends/embedded/batch-fetch.js';
+import { packProduce, unpackBatches, unpackFetch } from './wire.js';
 
 interface Pending {
   resolve: (value: unknown) => void;
@@ -35,6 +37,10 @@ export class BackendClient implements Backend {
   readonly kind = 'embedded' as const;
   readonly #pending = new Map<number, Pending>();
   readonly #members = new Map<number, RemoteMember>();
+  /** Records of fetched batches beyond maxRecords, for the next poll (decoded once). */
+  readonly #leftovers = new FetchLeftovers();
+  /** Each partition's high watermark at its last fetch, for answers from leftovers. */
+  readonly #highWatermarks = new Map<string, number>();
   #nextId = 1;
   #nextMember = 1;
   #closed = false;
@@ -68,15 +74,27 @@ export class BackendClient implements Backend {
     return out;
   }
 
-  async fetch(tp: TopicPartition, offset: number, maxRecords: number, maxWaitMs: number): Promise<StoredRecord[]> {
-    const [response] = await this.fetchMany([{ topic: tp.topic, partition: tp.partition, offset }], { maxRecords, maxWaitMs });
+  async fetch(
+    tp: TopicPartition,
+    offset: number,
+    maxRecords: number,
+    maxWaitMs: number,
+    options?: { isolationLevel?: IsolationLevel },
+  ): Promise<StoredRecord[]> {
+    const [response] = await this.fetchMany([{ topic: tp.topic, partition: tp.partition, offset }], { maxRecords, maxWaitMs, ...options });
     if (response!.error === 'OFFSET_OUT_OF_RANGE') {
       throw new OffsetOutOfRangeError(tp.topic, tp.partition, offset, -1, response!.highWatermark);
     }
     return response!.records;
   }
 
-  async fetchMany(requests: FetchRequest[], options: { maxRecords: number; maxWaitMs: number; signal?: AbortSignal }): Promise<FetchResponse[]> {
+  async fetchMany(
+    requests: FetchRequest[],
+    options: { maxRecords: number; maxWaitMs: number; signal?: AbortSignal; isolationLevel?: IsolationLevel },
+  ): Promise<FetchResponse[]> {
+    const buffered = fromLeftovers(this.#leftovers, requests, options.maxRecords, (r) => this.#highWatermarks.get(`${r.topic}\u0000${r.partition}`) ?? -1);
+    if (buffered !== null) return buffered;
+    // #call takes the next id: remember it for the abort message.
     const id = this.#nextId;
     const { signal } = options;
     // The consumer's wakeup(): the main thread answers the parked fetch at once.
@@ -87,10 +105,16 @@ export class BackendClient implements Backend {
       maxRecords: options.maxRecords,
       // Already woken: answer with what is there now.
       maxWaitMs: signal?.aborted ? 0 : options.maxWaitMs,
+      ...(options.isolationLevel !== undefined ? { isolationLevel: options.isolationLevel } : {}),
     });
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      return unpackFetch((await call) as BackendResults['fetchMany']);
+      const packed = (await call) as BackendResults['fetchMany'];
+      if (packed.kind === 'records') return unpackFetch(packed);
+      return unpackBatches(packed).map((r) => {
+        this.#highWatermarks.set(`${r.topic}\u0000${r.partition}`, r.highWatermark);
+        return { ...r, records: this.#leftovers.limit(r.topic, r.partition, r.records, options.maxRecords) };
+      });
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }

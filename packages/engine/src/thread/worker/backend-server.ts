@@ -1,10 +1,20 @@
 // The main thread's side of a worker's backend: it runs each call against the process's backend
 // (the embedded log lives here, once per process) and forwards group events to the worker.
 import type { MessagePort } from 'node:worker_threads';
-import type { Backend, GroupMember, PartitionAssignor, TopicPartition } from '../../api.js';
+import type { Backend, FetchRequest, GroupMember, PartitionAssignor, TopicPartition } from '../../api.js';
+import type { PartitionBatches } from '../../backends/embedded/batch-fetch.js';
 import { EngineError } from '../../errors.js';
 import type { BackendCall, BackendResults, ClientMessage, ServerMessage, WireError } from './protocol.js';
-import { packFetch, unpackProduce } from './wire.js';
+import { packBatches, packFetch, unpackProduce } from './wire.js';
+
+/** A backend that can answer a fetch with encoded record batches (the embedded one). */
+interface EncodedFetchBackend {
+  fetchEncoded(requests: FetchRequest[], options: { maxRecords: number; maxWaitMs: number; signal?: AbortSignal }): Promise<PartitionBatches[]>;
+}
+
+function hasEncodedFetch(b: Backend): b is Backend & EncodedFetchBackend {
+  return typeof (b as Partial<EncodedFetchBackend>).fetchEncoded === 'function';
+}
 
 export interface BackendServerOptions {
   /** What a worker's `assignor: 'app'` means: the application's task assignor. */
@@ -86,7 +96,14 @@ export class BackendServer {
         const abort = new AbortController();
         this.#fetches.set(m.id, abort);
         try {
-          const responses = await b.fetchMany(m.requests, { maxRecords: m.maxRecords, maxWaitMs: m.maxWaitMs, signal: abort.signal });
+          const options = { maxRecords: m.maxRecords, maxWaitMs: m.maxWaitMs, signal: abort.signal };
+          // The embedded log hands out its batches still encoded: the worker decodes them, so the
+          // main thread does no per-record work for a worker's poll.
+          if (hasEncodedFetch(b) && (m.isolationLevel ?? 'read_uncommitted') === 'read_uncommitted') {
+            const packed = packBatches(await b.fetchEncoded(m.requests, options));
+            return { value: packed, transfer: [packed.buffer] };
+          }
+          const responses = await b.fetchMany(m.requests, m.isolationLevel !== undefined ? { ...options, isolationLevel: m.isolationLevel } : options);
           const packed = packFetch(responses);
           return { value: packed, transfer: [packed.buffer] };
         } finally {

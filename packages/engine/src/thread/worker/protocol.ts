@@ -1,9 +1,9 @@
 // The messages between a worker's stream thread and the main thread. Data-heavy operations are
 // batched (one fetch request per poll, one produce per flush, one commit per commit) and carry
 // their records packed (wire.ts); everything else is small and structured-cloned.
-import type { FetchRequest, TopicDescription, TopicPartition } from '../../api.js';
+import type { FetchRequest, IsolationLevel, TopicDescription, TopicPartition } from '../../api.js';
 import type { TaskInfo } from '../../metrics/metrics-registry.js';
-import type { PackedFetch, PackedProduce } from './wire.js';
+import type { PackedBatches, PackedFetch, PackedProduce } from './wire.js';
 
 export type BackendCall =
   | { op: 'createTopics'; topics: { name: string; partitions: number; config?: Record<string, string | number>; internal?: boolean }[] }
@@ -11,7 +11,7 @@ export type BackendCall =
   | { op: 'listTopics' }
   | { op: 'describeTopic'; name: string }
   | { op: 'produce'; packed: PackedProduce }
-  | { op: 'fetchMany'; requests: FetchRequest[]; maxRecords: number; maxWaitMs: number }
+  | { op: 'fetchMany'; requests: FetchRequest[]; maxRecords: number; maxWaitMs: number; isolationLevel?: IsolationLevel }
   /** `member`: chosen by the worker, so group events that arrive before the reply find their listener. */
   | { op: 'joinGroup'; member: number; groupId: string; topics: string[]; assignor: 'range' | 'roundrobin' | 'app'; clientId?: string }
   | { op: 'leaveGroup'; member: number }
@@ -25,7 +25,7 @@ export interface BackendResults {
   listTopics: TopicDescription[];
   describeTopic: TopicDescription | null;
   produce: { partitions: Int32Array; offsets: Float64Array };
-  fetchMany: PackedFetch;
+  fetchMany: PackedFetch | PackedBatches;
   joinGroup: { memberId: string; generation: number; assignment: TopicPartition[] };
   leaveGroup: undefined;
   commitOffsets: undefined;
