@@ -31,6 +31,13 @@ export const RUNTIME_ERRORS = {
   NODE_NOT_FOUND: 'NOT_FOUND',
   /** A state store the running application does not have. */
   STORE_NOT_FOUND: 'NOT_FOUND',
+  /** get / range / all on a window, session or suppression store. */
+  NOT_KEY_VALUE_STORE: 'BAD_REQUEST',
+  /**
+   * Sampling and state queries reach stream threads on the runtime's event loop only; with
+   * num.stream.threads > 1 they run in worker threads.
+   */
+  INSPECTION_UNAVAILABLE: 'PRECONDITION_FAILED',
   /** A saved topology (or one of its versions) that is not in the workspace. */
   WORKSPACE_NOT_FOUND: 'NOT_FOUND',
   /** Renaming a saved topology onto a name that is taken. */

@@ -2,6 +2,8 @@
 // one deployed application (`<dataDir>/state`) and the saved deployment (`<dataDir>/app.json`).
 // Deploy, start, stop, reset and close run one at a time; reads (status, metrics, topics, lag)
 // never wait for them.
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
 import {
   createStreamsApp,
@@ -30,10 +32,15 @@ import {
 } from './app-operations.js';
 import { EMPTY_REGISTRY, registryNames, type CodeRegistry } from './code-module.js';
 import { openDataDir, type OpenDataDir } from './data-dir.js';
+import { createMissingTopics } from './deploy-topics.js';
 import { DeploymentStore } from './deployment-store.js';
 import { RecordService } from './record-service.js';
+import { NodeSampler, type DeployedApp } from './node-sampler.js';
 import { Serial } from './serial.js';
+import { StateQueries } from './state-queries.js';
 import { TopicService } from './topic-service.js';
+import { WorkspaceService } from './workspace-service.js';
+import { WorkspaceStore } from './workspace-store.js';
 
 export interface RuntimeServiceOptions {
   dataDir: string;
@@ -79,6 +86,13 @@ export class RuntimeService {
   readonly topics: TopicService;
   /** Records as bytes: produce batches, fetch from offsets, consumer-group offsets. */
   readonly records: RecordService;
+  /** Saved topologies and their versions (`<dataDir>/workspace`). */
+  readonly workspace: WorkspaceService;
+
+  /** Live sampling of each app's nodes (its record tap). */
+  private readonly samplers = new WeakMap<StreamsApp, NodeSampler>();
+  /** Interactive queries on the running app's key-value stores. */
+  readonly state: StateQueries;
 
   private constructor(
     private readonly dir: OpenDataDir,
@@ -99,6 +113,14 @@ export class RuntimeService {
     };
     this.topics = new TopicService(this.backend, guard);
     this.records = new RecordService(this.backend, guard);
+    this.state = new StateQueries(() => {
+      const deployed = this.deployed();
+      return deployed ? { app: deployed.app, plan: planTopology(deployed.topology) } : null;
+    });
+    this.workspace = new WorkspaceService(
+      new WorkspaceStore(join(dir.dataDir, 'workspace')),
+      (doc) => this.validate(doc),
+    );
   }
 
   /**
@@ -251,6 +273,13 @@ export class RuntimeService {
     });
   }
 
+  /** The deployed app with its topology and its record sampler, or null with nothing deployed. */
+  deployed(): DeployedApp | null {
+    const sampler = this.app ? this.samplers.get(this.app) : undefined;
+    if (!this.app || !this.deployment || !sampler) return null;
+    return { app: this.app, topology: this.deployment.topology, sampler };
+  }
+
   view(): AppView {
     return {
       deployed: this.deployment !== null,
@@ -299,7 +328,7 @@ export class RuntimeService {
     // Built before the old app is closed, so a topology the engine refuses leaves it running.
     const app = this.createApp(topology);
     if (this.app) await this.closeApp();
-    await this.createMissingTopics(topology);
+    await createMissingTopics(this.backend, topology, this.logger);
     this.deployment = { topology, document, topics: topicsUsedBy(planTopology(topology)) };
     this.app = app;
     await this.store.save({ topology: document, running: start, deployedAt: Date.now() });
@@ -310,11 +339,15 @@ export class RuntimeService {
 
   private createApp(topology: Topology): StreamsApp {
     let app: StreamsApp;
+    const sampler = new NodeSampler(planTopology(topology));
     try {
       app = createStreamsApp({
         topology,
         processors: this.code.processors,
         functions: this.code.functions,
+        // Stream threads in worker threads import the operator's module themselves.
+        ...(this.code.module ? { workerModule: pathToFileURL(this.code.module).href } : {}),
+        recordTap: sampler.tap,
         backend: this.backend,
         stateDir: this.stateDir,
         logger: this.logger.child({ component: 'engine' }),
@@ -325,7 +358,9 @@ export class RuntimeService {
         cause: error,
       });
     }
+    this.samplers.set(app, sampler);
     app.onStateChange((next, previous) => {
+      if (next === 'NOT_RUNNING' || next === 'ERROR') sampler.close();
       const log =
         next === 'ERROR' ? this.logger.error.bind(this.logger) : this.logger.info.bind(this.logger);
       log(
@@ -360,33 +395,6 @@ export class RuntimeService {
         'the application did not close cleanly',
       );
     }
-  }
-
-  /**
-   * Kafka Streams refuses to start when a source topic is missing; Streamwright creates the
-   * declared topics on deploy instead (docs/API.md), leaving existing ones as they are.
-   */
-  private async createMissingTopics(topology: Topology): Promise<void> {
-    const existing = new Map((await this.backend.listTopics()).map((t) => [t.name, t]));
-    const missing = topology.topics.filter((t) => !existing.has(t.name));
-    for (const topic of topology.topics) {
-      const found = existing.get(topic.name);
-      if (found && found.partitions !== topic.partitions) {
-        this.logger.warn(
-          { topic: topic.name, declared: topic.partitions, actual: found.partitions },
-          'a declared topic exists with another partition count; it is left as it is',
-        );
-      }
-    }
-    if (missing.length === 0) return;
-    await this.backend.createTopics(
-      missing.map((t) => ({
-        name: t.name,
-        partitions: t.partitions,
-        config: Object.fromEntries(Object.entries(t.config).map(([k, v]) => [k, String(v)])),
-      })),
-    );
-    this.logger.info({ topics: missing.map((t) => t.name) }, 'created topics');
   }
 
   private requireDeployment(): Deployment {

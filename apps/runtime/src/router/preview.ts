@@ -1,0 +1,50 @@
+// Data preview of an unsaved topology in the test driver: nothing is written anywhere.
+import { z } from 'zod';
+import { runPreview } from '../service/preview.js';
+import { procedure, router } from '../trpc.js';
+import { headersInput, topicInput } from './inputs.js';
+
+/** A key or value as the source's serde takes it (a JSON value); absent is null. */
+const jsonValue = z
+  .unknown()
+  .optional()
+  .transform((v) => (v === undefined ? null : v));
+
+const typedRecords = z
+  .array(
+    z.object({
+      topic: topicInput,
+      key: jsonValue,
+      value: jsonValue,
+      timestamp: z.number().int().min(0).optional(),
+      headers: headersInput.optional(),
+    }),
+  )
+  .max(1000);
+
+const sampledRecords = z.object({
+  sampleFromTopic: topicInput,
+  limit: z.number().int().min(1).max(1000).default(20),
+});
+
+export const previewRouter = router({
+  run: procedure
+    .input(
+      z.object({
+        topology: z.unknown(),
+        records: z.union([typedRecords, sampledRecords]),
+        /** Records shown per node and direction, and per topic. */
+        limit: z.number().int().min(1).max(500).default(50),
+      }),
+    )
+    .mutation(({ input, ctx }) =>
+      runPreview({
+        input: input.topology,
+        records: input.records,
+        limit: input.limit,
+        validate: (doc) => ctx.service.validate(doc),
+        code: ctx.service.code,
+        backend: ctx.service.backend,
+      }),
+    ),
+});

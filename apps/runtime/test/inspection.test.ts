@@ -1,0 +1,189 @@
+// Live inspection of the running app: debug.sample (records into and out of a node) and the
+// store browser (state.stores|get|range|all through interactive queries).
+import { TRPCClientError } from '@trpc/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppRouter } from '../src/index.js';
+import type { Runtime } from '../src/runtime.js';
+import {
+  eventually,
+  makeClient,
+  makeDataDir,
+  removeDataDir,
+  startTestRuntime,
+  type Client,
+} from './harness.js';
+import { wordCount } from './topologies.js';
+
+let runtime: Runtime;
+let client: Client;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = await makeDataDir();
+  runtime = await startTestRuntime({ dataDir });
+  client = makeClient(runtime.url);
+});
+
+afterAll(async () => {
+  await runtime?.close();
+  await removeDataDir(dataDir);
+});
+
+async function refusal(call: Promise<unknown>): Promise<TRPCClientError<AppRouter>> {
+  const error = await call.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(TRPCClientError);
+  return error as TRPCClientError<AppRouter>;
+}
+
+const b64 = (text: string) => Buffer.from(text).toString('base64');
+
+async function produceWords(words: string[]): Promise<void> {
+  await client.topics.produceBatch.mutate({
+    topic: 'words',
+    records: words.map((w) => ({ key: b64(w), value: b64(w) })),
+  });
+}
+
+describe('with nothing deployed', () => {
+  it('refuses sampling and has no stores', async () => {
+    const error = await refusal(client.debug.sample.query({ nodeId: 'count' }));
+    expect(error.data).toMatchObject({ code: 'PRECONDITION_FAILED', runtimeCode: 'NOT_DEPLOYED' });
+    expect(await client.state.stores.query()).toEqual([]);
+  });
+});
+
+describe('debug.sample', () => {
+  it('starts sampling on the first request, then shows what went in and out of the node', async () => {
+    expect((await client.app.deploy.mutate({ topology: wordCount() })).ok).toBe(true);
+    await eventually(
+      async () =>
+        (await client.app.status.query()).status?.state === 'RUNNING' ? true : undefined,
+      'RUNNING',
+    );
+    const first = await client.debug.sample.query({ nodeId: 'count' });
+    expect(first).toMatchObject({
+      nodeId: 'count',
+      inputs: [],
+      outputs: [],
+      inputCount: 0,
+      appState: 'RUNNING',
+    });
+    expect(first.until - first.since).toBe(60_000);
+
+    await produceWords(['apple', 'fig', 'apple']);
+    const sample = await eventually(async () => {
+      const s = await client.debug.sample.query({ nodeId: 'count' });
+      return s.outputs.length === 3 ? s : undefined;
+    }, 'the sampled records');
+    // groupByKey has no node of its own (as in Kafka Streams): count reads from the source.
+    expect(sample.inputs.map((r) => [r.key, r.value, r.from])).toEqual(
+      expect.arrayContaining([
+        ['apple', 'apple', 'words'],
+        ['fig', 'fig', 'words'],
+      ]),
+    );
+    expect(sample.inputs).toHaveLength(3);
+    const latestApple = sample.outputs.filter((r) => r.key === 'apple').map((r) => r.value);
+    expect(latestApple).toEqual([
+      { newValue: 1, oldValue: null },
+      { newValue: 2, oldValue: null },
+    ]);
+    expect(sample.outputs.every((r) => r.to.length === 1 && r.to[0] === 'changes')).toBe(true);
+    expect(sample.outputs[0]!.taskId).toMatch(/^0_[01]$/);
+
+    // Other nodes are not sampled until asked for.
+    const sink = await client.debug.sample.query({ nodeId: 'out' });
+    expect(sink.inputs).toEqual([]);
+  });
+
+  it('keeps only the most recent records, counting all of them', async () => {
+    await produceWords(Array.from({ length: 150 }, (_, i) => `w${i % 10}`));
+    const sample = await eventually(async () => {
+      const s = await client.debug.sample.query({ nodeId: 'count', limit: 100 });
+      return s.inputCount === 153 ? s : undefined;
+    }, 'all sampled');
+    expect(sample.inputs).toHaveLength(100);
+    const few = await client.debug.sample.query({ nodeId: 'count', limit: 5 });
+    expect(few.inputs).toEqual(sample.inputs.slice(-5));
+    // A sink's outputs are its writes to its topic (sampled since the first test asked for it).
+    const sink = await eventually(async () => {
+      const s = await client.debug.sample.query({ nodeId: 'out' });
+      return s.outputCount > 0 ? s : undefined;
+    }, 'sink writes');
+    expect(sink.outputs[0]).toMatchObject({ topic: 'word-counts', to: [] });
+  });
+
+  it('refuses a node the topology does not have, and a limit out of range', async () => {
+    const missing = await refusal(client.debug.sample.query({ nodeId: 'ghost' }));
+    expect(missing.data).toMatchObject({ code: 'NOT_FOUND', runtimeCode: 'NODE_NOT_FOUND' });
+    const limit = await refusal(client.debug.sample.query({ nodeId: 'count', limit: 101 }));
+    expect(limit.data?.issues?.[0]?.path).toBe('limit');
+  });
+});
+
+describe('state', () => {
+  it('lists the stores with their entry counts', async () => {
+    const stores = await client.state.stores.query();
+    expect(stores).toEqual([
+      { name: 'counts', type: 'keyValue', global: false, entries: expect.any(Number) },
+    ]);
+  });
+
+  it('gets, ranges and lists entries across the tasks of every partition', async () => {
+    await client.topics.produceBatch.mutate({
+      topic: 'words',
+      records: [{ key: b64('kiwi'), value: b64('kiwi') }],
+    });
+    await eventually(
+      async () =>
+        (await client.state.get.query({ store: 'counts', key: 'kiwi' })).found ? true : undefined,
+      'kiwi counted',
+    );
+    const apple = await client.state.get.query({ store: 'counts', key: 'apple' });
+    expect(apple).toMatchObject({ store: 'counts', key: 'apple', found: true, value: 2 });
+    expect(apple.timestamp).toEqual(expect.any(Number));
+    expect(await client.state.get.query({ store: 'counts', key: 'durian' })).toMatchObject({
+      found: false,
+      value: null,
+      timestamp: null,
+    });
+
+    const all = await client.state.all.query({ store: 'counts' });
+    const keys = all.entries.map((e) => e.key);
+    // In the store's order: by the serialized (UTF-8) key bytes.
+    expect(keys).toEqual(
+      [...keys].sort((a, b) => Buffer.compare(Buffer.from(String(a)), Buffer.from(String(b)))),
+    );
+    expect(keys).toEqual(expect.arrayContaining(['apple', 'fig', 'kiwi', 'w0', 'w9']));
+    expect(all.truncated).toBe(false);
+
+    const range = await client.state.range.query({ store: 'counts', from: 'b', to: 'l' });
+    expect(range.entries.map((e) => e.key)).toEqual(['fig', 'kiwi']);
+    const upTo = await client.state.range.query({ store: 'counts', to: 'fig' });
+    expect(upTo.entries.map((e) => e.key)).toEqual(['apple', 'fig']);
+    const limited = await client.state.all.query({ store: 'counts', limit: 2 });
+    expect(limited).toMatchObject({ truncated: true });
+    expect(limited.entries).toHaveLength(2);
+  });
+
+  it('refuses an unknown store, a stopped app, and stream threads in workers', async () => {
+    const unknown = await refusal(client.state.get.query({ store: 'nope', key: 'a' }));
+    expect(unknown.data).toMatchObject({ code: 'NOT_FOUND', runtimeCode: 'STORE_NOT_FOUND' });
+    expect(unknown.message).toMatch(/stores: counts/);
+
+    await client.app.stop.mutate();
+    const stopped = await refusal(client.state.all.query({ store: 'counts' }));
+    expect(stopped.data).toMatchObject({ code: 'PRECONDITION_FAILED', runtimeCode: 'NOT_RUNNING' });
+
+    const threaded = wordCount() as { application: { config: Record<string, unknown> } };
+    threaded.application.config['num.stream.threads'] = 2;
+    expect((await client.app.deploy.mutate({ topology: threaded, start: false })).ok).toBe(true);
+    const workers = await refusal(client.state.get.query({ store: 'counts', key: 'a' }));
+    expect(workers.data).toMatchObject({ runtimeCode: 'INSPECTION_UNAVAILABLE' });
+    const sampling = await refusal(client.debug.sample.query({ nodeId: 'count' }));
+    expect(sampling.data).toMatchObject({ runtimeCode: 'INSPECTION_UNAVAILABLE' });
+  });
+});
