@@ -193,6 +193,17 @@ describe('serve --processors', () => {
     expect(none.stderr).toMatch(/exports neither `processors` nor `functions`/);
   });
 
+  it('takes a default export function returning the registries, as worker threads do', async () => {
+    const factory = join(root, 'factory.mjs');
+    await writeFile(
+      factory,
+      'export default async () => ({ functions: { isLarge: ({ value }) => value.amount > 1 } });\n',
+    );
+    const loaded = await loadCodeModule(factory);
+    expect(Object.keys(loaded.functions)).toEqual(['isLarge']);
+    expect(loaded.processors).toEqual({});
+  });
+
   it('registers the module at start: the runtime lists and runs its processors', async () => {
     const child = spawnCli([
       'serve',
@@ -215,7 +226,40 @@ describe('serve --processors', () => {
       );
       const client = makeClient(url);
       expect((await client.registry.list.query()).processors).toEqual(['tag-with-partition']);
-      expect((await client.app.deploy.mutate({ topology: customTopology() })).ok).toBe(true);
+      // Two stream threads run in worker threads, which import the same module themselves.
+      const threaded = customTopology() as { application: { config: Record<string, unknown> } };
+      threaded.application.config['num.stream.threads'] = 2;
+      expect((await client.app.deploy.mutate({ topology: threaded })).ok).toBe(true);
+      for (const [partition, amount] of [
+        [0, 500],
+        [1, 700],
+        [1, 5],
+      ] as const) {
+        await client.topics.produce.mutate({
+          topic: 'payments',
+          partition,
+          key: `k${amount}`,
+          value: JSON.stringify({ amount }),
+        });
+      }
+      const out = await eventually(
+        async () => {
+          const read = await client.topics.read.query({ topic: 'tagged', limit: 10 });
+          return read.length === 2 ? read : undefined;
+        },
+        'the records tagged in worker threads',
+        20_000,
+      );
+      expect(
+        out.map((r) => r.value).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+      ).toEqual([
+        { amount: 500, tag: 'seen', fromPartition: 0 },
+        { amount: 700, tag: 'seen', fromPartition: 1 },
+      ]);
+      const status = await client.app.status.query();
+      expect(new Set(status.status?.tasks.map((t) => t.thread))).toEqual(
+        new Set(['custom-app-StreamThread-1', 'custom-app-StreamThread-2']),
+      );
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
     } finally {

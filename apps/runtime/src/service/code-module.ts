@@ -20,21 +20,24 @@ export const EMPTY_REGISTRY: CodeRegistry = Object.freeze({
 });
 
 /**
- * Imports the module and takes its `processors` and `functions` exports (named, or as
- * properties of the default export): objects of name → function.
+ * Imports the module and takes its registries the way the engine's worker threads take them
+ * (StreamsAppOptions.workerModule), so one module serves both: the default export, else a
+ * `registries` export, else the module itself, each an object with `processors` and/or
+ * `functions` (objects of name → function) or a function (possibly async) returning one.
  */
 export async function loadCodeModule(path: string): Promise<CodeRegistry> {
   const absolute = resolve(path);
-  let loaded: Record<string, unknown>;
+  let namespace: Record<string, unknown>;
   try {
-    loaded = (await import(pathToFileURL(absolute).href)) as Record<string, unknown>;
+    namespace = (await import(pathToFileURL(absolute).href)) as Record<string, unknown>;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`cannot load processors from ${absolute}: ${reason}`, { cause: error });
   }
-  const fallback = isObject(loaded.default) ? loaded.default : {};
-  const processors = loaded.processors ?? fallback.processors;
-  const functions = loaded.functions ?? fallback.functions;
+  let exported: unknown = namespace.default ?? namespace.registries ?? namespace;
+  if (typeof exported === 'function') exported = await (exported as () => unknown)();
+  const registries = isObject(exported) ? exported : {};
+  const { processors, functions } = registries;
   if (processors === undefined && functions === undefined) {
     throw new Error(
       `${absolute} exports neither \`processors\` nor \`functions\` (objects of name → factory / function)`,
