@@ -65,6 +65,12 @@ export class PrefetchingFetcher {
     return out;
   }
 
+  /** Ends a parked prefetch at once and forgets everything buffered (the consumer is closing). */
+  close(): void {
+    this.#inFlight?.abort.abort();
+    this.#buffers.clear();
+  }
+
   /** Drops buffered data that does not continue at the offset asked for (a seek or a reset). */
   #align(r: FetchRequest): void {
     const k = key(r.topic, r.partition);

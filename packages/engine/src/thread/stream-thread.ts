@@ -4,7 +4,8 @@
 // setImmediate so the runtime's HTTP server stays responsive) and inside a worker thread, where its
 // backend is the main thread's, reached through a MessagePort (thread/worker/).
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { Backend, GroupMember, PartitionAssignor, ProcessingError, TopicPartition } from '../api.js';
+import type { Backend, FetchRequest, GroupMember, PartitionAssignor, ProcessingError, TopicPartition } from '../api.js';
+import { PrefetchingFetcher, type PartitionFetch } from '../backends/prefetching-fetcher.js';
 import type { EngineConfig } from '../app/config.js';
 import { TransactionalRecordCollector } from '../eos/transactional-collector.js';
 import { errorMessage, ProducerFencedError } from '../errors.js';
@@ -62,6 +63,7 @@ export class StreamThread implements StreamThreadHandle {
   /** Every task this thread ran or runs, for status (a revoked task leaves the map). */
   readonly tasks = new Map<string, StreamTask>();
   readonly #queues = new Map<string, { task: StreamTask; queue: RecordQueue }>();
+  readonly #fetcher: PrefetchingFetcher;
   #member: GroupMember | null = null;
   #pendingAssignment: TopicPartition[] | null = null;
   #pendingRevocations: { partitions: TopicPartition[]; done: () => void }[] = [];
@@ -79,6 +81,7 @@ export class StreamThread implements StreamThreadHandle {
     this.metrics = ctx.metrics.thread(this.name);
     this.metrics.startTime = Date.now();
     this.#collector = new BufferedRecordCollector(ctx.backend);
+    this.#fetcher = new PrefetchingFetcher((requests, maxWaitMs, signal) => this.#send(requests, maxWaitMs, signal));
   }
 
   get state(): ThreadState {
@@ -156,8 +159,30 @@ export class StreamThread implements StreamThreadHandle {
     else if (tasks.some((t) => t.commitRequested)) await this.#commit(tasks.filter((t) => t.commitRequested));
   }
 
+  /**
+   * One fetch to the backend. The thread's PrefetchingFetcher sends the next one as soon as this
+   * one is answered, so it travels while the thread processes (see prefetching-fetcher.ts).
+   */
+  #send(requests: FetchRequest[], maxWaitMs: number, signal: AbortSignal): Promise<PartitionFetch[]> {
+    const from = new Map(requests.map((r) => [tpKey(r.topic, r.partition), r.offset]));
+    return this.#ctx.backend
+      .fetchMany(requests, {
+        maxRecords: this.#ctx.config.maxPollRecords,
+        maxWaitMs,
+        signal,
+        ...(this.#eos ? { isolationLevel: 'read_committed' as const } : {}),
+      })
+      .then((responses) =>
+        responses.map((r) => {
+          const fetched: PartitionFetch = { topic: r.topic, partition: r.partition, from: from.get(tpKey(r.topic, r.partition)) ?? -1, records: r.records, highWatermark: r.highWatermark };
+          if (r.error !== undefined) fetched.error = r.error;
+          return fetched;
+        }),
+      );
+  }
+
   async #poll(): Promise<void> {
-    const { backend, config } = this.#ctx;
+    const { config } = this.#ctx;
     const requests: { topic: string; partition: number; offset: number }[] = [];
     let buffered = 0;
     for (const { task, queue } of this.#queues.values()) {
@@ -177,12 +202,7 @@ export class StreamThread implements StreamThreadHandle {
     }
     let responses;
     try {
-      responses = await backend.fetchMany(requests, {
-        maxRecords: config.maxPollRecords,
-        maxWaitMs,
-        signal: this.#wakeup.signal,
-        ...(this.#eos ? { isolationLevel: 'read_committed' as const } : {}),
-      });
+      responses = await this.#fetcher.fetch(requests, { maxRecords: config.maxPollRecords, maxWaitMs, signal: this.#wakeup.signal });
     } catch (error) {
       this.#ctx.logger.warn({ thread: this.name, err: errorMessage(error) }, 'poll failed; retrying');
       await sleep(config.pollMs, this.#wakeup.signal);
@@ -432,6 +452,7 @@ export class StreamThread implements StreamThreadHandle {
     for (const t of tasks) t.close();
     this.metrics.taskClosedTotal += tasks.length;
     this.#queues.clear();
+    this.#fetcher.close();
     for (const r of this.#pendingRevocations.splice(0)) r.done();
     this.lifecycle.tryTransition('DEAD');
     try {
