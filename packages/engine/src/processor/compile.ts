@@ -95,8 +95,8 @@ export function compileSubtopology(
       .filter((s) => s.subtopology === sub.id)
       // A source topic used as the changelog is read to restore, never written by the store.
       .map((s) => (s.changelogTopic !== null && sub.sourceTopics.includes(s.changelogTopic) ? { ...s, logging: false } : s))
-      // Window and session stores log composite keys ({k, s[, e]}: windows/, state/window-store.ts) as JSON.
-      .map((s) => (s.type === 'window' || s.type === 'session' ? { ...s, keySerde: 'json' as const } : s)),
+      // Window and session stores log composite string keys (`<start>[:<end>]:<key id>`: state/window-store.ts).
+      .map((s) => (s.type === 'window' || s.type === 'session' ? { ...s, keySerde: 'string' as const } : s)),
     globalStores,
   };
 }

@@ -1,9 +1,9 @@
 // A session store segmented by session end, as Kafka Streams' RocksDB session stores: sessions
 // of a key are found by findSessions(key, earliestSessionEndTime, latestSessionStartTime); once
 // stream time (the largest session end put) passes a segment's end + retention the segment is
-// dropped; sessions ending at or before stream time − retention are invisible before that. Writes go to the task's changelogged key-value store too (key `{k, s, e}`).
+// dropped; sessions ending at or before stream time − retention are invisible before that. Writes go to the task's changelogged key-value store too (key `<start>:<end>:<key id>`).
 import type { KeyValueStore } from './key-value-store.js';
-import { defaultSegmentInterval, keyId } from './window-store.js';
+import { changelogKey, defaultSegmentInterval, keyId, parseChangelogKey } from './window-store.js';
 
 export interface SessionEntry {
   key: unknown;
@@ -29,8 +29,11 @@ export class SegmentedSessionStore {
       options.segmentIntervalMs ?? defaultSegmentInterval(options.retentionMs);
     if (changelog) {
       for (const e of changelog.all()) {
-        const { k, s, e: end } = e.key as { k: unknown; s: number; e: number };
-        this.#write({ key: k, start: s, end, value: e.value }, false);
+        const { numbers, key } = parseChangelogKey(e.key as string, 2);
+        this.#write(
+          { key, start: numbers[0] as number, end: numbers[1] as number, value: e.value },
+          false,
+        );
       }
     }
   }
@@ -60,7 +63,7 @@ export class SegmentedSessionStore {
       if (log && this.changelog)
         for (const sessions of segment.values())
           for (const s of sessions.values())
-            this.changelog.delete({ k: s.key, s: s.start, e: s.end });
+            this.changelog.delete(changelogKey([s.start, s.end], s.key));
     }
     const id = this.segmentId(session.end);
     if (id < minLive || session.end <= this.#observedStreamTime - this.retentionMs) {
@@ -80,7 +83,7 @@ export class SegmentedSessionStore {
     }
     if (log)
       this.changelog?.put(
-        { k: session.key, s: session.start, e: session.end },
+        changelogKey([session.start, session.end], session.key),
         session.value,
         session.end,
       );

@@ -2,8 +2,8 @@
 // segments of `segmentIntervalMs` by window start; once stream time (the largest window start put)
 // moves past a segment's end + retention, the whole segment is dropped. Windows starting at or
 // before stream time − retention are invisible to reads and skipped by puts even while their
-// segment lives (AbstractRocksDBSegmentedBytesStore's actualFrom). Each write also goes to the task's changelogged key-value store (key
-// `{k, s}`, JSON) so that the window store is restored from its changelog like any store.
+// segment lives (AbstractRocksDBSegmentedBytesStore's actualFrom). Each write also goes to the task's changelogged key-value store (string key
+// `<start>:<key id>`) so that the window store is restored from its changelog like any store.
 import type { KeyValueStore, ValueAndTimestamp } from './key-value-store.js';
 
 export interface WindowEntry extends ValueAndTimestamp {
@@ -19,7 +19,28 @@ export interface WindowStoreOptions {
 
 /** An identity for a record key (keys are compared by value, as bytes in Kafka Streams). */
 export function keyId(key: unknown): string {
-  return typeof key === 'string' ? `s${key}` : `j${JSON.stringify(key)}`;
+  if (typeof key === 'string') return `s${key}`;
+  if (typeof key === 'number') return `n${key}`;
+  return `j${JSON.stringify(key)}`;
+}
+
+/** The key a keyId stands for (restoring from a changelog). */
+export function keyOfId(id: string): unknown {
+  const rest = id.slice(1);
+  return id[0] === 's' ? rest : id[0] === 'n' ? Number(rest) : JSON.parse(rest);
+}
+
+/** A changelog key: the window's numbers, then the key id (which may itself contain ':'). */
+export function changelogKey(numbers: number[], key: unknown): string {
+  return `${numbers.join(':')}:${keyId(key)}`;
+}
+
+export function parseChangelogKey(
+  text: string,
+  count: number,
+): { numbers: number[]; key: unknown } {
+  const parts = text.split(':');
+  return { numbers: parts.slice(0, count).map(Number), key: keyOfId(parts.slice(count).join(':')) };
 }
 
 export function defaultSegmentInterval(retentionMs: number): number {
@@ -46,8 +67,8 @@ export class SegmentedWindowStore {
   }
 
   #restore(storeKey: unknown, value: unknown, timestamp: number): void {
-    const { k, s } = storeKey as { k: unknown; s: number };
-    this.#write(k, s, value, timestamp, false);
+    const { numbers, key } = parseChangelogKey(storeKey as string, 1);
+    this.#write(key, numbers[0] as number, value, timestamp, false);
   }
 
   segmentId(timestamp: number): number {
@@ -87,7 +108,7 @@ export class SegmentedWindowStore {
       if (!windows) segment.set(kid, (windows = new Map()));
       windows.set(start, { key, start, value, timestamp });
     }
-    if (log) this.changelog?.put({ k: key, s: start }, value, timestamp);
+    if (log) this.changelog?.put(changelogKey([start], key), value, timestamp);
     return true;
   }
 
@@ -97,7 +118,7 @@ export class SegmentedWindowStore {
       this.#segments.delete(id);
       if (!log || !this.changelog) continue;
       for (const windows of segment.values())
-        for (const e of windows.values()) this.changelog.delete({ k: e.key, s: e.start });
+        for (const e of windows.values()) this.changelog.delete(changelogKey([e.start], e.key));
     }
   }
 

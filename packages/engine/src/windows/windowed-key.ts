@@ -11,9 +11,16 @@ export interface WindowedKey {
   readonly end: number;
 }
 
+// The marker lives on a shared prototype (non-enumerable), so making a key is one allocation.
+const PROTO: object = Object.create(Object.prototype, {
+  [WINDOWED]: { value: true, enumerable: false },
+});
+
 export function windowedKey(key: unknown, start: number, end: number): WindowedKey {
-  const out = { key, start, end };
-  Object.defineProperty(out, WINDOWED, { value: true, enumerable: false });
+  const out = Object.create(PROTO) as { key: unknown; start: number; end: number };
+  out.key = key;
+  out.start = start;
+  out.end = end;
   return out;
 }
 

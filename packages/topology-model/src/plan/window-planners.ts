@@ -44,6 +44,9 @@ function markWindowStore(
   const pending = b.stores.get(store);
   if (!pending) return;
   pending.type = window.type === 'session' ? 'session' : 'window';
+  // The engine logs windowed entries under text keys (`<start>[:<end>]:<key id>`, engine
+  // state/window-store.ts), so readers of the changelog decode its keys as strings.
+  pending.keySerde = 'string';
   pending.retentionMs = Math.max(retentionMs ?? 0, defaultRetentionMs(window));
 }
 
