@@ -24,14 +24,21 @@ describe('SegmentedWindowStore', () => {
 
   it('logs to and restores from its changelogged key-value store', () => {
     const kv = new InMemoryKeyValueStore(
-      { name: 'w', keySerde: 'json', valueSerde: 'long', changelogTopic: 'app-w-changelog' },
+      { name: 'w', keySerde: 'string', valueSerde: 'long', changelogTopic: 'app-w-changelog' },
       0,
     );
     const store = new SegmentedWindowStore({ retentionMs: 1000 }, kv);
     store.put('a', 1, 0, 5);
     store.put('a', 2, 500, 600);
     store.put('b', 7, 500, 510);
-    const restored = new SegmentedWindowStore({ retentionMs: 1000 }, kv);
+    store.put(42, 9, 500, 520); // a numeric key comes back as a number
+    // Replay the changelog records into a fresh key-value store, as a restoring task does.
+    const fresh = new InMemoryKeyValueStore(
+      { name: 'w', keySerde: 'string', valueSerde: 'long', changelogTopic: 'app-w-changelog' },
+      0,
+    );
+    for (const r of kv.takeChangelogRecords()) fresh.restore({ ...r, offset: 0, timestamp: r.timestamp ?? 0, headers: {} } as never);
+    const restored = new SegmentedWindowStore({ retentionMs: 1000 }, fresh);
     expect(restored.all()).toEqual(store.all());
     expect(restored.fetch('a', 500)).toEqual({ key: 'a', start: 500, value: 2, timestamp: 600 });
   });
