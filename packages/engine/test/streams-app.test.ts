@@ -5,7 +5,6 @@ import type { StreamsApp } from '../src/api.js';
 import { createEmbeddedBackend, type EmbeddedBackend } from '../src/backends/embedded/embedded-backend.js';
 import { withTempDir } from '../src/backends/embedded/test-helpers.js';
 import { createStreamsAppFromPlan } from '../src/app/streams-app.js';
-import { UnsupportedConfigError } from '../src/errors.js';
 import { partitionFor } from '../src/partitioner/default-partitioner.js';
 import { handPlan } from './fixtures/hand-planner.js';
 import { encode, readAll } from './fixtures/records.js';
@@ -185,17 +184,6 @@ describe('streams app on the embedded backend', () => {
     expect(streams.status().errors[0]).toMatchObject({ processor: 'orders-app-StreamThread-1', handling: 'fail' });
     expect(streams.status().errors[0]!.message).toMatch(/big-orders does not exist/);
     await streams.close();
-    await backend.close();
-  });
-
-  it('exactly_once_v2 with worker threads fails clearly at start instead of silently running at_least_once', async () => {
-    const backend = await createEmbeddedBackend();
-    const streams = app(ordersPipeline({ 'processing.guarantee': 'exactly_once_v2', 'num.stream.threads': 2 }), backend, '/nonexistent');
-    await expect(streams.start()).rejects.toThrow(UnsupportedConfigError);
-    await expect(streams.start()).rejects.toThrow(/exactly_once_v2/);
-    expect(streams.state()).toBe('CREATED');
-    await streams.close();
-    expect(streams.state()).toBe('NOT_RUNNING');
     await backend.close();
   });
 

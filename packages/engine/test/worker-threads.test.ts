@@ -9,7 +9,8 @@ import { partitionFor } from '../src/partitioner/default-partitioner.js';
 import type { StreamsApp } from '../src/api.js';
 import { handPlan } from './fixtures/hand-planner.js';
 import { encode, readAll } from './fixtures/records.js';
-import { topology } from './fixtures/topologies.js';
+import { getSerde } from '../src/serdes/index.js';
+import { countPipeline, topology } from './fixtures/topologies.js';
 import { waitFor } from './fixtures/wait.js';
 import buildDslProgram from './fixtures/dsl-program.js';
 import { functions } from './fixtures/worker-code.js';
@@ -124,6 +125,37 @@ describe('stream threads in worker threads', () => {
     const output = (await readAll(backend, 'shouted', 'string', 'string')).map((r) => r.value as string);
     expect(output.sort()).toEqual(expected.sort());
     expect(new Set(app.status().tasks.map((t) => t.thread)).size).toBe(2);
+    await backend.close();
+  }, 60_000);
+
+  it('exactly_once_v2 on 2 worker threads: transactions through the port, read_committed sees each count once', async () => {
+    const backend = await createEmbeddedBackend();
+    const t = countPipeline({ 'processing.guarantee': 'exactly_once_v2', 'num.stream.threads': 2 }, 4);
+    const app = createStreamsAppFromPlan({ topology: t, backend, stateDir: '/nonexistent' }, handPlan(t));
+    await app.start();
+    const words = Array.from({ length: 300 }, (_, i) => `w${(i * 7) % 11}`);
+    await backend.produce(words.map((w, i) => ({ topic: 'words', key: encode('string', w), value: encode('string', 'x'), timestamp: i })));
+    const read = async () => {
+      const out: [string, number][] = [];
+      for (const o of (await backend.describeTopic('counts'))!.offsets) {
+        for (let offset = o.earliest; ; ) {
+          const batch = await backend.fetch({ topic: 'counts', partition: o.partition }, offset, 1000, 0, { isolationLevel: 'read_committed' });
+          if (batch.length === 0) break;
+          for (const r of batch) out.push([getSerde('string').deserialize(r.key) as string, getSerde('long').deserialize(r.value) as number]);
+          offset = batch[batch.length - 1]!.offset + 1;
+        }
+      }
+      return out;
+    };
+    await waitFor(async () => (await read()).length >= words.length, 20_000, 'committed counts');
+    await app.close();
+    // Per key, the running counts 1..n exactly once each (a key lives in one partition, so in order).
+    const byKey = new Map<string, number[]>();
+    for (const [k, n] of await read()) byKey.set(k, [...(byKey.get(k) ?? []), n]);
+    const expected = new Map<string, number[]>();
+    for (const w of words) expected.set(w, [...(expected.get(w) ?? []), (expected.get(w)?.length ?? 0) + 1]);
+    expect(byKey).toEqual(expected);
+    expect(new Set(app.status().tasks.map((s) => s.thread)).size).toBe(2);
     await backend.close();
   }, 60_000);
 

@@ -109,11 +109,6 @@ class StreamsAppImpl implements StreamsApp {
       if (!this.#options.backend.transactionalProducer) {
         throw new UnsupportedConfigError(`processing.guarantee=exactly_once_v2 needs a backend with transactions; the ${this.#options.backend.kind} backend has none`);
       }
-      if (inWorkers) {
-        throw new UnsupportedConfigError(
-          'processing.guarantee=exactly_once_v2 runs with num.stream.threads=1 for now: worker threads reach the log through a port without transactions',
-        );
-      }
     }
     const workerModule = inWorkers ? this.#workerModule() : null;
     this.#lifecycle.transition('REBALANCING');

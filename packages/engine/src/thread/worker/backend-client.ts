@@ -14,8 +14,9 @@ import type {
   StoredRecord,
   TopicDescription,
   TopicPartition,
+  TransactionalProducer,
 } from '../../api.js';
-import { BackendClosedError, EngineError, OffsetOutOfRangeError, type EngineErrorCode } from '../../errors.js';
+import { BackendClosedError, EngineError, OffsetOutOfRangeError, ProducerFencedError, type EngineErrorCode } from '../../errors.js';
 import type { BackendCall, BackendResults, ClientMessage, ServerMessage, WireError } from './protocol.js';
 import { FetchLeftovers, fromLeftovers } from '../../backends/embedded/batch-fetch.js';
 import { packProduce, unpackBatches, unpackFetch } from './wire.js';
@@ -43,6 +44,7 @@ export class BackendClient implements Backend {
   readonly #highWatermarks = new Map<string, number>();
   #nextId = 1;
   #nextMember = 1;
+  #nextProducer = 1;
   #closed = false;
 
   constructor(private readonly port: MessagePort) {
@@ -68,10 +70,7 @@ export class BackendClient implements Backend {
   async produce(records: ProduceRecord[]): Promise<{ partition: number; offset: number }[]> {
     if (records.length === 0) return [];
     const packed = packProduce(records);
-    const { partitions, offsets } = (await this.#call({ op: 'produce', packed }, [packed.buffer])) as BackendResults['produce'];
-    const out: { partition: number; offset: number }[] = new Array(partitions.length);
-    for (let i = 0; i < partitions.length; i++) out[i] = { partition: partitions[i]!, offset: offsets[i]! };
-    return out;
+    return toAcks((await this.#call({ op: 'produce', packed }, [packed.buffer])) as BackendResults['produce']);
   }
 
   async fetch(
@@ -158,6 +157,47 @@ export class BackendClient implements Backend {
     };
   }
 
+  /** exactly_once_v2's producer, kept on the main thread; each call goes through the port, in order. */
+  async transactionalProducer(transactionalId: string): Promise<TransactionalProducer> {
+    const producer = this.#nextProducer++;
+    await this.#call({ op: 'txnInit', producer, transactionalId });
+    let failed: Error | null = null;
+    const rethrow = (): void => {
+      if (failed === null) return;
+      const error = failed;
+      failed = null;
+      throw error;
+    };
+    return {
+      transactionalId,
+      beginTransaction: () => {
+        rethrow();
+        // Synchronous in Kafka's API: sent without waiting; the port keeps it before the next call,
+        // and a refusal surfaces on the next call.
+        this.#call({ op: 'txnBegin', producer }).catch((error: Error) => (failed = error));
+      },
+      send: async (records) => {
+        rethrow();
+        const packed = packProduce(records);
+        return toAcks((await this.#call({ op: 'txnSend', producer, packed }, [packed.buffer])) as BackendResults['txnSend']);
+      },
+      sendOffsetsToTransaction: async (offsets, groupId, member) => {
+        rethrow();
+        const call: BackendCall = { op: 'txnSendOffsets', producer, offsets, groupId };
+        if (member !== undefined) call.member = member;
+        await this.#call(call);
+      },
+      commitTransaction: async () => {
+        rethrow();
+        await this.#call({ op: 'txnCommit', producer });
+      },
+      abortTransaction: async () => {
+        failed = null;
+        await this.#call({ op: 'txnAbort', producer });
+      },
+    };
+  }
+
   commitOffsets(groupId: string, offsets: { topic: string; partition: number; offset: number }[]): Promise<void> {
     return this.#call({ op: 'commitOffsets', groupId, offsets }) as Promise<void>;
   }
@@ -225,7 +265,15 @@ export class BackendClient implements Backend {
   }
 }
 
+function toAcks({ partitions, offsets }: BackendResults['produce']): { partition: number; offset: number }[] {
+  const out: { partition: number; offset: number }[] = new Array(partitions.length);
+  for (let i = 0; i < partitions.length; i++) out[i] = { partition: partitions[i]!, offset: offsets[i]! };
+  return out;
+}
+
 function fromWire(w: WireError): Error {
+  // The thread tells a fenced producer (TaskMigrated) from other failures by its class.
+  if (w.code === 'PRODUCER_FENCED') return new ProducerFencedError(w.message);
   if (w.code !== undefined) {
     const error = new EngineError(w.code as EngineErrorCode, w.message, { retriable: w.retriable ?? false });
     error.name = w.name;

@@ -1,7 +1,7 @@
 // The main thread's side of a worker's backend: it runs each call against the process's backend
 // (the embedded log lives here, once per process) and forwards group events to the worker.
 import type { MessagePort } from 'node:worker_threads';
-import type { Backend, FetchRequest, GroupMember, PartitionAssignor, TopicPartition } from '../../api.js';
+import type { Backend, FetchRequest, GroupMember, PartitionAssignor, TopicPartition, TransactionalProducer } from '../../api.js';
 import type { PartitionBatches } from '../../backends/embedded/batch-fetch.js';
 import { EngineError } from '../../errors.js';
 import type { BackendCall, BackendResults, ClientMessage, ServerMessage, WireError } from './protocol.js';
@@ -25,6 +25,7 @@ export class BackendServer {
   readonly #members = new Map<number, GroupMember>();
   readonly #fetches = new Map<number, AbortController>();
   readonly #revocations = new Map<number, () => void>();
+  readonly #producers = new Map<number, TransactionalProducer>();
   #nextRevoke = 1;
   #closed = false;
 
@@ -49,6 +50,10 @@ export class BackendServer {
     const members = [...this.#members.values()];
     this.#members.clear();
     await Promise.all(members.map((m) => m.leave().catch(() => undefined)));
+    // A transaction the worker left open would block read_committed readers until it times out.
+    const producers = [...this.#producers.values()];
+    this.#producers.clear();
+    await Promise.all(producers.map((p) => p.abortTransaction().catch(() => undefined)));
     this.port.close();
   }
 
@@ -82,16 +87,27 @@ export class BackendServer {
         return { value: await b.listTopics() };
       case 'describeTopic':
         return { value: await b.describeTopic(m.name) };
-      case 'produce': {
-        const results = await b.produce(unpackProduce(m.packed));
-        const partitions = new Int32Array(results.length);
-        const offsets = new Float64Array(results.length);
-        for (let i = 0; i < results.length; i++) {
-          partitions[i] = results[i]!.partition;
-          offsets[i] = results[i]!.offset;
-        }
-        return { value: { partitions, offsets }, transfer: [partitions.buffer, offsets.buffer] };
+      case 'produce':
+        return acks(await b.produce(unpackProduce(m.packed)));
+      case 'txnInit': {
+        if (!b.transactionalProducer) throw new EngineError('UNSUPPORTED_CONFIG', `the ${b.kind} backend has no transactions`);
+        this.#producers.set(m.producer, await b.transactionalProducer(m.transactionalId));
+        return { value: undefined };
       }
+      case 'txnBegin':
+        this.#producer(m.producer).beginTransaction();
+        return { value: undefined };
+      case 'txnSend':
+        return acks(await this.#producer(m.producer).send(unpackProduce(m.packed)));
+      case 'txnSendOffsets':
+        await this.#producer(m.producer).sendOffsetsToTransaction(m.offsets, m.groupId, m.member);
+        return { value: undefined };
+      case 'txnCommit':
+        await this.#producer(m.producer).commitTransaction();
+        return { value: undefined };
+      case 'txnAbort':
+        await this.#producer(m.producer).abortTransaction();
+        return { value: undefined };
       case 'fetchMany': {
         const abort = new AbortController();
         this.#fetches.set(m.id, abort);
@@ -126,6 +142,12 @@ export class BackendServer {
     }
   }
 
+  #producer(no: number): TransactionalProducer {
+    const producer = this.#producers.get(no);
+    if (!producer) throw new EngineError('APP_STATE', `no transactional producer ${no} for this thread`);
+    return producer;
+  }
+
   async #join(m: Extract<BackendCall, { op: 'joinGroup' }>): Promise<BackendResults['joinGroup']> {
     const no = m.member;
     const assignor = m.assignor === 'app' ? this.options.assignor : m.assignor;
@@ -157,6 +179,16 @@ export class BackendServer {
     if (this.#closed) return;
     this.port.postMessage(message, transfer);
   }
+}
+
+function acks(results: { partition: number; offset: number }[]): { value: BackendResults['produce']; transfer: ArrayBuffer[] } {
+  const partitions = new Int32Array(results.length);
+  const offsets = new Float64Array(results.length);
+  for (let i = 0; i < results.length; i++) {
+    partitions[i] = results[i]!.partition;
+    offsets[i] = results[i]!.offset;
+  }
+  return { value: { partitions, offsets }, transfer: [partitions.buffer, offsets.buffer] };
 }
 
 function plain(tps: readonly TopicPartition[]): TopicPartition[] {

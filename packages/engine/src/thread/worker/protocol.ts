@@ -16,7 +16,21 @@ export type BackendCall =
   | { op: 'joinGroup'; member: number; groupId: string; topics: string[]; assignor: 'range' | 'roundrobin' | 'app'; clientId?: string }
   | { op: 'leaveGroup'; member: number }
   | { op: 'commitOffsets'; groupId: string; offsets: { topic: string; partition: number; offset: number }[] }
-  | { op: 'committedOffsets'; groupId: string; tps: TopicPartition[] };
+  | { op: 'committedOffsets'; groupId: string; tps: TopicPartition[] }
+  // exactly_once_v2: a transactional producer per stream thread, kept on the main thread under the
+  // number the worker chose (calls on one producer are answered in order).
+  | { op: 'txnInit'; producer: number; transactionalId: string }
+  | { op: 'txnBegin'; producer: number }
+  | { op: 'txnSend'; producer: number; packed: PackedProduce }
+  | {
+      op: 'txnSendOffsets';
+      producer: number;
+      offsets: { topic: string; partition: number; offset: number }[];
+      groupId: string;
+      member?: { memberId: string; generation: number };
+    }
+  | { op: 'txnCommit'; producer: number }
+  | { op: 'txnAbort'; producer: number };
 
 /** Results per call, as they travel (maps as entries, produce results as typed arrays). */
 export interface BackendResults {
@@ -30,6 +44,12 @@ export interface BackendResults {
   leaveGroup: undefined;
   commitOffsets: undefined;
   committedOffsets: [string, number][];
+  txnInit: undefined;
+  txnBegin: undefined;
+  txnSend: { partitions: Int32Array; offsets: Float64Array };
+  txnSendOffsets: undefined;
+  txnCommit: undefined;
+  txnAbort: undefined;
 }
 
 /** Worker → main. */
