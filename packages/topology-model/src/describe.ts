@@ -41,8 +41,11 @@ function describeNode(node: PlannedNode, applicationId: string): string {
   const topicName = (t: string): string =>
     internal && t.startsWith(prefix) ? t.slice(prefix.length) : t;
   switch (node.role) {
-    case 'source':
-      return `Source: ${node.name} (topics: [${(node.topics ?? []).map(topicName).join(', ')}])\n      --> ${names(node.successors)}`;
+    case 'source': {
+      // InternalTopologyBuilder.Source#toString: the topic set, or the Pattern's own text.
+      const topics = node.topicPattern ?? `[${(node.topics ?? []).map(topicName).join(', ')}]`;
+      return `Source: ${node.name} (topics: ${topics})\n      --> ${names(node.successors)}`;
+    }
     case 'processor':
       return (
         `Processor: ${node.name} (stores: [${node.stores.join(', ')}])\n` +

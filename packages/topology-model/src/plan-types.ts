@@ -44,6 +44,12 @@ export interface PlannedNode {
    * full name, `<application.id>-<name>-repartition`; describe() prints them without the prefix.
    */
   topics?: string[];
+  /**
+   * For a source reading a pattern (builder.stream(Pattern)): the pattern, which describe()
+   * prints instead of the topics. `topics` then holds the declared topics it matches; topics
+   * created later are not picked up (the plan is made from the document).
+   */
+  topicPattern?: string;
   /** For sinks with a fixed topic: the topic written (full name for internal topics). */
   topic?: string;
   /**

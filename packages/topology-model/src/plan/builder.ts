@@ -89,9 +89,16 @@ export class PlanBuilder {
   readonly reuseSourceTopics: boolean;
   #index = 0;
 
-  constructor(applicationId: string, options: { reuseSourceTopics?: boolean } = {}) {
+  /** The document's topics, in declaration order: what a pattern source can match. */
+  readonly declaredTopics: readonly string[];
+
+  constructor(
+    applicationId: string,
+    options: { reuseSourceTopics?: boolean; declaredTopics?: readonly string[] } = {},
+  ) {
     this.applicationId = applicationId;
     this.reuseSourceTopics = options.reuseSourceTopics ?? false;
+    this.declaredTopics = options.declaredTopics ?? [];
   }
 
   /** `prefix` + the next counter value, 10 digits (InternalStreamsBuilder#newProcessorName). */

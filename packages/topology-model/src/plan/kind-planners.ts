@@ -10,6 +10,7 @@ import {
   type TopologyNode,
 } from '../schema.js';
 import { splitPorts } from '../graph.js';
+import { matchesTopicPattern } from '../topic-pattern.js';
 import type { PlanBuilder } from './builder.js';
 import { singleInput, type Flow, type Inputs, type Outputs, type Planner } from './flow.js';
 import { statefulPlanners } from './stateful-planners.js';
@@ -18,13 +19,21 @@ import { joinPlanners } from './join-planners.js';
 
 function sourceLike(node: TopologyNode & { kind: 'source' | 'generator' }, b: PlanBuilder): Flow {
   const config = node.config as NodeConfigOf<'source'>;
-  // builder.stream(topic, Consumed.as(name)): the generator is a source reading its own topic.
+  // builder.stream(topic | topics | pattern, Consumed.as(name)): the generator is a source
+  // reading its own topic.
   const name = b.nameOrGenerate(node.name, 'KSTREAM-SOURCE-');
-  b.addSource(name, node.kind, [config.topic], node.id, {
+  const pattern = config.topicPattern;
+  const topics =
+    pattern !== undefined
+      ? b.declaredTopics.filter((t) => matchesTopicPattern(pattern, t))
+      : (config.topics ?? (config.topic === undefined ? [] : [config.topic]));
+  b.addSource(name, node.kind, topics, node.id, {
     modelNode: node,
     keySerde: config.keySerde,
     valueSerde: config.valueSerde,
   });
+  const planned = b.nodes.get(name);
+  if (planned && pattern !== undefined) planned.topicPattern = pattern;
   return {
     type: 'stream',
     from: name,

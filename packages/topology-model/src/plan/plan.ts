@@ -30,6 +30,7 @@ export function buildPlan(topology: Topology): { plan: Plan; conflicts: Planning
   const b = new PlanBuilder(topology.application.id, {
     reuseSourceTopics:
       topology.application.config['topology.optimization'] === 'reuse.ktable.source.topics',
+    declaredTopics: topology.topics.map((t) => t.name),
   });
   // StreamsBuilder#addStateStore: document stores exist whether or not a processor uses them.
   for (const s of topology.stores ?? []) {

@@ -32,11 +32,35 @@ export const generatorConfigSchema = z.object({
   valueSerde: serdeSchema.default('json'),
 });
 
+/**
+ * Consumed.withTimestampExtractor for one source or table (absent: the application's
+ * `default.timestamp.extractor`): `record` is the record's own timestamp, `wallclock` Kafka's
+ * WallclockTimestampExtractor, `{"expression": CEL}` epoch milliseconds (an int) computed from
+ * the deserialized record (`key`, `value`, `timestamp`, `headers`). What happens to an invalid
+ * (negative) result is the application's extractor's rule (docs/DSL.md, "Time").
+ */
+export const timestampExtractorSchema = z.union(
+  [z.enum(['record', 'wallclock']), z.object({ expression: celSchema }).strict()],
+  {
+    error: () =>
+      'a timestamp extractor is "record", "wallclock" or {"expression": "<CEL returning epoch ms>"}',
+  },
+);
+export type TimestampExtractorSpec = z.infer<typeof timestampExtractorSchema>;
+
+/**
+ * builder.stream(topic | topics | pattern, Consumed): exactly one of `topic`, `topics` (a
+ * Collection of topics) and `topicPattern` (a Pattern, matched against whole topic names).
+ */
 export const sourceConfigSchema = z.object({
-  topic: topicNameSchema,
+  topic: topicNameSchema.optional(),
+  topics: z.array(topicNameSchema).min(1, 'a source needs at least one topic').optional(),
+  /** A regular expression a whole topic name must match (Java's Matcher#matches). */
+  topicPattern: z.string().min(1, 'the topic pattern is empty').optional(),
   keySerde: serdeSchema.default('string'),
   valueSerde: serdeSchema.default('json'),
   offsetReset: z.enum(['earliest', 'latest']).default('earliest'),
+  timestampExtractor: timestampExtractorSchema.optional(),
 });
 
 /** builder.table(topic, Consumed, Materialized). */
@@ -45,6 +69,7 @@ export const tableConfigSchema = z.object({
   keySerde: serdeSchema.default('string'),
   valueSerde: serdeSchema.default('json'),
   offsetReset: z.enum(['earliest', 'latest']).default('earliest'),
+  timestampExtractor: timestampExtractorSchema.optional(),
   store: materializedFields.store,
   logging: materializedFields.logging,
   caching: materializedFields.caching,

@@ -12,6 +12,11 @@ import {
   type TopologyNode,
 } from '../schema.js';
 import { formatPath, type ValidateOptions, type ValidationIssue } from './issues.js';
+import {
+  checkPatternOverlaps,
+  checkSourceTopicChoice,
+  checkTimestampExtractor,
+} from './sources.js';
 import { zodIssue, type SalvagedDocument } from './structure.js';
 
 export interface CheckedNodes {
@@ -71,6 +76,7 @@ export function checkNodes(
     valid: new Map(),
   };
   const readers = new Map<string, string>();
+  const patterns: Parameters<typeof checkPatternOverlaps>[0] = [];
   const functions = options.functions ? new Set(options.functions) : null;
   const processors = options.processors ? new Set(options.processors) : null;
   // Stores a process node may connect to: the document's and those DSL nodes materialize by
@@ -156,27 +162,37 @@ export function checkNodes(
     if (parsed.success)
       kindRules(raw.kind, config, { knownStores, globalStores, processors }, issue);
 
+    const useTopic = (topic: string, rest: PropertyKey[], reads: boolean): void => {
+      if (!declaredTopics.has(topic))
+        issue(rest, 'unknown_topic', `topic "${topic}" is not declared in topics`);
+      if (!reads) return;
+      const other = readers.get(topic);
+      if (other === raw.id) {
+        issue(rest, 'duplicate_source_topic', `topic "${topic}" is listed twice`);
+      } else if (other !== undefined) {
+        issue(
+          rest,
+          'duplicate_source_topic',
+          `topic "${topic}" is already read by node "${other}"; Kafka Streams allows one source per topic`,
+        );
+      } else readers.set(topic, raw.id);
+    };
     const topicField = topicFields[raw.kind];
     const topic = topicField ? config[topicField.field] : undefined;
-    if (topicField && typeof topic === 'string') {
-      if (!declaredTopics.has(topic)) {
-        issue(
-          ['config', topicField.field],
-          'unknown_topic',
-          `topic "${topic}" is not declared in topics`,
-        );
-      }
-      if (topicField.reads) {
-        const other = readers.get(topic);
-        if (other !== undefined) {
-          issue(
-            ['config', topicField.field],
-            'duplicate_source_topic',
-            `topic "${topic}" is already read by node "${other}"; Kafka Streams allows one source per topic`,
-          );
-        } else readers.set(topic, raw.id);
-      }
+    if (topicField && typeof topic === 'string')
+      useTopic(topic, ['config', topicField.field], topicField.reads);
+    if (raw.kind === 'source') {
+      if (Array.isArray(config.topics))
+        config.topics.forEach((t, i) => {
+          if (typeof t === 'string') useTopic(t, ['config', 'topics', i], true);
+        });
+      if (typeof config.topicPattern === 'string')
+        patterns.push({ nodeId: raw.id, pattern: config.topicPattern, issue });
     }
+    if (raw.kind === 'source' || raw.kind === 'table')
+      checkTimestampExtractor(config, (found, rest) =>
+        issues.push({ ...found, path: at(...rest), nodeId: raw.id }),
+      );
 
     const nodeOk = issues
       .slice(before)
@@ -187,6 +203,8 @@ export function checkNodes(
       checked.valid.set(raw.id, { index, node });
     }
   }
+
+  checkPatternOverlaps(patterns, declaredTopics, readers);
 
   if (doc.layout) {
     for (const id of Object.keys(doc.layout.nodes)) {
@@ -211,6 +229,9 @@ function kindRules(
 ): void {
   const { knownStores, globalStores, processors } = known;
   switch (kind) {
+    case 'source':
+      checkSourceTopicChoice(config, issue);
+      break;
     case 'sink': {
       const hasTopic = config.topic !== undefined;
       const hasExtractor = config.topicExtractor !== undefined;
