@@ -215,6 +215,10 @@ export interface TaskStatus {
   thread: string;
   state: TaskState;
   streamTime: number | null;
+  /** Changelog records replayed into the task's stores so far (Kafka's restore-total). */
+  restoredRecords: number;
+  /** Changelog records still to replay while RESTORING, 0 after (restore-remaining-records-total). */
+  restoreRemainingRecords: number;
 }
 
 export interface AppStatus {

@@ -92,6 +92,8 @@ export class MetricsRegistry {
         state: (TASK_STATE_CODES[m.stateCode] ?? 'CREATED') as TaskState,
         // The task writes NaN while it has no stream time yet.
         streamTime: Number.isNaN(m.streamTime) ? null : m.streamTime,
+        restoredRecords: m.restoreTotal,
+        restoreRemainingRecords: m.restoreRemainingRecordsTotal,
       });
     }
     return out.sort((a, b) => a.subtopology - b.subtopology || partitionOf(a.taskId) - partitionOf(b.taskId));
