@@ -1,0 +1,176 @@
+// State benchmarks of issue 5 on the BUILT engine and a durable embedded log in a temp dir
+// (fsync per produce batch, the runtime's default):
+//
+//   pnpm --filter @streamwright/engine build
+//   node --expose-gc bench/engine/state.mjs [--records 1000000] [--keys 10000] [--partitions 2] [--runs 3]
+//                                          [--restore-records 1000000]
+//
+// - streamcount (SimpleBenchmark's case: groupByKey → count on integer keys from --keys, 100-byte
+//   values) under at_least_once (commit.interval.ms 30000) and exactly_once_v2 (100 ms, one
+//   transaction per commit): records/s from start() until every record is processed and committed.
+// - restore: a count store's changelog prefilled with --restore-records distinct keys; records/s
+//   from start() until every task is RUNNING with everything restored, and the process's peak RSS
+//   while those keys are held (in-memory store: the lmdb store does not exist yet).
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const dist = new URL('../../packages/engine/dist/index.js', import.meta.url);
+if (!existsSync(fileURLToPath(dist))) {
+  console.error('packages/engine/dist is missing: run `pnpm --filter @streamwright/engine build` first');
+  process.exit(1);
+}
+const engine = await import(dist.href);
+const { values } = parseArgs({
+  options: {
+    records: { type: 'string', default: '1000000' },
+    keys: { type: 'string', default: '10000' },
+    partitions: { type: 'string', default: '2' },
+    runs: { type: 'string', default: '3' },
+    'restore-records': { type: 'string', default: '1000000' },
+  },
+});
+const RECORDS = Number(values.records);
+const KEYS = Number(values.keys);
+const PARTITIONS = Number(values.partitions);
+const RUNS = Number(values.runs);
+const RESTORE = Number(values['restore-records']);
+const SOURCE = 'simpleBenchmarkSourceTopic';
+const gc = globalThis.gc ?? (() => undefined);
+
+console.log(
+  `# node ${process.version}, ${availableParallelism()} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ` +
+    `${RECORDS} records, ${KEYS} keys, ${PARTITIONS} partitions, ${RUNS} runs, durable log in ${tmpdir()}`,
+);
+
+const dir = mkdtempSync(join(tmpdir(), 'streamwright-state-bench-'));
+try {
+  const backend = await engine.createEmbeddedBackend({ dataDir: join(dir, 'log'), retentionCheckIntervalMs: 3_600_000 });
+  await backend.createTopics([{ name: SOURCE, partitions: PARTITIONS }]);
+  await preload(backend);
+  for (const guarantee of ['at_least_once', 'exactly_once_v2']) {
+    const rates = [];
+    for (let r = 0; r < RUNS; r++) {
+      gc();
+      rates.push(await streamcount(backend, guarantee, r));
+    }
+    report(`streamcount ${guarantee}`, rates);
+  }
+  gc();
+  await restore(backend);
+  await backend.close();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+function countTopology(appId, guarantee, topics) {
+  return {
+    schemaVersion: 1,
+    application: { id: appId, config: { 'processing.guarantee': guarantee } },
+    topics: topics.map((name) => ({ name, partitions: PARTITIONS, config: {} })),
+    stores: [],
+    nodes: [
+      { id: 'source', kind: 'source', config: { topic: topics[0], keySerde: 'integer', valueSerde: 'bytes', offsetReset: 'earliest' } },
+      { id: 'group', kind: 'groupByKey', config: {} },
+      { id: 'count', kind: 'count', config: { store: 'count-store' } },
+    ],
+    edges: [
+      { from: 'source', fromPort: 'out', to: 'group', toPort: 'in' },
+      { from: 'group', fromPort: 'out', to: 'count', toPort: 'in' },
+    ],
+    layout: { nodes: {} },
+  };
+}
+
+async function preload(backend) {
+  const pool = randomBytes(100 * 4096);
+  let batch = [];
+  for (let i = 0; i < RECORDS; i++) {
+    const key = new Uint8Array(4);
+    new DataView(key.buffer).setInt32(0, i % KEYS);
+    const at = ((i * 7919) % 4096) * 100;
+    batch.push({ topic: SOURCE, key, value: pool.subarray(at, at + 100), timestamp: i });
+    if (batch.length === 10_000) {
+      await backend.produce(batch);
+      batch = [];
+    }
+  }
+  if (batch.length > 0) await backend.produce(batch);
+}
+
+async function streamcount(backend, guarantee, run) {
+  const appId = `bench-count-${guarantee}-${run}`;
+  const app = engine.createStreamsApp({ topology: countTopology(appId, guarantee, [SOURCE]), backend, stateDir: join(dir, 'state') });
+  const started = performance.now();
+  await app.start();
+  const tps = Array.from({ length: PARTITIONS }, (_, partition) => ({ topic: SOURCE, partition }));
+  for (;;) {
+    const m = app.metrics();
+    let processed = 0;
+    for (const t of Object.values(m.threads)) processed += t['process-total'] ?? 0;
+    if (processed >= RECORDS) {
+      // Under exactly_once_v2 the count is done once its transaction (offsets included) commits.
+      const committed = await backend.committedOffsets(appId, tps);
+      if (guarantee === 'at_least_once' || tps.reduce((n, tp) => n + (committed.get(`${tp.topic}:${tp.partition}`) ?? 0), 0) >= RECORDS) break;
+    }
+    if (app.state() === 'ERROR') throw new Error(`app failed: ${JSON.stringify(app.status().errors[0])}`);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  const ms = performance.now() - started;
+  await app.close();
+  return (RECORDS / ms) * 1000;
+}
+
+async function restore(backend) {
+  const appId = 'bench-restore';
+  const input = 'restore-input';
+  const changelog = `${appId}-count-store-changelog`;
+  await backend.createTopics([
+    { name: input, partitions: PARTITIONS },
+    { name: changelog, partitions: PARTITIONS, config: { 'cleanup.policy': 'compact' }, internal: true },
+  ]);
+  let batch = [];
+  for (let i = 0; i < RESTORE; i++) {
+    const key = new Uint8Array(4);
+    new DataView(key.buffer).setInt32(0, i);
+    const value = new Uint8Array(8);
+    new DataView(value.buffer).setBigInt64(0, 1n);
+    batch.push({ topic: changelog, key, value, timestamp: i });
+    if (batch.length === 10_000) {
+      await backend.produce(batch);
+      batch = [];
+    }
+  }
+  if (batch.length > 0) await backend.produce(batch);
+  gc();
+  const rssBefore = process.memoryUsage().rss;
+  let peak = rssBefore;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  const app = engine.createStreamsApp({ topology: countTopology(appId, 'at_least_once', [input]), backend, stateDir: join(dir, 'state') });
+  const started = performance.now();
+  await app.start();
+  for (;;) {
+    const tasks = app.status().tasks;
+    if (tasks.length === PARTITIONS && tasks.every((t) => t.state === 'RUNNING')) break;
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  const ms = performance.now() - started;
+  const restored = Object.values(app.metrics().tasks).reduce((n, t) => n + (t['restore-total'] ?? 0), 0);
+  const entries = app.store('count-store')?.approximateNumEntries() ?? 0;
+  peak = Math.max(peak, process.memoryUsage().rss);
+  clearInterval(sampler);
+  await app.close();
+  console.log(
+    `restore: ${restored} changelog records (${entries} keys in the store) in ${(ms / 1000).toFixed(2)} s = ${((restored / ms) * 1000 / 1e6).toFixed(3)} M records/s; ` +
+      `peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB (${((peak - rssBefore) / 2 ** 20).toFixed(0)} MiB above the process before restoring; in-memory store)`,
+  );
+}
+
+function report(name, rates) {
+  const sorted = [...rates].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  console.log(`${name}: median ${(median / 1e6).toFixed(3)} M records/s (runs: ${rates.map((r) => (r / 1e6).toFixed(3)).join(', ')})`);
+}
