@@ -1,7 +1,9 @@
-// Topology-document features of sources and serdes that the DSL already had in TypeScript:
-// Avro serdes named in the document.
+// Topology-document features of sources and serdes: Avro serdes named in the document, sources
+// reading several topics or a pattern, and per-source timestamp extractors — the last two run on
+// Kafka Streams 4.1 itself (tools/ks-oracle) and compared record by record.
+import { runOracle, type OracleResult, type OracleScenario } from '@streamwright/ks-oracle';
 import { validateTopology, type Topology } from '@streamwright/topology-model';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { avroSerde } from '../src/index.js';
 import { createTestDriver } from '../src/test-driver/test-driver.js';
 
@@ -47,5 +49,116 @@ describe('Avro serdes in topology JSON', () => {
     driver.pipeRawInput('orders', new TextEncoder().encode('k2'), serde.serialize({ id: 'b', amount: 50 }), 2);
     expect(driver.readOutput('large').map((r) => [r.key, r.value, r.timestamp])).toEqual([['k2', { id: 'b', amount: 50 }, 2]]);
     driver.close();
+  });
+});
+
+const topics = (...names: string[]) => names.map((name) => ({ name, partitions: 1 }));
+
+function pipeline(id: string, source: Record<string, unknown>, declared: string[], kind = 'source') {
+  const nodes: unknown[] = [{ id: 'in', kind, config: source }];
+  const edges: unknown[] = [];
+  if (kind === 'table') {
+    nodes.push({ id: 'ts', kind: 'toStream', config: {} });
+    edges.push({ from: 'in', to: 'ts' }, { from: 'ts', to: 'out' });
+  } else edges.push({ from: 'in', to: 'out' });
+  nodes.push({ id: 'out', kind: 'sink', config: { topic: 'out' } });
+  return { schemaVersion: 1, application: { id }, topics: topics(...declared, 'out'), nodes, edges };
+}
+
+const scenarios: OracleScenario[] = [
+  {
+    name: 'a list source reads every listed topic, in timestamp order per task',
+    topology: pipeline('list', { topics: ['b', 'a'] }, ['a', 'b']),
+    inputs: [
+      { topic: 'a', key: 'k1', value: { n: 1 }, timestamp: 10 },
+      { topic: 'b', key: 'k2', value: { n: 2 }, timestamp: 5 },
+      { topic: 'a', key: 'k3', value: { n: 3 }, timestamp: 20 },
+    ],
+    outputs: ['out'],
+  },
+  {
+    name: 'a pattern source reads the declared topics whose whole name matches',
+    topology: pipeline('pattern', { topicPattern: 'orders-[a-z]+' }, ['orders-eu', 'orders-us', 'orders-1']),
+    inputs: [
+      { topic: 'orders-eu', key: 'a', value: 1, timestamp: 1 },
+      { topic: 'orders-us', key: 'b', value: 2, timestamp: 2 },
+    ],
+    outputs: ['out'],
+  },
+  {
+    name: 'a source timestamp expression sets the record timestamps',
+    topology: pipeline('ts-expr', { topic: 'a', timestampExtractor: { expression: 'value.t' } }, ['a']),
+    inputs: [
+      { topic: 'a', key: 'x', value: { t: 1000 }, timestamp: 1 },
+      { topic: 'a', key: 'y', value: { t: 500 }, timestamp: 2 },
+      { topic: 'a', key: 'z', value: { t: 2500 }, timestamp: 3 },
+    ],
+    outputs: ['out'],
+  },
+  {
+    name: 'a table timestamp expression sets the timestamps of its changes',
+    topology: pipeline('ts-table', { topic: 'a', timestampExtractor: { expression: 'value.t + 1' } }, ['a'], 'table'),
+    inputs: [
+      { topic: 'a', key: 'x', value: { t: 41 }, timestamp: 7 },
+      { topic: 'a', key: 'x', value: { t: 99 }, timestamp: 8 },
+    ],
+    outputs: ['out'],
+  },
+];
+
+function ours(scenario: OracleScenario): Record<string, { key: unknown; value: unknown; timestamp: number }[]> {
+  const driver = createTestDriver(valid(scenario.topology));
+  for (const r of scenario.inputs ?? []) driver.pipeInput(r.topic, r.key, r.value, r.timestamp);
+  const out = Object.fromEntries(
+    (scenario.outputs ?? []).map((t) => [t, driver.readOutput(t).map((r) => ({ key: r.key, value: r.value, timestamp: r.timestamp }))]),
+  );
+  driver.close();
+  return out;
+}
+
+describe('several topics, patterns and per-source timestamp extractors vs Kafka Streams 4.1', () => {
+  const expected = new Map<string, OracleResult>();
+  beforeAll(async () => {
+    for (const [i, r] of (await runOracle(scenarios)).entries()) expected.set(scenarios[i]!.name, r);
+  }, 120_000);
+
+  for (const scenario of scenarios) {
+    it(scenario.name, () => {
+      const oracle = expected.get(scenario.name);
+      expect(oracle?.error).toBeUndefined();
+      expect(oracle?.outputs?.['out']?.length).toBe(scenario.inputs?.length);
+      expect(ours(scenario)).toEqual(oracle?.outputs);
+    });
+  }
+});
+
+describe("a source's own extractor replaces the application's", () => {
+  const doc = (own: unknown) =>
+    valid({
+      ...pipeline('own', { topic: 'a', ...(own === undefined ? {} : { timestampExtractor: own }) }, ['a']),
+      application: {
+        id: 'own',
+        config: { 'default.timestamp.extractor.expression': 'value.t', 'default.timestamp.extractor': 'LogAndSkipOnInvalidTimestamp' },
+      },
+    });
+  const run = (own: unknown) => {
+    const driver = createTestDriver(doc(own), { now: () => 123_456 });
+    driver.pipeInput('a', 'k', { t: 50 }, 7);
+    driver.pipeInput('a', 'k', { t: -1 }, 8);
+    const out = driver.readOutput('out').map((r) => r.timestamp);
+    const dropped = driver.metrics().tasks['0_0']!['dropped-records-total'];
+    driver.close();
+    return { out, dropped };
+  };
+
+  it('record: the record timestamps, even with an application-wide expression', () => {
+    expect(run('record')).toEqual({ out: [7, 8], dropped: 0 });
+  });
+  it('wallclock: the wall-clock time when the record is read', () => {
+    expect(run('wallclock')).toEqual({ out: [123_456, 123_456], dropped: 0 });
+  });
+  it("an expression keeps the application's rule for invalid results (here: skip and count)", () => {
+    expect(run({ expression: 'value.t * 2' })).toEqual({ out: [100], dropped: 1 });
+    expect(run(undefined)).toEqual({ out: [50], dropped: 1 });
   });
 });

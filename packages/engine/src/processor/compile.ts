@@ -1,7 +1,7 @@
 // plan → compiled processor graph. Compilation (logic, serdes, wiring) happens once per planned
 // node; `instantiate` then builds one ProcessorNode per planned node for each task. What each op
 // runs is in node-factories.ts.
-import type { Plan, PlannedNode, StorePlan, SubtopologyPlan } from '@streamwright/topology-model';
+import type { Plan, PlannedNode, StorePlan, SubtopologyPlan, TimestampExtractorSpec } from '@streamwright/topology-model';
 import { EngineError } from '../errors.js';
 import type { NodeMetrics } from '../metrics/metric-groups.js';
 import type { KeyValueStore } from '../state/key-value-store.js';
@@ -20,6 +20,8 @@ export interface CompiledSource {
   keySerde: Serde<unknown>;
   valueSerde: Serde<unknown>;
   offsetReset: 'earliest' | 'latest';
+  /** Consumed.withTimestampExtractor of this source or table (absent: the application's). */
+  timestampExtractor?: TimestampExtractorSpec;
 }
 
 export interface CompiledNode {
@@ -82,7 +84,10 @@ export function compileSubtopology(
         keySerde: getSerde(serdeOf(n, 'keySerde')),
         valueSerde: carriesChanges ? (changedSerde(valueSerde) as Serde<unknown>) : valueSerde,
         offsetReset: config(n)['offsetReset'] === 'latest' ? 'latest' : 'earliest',
-      };
+        ...(config(n)['timestampExtractor'] !== undefined
+          ? { timestampExtractor: config(n)['timestampExtractor'] as TimestampExtractorSpec }
+          : {}),
+      } satisfies CompiledSource;
     });
   return {
     id: sub.id,

@@ -11,7 +11,7 @@ import { instantiate, type CompiledSubtopology, type TaskGraph } from '../proces
 import { ProcessorContext } from '../processor/processor-context.js';
 import { processSourceRecord } from '../processor/source-records.js';
 import { InMemoryKeyValueStore, type KeyValueStore } from '../state/key-value-store.js';
-import { createTimestampExtractor, invalidTimestampMessage, type TimestampExtractor } from '../time/timestamp-extractor.js';
+import { createTimestampExtractor, invalidTimestampMessage, sourceTimestampExtractorConfig, type TimestampExtractor } from '../time/timestamp-extractor.js';
 import { PartitionGroup } from './partition-group.js';
 import type { RecordCollector } from './record-collector.js';
 import { tpKey, type RecordQueue } from './record-queue.js';
@@ -47,7 +47,8 @@ export class StreamTask {
   readonly #config: EngineConfig;
   readonly #now: () => number;
   /** Null: the record's own timestamp (the default), checked for validity in process(). */
-  readonly #extractor: TimestampExtractor | null;
+  /** Per input topic: its source's timestamp extractor (null: the record's, fail on negative). */
+  readonly #extractors = new Map<string, TimestampExtractor | null>();
   /** Largest valid extracted timestamp per input partition (Kafka's partition time). */
   readonly #partitionTime = new Map<string, number>();
 
@@ -81,7 +82,14 @@ export class StreamTask {
     this.partitionGroup = new PartitionGroup(this.partitions, config.maxTaskIdleMs);
     this.metrics.stateCode = TASK_STATE_CODES.indexOf('CREATED');
     for (const q of this.partitionGroup.queues.values()) q.binding = this.graph.sourceByTopic.get(q.tp.topic) ?? null;
-    this.#extractor = createTimestampExtractor(config.timestampExtractor, this.#now);
+    const shared = createTimestampExtractor(config.timestampExtractor, this.#now);
+    for (const [topic, { source }] of this.graph.sourceByTopic) {
+      const own = source.timestampExtractor;
+      this.#extractors.set(
+        topic,
+        own === undefined ? shared : createTimestampExtractor(sourceTimestampExtractorConfig(config.timestampExtractor, own), this.#now),
+      );
+    }
   }
 
   get state(): TaskState {
@@ -159,15 +167,16 @@ export class StreamTask {
   addRecords(tp: TopicPartition, records: readonly StoredRecord[]): void {
     const queue = this.partitionGroup.queue(tp.topic, tp.partition);
     if (!queue) return;
-    if (this.#extractor === null) {
+    const extractor = this.#extractors.get(tp.topic) ?? null;
+    if (extractor === null) {
       queue.push(records);
       return;
     }
-    queue.push(this.#extractTimestamps(tp, records));
+    queue.push(this.#extractTimestamps(tp, records, extractor));
   }
 
   /** Applies the timestamp extractor as records are queued (Kafka's RecordQueue does it at the head). */
-  #extractTimestamps(tp: TopicPartition, records: readonly StoredRecord[]): StoredRecord[] {
+  #extractTimestamps(tp: TopicPartition, records: readonly StoredRecord[], extractor: TimestampExtractor): StoredRecord[] {
     const source = this.graph.sourceByTopic.get(tp.topic)?.source;
     if (!source) return [...records];
     const serdes = { key: source.keySerde, value: source.valueSerde };
@@ -175,7 +184,7 @@ export class StreamTask {
     let partitionTime = this.#partitionTime.get(key) ?? -1;
     const out: StoredRecord[] = [];
     for (const record of records) {
-      const extracted = this.#extractor!.extract(record, serdes, partitionTime);
+      const extracted = extractor.extract(record, serdes, partitionTime);
       if ('skip' in extracted) {
         // LogAndSkipOnInvalidTimestamp: never processed, counted as dropped.
         this.metrics.droppedRecordsTotal++;

@@ -6,7 +6,7 @@
 // - UsePartitionTimeOnInvalidTimestamp: the partition's time (largest valid timestamp so far)
 //   is used instead; with no partition time yet the task fails, as in Kafka Streams;
 // - WallclockTimestampExtractor: the wall-clock time when the record is queued (never invalid).
-import { compileExpression, type AppConfig } from '@streamwright/topology-model';
+import { compileExpression, type AppConfig, type TimestampExtractorSpec } from '@streamwright/topology-model';
 import type { StoredRecord } from '../api.js';
 import { UnsupportedConfigError } from '../errors.js';
 import type { Serde } from '../serdes/serde.js';
@@ -51,6 +51,22 @@ export function timestampExtractorConfig(config: AppConfig): TimestampExtractorC
     throw new UnsupportedConfigError(`${TIMESTAMP_EXPRESSION_CONFIG} cannot be combined with WallclockTimestampExtractor`);
   }
   return { name, expression: expression ?? null };
+}
+
+/**
+ * A source's own extractor (Consumed.withTimestampExtractor, the document's `timestampExtractor`)
+ * in place of the application's: `record` / `{expression}` change where the timestamp comes from
+ * and keep the application's rule for invalid ones (FailOnInvalidTimestamp when the application
+ * uses the wall clock); `wallclock` is WallclockTimestampExtractor.
+ */
+export function sourceTimestampExtractorConfig(
+  app: TimestampExtractorConfig,
+  spec: TimestampExtractorSpec | undefined,
+): TimestampExtractorConfig {
+  if (spec === undefined) return app;
+  if (spec === 'wallclock') return { name: 'WallclockTimestampExtractor', expression: null };
+  const name = app.name === 'WallclockTimestampExtractor' ? 'FailOnInvalidTimestamp' : app.name;
+  return { name, expression: spec === 'record' ? null : spec.expression };
 }
 
 /** The outcome for one record: its timestamp, or that it is skipped. */
