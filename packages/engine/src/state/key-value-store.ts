@@ -23,10 +23,25 @@ export interface KeyValueStore {
   get(key: unknown): ValueAndTimestamp | undefined;
   put(key: unknown, value: unknown, timestamp: number): void;
   delete(key: unknown): void;
+  /** Removes without logging (retention expiry in window and session stores); optional. */
+  evict?(key: unknown): void;
   all(): KeyValueEntry[];
   approximateNumEntries(): number;
   /** The key's bytes as the store's key serde writes them (stores order keys by these). */
   serializeKey(key: unknown): Uint8Array | null;
+}
+
+/** A store as a task holds it: changelogged, restorable, closable (in memory or persistent). */
+export interface TaskKeyValueStore extends KeyValueStore {
+  readonly changelogTopic: string | null;
+  readonly partition: number;
+  /** Persistent stores keep their contents across restarts (checkpointed); in-memory ones do not. */
+  readonly persistent: boolean;
+  takeChangelogRecords(): ProduceRecord[];
+  restore(record: StoredRecord): void;
+  /** Drops the contents (a persistent store without a valid checkpoint is rebuilt from the changelog). */
+  wipe(): void;
+  close(): void;
 }
 
 export interface StoreSpec {
@@ -41,8 +56,9 @@ export interface StoreSpec {
   logging?: boolean;
 }
 
-export class InMemoryKeyValueStore implements KeyValueStore {
+export class InMemoryKeyValueStore implements TaskKeyValueStore {
   readonly name: string;
+  readonly persistent = false;
   readonly changelogTopic: string | null;
   readonly #map = new Map<string, KeyValueEntry>();
   readonly #logging: boolean;
@@ -97,6 +113,16 @@ export class InMemoryKeyValueStore implements KeyValueStore {
     }
   }
 
+  /**
+   * Removes a key without a changelog tombstone: for entries that expired by retention (window
+   * and session stores), whose changelog topic (`compact,delete`) expires them by itself.
+   */
+  evict(key: unknown): void {
+    const k = this.#keyOf(key);
+    this.#map.delete(k);
+    this.#dirty.delete(k);
+  }
+
   all(): KeyValueEntry[] {
     return [...this.#map.values()].map((e) => ({ ...e }));
   }
@@ -138,6 +164,12 @@ export class InMemoryKeyValueStore implements KeyValueStore {
     const k = this.#keyOf(key);
     if (record.value === null) this.#map.delete(k);
     else this.#map.set(k, { key, value: this.#valueSerde.deserialize(record.value), timestamp: record.timestamp });
+  }
+
+  wipe(): void {
+    this.#map.clear();
+    this.#dirty.clear();
+    this.#deleted.clear();
   }
 
   close(): void {

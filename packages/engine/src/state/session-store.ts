@@ -60,10 +60,11 @@ export class SegmentedSessionStore {
     for (const [id, segment] of this.#segments) {
       if (id >= minLive) continue;
       this.#segments.delete(id);
-      if (log && this.changelog)
+      // No tombstones: the changelog (compact,delete) expires old sessions by its own retention.
+      if (this.changelog)
         for (const sessions of segment.values())
           for (const s of sessions.values())
-            this.changelog.delete(changelogKey([s.start, s.end], s.key));
+            this.changelog.evict?.(changelogKey([s.start, s.end], s.key));
     }
     const id = this.segmentId(session.end);
     if (id < minLive || session.end <= this.#observedStreamTime - this.retentionMs) {

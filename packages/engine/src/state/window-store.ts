@@ -92,7 +92,7 @@ export class SegmentedWindowStore {
   #write(key: unknown, start: number, value: unknown, timestamp: number, log: boolean): boolean {
     this.#observedStreamTime = Math.max(this.#observedStreamTime, start);
     const minLive = this.segmentId(this.#observedStreamTime - this.retentionMs);
-    this.#dropSegmentsBefore(minLive, log);
+    this.#dropSegmentsBefore(minLive);
     const id = this.segmentId(start);
     if (id < minLive || start <= this.#observedStreamTime - this.retentionMs) {
       this.expiredRecordsTotal++;
@@ -112,13 +112,14 @@ export class SegmentedWindowStore {
     return true;
   }
 
-  #dropSegmentsBefore(minLive: number, log: boolean): void {
+  #dropSegmentsBefore(minLive: number): void {
     for (const [id, segment] of this.#segments) {
       if (id >= minLive) continue;
       this.#segments.delete(id);
-      if (!log || !this.changelog) continue;
+      // No tombstones: the changelog (compact,delete) expires old windows by its own retention.
+      if (!this.changelog) continue;
       for (const windows of segment.values())
-        for (const e of windows.values()) this.changelog.delete(changelogKey([e.start], e.key));
+        for (const e of windows.values()) this.changelog.evict?.(changelogKey([e.start], e.key));
     }
   }
 
