@@ -86,11 +86,11 @@ export class DesignerPage {
     }
   }
 
-  async sideTab(tab: 'node' | 'app' | 'topics'): Promise<void> {
+  async sideTab(tab: 'node' | 'app' | 'topics' | 'workspace'): Promise<void> {
     await this.page.getByTestId(`side-tab-${tab}`).click();
   }
 
-  async bottomTab(tab: 'problems' | 'tasks' | 'errors'): Promise<void> {
+  async bottomTab(tab: 'problems' | 'tasks' | 'errors' | 'preview' | 'state'): Promise<void> {
     await this.page.getByTestId(`bottom-tab-${tab}`).click();
   }
 

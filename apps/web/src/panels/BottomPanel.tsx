@@ -5,6 +5,8 @@ import { validationOf } from '../model/validation.js';
 import { ProblemsPanel } from './ProblemsPanel.js';
 import { TasksPanel } from './TasksPanel.js';
 import { ErrorsPanel } from './ErrorsPanel.js';
+import { PreviewPanel } from '../preview/PreviewPanel.js';
+import { StatePanel } from '../state/StatePanel.js';
 
 function Count({ n, tone }: { n: number; tone: 'error' | 'neutral' }) {
   if (n === 0) return null;
@@ -25,6 +27,8 @@ export function BottomPanel() {
     { id: 'problems', label: 'Problems', count: problems, tone: 'error' },
     { id: 'tasks', label: 'Tasks', count: tasks, tone: 'neutral' },
     { id: 'errors', label: 'Errors', count: errors, tone: 'error' },
+    { id: 'preview', label: 'Preview', count: 0, tone: 'neutral' },
+    { id: 'state', label: 'State stores', count: 0, tone: 'neutral' },
   ];
   return (
     <section className="sw-bottom" aria-label="Problems, tasks and errors">
@@ -54,6 +58,8 @@ export function BottomPanel() {
         {tab === 'problems' && <ProblemsPanel />}
         {tab === 'tasks' && <TasksPanel />}
         {tab === 'errors' && <ErrorsPanel />}
+        {tab === 'preview' && <PreviewPanel />}
+        {tab === 'state' && <StatePanel />}
       </div>
     </section>
   );

@@ -4,11 +4,13 @@ import type { SideTab } from '../store/designer-store.js';
 import { NodeInspector } from '../inspector/NodeInspector.js';
 import { AppPanel } from './AppPanel.js';
 import { TopicsPanel } from './TopicsPanel.js';
+import { WorkspacePanel } from '../workspace/WorkspacePanel.js';
 
 const tabs: { id: SideTab; label: string }[] = [
   { id: 'node', label: 'Node' },
   { id: 'app', label: 'Application' },
   { id: 'topics', label: 'Topics' },
+  { id: 'workspace', label: 'Workspace' },
 ];
 
 export function SidePanel() {
@@ -42,6 +44,7 @@ export function SidePanel() {
         {tab === 'node' && <NodeInspector />}
         {tab === 'app' && <AppPanel />}
         {tab === 'topics' && <TopicsPanel />}
+        {tab === 'workspace' && <WorkspacePanel />}
       </div>
     </aside>
   );

@@ -43,8 +43,8 @@ export interface LiveState {
 }
 
 export type View = 'designer' | 'topics';
-export type SideTab = 'node' | 'app' | 'topics';
-export type BottomTab = 'problems' | 'tasks' | 'errors';
+export type SideTab = 'node' | 'app' | 'topics' | 'workspace';
+export type BottomTab = 'problems' | 'tasks' | 'errors' | 'preview' | 'state';
 /** The open modal dialog, if any. */
 export type DialogKind = 'describe' | 'code' | 'connect' | 'shortcuts';
 
