@@ -5,8 +5,8 @@ import { InMemoryKeyValueStore } from './key-value-store.js';
 import { SegmentedWindowStore } from './window-store.js';
 
 describe('SegmentedWindowStore', () => {
-  it('uses Kafka’s default segment interval max(retention / 2, 60 s)', () => {
-    expect(new SegmentedWindowStore({ retentionMs: 3000 }).segmentIntervalMs).toBe(60_000);
+  it('uses segments of half the retention (Kafka’s persistent stores: at least 60 s)', () => {
+    expect(new SegmentedWindowStore({ retentionMs: 3000 }).segmentIntervalMs).toBe(1500);
     expect(new SegmentedWindowStore({ retentionMs: 600_000 }).segmentIntervalMs).toBe(300_000);
   });
 

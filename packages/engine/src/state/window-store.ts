@@ -13,7 +13,7 @@ export interface WindowEntry extends ValueAndTimestamp {
 
 export interface WindowStoreOptions {
   retentionMs: number;
-  /** Default as Stores#persistentTimestampedWindowStore: max(retention / 2, 60 s). */
+  /** Default retention / 2 (see defaultSegmentInterval). */
   segmentIntervalMs?: number;
 }
 
@@ -43,8 +43,14 @@ export function parseChangelogKey(
   return { numbers: parts.slice(0, count).map(Number), key: keyOfId(parts.slice(count).join(':')) };
 }
 
+/**
+ * Kafka's persistent stores use max(retention / 2, 60 s) segments; what a reader sees does not
+ * depend on it (windows older than stream time − retention are invisible either way), only how
+ * long expired entries linger. In memory we use retention / 2 without the 60 s floor, so short
+ * windows do not keep a minute of expired entries around.
+ */
 export function defaultSegmentInterval(retentionMs: number): number {
-  return Math.max(Math.floor(retentionMs / 2), 60_000);
+  return Math.max(Math.floor(retentionMs / 2), 1);
 }
 
 export class SegmentedWindowStore {
