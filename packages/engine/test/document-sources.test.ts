@@ -4,7 +4,7 @@
 import { runOracle, type OracleResult, type OracleScenario } from '@streamwright/ks-oracle';
 import { validateTopology, type Topology } from '@streamwright/topology-model';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { avroSerde } from '../src/index.js';
+import { avroSerde, Consumed, Produced, Serdes, StreamsBuilder } from '../src/index.js';
 import { createTestDriver } from '../src/test-driver/test-driver.js';
 
 function valid(doc: unknown): Topology {
@@ -160,5 +160,34 @@ describe("a source's own extractor replaces the application's", () => {
   it("an expression keeps the application's rule for invalid results (here: skip and count)", () => {
     expect(run({ expression: 'value.t * 2' })).toEqual({ out: [100], dropped: 1 });
     expect(run(undefined)).toEqual({ out: [50], dropped: 1 });
+  });
+});
+
+describe('the DSL writes the same sources', () => {
+  it('stream(list) and stream(RegExp) describe like Kafka Streams and export topics / topicPattern', async () => {
+    const builder = new StreamsBuilder();
+    builder.stream(['zeta', 'orders-us', 'b', 'a', 'orders-eu']).filter('true').to('out');
+    const list = builder.build({ applicationId: 'multi' });
+    const [kafka] = await runOracle([{ name: 'dsl list', topology: list.topology, describeOnly: true }]);
+    expect(list.describe()).toBe(kafka?.describe);
+    expect(list.topology.nodes[0]?.config).toMatchObject({ topics: ['zeta', 'orders-us', 'b', 'a', 'orders-eu'] });
+
+    const patterned = new StreamsBuilder();
+    patterned.stream(/clicks-[0-9]+/).to('out');
+    const built = patterned.build({ applicationId: 'p', topics: [{ name: 'clicks-1', partitions: 2 }, { name: 'views', partitions: 1 }] });
+    expect(built.describe()).toContain('Source: KSTREAM-SOURCE-0000000000 (topics: clicks-[0-9]+)');
+    expect(built.topology.nodes[0]?.config).toMatchObject({ topicPattern: 'clicks-[0-9]+' });
+    expect(() => patterned.stream(/x/i)).toThrow(/takes no flags/);
+  }, 120_000);
+
+  it("Consumed.withTimestampExtractor sets the source's extractor", () => {
+    const builder = new StreamsBuilder();
+    builder
+      .stream('a', Consumed.with(Serdes.String(), Serdes.Json<{ t: number }>()).withTimestampExtractor({ expression: 'value.t' }))
+      .to('out', Produced.with(Serdes.String(), Serdes.Json()));
+    const driver = createTestDriver(builder.build({ applicationId: 'dsl-ts' }));
+    driver.pipeInput('a', 'k', { t: 4242 }, 1);
+    expect(driver.readOutput('out').map((r) => r.timestamp)).toEqual([4242]);
+    driver.close();
   });
 });

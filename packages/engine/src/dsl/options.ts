@@ -1,6 +1,7 @@
 // Kafka Streams' option objects (Named, Consumed, Produced, Grouped, Materialized, Repartitioned,
 // Branched, Printed) and KeyValue, as immutable builders. They only carry what the topology
 // document can express; the DSL reads their fields when it writes a node.
+import type { TimestampExtractorSpec } from '@streamwright/topology-model';
 import type { DslSerde } from './serdes.js';
 
 export interface KeyValue<K, V> {
@@ -26,6 +27,7 @@ export class Consumed<K, V> {
     readonly valueSerde?: DslSerde<V>,
     readonly name?: string,
     readonly offsetReset?: 'earliest' | 'latest',
+    readonly timestampExtractor?: TimestampExtractorSpec,
   ) {}
   static with<K, V>(keySerde: DslSerde<K>, valueSerde: DslSerde<V>): Consumed<K, V> {
     return new Consumed(keySerde, valueSerde);
@@ -34,17 +36,24 @@ export class Consumed<K, V> {
     return new Consumed<K, V>(undefined, undefined, name);
   }
   withName(name: string): Consumed<K, V> {
-    return new Consumed(this.keySerde, this.valueSerde, name, this.offsetReset);
+    return new Consumed(this.keySerde, this.valueSerde, name, this.offsetReset, this.timestampExtractor);
   }
   withKeySerde<K2>(serde: DslSerde<K2>): Consumed<K2, V> {
-    return new Consumed(serde, this.valueSerde, this.name, this.offsetReset);
+    return new Consumed(serde, this.valueSerde, this.name, this.offsetReset, this.timestampExtractor);
   }
   withValueSerde<V2>(serde: DslSerde<V2>): Consumed<K, V2> {
-    return new Consumed(this.keySerde, serde, this.name, this.offsetReset);
+    return new Consumed(this.keySerde, serde, this.name, this.offsetReset, this.timestampExtractor);
   }
   /** Kafka's AutoOffsetReset.earliest() / latest(). */
   withOffsetResetPolicy(policy: 'earliest' | 'latest'): Consumed<K, V> {
-    return new Consumed(this.keySerde, this.valueSerde, this.name, policy);
+    return new Consumed(this.keySerde, this.valueSerde, this.name, policy, this.timestampExtractor);
+  }
+  /**
+   * Consumed.withTimestampExtractor: `'record'`, `'wallclock'` or `{ expression: CEL }` (epoch ms
+   * from `key`, `value`, `timestamp`, `headers`), as the topology format names extractors.
+   */
+  withTimestampExtractor(extractor: TimestampExtractorSpec): Consumed<K, V> {
+    return new Consumed(this.keySerde, this.valueSerde, this.name, this.offsetReset, extractor);
   }
 }
 

@@ -94,12 +94,20 @@ export const Stores = {
 export class StreamsBuilder {
   readonly #doc = new DocumentBuilder();
 
-  /** builder.stream(topic, Consumed): one topic (multi-topic and pattern sources: see docs/DSL.md). */
+  /**
+   * builder.stream(topic | topics | Pattern, Consumed). A pattern reads the topics declared with
+   * `build({ topics })` whose whole name matches it.
+   */
   stream<K = string, V = unknown>(topic: string | readonly string[] | RegExp, consumed?: Consumed<K, V>): KStream<K, V> {
-    const single = this.#singleTopic(topic);
     const node = this.#doc.addNode(
       'source',
-      { topic: single, keySerde: consumed?.keySerde?.name, valueSerde: consumed?.valueSerde?.name, offsetReset: consumed?.offsetReset },
+      {
+        ...this.#sourceTopics(topic),
+        keySerde: consumed?.keySerde?.name,
+        valueSerde: consumed?.valueSerde?.name,
+        offsetReset: consumed?.offsetReset,
+        timestampExtractor: consumed?.timestampExtractor,
+      },
       consumed?.name,
     );
     return new KStreamImpl<K, V>(this.#origin(node, consumed));
@@ -113,6 +121,7 @@ export class StreamsBuilder {
         keySerde: consumed?.keySerde?.name,
         valueSerde: consumed?.valueSerde?.name,
         offsetReset: consumed?.offsetReset,
+        timestampExtractor: consumed?.timestampExtractor,
         // The table's serdes are Consumed's: Materialized only names and configures the store.
         ...withoutSerdes(materializedConfig(materialized as Materialized<unknown, unknown> | undefined)),
       },
@@ -178,21 +187,25 @@ export class StreamsBuilder {
     const out = declared.map((t) => ({ name: t.name, partitions: t.partitions, config: { ...t.config } }));
     const known = new Set(out.map((t) => t.name));
     for (const node of this.#doc.nodes) {
-      const topic = node.config['topic'];
-      if (typeof topic === 'string' && !known.has(topic)) {
-        known.add(topic);
-        out.push({ name: topic, partitions: 1, config: {} });
+      const { topic, topics } = node.config;
+      for (const t of [topic, ...(Array.isArray(topics) ? topics : [])]) {
+        if (typeof t === 'string' && !known.has(t)) {
+          known.add(t);
+          out.push({ name: t, partitions: 1, config: {} });
+        }
       }
     }
     return out;
   }
 
-  #singleTopic(topic: string | readonly string[] | RegExp): string {
-    if (typeof topic === 'string') return topic;
-    if (Array.isArray(topic) && topic.length === 1) return topic[0] as string;
-    throw new Error(
-      'stream(): a source reads one topic in the topology format for now; build one stream per topic and merge() them (see docs/DSL.md)',
-    );
+  #sourceTopics(topic: string | readonly string[] | RegExp): { topic: string } | { topics: string[] } | { topicPattern: string } {
+    if (typeof topic === 'string') return { topic };
+    if (topic instanceof RegExp) {
+      // Java's Pattern has no flags in a topology: a flagged RegExp would mean something else.
+      if (topic.flags !== '') throw new Error(`stream(): a topic pattern takes no flags (got /${topic.source}/${topic.flags})`);
+      return { topicPattern: topic.source };
+    }
+    return topic.length === 1 ? { topic: topic[0] as string } : { topics: [...topic] };
   }
 
   #origin(node: ReturnType<DocumentBuilder['addNode']>, consumed?: Consumed<unknown, unknown> | Consumed<never, never>): Origin {
