@@ -1,6 +1,7 @@
 // Sources reading several topics (StreamsBuilder#stream(Collection)) or a Pattern, and per-source
 // timestamp extractors: describe() against Apache Kafka Streams 4.1 (tools/ks-oracle).
 import { runOracle, type OracleScenario } from '@streamwright/ks-oracle';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   describeTopology,
@@ -116,4 +117,51 @@ describe('multi-topic and pattern sources vs Kafka Streams 4.1', () => {
     const tasks = taskIdsFor(plan, { 'clicks-1': 1, 'clicks-2': 3, views: 2, other: 1, out: 1 });
     expect(tasks.map((t) => t.taskId)).toEqual(['0_0', '0_1', '0_2']);
   });
+});
+
+describe('random topic lists and patterns vs Kafka Streams 4.1', () => {
+  it('describe() matches for 60 random multi-topic and pattern sources feeding a merge', async () => {
+    const name = fc.stringMatching(/^[a-z][a-z0-9._-]{0,11}$/);
+    const docs = fc
+      .sample(
+        fc.record({
+          listed: fc.uniqueArray(name, { minLength: 1, maxLength: 12 }),
+          patterned: fc.uniqueArray(name, { minLength: 0, maxLength: 4 }),
+          named: fc.boolean(),
+        }),
+        { numRuns: 60, seed: 4242 },
+      )
+      .map(({ listed, patterned, named }, i) => {
+        // Pattern topics get a prefix no listed topic has, so the two sources never overlap.
+        const matched = patterned.map((t) => `zz-${t}`);
+        const declared = [...listed, ...matched];
+        const doc = {
+          schemaVersion: 1,
+          application: { id: `random-${i}` },
+          topics: topics(...declared, 'sink-out'),
+          nodes: [
+            {
+              id: 'l',
+              kind: 'source',
+              ...(named ? { name: 'listed' } : {}),
+              config: { topics: listed },
+            },
+            { id: 'p', kind: 'source', config: { topicPattern: 'zz-.*' } },
+            { id: 'm', kind: 'merge', config: {} },
+            { id: 'k', kind: 'sink', config: { topic: 'sink-out' } },
+          ],
+          edges: [
+            { from: 'l', to: 'm' },
+            { from: 'p', to: 'm' },
+            { from: 'm', to: 'k' },
+          ],
+        };
+        return { name: `random ${i}`, topology: doc, describeOnly: true } satisfies OracleScenario;
+      });
+    const oracle = await runOracle(docs);
+    for (const [i, d] of docs.entries()) {
+      expect(oracle[i]?.error, d.name).toBeUndefined();
+      expect(describeTopology(planTopology(valid(d.topology))), d.name).toBe(oracle[i]?.describe);
+    }
+  }, 180_000);
 });
