@@ -1,0 +1,161 @@
+// Kafka Streams' SimpleBenchmark windowed and join cases on Streamwright's engine (the BUILT dist)
+// and the in-memory embedded backend, one stream thread:
+//
+//   pnpm --filter @streamwright/topology-model build && pnpm --filter @streamwright/engine build
+//   node bench/engine/windows-joins.mjs [case...] [--records 1000000] [--runs 3] [--partitions 1] [--keys 10000]
+//
+// Cases: streamcountwindowed (groupByKey → hopping 1000 ms / 500 ms → count), streamtablejoin
+// (KStream–KTable leftJoin), streamstreamjoin (KStream–KStream leftJoin, 10 s window),
+// tabletablejoin (KTable–KTable leftJoin). Keys are Java integers from --keys, values 100 random
+// bytes, record timestamps one millisecond apart. Inputs are loaded once per case (not timed); a
+// run starts a fresh application and is timed from the first processed record until --records
+// input records are processed (thread start-up and group join excluded). For the joins, the
+// table sides (--keys records each) are loaded and processed before the timed stream side.
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+const dist = new URL('../../packages/engine/dist/index.js', import.meta.url);
+if (!existsSync(fileURLToPath(dist))) {
+  console.error('packages/engine/dist is missing: build topology-model and engine first');
+  process.exit(1);
+}
+const engine = await import(dist.href);
+const model = await import(new URL('../../packages/topology-model/dist/index.js', import.meta.url).href);
+const workerModule = new URL('./windows-joins-functions.mjs', import.meta.url).href;
+const { functions } = await import(workerModule);
+const args = parseArgs(process.argv.slice(2));
+
+const src = (id, topic, kind = 'source') => ({ id, kind, config: { topic, keySerde: 'integer', valueSerde: 'bytes' } });
+const joiner = { function: 'joinLeft' };
+
+const CASES = {
+  streamcountwindowed: {
+    streams: ['input'],
+    tables: [],
+    nodes: [
+      src('source', 'input'),
+      { id: 'group', kind: 'groupByKey', config: {} },
+      { id: 'windows', kind: 'windowedBy', config: { window: { type: 'hopping', sizeMs: 1000, advanceMs: 500 } } },
+      { id: 'count', kind: 'windowedCount', config: { store: 'windowed-counts' } },
+    ],
+    edges: [['source', 'group'], ['group', 'windows'], ['windows', 'count']],
+  },
+  streamtablejoin: {
+    streams: ['input'],
+    tables: ['table'],
+    nodes: [src('stream', 'input'), src('table', 'table', 'table'), { id: 'join', kind: 'streamTableJoin', config: { type: 'left', joiner } }],
+    edges: [['stream', 'join', 'left'], ['table', 'join', 'right']],
+  },
+  streamstreamjoin: {
+    streams: ['input', 'input2'],
+    tables: [],
+    nodes: [
+      src('left', 'input'),
+      src('right', 'input2'),
+      { id: 'join', kind: 'streamStreamJoin', config: { type: 'left', joiner, window: { beforeMs: 10_000, afterMs: 10_000 } } },
+    ],
+    edges: [['left', 'join', 'left'], ['right', 'join', 'right']],
+  },
+  tabletablejoin: {
+    streams: ['input', 'input2'],
+    tables: [],
+    nodes: [src('left', 'input', 'table'), src('right', 'input2', 'table'), { id: 'join', kind: 'tableTableJoin', config: { type: 'left', joiner } }],
+    edges: [['left', 'join', 'left'], ['right', 'join', 'right']],
+  },
+};
+
+const cases = args._.length > 0 ? args._ : Object.keys(CASES);
+console.error(
+  `# node ${process.version}, ${availableParallelism()} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ` +
+    `${args.records} records, ${args.keys} keys, ${args.partitions} partition(s), ${args.runs} runs, 1 thread`,
+);
+const results = [];
+for (const name of cases) {
+  const spec = CASES[name];
+  if (!spec) throw new Error(`unknown case ${name}; known: ${Object.keys(CASES).join(', ')}`);
+  const backend = await engine.createEmbeddedBackend({ retentionCheckIntervalMs: 3_600_000 });
+  const topics = [...spec.tables, ...spec.streams];
+  await backend.createTopics(topics.map((t) => ({ name: t, partitions: args.partitions })));
+  const pool = randomBytes(100 * 4096);
+  const base = 1_700_000_000_000;
+  for (const t of spec.tables) await load(backend, t, args.keys, pool, base);
+  // The stream side(s): --records in all, split evenly, interleaved in time.
+  for (const [i, t] of spec.streams.entries()) await load(backend, t, Math.floor(args.records / spec.streams.length), pool, base + 1000 + i, spec.streams.length);
+  const total = args.keys * spec.tables.length + args.records;
+  const rates = [];
+  for (let r = 0; r < args.runs; r++) {
+    globalThis.gc?.();
+    rates.push(await run(backend, spec, name, r, total, args.keys * spec.tables.length));
+  }
+  await backend.close();
+  const sorted = [...rates].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  results.push({ case: name, median, runs: rates.map(Math.round) });
+  console.log(`${name}: ${(median / 1e3).toFixed(0)} k records/s median (runs: ${rates.map((x) => (x / 1e3).toFixed(0)).join(', ')} k)`);
+}
+if (args.json) console.log(JSON.stringify(results));
+
+async function load(backend, topic, count, pool, start, step = 1) {
+  let batch = [];
+  for (let i = 0; i < count; i++) {
+    const key = new Uint8Array(4);
+    new DataView(key.buffer).setInt32(0, i % args.keys);
+    const at = ((i * 7919) % 4096) * 100;
+    batch.push({ topic, key, value: pool.subarray(at, at + 100), timestamp: start + i * step });
+    if (batch.length === 10_000) {
+      await backend.produce(batch);
+      batch = [];
+    }
+  }
+  if (batch.length > 0) await backend.produce(batch);
+}
+
+async function run(backend, spec, name, runIndex, total, untimed) {
+  const topology = {
+    schemaVersion: 1,
+    application: { id: `bench-${name}-${runIndex}-${Date.now()}`, config: { 'num.stream.threads': 1, 'commit.interval.ms': 30_000 } },
+    topics: [...spec.tables, ...spec.streams].map((t) => ({ name: t, partitions: args.partitions, config: {} })),
+    stores: [],
+    nodes: spec.nodes,
+    edges: spec.edges.map(([from, to, toPort = 'in']) => ({ from, fromPort: 'out', to, toPort })),
+    layout: { nodes: {} },
+  };
+  const validated = model.validateTopology(topology);
+  if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
+  const app = engine.createStreamsApp({ topology: validated.topology, backend, stateDir: '/nonexistent', functions, workerModule });
+  await app.start();
+  let firstAt = null;
+  let firstCount = 0;
+  for (;;) {
+    let processed = 0;
+    for (const t of Object.values(app.metrics().threads)) processed += t['process-total'] ?? 0;
+    // Timed from the first record past the table preload (tables are processed first: lower timestamps).
+    if (firstAt === null && processed > untimed) {
+      firstAt = performance.now();
+      firstCount = processed;
+    }
+    if (processed >= total) break;
+    if (app.state() === 'ERROR') throw new Error(`app failed: ${JSON.stringify(app.status().errors[0])}`);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  const ended = performance.now();
+  await app.close();
+  return ((total - firstCount) / (ended - firstAt)) * 1000;
+}
+
+function parseArgs(argv) {
+  const out = { _: [], records: 1_000_000, runs: 3, partitions: 1, keys: 10_000, json: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const next = () => argv[++i];
+    if (a === '--records') out.records = Number(next());
+    else if (a === '--runs') out.runs = Number(next());
+    else if (a === '--partitions') out.partitions = Number(next());
+    else if (a === '--keys') out.keys = Number(next());
+    else if (a === '--json') out.json = true;
+    else out._.push(a);
+  }
+  return out;
+}
