@@ -24,6 +24,17 @@ test('the example topology opens deployed and processing', async ({ page, design
     .poll(async () => (await totals()).reduce((a, b) => a + b, 0), { timeout: 20_000 })
     .toBeGreaterThan(first.reduce((a, b) => a + b, 0));
 
+  // edges show the flow: animated and thicker while records move along them
+  await expect(page.locator('.react-flow__edge.animated').first()).toBeVisible();
+
+  // sample the recent records into and out of the filter (capped, refreshed every second)
+  await page.locator('[data-kind="filter"] .sw-node__id').first().click();
+  await page.getByTestId('sample-toggle').check();
+  await expect(page.getByTestId('sample-inputs').getByTestId('sample-row').first()).toBeVisible();
+  expect(await page.getByTestId('sample-row').count()).toBeLessThanOrEqual(20);
+  await page.screenshot({ path: test.info().outputPath('sample.png') });
+  await page.getByTestId('sample-toggle').uncheck();
+
   await designer.bottomTab('tasks');
   await expect(page.getByTestId('tasks-table')).toBeVisible();
   // show a node's settings in the picture, and let a few more metric ticks pass so the rates

@@ -27,6 +27,7 @@ import { KIND_MIME } from './dnd.js';
 import { PlanOverlay } from './PlanOverlay.js';
 
 const FIT_VIEW = { padding: 0.15, maxZoom: 1.25 };
+const NO_RATES: Readonly<Record<string, { rate: number }>> = {};
 
 export function Canvas() {
   const store = useDesignerStore();
@@ -46,9 +47,15 @@ export function Canvas() {
     () => toFlowNodes(nodes, layout, selectedNodeIds, measured),
     [toFlowNodes, nodes, layout, selectedNodeIds, measured],
   );
+  // edges show the flow of the app the runtime runs (not of another design with the same ids)
+  const rates = useDesigner((s) =>
+    s.live.status !== null && s.live.status.applicationId === s.doc.application.id
+      ? s.live.counters
+      : NO_RATES,
+  );
   const flowEdges = useMemo(
-    () => toFlowEdges(edges, selectedEdgeKeys),
-    [toFlowEdges, edges, selectedEdgeKeys],
+    () => toFlowEdges(edges, selectedEdgeKeys, rates),
+    [toFlowEdges, edges, selectedEdgeKeys, rates],
   );
 
   useEffect(() => {

@@ -4,6 +4,7 @@
 import type { Edge as FlowEdge, Node as FlowNode } from '@xyflow/react';
 import type { TopologyDocument } from '@streamwright/topology-model';
 import { edgeKey, type Position, type RawNode } from '../model/diff.js';
+import { edgeFlow, type EdgeFlow } from '../live/edge-flow.js';
 
 export interface KindNodeData extends Record<string, unknown> {
   node: RawNode;
@@ -60,24 +61,32 @@ export function createNodeMapper() {
 }
 
 export function createEdgeMapper() {
-  let cache = new Map<
-    string,
-    { edge: TopologyDocument['edges'][number]; selected: boolean; flow: FlowEdge }
-  >();
+  type Cached = {
+    edge: TopologyDocument['edges'][number];
+    selected: boolean;
+    live: EdgeFlow;
+    flow: FlowEdge;
+  };
+  let cache = new Map<string, Cached>();
   return function toFlowEdges(
     edges: TopologyDocument['edges'],
     selectedKeys: readonly string[],
+    rates: Readonly<Record<string, { rate: number }>> = {},
   ): FlowEdge[] {
     const selected = new Set(selectedKeys);
-    const next = new Map<
-      string,
-      { edge: TopologyDocument['edges'][number]; selected: boolean; flow: FlowEdge }
-    >();
+    const next = new Map<string, Cached>();
     const out = edges.map((edge) => {
       const id = edgeKey(edge);
       const isSelected = selected.has(id);
+      const live = edgeFlow(rates[edge.from]?.rate);
       const hit = cache.get(id);
-      if (hit && hit.edge === edge && hit.selected === isSelected) {
+      if (
+        hit &&
+        hit.edge === edge &&
+        hit.selected === isSelected &&
+        hit.live.width === live.width &&
+        hit.live.animated === live.animated
+      ) {
         next.set(id, hit);
         return hit.flow;
       }
@@ -88,8 +97,11 @@ export function createEdgeMapper() {
         target: edge.to,
         targetHandle: edge.toPort,
         selected: isSelected,
+        animated: live.animated,
+        style: { strokeWidth: live.width },
+        ...(live.animated ? { className: 'sw-edge--flowing' } : {}),
       };
-      next.set(id, { edge, selected: isSelected, flow });
+      next.set(id, { edge, selected: isSelected, live, flow });
       return flow;
     });
     cache = next;

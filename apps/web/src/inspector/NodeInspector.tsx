@@ -20,6 +20,7 @@ import {
 import { fieldsOf, type FieldSpec } from '../forms/zod-fields.js';
 import { FieldControl } from '../forms/FieldControl.js';
 import { ConfigField } from '../forms/ConfigField.js';
+import { NodeSample } from '../live/NodeSample.js';
 
 const NO_PROBLEMS: readonly Problem[] = [];
 const NAME_FIELD: FieldSpec = {
@@ -203,6 +204,7 @@ export function NodeInspector() {
       {typeof node.config.topic === 'string' && (
         <TopicHelper nodeId={node.id} kind={node.kind} topic={node.config.topic} />
       )}
+      <NodeSample nodeId={node.id} />
     </div>
   );
 }
