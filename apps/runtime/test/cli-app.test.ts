@@ -30,7 +30,8 @@ afterAll(async () => {
 
 const app = (args: string[]) => cli(['app', ...args, '--url', runtime.url]);
 
-describe('streamwright app', () => {
+// Each test spawns CLI processes one after another: slow on a loaded machine.
+describe('streamwright app', { timeout: 120_000 }, () => {
   it('says when nothing is deployed, and fails clearly for lag', async () => {
     expect(await app(['status'])).toMatchObject({ code: 0, stdout: 'Nothing is deployed.\n' });
     const lag = await app(['lag']);

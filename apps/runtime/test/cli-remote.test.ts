@@ -31,7 +31,8 @@ interface Line {
 
 const lines = (...records: object[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
 
-describe('through a running runtime', () => {
+// Each test spawns CLI processes one after another: slow on a loaded machine.
+describe('through a running runtime', { timeout: 120_000 }, () => {
   it('refuses direct access to the data dir it holds, naming its URL', async () => {
     const result = await cli(['topics', 'list', '--data-dir', join(root, 'data')]);
     expect(result.code).toBe(1);
@@ -193,7 +194,8 @@ describe('through a running runtime', () => {
   });
 });
 
-describe('a token-protected runtime', () => {
+// Each test spawns CLI processes one after another: slow on a loaded machine.
+describe('a token-protected runtime', { timeout: 120_000 }, () => {
   it('needs the token, from --token or STREAMWRIGHT_TOKEN', async () => {
     const token = 'cli-test-token-0123456789';
     const dataDir = join(root, 'token');

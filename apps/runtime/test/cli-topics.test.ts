@@ -33,7 +33,8 @@ interface Line {
 
 const lines = (...records: object[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
 
-describe('topics on a data dir', () => {
+// Each test spawns CLI processes one after another: slow on a loaded machine.
+describe('topics on a data dir', { timeout: 120_000 }, () => {
   it('creates, lists, describes and deletes topics, with configs as flags', async () => {
     const created = await sw([
       'topics',
@@ -103,7 +104,8 @@ describe('topics on a data dir', () => {
   });
 });
 
-describe('produce and consume on a data dir', () => {
+// Each test spawns CLI processes one after another: slow on a loaded machine.
+describe('produce and consume on a data dir', { timeout: 120_000 }, () => {
   it('round-trips JSON lines, partitioning keys with murmur2 as Java clients do', async () => {
     // Kafka's murmur2 test vectors: partition = (murmur2(key) & 0x7fffffff) % 5.
     const input = lines(

@@ -20,7 +20,8 @@ afterAll(async () => {
 
 const cli = (args: string[]) => runCli(args, { cwd: dataDir });
 
-describe('streamwright CLI', () => {
+// Each test spawns CLI processes one after another: slow on a loaded machine.
+describe('streamwright CLI', { timeout: 120_000 }, () => {
   it('has --help with examples on every command', async () => {
     const top = await cli(['--help']);
     expect(top.code).toBe(0);

@@ -146,7 +146,8 @@ describe('operator processors', () => {
   });
 });
 
-describe('serve --processors', () => {
+// Each test spawns CLI processes one after another: slow on a loaded machine.
+describe('serve --processors', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     await ensureBuilt();
   }, 300_000);

@@ -2,17 +2,19 @@
 // produce, consume) and app.
 import { Command, InvalidArgumentError } from 'commander';
 import { VERSION } from '../version.js';
-import { runDescribe, runValidate } from './check-file.js';
-import { describeError } from './cli-error.js';
 import { registerAppCommands } from './program-app.js';
 import { registerTopicCommands } from './program-topics.js';
-import { runServe } from './serve.js';
+
+// Command implementations are imported when the command runs: `--help` and `--version` load
+// neither the engine nor the server.
+const checkFile = () => import('./check-file.js');
 
 /** Runs the CLI; a failing command prints one line on stderr and sets exit code 1. */
 export async function main(argv: readonly string[]): Promise<void> {
   try {
     await buildProgram().parseAsync([...argv]);
   } catch (error) {
+    const { describeError } = await import('./cli-error.js');
     process.stderr.write(`error: ${describeError(error)}\n`);
     process.exitCode = 1;
   }
@@ -77,7 +79,7 @@ Examples:
   $ streamwright serve --processors ./processors.mjs   # exports { processors, functions }
 Stops gracefully (commit, close stores) on SIGTERM or Ctrl-C. Logs are JSON lines on stderr.`,
     )
-    .action(runServe);
+    .action(async (options) => (await import('./serve.js')).runServe(options));
 
   program
     .command('validate')
@@ -90,7 +92,7 @@ Examples:
   $ streamwright validate topology.json
   $ streamwright validate exported.json && echo ok`,
     )
-    .action(runValidate);
+    .action(async (file: string) => (await checkFile()).runValidate(file));
 
   program
     .command('describe')
@@ -103,7 +105,7 @@ Examples:
   $ streamwright describe topology.json
   $ streamwright describe topology.json > topology.txt`,
     )
-    .action(runDescribe);
+    .action(async (file: string) => (await checkFile()).runDescribe(file));
 
   registerTopicCommands(program);
   registerAppCommands(program);

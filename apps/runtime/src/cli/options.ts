@@ -1,6 +1,6 @@
 // Option parsers and the options shared by several commands.
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { parseFormat, type RecordFormat } from './record-format.js';
+import { parseFormat, type RecordFormat } from './formats.js';
 
 export function parseCount(what: string, min: number) {
   return (text: string): number => {

@@ -1,7 +1,9 @@
 // `streamwright app …`: operate the application of a running runtime.
 import type { Command } from 'commander';
-import { runAppLag, runAppReset, runAppStartStop, runAppStatus } from './app-command.js';
 import { addRuntimeOptions } from './options.js';
+
+// Loaded when a command runs, so `--help` stays quick.
+const appCommand = () => import('./app-command.js');
 
 export function registerAppCommands(program: Command): void {
   const app = program
@@ -25,7 +27,7 @@ Examples:
   $ streamwright app status
   $ streamwright app status --json --url http://127.0.0.1:4300`,
     )
-    .action(runAppStatus);
+    .action(async (options) => (await appCommand()).runAppStatus(options));
 
   addRuntimeOptions(
     app
@@ -42,7 +44,7 @@ Examples:
   $ streamwright app lag
   $ streamwright app lag --json --url http://127.0.0.1:4300`,
     )
-    .action(runAppLag);
+    .action(async (options) => (await appCommand()).runAppLag(options));
 
   addRuntimeOptions(
     app
@@ -62,15 +64,15 @@ Examples:
   $ streamwright app reset --dry-run
   $ streamwright app reset && streamwright app start`,
     )
-    .action(runAppReset);
+    .action(async (options) => (await appCommand()).runAppReset(options));
 
   addRuntimeOptions(app.command('start').description('start the deployed application'))
     .addHelpText('after', '\nExamples:\n  $ streamwright app start --url http://127.0.0.1:4300')
-    .action((options) => runAppStartStop('start', options));
+    .action(async (options) => (await appCommand()).runAppStartStop('start', options));
 
   addRuntimeOptions(
     app.command('stop').description('stop the application gracefully (commit, close stores)'),
   )
     .addHelpText('after', '\nExamples:\n  $ streamwright app stop --url http://127.0.0.1:4300')
-    .action((options) => runAppStartStop('stop', options));
+    .action(async (options) => (await appCommand()).runAppStartStop('stop', options));
 }

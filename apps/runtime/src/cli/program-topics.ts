@@ -1,14 +1,9 @@
 // The kcat-like commands: `topics`, `produce`, `consume`.
+// Commands load their implementation when they run, so `--help` does not load the engine.
 import type { Command } from 'commander';
-import { runConsume } from './consume-command.js';
 import { addTargetOptions, collectConfig, formatOption, parseCount } from './options.js';
-import { runProduce } from './produce-command.js';
-import {
-  runTopicsCreate,
-  runTopicsDelete,
-  runTopicsDescribe,
-  runTopicsList,
-} from './topics-command.js';
+
+const topicsCommand = () => import('./topics-command.js');
 
 const TARGET_HELP = `
 Where it works: with --url (or $STREAMWRIGHT_URL) through a running runtime; otherwise directly
@@ -49,7 +44,9 @@ Examples:
   $ streamwright topics create users --config cleanup.policy=compact --config segment.ms=60000
   $ streamwright topics create clicks -p 6 --url http://127.0.0.1:4300${TARGET_HELP}`,
     )
-    .action(runTopicsCreate);
+    .action(async (name: string, options) =>
+      (await topicsCommand()).runTopicsCreate(name, options),
+    );
 
   addTargetOptions(
     topics
@@ -64,7 +61,7 @@ Examples:
   $ streamwright topics list
   $ streamwright topics list --json --url http://127.0.0.1:4300${TARGET_HELP}`,
     )
-    .action(runTopicsList);
+    .action(async (options) => (await topicsCommand()).runTopicsList(options));
 
   addTargetOptions(
     topics
@@ -80,7 +77,9 @@ Examples:
   $ streamwright topics describe orders
   $ streamwright topics describe orders --json${TARGET_HELP}`,
     )
-    .action(runTopicsDescribe);
+    .action(async (name: string, options) =>
+      (await topicsCommand()).runTopicsDescribe(name, options),
+    );
 
   addTargetOptions(
     topics
@@ -95,7 +94,9 @@ Examples:
   $ streamwright topics delete orders
 A topic the running application uses is refused: stop the application first.${TARGET_HELP}`,
     )
-    .action(runTopicsDelete);
+    .action(async (name: string, options) =>
+      (await topicsCommand()).runTopicsDelete(name, options),
+    );
 
   addTargetOptions(
     program
@@ -123,7 +124,9 @@ Examples:
   $ printf '%s\\n' '{"key":"a","value":{"n":1},"headers":{"source":"cli"}}' | \\
       streamwright produce orders --value-format json --url http://127.0.0.1:4300${TARGET_HELP}`,
     )
-    .action((topic: string, options) => runProduce(topic, options));
+    .action(async (topic: string, options) =>
+      (await import('./produce-command.js')).runProduce(topic, options),
+    );
 
   addTargetOptions(
     program
@@ -153,5 +156,7 @@ Examples:
   $ streamwright consume word-counts --from-beginning --value-format long
   $ streamwright consume orders --group audit --follow --url http://127.0.0.1:4300${TARGET_HELP}`,
     )
-    .action((topic: string, options) => runConsume(topic, options));
+    .action(async (topic: string, options) =>
+      (await import('./consume-command.js')).runConsume(topic, options),
+    );
 }

@@ -6,8 +6,9 @@ import { getSerde } from '@streamwright/engine';
 import type { SerdeName } from '@streamwright/topology-model';
 import { decodeBytes, parseText } from '../service/record-codec.js';
 
-export const RECORD_FORMATS = ['string', 'json', 'base64', 'long'] as const;
-export type RecordFormat = (typeof RECORD_FORMATS)[number];
+import type { RecordFormat } from './formats.js';
+
+export { RECORD_FORMATS, parseFormat, type RecordFormat } from './formats.js';
 
 const SERDE_OF: Record<RecordFormat, SerdeName> = {
   string: 'string',
@@ -64,11 +65,6 @@ export interface DecodedField {
 
 export function decodeField(bytes: Uint8Array | null, format: RecordFormat): DecodedField {
   return decodeBytes(bytes, SERDE_OF[format]);
-}
-
-export function parseFormat(text: string): RecordFormat {
-  if ((RECORD_FORMATS as readonly string[]).includes(text)) return text as RecordFormat;
-  throw new Error(`expected one of ${RECORD_FORMATS.join(', ')}`);
 }
 
 function fromText(text: string, serde: SerdeName, field: 'key' | 'value'): unknown {
