@@ -19,6 +19,10 @@ export interface EngineConfig {
   pollMs: number;
   /** Fetching pauses for a partition with this many records buffered (Kafka Streams default 1000). */
   bufferedRecordsPerPartition: number;
+  /** Kafka Streams' state.dir (the app's StreamsAppOptions.stateDir); persistent stores and checkpoints live there. */
+  stateDir?: string;
+  /** `default.dsl.store` = `rocksDB` (Kafka's name) or `lmdb`: persistent key-value stores on lmdb. */
+  persistentStores: boolean;
 }
 
 function int(config: AppConfig, key: string, fallback: number): number {
@@ -41,5 +45,7 @@ export function engineConfig(applicationId: string, config: AppConfig): EngineCo
     maxPollRecords: Math.max(1, int(config, 'max.poll.records', 1000)),
     pollMs: Math.max(1, int(config, 'poll.ms', 100)),
     bufferedRecordsPerPartition: Math.max(1, int(config, 'buffered.records.per.partition', 1000)),
+    // Kafka's default is rocksDB; here stores stay in memory unless asked for (docs/STATE.md).
+    persistentStores: ['rocksDB', 'rocksdb', 'lmdb'].includes(String(config['default.dsl.store'] ?? '')),
   };
 }

@@ -79,7 +79,7 @@ class StreamsAppImpl implements StreamsApp {
     this.#options = options;
     this.#plan = plan;
     this.applicationId = options.topology.application.id;
-    this.#config = engineConfig(this.applicationId, options.topology.application.config);
+    this.#config = { ...engineConfig(this.applicationId, options.topology.application.config), stateDir: options.stateDir };
     this.#logger = options.logger ?? silent;
     // Compiling here surfaces a bad expression or plan at creation, before anything starts.
     const registries = { ...(options.functions ? { functions: options.functions } : {}), ...(options.processors ? { processors: options.processors } : {}) };

@@ -10,7 +10,9 @@ import type { MetricsRegistry } from '../metrics/metrics-registry.js';
 import { instantiate, type CompiledSubtopology, type TaskGraph } from '../processor/compile.js';
 import { ProcessorContext } from '../processor/processor-context.js';
 import { processSourceRecord } from '../processor/source-records.js';
-import { InMemoryKeyValueStore, type KeyValueStore } from '../state/key-value-store.js';
+import { checkpointKey, takeCheckpoint, taskDirOf, writeCheckpoint } from '../state/checkpoint.js';
+import type { KeyValueStore, TaskKeyValueStore } from '../state/key-value-store.js';
+import { createTaskStore } from '../state/store-factory.js';
 import { createTimestampExtractor, invalidTimestampMessage, sourceTimestampExtractorConfig, type TimestampExtractor } from '../time/timestamp-extractor.js';
 import { PartitionGroup } from './partition-group.js';
 import type { RecordCollector } from './record-collector.js';
@@ -38,7 +40,9 @@ export class StreamTask {
   readonly lifecycle: StateMachine<TaskState>;
   readonly context: ProcessorContext;
   readonly graph: TaskGraph;
-  readonly stores: InMemoryKeyValueStore[];
+  readonly stores: TaskKeyValueStore[];
+  /** `<state.dir>/<application.id>/<task id>`, or null without a state dir. */
+  readonly #taskDir: string | null;
   readonly partitionGroup: PartitionGroup;
   readonly metrics: TaskMetrics;
   #commitNeeded = false;
@@ -65,7 +69,8 @@ export class StreamTask {
     this.lifecycle.onChange((next) => (this.metrics.stateCode = TASK_STATE_CODES.indexOf(next)));
     this.metrics = options.metrics.task(this.id, { subtopology: subtopology.id, partitions: options.partitions });
     this.metrics.streamTime = NaN;
-    this.stores = subtopology.stores.map((s) => new InMemoryKeyValueStore(s, partition));
+    this.#taskDir = config.stateDir === undefined ? null : taskDirOf(config.stateDir, config.applicationId, this.id);
+    this.stores = subtopology.stores.map((s) => createTaskStore(s, partition, { taskDir: this.#taskDir, persistentStores: config.persistentStores }));
     this.context = new ProcessorContext({
       applicationId: config.applicationId,
       taskId: this.id,
@@ -103,8 +108,13 @@ export class StreamTask {
   /** Replays each store's changelog partition (CREATED → RESTORING → RUNNING). */
   async restore(backend: Backend, isolationLevel: IsolationLevel = 'read_uncommitted'): Promise<void> {
     this.lifecycle.transition('RESTORING');
+    // A persistent store continues from its checkpoint (a clean close wrote it); without one its
+    // local contents cannot be trusted and it is rebuilt from the changelog.
+    const checkpoint = this.#taskDir !== null && this.stores.some((s) => s.persistent) ? takeCheckpoint(this.#taskDir) : new Map<string, number>();
     for (const store of this.stores) {
       if (store.changelogTopic === null) continue;
+      const checkpointed = store.persistent ? checkpoint.get(checkpointKey(store.changelogTopic, this.partition)) : undefined;
+      if (store.persistent && checkpointed === undefined) store.wipe();
       const tp = { topic: store.changelogTopic, partition: this.partition };
       const desc = await backend.describeTopic(tp.topic);
       const found = desc?.offsets.find((o) => o.partition === this.partition);
@@ -115,8 +125,8 @@ export class StreamTask {
       // processed normally.
       const resumeAt = this.partitionGroup.queue(tp.topic, tp.partition)?.position ?? -1;
       if (resumeAt >= 0) range.latest = Math.min(range.latest, resumeAt);
-      let offset = range.earliest;
-      this.metrics.restoreRemainingRecordsTotal += Math.max(0, range.latest - range.earliest);
+      let offset = checkpointed === undefined ? range.earliest : Math.max(range.earliest, Math.min(checkpointed, range.latest));
+      this.metrics.restoreRemainingRecordsTotal += Math.max(0, range.latest - offset);
       while (offset < range.latest) {
         // Under exactly_once_v2 only committed changelog records are state (aborted ones never were).
         const batch = await backend.fetch(tp, offset, 10_000, 0, { isolationLevel });
@@ -133,6 +143,22 @@ export class StreamTask {
     }
     this.lifecycle.transition('RUNNING');
     this.#initializeTopology();
+  }
+
+  /**
+   * After a successful final commit (a clean close): records where each persistent store's
+   * changelog ends, so the next start replays only what comes after.
+   */
+  async writeCheckpoint(backend: Backend): Promise<void> {
+    if (this.#taskDir === null) return;
+    const offsets: { topic: string; partition: number; offset: number }[] = [];
+    for (const store of this.stores) {
+      if (!store.persistent || store.changelogTopic === null) continue;
+      const desc = await backend.describeTopic(store.changelogTopic);
+      const found = desc?.offsets.find((o) => o.partition === this.partition);
+      if (found) offsets.push({ topic: store.changelogTopic, partition: this.partition, offset: found.latest });
+    }
+    if (offsets.length > 0) writeCheckpoint(this.#taskDir, offsets);
   }
 
   /** Marks a task without stores as restored (the test driver and stateless tasks). */

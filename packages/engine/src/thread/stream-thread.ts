@@ -425,7 +425,9 @@ export class StreamThread implements StreamThreadHandle {
   async #closeTasks(tasks: StreamTask[]): Promise<void> {
     if (tasks.length === 0) return;
     try {
-      await this.#commit(tasks.filter((t) => t.state === 'RUNNING'));
+      const running = tasks.filter((t) => t.state === 'RUNNING');
+      await this.#commit(running);
+      for (const t of running) await t.writeCheckpoint(this.#ctx.backend);
     } catch (error) {
       this.#ctx.logger.error({ thread: this.name, err: errorMessage(error) }, 'commit while closing tasks failed');
     }
@@ -444,7 +446,10 @@ export class StreamThread implements StreamThreadHandle {
     this.lifecycle.tryTransition('PENDING_SHUTDOWN');
     const tasks = [...this.tasks.values()];
     try {
-      await this.#commit(tasks.filter((t) => t.state === 'RUNNING'));
+      const running = tasks.filter((t) => t.state === 'RUNNING');
+      await this.#commit(running);
+      // Only after a successful commit: the checkpoint says the local stores match the changelog.
+      for (const t of running) await t.writeCheckpoint(this.#ctx.backend);
     } catch (error) {
       this.#ctx.logger.error({ thread: this.name, err: errorMessage(error) }, 'final commit failed');
     }

@@ -1,21 +1,21 @@
 // The process the kill test SIGKILLs: a streams app on the embedded log in `<dir>/log`, state in
 // `<dir>/state`. It prints STARTED once running and, when every input record is committed, writes
 // the store's contents (an interactive query) to `<dir>/store.json`, closes and prints DONE.
-// Usage: node --import tsx kill-child.ts <dir> <at_least_once|exactly_once_v2>
+// Usage: node --import tsx kill-child.ts <dir> <at_least_once|exactly_once_v2> [lmdb|memory]
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createEmbeddedBackend } from '../../src/backends/embedded/embedded-backend.js';
 import { createStreamsApp } from '../../src/app/streams-app.js';
 import { KILL_APP_ID, killTopology } from './kill-topology.js';
 
-const [dir, guarantee] = process.argv.slice(2);
+const [dir, guarantee, stores] = process.argv.slice(2);
 if (!dir || (guarantee !== 'at_least_once' && guarantee !== 'exactly_once_v2')) {
   process.stderr.write('usage: kill-child.ts <dir> <at_least_once|exactly_once_v2>\n');
   process.exit(64);
 }
 
 const backend = await createEmbeddedBackend({ dataDir: join(dir, 'log') });
-const app = createStreamsApp({ topology: killTopology(guarantee), backend, stateDir: join(dir, 'state') });
+const app = createStreamsApp({ topology: killTopology(guarantee, stores === 'lmdb'), backend, stateDir: join(dir, 'state') });
 await app.start();
 process.stdout.write('STARTED\n');
 

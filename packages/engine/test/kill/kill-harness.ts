@@ -5,7 +5,7 @@
 // After every kill the parent reopens the log (recovery aborts the dead child's open transaction)
 // and checks that the committed output so far is a prefix of the expected sequence.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -23,6 +23,10 @@ export interface KillTestOptions {
   kills: number;
   /** Each kill comes a random 0..maxKillDelayMs after the child reports STARTED. */
   maxKillDelayMs: number;
+  /** Persistent (lmdb) stores in `<dir>/state` instead of in-memory ones. */
+  persistentStores?: boolean;
+  /** Delete the state dir before the final run: the stores are rebuilt from the changelogs. */
+  wipeStateBeforeFinal?: boolean;
   /** Ceiling for the final, unkilled run. */
   finishTimeoutMs: number;
   log?: (line: string) => void;
@@ -69,9 +73,9 @@ async function readOutput(backend: EmbeddedBackend, isolationLevel: 'read_commit
   return out;
 }
 
-function runChild(dir: string, guarantee: Guarantee, killAfterStart: number | null, timeoutMs: number): Promise<{ done: boolean; killed: boolean; stderr: string }> {
+function runChild(dir: string, guarantee: Guarantee, stores: 'lmdb' | 'memory', killAfterStart: number | null, timeoutMs: number): Promise<{ done: boolean; killed: boolean; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX, CHILD, dir, guarantee], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', TSX, CHILD, dir, guarantee, stores], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let killed = false;
@@ -105,6 +109,7 @@ export async function runKillTest(o: KillTestOptions): Promise<KillTestReport> {
   const started = Date.now();
   const log = o.log ?? (() => undefined);
   const problems: string[] = [];
+  const stores = o.persistentStores ? 'lmdb' : 'memory';
   mkdirSync(o.dir, { recursive: true });
 
   // The input, and per partition the running counts exactly-once must emit, in input order.
@@ -132,7 +137,7 @@ export async function runKillTest(o: KillTestOptions): Promise<KillTestReport> {
   let aborted = 0;
   for (let i = 0; i < o.kills; i++) {
     const delay = Math.floor(Math.random() * o.maxKillDelayMs);
-    const run = await runChild(o.dir, o.guarantee, delay, o.finishTimeoutMs);
+    const run = await runChild(o.dir, o.guarantee, stores, delay, o.finishTimeoutMs);
     if (run.killed) kills++;
     // Reopening recovers the log: the dead child's open transaction is aborted here.
     const backend = await createEmbeddedBackend({ dataDir: join(o.dir, 'log') });
@@ -155,7 +160,8 @@ export async function runKillTest(o: KillTestOptions): Promise<KillTestReport> {
     if (run.done) break;
   }
 
-  const last = await runChild(o.dir, o.guarantee, null, o.finishTimeoutMs);
+  if (o.wipeStateBeforeFinal) rmSync(join(o.dir, 'state'), { recursive: true, force: true });
+  const last = await runChild(o.dir, o.guarantee, stores, null, o.finishTimeoutMs);
   if (!last.done) problems.push('the final run did not finish');
   const backend = await createEmbeddedBackend({ dataDir: join(o.dir, 'log') });
   let outputCorrect = true;

@@ -15,6 +15,8 @@ const { values } = parseArgs({
     'max-delay-ms': { type: 'string', default: '5000' },
     'finish-timeout-ms': { type: 'string', default: '1800000' },
     dir: { type: 'string' },
+    lmdb: { type: 'boolean', default: false },
+    'wipe-state': { type: 'boolean', default: false },
   },
 });
 const dir = values.dir ?? mkdtempSync(join(tmpdir(), 'streamwright-kill-'));
@@ -27,6 +29,8 @@ try {
     kills: Number(values.kills),
     maxKillDelayMs: Number(values['max-delay-ms']),
     finishTimeoutMs: Number(values['finish-timeout-ms']),
+    persistentStores: values.lmdb,
+    wipeStateBeforeFinal: values['wipe-state'],
     log: (line) => process.stderr.write(`${line}\n`),
   });
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

@@ -8,10 +8,10 @@ import { topology } from '../fixtures/topologies.js';
 export const KILL_APP_ID = 'kill-app';
 export const PARTITIONS = 2;
 
-export function killTopology(guarantee: 'at_least_once' | 'exactly_once_v2'): Topology {
+export function killTopology(guarantee: 'at_least_once' | 'exactly_once_v2', persistentStores = false): Topology {
   return topology(
     KILL_APP_ID,
-    { 'processing.guarantee': guarantee, 'commit.interval.ms': 100 },
+    { 'processing.guarantee': guarantee, 'commit.interval.ms': 100, ...(persistentStores ? { 'default.dsl.store': 'rocksDB' } : {}) },
     [
       { name: 'words', partitions: PARTITIONS, config: {} },
       { name: 'counts', partitions: PARTITIONS, config: {} },
