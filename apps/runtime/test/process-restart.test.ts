@@ -57,7 +57,9 @@ async function serve(): Promise<Serving> {
 
 const lines = (batch: Order[]): string =>
   batch
-    .map((o) => JSON.stringify({ key: o.key, value: JSON.stringify({ user: o.user, amount: o.amount }) }))
+    .map((o) =>
+      JSON.stringify({ key: o.key, value: JSON.stringify({ user: o.user, amount: o.amount }) }),
+    )
     .join('\n') + '\n';
 
 async function produce(target: string[], batch: Order[]): Promise<void> {
@@ -66,7 +68,9 @@ async function produce(target: string[], batch: Order[]): Promise<void> {
 }
 
 async function sinkKeys(url: string): Promise<string[]> {
-  const result = await cli(['consume', 'large-orders', '--url', url, '--from-beginning'], { cwd: root });
+  const result = await cli(['consume', 'large-orders', '--url', url, '--from-beginning'], {
+    cwd: root,
+  });
   expect(result.code, result.stderr).toBe(0);
   return jsonLines<{ key: string }>(result.stdout).map((r) => r.key);
 }
@@ -117,7 +121,9 @@ describe('runtime process restart on the embedded log', () => {
     runtime = await serve();
     try {
       await produce(['--url', runtime.url], afterRestart);
-      const expected = [first, whileDown, afterRestart].flatMap((b) => expectedSink(b).map((e) => e.key));
+      const expected = [first, whileDown, afterRestart].flatMap((b) =>
+        expectedSink(b).map((e) => e.key),
+      );
       await waitForSink(runtime.url, expected.length);
       await new Promise((resolve) => setTimeout(resolve, 500));
       // The graceful stop committed: exactly the expected records, none twice.
@@ -131,7 +137,9 @@ describe('runtime process restart on the embedded log', () => {
 
     runtime = await serve();
     try {
-      const expected = [first, whileDown, afterRestart, beforeKill].flatMap((b) => expectedSink(b).map((e) => e.key));
+      const expected = [first, whileDown, afterRestart, beforeKill].flatMap((b) =>
+        expectedSink(b).map((e) => e.key),
+      );
       const keys = await waitForSink(runtime.url, expected.length);
       // At least once: every expected record is there (a record processed but not committed
       // before the kill may appear twice).
