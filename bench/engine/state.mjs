@@ -10,7 +10,9 @@
 //   transaction per commit): records/s from start() until every record is processed and committed.
 // - restore: a count store's changelog prefilled with --restore-records distinct keys; records/s
 //   from start() until every task is RUNNING with everything restored, and the process's peak RSS
-//   while those keys are held (in-memory store: the lmdb store does not exist yet).
+//   while those keys are held, for the in-memory store and the lmdb store.
+// - streamcount on lmdb (`default.dsl.store: rocksDB`): a get and a put on a persistent store per
+//   record, the work of SimpleBenchmark's streamprocesswithstatestore.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -51,25 +53,27 @@ try {
   const backend = await engine.createEmbeddedBackend({ dataDir: join(dir, 'log'), retentionCheckIntervalMs: 3_600_000 });
   await backend.createTopics([{ name: SOURCE, partitions: PARTITIONS }]);
   await preload(backend);
-  for (const guarantee of ['at_least_once', 'exactly_once_v2']) {
+  for (const [guarantee, lmdb] of [['at_least_once', false], ['exactly_once_v2', false], ['at_least_once', true]]) {
     const rates = [];
     for (let r = 0; r < RUNS; r++) {
       gc();
-      rates.push(await streamcount(backend, guarantee, r));
+      rates.push(await streamcount(backend, guarantee, r, lmdb));
     }
-    report(`streamcount ${guarantee}`, rates);
+    report(`streamcount ${guarantee}${lmdb ? ' on lmdb' : ''}`, rates);
   }
-  gc();
-  await restore(backend);
+  for (const lmdb of [false, true]) {
+    gc();
+    await restore(backend, lmdb);
+  }
   await backend.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
 
-function countTopology(appId, guarantee, topics) {
+function countTopology(appId, guarantee, topics, lmdb) {
   return {
     schemaVersion: 1,
-    application: { id: appId, config: { 'processing.guarantee': guarantee } },
+    application: { id: appId, config: { 'processing.guarantee': guarantee, ...(lmdb ? { 'default.dsl.store': 'rocksDB' } : {}) } },
     topics: topics.map((name) => ({ name, partitions: PARTITIONS, config: {} })),
     stores: [],
     nodes: [
@@ -101,9 +105,9 @@ async function preload(backend) {
   if (batch.length > 0) await backend.produce(batch);
 }
 
-async function streamcount(backend, guarantee, run) {
-  const appId = `bench-count-${guarantee}-${run}`;
-  const app = engine.createStreamsApp({ topology: countTopology(appId, guarantee, [SOURCE]), backend, stateDir: join(dir, 'state') });
+async function streamcount(backend, guarantee, run, lmdb) {
+  const appId = `bench-count-${guarantee}-${lmdb ? 'lmdb-' : ''}${run}`;
+  const app = engine.createStreamsApp({ topology: countTopology(appId, guarantee, [SOURCE], lmdb), backend, stateDir: join(dir, 'state') });
   const started = performance.now();
   await app.start();
   const tps = Array.from({ length: PARTITIONS }, (_, partition) => ({ topic: SOURCE, partition }));
@@ -124,9 +128,9 @@ async function streamcount(backend, guarantee, run) {
   return (RECORDS / ms) * 1000;
 }
 
-async function restore(backend) {
-  const appId = 'bench-restore';
-  const input = 'restore-input';
+async function restore(backend, lmdb) {
+  const appId = `bench-restore-${lmdb ? 'lmdb' : 'memory'}`;
+  const input = `restore-input-${lmdb ? 'lmdb' : 'memory'}`;
   const changelog = `${appId}-count-store-changelog`;
   await backend.createTopics([
     { name: input, partitions: PARTITIONS },
@@ -149,7 +153,7 @@ async function restore(backend) {
   const rssBefore = process.memoryUsage().rss;
   let peak = rssBefore;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
-  const app = engine.createStreamsApp({ topology: countTopology(appId, 'at_least_once', [input]), backend, stateDir: join(dir, 'state') });
+  const app = engine.createStreamsApp({ topology: countTopology(appId, 'at_least_once', [input], lmdb), backend, stateDir: join(dir, 'state') });
   const started = performance.now();
   await app.start();
   for (;;) {
@@ -164,8 +168,8 @@ async function restore(backend) {
   clearInterval(sampler);
   await app.close();
   console.log(
-    `restore: ${restored} changelog records (${entries} keys in the store) in ${(ms / 1000).toFixed(2)} s = ${((restored / ms) * 1000 / 1e6).toFixed(3)} M records/s; ` +
-      `peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB (${((peak - rssBefore) / 2 ** 20).toFixed(0)} MiB above the process before restoring; in-memory store)`,
+    `restore (${lmdb ? 'lmdb' : 'in-memory'} store): ${restored} changelog records (${entries} keys in the store) in ${(ms / 1000).toFixed(2)} s = ${((restored / ms) * 1000 / 1e6).toFixed(3)} M records/s; ` +
+      `peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB (${((peak - rssBefore) / 2 ** 20).toFixed(0)} MiB above the process before restoring)`,
   );
 }
 
