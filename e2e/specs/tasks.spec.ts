@@ -60,4 +60,12 @@ test('a 3-partition source shows tasks 0_0, 0_1 and 0_2 in the status and the me
   }
   await designer.expectCount('clicks', 6);
   await designer.expectCount('copy', 6);
+
+  // every record is consumed and (commit.interval.ms is short) committed: the lag is 0 per task
+  // and the source's backlog bar is empty and green
+  for (const task of ['0_0', '0_1', '0_2'])
+    await expect(page.getByTestId(`task-lag-${task}`)).toHaveText('0');
+  const lag = designer.node('clicks').getByTestId('source-lag');
+  await expect(lag).toHaveAttribute('data-lag', '0');
+  await expect(lag).toHaveClass(/sw-lag--green/);
 });

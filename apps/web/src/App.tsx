@@ -13,6 +13,7 @@ import { ImportErrorsDialog } from './panels/ImportErrorsDialog.js';
 import { TopicsView } from './topics/TopicsView.js';
 import { Dialogs } from './editing/Dialogs.js';
 import { useShortcuts } from './editing/shortcuts.js';
+import { useLagPolling } from './live/lag.js';
 
 /** Connects the store to the runtime: the deployed topology on load, then the live stream. */
 function useRuntimeConnection() {
@@ -26,6 +27,8 @@ function useRuntimeConnection() {
 
 export function App() {
   const view = useDesigner((s) => s.view);
+  const running = useDesigner((s) => s.live.status?.state === 'RUNNING');
+  useLagPolling(useApi(), running);
   useRuntimeConnection();
   useShortcuts();
   return (

@@ -8,6 +8,33 @@ import { kindSpec, nodeSummary } from '../model/kinds.js';
 import { validationOf } from '../model/validation.js';
 import { formatCount, formatRate } from '../live/counters.js';
 import type { KindFlowNode } from './flow-mapping.js';
+import { LAG_THRESHOLD, lagColour, lagOf, useLagStore } from '../live/lag.js';
+
+/** A source's backlog: the consumer lag of its topic, as a NiFi-style back-pressure bar. */
+function SourceLag({ topic }: { topic: string }) {
+  const live = useDesigner(
+    (s) => s.live.status !== null && s.live.status.applicationId === s.doc.application.id,
+  );
+  const lag = useLagStore((s) =>
+    lagOf(
+      s.byPartition,
+      (k) => k.startsWith(`${topic}-`) && /^\d+$/.test(k.slice(topic.length + 1)),
+    ),
+  );
+  if (!live || lag === null) return null;
+  const share = Math.min(1, lag / LAG_THRESHOLD);
+  return (
+    <div
+      className={`sw-lag sw-lag--${lagColour(share)}`}
+      data-testid="source-lag"
+      data-lag={lag}
+      title={`backlog (consumer lag) ${lag.toLocaleString('en')} records; full bar at ${LAG_THRESHOLD.toLocaleString('en')}`}
+    >
+      <div className="sw-lag__fill" style={{ width: `${Math.max(2, share * 100)}%` }} />
+      <span className="sw-lag__text">lag {formatCount(lag)}</span>
+    </div>
+  );
+}
 
 function NodeCounter({ id }: { id: string }) {
   // Counters belong to the app the runtime runs: a canvas showing another application (after
@@ -101,6 +128,8 @@ function KindNodeView({ id, data, selected }: NodeProps<KindFlowNode>) {
       </div>
       {summary && <div className="sw-node__summary">{summary}</div>}
       <NodeCounter id={id} />
+      {(node.kind === 'source' || node.kind === 'table' || node.kind === 'globalTable') &&
+        typeof node.config.topic === 'string' && <SourceLag topic={node.config.topic} />}
       <NodeErrors id={id} />
       {outputs.map((port, i) => (
         <Handle

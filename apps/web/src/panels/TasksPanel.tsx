@@ -1,6 +1,7 @@
 // One row per Kafka Streams task (sub-topology × partition) of the running app.
 import { useDesigner } from '../store/context.js';
 import { formatCount, formatRate } from '../live/counters.js';
+import { lagOf, useLagStore } from '../live/lag.js';
 
 export function formatStreamTime(ms: number | null): string {
   if (ms === null || ms < 0) return '—';
@@ -10,6 +11,7 @@ export function formatStreamTime(ms: number | null): string {
 export function TasksPanel() {
   const tasks = useDesigner((s) => s.live.status?.tasks);
   const counters = useDesigner((s) => s.live.taskCounters);
+  const lag = useLagStore((s) => s.byPartition);
   if (!tasks || tasks.length === 0) {
     return <p className="sw-empty">No tasks: deploy and start the app to see them.</p>;
   }
@@ -24,6 +26,7 @@ export function TasksPanel() {
           <th>Stream time</th>
           <th>Processed</th>
           <th>Rate</th>
+          <th>Lag</th>
         </tr>
       </thead>
       <tbody>
@@ -45,6 +48,13 @@ export function TasksPanel() {
               {formatCount(counters[t.taskId]?.total ?? 0)}
             </td>
             <td>{formatRate(counters[t.taskId]?.rate ?? 0)}</td>
+            <td data-testid={`task-lag-${t.taskId}`}>
+              {(() => {
+                const keys = new Set(t.partitions.map((p) => `${p.topic}-${p.partition}`));
+                const value = lagOf(lag, (k) => keys.has(k));
+                return value === null ? '—' : formatCount(value);
+              })()}
+            </td>
           </tr>
         ))}
       </tbody>
