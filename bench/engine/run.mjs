@@ -1,5 +1,5 @@
-// Kafka Streams' SimpleBenchmark, on Streamwright's engine (the BUILT dist) and the in-memory
-// embedded backend.
+// Kafka Streams' SimpleBenchmark, on Streamwright's engine (the BUILT dist) and the embedded
+// backend without a data dir (@streamwright/log in a temporary directory, no fsync).
 //
 //   pnpm --filter @streamwright/engine build
 //   node bench/engine/run.mjs [case...] [--records 2000000] [--runs 3] [--threads 1,2]
@@ -11,12 +11,15 @@
 //
 // Per case the source topic is loaded once (not timed) with --records records: integer keys
 // (Java IntegerSerializer, 4 bytes big-endian) drawn from --keys, random --value-size byte values.
-// A run starts a fresh application (its own application.id, so it reads from offset 0), and is
-// timed from start() until every record is processed (and, with a sink, written). Each
-// configuration runs --runs times; the median is reported. The "plain" loop does the same work on
-// the same records without the engine: fetch in batches of 1000 per partition, deserialize key
-// and value, call the same peek function (and serialize and produce in batches for the sink
-// case), so engine/plain shows what the engine's machinery costs.
+// A run starts a fresh application (its own application.id, so it reads from offset 0). It is
+// timed end to end, from start() until every record is processed (and, with a sink, written), as
+// SimpleBenchmark does, and in steady state, from the first processed record on (so without
+// thread start-up: loading a worker's modules, joining the group). The CPU time of the whole
+// process (main thread and workers) per record is reported too: it does not depend on what else
+// the machine runs. Each configuration runs --runs times; medians are reported. The "plain" loop
+// does the same work on the same records without the engine: fetch in batches of 1000 per
+// partition, deserialize key and value, call the same peek function (and serialize and produce in
+// batches for the sink case), so engine/plain shows what the engine's machinery costs.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -76,6 +79,8 @@ for (const c of cases) {
 }
 
 const results = [];
+let steady = [];
+let cpuCost = [];
 console.error(
   `# node ${process.version}, ${availableParallelism()} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ` +
     `${args.records} records, ${args.valueSize}-byte values, ${args.keys} keys, ${args.partitions} partitions, ${args.runs} runs`,
@@ -93,18 +98,27 @@ for (const name of cases) {
     plain.push(await runPlain(backend, spec));
   }
   row.plain = summary(plain, bytes);
+  row.steady = {};
   for (const threads of args.threads) {
     const rates = [];
+    steady = [];
+    cpuCost = [];
     for (let r = 0; r < args.runs; r++) {
       gc();
       rates.push(await runEngine(backend, spec, name, threads, r));
     }
     row.runs[threads] = summary(rates, bytes);
+    row.steady[threads] = summary(steady, bytes);
+    row.cpuNsPerRecord ??= {};
+    row.cpuNsPerRecord[threads] = [...cpuCost].sort((a, b) => a - b)[Math.floor(cpuCost.length / 2)];
   }
   await backend.close();
   const one = row.runs[1] ?? row.runs[args.threads[0]];
   row.engineVsPlain = one.median / row.plain.median;
-  if (row.runs[1] && row.runs[2]) row.twoVsOne = row.runs[2].median / row.runs[1].median;
+  if (row.runs[1] && row.runs[2]) {
+    row.twoVsOne = row.runs[2].median / row.runs[1].median;
+    row.twoVsOneSteady = row.steady[2].median / row.steady[1].median;
+  }
   results.push(row);
   print(row);
 }
@@ -171,19 +185,34 @@ async function runEngine(backend, spec, name, threads, run) {
     layout: { nodes: {} },
   };
   const app = engine.createStreamsApp({ topology, backend, stateDir: '/nonexistent', functions, workerModule });
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   await app.start();
+  // Steady state: from the first processed record on (thread start-up, worker loading and group
+  // join excluded), measured from the thread's counters; end to end: from start(), as
+  // SimpleBenchmark measures.
+  let firstAt = null;
+  let firstCount = 0;
   for (;;) {
     const m = app.metrics();
     let processed = 0;
     for (const t of Object.values(m.threads)) processed += t['process-total'] ?? 0;
+    if (firstAt === null && processed > 0) {
+      firstAt = performance.now();
+      firstCount = processed;
+    }
     if (processed >= args.records && (!spec.sink || (await sinkEnd(backend)) >= args.records)) break;
     if (app.state() === 'ERROR') throw new Error(`app failed: ${JSON.stringify(app.status().errors[0])}`);
     await new Promise((r) => setTimeout(r, 2));
   }
-  const ms = performance.now() - started;
+  const ended = performance.now();
+  const cpu = process.cpuUsage(cpuBefore);
   await app.close();
-  return (args.records / ms) * 1000;
+  steady.push(((args.records - firstCount) / (ended - (firstAt ?? started))) * 1000);
+  // CPU time of every thread of the process (main and workers): what a record costs, whatever
+  // else the machine is doing.
+  cpuCost.push(((cpu.user + cpu.system) * 1000) / args.records);
+  return (args.records / (ended - started)) * 1000;
 }
 
 async function resetSink(backend) {
@@ -208,9 +237,15 @@ function print(row) {
   const fmt = (s) => `${(s.median / 1e6).toFixed(3)} M records/s, ${s.mbPerSec.toFixed(1)} MB/s (runs: ${s.all.map((r) => (r / 1e6).toFixed(3)).join(', ')})`;
   console.log(`${row.case}`);
   console.log(`  plain loop:  ${fmt(row.plain)}`);
-  for (const [threads, s] of Object.entries(row.runs)) console.log(`  ${threads} thread${threads === '1' ? ': ' : 's:'}   ${fmt(s)}`);
-  console.log(`  engine / plain (1 thread): ${row.engineVsPlain.toFixed(2)}`);
-  if (row.twoVsOne !== undefined) console.log(`  2 threads / 1 thread:      ${row.twoVsOne.toFixed(2)}`);
+  for (const [threads, s] of Object.entries(row.runs)) {
+    console.log(`  ${threads} thread${threads === '1' ? ': ' : 's:'}   ${fmt(s)}  end to end`);
+    console.log(`               ${fmt(row.steady[threads])}  steady state`);
+    console.log(`               ${row.cpuNsPerRecord[threads].toFixed(0)} ns of CPU per record (all threads, median)`);
+  }
+  console.log(`  engine / plain (1 thread, end to end): ${row.engineVsPlain.toFixed(2)}`);
+  if (row.twoVsOne !== undefined) {
+    console.log(`  2 threads / 1 thread: ${row.twoVsOne.toFixed(2)} end to end, ${row.twoVsOneSteady.toFixed(2)} steady state`);
+  }
 }
 
 function gc() {

@@ -6,7 +6,8 @@
 // - UsePartitionTimeOnInvalidTimestamp: the partition's time (largest valid timestamp so far)
 //   is used instead; with no partition time yet the task fails, as in Kafka Streams;
 // - WallclockTimestampExtractor: the wall-clock time when the record is queued (never invalid).
-import { compileExpression, type AppConfig, type TimestampExtractorSpec } from '@streamwright/topology-model';
+import type { AppConfig, TimestampExtractorSpec } from '@streamwright/topology-model';
+import { compileExpression } from '@streamwright/topology-model/expressions';
 import type { StoredRecord } from '../api.js';
 import { UnsupportedConfigError } from '../errors.js';
 import type { Serde } from '../serdes/serde.js';
