@@ -228,6 +228,27 @@ describe('windowed aggregations and suppression vs Apache Kafka Streams 4.1', ()
     expect(mine.dropped).toBe(3);
   });
 
+  it('a full strict suppression buffer fails processing, as in Kafka Streams', async () => {
+    const topology = windowedDoc(
+      { type: 'tumbling', sizeMs: 5000 },
+      { kind: 'windowedCount' },
+      { suppress: { until: 'timeLimit', timeLimitMs: 10000, maxRecords: 1 } },
+    );
+    const inputs = [input('a', 0), input('b', 1)];
+    const [reference] = await runOracle([
+      { name: 'full buffer', topology, inputs, outputs: ['out'] },
+    ]);
+    // Kafka Streams: StreamsException "Exception caught in process. ... processor=KTABLE-SUPPRESS-..."
+    expect(reference?.error).toContain('processor=KTABLE-SUPPRESS-0000000003');
+    const result = validateTopology(topology);
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    const driver = createTestDriver(result.topology);
+    driver.pipeInput('clicks', 'a', { t: 0 }, 0);
+    expect(() => driver.pipeInput('clicks', 'b', { t: 1 }, 1)).toThrow(
+      /KTABLE-SUPPRESS-0000000003 buffer exceeded its max capacity\. Currently \[2\/1\] records/,
+    );
+  }, 300_000);
+
   for (const [i, scenario] of scenarios.entries()) {
     it(scenario.name, () => {
       const reference = expected[i]!;
