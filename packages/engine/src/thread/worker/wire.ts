@@ -8,6 +8,7 @@
 //   produce: u32 topic index | i32 partition (-1 = default partitioner) | f64 timestamp (NaN = none)
 //            | key | value | headers
 //   headers: u16 count | (u16 name length | name | u32 value length | value)*   (UTF-8)
+import { Buffer } from 'node:buffer';
 import { readBatchHeader } from '@streamwright/log';
 import type { FetchResponse, Headers, ProduceRecord, StoredRecord } from '../../api.js';
 import type { PartitionBatches } from '../../backends/embedded/batch-fetch.js';
@@ -209,7 +210,9 @@ export interface PackedBatches {
 export function packBatches(fetched: readonly PartitionBatches[]): PackedBatches {
   let size = 0;
   for (const f of fetched) for (const b of f.batches) size += b.batch.byteLength;
-  const bytes = new Uint8Array(size);
+  // Every byte is overwritten below: no need for a zero-filled buffer (allocUnsafeSlow: its own
+  // ArrayBuffer, never the shared pool, so it can be transferred).
+  const bytes = Buffer.allocUnsafeSlow(size);
   let pos = 0;
   const partitions: PackedBatches['partitions'] = [];
   for (const f of fetched) {
@@ -221,7 +224,7 @@ export function packBatches(fetched: readonly PartitionBatches[]): PackedBatches
       pos += b.batch.byteLength;
     }
   }
-  return { kind: 'batches', partitions, buffer: bytes.buffer };
+  return { kind: 'batches', partitions, buffer: bytes.buffer as ArrayBuffer };
 }
 
 /** Decodes every record of the packed batches (from each partition's `from` offset). */
