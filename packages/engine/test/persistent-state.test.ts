@@ -1,7 +1,7 @@
 // Persistent (lmdb) stores with `default.dsl.store: rocksDB`: a clean restart continues from the
 // `.checkpoint` and replays only the changelog's tail; a wiped state dir is rebuilt from the
 // changelog; either way the counts continue correctly.
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { StreamsApp } from '../src/api.js';
 import { createEmbeddedBackend, type EmbeddedBackend } from '../src/backends/embedded/embedded-backend.js';
@@ -52,6 +52,23 @@ describe('persistent stores', () => {
       const counts = await latestCounts(backend);
       for (let i = 0; i < 20; i++) expect(counts.get(`w${i}`)).toBe(8);
       expect(app.store('counts-store')!.get('w3')?.value).toBe(8);
+      await app.close();
+      await backend.close();
+    });
+  });
+
+  it('a checkpoint past the changelog end (the changelog was recreated) wipes the local store and rebuilds it', async () => {
+    await withTempDir(async (dir) => {
+      const stateDir = `${dir}/state`;
+      const backend = await createEmbeddedBackend({ dataDir: `${dir}/log` });
+      let { app } = await run(backend, stateDir, ['a', 'b', 'a'], 0);
+      await app.close();
+      // Local state that the changelog does not back: a stale checkpoint far beyond its end.
+      writeFileSync(`${stateDir}/count-app/0_0/.checkpoint`, JSON.stringify({ 'count-app-counts-store-changelog:0': 1_000_000 }));
+      const again = await run(backend, stateDir, ['a'], 3);
+      app = again.app;
+      expect(again.restored).toBe(2); // a and b, from the changelog
+      expect((await latestCounts(backend)).get('a')).toBe(3);
       await app.close();
       await backend.close();
     });

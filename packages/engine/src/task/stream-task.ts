@@ -113,18 +113,24 @@ export class StreamTask {
     const checkpoint = this.#taskDir !== null && this.stores.some((s) => s.persistent) ? takeCheckpoint(this.#taskDir) : new Map<string, number>();
     for (const store of this.stores) {
       if (store.changelogTopic === null) continue;
-      const checkpointed = store.persistent ? checkpoint.get(checkpointKey(store.changelogTopic, this.partition)) : undefined;
-      if (store.persistent && checkpointed === undefined) store.wipe();
+      let checkpointed = store.persistent ? checkpoint.get(checkpointKey(store.changelogTopic, this.partition)) : undefined;
       const tp = { topic: store.changelogTopic, partition: this.partition };
       const desc = await backend.describeTopic(tp.topic);
       const found = desc?.offsets.find((o) => o.partition === this.partition);
-      if (!found) continue;
+      if (!found) {
+        if (store.persistent) store.wipe();
+        continue;
+      }
       const range = { earliest: found.earliest, latest: found.latest };
       // A source topic used as the changelog (reuse.ktable.source.topics) is restored only up to
       // where processing resumes (the committed offset), as Kafka Streams does; the rest is
       // processed normally.
       const resumeAt = this.partitionGroup.queue(tp.topic, tp.partition)?.position ?? -1;
       if (resumeAt >= 0) range.latest = Math.min(range.latest, resumeAt);
+      // A checkpoint past the changelog's end means the changelog was recreated (Kafka Streams'
+      // TaskCorruptedException): the local copy is wiped, as when there is no checkpoint.
+      if (checkpointed !== undefined && checkpointed > found.latest) checkpointed = undefined;
+      if (store.persistent && checkpointed === undefined) store.wipe();
       let offset = checkpointed === undefined ? range.earliest : Math.max(range.earliest, Math.min(checkpointed, range.latest));
       this.metrics.restoreRemainingRecordsTotal += Math.max(0, range.latest - offset);
       while (offset < range.latest) {
