@@ -34,6 +34,11 @@ test('the example topology opens deployed and processing', async ({ page, design
   expect(await page.getByTestId('sample-row').count()).toBeLessThanOrEqual(20);
   await page.screenshot({ path: test.info().outputPath('sample.png') });
   await page.getByTestId('sample-toggle').uncheck();
+  // its rate over time (uPlot), one point per metrics tick
+  await expect(page.getByTestId('rate-sparkline').locator('canvas')).toBeVisible();
+  await expect
+    .poll(async () => Number(await page.getByTestId('rate-sparkline').getAttribute('data-points')))
+    .toBeGreaterThanOrEqual(2);
 
   await designer.bottomTab('tasks');
   await expect(page.getByTestId('tasks-table')).toBeVisible();

@@ -65,6 +65,12 @@ test('a 3-partition source shows tasks 0_0, 0_1 and 0_2 in the status and the me
   // and the source's backlog bar is empty and green
   for (const task of ['0_0', '0_1', '0_2'])
     await expect(page.getByTestId(`task-lag-${task}`)).toHaveText('0');
+  // task health: nothing dropped, nothing to restore (stateless), an end-to-end latency measured
+  for (const task of ['0_0', '0_1', '0_2']) {
+    await expect(page.getByTestId(`task-dropped-${task}`)).toHaveText('0');
+    await expect(page.getByTestId(`task-restore-${task}`)).toHaveText('done');
+    await expect(page.getByTestId(`task-e2e-${task}`)).toHaveText(/^\d+\.\d ms$/);
+  }
   const lag = designer.node('clicks').getByTestId('source-lag');
   await expect(lag).toHaveAttribute('data-lag', '0');
   await expect(lag).toHaveClass(/sw-lag--green/);

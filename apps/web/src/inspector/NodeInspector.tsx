@@ -21,6 +21,7 @@ import { fieldsOf, type FieldSpec } from '../forms/zod-fields.js';
 import { FieldControl } from '../forms/FieldControl.js';
 import { ConfigField } from '../forms/ConfigField.js';
 import { NodeSample } from '../live/NodeSample.js';
+import { RateSparkline } from '../live/RateSparkline.js';
 
 const NO_PROBLEMS: readonly Problem[] = [];
 const NAME_FIELD: FieldSpec = {
@@ -204,6 +205,7 @@ export function NodeInspector() {
       {typeof node.config.topic === 'string' && (
         <TopicHelper nodeId={node.id} kind={node.kind} topic={node.config.topic} />
       )}
+      <RateSparkline nodeId={node.id} />
       <NodeSample nodeId={node.id} />
     </div>
   );

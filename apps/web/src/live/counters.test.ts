@@ -66,9 +66,38 @@ describe('per-model-node counters', () => {
       '0_1': { 'process-total': 4 },
     };
     const first = taskCounters(tasks);
-    expect(first).toEqual({ '0_0': { total: 2, rate: 0.5 }, '0_1': { total: 4, rate: 0 } });
+    const idle = { dropped: 0, latenessMax: 0, restoreRemaining: 0, e2eLatency: null };
+    expect(first).toEqual({
+      '0_0': { total: 2, rate: 0.5, ...idle },
+      '0_1': { total: 4, rate: 0, ...idle },
+    });
     expect(taskCounters(tasks, first)).toBe(first);
     expect(taskCounters(null, first)).toEqual({});
+  });
+
+  it('reads task health: dropped and late records, restore progress, the largest e2e latency of its nodes', () => {
+    const tasks = {
+      '0_0': {
+        'process-total': 5,
+        'dropped-records-total': 2,
+        'record-lateness-max': 1500,
+        'restore-remaining-records-total': 40,
+      },
+    };
+    const nodes = {
+      '0_0': {
+        'KSTREAM-SOURCE-0000000000': { 'record-e2e-latency-avg': 1.5 },
+        'KSTREAM-SINK-0000000001': { 'record-e2e-latency-avg': 4.25 },
+      },
+    };
+    expect(taskCounters(tasks, {}, nodes)['0_0']).toEqual({
+      total: 5,
+      rate: 0,
+      dropped: 2,
+      latenessMax: 1500,
+      restoreRemaining: 40,
+      e2eLatency: 4.25,
+    });
   });
 
   it('formats for the canvas', () => {

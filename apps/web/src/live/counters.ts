@@ -11,6 +11,19 @@ export interface NodeCounter {
   rate: number;
 }
 
+/** A task's counters and health (Kafka Streams' task-level metrics). */
+export interface TaskCounter extends NodeCounter {
+  /** `dropped-records-total`: records the task dropped (deserialization, skipped, expired). */
+  dropped: number;
+  /** `record-lateness-max`, ms: how far behind stream time the latest-arriving record was. */
+  latenessMax: number;
+  /** `restore-remaining-records-total`: changelog records still to restore. */
+  restoreRemaining: number;
+  /** The largest `record-e2e-latency-avg` of the task's nodes (terminal nodes), ms; null before a sample. */
+  e2eLatency: number | null;
+}
+export type TaskCounterMap = Readonly<Record<string, TaskCounter>>;
+
 export interface NodeMetricsInput {
   tasks?: Record<string, Record<string, number>>;
   nodes: Record<string, Record<string, Record<string, number>>>;
@@ -57,20 +70,36 @@ export function aggregateCounters(
   return changed ? next : previous;
 }
 
-/** Task-level counters (`process-total`, `process-rate` per task id), with the same reuse. */
+/** Task-level counters and health per task id, with the same reuse. */
 export function taskCounters(
   tasks: Record<string, Record<string, number>> | null,
-  previous: CounterMap = {},
-): CounterMap {
-  const next: Record<string, NodeCounter> = {};
+  previous: TaskCounterMap = {},
+  nodes: Record<string, Record<string, Record<string, number>>> = {},
+): TaskCounterMap {
+  const next: Record<string, TaskCounter> = {};
   let changed = false;
   for (const [taskId, values] of Object.entries(tasks ?? {})) {
-    const total = finite(values['process-total']);
-    const rate = finite(values['process-rate']);
+    let e2e: number | null = null;
+    for (const v of Object.values(nodes[taskId] ?? {})) {
+      const avg = v['record-e2e-latency-avg'];
+      if (avg !== undefined && Number.isFinite(avg)) e2e = Math.max(e2e ?? 0, avg);
+    }
+    const counter: TaskCounter = {
+      total: finite(values['process-total']),
+      rate: finite(values['process-rate']),
+      dropped: finite(values['dropped-records-total']),
+      latenessMax: finite(values['record-lateness-max']),
+      restoreRemaining: finite(values['restore-remaining-records-total']),
+      e2eLatency: e2e,
+    };
     const before = previous[taskId];
-    if (before && before.total === total && before.rate === rate) next[taskId] = before;
+    if (
+      before &&
+      (Object.keys(counter) as (keyof TaskCounter)[]).every((k) => before[k] === counter[k])
+    )
+      next[taskId] = before;
     else {
-      next[taskId] = { total, rate };
+      next[taskId] = counter;
       changed = true;
     }
   }

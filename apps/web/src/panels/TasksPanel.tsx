@@ -27,6 +27,10 @@ export function TasksPanel() {
           <th>Processed</th>
           <th>Rate</th>
           <th>Lag</th>
+          <th>E2E latency</th>
+          <th>Dropped</th>
+          <th>Late (max)</th>
+          <th>Restore</th>
         </tr>
       </thead>
       <tbody>
@@ -54,6 +58,24 @@ export function TasksPanel() {
                 const value = lagOf(lag, (k) => keys.has(k));
                 return value === null ? '—' : formatCount(value);
               })()}
+            </td>
+            <td data-testid={`task-e2e-${t.taskId}`}>
+              {counters[t.taskId]?.e2eLatency != null
+                ? `${counters[t.taskId]!.e2eLatency!.toFixed(1)} ms`
+                : '—'}
+            </td>
+            <td data-testid={`task-dropped-${t.taskId}`}>
+              {formatCount(counters[t.taskId]?.dropped ?? 0)}
+            </td>
+            <td>
+              {counters[t.taskId]?.latenessMax
+                ? `${formatCount(counters[t.taskId]!.latenessMax)} ms`
+                : '—'}
+            </td>
+            <td data-testid={`task-restore-${t.taskId}`}>
+              {counters[t.taskId]?.restoreRemaining
+                ? `${formatCount(counters[t.taskId]!.restoreRemaining)} to restore`
+                : 'done'}
             </td>
           </tr>
         ))}

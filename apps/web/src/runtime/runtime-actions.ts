@@ -11,10 +11,12 @@ export function messageOf(error: unknown): string {
 
 /** On start-up: open the deployed topology (so `npm start` shows the example processing). */
 export async function openDeployed(client: ApiClient, store: DesignerStore): Promise<void> {
+  const before = store.getState().revision;
   const view = await client.app.status.query();
-  const { actions } = store.getState();
+  const { actions, revision } = store.getState();
   actions.setLive({ deployed: view.deployed, status: view.status });
-  if (view.deployed && view.topology) {
+  // an edit or import made while the answer was on its way wins: never replace the user's work
+  if (view.deployed && view.topology && revision === before) {
     actions.load(view.topology as TopologyDocument, { history: 'skip' });
     actions.markDeployed();
   }

@@ -11,6 +11,7 @@ import {
   aggregateCounters,
   taskCounters,
   type CounterMap,
+  type TaskCounterMap,
   type NodeMetricsInput,
 } from '../live/counters.js';
 import type { AppStatus } from '../api/types.js';
@@ -36,8 +37,8 @@ export interface LiveState {
   deployed: boolean;
   status: AppStatus | null;
   counters: CounterMap;
-  /** Per task id: task-level process-total and rate. */
-  taskCounters: CounterMap;
+  /** Per task id: task-level process-total, rate and health. */
+  taskCounters: TaskCounterMap;
   /** Time of the last metrics message, ms. */
   at: number | null;
 }
@@ -307,7 +308,11 @@ export function createDesignerStore(options: CreateDesignerStoreOptions = {}): D
         if (update.status !== undefined) next.status = update.status;
         if (update.metrics !== undefined) {
           next.counters = aggregateCounters(update.metrics, live.counters);
-          next.taskCounters = taskCounters(update.metrics?.tasks ?? null, live.taskCounters);
+          next.taskCounters = taskCounters(
+            update.metrics?.tasks ?? null,
+            live.taskCounters,
+            update.metrics?.nodes ?? {},
+          );
         }
         if (update.at !== undefined) next.at = update.at;
         set({ live: next });
