@@ -48,6 +48,8 @@ export interface StreamThreadHandle {
 /** Records processed per task before moving to the next task, and the time budget of a batch. */
 const RECORDS_PER_TASK_TURN = 500;
 const BATCH_BUDGET_MS = 50;
+/** How many polls' worth of records (max.poll.records per partition) one fetch asks for. */
+const FETCH_POLLS = 4;
 /** How long a poll waits when records are buffered but no task could process them. */
 const IDLE_WAIT_MS = 10;
 
@@ -167,7 +169,10 @@ export class StreamThread implements StreamThreadHandle {
     const from = new Map(requests.map((r) => [tpKey(r.topic, r.partition), r.offset]));
     return this.#ctx.backend
       .fetchMany(requests, {
-        maxRecords: this.#ctx.config.maxPollRecords,
+        // Like Kafka's consumer, fetch more than one poll's worth (its fetches are sized in bytes,
+        // max.partition.fetch.bytes, not by max.poll.records): the fetcher keeps the rest, so a
+        // round trip covers several polls.
+        maxRecords: this.#ctx.config.maxPollRecords * FETCH_POLLS,
         maxWaitMs,
         signal,
         ...(this.#eos ? { isolationLevel: 'read_committed' as const } : {}),
