@@ -9,10 +9,10 @@ import { runKillTest, type Guarantee } from './kill-harness.js';
 
 const KILLS = Number(process.env.ENGINE_KILLS ?? 10);
 
-async function run(guarantee: Guarantee, persistent: boolean) {
+async function run(guarantee: Guarantee, persistent: boolean, records: number, maxKillDelayMs: number) {
   const dir = mkdtempSync(join(tmpdir(), `streamwright-kill-${guarantee}-`));
   try {
-    return await runKillTest({ dir, guarantee, records: 80_000, keys: 500, kills: KILLS, maxKillDelayMs: 500, finishTimeoutMs: 60_000,
+    return await runKillTest({ dir, guarantee, records, keys: 500, kills: KILLS, maxKillDelayMs, finishTimeoutMs: 60_000,
       persistentStores: persistent,
       wipeStateBeforeFinal: persistent,
     });
@@ -23,7 +23,8 @@ async function run(guarantee: Guarantee, persistent: boolean) {
 
 describe('SIGKILL at random moments', () => {
   it('exactly_once_v2 with lmdb stores (state dir wiped before the last run): the read_committed output is exactly the expected per-partition sequence, the store exact', async () => {
-    const report = await run('exactly_once_v2', true);
+    // Enough input that the child never finishes between kills (each run processes a few thousand).
+    const report = await run('exactly_once_v2', true, 150_000, 300);
     console.info(JSON.stringify(report));
     expect(report.problems).toEqual([]);
     expect(report.kills).toBe(KILLS);
@@ -36,7 +37,7 @@ describe('SIGKILL at random moments', () => {
   }, 180_000);
 
   it('at_least_once: nothing is lost', async () => {
-    const report = await run('at_least_once', false);
+    const report = await run('at_least_once', false, 80_000, 500);
     console.info(JSON.stringify(report));
     expect(report.problems).toEqual([]);
     expect(report.missing).toBe(0);
