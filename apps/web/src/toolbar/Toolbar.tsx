@@ -241,7 +241,7 @@ export function Toolbar() {
             checked={showPlan}
             onChange={(e) => actions.setShowPlan(e.target.checked)}
           />{' '}
-          Sub-topologies
+          Plan
         </label>
         <button
           type="button"
