@@ -11,5 +11,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const engine = fileURLToPath(new URL('../packages/engine/', import.meta.url));
 const tsx = pathToFileURL(createRequire(`${engine}package.json`).resolve('tsx')).href;
 const main = `${engine}test/kill/kill-main.ts`;
-const result = spawnSync(process.execPath, ['--import', tsx, main, ...process.argv.slice(2)], { stdio: 'inherit', cwd: engine });
+const result = spawnSync(process.execPath, ['--import', tsx, main, ...process.argv.slice(2)], {
+  stdio: 'inherit',
+  cwd: engine,
+});
 process.exit(result.status ?? 1);

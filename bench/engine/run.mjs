@@ -27,7 +27,9 @@ import { fileURLToPath } from 'node:url';
 
 const dist = new URL('../../packages/engine/dist/index.js', import.meta.url);
 if (!existsSync(fileURLToPath(dist))) {
-  console.error('packages/engine/dist is missing: run `pnpm --filter @streamwright/engine build` first');
+  console.error(
+    'packages/engine/dist is missing: run `pnpm --filter @streamwright/engine build` first',
+  );
   process.exit(1);
 }
 const engine = await import(dist.href);
@@ -45,7 +47,15 @@ const CASES = {
     sink: false,
   },
   streamprocesswithsink: {
-    nodes: () => [source(), peek(), { id: 'sink', kind: 'sink', config: { topic: SINK, keySerde: 'integer', valueSerde: 'bytes' } }],
+    nodes: () => [
+      source(),
+      peek(),
+      {
+        id: 'sink',
+        kind: 'sink',
+        config: { topic: SINK, keySerde: 'integer', valueSerde: 'bytes' },
+      },
+    ],
     edges: [
       ['source', 'peek'],
       ['peek', 'sink'],
@@ -53,7 +63,11 @@ const CASES = {
     sink: true,
   },
   streamcount: {
-    nodes: () => [source(), { id: 'group', kind: 'groupByKey', config: {} }, { id: 'count', kind: 'count', config: { store: 'count-store' } }],
+    nodes: () => [
+      source(),
+      { id: 'group', kind: 'groupByKey', config: {} },
+      { id: 'count', kind: 'count', config: { store: 'count-store' } },
+    ],
     edges: [
       ['source', 'group'],
       ['group', 'count'],
@@ -64,7 +78,11 @@ const CASES = {
 };
 
 function source() {
-  return { id: 'source', kind: 'source', config: { topic: SOURCE, keySerde: 'integer', valueSerde: 'bytes', offsetReset: 'earliest' } };
+  return {
+    id: 'source',
+    kind: 'source',
+    config: { topic: SOURCE, keySerde: 'integer', valueSerde: 'bytes', offsetReset: 'earliest' },
+  };
 }
 function peek() {
   return { id: 'peek', kind: 'peek', config: { action: { function: 'countRecords' } } };
@@ -82,7 +100,9 @@ const results = [];
 let steady = [];
 let cpuCost = [];
 console.error(
-  `# node ${process.version}, ${availableParallelism()} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ` +
+  `# node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}; ` +
     `${args.records} records, ${args.valueSize}-byte values, ${args.keys} keys, ${args.partitions} partitions, ${args.runs} runs`,
 );
 for (const name of cases) {
@@ -110,7 +130,9 @@ for (const name of cases) {
     row.runs[threads] = summary(rates, bytes);
     row.steady[threads] = summary(steady, bytes);
     row.cpuNsPerRecord ??= {};
-    row.cpuNsPerRecord[threads] = [...cpuCost].sort((a, b) => a - b)[Math.floor(cpuCost.length / 2)];
+    row.cpuNsPerRecord[threads] = [...cpuCost].sort((a, b) => a - b)[
+      Math.floor(cpuCost.length / 2)
+    ];
   }
   await backend.close();
   const one = row.runs[1] ?? row.runs[args.threads[0]];
@@ -134,7 +156,12 @@ async function preload(backend) {
     const key = new Uint8Array(4);
     new DataView(key.buffer).setInt32(0, i % args.keys);
     const at = ((i * 7919) % 4096) * args.valueSize;
-    batch.push({ topic: SOURCE, key, value: pool.subarray(at, at + args.valueSize), timestamp: now + i });
+    batch.push({
+      topic: SOURCE,
+      key,
+      value: pool.subarray(at, at + args.valueSize),
+      timestamp: now + i,
+    });
     if (batch.length === 10_000) {
       await backend.produce(batch);
       batch = [];
@@ -163,7 +190,14 @@ async function runPlain(backend, spec) {
           continue;
         }
         functions.countRecords({ key, value, timestamp: r.timestamp, headers: r.headers });
-        if (out) out.push({ topic: SINK, key: integerSerde.serialize(key), value: bytesSerde.serialize(value), timestamp: r.timestamp, headers: r.headers });
+        if (out)
+          out.push({
+            topic: SINK,
+            key: integerSerde.serialize(key),
+            value: bytesSerde.serialize(value),
+            timestamp: r.timestamp,
+            headers: r.headers,
+          });
       }
       if (out) await backend.produce(out);
       offset = records[records.length - 1].offset + 1;
@@ -177,14 +211,23 @@ async function runEngine(backend, spec, name, threads, run) {
   if (spec.sink) await resetSink(backend);
   const topology = {
     schemaVersion: 1,
-    application: { id: `bench-${name}-${threads}t-${run}-${Date.now()}`, config: { 'num.stream.threads': threads, 'commit.interval.ms': 30_000 } },
+    application: {
+      id: `bench-${name}-${threads}t-${run}-${Date.now()}`,
+      config: { 'num.stream.threads': threads, 'commit.interval.ms': 30_000 },
+    },
     topics: [{ name: SOURCE, partitions: args.partitions, config: {} }],
     stores: [],
     nodes: spec.nodes(),
     edges: spec.edges.map(([from, to]) => ({ from, fromPort: 'out', to, toPort: 'in' })),
     layout: { nodes: {} },
   };
-  const app = engine.createStreamsApp({ topology, backend, stateDir: '/nonexistent', functions, workerModule });
+  const app = engine.createStreamsApp({
+    topology,
+    backend,
+    stateDir: '/nonexistent',
+    functions,
+    workerModule,
+  });
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   await app.start();
@@ -201,8 +244,10 @@ async function runEngine(backend, spec, name, threads, run) {
       firstAt = performance.now();
       firstCount = processed;
     }
-    if (processed >= args.records && (!spec.sink || (await sinkEnd(backend)) >= args.records)) break;
-    if (app.state() === 'ERROR') throw new Error(`app failed: ${JSON.stringify(app.status().errors[0])}`);
+    if (processed >= args.records && (!spec.sink || (await sinkEnd(backend)) >= args.records))
+      break;
+    if (app.state() === 'ERROR')
+      throw new Error(`app failed: ${JSON.stringify(app.status().errors[0])}`);
     await new Promise((r) => setTimeout(r, 2));
   }
   const ended = performance.now();
@@ -230,21 +275,30 @@ async function sinkEnd(backend) {
 function summary(rates, bytes) {
   const sorted = [...rates].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)];
-  return { median, mbPerSec: (median * bytes) / args.records / 1e6, all: rates.map((r) => Math.round(r)) };
+  return {
+    median,
+    mbPerSec: (median * bytes) / args.records / 1e6,
+    all: rates.map((r) => Math.round(r)),
+  };
 }
 
 function print(row) {
-  const fmt = (s) => `${(s.median / 1e6).toFixed(3)} M records/s, ${s.mbPerSec.toFixed(1)} MB/s (runs: ${s.all.map((r) => (r / 1e6).toFixed(3)).join(', ')})`;
+  const fmt = (s) =>
+    `${(s.median / 1e6).toFixed(3)} M records/s, ${s.mbPerSec.toFixed(1)} MB/s (runs: ${s.all.map((r) => (r / 1e6).toFixed(3)).join(', ')})`;
   console.log(`${row.case}`);
   console.log(`  plain loop:  ${fmt(row.plain)}`);
   for (const [threads, s] of Object.entries(row.runs)) {
     console.log(`  ${threads} thread${threads === '1' ? ': ' : 's:'}   ${fmt(s)}  end to end`);
     console.log(`               ${fmt(row.steady[threads])}  steady state`);
-    console.log(`               ${row.cpuNsPerRecord[threads].toFixed(0)} ns of CPU per record (all threads, median)`);
+    console.log(
+      `               ${row.cpuNsPerRecord[threads].toFixed(0)} ns of CPU per record (all threads, median)`,
+    );
   }
   console.log(`  engine / plain (1 thread, end to end): ${row.engineVsPlain.toFixed(2)}`);
   if (row.twoVsOne !== undefined) {
-    console.log(`  2 threads / 1 thread: ${row.twoVsOne.toFixed(2)} end to end, ${row.twoVsOneSteady.toFixed(2)} steady state`);
+    console.log(
+      `  2 threads / 1 thread: ${row.twoVsOne.toFixed(2)} end to end, ${row.twoVsOneSteady.toFixed(2)} steady state`,
+    );
   }
 }
 
@@ -253,7 +307,16 @@ function gc() {
 }
 
 function parseArgs(argv) {
-  const out = { _: [], records: 2_000_000, runs: 3, threads: [1, 2], partitions: 4, valueSize: 100, keys: 10_000, json: false };
+  const out = {
+    _: [],
+    records: 2_000_000,
+    runs: 3,
+    threads: [1, 2],
+    partitions: 4,
+    valueSize: 100,
+    keys: 10_000,
+    json: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = () => argv[++i];

@@ -22,7 +22,9 @@ import { parseArgs } from 'node:util';
 
 const dist = new URL('../../packages/engine/dist/index.js', import.meta.url);
 if (!existsSync(fileURLToPath(dist))) {
-  console.error('packages/engine/dist is missing: run `pnpm --filter @streamwright/engine build` first');
+  console.error(
+    'packages/engine/dist is missing: run `pnpm --filter @streamwright/engine build` first',
+  );
   process.exit(1);
 }
 const engine = await import(dist.href);
@@ -44,16 +46,25 @@ const SOURCE = 'simpleBenchmarkSourceTopic';
 const gc = globalThis.gc ?? (() => undefined);
 
 console.log(
-  `# node ${process.version}, ${availableParallelism()} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ` +
+  `# node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}; ` +
     `${RECORDS} records, ${KEYS} keys, ${PARTITIONS} partitions, ${RUNS} runs, durable log in ${tmpdir()}`,
 );
 
 const dir = mkdtempSync(join(tmpdir(), 'streamwright-state-bench-'));
 try {
-  const backend = await engine.createEmbeddedBackend({ dataDir: join(dir, 'log'), retentionCheckIntervalMs: 3_600_000 });
+  const backend = await engine.createEmbeddedBackend({
+    dataDir: join(dir, 'log'),
+    retentionCheckIntervalMs: 3_600_000,
+  });
   await backend.createTopics([{ name: SOURCE, partitions: PARTITIONS }]);
   await preload(backend);
-  for (const [guarantee, lmdb] of [['at_least_once', false], ['exactly_once_v2', false], ['at_least_once', true]]) {
+  for (const [guarantee, lmdb] of [
+    ['at_least_once', false],
+    ['exactly_once_v2', false],
+    ['at_least_once', true],
+  ]) {
     const rates = [];
     for (let r = 0; r < RUNS; r++) {
       gc();
@@ -73,11 +84,26 @@ try {
 function countTopology(appId, guarantee, topics, lmdb) {
   return {
     schemaVersion: 1,
-    application: { id: appId, config: { 'processing.guarantee': guarantee, ...(lmdb ? { 'default.dsl.store': 'rocksDB' } : {}) } },
+    application: {
+      id: appId,
+      config: {
+        'processing.guarantee': guarantee,
+        ...(lmdb ? { 'default.dsl.store': 'rocksDB' } : {}),
+      },
+    },
     topics: topics.map((name) => ({ name, partitions: PARTITIONS, config: {} })),
     stores: [],
     nodes: [
-      { id: 'source', kind: 'source', config: { topic: topics[0], keySerde: 'integer', valueSerde: 'bytes', offsetReset: 'earliest' } },
+      {
+        id: 'source',
+        kind: 'source',
+        config: {
+          topic: topics[0],
+          keySerde: 'integer',
+          valueSerde: 'bytes',
+          offsetReset: 'earliest',
+        },
+      },
       { id: 'group', kind: 'groupByKey', config: {} },
       { id: 'count', kind: 'count', config: { store: 'count-store' } },
     ],
@@ -107,7 +133,11 @@ async function preload(backend) {
 
 async function streamcount(backend, guarantee, run, lmdb) {
   const appId = `bench-count-${guarantee}-${lmdb ? 'lmdb-' : ''}${run}`;
-  const app = engine.createStreamsApp({ topology: countTopology(appId, guarantee, [SOURCE], lmdb), backend, stateDir: join(dir, 'state') });
+  const app = engine.createStreamsApp({
+    topology: countTopology(appId, guarantee, [SOURCE], lmdb),
+    backend,
+    stateDir: join(dir, 'state'),
+  });
   const started = performance.now();
   await app.start();
   const tps = Array.from({ length: PARTITIONS }, (_, partition) => ({ topic: SOURCE, partition }));
@@ -118,9 +148,14 @@ async function streamcount(backend, guarantee, run, lmdb) {
     if (processed >= RECORDS) {
       // Under exactly_once_v2 the count is done once its transaction (offsets included) commits.
       const committed = await backend.committedOffsets(appId, tps);
-      if (guarantee === 'at_least_once' || tps.reduce((n, tp) => n + (committed.get(`${tp.topic}:${tp.partition}`) ?? 0), 0) >= RECORDS) break;
+      if (
+        guarantee === 'at_least_once' ||
+        tps.reduce((n, tp) => n + (committed.get(`${tp.topic}:${tp.partition}`) ?? 0), 0) >= RECORDS
+      )
+        break;
     }
-    if (app.state() === 'ERROR') throw new Error(`app failed: ${JSON.stringify(app.status().errors[0])}`);
+    if (app.state() === 'ERROR')
+      throw new Error(`app failed: ${JSON.stringify(app.status().errors[0])}`);
     await new Promise((r) => setTimeout(r, 2));
   }
   const ms = performance.now() - started;
@@ -134,7 +169,12 @@ async function restore(backend, lmdb) {
   const changelog = `${appId}-count-store-changelog`;
   await backend.createTopics([
     { name: input, partitions: PARTITIONS },
-    { name: changelog, partitions: PARTITIONS, config: { 'cleanup.policy': 'compact' }, internal: true },
+    {
+      name: changelog,
+      partitions: PARTITIONS,
+      config: { 'cleanup.policy': 'compact' },
+      internal: true,
+    },
   ]);
   let batch = [];
   for (let i = 0; i < RESTORE; i++) {
@@ -153,7 +193,11 @@ async function restore(backend, lmdb) {
   const rssBefore = process.memoryUsage().rss;
   let peak = rssBefore;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
-  const app = engine.createStreamsApp({ topology: countTopology(appId, 'at_least_once', [input], lmdb), backend, stateDir: join(dir, 'state') });
+  const app = engine.createStreamsApp({
+    topology: countTopology(appId, 'at_least_once', [input], lmdb),
+    backend,
+    stateDir: join(dir, 'state'),
+  });
   const started = performance.now();
   await app.start();
   for (;;) {
@@ -162,13 +206,16 @@ async function restore(backend, lmdb) {
     await new Promise((r) => setTimeout(r, 2));
   }
   const ms = performance.now() - started;
-  const restored = Object.values(app.metrics().tasks).reduce((n, t) => n + (t['restore-total'] ?? 0), 0);
+  const restored = Object.values(app.metrics().tasks).reduce(
+    (n, t) => n + (t['restore-total'] ?? 0),
+    0,
+  );
   const entries = app.store('count-store')?.approximateNumEntries() ?? 0;
   peak = Math.max(peak, process.memoryUsage().rss);
   clearInterval(sampler);
   await app.close();
   console.log(
-    `restore (${lmdb ? 'lmdb' : 'in-memory'} store): ${restored} changelog records (${entries} keys in the store) in ${(ms / 1000).toFixed(2)} s = ${((restored / ms) * 1000 / 1e6).toFixed(3)} M records/s; ` +
+    `restore (${lmdb ? 'lmdb' : 'in-memory'} store): ${restored} changelog records (${entries} keys in the store) in ${(ms / 1000).toFixed(2)} s = ${(((restored / ms) * 1000) / 1e6).toFixed(3)} M records/s; ` +
       `peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB (${((peak - rssBefore) / 2 ** 20).toFixed(0)} MiB above the process before restoring)`,
   );
 }
@@ -176,5 +223,7 @@ async function restore(backend, lmdb) {
 function report(name, rates) {
   const sorted = [...rates].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)];
-  console.log(`${name}: median ${(median / 1e6).toFixed(3)} M records/s (runs: ${rates.map((r) => (r / 1e6).toFixed(3)).join(', ')})`);
+  console.log(
+    `${name}: median ${(median / 1e6).toFixed(3)} M records/s (runs: ${rates.map((r) => (r / 1e6).toFixed(3)).join(', ')})`,
+  );
 }

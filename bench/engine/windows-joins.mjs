@@ -22,12 +22,18 @@ if (!existsSync(fileURLToPath(dist))) {
   process.exit(1);
 }
 const engine = await import(dist.href);
-const model = await import(new URL('../../packages/topology-model/dist/index.js', import.meta.url).href);
+const model = await import(
+  new URL('../../packages/topology-model/dist/index.js', import.meta.url).href
+);
 const workerModule = new URL('./windows-joins-functions.mjs', import.meta.url).href;
 const { functions } = await import(workerModule);
 const args = parseArgs(process.argv.slice(2));
 
-const src = (id, topic, kind = 'source') => ({ id, kind, config: { topic, keySerde: 'integer', valueSerde: 'bytes' } });
+const src = (id, topic, kind = 'source') => ({
+  id,
+  kind,
+  config: { topic, keySerde: 'integer', valueSerde: 'bytes' },
+});
 const joiner = { function: 'joinLeft' };
 
 const CASES = {
@@ -37,16 +43,31 @@ const CASES = {
     nodes: [
       src('source', 'input'),
       { id: 'group', kind: 'groupByKey', config: {} },
-      { id: 'windows', kind: 'windowedBy', config: { window: { type: 'hopping', sizeMs: 1000, advanceMs: 500 } } },
+      {
+        id: 'windows',
+        kind: 'windowedBy',
+        config: { window: { type: 'hopping', sizeMs: 1000, advanceMs: 500 } },
+      },
       { id: 'count', kind: 'windowedCount', config: { store: 'windowed-counts' } },
     ],
-    edges: [['source', 'group'], ['group', 'windows'], ['windows', 'count']],
+    edges: [
+      ['source', 'group'],
+      ['group', 'windows'],
+      ['windows', 'count'],
+    ],
   },
   streamtablejoin: {
     streams: ['input'],
     tables: ['table'],
-    nodes: [src('stream', 'input'), src('table', 'table', 'table'), { id: 'join', kind: 'streamTableJoin', config: { type: 'left', joiner } }],
-    edges: [['stream', 'join', 'left'], ['table', 'join', 'right']],
+    nodes: [
+      src('stream', 'input'),
+      src('table', 'table', 'table'),
+      { id: 'join', kind: 'streamTableJoin', config: { type: 'left', joiner } },
+    ],
+    edges: [
+      ['stream', 'join', 'left'],
+      ['table', 'join', 'right'],
+    ],
   },
   streamstreamjoin: {
     streams: ['input', 'input2'],
@@ -54,21 +75,37 @@ const CASES = {
     nodes: [
       src('left', 'input'),
       src('right', 'input2'),
-      { id: 'join', kind: 'streamStreamJoin', config: { type: 'left', joiner, window: { beforeMs: 10_000, afterMs: 10_000 } } },
+      {
+        id: 'join',
+        kind: 'streamStreamJoin',
+        config: { type: 'left', joiner, window: { beforeMs: 10_000, afterMs: 10_000 } },
+      },
     ],
-    edges: [['left', 'join', 'left'], ['right', 'join', 'right']],
+    edges: [
+      ['left', 'join', 'left'],
+      ['right', 'join', 'right'],
+    ],
   },
   tabletablejoin: {
     streams: ['input', 'input2'],
     tables: [],
-    nodes: [src('left', 'input', 'table'), src('right', 'input2', 'table'), { id: 'join', kind: 'tableTableJoin', config: { type: 'left', joiner } }],
-    edges: [['left', 'join', 'left'], ['right', 'join', 'right']],
+    nodes: [
+      src('left', 'input', 'table'),
+      src('right', 'input2', 'table'),
+      { id: 'join', kind: 'tableTableJoin', config: { type: 'left', joiner } },
+    ],
+    edges: [
+      ['left', 'join', 'left'],
+      ['right', 'join', 'right'],
+    ],
   },
 };
 
 const cases = args._.length > 0 ? args._ : Object.keys(CASES);
 console.error(
-  `# node ${process.version}, ${availableParallelism()} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ` +
+  `# node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}; ` +
     `${args.records} records, ${args.keys} keys, ${args.partitions} partition(s), ${args.runs} runs, 1 thread`,
 );
 const results = [];
@@ -82,7 +119,15 @@ for (const name of cases) {
   const base = 1_700_000_000_000;
   for (const t of spec.tables) await load(backend, t, args.keys, pool, base);
   // The stream side(s): --records in all, split evenly, interleaved in time.
-  for (const [i, t] of spec.streams.entries()) await load(backend, t, Math.floor(args.records / spec.streams.length), pool, base + 1000 + i, spec.streams.length);
+  for (const [i, t] of spec.streams.entries())
+    await load(
+      backend,
+      t,
+      Math.floor(args.records / spec.streams.length),
+      pool,
+      base + 1000 + i,
+      spec.streams.length,
+    );
   const total = args.keys * spec.tables.length + args.records;
   const rates = [];
   for (let r = 0; r < args.runs; r++) {
@@ -93,7 +138,9 @@ for (const name of cases) {
   const sorted = [...rates].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)];
   results.push({ case: name, median, runs: rates.map(Math.round) });
-  console.log(`${name}: ${(median / 1e3).toFixed(0)} k records/s median (runs: ${rates.map((x) => (x / 1e3).toFixed(0)).join(', ')} k)`);
+  console.log(
+    `${name}: ${(median / 1e3).toFixed(0)} k records/s median (runs: ${rates.map((x) => (x / 1e3).toFixed(0)).join(', ')} k)`,
+  );
 }
 if (args.json) console.log(JSON.stringify(results));
 
@@ -115,8 +162,15 @@ async function load(backend, topic, count, pool, start, step = 1) {
 async function run(backend, spec, name, runIndex, total, untimed) {
   const topology = {
     schemaVersion: 1,
-    application: { id: `bench-${name}-${runIndex}-${Date.now()}`, config: { 'num.stream.threads': 1, 'commit.interval.ms': 30_000 } },
-    topics: [...spec.tables, ...spec.streams].map((t) => ({ name: t, partitions: args.partitions, config: {} })),
+    application: {
+      id: `bench-${name}-${runIndex}-${Date.now()}`,
+      config: { 'num.stream.threads': 1, 'commit.interval.ms': 30_000 },
+    },
+    topics: [...spec.tables, ...spec.streams].map((t) => ({
+      name: t,
+      partitions: args.partitions,
+      config: {},
+    })),
     stores: [],
     nodes: spec.nodes,
     edges: spec.edges.map(([from, to, toPort = 'in']) => ({ from, fromPort: 'out', to, toPort })),
@@ -124,7 +178,13 @@ async function run(backend, spec, name, runIndex, total, untimed) {
   };
   const validated = model.validateTopology(topology);
   if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
-  const app = engine.createStreamsApp({ topology: validated.topology, backend, stateDir: '/nonexistent', functions, workerModule });
+  const app = engine.createStreamsApp({
+    topology: validated.topology,
+    backend,
+    stateDir: '/nonexistent',
+    functions,
+    workerModule,
+  });
   await app.start();
   let firstAt = null;
   let firstCount = 0;
@@ -137,7 +197,8 @@ async function run(backend, spec, name, runIndex, total, untimed) {
       firstCount = processed;
     }
     if (processed >= total) break;
-    if (app.state() === 'ERROR') throw new Error(`app failed: ${JSON.stringify(app.status().errors[0])}`);
+    if (app.state() === 'ERROR')
+      throw new Error(`app failed: ${JSON.stringify(app.status().errors[0])}`);
     await new Promise((r) => setTimeout(r, 2));
   }
   const ended = performance.now();

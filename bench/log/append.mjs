@@ -23,7 +23,14 @@ async function logRun() {
   const batches = [];
   for (let i = 0; i < total; i += BATCH) {
     const records = [];
-    for (let j = i; j < Math.min(total, i + BATCH); j++) records.push({ topic: 'bench', partition: 0, key: Buffer.from(String(j).padStart(16, '0')), value, timestamp: 1 });
+    for (let j = i; j < Math.min(total, i + BATCH); j++)
+      records.push({
+        topic: 'bench',
+        partition: 0,
+        key: Buffer.from(String(j).padStart(16, '0')),
+        value,
+        timestamp: 1,
+      });
     batches.push(records);
   }
   const started = performance.now();

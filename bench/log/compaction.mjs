@@ -14,7 +14,9 @@ async function produceLatencies(log, until) {
   let i = 0;
   while (!until()) {
     const t = performance.now();
-    await log.produce([{ topic: 'live', partition: 0, key: Buffer.from(`live-${i++ % 100}`), value }]);
+    await log.produce([
+      { topic: 'live', partition: 0, key: Buffer.from(`live-${i++ % 100}`), value },
+    ]);
     lat.push(performance.now() - t);
   }
   return lat;
@@ -29,11 +31,22 @@ let last;
 for (let r = 0; r < RUNS; r++) {
   const dir = tmpDir('compaction');
   const log = await lib.Log.open({ dataDir: dir, background: false });
-  await log.createTopic('c', 1, { 'cleanup.policy': 'compact', 'segment.bytes': 16 << 20, 'flush.messages': lib.LONG_MAX });
+  await log.createTopic('c', 1, {
+    'cleanup.policy': 'compact',
+    'segment.bytes': 16 << 20,
+    'flush.messages': lib.LONG_MAX,
+  });
   await log.createTopic('live', 1);
   for (let i = 0; i < RECORDS; i += 1000) {
     const records = [];
-    for (let j = i; j < Math.min(RECORDS, i + 1000); j++) records.push({ topic: 'c', partition: 0, key: Buffer.from(`key-${j % KEYS}`), value, timestamp: j });
+    for (let j = i; j < Math.min(RECORDS, i + 1000); j++)
+      records.push({
+        topic: 'c',
+        partition: 0,
+        key: Buffer.from(`key-${j % KEYS}`),
+        value,
+        timestamp: j,
+      });
     await log.produce(records, { acks: 1 });
   }
   log.partition('c', 0).roll(); // everything written becomes cleanable

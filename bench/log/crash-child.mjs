@@ -4,7 +4,10 @@ import { lib } from './common.mjs';
 
 const dataDir = process.argv[2];
 const log = await lib.Log.open({ dataDir, background: false });
-await log.createTopics([{ name: 'crash', partitions: 1, config: { 'max.message.bytes': 16 << 20 } }], { ifNotExists: true });
+await log.createTopics(
+  [{ name: 'crash', partitions: 1, config: { 'max.message.bytes': 16 << 20 } }],
+  { ifNotExists: true },
+);
 let next = log.latestOffset('crash', 0);
 process.stdout.write(`START ${next}\n`);
 const inflight = new Set();
@@ -19,7 +22,8 @@ for (;;) {
     value: Buffer.alloc(1000, String((first + i) % 10)),
   }));
   const p = log.produce(records, { acks: 'all' }).then((meta) => {
-    if (meta[0].offset !== first) throw new Error(`expected offset ${first}, got ${meta[0].offset}`);
+    if (meta[0].offset !== first)
+      throw new Error(`expected offset ${first}, got ${meta[0].offset}`);
     process.stdout.write(`ACK ${meta[meta.length - 1].offset}\n`);
   });
   inflight.add(p);

@@ -26,7 +26,12 @@ function runAndKill() {
     c.stderr.on('data', (d) => (err += d));
     c.on('exit', (code, signal) => {
       if (signal !== 'SIGKILL') return reject(new Error(`writer exited ${code}: ${err}`));
-      resolve(out.slice(0, out.lastIndexOf('\n') + 1).split('\n').filter(Boolean));
+      resolve(
+        out
+          .slice(0, out.lastIndexOf('\n') + 1)
+          .split('\n')
+          .filter(Boolean),
+      );
     });
   });
 }
@@ -36,17 +41,22 @@ let torn = 0;
 let verifiedEnd = 0;
 const started = performance.now();
 for (let i = 0; i < KILLS; i++) {
-  for (const l of await runAndKill()) if (l.startsWith('ACK ')) acknowledged = Math.max(acknowledged, Number(l.slice(4)));
+  for (const l of await runAndKill())
+    if (l.startsWith('ACK ')) acknowledged = Math.max(acknowledged, Number(l.slice(4)));
   const log = await lib.Log.open({ dataDir: dir, background: false });
   torn += log.recoveryEvents.filter((e) => e.kind === 'truncated-torn-tail').length;
   const end = log.latestOffset('crash', 0);
-  if (end <= acknowledged) throw new Error(`kill ${i}: log ends at ${end} but ${acknowledged} was acknowledged`);
+  if (end <= acknowledged)
+    throw new Error(`kill ${i}: log ends at ${end} but ${acknowledged} was acknowledged`);
   let off = i === KILLS - 1 ? 0 : Math.max(0, verifiedEnd - 20_000);
   let expected = off;
   while (off < end) {
     const r = await log.fetch('crash', 0, off, { maxBytes: 8 << 20 });
     for (const rec of r.records) {
-      const ok = rec.offset === expected && Buffer.from(rec.key).toString() === String(rec.offset) && rec.value[999] === 48 + (rec.offset % 10);
+      const ok =
+        rec.offset === expected &&
+        Buffer.from(rec.key).toString() === String(rec.offset) &&
+        rec.value[999] === 48 + (rec.offset % 10);
       if (!ok) throw new Error(`kill ${i}: bad record at ${rec.offset} (expected ${expected})`);
       expected++;
     }

@@ -15,7 +15,14 @@ await log.createTopic('bench', 1, { 'flush.messages': lib.LONG_MAX, 'flush.ms': 
 const value = Buffer.alloc(1008, 7);
 for (let i = 0; i < total; i += 1000) {
   const records = [];
-  for (let j = i; j < Math.min(total, i + 1000); j++) records.push({ topic: 'bench', partition: 0, key: Buffer.from(String(j).padStart(16, '0')), value, timestamp: j });
+  for (let j = i; j < Math.min(total, i + 1000); j++)
+    records.push({
+      topic: 'bench',
+      partition: 0,
+      key: Buffer.from(String(j).padStart(16, '0')),
+      value,
+      timestamp: j,
+    });
   await log.produce(records, { acks: 1 });
 }
 await log.flush();

@@ -16,7 +16,13 @@ for (let r = 0; r < RUNS; r++) {
   const members = [];
   for (let i = 0; i < MEMBERS; i++) {
     const t = performance.now();
-    members.push(await log.joinGroup('g', { topics: ['t'], onRevoked: () => undefined, onAssigned: () => undefined }));
+    members.push(
+      await log.joinGroup('g', {
+        topics: ['t'],
+        onRevoked: () => undefined,
+        onAssigned: () => undefined,
+      }),
+    );
     joins.push(performance.now() - t);
   }
   const assigned = members.reduce((n, m) => n + m.assignment().length, 0);

@@ -13,11 +13,21 @@ const total = Math.floor((MB * 1024 * 1024) / 1040);
 
 const dir = tmpDir('reopen');
 let log = await lib.Log.open({ dataDir: dir, background: false });
-await log.createTopic('bench', 1, { 'flush.messages': lib.LONG_MAX, 'segment.bytes': SEGMENT_MB << 20 });
+await log.createTopic('bench', 1, {
+  'flush.messages': lib.LONG_MAX,
+  'segment.bytes': SEGMENT_MB << 20,
+});
 const value = Buffer.alloc(1008, 7);
 for (let i = 0; i < total; i += 1000) {
   const records = [];
-  for (let j = i; j < Math.min(total, i + 1000); j++) records.push({ topic: 'bench', partition: 0, key: Buffer.from(String(j).padStart(16, '0')), value, timestamp: j });
+  for (let j = i; j < Math.min(total, i + 1000); j++)
+    records.push({
+      topic: 'bench',
+      partition: 0,
+      key: Buffer.from(String(j).padStart(16, '0')),
+      value,
+      timestamp: j,
+    });
   await log.produce(records, { acks: 1 });
 }
 const desc = log.describeTopic('bench').offsets[0];

@@ -1,7 +1,16 @@
 // The seed's "KStream vs KTable" example: the same five records summed by key, once as a stream
 // (every record is an insert: groupByKey().reduce) and once as a table (every record is an
 // update of its key: table → groupBy → reduce with an adder and a subtractor).
-import { Consumed, Grouped, KeyValue, Materialized, Produced, Serdes, StreamsBuilder, type BuiltTopology } from '@streamwright/engine';
+import {
+  Consumed,
+  Grouped,
+  KeyValue,
+  Materialized,
+  Produced,
+  Serdes,
+  StreamsBuilder,
+  type BuiltTopology,
+} from '@streamwright/engine';
 
 /** The input: (Jack, 1), (Lily, 2), (Mike, 4), (Jack, 3), (Lily, 5). */
 export const RECORDS: readonly (readonly [string, number])[] = [
@@ -34,7 +43,10 @@ export function tableSum(): BuiltTopology {
   const builder = new StreamsBuilder();
   builder
     .table('scores', longs)
-    .groupBy((name, score) => KeyValue.pair(name, score), Grouped.with(Serdes.String(), Serdes.Long()))
+    .groupBy(
+      (name, score) => KeyValue.pair(name, score),
+      Grouped.with(Serdes.String(), Serdes.Long()),
+    )
     .reduce(
       (sum, value) => sum + value, // adder
       (sum, value) => sum - value, // subtractor

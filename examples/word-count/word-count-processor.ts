@@ -1,7 +1,14 @@
 // The seed's word-count Processor (Kafka's WordCountProcessorDemo, Processor API): process()
 // counts words into the key-value store "Counts"; a punctuation every second forwards every
 // (word, count) in the store, in key order.
-import type { KeyValueStore, Processor, ProcessorContext, ProcessorRegistry, PunctuationType, StreamRecord } from '@streamwright/engine';
+import type {
+  KeyValueStore,
+  Processor,
+  ProcessorContext,
+  ProcessorRegistry,
+  PunctuationType,
+  StreamRecord,
+} from '@streamwright/engine';
 
 export const COUNTS_STORE = 'Counts';
 

@@ -71,7 +71,10 @@ export interface AssignorMember {
  */
 export interface PartitionAssignor {
   readonly name: string;
-  assign(members: AssignorMember[], partitionsPerTopic: ReadonlyMap<string, number>): Map<string, TopicPartition[]>;
+  assign(
+    members: AssignorMember[],
+    partitionsPerTopic: ReadonlyMap<string, number>,
+  ): Map<string, TopicPartition[]>;
 }
 
 /** Kafka's ConsumerRebalanceListener, given at join time so that no rebalance is missed. */
@@ -135,7 +138,12 @@ export interface Backend {
   readonly kind: 'embedded' | 'kafka';
   /** Creates the topics that do not exist yet (existing ones are left as they are). */
   createTopics(
-    topics: { name: string; partitions: number; config?: Record<string, string | number>; internal?: boolean }[],
+    topics: {
+      name: string;
+      partitions: number;
+      config?: Record<string, string | number>;
+      internal?: boolean;
+    }[],
   ): Promise<void>;
   deleteTopics(names: string[]): Promise<void>;
   listTopics(): Promise<TopicDescription[]>;
@@ -158,10 +166,18 @@ export interface Backend {
    */
   fetchMany(
     requests: FetchRequest[],
-    options: { maxRecords: number; maxWaitMs: number; signal?: AbortSignal; isolationLevel?: IsolationLevel },
+    options: {
+      maxRecords: number;
+      maxWaitMs: number;
+      signal?: AbortSignal;
+      isolationLevel?: IsolationLevel;
+    },
   ): Promise<FetchResponse[]>;
   joinGroup(groupId: string, topics: string[], options?: JoinGroupOptions): Promise<GroupMember>;
-  commitOffsets(groupId: string, offsets: { topic: string; partition: number; offset: number }[]): Promise<void>;
+  commitOffsets(
+    groupId: string,
+    offsets: { topic: string; partition: number; offset: number }[],
+  ): Promise<void>;
   committedOffsets(groupId: string, tps: TopicPartition[]): Promise<Map<string, number>>;
   /**
    * Kafka's initTransactions for `transactionalId` (fencing older producers with that id).
@@ -293,7 +309,12 @@ export interface RecordTapEvent {
   node: string;
   from: string | null;
   /** The record itself, not a copy: read it, do not change it. */
-  record: { readonly key: unknown; readonly value: unknown; readonly timestamp: number; readonly headers: Headers };
+  record: {
+    readonly key: unknown;
+    readonly value: unknown;
+    readonly timestamp: number;
+    readonly headers: Headers;
+  };
 }
 
 export interface RecordTap {

@@ -19,7 +19,11 @@ export class EngineError extends Error {
   readonly code: EngineErrorCode;
   /** True when trying the same operation again may succeed without changing anything. */
   readonly retriable: boolean;
-  constructor(code: EngineErrorCode, message: string, options?: { retriable?: boolean; cause?: unknown }) {
+  constructor(
+    code: EngineErrorCode,
+    message: string,
+    options?: { retriable?: boolean; cause?: unknown },
+  ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;

@@ -1,14 +1,36 @@
 export type * from './api.js';
 export * from './errors.js';
-export { getSerde, stringSerde, jsonSerde, bytesSerde, longSerde, integerSerde, doubleSerde, avroSerde } from './serdes/index.js';
+export {
+  getSerde,
+  stringSerde,
+  jsonSerde,
+  bytesSerde,
+  longSerde,
+  integerSerde,
+  doubleSerde,
+  avroSerde,
+} from './serdes/index.js';
 export type { Serde, SerdeSpec, AvroSchema } from './serdes/index.js';
 export { murmur2, toPositive } from './partitioner/murmur2.js';
 export { partitionFor, DefaultPartitioner } from './partitioner/default-partitioner.js';
-export { createEmbeddedBackend, rangeAssignor, roundRobinAssignor } from './backends/embedded/index.js';
-export type { EmbeddedBackend, EmbeddedBackendOptions, NewTopic } from './backends/embedded/index.js';
+export {
+  createEmbeddedBackend,
+  rangeAssignor,
+  roundRobinAssignor,
+} from './backends/embedded/index.js';
+export type {
+  EmbeddedBackend,
+  EmbeddedBackendOptions,
+  NewTopic,
+} from './backends/embedded/index.js';
 export { createStreamsApp, createStreamsAppFromPlan } from './app/streams-app.js';
 export { createTestDriver, createTestDriverFromPlan } from './test-driver/test-driver.js';
-export type { TestDriver, TestDriverOptions, TestRecord, TestOutputTopic } from './test-driver/test-driver.js';
+export type {
+  TestDriver,
+  TestDriverOptions,
+  TestRecord,
+  TestOutputTopic,
+} from './test-driver/test-driver.js';
 export type { ValueAndTimestamp, KeyValueEntry } from './state/key-value-store.js';
 export { FailedProcessingError } from './processor/processing-failure.js';
 export { APP_TRANSITIONS, THREAD_TRANSITIONS, TASK_TRANSITIONS } from './lifecycle/states.js';
@@ -32,4 +54,10 @@ export type {
   PunctuationType,
   Punctuator,
 } from './papi/types.js';
-export type { ProcessorRegistry, ProcessorFactory, FunctionRegistry, LogicFunction, CodeRegistries } from './processor/registries.js';
+export type {
+  ProcessorRegistry,
+  ProcessorFactory,
+  FunctionRegistry,
+  LogicFunction,
+  CodeRegistries,
+} from './processor/registries.js';

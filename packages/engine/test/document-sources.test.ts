@@ -45,16 +45,33 @@ describe('Avro serdes in topology JSON', () => {
     const driver = createTestDriver(topology);
     const serde = avroSerde(orderSchema);
     // Bytes as a Java producer with the same writer schema would write them.
-    driver.pipeRawInput('orders', new TextEncoder().encode('k1'), serde.serialize({ id: 'a', amount: 5 }), 1);
-    driver.pipeRawInput('orders', new TextEncoder().encode('k2'), serde.serialize({ id: 'b', amount: 50 }), 2);
-    expect(driver.readOutput('large').map((r) => [r.key, r.value, r.timestamp])).toEqual([['k2', { id: 'b', amount: 50 }, 2]]);
+    driver.pipeRawInput(
+      'orders',
+      new TextEncoder().encode('k1'),
+      serde.serialize({ id: 'a', amount: 5 }),
+      1,
+    );
+    driver.pipeRawInput(
+      'orders',
+      new TextEncoder().encode('k2'),
+      serde.serialize({ id: 'b', amount: 50 }),
+      2,
+    );
+    expect(driver.readOutput('large').map((r) => [r.key, r.value, r.timestamp])).toEqual([
+      ['k2', { id: 'b', amount: 50 }, 2],
+    ]);
     driver.close();
   });
 });
 
 const topics = (...names: string[]) => names.map((name) => ({ name, partitions: 1 }));
 
-function pipeline(id: string, source: Record<string, unknown>, declared: string[], kind = 'source') {
+function pipeline(
+  id: string,
+  source: Record<string, unknown>,
+  declared: string[],
+  kind = 'source',
+) {
   const nodes: unknown[] = [{ id: 'in', kind, config: source }];
   const edges: unknown[] = [];
   if (kind === 'table') {
@@ -62,7 +79,13 @@ function pipeline(id: string, source: Record<string, unknown>, declared: string[
     edges.push({ from: 'in', to: 'ts' }, { from: 'ts', to: 'out' });
   } else edges.push({ from: 'in', to: 'out' });
   nodes.push({ id: 'out', kind: 'sink', config: { topic: 'out' } });
-  return { schemaVersion: 1, application: { id }, topics: topics(...declared, 'out'), nodes, edges };
+  return {
+    schemaVersion: 1,
+    application: { id },
+    topics: topics(...declared, 'out'),
+    nodes,
+    edges,
+  };
 }
 
 const scenarios: OracleScenario[] = [
@@ -78,7 +101,11 @@ const scenarios: OracleScenario[] = [
   },
   {
     name: 'a pattern source reads the declared topics whose whole name matches',
-    topology: pipeline('pattern', { topicPattern: 'orders-[a-z]+' }, ['orders-eu', 'orders-us', 'orders-1']),
+    topology: pipeline('pattern', { topicPattern: 'orders-[a-z]+' }, [
+      'orders-eu',
+      'orders-us',
+      'orders-1',
+    ]),
     inputs: [
       { topic: 'orders-eu', key: 'a', value: 1, timestamp: 1 },
       { topic: 'orders-us', key: 'b', value: 2, timestamp: 2 },
@@ -87,7 +114,9 @@ const scenarios: OracleScenario[] = [
   },
   {
     name: 'a source timestamp expression sets the record timestamps',
-    topology: pipeline('ts-expr', { topic: 'a', timestampExtractor: { expression: 'value.t' } }, ['a']),
+    topology: pipeline('ts-expr', { topic: 'a', timestampExtractor: { expression: 'value.t' } }, [
+      'a',
+    ]),
     inputs: [
       { topic: 'a', key: 'x', value: { t: 1000 }, timestamp: 1 },
       { topic: 'a', key: 'y', value: { t: 500 }, timestamp: 2 },
@@ -97,7 +126,12 @@ const scenarios: OracleScenario[] = [
   },
   {
     name: 'a table timestamp expression sets the timestamps of its changes',
-    topology: pipeline('ts-table', { topic: 'a', timestampExtractor: { expression: 'value.t + 1' } }, ['a'], 'table'),
+    topology: pipeline(
+      'ts-table',
+      { topic: 'a', timestampExtractor: { expression: 'value.t + 1' } },
+      ['a'],
+      'table',
+    ),
     inputs: [
       { topic: 'a', key: 'x', value: { t: 41 }, timestamp: 7 },
       { topic: 'a', key: 'x', value: { t: 99 }, timestamp: 8 },
@@ -106,11 +140,16 @@ const scenarios: OracleScenario[] = [
   },
 ];
 
-function ours(scenario: OracleScenario): Record<string, { key: unknown; value: unknown; timestamp: number }[]> {
+function ours(
+  scenario: OracleScenario,
+): Record<string, { key: unknown; value: unknown; timestamp: number }[]> {
   const driver = createTestDriver(valid(scenario.topology));
   for (const r of scenario.inputs ?? []) driver.pipeInput(r.topic, r.key, r.value, r.timestamp);
   const out = Object.fromEntries(
-    (scenario.outputs ?? []).map((t) => [t, driver.readOutput(t).map((r) => ({ key: r.key, value: r.value, timestamp: r.timestamp }))]),
+    (scenario.outputs ?? []).map((t) => [
+      t,
+      driver.readOutput(t).map((r) => ({ key: r.key, value: r.value, timestamp: r.timestamp })),
+    ]),
   );
   driver.close();
   return out;
@@ -119,7 +158,8 @@ function ours(scenario: OracleScenario): Record<string, { key: unknown; value: u
 describe('several topics, patterns and per-source timestamp extractors vs Kafka Streams 4.1', () => {
   const expected = new Map<string, OracleResult>();
   beforeAll(async () => {
-    for (const [i, r] of (await runOracle(scenarios)).entries()) expected.set(scenarios[i]!.name, r);
+    for (const [i, r] of (await runOracle(scenarios)).entries())
+      expected.set(scenarios[i]!.name, r);
   }, 120_000);
 
   for (const scenario of scenarios) {
@@ -135,10 +175,17 @@ describe('several topics, patterns and per-source timestamp extractors vs Kafka 
 describe("a source's own extractor replaces the application's", () => {
   const doc = (own: unknown) =>
     valid({
-      ...pipeline('own', { topic: 'a', ...(own === undefined ? {} : { timestampExtractor: own }) }, ['a']),
+      ...pipeline(
+        'own',
+        { topic: 'a', ...(own === undefined ? {} : { timestampExtractor: own }) },
+        ['a'],
+      ),
       application: {
         id: 'own',
-        config: { 'default.timestamp.extractor.expression': 'value.t', 'default.timestamp.extractor': 'LogAndSkipOnInvalidTimestamp' },
+        config: {
+          'default.timestamp.extractor.expression': 'value.t',
+          'default.timestamp.extractor': 'LogAndSkipOnInvalidTimestamp',
+        },
       },
     });
   const run = (own: unknown) => {
@@ -168,13 +215,23 @@ describe('the DSL writes the same sources', () => {
     const builder = new StreamsBuilder();
     builder.stream(['zeta', 'orders-us', 'b', 'a', 'orders-eu']).filter('true').to('out');
     const list = builder.build({ applicationId: 'multi' });
-    const [kafka] = await runOracle([{ name: 'dsl list', topology: list.topology, describeOnly: true }]);
+    const [kafka] = await runOracle([
+      { name: 'dsl list', topology: list.topology, describeOnly: true },
+    ]);
     expect(list.describe()).toBe(kafka?.describe);
-    expect(list.topology.nodes[0]?.config).toMatchObject({ topics: ['zeta', 'orders-us', 'b', 'a', 'orders-eu'] });
+    expect(list.topology.nodes[0]?.config).toMatchObject({
+      topics: ['zeta', 'orders-us', 'b', 'a', 'orders-eu'],
+    });
 
     const patterned = new StreamsBuilder();
     patterned.stream(/clicks-[0-9]+/).to('out');
-    const built = patterned.build({ applicationId: 'p', topics: [{ name: 'clicks-1', partitions: 2 }, { name: 'views', partitions: 1 }] });
+    const built = patterned.build({
+      applicationId: 'p',
+      topics: [
+        { name: 'clicks-1', partitions: 2 },
+        { name: 'views', partitions: 1 },
+      ],
+    });
     expect(built.describe()).toContain('Source: KSTREAM-SOURCE-0000000000 (topics: clicks-[0-9]+)');
     expect(built.topology.nodes[0]?.config).toMatchObject({ topicPattern: 'clicks-[0-9]+' });
     expect(() => patterned.stream(/x/i)).toThrow(/takes no flags/);
@@ -183,7 +240,12 @@ describe('the DSL writes the same sources', () => {
   it("Consumed.withTimestampExtractor sets the source's extractor", () => {
     const builder = new StreamsBuilder();
     builder
-      .stream('a', Consumed.with(Serdes.String(), Serdes.Json<{ t: number }>()).withTimestampExtractor({ expression: 'value.t' }))
+      .stream(
+        'a',
+        Consumed.with(Serdes.String(), Serdes.Json<{ t: number }>()).withTimestampExtractor({
+          expression: 'value.t',
+        }),
+      )
       .to('out', Produced.with(Serdes.String(), Serdes.Json()));
     const driver = createTestDriver(builder.build({ applicationId: 'dsl-ts' }));
     driver.pipeInput('a', 'k', { t: 4242 }, 1);

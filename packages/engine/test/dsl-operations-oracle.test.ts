@@ -10,7 +10,13 @@ import { createTestDriver } from '../src/test-driver/test-driver.js';
 
 type Input = { topic: string; key: unknown; value: unknown; timestamp: number };
 
-const doc = (id: string, topics: string[], nodes: unknown[], edges: unknown[], extra: Record<string, unknown> = {}) => ({
+const doc = (
+  id: string,
+  topics: string[],
+  nodes: unknown[],
+  edges: unknown[],
+  extra: Record<string, unknown> = {},
+) => ({
   schemaVersion: 1,
   application: { id, config: {} },
   topics: topics.map((name) => ({ name, partitions: 1 })),
@@ -18,8 +24,16 @@ const doc = (id: string, topics: string[], nodes: unknown[], edges: unknown[], e
   edges,
   ...extra,
 });
-const e = (from: string, to: string, ports: { fromPort?: string; toPort?: string } = {}) => ({ from, to, ...ports });
-const sink = (id: string, topic: string, keySerde = 'string', valueSerde = 'json') => ({ id, kind: 'sink', config: { topic, keySerde, valueSerde } });
+const e = (from: string, to: string, ports: { fromPort?: string; toPort?: string } = {}) => ({
+  from,
+  to,
+  ...ports,
+});
+const sink = (id: string, topic: string, keySerde = 'string', valueSerde = 'json') => ({
+  id,
+  kind: 'sink',
+  config: { topic, keySerde, valueSerde },
+});
 
 const orders: Input[] = [
   { key: 'o1', value: { user: 'ann', amount: 50 }, timestamp: 10 },
@@ -42,17 +56,47 @@ const scenarios: OracleScenario[] = [
       ['orders', 'small', 'by-user', 'pieces', 'amounts'],
       [
         ordersSource,
-        { id: 'notBig', kind: 'filterNot', config: { expression: `${notNull} && value.amount > 100` } },
-        { id: 'rekey', kind: 'map', config: { expression: '{"key": value == null ? "none" : value.user, "value": key}' } },
-        { id: 'byUser', kind: 'selectKey', config: { expression: 'value == null ? "none" : value.user' } },
-        { id: 'split', kind: 'flatMap', config: { expression: '[{"key": key, "value": 1}, {"key": "all", "value": 2}]' } },
-        { id: 'twice', kind: 'flatMapValues', config: { expression: 'value == null ? [] : [value.amount, value.amount * 2]' } },
+        {
+          id: 'notBig',
+          kind: 'filterNot',
+          config: { expression: `${notNull} && value.amount > 100` },
+        },
+        {
+          id: 'rekey',
+          kind: 'map',
+          config: { expression: '{"key": value == null ? "none" : value.user, "value": key}' },
+        },
+        {
+          id: 'byUser',
+          kind: 'selectKey',
+          config: { expression: 'value == null ? "none" : value.user' },
+        },
+        {
+          id: 'split',
+          kind: 'flatMap',
+          config: { expression: '[{"key": key, "value": 1}, {"key": "all", "value": 2}]' },
+        },
+        {
+          id: 'twice',
+          kind: 'flatMapValues',
+          config: { expression: 'value == null ? [] : [value.amount, value.amount * 2]' },
+        },
         sink('o1', 'small'),
         sink('o2', 'by-user'),
         sink('o3', 'pieces'),
         sink('o4', 'amounts'),
       ],
-      [e('src', 'notBig'), e('notBig', 'rekey'), e('rekey', 'o1'), e('src', 'byUser'), e('byUser', 'o2'), e('src', 'split'), e('split', 'o3'), e('src', 'twice'), e('twice', 'o4')],
+      [
+        e('src', 'notBig'),
+        e('notBig', 'rekey'),
+        e('rekey', 'o1'),
+        e('src', 'byUser'),
+        e('byUser', 'o2'),
+        e('src', 'split'),
+        e('split', 'o3'),
+        e('src', 'twice'),
+        e('twice', 'o4'),
+      ],
     ),
     inputs: orders,
     outputs: ['small', 'by-user', 'pieces', 'amounts'],
@@ -69,7 +113,10 @@ const scenarios: OracleScenario[] = [
           kind: 'split',
           name: 'route-',
           config: {
-            branches: [{ name: 'big', predicate: `${notNull} && value.amount > 100` }, { predicate: `${notNull} && value.amount > 40` }],
+            branches: [
+              { name: 'big', predicate: `${notNull} && value.amount > 100` },
+              { predicate: `${notNull} && value.amount > 40` },
+            ],
             defaultBranch: {},
           },
         },
@@ -105,7 +152,11 @@ const scenarios: OracleScenario[] = [
       ['orders', 'counts', 'moved'],
       [
         ordersSource,
-        { id: 'byUser', kind: 'selectKey', config: { expression: 'value == null ? "none" : value.user' } },
+        {
+          id: 'byUser',
+          kind: 'selectKey',
+          config: { expression: 'value == null ? "none" : value.user' },
+        },
         { id: 'g', kind: 'groupByKey', config: {} },
         { id: 'c', kind: 'count', config: {} },
         { id: 'ts', kind: 'toStream', config: {} },
@@ -113,7 +164,15 @@ const scenarios: OracleScenario[] = [
         { id: 'rp', kind: 'repartition', name: 'moved', config: {} },
         sink('o2', 'moved'),
       ],
-      [e('src', 'byUser'), e('byUser', 'g'), e('g', 'c'), e('c', 'ts'), e('ts', 'o'), e('src', 'rp'), e('rp', 'o2')],
+      [
+        e('src', 'byUser'),
+        e('byUser', 'g'),
+        e('g', 'c'),
+        e('c', 'ts'),
+        e('ts', 'o'),
+        e('src', 'rp'),
+        e('rp', 'o2'),
+      ],
     ),
     inputs: orders,
     outputs: ['counts', 'moved'],
@@ -125,16 +184,37 @@ const scenarios: OracleScenario[] = [
       ['orders', 'totals', 'largest'],
       [
         ordersSource,
-        { id: 'gb', kind: 'groupBy', config: { expression: 'value == null ? "none" : value.user' } },
-        { id: 'agg', kind: 'aggregate', config: { initializer: '0', aggregator: 'agg + value.amount', store: 'totals' } },
+        {
+          id: 'gb',
+          kind: 'groupBy',
+          config: { expression: 'value == null ? "none" : value.user' },
+        },
+        {
+          id: 'agg',
+          kind: 'aggregate',
+          config: { initializer: '0', aggregator: 'agg + value.amount', store: 'totals' },
+        },
         { id: 'ts', kind: 'toStream', config: {} },
         sink('o', 'totals', 'json', 'json'),
         { id: 'g2', kind: 'groupByKey', config: {} },
-        { id: 'red', kind: 'reduce', config: { expression: 'value.amount > agg.amount ? value : agg' } },
+        {
+          id: 'red',
+          kind: 'reduce',
+          config: { expression: 'value.amount > agg.amount ? value : agg' },
+        },
         { id: 'ts2', kind: 'toStream', config: {} },
         sink('o2', 'largest'),
       ],
-      [e('src', 'gb'), e('gb', 'agg'), e('agg', 'ts'), e('ts', 'o'), e('src', 'g2'), e('g2', 'red'), e('red', 'ts2'), e('ts2', 'o2')],
+      [
+        e('src', 'gb'),
+        e('gb', 'agg'),
+        e('agg', 'ts'),
+        e('ts', 'o'),
+        e('src', 'g2'),
+        e('g2', 'red'),
+        e('red', 'ts2'),
+        e('ts2', 'o2'),
+      ],
     ),
     inputs: orders,
     outputs: ['totals', 'largest'],
@@ -165,7 +245,14 @@ const scenarios: OracleScenario[] = [
         { id: 'ts', kind: 'toStream', config: {} },
         sink('o', 'activity'),
       ],
-      [e('clicks', 'g1'), e('buys', 'g2'), e('g1', 'co', { toPort: 'clicks' }), e('g2', 'co', { toPort: 'buys' }), e('co', 'ts'), e('ts', 'o')],
+      [
+        e('clicks', 'g1'),
+        e('buys', 'g2'),
+        e('g1', 'co', { toPort: 'clicks' }),
+        e('g2', 'co', { toPort: 'buys' }),
+        e('co', 'ts'),
+        e('ts', 'o'),
+      ],
     ),
     inputs: [
       { topic: 'clicks', key: 'ann', value: 1, timestamp: 5 },
@@ -194,7 +281,17 @@ const scenarios: OracleScenario[] = [
         { id: 'ts3', kind: 'toStream', config: {} },
         sink('o3', 'mapped-out'),
       ],
-      [e('src', 'tt'), e('tt', 'ts'), e('ts', 'o'), e('tt', 'f'), e('f', 'ts2'), e('ts2', 'o2'), e('tt', 'mv'), e('mv', 'ts3'), e('ts3', 'o3')],
+      [
+        e('src', 'tt'),
+        e('tt', 'ts'),
+        e('ts', 'o'),
+        e('tt', 'f'),
+        e('f', 'ts2'),
+        e('ts2', 'o2'),
+        e('tt', 'mv'),
+        e('mv', 'ts3'),
+        e('ts3', 'o3'),
+      ],
     ),
     inputs: [
       ...orders,
@@ -213,16 +310,47 @@ const scenarios: OracleScenario[] = [
       [
         { id: 'users', kind: 'table', config: { topic: 'users' } },
         { id: 'adults', kind: 'tableFilterNot', config: { expression: 'value.age < 18' } },
-        { id: 'byCity', kind: 'tableGroupBy', config: { expression: '{"key": value.city, "value": value}', keySerde: 'string' } },
+        {
+          id: 'byCity',
+          kind: 'tableGroupBy',
+          config: { expression: '{"key": value.city, "value": value}', keySerde: 'string' },
+        },
         { id: 'cnt', kind: 'tableCount', config: { store: 'per-city' } },
         { id: 'ts', kind: 'toStream', config: {} },
         sink('o', 'per-city', 'string', 'long'),
-        { id: 'byCity2', kind: 'tableGroupBy', config: { expression: '{"key": value.city, "value": value.age}', keySerde: 'string', valueSerde: 'long' } },
-        { id: 'sum', kind: 'tableAggregate', config: { initializer: '0', adder: 'agg + value', subtractor: 'agg - value', store: 'ages' } },
+        {
+          id: 'byCity2',
+          kind: 'tableGroupBy',
+          config: {
+            expression: '{"key": value.city, "value": value.age}',
+            keySerde: 'string',
+            valueSerde: 'long',
+          },
+        },
+        {
+          id: 'sum',
+          kind: 'tableAggregate',
+          config: {
+            initializer: '0',
+            adder: 'agg + value',
+            subtractor: 'agg - value',
+            store: 'ages',
+          },
+        },
         { id: 'ts2', kind: 'toStream', config: {} },
         sink('o2', 'ages', 'string', 'json'),
       ],
-      [e('users', 'adults'), e('adults', 'byCity'), e('byCity', 'cnt'), e('cnt', 'ts'), e('ts', 'o'), e('users', 'byCity2'), e('byCity2', 'sum'), e('sum', 'ts2'), e('ts2', 'o2')],
+      [
+        e('users', 'adults'),
+        e('adults', 'byCity'),
+        e('byCity', 'cnt'),
+        e('cnt', 'ts'),
+        e('ts', 'o'),
+        e('users', 'byCity2'),
+        e('byCity2', 'sum'),
+        e('sum', 'ts2'),
+        e('ts2', 'o2'),
+      ],
     ),
     inputs: [
       { key: 'u1', value: { city: 'oslo', age: 30 }, timestamp: 10 },
@@ -244,10 +372,30 @@ const scenarios: OracleScenario[] = [
       ['scores', 'even', 'odd'],
       [
         { id: 'scores', kind: 'table', config: { topic: 'scores', valueSerde: 'long' } },
-        { id: 'gb', kind: 'tableGroupBy', config: { expression: '{"key": "all", "value": value}', keySerde: 'string', valueSerde: 'long' } },
-        { id: 'r', kind: 'tableReduce', config: { adder: 'agg + value', subtractor: 'agg - value' } },
+        {
+          id: 'gb',
+          kind: 'tableGroupBy',
+          config: {
+            expression: '{"key": "all", "value": value}',
+            keySerde: 'string',
+            valueSerde: 'long',
+          },
+        },
+        {
+          id: 'r',
+          kind: 'tableReduce',
+          config: { adder: 'agg + value', subtractor: 'agg - value' },
+        },
         { id: 'ts', kind: 'toStream', config: {} },
-        { id: 'o', kind: 'sink', config: { topicExtractor: 'value % 2 == 0 ? "even" : "odd"', keySerde: 'string', valueSerde: 'long' } },
+        {
+          id: 'o',
+          kind: 'sink',
+          config: {
+            topicExtractor: 'value % 2 == 0 ? "even" : "odd"',
+            keySerde: 'string',
+            valueSerde: 'long',
+          },
+        },
       ],
       [e('scores', 'gb'), e('gb', 'r'), e('r', 'ts'), e('ts', 'o')],
     ),
@@ -257,7 +405,12 @@ const scenarios: OracleScenario[] = [
       ['a', 5, 3],
       ['c', 5, 4],
       ['b', null, 5],
-    ].map(([key, value, timestamp]) => ({ topic: 'scores', key, value, timestamp: timestamp as number })),
+    ].map(([key, value, timestamp]) => ({
+      topic: 'scores',
+      key,
+      value,
+      timestamp: timestamp as number,
+    })),
     outputs: ['even', 'odd'],
   },
   {
@@ -269,14 +422,38 @@ const scenarios: OracleScenario[] = [
         { id: 'words', kind: 'source', config: { topic: 'words', valueSerde: 'string' } },
         { id: 'g', kind: 'groupByKey', config: {} },
         { id: 'c', kind: 'count', config: { store: 'word-counts' } },
-        { id: 'all', kind: 'tableGroupBy', config: { expression: '{"key": "all", "value": value}', keySerde: 'string', valueSerde: 'long' } },
+        {
+          id: 'all',
+          kind: 'tableGroupBy',
+          config: {
+            expression: '{"key": "all", "value": value}',
+            keySerde: 'string',
+            valueSerde: 'long',
+          },
+        },
         { id: 'n', kind: 'tableCount', config: { store: 'distinct' } },
         { id: 'ts', kind: 'toStream', config: {} },
         sink('o', 'distinct', 'string', 'long'),
         { id: 'users', kind: 'table', config: { topic: 'users' } },
-        { id: 'adults', kind: 'tableFilter', config: { expression: 'value.age >= 18', store: 'adults' } },
-        { id: 'city', kind: 'tableMapValues', config: { expression: 'value.city', store: 'city-of' } },
-        { id: 'byCity', kind: 'tableGroupBy', config: { expression: '{"key": value, "value": key}', keySerde: 'string', valueSerde: 'string' } },
+        {
+          id: 'adults',
+          kind: 'tableFilter',
+          config: { expression: 'value.age >= 18', store: 'adults' },
+        },
+        {
+          id: 'city',
+          kind: 'tableMapValues',
+          config: { expression: 'value.city', store: 'city-of' },
+        },
+        {
+          id: 'byCity',
+          kind: 'tableGroupBy',
+          config: {
+            expression: '{"key": value, "value": key}',
+            keySerde: 'string',
+            valueSerde: 'string',
+          },
+        },
         { id: 'perCity', kind: 'tableCount', config: { store: 'per-city' } },
         { id: 'ts2', kind: 'toStream', config: {} },
         sink('o2', 'cities', 'string', 'long'),
@@ -297,7 +474,12 @@ const scenarios: OracleScenario[] = [
       ],
     ),
     inputs: [
-      ...['a', 'b', 'a', 'c', 'a'].map((key, i) => ({ topic: 'words', key, value: 'x', timestamp: i })),
+      ...['a', 'b', 'a', 'c', 'a'].map((key, i) => ({
+        topic: 'words',
+        key,
+        value: 'x',
+        timestamp: i,
+      })),
       { topic: 'users', key: 'u1', value: { age: 30, city: 'oslo' }, timestamp: 1 },
       { topic: 'users', key: 'u2', value: { age: 10, city: 'oslo' }, timestamp: 2 },
       { topic: 'users', key: 'u1', value: { age: 31, city: 'rome' }, timestamp: 3 },
@@ -309,7 +491,12 @@ const scenarios: OracleScenario[] = [
   },
   {
     name: 'globalTable store',
-    topology: doc('global', ['countries'], [{ id: 'g', kind: 'globalTable', config: { topic: 'countries', store: 'countries-store' } }], []),
+    topology: doc(
+      'global',
+      ['countries'],
+      [{ id: 'g', kind: 'globalTable', config: { topic: 'countries', store: 'countries-store' } }],
+      [],
+    ),
     inputs: [
       { topic: 'countries', key: 'no', value: { name: 'Norway' }, timestamp: 1 },
       { topic: 'countries', key: 'it', value: { name: 'Italy' }, timestamp: 2 },
@@ -327,13 +514,21 @@ function ours(scenario: OracleScenario) {
   const driver = createTestDriver(result.topology, { printLine: () => undefined });
   for (const r of scenario.inputs ?? []) driver.pipeInput(r.topic, r.key, r.value, r.timestamp);
   const outputs = Object.fromEntries(
-    (scenario.outputs ?? []).map((topic) => [topic, driver.readOutput(topic).map((r) => ({ key: r.key, value: r.value, timestamp: r.timestamp }))]),
+    (scenario.outputs ?? []).map((topic) => [
+      topic,
+      driver.readOutput(topic).map((r) => ({ key: r.key, value: r.value, timestamp: r.timestamp })),
+    ]),
   );
   const stores = Object.fromEntries(
     (scenario.stores ?? []).map((name) => {
       const entries = driver.getKeyValueStore(name).all();
       // Kafka's stores iterate in serialized-key order; string keys here, so plain order.
-      return [name, entries.map((x) => [x.key, x.value]).sort(([a], [b]) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0))];
+      return [
+        name,
+        entries
+          .map((x) => [x.key, x.value])
+          .sort(([a], [b]) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0)),
+      ];
     }),
   );
   return { outputs, stores, errors: driver.errors() };
@@ -342,14 +537,17 @@ function ours(scenario: OracleScenario) {
 describe('differential: every DSL operation against Apache Kafka Streams', () => {
   const expected = new Map<string, Awaited<ReturnType<typeof runOracle>>[number]>();
   beforeAll(async () => {
-    for (const [i, r] of (await runOracle(scenarios)).entries()) expected.set(scenarios[i]!.name, r);
+    for (const [i, r] of (await runOracle(scenarios)).entries())
+      expected.set(scenarios[i]!.name, r);
   }, 300_000);
 
   it.each(scenarios.map((s) => [s.name, s] as const))('%s', (_name, scenario) => {
     const reference = expected.get(scenario.name)!;
     expect(reference.error, 'failed on Kafka Streams').toBeUndefined();
     // Every output topic and store got something, so no comparison passes vacuously.
-    expect(Object.values(reference.outputs ?? {}).every((records) => records.length > 0)).toBe(true);
+    expect(Object.values(reference.outputs ?? {}).every((records) => records.length > 0)).toBe(
+      true,
+    );
     expect(Object.values(reference.stores ?? {}).every((entries) => entries.length > 0)).toBe(true);
     const got = ours(scenario);
     expect(got.errors).toEqual([]);

@@ -30,18 +30,31 @@ function program(useCel: boolean): BuiltTopology {
   const branches = orders
     .filter(pick('value != null', (_k: string | null, o: Order | null) => o !== null) as never)
     .split(Named.as('by-size-'))
-    .branch(pick('value.amount >= 100', (_k: string, o: Order) => o.amount >= 100) as never, Branched.as('big'))
+    .branch(
+      pick('value.amount >= 100', (_k: string, o: Order) => o.amount >= 100) as never,
+      Branched.as('big'),
+    )
     .defaultBranch(Branched.as('small'));
   branches
     .get('by-size-big')!
-    .map(pick('{"key": value.user, "value": value.amount}', (_k: string, o: Order) => KeyValue.pair(o.user, o.amount)) as never)
+    .map(
+      pick('{"key": value.user, "value": value.amount}', (_k: string, o: Order) =>
+        KeyValue.pair(o.user, o.amount),
+      ) as never,
+    )
     .groupByKey(Grouped.with(Serdes.Json(), Serdes.Json()))
-    .reduce(pick('agg + value', (agg: number, v: number) => agg + v) as never, Materialized.as('big-totals'))
+    .reduce(
+      pick('agg + value', (agg: number, v: number) => agg + v) as never,
+      Materialized.as('big-totals'),
+    )
     .toStream()
     .to('big-totals', Produced.with(Serdes.Json(), Serdes.Json()));
   branches
     .get('by-size-small')!
-    .groupBy(pick('value.user', (_k: string, o: Order) => o.user) as never, Grouped.as('small-by-user'))
+    .groupBy(
+      pick('value.user', (_k: string, o: Order) => o.user) as never,
+      Grouped.as('small-by-user'),
+    )
     .aggregate(
       pick('0', () => 0) as never,
       pick('agg + 1', (_k: unknown, _o: Order, n: number) => n + 1) as never,
@@ -61,19 +74,31 @@ const inputs = [
   [null, { user: 'ann', amount: 300 }, 8],
   ['o6', { user: 'bob', amount: 40 }, 7],
   ['o7', { user: 'ann', amount: 150 }, 12],
-].map(([key, value, timestamp]) => ({ topic: 'orders', key, value, timestamp: timestamp as number }));
+].map(([key, value, timestamp]) => ({
+  topic: 'orders',
+  key,
+  value,
+  timestamp: timestamp as number,
+}));
 const outputs = ['big-totals', 'odd-small-counts'];
 
 function ours(built: BuiltTopology) {
   const driver = createTestDriver(built);
   for (const r of inputs) driver.pipeInput(r.topic, r.key, r.value, r.timestamp);
-  return Object.fromEntries(outputs.map((t) => [t, driver.readOutput(t).map((r) => ({ key: r.key, value: r.value, timestamp: r.timestamp }))]));
+  return Object.fromEntries(
+    outputs.map((t) => [
+      t,
+      driver.readOutput(t).map((r) => ({ key: r.key, value: r.value, timestamp: r.timestamp })),
+    ]),
+  );
 }
 
 describe('a DSL program, with CEL or with TypeScript functions, against Kafka Streams', () => {
   let reference: Awaited<ReturnType<typeof runOracle>>[number] | undefined;
   beforeAll(async () => {
-    [reference] = await runOracle([{ name: 'dsl', topology: program(true).document, inputs, outputs }]);
+    [reference] = await runOracle([
+      { name: 'dsl', topology: program(true).document, inputs, outputs },
+    ]);
   }, 300_000);
 
   it('the CEL build has no function references; the TypeScript build has nothing but', () => {

@@ -4,7 +4,10 @@
 // transaction and its tasks, which are restored from the committed changelog and reprocessed.
 import { describe, expect, it } from 'vitest';
 import type { StoredRecord } from '../src/api.js';
-import { createEmbeddedBackend, type EmbeddedBackend } from '../src/backends/embedded/embedded-backend.js';
+import {
+  createEmbeddedBackend,
+  type EmbeddedBackend,
+} from '../src/backends/embedded/embedded-backend.js';
 import { withTempDir } from '../src/backends/embedded/test-helpers.js';
 import { createStreamsAppFromPlan } from '../src/app/streams-app.js';
 import { getSerde } from '../src/serdes/index.js';
@@ -15,15 +18,29 @@ import { waitFor } from './fixtures/wait.js';
 
 type Isolation = 'read_committed' | 'read_uncommitted';
 
-async function readCounts(backend: EmbeddedBackend, isolationLevel: Isolation, topic = 'counts'): Promise<[string, number][]> {
+async function readCounts(
+  backend: EmbeddedBackend,
+  isolationLevel: Isolation,
+  topic = 'counts',
+): Promise<[string, number][]> {
   const out: [string, number][] = [];
   const desc = (await backend.describeTopic(topic))!;
   for (const o of desc.offsets) {
     let offset = o.earliest;
     for (;;) {
-      const batch: StoredRecord[] = await backend.fetch({ topic, partition: o.partition }, offset, 1000, 0, { isolationLevel });
+      const batch: StoredRecord[] = await backend.fetch(
+        { topic, partition: o.partition },
+        offset,
+        1000,
+        0,
+        { isolationLevel },
+      );
       if (batch.length === 0) break;
-      for (const r of batch) out.push([getSerde('string').deserialize(r.key) as string, getSerde('long').deserialize(r.value) as number]);
+      for (const r of batch)
+        out.push([
+          getSerde('string').deserialize(r.key) as string,
+          getSerde('long').deserialize(r.value) as number,
+        ]);
       offset = batch[batch.length - 1]!.offset + 1;
     }
   }
@@ -47,18 +64,48 @@ describe('exactly_once_v2', () => {
     await withTempDir(async (dir) => {
       const backend = await createEmbeddedBackend({ dataDir: `${dir}/log` });
       const topology = countPipeline({ 'processing.guarantee': 'exactly_once_v2' }, 1);
-      const streams = createStreamsAppFromPlan({ topology, backend, stateDir: `${dir}/state` }, handPlan(topology));
+      const streams = createStreamsAppFromPlan(
+        { topology, backend, stateDir: `${dir}/state` },
+        handPlan(topology),
+      );
       await streams.start();
       const input = words(200);
-      await backend.produce(input.map((w, i) => ({ topic: 'words', partition: 0, key: encode('string', w), value: encode('string', 'x'), timestamp: i })));
-      await waitFor(async () => (await readCounts(backend, 'read_committed')).length >= input.length, 10_000, 'committed counts');
+      await backend.produce(
+        input.map((w, i) => ({
+          topic: 'words',
+          partition: 0,
+          key: encode('string', w),
+          value: encode('string', 'x'),
+          timestamp: i,
+        })),
+      );
+      await waitFor(
+        async () => (await readCounts(backend, 'read_committed')).length >= input.length,
+        10_000,
+        'committed counts',
+      );
       expect(await readCounts(backend, 'read_committed')).toEqual(expectedCounts(input));
       // The offsets apply when the commit completes, just after the markers make the output visible.
-      await waitFor(async () => (await backend.committedOffsets('count-app', [{ topic: 'words', partition: 0 }])).get('words:0') === 200, 5000, 'offsets');
+      await waitFor(
+        async () =>
+          (await backend.committedOffsets('count-app', [{ topic: 'words', partition: 0 }])).get(
+            'words:0',
+          ) === 200,
+        5000,
+        'offsets',
+      );
       await streams.close();
       // The changelog, read committed, holds the final counts.
-      const changelog = new Map(await readCounts(backend, 'read_committed', 'count-app-counts-store-changelog'));
-      expect(changelog).toEqual(new Map(expectedCounts(input).reverse().filter(([k], i, all) => all.findIndex(([k2]) => k2 === k) === i)));
+      const changelog = new Map(
+        await readCounts(backend, 'read_committed', 'count-app-counts-store-changelog'),
+      );
+      expect(changelog).toEqual(
+        new Map(
+          expectedCounts(input)
+            .reverse()
+            .filter(([k], i, all) => all.findIndex(([k2]) => k2 === k) === i),
+        ),
+      );
       await backend.close();
     });
   });
@@ -67,26 +114,60 @@ describe('exactly_once_v2', () => {
     await withTempDir(async (dir) => {
       const backend = await createEmbeddedBackend({ dataDir: `${dir}/log` });
       // A long commit interval keeps the transaction open while the zombie-fencing happens.
-      const topology = countPipeline({ 'processing.guarantee': 'exactly_once_v2', 'commit.interval.ms': 60_000 }, 1);
-      const streams = createStreamsAppFromPlan({ topology, backend, stateDir: `${dir}/state` }, handPlan(topology));
+      const topology = countPipeline(
+        { 'processing.guarantee': 'exactly_once_v2', 'commit.interval.ms': 60_000 },
+        1,
+      );
+      const streams = createStreamsAppFromPlan(
+        { topology, backend, stateDir: `${dir}/state` },
+        handPlan(topology),
+      );
       await streams.start();
       const first = words(50);
-      await backend.produce(first.map((w, i) => ({ topic: 'words', partition: 0, key: encode('string', w), value: encode('string', 'x'), timestamp: i })));
+      await backend.produce(
+        first.map((w, i) => ({
+          topic: 'words',
+          partition: 0,
+          key: encode('string', w),
+          value: encode('string', 'x'),
+          timestamp: i,
+        })),
+      );
       // Processed and written inside the open transaction: visible uncommitted only.
-      await waitFor(async () => (await readCounts(backend, 'read_uncommitted')).length >= 50, 10_000, 'uncommitted output');
+      await waitFor(
+        async () => (await readCounts(backend, 'read_uncommitted')).length >= 50,
+        10_000,
+        'uncommitted output',
+      );
       expect(await readCounts(backend, 'read_committed')).toEqual([]);
 
       // Another instance with the thread's transactional id: the app's producer is fenced and its
       // transaction aborted (as when a zombie's successor calls initTransactions).
       await backend.transactionalProducer('count-app-StreamThread-1');
       const second = words(30).map((w) => `${w}b`);
-      await backend.produce(second.map((w, i) => ({ topic: 'words', partition: 0, key: encode('string', w), value: encode('string', 'x'), timestamp: 100 + i })));
+      await backend.produce(
+        second.map((w, i) => ({
+          topic: 'words',
+          partition: 0,
+          key: encode('string', w),
+          value: encode('string', 'x'),
+          timestamp: 100 + i,
+        })),
+      );
       // The thread notices the fence at its next write, aborts, restores and reprocesses everything.
-      await waitFor(async () => (await readCounts(backend, 'read_uncommitted')).length >= 50 + 80, 10_000, 'reprocessed');
+      await waitFor(
+        async () => (await readCounts(backend, 'read_uncommitted')).length >= 50 + 80,
+        10_000,
+        'reprocessed',
+      );
       await streams.close(); // commits what the re-created producer processed
       const committedOutput = await readCounts(backend, 'read_committed');
       expect(committedOutput).toEqual(expectedCounts([...first, ...second]));
-      expect((await backend.committedOffsets('count-app', [{ topic: 'words', partition: 0 }])).get('words:0')).toBe(80);
+      expect(
+        (await backend.committedOffsets('count-app', [{ topic: 'words', partition: 0 }])).get(
+          'words:0',
+        ),
+      ).toBe(80);
       await backend.close();
     });
   });

@@ -14,7 +14,11 @@ const countDocument = {
     { name: 'counts', partitions: 1 },
   ],
   nodes: [
-    { id: 'src', kind: 'source', config: { topic: 'words', keySerde: 'string', valueSerde: 'string' } },
+    {
+      id: 'src',
+      kind: 'source',
+      config: { topic: 'words', keySerde: 'string', valueSerde: 'string' },
+    },
     { id: 'g', kind: 'groupByKey', config: {} },
     { id: 'c', kind: 'count', config: { store: 'count' } },
     { id: 't', kind: 'toStream', config: {} },
@@ -39,7 +43,11 @@ const statelessDocument = {
   nodes: [
     { id: 'src', kind: 'source', config: { topic: 'orders' } },
     { id: 'f', kind: 'filter', config: { expression: 'value.amount > 100 && value.user != "u3"' } },
-    { id: 'm', kind: 'mapValues', config: { expression: '{"user": value.user, "total": value.amount * 2}' } },
+    {
+      id: 'm',
+      kind: 'mapValues',
+      config: { expression: '{"user": value.user, "total": value.amount * 2}' },
+    },
     { id: 'big', kind: 'sink', config: { topic: 'big' } },
     { id: 'p', kind: 'peek', config: {} },
     { id: 'all', kind: 'sink', config: { topic: 'all' } },
@@ -67,7 +75,12 @@ const scenarios: OracleScenario[] = [
       ['3', 'F', 9],
       ['3', null, 10],
       [null, 'G', 11],
-    ].map(([key, value, timestamp]) => ({ topic: 'words', key, value, timestamp: timestamp as number })),
+    ].map(([key, value, timestamp]) => ({
+      topic: 'words',
+      key,
+      value,
+      timestamp: timestamp as number,
+    })),
     outputs: ['counts'],
   },
   {
@@ -83,13 +96,18 @@ const scenarios: OracleScenario[] = [
   },
 ];
 
-function ours(scenario: OracleScenario): Record<string, { key: unknown; value: unknown; timestamp: number }[]> {
+function ours(
+  scenario: OracleScenario,
+): Record<string, { key: unknown; value: unknown; timestamp: number }[]> {
   const result = validateTopology(scenario.topology);
   if (!result.ok) throw new Error(JSON.stringify(result.errors));
   const driver = createTestDriver(result.topology);
   for (const r of scenario.inputs ?? []) driver.pipeInput(r.topic, r.key, r.value, r.timestamp);
   return Object.fromEntries(
-    (scenario.outputs ?? []).map((topic) => [topic, driver.readOutput(topic).map((r) => ({ key: r.key, value: r.value, timestamp: r.timestamp }))]),
+    (scenario.outputs ?? []).map((topic) => [
+      topic,
+      driver.readOutput(topic).map((r) => ({ key: r.key, value: r.value, timestamp: r.timestamp })),
+    ]),
   );
 }
 
@@ -99,7 +117,9 @@ describe('differential: our engine vs Apache Kafka Streams', () => {
     for (const [i, scenario] of scenarios.entries()) {
       const reference = expected[i]!;
       expect(reference.error, `${scenario.name} failed on Kafka Streams`).toBeUndefined();
-      expect(Object.values(reference.outputs ?? {}).every((records) => records.length > 0)).toBe(true);
+      expect(Object.values(reference.outputs ?? {}).every((records) => records.length > 0)).toBe(
+        true,
+      );
       expect(ours(scenario), scenario.name).toEqual(reference.outputs);
     }
   }, 300_000);

@@ -4,7 +4,10 @@
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { StreamsApp } from '../src/api.js';
-import { createEmbeddedBackend, type EmbeddedBackend } from '../src/backends/embedded/embedded-backend.js';
+import {
+  createEmbeddedBackend,
+  type EmbeddedBackend,
+} from '../src/backends/embedded/embedded-backend.js';
 import { withTempDir } from '../src/backends/embedded/test-helpers.js';
 import { createStreamsAppFromPlan } from '../src/app/streams-app.js';
 import { handPlan } from './fixtures/hand-planner.js';
@@ -14,24 +17,47 @@ import { waitFor } from './fixtures/wait.js';
 
 const topology = countPipeline({ 'default.dsl.store': 'rocksDB' }, 1);
 
-async function run(backend: EmbeddedBackend, stateDir: string, words: string[], from: number): Promise<{ restored: number; app: StreamsApp }> {
+async function run(
+  backend: EmbeddedBackend,
+  stateDir: string,
+  words: string[],
+  from: number,
+): Promise<{ restored: number; app: StreamsApp }> {
   const app = createStreamsAppFromPlan({ topology, backend, stateDir }, handPlan(topology));
   await app.start();
-  await waitFor(() => app.status().tasks.length === 1 && app.status().tasks[0]!.state === 'RUNNING', 10_000, 'RUNNING');
+  await waitFor(
+    () => app.status().tasks.length === 1 && app.status().tasks[0]!.state === 'RUNNING',
+    10_000,
+    'RUNNING',
+  );
   const restored = app.status().tasks[0]!.restoredRecords;
-  await backend.produce(words.map((w, i) => ({ topic: 'words', partition: 0, key: encode('string', w), value: encode('string', 'x'), timestamp: from + i })));
-  await waitFor(async () => (await readAll(backend, 'counts', 'string', 'long')).length >= from + words.length, 10_000, 'counts');
+  await backend.produce(
+    words.map((w, i) => ({
+      topic: 'words',
+      partition: 0,
+      key: encode('string', w),
+      value: encode('string', 'x'),
+      timestamp: from + i,
+    })),
+  );
+  await waitFor(
+    async () => (await readAll(backend, 'counts', 'string', 'long')).length >= from + words.length,
+    10_000,
+    'counts',
+  );
   return { restored, app };
 }
 
-const latestCounts = async (backend: EmbeddedBackend) => new Map((await readAll(backend, 'counts', 'string', 'long')).map((r) => [r.key, r.value]));
+const latestCounts = async (backend: EmbeddedBackend) =>
+  new Map((await readAll(backend, 'counts', 'string', 'long')).map((r) => [r.key, r.value]));
 
 describe('persistent stores', () => {
   it('restart from the checkpoint replays only the tail; a wiped state dir is rebuilt from the changelog', async () => {
     await withTempDir(async (dir) => {
       const stateDir = `${dir}/state`;
       const backend = await createEmbeddedBackend({ dataDir: `${dir}/log` });
-      const words = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag}${i % 20}`);
+      const words = (n: number, tag: string) =>
+        Array.from({ length: n }, (_, i) => `${tag}${i % 20}`);
 
       let { restored, app } = await run(backend, stateDir, words(100, 'w'), 0);
       expect(restored).toBe(0);
@@ -64,7 +90,10 @@ describe('persistent stores', () => {
       let { app } = await run(backend, stateDir, ['a', 'b', 'a'], 0);
       await app.close();
       // Local state that the changelog does not back: a stale checkpoint far beyond its end.
-      writeFileSync(`${stateDir}/count-app/0_0/.checkpoint`, JSON.stringify({ 'count-app-counts-store-changelog:0': 1_000_000 }));
+      writeFileSync(
+        `${stateDir}/count-app/0_0/.checkpoint`,
+        JSON.stringify({ 'count-app-counts-store-changelog:0': 1_000_000 }),
+      );
       const again = await run(backend, stateDir, ['a'], 3);
       app = again.app;
       expect(again.restored).toBe(2); // a and b, from the changelog

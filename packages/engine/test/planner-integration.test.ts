@@ -25,7 +25,11 @@ const document = {
   nodes: [
     { id: 'src', kind: 'source', config: { topic: 'orders' } },
     { id: 'big', kind: 'filter', config: { expression: 'value.amount > 100' } },
-    { id: 'shape', kind: 'mapValues', config: { expression: '{"user": value.user, "total": value.amount * 2}' } },
+    {
+      id: 'shape',
+      kind: 'mapValues',
+      config: { expression: '{"user": value.user, "total": value.amount * 2}' },
+    },
     { id: 'out', kind: 'sink', config: { topic: 'big-orders' } },
     { id: 'byKey', kind: 'groupByKey', config: {} },
     { id: 'count', kind: 'count', config: {} },
@@ -48,7 +52,9 @@ describe('engine with the real planner', () => {
     const driver = createTestDriver(valid(document));
     driver.pipeInput('orders', 'alice', { user: 'alice', amount: 150 }, 1);
     driver.pipeInput('orders', 'alice', { user: 'alice', amount: 50 }, 2);
-    expect(driver.readOutput('big-orders').map((r) => r.value)).toEqual([{ user: 'alice', total: 300 }]);
+    expect(driver.readOutput('big-orders').map((r) => r.value)).toEqual([
+      { user: 'alice', total: 300 },
+    ]);
     expect(driver.readOutput('order-counts').map((r) => [r.key, r.value])).toEqual([
       ['alice', 1],
       ['alice', 2],
@@ -68,9 +74,21 @@ describe('engine with the real planner', () => {
         value: encode('json', { user, amount: 100 + i }),
       })),
     );
-    await waitFor(async () => (await readAll(backend, 'order-counts', 'string', 'long')).length === 6);
-    const counts = new Map((await readAll(backend, 'order-counts', 'string', 'long')).sort((x, y) => x.offset - y.offset).map((r) => [r.key, r.value]));
-    expect(counts).toEqual(new Map([['a', 3], ['b', 2], ['c', 1]]));
+    await waitFor(
+      async () => (await readAll(backend, 'order-counts', 'string', 'long')).length === 6,
+    );
+    const counts = new Map(
+      (await readAll(backend, 'order-counts', 'string', 'long'))
+        .sort((x, y) => x.offset - y.offset)
+        .map((r) => [r.key, r.value]),
+    );
+    expect(counts).toEqual(
+      new Map([
+        ['a', 3],
+        ['b', 2],
+        ['c', 1],
+      ]),
+    );
     await waitFor(() => app.state() === 'RUNNING', 5000, 'RUNNING');
     expect(app.status().tasks.map((t) => t.taskId)).toEqual(['0_0', '0_1', '0_2']);
     expect(Object.keys(app.metrics().nodes).sort()).toEqual(['0_0', '0_1', '0_2']);

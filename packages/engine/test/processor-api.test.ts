@@ -20,16 +20,34 @@ import { createTestDriver } from '../src/test-driver/test-driver.js';
 
 type Ctx = ProcessorContext<string, unknown>;
 
-function app(supplier: () => Processor<string, string, string, unknown>, options: { stores?: string[]; config?: Record<string, string> } = {}) {
+function app(
+  supplier: () => Processor<string, string, string, unknown>,
+  options: { stores?: string[]; config?: Record<string, string> } = {},
+) {
   const builder = new StreamsBuilder();
-  builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore('seen'), Serdes.String(), Serdes.Long()));
-  builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore('other'), Serdes.String(), Serdes.Long()));
+  builder.addStateStore(
+    Stores.keyValueStoreBuilder(
+      Stores.inMemoryKeyValueStore('seen'),
+      Serdes.String(),
+      Serdes.Long(),
+    ),
+  );
+  builder.addStateStore(
+    Stores.keyValueStoreBuilder(
+      Stores.inMemoryKeyValueStore('other'),
+      Serdes.String(),
+      Serdes.Long(),
+    ),
+  );
   const processed = builder
     .stream('in', Consumed.with(Serdes.String(), Serdes.String()))
     .process(supplier, Named.as('custom'), ...(options.stores ?? ['seen']));
   processed.to('a', Produced.with(Serdes.String(), Serdes.Json()).withName('to-a'));
   processed.to('b', Produced.with(Serdes.String(), Serdes.Json()).withName('to-b'));
-  return builder.build({ applicationId: 'papi', ...(options.config ? { config: options.config } : {}) });
+  return builder.build({
+    applicationId: 'papi',
+    ...(options.config ? { config: options.config } : {}),
+  });
 }
 
 describe('Processor API', () => {
@@ -40,8 +58,15 @@ describe('Processor API', () => {
       return {
         init: (c) => void (ctx = c),
         process(record: StreamRecord<string, string>) {
-          seen.push({ meta: ctx.recordMetadata(), task: ctx.taskId, app: ctx.applicationId, streamTime: ctx.currentStreamTimeMs(), headers: record.headers });
-          if (record.value === 'only-b') ctx.forward({ ...record, value: { v: record.value } }, 'to-b');
+          seen.push({
+            meta: ctx.recordMetadata(),
+            task: ctx.taskId,
+            app: ctx.applicationId,
+            streamTime: ctx.currentStreamTimeMs(),
+            headers: record.headers,
+          });
+          if (record.value === 'only-b')
+            ctx.forward({ ...record, value: { v: record.value } }, 'to-b');
           else ctx.forward({ ...record, value: { v: record.value } });
         },
       };
@@ -49,22 +74,39 @@ describe('Processor API', () => {
     const driver = createTestDriver(built);
     driver.pipeInput('in', 'k1', 'both', 7, { trace: 'x' });
     driver.pipeInput('in', 'k2', 'only-b', 3);
-    expect(driver.readOutput('a').map((r) => [r.key, r.value, r.timestamp, r.headers])).toEqual([['k1', { v: 'both' }, 7, { trace: 'x' }]]);
+    expect(driver.readOutput('a').map((r) => [r.key, r.value, r.timestamp, r.headers])).toEqual([
+      ['k1', { v: 'both' }, 7, { trace: 'x' }],
+    ]);
     expect(driver.readOutput('b').map((r) => [r.key, r.value])).toEqual([
       ['k1', { v: 'both' }],
       ['k2', { v: 'only-b' }],
     ]);
     expect(seen).toEqual([
-      { meta: { topic: 'in', partition: 0, offset: 0 }, task: '0_0', app: 'papi', streamTime: 7, headers: { trace: 'x' } },
-      { meta: { topic: 'in', partition: 0, offset: 1 }, task: '0_0', app: 'papi', streamTime: 7, headers: {} },
+      {
+        meta: { topic: 'in', partition: 0, offset: 0 },
+        task: '0_0',
+        app: 'papi',
+        streamTime: 7,
+        headers: { trace: 'x' },
+      },
+      {
+        meta: { topic: 'in', partition: 0, offset: 1 },
+        task: '0_0',
+        app: 'papi',
+        streamTime: 7,
+        headers: {},
+      },
     ]);
   });
 
   it('forwarding to an unknown child is a processing error (log-and-continue: dropped and counted)', () => {
-    const built = app(() => {
-      let ctx: Ctx;
-      return { init: (c) => void (ctx = c), process: (r) => ctx.forward(r, 'nope') };
-    }, { config: { 'processing.exception.handler': 'log-and-continue' } });
+    const built = app(
+      () => {
+        let ctx: Ctx;
+        return { init: (c) => void (ctx = c), process: (r) => ctx.forward(r, 'nope') };
+      },
+      { config: { 'processing.exception.handler': 'log-and-continue' } },
+    );
     const driver = createTestDriver(built);
     driver.pipeInput('in', 'k', 'v', 1);
     expect(driver.errors()[0]?.message).toMatch(/unknown downstream node: "nope".*to-a, to-b/);
@@ -145,7 +187,11 @@ describe('Processor API', () => {
     }));
     const driver = createTestDriver(built);
     expect(() => driver.pipeInput('in', 'k', 'boom', 1)).toThrow(/bad record/);
-    expect(driver.errors()[0]).toMatchObject({ processor: 'custom', handling: 'fail', message: 'bad record' });
+    expect(driver.errors()[0]).toMatchObject({
+      processor: 'custom',
+      handling: 'fail',
+      message: 'bad record',
+    });
     driver.close();
     expect(closed).toBe(true);
   });
@@ -156,7 +202,10 @@ describe('Processor API', () => {
       .stream('in', Consumed.with(Serdes.String(), Serdes.String()))
       .processValues<number>(() => {
         let ctx: FixedKeyProcessorContext<string, number>;
-        return { init: (c) => void (ctx = c), process: (r) => ctx.forward({ ...r, value: r.value.length }) };
+        return {
+          init: (c) => void (ctx = c),
+          process: (r) => ctx.forward({ ...r, value: r.value.length }),
+        };
       })
       .to('lengths', Produced.with(Serdes.String(), Serdes.Integer()));
     const driver = createTestDriver(builder.build({ applicationId: 'pv' }));

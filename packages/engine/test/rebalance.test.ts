@@ -13,15 +13,27 @@ describe('rebalancing between application instances', () => {
   it('moves tasks on join and leave without losing or double-counting', async () => {
     const backend = await createEmbeddedBackend();
     const topology = countPipeline({}, 3);
-    const make = () => createStreamsAppFromPlan({ topology, backend, stateDir: '/unused' }, handPlan(topology));
+    const make = () =>
+      createStreamsAppFromPlan({ topology, backend, stateDir: '/unused' }, handPlan(topology));
     const keys = Array.from({ length: 12 }, (_, i) => `w${i}`);
     const expected = new Map<string, number>();
     let sent = 0;
     const produceRound = async () => {
-      await backend.produce(keys.map((k) => ({ topic: 'words', key: encode('string', k), value: encode('string', 'x') })));
+      await backend.produce(
+        keys.map((k) => ({
+          topic: 'words',
+          key: encode('string', k),
+          value: encode('string', 'x'),
+        })),
+      );
       for (const k of keys) expected.set(k, (expected.get(k) ?? 0) + 1);
       sent += keys.length;
-      await waitFor(async () => ((await readAll(backend, 'counts', 'string', 'long')).length >= sent ? true : undefined), 10_000, `${sent} counts`);
+      await waitFor(
+        async () =>
+          (await readAll(backend, 'counts', 'string', 'long')).length >= sent ? true : undefined,
+        10_000,
+        `${sent} counts`,
+      );
     };
     const latestCounts = async () => {
       const m = new Map<unknown, unknown>();
@@ -44,7 +56,11 @@ describe('rebalancing between application instances', () => {
     await produceRound();
 
     await b.close();
-    await waitFor(() => a.status().tasks.length === 3 && a.state() === 'RUNNING', 5000, 'tasks back on a');
+    await waitFor(
+      () => a.status().tasks.length === 3 && a.state() === 'RUNNING',
+      5000,
+      'tasks back on a',
+    );
     await produceRound();
 
     const { m, n } = await latestCounts();

@@ -14,16 +14,39 @@ describe('restore progress', () => {
     await withTempDir(async (dir) => {
       const topology = countPipeline({}, 2);
       const backend = await createEmbeddedBackend({ dataDir: `${dir}/log` });
-      let streams = createStreamsAppFromPlan({ topology, backend, stateDir: `${dir}/state` }, handPlan(topology));
+      let streams = createStreamsAppFromPlan(
+        { topology, backend, stateDir: `${dir}/state` },
+        handPlan(topology),
+      );
       await streams.start();
       const keys = Array.from({ length: 40 }, (_, i) => `w${i}`);
-      await backend.produce(keys.map((k, i) => ({ topic: 'words', key: encode('string', k), value: encode('string', 'x'), timestamp: i })));
-      await waitFor(async () => ((await backend.describeTopic('counts'))?.offsets[0]?.latest ?? 0) >= 40, 10_000, 'counts');
+      await backend.produce(
+        keys.map((k, i) => ({
+          topic: 'words',
+          key: encode('string', k),
+          value: encode('string', 'x'),
+          timestamp: i,
+        })),
+      );
+      await waitFor(
+        async () => ((await backend.describeTopic('counts'))?.offsets[0]?.latest ?? 0) >= 40,
+        10_000,
+        'counts',
+      );
       await streams.close(); // commits: one changelog record per key
 
-      streams = createStreamsAppFromPlan({ topology, backend, stateDir: `${dir}/state` }, handPlan(topology));
+      streams = createStreamsAppFromPlan(
+        { topology, backend, stateDir: `${dir}/state` },
+        handPlan(topology),
+      );
       await streams.start();
-      await waitFor(() => streams.status().tasks.length === 2 && streams.status().tasks.every((t) => t.state === 'RUNNING'), 10_000, 'RUNNING');
+      await waitFor(
+        () =>
+          streams.status().tasks.length === 2 &&
+          streams.status().tasks.every((t) => t.state === 'RUNNING'),
+        10_000,
+        'RUNNING',
+      );
       const tasks = streams.status().tasks;
       expect(tasks.reduce((n, t) => n + t.restoredRecords, 0)).toBe(40);
       expect(tasks.every((t) => t.restoreRemainingRecords === 0)).toBe(true);

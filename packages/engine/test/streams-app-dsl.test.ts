@@ -28,13 +28,28 @@ describe('DSL programs on the embedded backend', () => {
     ]);
     // The table's data and the orders are both there before the app starts.
     const countries = Array.from({ length: 200 }, (_, i) => [`c${i}`, `Country ${i}`] as const);
-    await backend.produce(countries.map(([k, v]) => ({ topic: 'countries', key: encode('string', k), value: encode('string', v) })));
     await backend.produce(
-      Array.from({ length: 50 }, (_, i) => ({ topic: 'orders', key: encode('string', `o${i}`), value: encode('string', `c${(i * 7) % 200}`), timestamp: i })),
+      countries.map(([k, v]) => ({
+        topic: 'countries',
+        key: encode('string', k),
+        value: encode('string', v),
+      })),
+    );
+    await backend.produce(
+      Array.from({ length: 50 }, (_, i) => ({
+        topic: 'orders',
+        key: encode('string', `o${i}`),
+        value: encode('string', `c${(i * 7) % 200}`),
+        timestamp: i,
+      })),
     );
 
     const builder = new StreamsBuilder();
-    builder.globalTable('countries', Consumed.with(Serdes.String(), Serdes.String()), Materialized.as('countries-store'));
+    builder.globalTable(
+      'countries',
+      Consumed.with(Serdes.String(), Serdes.String()),
+      Materialized.as('countries-store'),
+    );
     builder
       .stream('orders', Consumed.with(Serdes.String(), Serdes.String()))
       .process(() => {
@@ -53,7 +68,10 @@ describe('DSL programs on the embedded backend', () => {
       })
       .to('enriched', Produced.with(Serdes.String(), Serdes.String()));
     const app = createStreamsApp({
-      topology: builder.build({ applicationId: 'enrich', config: { 'commit.interval.ms': 600_000 } }),
+      topology: builder.build({
+        applicationId: 'enrich',
+        config: { 'commit.interval.ms': 600_000 },
+      }),
       backend,
       stateDir: '/nonexistent',
     });
@@ -66,7 +84,14 @@ describe('DSL programs on the embedded backend', () => {
       expect(out.filter((r) => r.value === 'MISSING')).toEqual([]);
       expect(out[7]).toMatchObject({ key: 'o7', value: 'Country 49' });
       // commit() asked for it: offsets are committed although the interval is 10 minutes.
-      await waitFor(async () => (await backend.committedOffsets('enrich', [{ topic: 'orders', partition: 0 }])).get('orders:0') === 50, 5000, 'commit');
+      await waitFor(
+        async () =>
+          (await backend.committedOffsets('enrich', [{ topic: 'orders', partition: 0 }])).get(
+            'orders:0',
+          ) === 50,
+        5000,
+        'commit',
+      );
     } finally {
       await app.close();
       await backend.close();
@@ -80,7 +105,10 @@ describe('DSL programs on the embedded backend', () => {
     const builder = new StreamsBuilder();
     builder
       .table('scores', Consumed.with(Serdes.String(), Serdes.Long()))
-      .groupBy((name, score) => KeyValue.pair(name.slice(0, 1), score), Grouped.with(Serdes.String(), Serdes.Long()))
+      .groupBy(
+        (name, score) => KeyValue.pair(name.slice(0, 1), score),
+        Grouped.with(Serdes.String(), Serdes.Long()),
+      )
       .reduce(
         (sum, v) => sum + v,
         (sum, v) => sum - v,
@@ -102,14 +130,21 @@ describe('DSL programs on the embedded backend', () => {
         ['jack', 3],
         ['jill', 5],
       ];
-      for (const [k, v] of input) await backend.produce([{ topic: 'scores', key: encode('string', k), value: encode('long', v) }]);
+      for (const [k, v] of input)
+        await backend.produce([
+          { topic: 'scores', key: encode('string', k), value: encode('long', v) },
+        ]);
       // Final per-initial sums: j = 3 + 5, m = 4 (the table keeps the latest score per name).
       const changelog = 'sums-by-initial-changelog';
-      await waitFor(async () => {
-        const records = await readAll(backend, changelog, 'string', 'long');
-        const latest = Object.fromEntries(records.map((r) => [r.key, r.value]));
-        return latest['j'] === 8 && latest['m'] === 4 ? latest : undefined;
-      }, 10_000, 'sums in the changelog');
+      await waitFor(
+        async () => {
+          const records = await readAll(backend, changelog, 'string', 'long');
+          const latest = Object.fromEntries(records.map((r) => [r.key, r.value]));
+          return latest['j'] === 8 && latest['m'] === 4 ? latest : undefined;
+        },
+        10_000,
+        'sums in the changelog',
+      );
       const topics = await backend.listTopics();
       expect(topics.find((t) => t.name === 'sums-by-initial-repartition')?.partitions).toBe(2);
       await waitFor(() => ticks.length >= 2, 5000, 'wall-clock punctuations');
@@ -125,19 +160,36 @@ describe('DSL programs on the embedded backend', () => {
     const program = () => {
       const builder = new StreamsBuilder();
       builder
-        .table('settings', Consumed.with(Serdes.String(), Serdes.String()), Materialized.as('settings-store'))
-        .groupBy((key, value) => KeyValue.pair(value, key), Grouped.with(Serdes.String(), Serdes.String()))
+        .table(
+          'settings',
+          Consumed.with(Serdes.String(), Serdes.String()),
+          Materialized.as('settings-store'),
+        )
+        .groupBy(
+          (key, value) => KeyValue.pair(value, key),
+          Grouped.with(Serdes.String(), Serdes.String()),
+        )
         .count(Materialized.as('per-value'))
         .toStream()
         .to('per-value', Produced.with(Serdes.String(), Serdes.Long()));
-      return builder.build({ applicationId: 'reuse', config: { 'commit.interval.ms': 50, 'topology.optimization': 'reuse.ktable.source.topics' } });
+      return builder.build({
+        applicationId: 'reuse',
+        config: { 'commit.interval.ms': 50, 'topology.optimization': 'reuse.ktable.source.topics' },
+      });
     };
-    const put = (value: string) => backend.produce([{ topic: 'settings', key: encode('string', 'k'), value: encode('string', value) }]);
+    const put = (value: string) =>
+      backend.produce([
+        { topic: 'settings', key: encode('string', 'k'), value: encode('string', value) },
+      ]);
     const output = async (n: number) =>
-      waitFor(async () => {
-        const records = await readAll(backend, 'per-value', 'string', 'long');
-        return records.length >= n ? records.map((r) => [r.key, r.value]) : undefined;
-      }, 10_000, `${n} output records`);
+      waitFor(
+        async () => {
+          const records = await readAll(backend, 'per-value', 'string', 'long');
+          return records.length >= n ? records.map((r) => [r.key, r.value]) : undefined;
+        },
+        10_000,
+        `${n} output records`,
+      );
     try {
       const first = createStreamsApp({ topology: program(), backend, stateDir: '/nonexistent' });
       await first.start();
@@ -146,7 +198,9 @@ describe('DSL programs on the embedded backend', () => {
       await output(3);
       await first.close();
       // No changelog topic for the table's store: its source topic is the changelog.
-      expect((await backend.listTopics()).map((t) => t.name)).not.toContain('reuse-settings-store-changelog');
+      expect((await backend.listTopics()).map((t) => t.name)).not.toContain(
+        'reuse-settings-store-changelog',
+      );
 
       await put('v3');
       const second = createStreamsApp({ topology: program(), backend, stateDir: '/nonexistent' });

@@ -12,8 +12,20 @@ describe('test driver: synchronous processing over the compiled graph', () => {
     driver.pipeInput('orders', 'o2', { user: 'bob', amount: 150 }, 2);
     driver.pipeInput('orders', 'o3', { user: 'cid', amount: 101.5 }, 3);
     expect(driver.readOutput('big-orders')).toEqual([
-      { topic: 'big-orders', key: 'o2', value: { user: 'bob', total: 300 }, timestamp: 2, headers: {} },
-      { topic: 'big-orders', key: 'o3', value: { user: 'cid', total: 203 }, timestamp: 3, headers: {} },
+      {
+        topic: 'big-orders',
+        key: 'o2',
+        value: { user: 'bob', total: 300 },
+        timestamp: 2,
+        headers: {},
+      },
+      {
+        topic: 'big-orders',
+        key: 'o3',
+        value: { user: 'cid', total: 203 },
+        timestamp: 3,
+        headers: {},
+      },
     ]);
     const nodes = driver.metrics().nodes['0_0']!;
     expect(nodes['KSTREAM-SOURCE-0000000000']!['process-total']).toBe(3);
@@ -52,28 +64,47 @@ describe('test driver: synchronous processing over the compiled graph', () => {
     ]);
     expect(driver.metrics().tasks['0_0']!['dropped-records-total']).toBe(1);
     // The changelog carries the store's updates with Java LongSerde values.
-    expect(driver.readOutput('count-app-counts-store-changelog').map((r) => [r.key, r.value])).toContainEqual(['1', 3]);
+    expect(
+      driver.readOutput('count-app-counts-store-changelog').map((r) => [r.key, r.value]),
+    ).toContainEqual(['1', 3]);
   });
 
   it('log-and-fail throws with the node and record; log-and-continue skips and counts', () => {
     const t = ordersPipeline({}, '{"user": value.user, "twice": value.qty * 2}');
     const failing = createTestDriverFromPlan(handPlan(t), t.application.config);
-    expect(() => failing.pipeInput('orders', 'o1', { user: 'ann', amount: 500 }, 7)).toThrow(FailedProcessingError);
+    expect(() => failing.pipeInput('orders', 'o1', { user: 'ann', amount: 500 }, 7)).toThrow(
+      FailedProcessingError,
+    );
     const [error] = failing.errors();
     expect(error).toMatchObject({
       taskId: '0_0',
       processor: 'KSTREAM-MAPVALUES-0000000002',
       modelNodeId: 'shape',
       handling: 'fail',
-      record: { topic: 'orders', partition: 0, offset: 0, key: 'o1', value: { user: 'ann', amount: 500 }, timestamp: 7 },
+      record: {
+        topic: 'orders',
+        partition: 0,
+        offset: 0,
+        key: 'o1',
+        value: { user: 'ann', amount: 500 },
+        timestamp: 7,
+      },
     });
     expect(error!.message).toMatch(/qty/);
 
-    const continuing = createTestDriverFromPlan(handPlan(t), { ...t.application.config, 'processing.exception.handler': 'log-and-continue' });
+    const continuing = createTestDriverFromPlan(handPlan(t), {
+      ...t.application.config,
+      'processing.exception.handler': 'log-and-continue',
+    });
     continuing.pipeInput('orders', 'o1', { user: 'ann', amount: 500 }, 7);
     continuing.pipeInput('orders', 'o2', { user: 'bob', amount: 500, qty: 2 }, 8);
-    expect(continuing.readOutput('big-orders').map((r) => r.value)).toEqual([{ user: 'bob', twice: 4 }]);
-    expect(continuing.errors()[0]).toMatchObject({ handling: 'continue', processor: 'KSTREAM-MAPVALUES-0000000002' });
+    expect(continuing.readOutput('big-orders').map((r) => r.value)).toEqual([
+      { user: 'bob', twice: 4 },
+    ]);
+    expect(continuing.errors()[0]).toMatchObject({
+      handling: 'continue',
+      processor: 'KSTREAM-MAPVALUES-0000000002',
+    });
     expect(continuing.metrics().tasks['0_0']!['dropped-records-total']).toBe(1);
   });
 
@@ -86,9 +117,24 @@ describe('test driver: synchronous processing over the compiled graph', () => {
         { name: 'even', partitions: 1, config: {} },
       ],
       [
-        { id: 'g', kind: 'generator', config: { topic: 'ticks', ratePerSecond: 1, key: 'string(seq)', value: '{"n": seq, "at": now}', keySerde: 'string', valueSerde: 'json' } },
+        {
+          id: 'g',
+          kind: 'generator',
+          config: {
+            topic: 'ticks',
+            ratePerSecond: 1,
+            key: 'string(seq)',
+            value: '{"n": seq, "at": now}',
+            keySerde: 'string',
+            valueSerde: 'json',
+          },
+        },
         { id: 'f', kind: 'filter', config: { expression: 'value.n % 2 == 0' } },
-        { id: 'o', kind: 'sink', config: { topic: 'even', keySerde: 'string', valueSerde: 'json' } },
+        {
+          id: 'o',
+          kind: 'sink',
+          config: { topic: 'even', keySerde: 'string', valueSerde: 'json' },
+        },
       ],
       [
         ['g', 'f'],
@@ -122,6 +168,8 @@ describe('test driver: synchronous processing over the compiled graph', () => {
 
     const strict = ordersPipeline();
     const failing = createTestDriverFromPlan(handPlan(strict), strict.application.config);
-    expect(() => failing.pipeRawInput('orders', null, bad, 1)).toThrow(/json serde cannot deserialize/);
+    expect(() => failing.pipeRawInput('orders', null, bad, 1)).toThrow(
+      /json serde cannot deserialize/,
+    );
   });
 });

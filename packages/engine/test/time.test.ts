@@ -8,7 +8,9 @@ import { createTestDriver } from '../src/test-driver/test-driver.js';
 
 function passThrough(config: AppConfig): BuiltTopology {
   const builder = new StreamsBuilder();
-  builder.stream('events', Consumed.with(Serdes.String(), Serdes.Json<{ at?: unknown }>())).to('out', Produced.with(Serdes.String(), Serdes.Json()));
+  builder
+    .stream('events', Consumed.with(Serdes.String(), Serdes.Json<{ at?: unknown }>()))
+    .to('out', Produced.with(Serdes.String(), Serdes.Json()));
   return builder.build({ applicationId: 'time', config });
 }
 
@@ -17,15 +19,24 @@ const key = (k: string) => Buffer.from(k);
 
 describe('timestamp extractors (default.timestamp.extractor)', () => {
   it('FailOnInvalidTimestamp (default): a negative timestamp fails the task, whatever the processing handler', () => {
-    const driver = createTestDriver(passThrough({ 'processing.exception.handler': 'log-and-continue' }));
+    const driver = createTestDriver(
+      passThrough({ 'processing.exception.handler': 'log-and-continue' }),
+    );
     driver.pipeRawInput('events', key('a'), json({}), 5);
-    expect(() => driver.pipeRawInput('events', key('b'), json({}), -1)).toThrow(/invalid \(negative\) timestamp -1/);
-    expect(driver.errors()[0]).toMatchObject({ handling: 'fail', record: { topic: 'events', offset: 1, timestamp: -1 } });
+    expect(() => driver.pipeRawInput('events', key('b'), json({}), -1)).toThrow(
+      /invalid \(negative\) timestamp -1/,
+    );
+    expect(driver.errors()[0]).toMatchObject({
+      handling: 'fail',
+      record: { topic: 'events', offset: 1, timestamp: -1 },
+    });
     expect(driver.readOutput('out').map((r) => r.key)).toEqual(['a']);
   });
 
   it('LogAndSkipOnInvalidTimestamp: the record is skipped and counted in dropped-records', () => {
-    const driver = createTestDriver(passThrough({ 'default.timestamp.extractor': 'LogAndSkipOnInvalidTimestamp' }));
+    const driver = createTestDriver(
+      passThrough({ 'default.timestamp.extractor': 'LogAndSkipOnInvalidTimestamp' }),
+    );
     driver.pipeRawInput('events', key('a'), json({}), 5);
     driver.pipeRawInput('events', key('b'), json({}), -1);
     driver.pipeRawInput('events', key('c'), json({}), 7);
@@ -37,7 +48,12 @@ describe('timestamp extractors (default.timestamp.extractor)', () => {
   });
 
   it('UsePartitionTimeOnInvalidTimestamp: the partition time (largest valid timestamp so far) replaces it', () => {
-    const driver = createTestDriver(passThrough({ 'default.timestamp.extractor': 'org.apache.kafka.streams.processor.UsePartitionTimeOnInvalidTimestamp' }));
+    const driver = createTestDriver(
+      passThrough({
+        'default.timestamp.extractor':
+          'org.apache.kafka.streams.processor.UsePartitionTimeOnInvalidTimestamp',
+      }),
+    );
     driver.pipeRawInput('events', key('a'), json({}), 9);
     driver.pipeRawInput('events', key('b'), json({}), 4);
     driver.pipeRawInput('events', key('c'), json({}), -1);
@@ -49,13 +65,20 @@ describe('timestamp extractors (default.timestamp.extractor)', () => {
   });
 
   it('UsePartitionTimeOnInvalidTimestamp without a partition time yet fails, as Kafka Streams throws', () => {
-    const driver = createTestDriver(passThrough({ 'default.timestamp.extractor': 'UsePartitionTimeOnInvalidTimestamp' }));
-    expect(() => driver.pipeRawInput('events', key('a'), json({}), -3)).toThrow(/invalid \(negative\) timestamp/);
+    const driver = createTestDriver(
+      passThrough({ 'default.timestamp.extractor': 'UsePartitionTimeOnInvalidTimestamp' }),
+    );
+    expect(() => driver.pipeRawInput('events', key('a'), json({}), -3)).toThrow(
+      /invalid \(negative\) timestamp/,
+    );
   });
 
   it('WallclockTimestampExtractor: the wall-clock time when the record is read', () => {
     let now = 1_000;
-    const driver = createTestDriver(passThrough({ 'default.timestamp.extractor': 'WallclockTimestampExtractor' }), { now: () => now });
+    const driver = createTestDriver(
+      passThrough({ 'default.timestamp.extractor': 'WallclockTimestampExtractor' }),
+      { now: () => now },
+    );
     driver.pipeRawInput('events', key('a'), json({}), 5);
     now = 2_500;
     driver.pipeRawInput('events', key('b'), json({}), -1);
@@ -67,7 +90,10 @@ describe('timestamp extractors (default.timestamp.extractor)', () => {
 
   it('a CEL expression takes the time from the value (int ms or RFC 3339); invalid results follow the extractor', () => {
     const driver = createTestDriver(
-      passThrough({ 'default.timestamp.extractor': 'LogAndSkipOnInvalidTimestamp', 'default.timestamp.extractor.expression': 'value.at' }),
+      passThrough({
+        'default.timestamp.extractor': 'LogAndSkipOnInvalidTimestamp',
+        'default.timestamp.extractor.expression': 'value.at',
+      }),
     );
     driver.pipeInput('events', 'a', { at: 1_700_000_000_000 }, 1);
     driver.pipeInput('events', 'b', { at: '2024-01-02T03:04:05.678Z' }, 2);
@@ -81,8 +107,12 @@ describe('timestamp extractors (default.timestamp.extractor)', () => {
   });
 
   it('refuses unknown extractors and a syntax error in the expression at creation', () => {
-    expect(() => createTestDriver(passThrough({ 'default.timestamp.extractor': 'MyExtractor' }))).toThrow(/not supported/);
-    expect(() => createTestDriver(passThrough({ 'default.timestamp.extractor.expression': 'value.(' }))).toThrow();
+    expect(() =>
+      createTestDriver(passThrough({ 'default.timestamp.extractor': 'MyExtractor' })),
+    ).toThrow(/not supported/);
+    expect(() =>
+      createTestDriver(passThrough({ 'default.timestamp.extractor.expression': 'value.(' })),
+    ).toThrow();
   });
 });
 

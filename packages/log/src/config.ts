@@ -1,6 +1,10 @@
 // Topic configs, with Kafka's keys and defaults. Overrides are kept as given (strings, as Kafka's
 // admin API stores them) and parsed into a typed view that the storage code reads.
-import { COMPRESSION_TYPES, isCompressionAvailable, type CompressionType } from './format/compression.js';
+import {
+  COMPRESSION_TYPES,
+  isCompressionAvailable,
+  type CompressionType,
+} from './format/compression.js';
 import type { TimestampType } from './format/record-batch.js';
 import { LogError, LogErrorCode } from './errors.js';
 
@@ -73,7 +77,10 @@ export interface TopicConfig {
 }
 
 function invalid(key: string, value: string, why: string): LogError {
-  return new LogError(LogErrorCode.INVALID_CONFIG, `Invalid value ${value} for configuration ${key}: ${why}`);
+  return new LogError(
+    LogErrorCode.INVALID_CONFIG,
+    `Invalid value ${value} for configuration ${key}: ${why}`,
+  );
 }
 
 function long(key: string, value: string, min: number): number {
@@ -85,7 +92,9 @@ function long(key: string, value: string, min: number): number {
 }
 
 /** Normalises user overrides (numbers become strings) and rejects unknown keys and bad values. */
-export function normaliseOverrides(overrides: Record<string, string | number> | undefined): Record<string, string> {
+export function normaliseOverrides(
+  overrides: Record<string, string | number> | undefined,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, raw] of Object.entries(overrides ?? {})) {
     if (!(key in DEFAULT_TOPIC_CONFIG) && !ACCEPTED_WITHOUT_EFFECT.has(key)) {
@@ -97,8 +106,12 @@ export function normaliseOverrides(overrides: Record<string, string | number> | 
   return out;
 }
 
-export function parseTopicConfig(overrides: Record<string, string>, defaults: Record<string, string> = {}): TopicConfig {
-  const get = (key: string): string => overrides[key] ?? defaults[key] ?? DEFAULT_TOPIC_CONFIG[key]!;
+export function parseTopicConfig(
+  overrides: Record<string, string>,
+  defaults: Record<string, string> = {},
+): TopicConfig {
+  const get = (key: string): string =>
+    overrides[key] ?? defaults[key] ?? DEFAULT_TOPIC_CONFIG[key]!;
   const policy = get('cleanup.policy')
     .split(',')
     .map((p) => p.trim())
@@ -107,9 +120,16 @@ export function parseTopicConfig(overrides: Record<string, string>, defaults: Re
     throw invalid('cleanup.policy', get('cleanup.policy'), 'must be a list of delete and compact');
   }
   const compression = get('compression.type');
-  if (compression !== 'producer' && !(COMPRESSION_TYPES as readonly string[]).includes(compression)) {
+  if (
+    compression !== 'producer' &&
+    !(COMPRESSION_TYPES as readonly string[]).includes(compression)
+  ) {
     const known = ['lz4', 'zstd', 'uncompressed'].includes(compression);
-    throw invalid('compression.type', compression, known ? 'codec not available in this build' : 'unknown codec');
+    throw invalid(
+      'compression.type',
+      compression,
+      known ? 'codec not available in this build' : 'unknown codec',
+    );
   }
   if (compression !== 'producer' && !isCompressionAvailable(compression as CompressionType)) {
     throw invalid('compression.type', compression, 'codec failed to load');
@@ -119,7 +139,12 @@ export function parseTopicConfig(overrides: Record<string, string>, defaults: Re
     throw invalid('message.timestamp.type', tsType, 'must be CreateTime or LogAppendTime');
   }
   const ratio = Number(get('min.cleanable.dirty.ratio'));
-  if (!(ratio >= 0 && ratio <= 1)) throw invalid('min.cleanable.dirty.ratio', get('min.cleanable.dirty.ratio'), 'must be in [0, 1]');
+  if (!(ratio >= 0 && ratio <= 1))
+    throw invalid(
+      'min.cleanable.dirty.ratio',
+      get('min.cleanable.dirty.ratio'),
+      'must be in [0, 1]',
+    );
   return {
     compact: policy.includes('compact'),
     delete: policy.includes('delete'),
@@ -141,6 +166,9 @@ export function parseTopicConfig(overrides: Record<string, string>, defaults: Re
 }
 
 /** The full effective config as strings: defaults overlaid with log-level defaults and overrides. */
-export function effectiveConfig(overrides: Record<string, string>, defaults: Record<string, string> = {}): Record<string, string> {
+export function effectiveConfig(
+  overrides: Record<string, string>,
+  defaults: Record<string, string> = {},
+): Record<string, string> {
   return { ...DEFAULT_TOPIC_CONFIG, ...defaults, ...overrides };
 }

@@ -81,20 +81,31 @@ export class TopicRegistry {
   constructor(dataDir: string) {
     this.file = path.join(dataDir, 'topics.json');
     if (fs.existsSync(this.file)) {
-      const parsed = JSON.parse(fs.readFileSync(this.file, 'utf8')) as { version: number; topics: Record<string, TopicRecord> };
+      const parsed = JSON.parse(fs.readFileSync(this.file, 'utf8')) as {
+        version: number;
+        topics: Record<string, TopicRecord>;
+      };
       this.topics = new Map(Object.entries(parsed.topics));
     }
   }
 
   save(): void {
-    const topics = Object.fromEntries([...this.topics.entries()].sort(([a], [b]) => (a < b ? -1 : 1)));
+    const topics = Object.fromEntries(
+      [...this.topics.entries()].sort(([a], [b]) => (a < b ? -1 : 1)),
+    );
     writeFileAtomicSync(this.file, `${JSON.stringify({ version: 1, topics }, null, 2)}\n`);
   }
 }
 
 /** Kafka's legal topic names. */
 export function validateTopicName(name: string): void {
-  if (name.length === 0 || name.length > 249 || name === '.' || name === '..' || !/^[a-zA-Z0-9._-]+$/.test(name)) {
+  if (
+    name.length === 0 ||
+    name.length > 249 ||
+    name === '.' ||
+    name === '..' ||
+    !/^[a-zA-Z0-9._-]+$/.test(name)
+  ) {
     throw new LogError(
       LogErrorCode.INVALID_TOPIC_EXCEPTION,
       `invalid topic name ${JSON.stringify(name)}: use 1 to 249 of [a-zA-Z0-9._-], not "." or ".."`,
@@ -134,7 +145,15 @@ export function readCheckpoint(dataDir: string, name: string): Checkpoint {
   return out;
 }
 
-export function writeCheckpoint(dataDir: string, name: string, entries: { topic: string; partition: number; offset: number }[]): void {
-  const lines = ['0', String(entries.length), ...entries.map((e) => `${e.topic} ${e.partition} ${e.offset}`)];
+export function writeCheckpoint(
+  dataDir: string,
+  name: string,
+  entries: { topic: string; partition: number; offset: number }[],
+): void {
+  const lines = [
+    '0',
+    String(entries.length),
+    ...entries.map((e) => `${e.topic} ${e.partition} ${e.offset}`),
+  ];
   writeFileAtomicSync(path.join(dataDir, name), `${lines.join('\n')}\n`);
 }

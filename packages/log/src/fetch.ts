@@ -2,20 +2,35 @@
 // semantics: control batches are never returned, read_committed skips aborted transactions and
 // stops at the last stable offset, and a fetch can long-poll for data without using CPU.
 import { isLogError, LogErrorCode } from './errors.js';
-import { decodeRecords, isControl, isTransactional, lastOffsetOf, timestampTypeOf } from './format/record-batch.js';
+import {
+  decodeRecords,
+  isControl,
+  isTransactional,
+  lastOffsetOf,
+  timestampTypeOf,
+} from './format/record-batch.js';
 import type { PartitionLog, ReadBatch } from './storage/partition-log.js';
 import type { ConsumerRecord, FetchOptions, FetchResult } from './types.js';
 
 export const DEFAULT_MAX_BYTES = 1 << 20;
 
-export function toRecords(log: PartitionLog, offset: number, batches: ReadBatch[], opts: FetchOptions): { records: ConsumerRecord[]; nextOffset: number } {
+export function toRecords(
+  log: PartitionLog,
+  offset: number,
+  batches: ReadBatch[],
+  opts: FetchOptions,
+): { records: ConsumerRecord[]; nextOffset: number } {
   const committedOnly = opts.isolationLevel === 'read_committed';
   const max = opts.maxRecords ?? Infinity;
   const records: ConsumerRecord[] = [];
   let next = offset;
   for (const { batch, header } of batches) {
     if (records.length >= max) break;
-    const skip = isControl(header) || (committedOnly && isTransactional(header) && log.txns.isAborted(header.producerId, header.baseOffset));
+    const skip =
+      isControl(header) ||
+      (committedOnly &&
+        isTransactional(header) &&
+        log.txns.isAborted(header.producerId, header.baseOffset));
     if (!skip) {
       const tsType = timestampTypeOf(header);
       for (const r of decodeRecords(batch, 0, header)) {
@@ -51,7 +66,11 @@ function result(log: PartitionLog, records: ConsumerRecord[], nextOffset: number
   };
 }
 
-export async function fetchRecords(log: PartitionLog, offset: number, opts: FetchOptions = {}): Promise<FetchResult> {
+export async function fetchRecords(
+  log: PartitionLog,
+  offset: number,
+  opts: FetchOptions = {},
+): Promise<FetchResult> {
   const isolation = opts.isolationLevel ?? 'read_uncommitted';
   const deadline = Date.now() + (opts.maxWaitMs ?? 0);
   let from = offset;
@@ -82,21 +101,26 @@ export async function pollRecords(
   for (;;) {
     const results = await Promise.all(
       entries.map((e, i) =>
-        fetchRecords(e.log, positions[i]!, { ...opts, maxWaitMs: 0, signal: undefined }).catch((err: unknown) => {
-          // One partition out of range must not fail the others: report it, as Kafka's fetch does.
-          if (!isLogError(err, LogErrorCode.OFFSET_OUT_OF_RANGE)) throw err;
-          return { ...result(e.log, [], positions[i]!), error: 'OFFSET_OUT_OF_RANGE' as const };
-        }),
+        fetchRecords(e.log, positions[i]!, { ...opts, maxWaitMs: 0, signal: undefined }).catch(
+          (err: unknown) => {
+            // One partition out of range must not fail the others: report it, as Kafka's fetch does.
+            if (!isLogError(err, LogErrorCode.OFFSET_OUT_OF_RANGE)) throw err;
+            return { ...result(e.log, [], positions[i]!), error: 'OFFSET_OUT_OF_RANGE' as const };
+          },
+        ),
       ),
     );
     if (results.some((r) => r.error)) return results;
     results.forEach((r, i) => (positions[i] = r.nextOffset));
     const remaining = deadline - Date.now();
-    if (results.some((r) => r.records.length > 0) || remaining <= 0 || opts.signal?.aborted) return results;
+    if (results.some((r) => r.records.length > 0) || remaining <= 0 || opts.signal?.aborted)
+      return results;
     const stop = new AbortController();
     const onAbort = (): void => stop.abort();
     opts.signal?.addEventListener('abort', onAbort, { once: true });
-    await Promise.race(entries.map((e, i) => e.log.waitForData(positions[i]!, isolation, remaining, stop.signal)));
+    await Promise.race(
+      entries.map((e, i) => e.log.waitForData(positions[i]!, isolation, remaining, stop.signal)),
+    );
     stop.abort();
     opts.signal?.removeEventListener('abort', onAbort);
   }

@@ -15,14 +15,31 @@ export {
   type RecordInput,
   type StoredRecord,
 } from './format/record-batch.js';
-export type { GroupDescription, GroupMembership, JoinOptions, OffsetReset } from './groups/coordinator.js';
+export type {
+  GroupDescription,
+  GroupMembership,
+  JoinOptions,
+  OffsetReset,
+} from './groups/coordinator.js';
 export type { CommittedOffset } from './groups/offsets-store.js';
 export { OFFSETS_TOPIC } from './groups/offsets-store.js';
-export { rangeAssignor, roundRobinAssignor, type Assignor, type MemberSubscription } from './groups/assignors.js';
+export {
+  rangeAssignor,
+  roundRobinAssignor,
+  type Assignor,
+  type MemberSubscription,
+} from './groups/assignors.js';
 export {
   TRANSACTION_STATE_TOPIC,
   type TransactionalProducer,
   type TransactionalProducerOptions,
 } from './transactions/coordinator.js';
-export { createLogPort, connectLog, RemoteLog, type RemoteMembership, type RemoteTransactionalProducer, type RemoteJoinOptions } from './remote/client.js';
+export {
+  createLogPort,
+  connectLog,
+  RemoteLog,
+  type RemoteMembership,
+  type RemoteTransactionalProducer,
+  type RemoteJoinOptions,
+} from './remote/client.js';
 export { serveLog } from './remote/server.js';

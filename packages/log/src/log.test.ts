@@ -21,7 +21,10 @@ describe('topics', () => {
       [0, 0],
     ]);
     await log.alterTopicConfig('orders', { 'retention.ms': 5 }, ['cleanup.policy']);
-    expect(log.describeTopic('orders')!.config).toMatchObject({ 'retention.ms': '5', 'cleanup.policy': 'delete' });
+    expect(log.describeTopic('orders')!.config).toMatchObject({
+      'retention.ms': '5',
+      'cleanup.policy': 'delete',
+    });
     await log.createPartitions('orders', 5);
     expect(log.describeTopic('orders')!.partitions).toBe(5);
     await log.createTopics([{ name: 'app-store-changelog', partitions: 1, internal: true }]);
@@ -29,7 +32,12 @@ describe('topics', () => {
       ['app-store-changelog', true],
       ['orders', false],
     ]);
-    expect(log.listTopics({ includeSystem: true }).filter((t) => t.system).map((t) => t.name)).toEqual(['__consumer_offsets', '__transaction_state']);
+    expect(
+      log
+        .listTopics({ includeSystem: true })
+        .filter((t) => t.system)
+        .map((t) => t.name),
+    ).toEqual(['__consumer_offsets', '__transaction_state']);
     await log.deleteTopics(['orders']);
     expect(log.describeTopic('orders')).toBeNull();
     expect(fs.existsSync(path.join(log.dataDir, 'orders-0'))).toBe(false);
@@ -38,16 +46,32 @@ describe('topics', () => {
   it('refuses bad names, duplicate topics, unknown and ill-typed configs', async () => {
     const log = await openTestLog();
     await log.createTopic('a', 1);
-    const code = async (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => (isLogError(e) ? e.code : String(e)));
+    const code = async (p: Promise<unknown>) =>
+      p.then(
+        () => 'ok',
+        (e: unknown) => (isLogError(e) ? e.code : String(e)),
+      );
     expect(await code(log.createTopic('a', 1))).toBe(LogErrorCode.TOPIC_ALREADY_EXISTS);
-    expect(await code(log.createTopics([{ name: 'a', partitions: 1 }], { ifNotExists: true }))).toBe('ok');
+    expect(
+      await code(log.createTopics([{ name: 'a', partitions: 1 }], { ifNotExists: true })),
+    ).toBe('ok');
     expect(await code(log.createTopic('bad/name', 1))).toBe(LogErrorCode.INVALID_TOPIC_EXCEPTION);
     expect(await code(log.createTopic('b', 0))).toBe(LogErrorCode.INVALID_PARTITIONS);
-    expect(await code(log.createTopic('b', 1, { 'no.such.config': 1 }))).toBe(LogErrorCode.INVALID_CONFIG);
-    expect(await code(log.createTopic('b', 1, { 'retention.ms': 'soon' }))).toBe(LogErrorCode.INVALID_CONFIG);
-    expect(await code(log.createTopic('b', 1, { 'cleanup.policy': 'shred' }))).toBe(LogErrorCode.INVALID_CONFIG);
-    expect(await code(log.createTopic('b', 1, { 'compression.type': 'zstd' }))).toBe(LogErrorCode.INVALID_CONFIG);
-    expect(await code(log.produce([{ topic: 'nope', key: null, value: null }]))).toBe(LogErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+    expect(await code(log.createTopic('b', 1, { 'no.such.config': 1 }))).toBe(
+      LogErrorCode.INVALID_CONFIG,
+    );
+    expect(await code(log.createTopic('b', 1, { 'retention.ms': 'soon' }))).toBe(
+      LogErrorCode.INVALID_CONFIG,
+    );
+    expect(await code(log.createTopic('b', 1, { 'cleanup.policy': 'shred' }))).toBe(
+      LogErrorCode.INVALID_CONFIG,
+    );
+    expect(await code(log.createTopic('b', 1, { 'compression.type': 'zstd' }))).toBe(
+      LogErrorCode.INVALID_CONFIG,
+    );
+    expect(await code(log.produce([{ topic: 'nope', key: null, value: null }]))).toBe(
+      LogErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+    );
   });
 
   it('keeps topics and configs across a reopen', async () => {
@@ -56,7 +80,10 @@ describe('topics', () => {
     await a.createTopic('t', 2, { 'message.timestamp.type': 'LogAppendTime' });
     await a.close();
     const b = await openTestLog({ dataDir: dir });
-    expect(b.describeTopic('t')).toMatchObject({ partitions: 2, overrides: { 'message.timestamp.type': 'LogAppendTime' } });
+    expect(b.describeTopic('t')).toMatchObject({
+      partitions: 2,
+      overrides: { 'message.timestamp.type': 'LogAppendTime' },
+    });
   });
 });
 
@@ -64,7 +91,9 @@ describe('data dir lock', () => {
   it('lets one open Log own a data dir and frees it on close', async () => {
     const dir = tmpDir();
     const a = await Log.open({ dataDir: dir, background: false });
-    await expect(Log.open({ dataDir: dir, background: false })).rejects.toMatchObject({ code: LogErrorCode.DATA_DIR_LOCKED });
+    await expect(Log.open({ dataDir: dir, background: false })).rejects.toMatchObject({
+      code: LogErrorCode.DATA_DIR_LOCKED,
+    });
     await a.close();
     const b = await Log.open({ dataDir: dir, background: false });
     await b.close();
@@ -72,7 +101,10 @@ describe('data dir lock', () => {
 
   it('takes over a lock left by a process that no longer exists', async () => {
     const dir = tmpDir();
-    fs.writeFileSync(path.join(dir, '.lock'), `999999999\n${(await import('node:os')).hostname()}\n0\n`);
+    fs.writeFileSync(
+      path.join(dir, '.lock'),
+      `999999999\n${(await import('node:os')).hostname()}\n0\n`,
+    );
     const log = await Log.open({ dataDir: dir, background: false });
     await log.close();
   });
@@ -87,19 +119,27 @@ describe('produce and fetch', () => {
       { topic: 't', key: null, value: null, timestamp: 11 },
     ]);
     expect(meta.map((m) => m.offset)).toEqual([0, 1]);
-    const more = await log.produce([{ topic: 't', key: bytes('k2'), value: bytes('v2'), timestamp: 12 }]);
+    const more = await log.produce([
+      { topic: 't', key: bytes('k2'), value: bytes('v2'), timestamp: 12 },
+    ]);
     expect(more[0]!.offset).toBe(2);
     const res = await log.fetch('t', 0, 0);
-    expect(res.records.map((r) => [r.offset, text(r.key), text(r.value), r.timestamp, r.headers])).toEqual([
+    expect(
+      res.records.map((r) => [r.offset, text(r.key), text(r.value), r.timestamp, r.headers]),
+    ).toEqual([
       [0, 'k1', 'v1', 10, { h: 'x' }],
       [1, null, null, 11, {}],
       [2, 'k2', 'v2', 12, {}],
     ]);
     expect(res.nextOffset).toBe(3);
     expect(res.highWatermark).toBe(3);
-    expect((await log.fetch('t', 0, 1, { maxRecords: 1 })).records.map((r) => r.offset)).toEqual([1]);
+    expect((await log.fetch('t', 0, 1, { maxRecords: 1 })).records.map((r) => r.offset)).toEqual([
+      1,
+    ]);
     expect((await log.fetch('t', 0, 3)).records).toEqual([]);
-    await expect(log.fetch('t', 0, 4)).rejects.toMatchObject({ code: LogErrorCode.OFFSET_OUT_OF_RANGE });
+    await expect(log.fetch('t', 0, 4)).rejects.toMatchObject({
+      code: LogErrorCode.OFFSET_OUT_OF_RANGE,
+    });
   });
 
   it('partitions keyed records with murmur2 like the Java client', async () => {
@@ -108,7 +148,9 @@ describe('produce and fetch', () => {
     // toPositive(murmur2("foobar")) % 4 = (-790332482 & 0x7fffffff) % 4
     const meta = await log.produce([{ topic: 't', key: bytes('foobar'), value: bytes('x') }]);
     expect(meta[0]!.partition).toBe((-790332482 & 0x7fffffff) % 4);
-    const custom = await log.produce([{ topic: 't', key: bytes('foobar'), value: null }], { partitioner: () => 3 });
+    const custom = await log.produce([{ topic: 't', key: bytes('foobar'), value: null }], {
+      partitioner: () => 3,
+    });
     expect(custom[0]!.partition).toBe(3);
   });
 
@@ -122,30 +164,37 @@ describe('produce and fetch', () => {
     expect([r.timestamp, r.timestampType]).toEqual([5000, 'LogAppendTime']);
   });
 
-  it.each(['gzip', 'snappy'] as const)('compresses batches with %s (producer or topic choice)', async (codec) => {
-    const log = await openTestLog();
-    await log.createTopic('p', 1);
-    await log.createTopic('t', 1, { 'compression.type': codec });
-    const value = bytes('x'.repeat(5000));
-    await log.produce([{ topic: 'p', key: null, value }], { compression: codec });
-    await log.produce([{ topic: 't', key: null, value }]);
-    for (const topic of ['p', 't']) {
-      expect(log.describeTopic(topic)!.offsets[0]!.sizeBytes).toBeLessThan(1000);
-      expect(text((await log.fetch(topic, 0, 0)).records[0]!.value)).toBe('x'.repeat(5000));
-    }
-  });
+  it.each(['gzip', 'snappy'] as const)(
+    'compresses batches with %s (producer or topic choice)',
+    async (codec) => {
+      const log = await openTestLog();
+      await log.createTopic('p', 1);
+      await log.createTopic('t', 1, { 'compression.type': codec });
+      const value = bytes('x'.repeat(5000));
+      await log.produce([{ topic: 'p', key: null, value }], { compression: codec });
+      await log.produce([{ topic: 't', key: null, value }]);
+      for (const topic of ['p', 't']) {
+        expect(log.describeTopic(topic)!.offsets[0]!.sizeBytes).toBeLessThan(1000);
+        expect(text((await log.fetch(topic, 0, 0)).records[0]!.value)).toBe('x'.repeat(5000));
+      }
+    },
+  );
 
   it('refuses records without a key on a compacted topic, as Kafka does', async () => {
     const log = await openTestLog();
     await log.createTopic('c', 1, { 'cleanup.policy': 'compact' });
-    await expect(log.produce([{ topic: 'c', key: null, value: bytes('v') }])).rejects.toMatchObject({ code: LogErrorCode.INVALID_RECORD });
+    await expect(log.produce([{ topic: 'c', key: null, value: bytes('v') }])).rejects.toMatchObject(
+      { code: LogErrorCode.INVALID_RECORD },
+    );
   });
 
   it('keeps per-partition order across concurrent produce calls with and without compression', async () => {
     const log = await openTestLog();
     await log.createTopic('t', 1);
     const calls = Array.from({ length: 20 }, (_, i) =>
-      log.produce([{ topic: 't', partition: 0, key: null, value: bytes(String(i)) }], { compression: i % 2 ? 'gzip' : 'none' }),
+      log.produce([{ topic: 't', partition: 0, key: null, value: bytes(String(i)) }], {
+        compression: i % 2 ? 'gzip' : 'none',
+      }),
     );
     const metas = await Promise.all(calls);
     expect(metas.map((m) => m[0]!.offset)).toEqual(Array.from({ length: 20 }, (_, i) => i));
@@ -155,10 +204,13 @@ describe('produce and fetch', () => {
     const dir = tmpDir();
     const log = await Log.open({ dataDir: dir, background: false });
     await log.createTopic('t', 1, { 'segment.bytes': 1000, 'index.interval.bytes': 100 });
-    for (let i = 0; i < 50; i++) await log.produce([{ topic: 't', key: bytes(`k${i}`), value: bytes('v'.repeat(50)) }]);
+    for (let i = 0; i < 50; i++)
+      await log.produce([{ topic: 't', key: bytes(`k${i}`), value: bytes('v'.repeat(50)) }]);
     const d = log.describeTopic('t')!.offsets[0]!;
     expect(d.segments).toBeGreaterThan(3);
-    expect(fs.readdirSync(path.join(dir, 't-0')).filter((f) => f.endsWith('.log'))[0]).toBe('00000000000000000000.log');
+    expect(fs.readdirSync(path.join(dir, 't-0')).filter((f) => f.endsWith('.log'))[0]).toBe(
+      '00000000000000000000.log',
+    );
     const readAll = async (l: Log) => {
       const out: number[] = [];
       let off = 0;
@@ -182,7 +234,8 @@ describe('produce and fetch', () => {
   it('rolls a segment once a batch is more than segment.ms (record time) after its first batch', async () => {
     const log = await openTestLog();
     await log.createTopic('t', 1, { 'segment.ms': 1000 });
-    for (const timestamp of [0, 500, 1000, 1001, 1500, 2100]) await log.produce([{ topic: 't', key: null, value: bytes('v'), timestamp }]);
+    for (const timestamp of [0, 500, 1000, 1001, 1500, 2100])
+      await log.produce([{ topic: 't', key: null, value: bytes('v'), timestamp }]);
     // Segments start at offsets 0 (ts 0..1000), 3 (ts 1001..2001), 5 (ts 2100).
     expect(log.partition('t', 0).segments.map((s) => s.baseOffset)).toEqual([0, 3, 5]);
   });
@@ -207,7 +260,9 @@ describe('produce and fetch', () => {
     expect((cpu.user + cpu.system) / 1000).toBeLessThan(100); // idle while waiting
     await log.produce([{ topic: 't', partition: 1, key: null, value: bytes('wake') }]);
     const results = await waiting;
-    expect(results.find((r) => r.partition === 1)!.records.map((r) => text(r.value))).toEqual(['wake']);
+    expect(results.find((r) => r.partition === 1)!.records.map((r) => text(r.value))).toEqual([
+      'wake',
+    ]);
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
@@ -240,7 +295,8 @@ describe('offsets', () => {
     const log = await openTestLog();
     await log.createTopic('t', 1, { 'segment.bytes': 400, 'index.interval.bytes': 50 });
     const ts = [100, 300, 200, 400, 400, 500, 150, 600];
-    for (const t of ts) await log.produce([{ topic: 't', key: null, value: bytes('v'.repeat(40)), timestamp: t }]);
+    for (const t of ts)
+      await log.produce([{ topic: 't', key: null, value: bytes('v'.repeat(40)), timestamp: t }]);
     const at = async (t: number) => (await log.offsetForTimestamp('t', 0, t))?.offset ?? null;
     expect(await at(0)).toBe(0);
     expect(await at(100)).toBe(0);
@@ -260,7 +316,9 @@ describe('flush policy and acknowledgements', () => {
     const log = await openTestLog();
     await log.createTopic('t', 1); // default flush.messages=1: fsync per batch
     const p = log.partition('t', 0);
-    const pending = Array.from({ length: 50 }, (_, i) => log.produce([{ topic: 't', key: null, value: bytes(String(i)) }]));
+    const pending = Array.from({ length: 50 }, (_, i) =>
+      log.produce([{ topic: 't', key: null, value: bytes(String(i)) }]),
+    );
     expect(p.highWatermark).toBe(0); // written but not yet durable: not visible
     expect(p.logEndOffset).toBe(50);
     await Promise.all(pending);

@@ -4,7 +4,12 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { Cleaner, type CompactionReport } from './compaction/cleaner.js';
-import { effectiveConfig, normaliseOverrides, parseTopicConfig, type TopicConfig } from './config.js';
+import {
+  effectiveConfig,
+  normaliseOverrides,
+  parseTopicConfig,
+  type TopicConfig,
+} from './config.js';
 import {
   lockDataDir,
   partitionDir,
@@ -17,7 +22,13 @@ import {
 } from './data-dir.js';
 import { LogError, LogErrorCode } from './errors.js';
 import { fetchRecords, pollRecords } from './fetch.js';
-import { GroupCoordinator, type GroupDescription, type GroupMembership, type JoinOptions, type OffsetReset } from './groups/coordinator.js';
+import {
+  GroupCoordinator,
+  type GroupDescription,
+  type GroupMembership,
+  type JoinOptions,
+  type OffsetReset,
+} from './groups/coordinator.js';
 import { OFFSETS_TOPIC, type CommittedOffset } from './groups/offsets-store.js';
 import {
   TRANSACTION_STATE_TOPIC,
@@ -124,7 +135,9 @@ export class Log {
       log.load();
       await log.startInternal(opts);
     } catch (err) {
-      if (log) for (const t of log.topics.values()) for (const p of t.partitions) void p.close().catch(() => undefined);
+      if (log)
+        for (const t of log.topics.values())
+          for (const p of t.partitions) void p.close().catch(() => undefined);
       release();
       throw err;
     }
@@ -145,7 +158,13 @@ export class Log {
         const ls = starts.get(key);
         state.partitions.push(
           fs.existsSync(dir)
-            ? PartitionLog.open(opts, rp === undefined && ls === undefined ? undefined : { recoveryPoint: rp ?? 0, logStartOffset: ls ?? 0 }, this.recoveryEvents)
+            ? PartitionLog.open(
+                opts,
+                rp === undefined && ls === undefined
+                  ? undefined
+                  : { recoveryPoint: rp ?? 0, logStartOffset: ls ?? 0 },
+                this.recoveryEvents,
+              )
             : PartitionLog.create(opts),
         );
       }
@@ -220,7 +239,11 @@ export class Log {
   topic(name: string): TopicState {
     this.ensureOpen();
     const t = this.topics.get(name);
-    if (!t) throw new LogError(LogErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `This server does not host this topic-partition: ${name}`);
+    if (!t)
+      throw new LogError(
+        LogErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+        `This server does not host this topic-partition: ${name}`,
+      );
     return t;
   }
 
@@ -228,7 +251,11 @@ export class Log {
   partition(topic: string, partition: number): PartitionLog {
     const t = this.topic(topic);
     const p = t.partitions[partition];
-    if (!p) throw new LogError(LogErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `This server does not host this topic-partition: ${topic}-${partition}`);
+    if (!p)
+      throw new LogError(
+        LogErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+        `This server does not host this topic-partition: ${topic}-${partition}`,
+      );
     return p;
   }
 
@@ -246,11 +273,17 @@ export class Log {
     for (const spec of specs) {
       validateTopicName(spec.name);
       if (!Number.isInteger(spec.partitions) || spec.partitions < 1 || spec.partitions > 100_000) {
-        throw new LogError(LogErrorCode.INVALID_PARTITIONS, `Number of partitions must be at least 1 (got ${spec.partitions} for ${spec.name})`);
+        throw new LogError(
+          LogErrorCode.INVALID_PARTITIONS,
+          `Number of partitions must be at least 1 (got ${spec.partitions} for ${spec.name})`,
+        );
       }
       if (this.topics.has(spec.name)) {
         if (opts.ifNotExists) continue;
-        throw new LogError(LogErrorCode.TOPIC_ALREADY_EXISTS, `Topic '${spec.name}' already exists.`);
+        throw new LogError(
+          LogErrorCode.TOPIC_ALREADY_EXISTS,
+          `Topic '${spec.name}' already exists.`,
+        );
       }
       const overrides = normaliseOverrides(spec.config);
       parseTopicConfig(overrides, this.defaults);
@@ -280,7 +313,11 @@ export class Log {
     }
   }
 
-  async createTopic(name: string, partitions: number, config?: Record<string, string | number>): Promise<void> {
+  async createTopic(
+    name: string,
+    partitions: number,
+    config?: Record<string, string | number>,
+  ): Promise<void> {
     await this.createTopics([{ name, partitions, ...(config ? { config } : {}) }]);
   }
 
@@ -303,7 +340,10 @@ export class Log {
   async createPartitions(name: string, totalCount: number): Promise<void> {
     const state = this.topic(name);
     if (!Number.isInteger(totalCount) || totalCount <= state.partitions.length) {
-      throw new LogError(LogErrorCode.INVALID_PARTITIONS, `Topic ${name} has ${state.partitions.length} partitions; the new count must be larger (got ${totalCount})`);
+      throw new LogError(
+        LogErrorCode.INVALID_PARTITIONS,
+        `Topic ${name} has ${state.partitions.length} partitions; the new count must be larger (got ${totalCount})`,
+      );
     }
     for (let p = state.partitions.length; p < totalCount; p++) {
       fs.rmSync(partitionDir(this.dataDir, name, p), { recursive: true, force: true });
@@ -315,7 +355,11 @@ export class Log {
   }
 
   /** Sets and removes config overrides (Kafka's incrementalAlterConfigs SET / DELETE). */
-  async alterTopicConfig(name: string, set: Record<string, string | number>, remove: string[] = []): Promise<void> {
+  async alterTopicConfig(
+    name: string,
+    set: Record<string, string | number>,
+    remove: string[] = [],
+  ): Promise<void> {
     const state = this.topic(name);
     const next = { ...state.record.config, ...normaliseOverrides(set) };
     for (const k of remove) delete next[k];
@@ -370,12 +414,21 @@ export class Log {
   }
 
   /** @internal the transactional produce path (see transactions/). */
-  produceTransactional(records: readonly ProducerRecord[], opts: ProduceOptions, txn: TransactionalAppend): Promise<RecordMetadata[]> {
+  produceTransactional(
+    records: readonly ProducerRecord[],
+    opts: ProduceOptions,
+    txn: TransactionalAppend,
+  ): Promise<RecordMetadata[]> {
     this.ensureOpen();
     return this.producer.produce(records, opts, txn);
   }
 
-  fetch(topic: string, partition: number, offset: number, opts?: FetchOptions): Promise<FetchResult> {
+  fetch(
+    topic: string,
+    partition: number,
+    offset: number,
+    opts?: FetchOptions,
+  ): Promise<FetchResult> {
     try {
       return fetchRecords(this.partition(topic, partition), offset, opts);
     } catch (err) {
@@ -384,7 +437,10 @@ export class Log {
   }
 
   /** Long-polls several partitions, returning once any has records (see fetch.ts). */
-  poll(positions: (TopicPartition & { offset: number })[], opts?: FetchOptions): Promise<FetchResult[]> {
+  poll(
+    positions: (TopicPartition & { offset: number })[],
+    opts?: FetchOptions,
+  ): Promise<FetchResult[]> {
     try {
       return pollRecords(
         positions.map((p) => ({ log: this.partition(p.topic, p.partition), offset: p.offset })),
@@ -396,9 +452,18 @@ export class Log {
   }
 
   /** Raw, CRC-checked batches as stored (Kafka's fetch response payload), for tools and copies. */
-  fetchBatches(topic: string, partition: number, offset: number, opts: { maxBytes?: number; isolationLevel?: IsolationLevel } = {}): Promise<ReadBatch[]> {
+  fetchBatches(
+    topic: string,
+    partition: number,
+    offset: number,
+    opts: { maxBytes?: number; isolationLevel?: IsolationLevel } = {},
+  ): Promise<ReadBatch[]> {
     try {
-      return this.partition(topic, partition).read(offset, opts.maxBytes ?? 1 << 20, opts.isolationLevel ?? 'read_uncommitted');
+      return this.partition(topic, partition).read(
+        offset,
+        opts.maxBytes ?? 1 << 20,
+        opts.isolationLevel ?? 'read_uncommitted',
+      );
     } catch (err) {
       return Promise.reject(err);
     }
@@ -409,12 +474,20 @@ export class Log {
   }
 
   /** The end of the readable log: the high watermark, or the last stable offset for read_committed. */
-  latestOffset(topic: string, partition: number, isolation: IsolationLevel = 'read_uncommitted'): number {
+  latestOffset(
+    topic: string,
+    partition: number,
+    isolation: IsolationLevel = 'read_uncommitted',
+  ): number {
     const p = this.partition(topic, partition);
     return isolation === 'read_committed' ? p.lastStableOffset : p.highWatermark;
   }
 
-  offsetForTimestamp(topic: string, partition: number, timestamp: number): Promise<{ offset: number; timestamp: number } | null> {
+  offsetForTimestamp(
+    topic: string,
+    partition: number,
+    timestamp: number,
+  ): Promise<{ offset: number; timestamp: number } | null> {
     try {
       return this.partition(topic, partition).offsetForTimestamp(timestamp);
     } catch (err) {
@@ -444,7 +517,10 @@ export class Log {
   }
 
   /** Commits offsets durably (unfenced; GroupMembership.commit checks the generation). */
-  commitOffsets(groupId: string, offsets: (TopicPartition & { offset: number; metadata?: string })[]): Promise<void> {
+  commitOffsets(
+    groupId: string,
+    offsets: (TopicPartition & { offset: number; metadata?: string })[],
+  ): Promise<void> {
     try {
       this.ensureOpen();
       return this.groups.commit(groupId, offsets);
@@ -497,7 +573,10 @@ export class Log {
   // ---- transactions --------------------------------------------------------------------------
 
   /** Kafka's initTransactions for `transactionalId`: fences older producers with the same id. */
-  transactionalProducer(transactionalId: string, opts?: TransactionalProducerOptions): Promise<TransactionalProducer> {
+  transactionalProducer(
+    transactionalId: string,
+    opts?: TransactionalProducerOptions,
+  ): Promise<TransactionalProducer> {
     try {
       this.ensureOpen();
       return this.txns.init(transactionalId, opts);
@@ -553,7 +632,9 @@ export class Log {
 
   /** fsyncs every partition, whatever its flush policy. */
   async flush(): Promise<void> {
-    await Promise.all([...this.topics.values()].flatMap((t) => t.partitions.map((p) => p.flushAll())));
+    await Promise.all(
+      [...this.topics.values()].flatMap((t) => t.partitions.map((p) => p.flushAll())),
+    );
   }
 
   /** @internal every partition, for the cleaner and admin listings */

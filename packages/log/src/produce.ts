@@ -36,14 +36,22 @@ export class Producer {
 
   constructor(private readonly ctx: ProduceContext) {}
 
-  async produce(records: readonly ProducerRecord[], opts: ProduceOptions = {}, txn?: TransactionalAppend): Promise<RecordMetadata[]> {
-    const groups = new Map<PartitionLog, { topic: TopicHandle; items: { index: number; record: RecordInput }[] }>();
+  async produce(
+    records: readonly ProducerRecord[],
+    opts: ProduceOptions = {},
+    txn?: TransactionalAppend,
+  ): Promise<RecordMetadata[]> {
+    const groups = new Map<
+      PartitionLog,
+      { topic: TopicHandle; items: { index: number; record: RecordInput }[] }
+    >();
     const touched = new Set<TopicHandle>();
     const now = this.ctx.clock();
     let lastTopic: TopicHandle | null = null;
     for (let index = 0; index < records.length; index++) {
       const r = records[index]!;
-      const topic: TopicHandle = lastTopic !== null && lastTopic.name === r.topic ? lastTopic : this.ctx.topic(r.topic);
+      const topic: TopicHandle =
+        lastTopic !== null && lastTopic.name === r.topic ? lastTopic : this.ctx.topic(r.topic);
       lastTopic = topic;
       touched.add(topic);
       const partition = this.choosePartition(topic, r, opts);
@@ -57,7 +65,15 @@ export class Producer {
       let g = groups.get(log);
       if (!g) groups.set(log, (g = { topic, items: [] }));
       // A producer record is already a valid RecordInput once it has a timestamp (extra fields are ignored).
-      const record: RecordInput = r.timestamp !== undefined ? (r as RecordInput) : { key: r.key, value: r.value, timestamp: now, ...(r.headers ? { headers: r.headers } : {}) };
+      const record: RecordInput =
+        r.timestamp !== undefined
+          ? (r as RecordInput)
+          : {
+              key: r.key,
+              value: r.value,
+              timestamp: now,
+              ...(r.headers ? { headers: r.headers } : {}),
+            };
       g.items.push({ index, record });
     }
     for (const t of touched) this.ctx.nullKeys.batchDone(t.name, t.partitions.length);
@@ -65,16 +81,23 @@ export class Producer {
     const out: RecordMetadata[] = new Array(records.length);
     await Promise.all(
       [...groups].map(async ([log, { topic, items }]) => {
-        const codec: CompressionType = topic.config.compressionType === 'producer' ? (opts.compression ?? 'none') : topic.config.compressionType;
+        const codec: CompressionType =
+          topic.config.compressionType === 'producer'
+            ? (opts.compression ?? 'none')
+            : topic.config.compressionType;
         const chunks = split(items, topic.config.maxMessageBytes);
         const encodeOpts = {
           compression: codec,
-          ...(txn ? { producerId: txn.producerId, producerEpoch: txn.producerEpoch, transactional: true } : {}),
+          ...(txn
+            ? { producerId: txn.producerId, producerEpoch: txn.producerEpoch, transactional: true }
+            : {}),
         };
         const batches = chunks.map((chunk) => {
           const recs = chunk.map((c) => c.record);
           if (codec === 'none') return encodeBatch(recs, encodeOpts);
-          return compress(codec, encodeRecordsSection(recs)).then((body) => encodeBatch(recs, encodeOpts, body));
+          return compress(codec, encodeRecordsSection(recs)).then((body) =>
+            encodeBatch(recs, encodeOpts, body),
+          );
         });
         const infos = await this.appendInOrder(log, batches, txn);
         let last = -1;
@@ -98,16 +121,28 @@ export class Producer {
   private choosePartition(topic: TopicHandle, r: ProducerRecord, opts: ProduceOptions): number {
     const n = topic.partitions.length;
     let p = r.partition;
-    if (p === undefined && opts.partitioner) p = opts.partitioner({ topic: topic.name, key: r.key, value: r.value, numPartitions: n });
-    if (p === undefined) p = r.key !== null ? partitionForKey(r.key, n) : this.ctx.nullKeys.next(topic.name, n, opts.nullKeyStrategy ?? 'sticky');
+    if (p === undefined && opts.partitioner)
+      p = opts.partitioner({ topic: topic.name, key: r.key, value: r.value, numPartitions: n });
+    if (p === undefined)
+      p =
+        r.key !== null
+          ? partitionForKey(r.key, n)
+          : this.ctx.nullKeys.next(topic.name, n, opts.nullKeyStrategy ?? 'sticky');
     if (!Number.isInteger(p) || p < 0 || p >= n) {
-      throw new LogError(LogErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `partition ${p} of topic ${topic.name} does not exist (it has ${n})`);
+      throw new LogError(
+        LogErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+        `partition ${p} of topic ${topic.name} does not exist (it has ${n})`,
+      );
     }
     return p;
   }
 
   /** Appends after any earlier produce call to the same partition, keeping call order. */
-  private appendInOrder(log: PartitionLog, batches: (Buffer | Promise<Buffer>)[], txn?: TransactionalAppend) {
+  private appendInOrder(
+    log: PartitionLog,
+    batches: (Buffer | Promise<Buffer>)[],
+    txn?: TransactionalAppend,
+  ) {
     const prev = this.tails.get(log);
     if (!prev && !txn && batches.every((b) => Buffer.isBuffer(b))) {
       return Promise.resolve((batches as Buffer[]).map((b) => log.append(b)));

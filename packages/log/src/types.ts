@@ -5,7 +5,14 @@ import type { Headers, TimestampType } from './format/record-batch.js';
 import type { CustomPartitioner, NullKeyStrategy } from './partitioner.js';
 import type { IsolationLevel } from './storage/partition-log.js';
 
-export type { CompressionType, Headers, TimestampType, IsolationLevel, CustomPartitioner, NullKeyStrategy };
+export type {
+  CompressionType,
+  Headers,
+  TimestampType,
+  IsolationLevel,
+  CustomPartitioner,
+  NullKeyStrategy,
+};
 
 export interface TopicPartition {
   topic: string;

@@ -26,7 +26,10 @@ describe('damaged files', () => {
     const written = new Map<number, string>();
     for (let i = 0; i < 120; i++) {
       const value = `value-${i}-${'x'.repeat(i % 37)}`;
-      const [m] = await log.produce([{ topic: 't', key: Buffer.from(`k${i}`), value: Buffer.from(value) }], { compression: i % 3 === 0 ? 'gzip' : 'none' });
+      const [m] = await log.produce(
+        [{ topic: 't', key: Buffer.from(`k${i}`), value: Buffer.from(value) }],
+        { compression: i % 3 === 0 ? 'gzip' : 'none' },
+      );
       written.set(m!.offset, value);
     }
     await log.close();
@@ -34,9 +37,13 @@ describe('damaged files', () => {
     await fc.assert(
       fc.asyncProperty(damageArb, async (damage) => {
         const work = fs.mkdtempSync(path.join(dir, 'run-'));
-        for (const name of fs.readdirSync(pristine)) fs.cpSync(path.join(pristine, name), path.join(work, name), { recursive: true });
+        for (const name of fs.readdirSync(pristine))
+          fs.cpSync(path.join(pristine, name), path.join(work, name), { recursive: true });
         const part = path.join(work, 't-0');
-        const files = fs.readdirSync(part).filter((f) => /\.(log|index|timeindex)$/.test(f)).sort();
+        const files = fs
+          .readdirSync(part)
+          .filter((f) => /\.(log|index|timeindex)$/.test(f))
+          .sort();
         const file = path.join(part, files[damage.fileIndex % files.length]!);
         const data = fs.readFileSync(file);
         if (data.length === 0) return;
@@ -45,13 +52,17 @@ describe('damaged files', () => {
         else {
           data.writeUInt8(data[pos]! ^ (1 << damage.bit), pos);
           fs.writeFileSync(file, data);
-          if (damage.kind === 'flip-and-forget-checkpoint') fs.rmSync(path.join(work, 'recovery-point-offset-checkpoint'));
+          if (damage.kind === 'flip-and-forget-checkpoint')
+            fs.rmSync(path.join(work, 'recovery-point-offset-checkpoint'));
         }
         let opened: Log;
         try {
           opened = await Log.open({ dataDir: work, background: false });
         } catch (err) {
-          if (!isLogError(err, LogErrorCode.CORRUPT_MESSAGE)) expect.fail(`open failed with ${String(err)} after ${JSON.stringify(damage)} on ${path.basename(file)}`);
+          if (!isLogError(err, LogErrorCode.CORRUPT_MESSAGE))
+            expect.fail(
+              `open failed with ${String(err)} after ${JSON.stringify(damage)} on ${path.basename(file)}`,
+            );
           return;
         }
         try {
@@ -60,12 +71,16 @@ describe('damaged files', () => {
             const r = await opened.fetch('t', 0, off, { maxBytes: 500 });
             if (r.records.length === 0) break;
             for (const rec of r.records) {
-              if (Buffer.from(rec.value!).toString() !== written.get(rec.offset)) expect.fail(`record ${rec.offset} served wrong`);
+              if (Buffer.from(rec.value!).toString() !== written.get(rec.offset))
+                expect.fail(`record ${rec.offset} served wrong`);
             }
             off = r.nextOffset;
           }
         } catch (err) {
-          if (!isLogError(err, LogErrorCode.CORRUPT_MESSAGE)) expect.fail(`read failed with ${String(err)} after ${JSON.stringify(damage)} on ${path.basename(file)}`);
+          if (!isLogError(err, LogErrorCode.CORRUPT_MESSAGE))
+            expect.fail(
+              `read failed with ${String(err)} after ${JSON.stringify(damage)} on ${path.basename(file)}`,
+            );
         } finally {
           await opened.close();
           fs.rmSync(work, { recursive: true, force: true });

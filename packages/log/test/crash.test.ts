@@ -21,7 +21,9 @@ interface RunResult {
 /** Runs the child until it has printed a few acknowledgements, then kills it at a random moment. */
 function runAndKill(mode: 'append' | 'txn', dataDir: string): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX, CHILD, mode, dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', TSX, CHILD, mode, dataDir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     let acks = 0;
@@ -39,7 +41,10 @@ function runAndKill(mode: 'append' | 'txn', dataDir: string): Promise<RunResult>
     child.on('exit', (code, signal) => {
       if (signal !== 'SIGKILL') return reject(new Error(`child exited ${code}: ${err}`));
       // Only whole lines count: the last one may have been cut by the kill.
-      const complete = out.slice(0, out.lastIndexOf('\n') + 1).split('\n').filter(Boolean);
+      const complete = out
+        .slice(0, out.lastIndexOf('\n') + 1)
+        .split('\n')
+        .filter(Boolean);
       resolve({ lines: complete, killedMidWrite: acks > 0 });
     });
   });
@@ -54,7 +59,8 @@ describe('crash safety (SIGKILL)', () => {
     let verifiedEnd = 0;
     for (let i = 0; i < KILLS; i++) {
       const { lines } = await runAndKill('append', dir);
-      for (const l of lines) if (l.startsWith('ACK ')) acknowledged = Math.max(acknowledged, Number(l.slice(4)));
+      for (const l of lines)
+        if (l.startsWith('ACK ')) acknowledged = Math.max(acknowledged, Number(l.slice(4)));
       const log = await Log.open({ dataDir: dir, background: false });
       reopens++;
       try {
@@ -87,7 +93,9 @@ describe('crash safety (SIGKILL)', () => {
         await log.close();
       }
     }
-    console.log(`crash test: ${KILLS} kills, ${reopens} reopens, ${tornTails} torn tails truncated, ${acknowledged + 1} records acknowledged`);
+    console.log(
+      `crash test: ${KILLS} kills, ${reopens} reopens, ${tornTails} torn tails truncated, ${acknowledged + 1} records acknowledged`,
+    );
     expect(acknowledged).toBeGreaterThan(0);
   }, 300_000);
 
@@ -107,7 +115,10 @@ describe('crash safety (SIGKILL)', () => {
           const end = log.latestOffset('tx', p, 'read_committed');
           expect(end).toBe(log.latestOffset('tx', p)); // recovery left no transaction open
           while (off < end) {
-            const r = await log.fetch('tx', p, off, { isolationLevel: 'read_committed', maxBytes: 8 << 20 });
+            const r = await log.fetch('tx', p, off, {
+              isolationLevel: 'read_committed',
+              maxBytes: 8 << 20,
+            });
             for (const rec of r.records) {
               const k = Buffer.from(rec.key!).toString();
               counts.set(k, (counts.get(k) ?? 0) + 1);
@@ -118,8 +129,12 @@ describe('crash safety (SIGKILL)', () => {
           perPartition.push(counts);
         }
         // Atomic: a transaction is in all three partitions, whole, or in none.
-        expect([...perPartition[1]!.entries()].sort()).toEqual([...perPartition[0]!.entries()].sort());
-        expect([...perPartition[2]!.entries()].sort()).toEqual([...perPartition[0]!.entries()].sort());
+        expect([...perPartition[1]!.entries()].sort()).toEqual(
+          [...perPartition[0]!.entries()].sort(),
+        );
+        expect([...perPartition[2]!.entries()].sort()).toEqual(
+          [...perPartition[0]!.entries()].sort(),
+        );
         for (const t of committed) expect(perPartition[0]!.has(t)).toBe(true); // acknowledged commits stay
       } finally {
         await log.close();

@@ -19,17 +19,24 @@ export function tmpDir(prefix = 'swlog-'): string {
 }
 
 /** Opens a log that the test's teardown closes; background timers off unless asked. */
-export async function openTestLog(opts: Partial<LogOptions> & { dataDir?: string } = {}): Promise<Log> {
+export async function openTestLog(
+  opts: Partial<LogOptions> & { dataDir?: string } = {},
+): Promise<Log> {
   const log = await Log.open({ background: false, ...opts, dataDir: opts.dataDir ?? tmpDir() });
   logs.push(log);
   return log;
 }
 
 export const bytes = (s: string): Buffer => Buffer.from(s);
-export const text = (b: Uint8Array | null): string | null => (b === null ? null : Buffer.from(b).toString());
+export const text = (b: Uint8Array | null): string | null =>
+  b === null ? null : Buffer.from(b).toString();
 
 /** A clock tests move by hand. */
-export function manualClock(start = 1_700_000_000_000): { now: () => number; advance: (ms: number) => void; set: (t: number) => void } {
+export function manualClock(start = 1_700_000_000_000): {
+  now: () => number;
+  advance: (ms: number) => void;
+  set: (t: number) => void;
+} {
   let t = start;
   return { now: () => t, advance: (ms) => (t += ms), set: (v) => (t = v) };
 }

@@ -32,7 +32,10 @@ describe('serving worker threads', () => {
         worker.on('message', onMsg);
         worker.once('error', reject);
       });
-    worker.on('message', (m: { step: string }) => (messages[m.step] = m as Record<string, unknown>));
+    worker.on(
+      'message',
+      (m: { step: string }) => (messages[m.step] = m as Record<string, unknown>),
+    );
 
     expect(await waitFor('produced')).toMatchObject({
       offsets: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],

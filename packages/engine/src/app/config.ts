@@ -1,7 +1,10 @@
 // The Kafka Streams configs the engine reads, with Kafka Streams' defaults.
 import type { AppConfig } from '@streamwright/topology-model';
 import type { ExceptionHandling } from '../processor/processor-context.js';
-import { timestampExtractorConfig, type TimestampExtractorConfig } from '../time/timestamp-extractor.js';
+import {
+  timestampExtractorConfig,
+  type TimestampExtractorConfig,
+} from '../time/timestamp-extractor.js';
 
 export interface EngineConfig {
   applicationId: string;
@@ -27,7 +30,12 @@ export interface EngineConfig {
 
 function int(config: AppConfig, key: string, fallback: number): number {
   const raw = config[key];
-  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+  const n =
+    typeof raw === 'number'
+      ? raw
+      : typeof raw === 'string' && raw.trim() !== ''
+        ? Number(raw)
+        : NaN;
   return Number.isFinite(n) ? Math.trunc(n) : fallback;
 }
 
@@ -36,16 +44,23 @@ export function engineConfig(applicationId: string, config: AppConfig): EngineCo
   return {
     applicationId,
     processingGuarantee: guarantee,
-    commitIntervalMs: int(config, 'commit.interval.ms', guarantee === 'exactly_once_v2' ? 100 : 30_000),
+    commitIntervalMs: int(
+      config,
+      'commit.interval.ms',
+      guarantee === 'exactly_once_v2' ? 100 : 30_000,
+    ),
     numStreamThreads: Math.max(1, int(config, 'num.stream.threads', 1)),
     processingExceptionHandler: config['processing.exception.handler'] ?? 'log-and-fail',
-    deserializationExceptionHandler: config['default.deserialization.exception.handler'] ?? 'log-and-fail',
+    deserializationExceptionHandler:
+      config['default.deserialization.exception.handler'] ?? 'log-and-fail',
     timestampExtractor: timestampExtractorConfig(config),
     maxTaskIdleMs: int(config, 'max.task.idle.ms', 0),
     maxPollRecords: Math.max(1, int(config, 'max.poll.records', 1000)),
     pollMs: Math.max(1, int(config, 'poll.ms', 100)),
     bufferedRecordsPerPartition: Math.max(1, int(config, 'buffered.records.per.partition', 1000)),
     // Kafka's default is rocksDB; here stores stay in memory unless asked for (docs/STATE.md).
-    persistentStores: ['rocksDB', 'rocksdb', 'lmdb'].includes(String(config['default.dsl.store'] ?? '')),
+    persistentStores: ['rocksDB', 'rocksdb', 'lmdb'].includes(
+      String(config['default.dsl.store'] ?? ''),
+    ),
   };
 }

@@ -37,7 +37,10 @@ export class GeneratorRunner {
 
   constructor(options: GeneratorOptions) {
     this.#o = options;
-    this.#key = options.config.key === undefined ? null : compileExpression(options.config.key, 'generatorKey');
+    this.#key =
+      options.config.key === undefined
+        ? null
+        : compileExpression(options.config.key, 'generatorKey');
     this.#value = compileExpression(options.config.value, 'generatorValue');
   }
 
@@ -107,7 +110,10 @@ export class GeneratorRunner {
       await this.#o.backend.produce(batch);
       this.producedTotal += batch.length;
     } catch (error) {
-      this.#o.logger.warn({ generator: this.#o.modelNodeId, err: errorMessage(error) }, 'generator could not produce');
+      this.#o.logger.warn(
+        { generator: this.#o.modelNodeId, err: errorMessage(error) },
+        'generator could not produce',
+      );
     }
   }
 }

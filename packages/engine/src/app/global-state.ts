@@ -13,7 +13,10 @@ const POLL_WAIT_MS = 100;
 const FETCH_MAX_RECORDS = 10_000;
 
 export class GlobalStateUpdater {
-  readonly #tasks: { task: StreamTask; positions: Map<string, TopicPartition & { offset: number }> }[] = [];
+  readonly #tasks: {
+    task: StreamTask;
+    positions: Map<string, TopicPartition & { offset: number }>;
+  }[] = [];
   #stopped = false;
   #wakeup = new AbortController();
   #loop: Promise<void> | null = null;
@@ -21,7 +24,13 @@ export class GlobalStateUpdater {
   constructor(
     private readonly backend: Backend,
     private readonly subtopologies: CompiledSubtopology[],
-    private readonly options: { config: EngineConfig; metrics: MetricsRegistry; logger: EngineLogger; onError: (e: ProcessingError) => void; onFatal: (error: unknown) => void },
+    private readonly options: {
+      config: EngineConfig;
+      metrics: MetricsRegistry;
+      logger: EngineLogger;
+      onError: (e: ProcessingError) => void;
+      onFatal: (error: unknown) => void;
+    },
   ) {}
 
   /** Bootstraps every global store to the end of its topic, then keeps them updated. */
@@ -30,7 +39,8 @@ export class GlobalStateUpdater {
       const partitions: (TopicPartition & { offset: number })[] = [];
       for (const topic of sub.sourceTopics) {
         const desc = await this.backend.describeTopic(topic);
-        for (const o of desc?.offsets ?? []) partitions.push({ topic, partition: o.partition, offset: o.earliest });
+        for (const o of desc?.offsets ?? [])
+          partitions.push({ topic, partition: o.partition, offset: o.earliest });
       }
       const task = new StreamTask({
         subtopology: sub,
@@ -80,8 +90,16 @@ export class GlobalStateUpdater {
     while (!this.#stopped) {
       try {
         for (const { task, positions } of this.#tasks) {
-          const requests = [...positions.values()].map(({ topic, partition, offset }) => ({ topic, partition, offset }));
-          const responses = await this.backend.fetchMany(requests, { maxRecords: FETCH_MAX_RECORDS, maxWaitMs: POLL_WAIT_MS, signal: this.#wakeup.signal });
+          const requests = [...positions.values()].map(({ topic, partition, offset }) => ({
+            topic,
+            partition,
+            offset,
+          }));
+          const responses = await this.backend.fetchMany(requests, {
+            maxRecords: FETCH_MAX_RECORDS,
+            maxWaitMs: POLL_WAIT_MS,
+            signal: this.#wakeup.signal,
+          });
           for (const r of responses) {
             const p = positions.get(`${r.topic}:${r.partition}`);
             if (!p || r.records.length === 0) continue;

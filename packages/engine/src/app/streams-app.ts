@@ -79,16 +79,27 @@ class StreamsAppImpl implements StreamsApp {
     this.#options = options;
     this.#plan = plan;
     this.applicationId = options.topology.application.id;
-    this.#config = { ...engineConfig(this.applicationId, options.topology.application.config), stateDir: options.stateDir };
+    this.#config = {
+      ...engineConfig(this.applicationId, options.topology.application.config),
+      stateDir: options.stateDir,
+    };
     this.#logger = options.logger ?? silent;
     // Compiling here surfaces a bad expression or plan at creation, before anything starts.
-    const registries = { ...(options.functions ? { functions: options.functions } : {}), ...(options.processors ? { processors: options.processors } : {}) };
+    const registries = {
+      ...(options.functions ? { functions: options.functions } : {}),
+      ...(options.processors ? { processors: options.processors } : {}),
+    };
     const compiled = compilePlan(plan, registries);
     this.#compiled = options.recordTap ? tapSubtopologies(compiled, options.recordTap) : compiled;
     const nodeModelIds: Record<string, string> = {};
-    for (const [modelId, names] of Object.entries(plan.nodeNames)) for (const n of names) nodeModelIds[n] = modelId;
+    for (const [modelId, names] of Object.entries(plan.nodeNames))
+      for (const n of names) nodeModelIds[n] = modelId;
     this.#metrics = new MetricsRegistry(this.applicationId, nodeModelIds);
-    this.#lifecycle = new StateMachine<AppState>(`application ${this.applicationId}`, 'CREATED', APP_TRANSITIONS);
+    this.#lifecycle = new StateMachine<AppState>(
+      `application ${this.applicationId}`,
+      'CREATED',
+      APP_TRANSITIONS,
+    );
   }
 
   state(): AppState {
@@ -101,13 +112,18 @@ class StreamsAppImpl implements StreamsApp {
 
   async start(): Promise<void> {
     if (this.#lifecycle.state !== 'CREATED') {
-      throw new EngineError('APP_STATE', `application ${this.applicationId} cannot start in state ${this.#lifecycle.state}`);
+      throw new EngineError(
+        'APP_STATE',
+        `application ${this.applicationId} cannot start in state ${this.#lifecycle.state}`,
+      );
     }
     // Checked before anything starts, so a refused app stays CREATED.
     const inWorkers = this.#config.numStreamThreads > 1;
     if (this.#config.processingGuarantee === 'exactly_once_v2') {
       if (!this.#options.backend.transactionalProducer) {
-        throw new UnsupportedConfigError(`processing.guarantee=exactly_once_v2 needs a backend with transactions; the ${this.#options.backend.kind} backend has none`);
+        throw new UnsupportedConfigError(
+          `processing.guarantee=exactly_once_v2 needs a backend with transactions; the ${this.#options.backend.kind} backend has none`,
+        );
       }
     }
     const workerModule = inWorkers ? this.#workerModule() : null;
@@ -135,13 +151,31 @@ class StreamsAppImpl implements StreamsApp {
       const onFatal = (failed: StreamThreadHandle, error: unknown): void => {
         // Processing errors are already in status; anything else (a failed produce or commit)
         // is recorded against the thread so the UI can show why the app stopped.
-        if (!(error instanceof FailedProcessingError) && !this.#errors.some((e) => e.handling === 'fail')) {
-          this.#recordError({ taskId: '', processor: failed.name, message: errorMessage(error), record: null, at: Date.now(), handling: 'fail' });
+        if (
+          !(error instanceof FailedProcessingError) &&
+          !this.#errors.some((e) => e.handling === 'fail')
+        ) {
+          this.#recordError({
+            taskId: '',
+            processor: failed.name,
+            message: errorMessage(error),
+            record: null,
+            at: Date.now(),
+            handling: 'fail',
+          });
         }
         void this.#fail(error);
       };
       for (let i = 1; i <= this.#config.numStreamThreads; i++) {
-        const common = { backend: this.#options.backend, config: this.#config, assignor, metrics: this.#metrics, logger: this.#logger, onError, onFatal };
+        const common = {
+          backend: this.#options.backend,
+          config: this.#config,
+          assignor,
+          metrics: this.#metrics,
+          logger: this.#logger,
+          onError,
+          onFatal,
+        };
         const thread: StreamThreadHandle = inWorkers
           ? new WorkerStreamThread(i, { ...common, plan: this.#plan, workerModule })
           : new StreamThread(i, { ...common, subtopologies: streamSubtopologies });
@@ -156,7 +190,10 @@ class StreamsAppImpl implements StreamsApp {
       await this.#fail(error);
       throw error;
     }
-    this.#logger.info({ applicationId: this.applicationId, threads: this.#threads.length }, 'application started');
+    this.#logger.info(
+      { applicationId: this.applicationId, threads: this.#threads.length },
+      'application started',
+    );
   }
 
   /**
@@ -203,7 +240,12 @@ class StreamsAppImpl implements StreamsApp {
     // From the tasks' shared metric slots, which every stream thread (on this thread or a worker)
     // keeps current: task state, stream time and owning thread.
     const tasks = this.#metrics.taskStatuses((index) => threadName(this.applicationId, index));
-    return { applicationId: this.applicationId, state: this.#lifecycle.state, tasks, errors: [...this.#errors] };
+    return {
+      applicationId: this.applicationId,
+      state: this.#lifecycle.state,
+      tasks,
+      errors: [...this.#errors],
+    };
   }
 
   metrics(): MetricsSnapshot {
@@ -224,7 +266,8 @@ class StreamsAppImpl implements StreamsApp {
       const instances = [];
       for (const thread of this.#threads) {
         if (!(thread instanceof StreamThread)) continue;
-        for (const task of thread.tasks.values()) for (const s of task.stores) if (s.name === name) instances.push(s);
+        for (const task of thread.tasks.values())
+          for (const s of task.stores) if (s.name === name) instances.push(s);
       }
       return instances;
     });
@@ -264,7 +307,11 @@ class StreamsAppImpl implements StreamsApp {
     this.#errors.unshift(error);
     if (this.#errors.length > MAX_ERRORS) this.#errors.length = MAX_ERRORS;
     const log = error.handling === 'fail' ? this.#logger.error : this.#logger.warn;
-    log.call(this.#logger, { ...error }, `processing error in ${error.processor} (task ${error.taskId}): ${error.message}`);
+    log.call(
+      this.#logger,
+      { ...error },
+      `processing error in ${error.processor} (task ${error.taskId}): ${error.message}`,
+    );
   }
 
   /** Kafka Streams' SHUTDOWN_CLIENT: PENDING_ERROR, stop every thread, then ERROR. */
@@ -277,7 +324,10 @@ class StreamsAppImpl implements StreamsApp {
         }
         return;
       }
-      this.#logger.error({ applicationId: this.applicationId, err: errorMessage(error) }, 'application is shutting down after a fatal error');
+      this.#logger.error(
+        { applicationId: this.applicationId, err: errorMessage(error) },
+        'application is shutting down after a fatal error',
+      );
       await this.#stopEverything();
       this.#lifecycle.transition('ERROR');
     })();
@@ -298,12 +348,12 @@ class StreamsAppImpl implements StreamsApp {
     if (app.state !== 'RUNNING' && app.state !== 'REBALANCING') return;
     const states = this.#threads.map((t) => t.state);
     if (states.some((s) => s === 'PENDING_SHUTDOWN' || s === 'DEAD')) return;
-    const allRunning = states.length === this.#config.numStreamThreads && states.every((s) => s === 'RUNNING');
+    const allRunning =
+      states.length === this.#config.numStreamThreads && states.every((s) => s === 'RUNNING');
     if (allRunning && app.state === 'REBALANCING') app.transition('RUNNING');
     else if (!allRunning && app.state === 'RUNNING') app.transition('REBALANCING');
   }
 }
-
 
 /** A module specifier workers can import: file: URLs as they are, paths made absolute. */
 function moduleUrl(specifier: string | URL): string {

@@ -6,16 +6,29 @@ import type { Plan, Topology } from '@streamwright/topology-model';
 import type { Backend, EngineLogger } from '../api.js';
 import { enforceCopartitioning } from '../joins/copartition.js';
 
-type NewTopic = { name: string; partitions: number; config?: Record<string, string>; internal?: boolean };
+type NewTopic = {
+  name: string;
+  partitions: number;
+  config?: Record<string, string>;
+  internal?: boolean;
+};
 
-export async function ensureTopics(backend: Backend, topology: Topology, plan: Plan, logger: EngineLogger): Promise<void> {
+export async function ensureTopics(
+  backend: Backend,
+  topology: Topology,
+  plan: Plan,
+  logger: EngineLogger,
+): Promise<void> {
   const existing = new Map((await backend.listTopics()).map((t) => [t.name, t.partitions]));
   const create = async (topics: NewTopic[]): Promise<void> => {
     const missing = topics.filter((t) => !existing.has(t.name));
     if (missing.length === 0) return;
     await backend.createTopics(missing);
     for (const t of missing) existing.set(t.name, t.partitions);
-    logger.info({ topics: missing.map((t) => `${t.name}(${t.partitions})`) }, 'created missing topics');
+    logger.info(
+      { topics: missing.map((t) => `${t.name}(${t.partitions})`) },
+      'created missing topics',
+    );
   };
 
   await create(
@@ -28,9 +41,12 @@ export async function ensureTopics(backend: Backend, topology: Topology, plan: P
 
   const internal = new Set(plan.internalTopics.map((t) => t.name));
   const referenced = new Set<string>();
-  for (const sub of plan.subtopologies) for (const t of [...sub.sourceTopics, ...sub.sinkTopics]) if (!internal.has(t)) referenced.add(t);
+  for (const sub of plan.subtopologies)
+    for (const t of [...sub.sourceTopics, ...sub.sinkTopics])
+      if (!internal.has(t)) referenced.add(t);
   const undeclared = [...referenced].filter((t) => !existing.has(t));
-  if (undeclared.length > 0) logger.warn({ topics: undeclared }, 'creating undeclared topics with 1 partition');
+  if (undeclared.length > 0)
+    logger.warn({ topics: undeclared }, 'creating undeclared topics with 1 partition');
   await create(undeclared.map((name) => ({ name, partitions: 1 })));
 
   const taskCount = (sub: number): number => {
@@ -38,8 +54,16 @@ export async function ensureTopics(backend: Backend, topology: Topology, plan: P
     return Math.max(1, ...(s?.sourceTopics ?? []).map((t) => existing.get(t) ?? 0));
   };
   // Joins: repartition topics get their co-partition group's count; mismatched user topics fail.
-  const repartitionTopics = new Set(plan.internalTopics.filter((t) => t.kind === 'repartition' && t.partitions === null).map((t) => t.name));
-  const copartitioned = enforceCopartitioning(plan.copartitionGroups ?? [], (t) => existing.get(t), (t) => repartitionTopics.has(t));
+  const repartitionTopics = new Set(
+    plan.internalTopics
+      .filter((t) => t.kind === 'repartition' && t.partitions === null)
+      .map((t) => t.name),
+  );
+  const copartitioned = enforceCopartitioning(
+    plan.copartitionGroups ?? [],
+    (t) => existing.get(t),
+    (t) => repartitionTopics.has(t),
+  );
   const internals: NewTopic[] = [];
   for (const t of plan.internalTopics) {
     let partitions = t.partitions ?? copartitioned.get(t.name) ?? null;
@@ -49,7 +73,13 @@ export async function ensureTopics(backend: Backend, topology: Topology, plan: P
       const writer = plan.subtopologies.find((s) => s.sinkTopics.includes(t.name));
       // A repartition topic gets the task count of the sub-topology writing it (Kafka Streams'
       // RepartitionTopics: the max partitions of the upstream source topics).
-      partitions = taskCount(store?.subtopology ?? (t.kind === 'repartition' ? writer?.id : undefined) ?? reader?.id ?? writer?.id ?? 0);
+      partitions = taskCount(
+        store?.subtopology ??
+          (t.kind === 'repartition' ? writer?.id : undefined) ??
+          reader?.id ??
+          writer?.id ??
+          0,
+      );
     }
     internals.push({ name: t.name, partitions, config: { ...t.config }, internal: true });
   }

@@ -2,14 +2,26 @@ import { describe, expect, it } from 'vitest';
 import type { FetchRequest, StoredRecord } from '../api.js';
 import { PrefetchingFetcher, type PartitionFetch } from './prefetching-fetcher.js';
 
-const rec = (offset: number): StoredRecord => ({ topic: 't', partition: 0, offset, timestamp: offset, key: null, value: null, headers: {} });
+const rec = (offset: number): StoredRecord => ({
+  topic: 't',
+  partition: 0,
+  offset,
+  timestamp: offset,
+  key: null,
+  value: null,
+  headers: {},
+});
 
 /** A log of `end` records on t-0; each fetch returns up to `batch` records from the offset asked. */
 function fakeLog(end: number, batch: number) {
   const sent: { offset: number; maxWaitMs: number }[] = [];
   let waiting: (() => void) | null = null;
   let length = end;
-  const send = async (requests: FetchRequest[], maxWaitMs: number, signal: AbortSignal): Promise<PartitionFetch[]> => {
+  const send = async (
+    requests: FetchRequest[],
+    maxWaitMs: number,
+    signal: AbortSignal,
+  ): Promise<PartitionFetch[]> => {
     const r = requests[0]!;
     sent.push({ offset: r.offset, maxWaitMs });
     if (r.offset >= length && maxWaitMs > 0 && !signal.aborted) {
@@ -59,7 +71,9 @@ describe('PrefetchingFetcher', () => {
     const log = fakeLog(100, 10);
     const f = new PrefetchingFetcher(log.send);
     await f.fetch(at(0), { maxRecords: 100, maxWaitMs: 0 });
-    expect(offsets(await f.fetch(at(50), { maxRecords: 100, maxWaitMs: 0 }))).toEqual([50, 51, 52, 53, 54, 55, 56, 57, 58, 59]);
+    expect(offsets(await f.fetch(at(50), { maxRecords: 100, maxWaitMs: 0 }))).toEqual([
+      50, 51, 52, 53, 54, 55, 56, 57, 58, 59,
+    ]);
     expect(log.sent.map((s) => s.offset)).toEqual([0, 10, 50, 60]);
   });
 
@@ -93,7 +107,15 @@ describe('PrefetchingFetcher', () => {
     let calls = 0;
     const f = new PrefetchingFetcher(async (requests) => {
       if (++calls === 2) throw new Error('backend gone');
-      return [{ topic: 't', partition: 0, from: requests[0]!.offset, records: [rec(requests[0]!.offset)], highWatermark: 10 }];
+      return [
+        {
+          topic: 't',
+          partition: 0,
+          from: requests[0]!.offset,
+          records: [rec(requests[0]!.offset)],
+          highWatermark: 10,
+        },
+      ];
     });
     await f.fetch(at(0), { maxRecords: 100, maxWaitMs: 0 });
     await expect(f.fetch(at(1), { maxRecords: 100, maxWaitMs: 0 })).rejects.toThrow(/backend gone/);

@@ -18,7 +18,11 @@ export interface PartitionFetch {
 }
 
 /** Sends one fetch (long-polling up to maxWaitMs, answered early when `signal` aborts). */
-export type SendFetch = (requests: FetchRequest[], maxWaitMs: number, signal: AbortSignal) => Promise<PartitionFetch[]>;
+export type SendFetch = (
+  requests: FetchRequest[],
+  maxWaitMs: number,
+  signal: AbortSignal,
+) => Promise<PartitionFetch[]>;
 
 interface Buffered {
   records: StoredRecord[];
@@ -44,13 +48,18 @@ export class PrefetchingFetcher {
 
   constructor(private readonly send: SendFetch) {}
 
-  async fetch(requests: FetchRequest[], options: { maxRecords: number; maxWaitMs: number; signal?: AbortSignal }): Promise<FetchResponse[]> {
+  async fetch(
+    requests: FetchRequest[],
+    options: { maxRecords: number; maxWaitMs: number; signal?: AbortSignal },
+  ): Promise<FetchResponse[]> {
     for (const r of requests) this.#align(r);
     if (!this.#ready(requests)) {
       let waited = false;
       if (this.#inFlight !== null) {
         // A prefetch that asked for exactly these offsets is this poll's long poll already.
-        waited = requests.every((r) => this.#inFlight!.offsets.get(key(r.topic, r.partition)) === r.offset);
+        waited = requests.every(
+          (r) => this.#inFlight!.offsets.get(key(r.topic, r.partition)) === r.offset,
+        );
         // A poll that must not wait (records are buffered downstream) cuts the prefetch's long poll short.
         if (options.maxWaitMs <= 0) this.#inFlight.abort.abort();
         await this.#absorb(options.signal);
@@ -75,8 +84,19 @@ export class PrefetchingFetcher {
   #align(r: FetchRequest): void {
     const k = key(r.topic, r.partition);
     const b = this.#buffers.get(k);
-    const head = b === undefined ? undefined : b.index < b.records.length ? b.records[b.index]!.offset : b.next;
-    if (b === undefined || head !== r.offset) this.#buffers.set(k, { records: [], index: 0, next: r.offset, highWatermark: b?.highWatermark ?? -1 });
+    const head =
+      b === undefined
+        ? undefined
+        : b.index < b.records.length
+          ? b.records[b.index]!.offset
+          : b.next;
+    if (b === undefined || head !== r.offset)
+      this.#buffers.set(k, {
+        records: [],
+        index: 0,
+        next: r.offset,
+        highWatermark: b?.highWatermark ?? -1,
+      });
   }
 
   #ready(requests: FetchRequest[]): boolean {
@@ -89,7 +109,12 @@ export class PrefetchingFetcher {
 
   #take(r: FetchRequest, max: number): FetchResponse {
     const b = this.#buffers.get(key(r.topic, r.partition))!;
-    const response: FetchResponse = { topic: r.topic, partition: r.partition, records: [], highWatermark: b.highWatermark };
+    const response: FetchResponse = {
+      topic: r.topic,
+      partition: r.partition,
+      records: [],
+      highWatermark: b.highWatermark,
+    };
     if (b.error !== undefined) {
       response.error = b.error;
       delete b.error;
@@ -114,7 +139,8 @@ export class PrefetchingFetcher {
     const next: FetchRequest[] = [];
     for (const r of requests) {
       const b = this.#buffers.get(key(r.topic, r.partition))!;
-      if (b.records.length - b.index < maxRecords && b.error === undefined) next.push({ topic: r.topic, partition: r.partition, offset: b.next });
+      if (b.records.length - b.index < maxRecords && b.error === undefined)
+        next.push({ topic: r.topic, partition: r.partition, offset: b.next });
     }
     if (next.length > 0) this.#start(next, maxWaitMs);
   }
@@ -139,14 +165,20 @@ export class PrefetchingFetcher {
       for (const f of fetched) {
         const b = this.#buffers.get(key(f.topic, f.partition));
         // Only data that continues where the consumer will be is kept.
-        if (b === undefined || inFlight.offsets.get(key(f.topic, f.partition)) !== b.next || f.from < b.next) continue;
+        if (
+          b === undefined ||
+          inFlight.offsets.get(key(f.topic, f.partition)) !== b.next ||
+          f.from < b.next
+        )
+          continue;
         b.highWatermark = f.highWatermark;
         if (f.error !== undefined) {
           b.error = f.error;
           continue;
         }
         if (f.records.length === 0) continue;
-        b.records = b.index < b.records.length ? b.records.slice(b.index).concat(f.records) : f.records;
+        b.records =
+          b.index < b.records.length ? b.records.slice(b.index).concat(f.records) : f.records;
         b.index = 0;
         b.next = f.records[f.records.length - 1]!.offset + 1;
       }

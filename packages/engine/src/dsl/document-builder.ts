@@ -3,7 +3,12 @@
 // is the order the program attached children, which is the order Kafka Streams builds them in.
 // TypeScript lambdas go to the function registry under a name; the document refers to that name.
 import type { FunctionRef, Logic, StoreSpec } from '@streamwright/topology-model';
-import type { FunctionRegistry, LogicFunction, ProcessorFactory, ProcessorRegistry } from '../processor/registries.js';
+import type {
+  FunctionRegistry,
+  LogicFunction,
+  ProcessorFactory,
+  ProcessorRegistry,
+} from '../processor/registries.js';
 
 export interface DocNode {
   id: string;
@@ -64,7 +69,10 @@ export class DocumentBuilder {
     const known = this.#functionNames.get(original);
     if (known !== undefined) return { function: known };
     const own = typeof original === 'function' ? original.name : '';
-    const name = REGISTRY_NAME.test(own) && !(own in this.functions) && !(own in this.processors) ? own : `${nodeId}.${field}`;
+    const name =
+      REGISTRY_NAME.test(own) && !(own in this.functions) && !(own in this.processors)
+        ? own
+        : `${nodeId}.${field}`;
     this.functions[name] = fn;
     this.#functionNames.set(original, name);
     return { function: name };
@@ -74,7 +82,10 @@ export class DocumentBuilder {
     const known = this.#functionNames.get(supplier);
     if (known !== undefined) return known;
     const own = supplier.name;
-    const name = REGISTRY_NAME.test(own) && !(own in this.processors) && !(own in this.functions) ? own : `${nodeId}.processor`;
+    const name =
+      REGISTRY_NAME.test(own) && !(own in this.processors) && !(own in this.functions)
+        ? own
+        : `${nodeId}.processor`;
     this.processors[name] = supplier as ProcessorFactory;
     this.#functionNames.set(supplier, name);
     return name;

@@ -1,8 +1,22 @@
 // The TypeScript DSL (Kafka Streams' StreamsBuilder API): see docs/DSL.md.
 export { StreamsBuilder, Stores, isBuiltTopology } from './streams-builder.js';
-export type { BuiltTopology, BuildOptions, StoreBuilder, KeyValueBytesStoreSupplier } from './streams-builder.js';
+export type {
+  BuiltTopology,
+  BuildOptions,
+  StoreBuilder,
+  KeyValueBytesStoreSupplier,
+} from './streams-builder.js';
 export { Branched } from './kstream-impl.js';
-export { Consumed, Grouped, KeyValue, Materialized, Named, Printed, Produced, Repartitioned } from './options.js';
+export {
+  Consumed,
+  Grouped,
+  KeyValue,
+  Materialized,
+  Named,
+  Printed,
+  Produced,
+  Repartitioned,
+} from './options.js';
 export { Serdes } from './serdes.js';
 export type { DslSerde } from './serdes.js';
 export type * from './types.js';

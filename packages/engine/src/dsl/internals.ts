@@ -28,13 +28,25 @@ export interface Factories {
 export const factories = {} as Factories;
 
 /** Adds a node fed by `from` (its records, on its port). */
-export function attach(from: Origin, kind: string, config: Record<string, unknown>, name?: string): DocNode {
+export function attach(
+  from: Origin,
+  kind: string,
+  config: Record<string, unknown>,
+  name?: string,
+): DocNode {
   const node = from.builder.addNode(kind, config, name);
   from.builder.connect(from.node, node, from.port === undefined ? {} : { fromPort: from.port });
   return node;
 }
 
-export function derive(from: Origin, node: DocNode, serdes: { keySerde?: DslSerde<unknown> | undefined; valueSerde?: DslSerde<unknown> | undefined } = {}): Origin {
+export function derive(
+  from: Origin,
+  node: DocNode,
+  serdes: {
+    keySerde?: DslSerde<unknown> | undefined;
+    valueSerde?: DslSerde<unknown> | undefined;
+  } = {},
+): Origin {
   return { builder: from.builder, node, keySerde: serdes.keySerde, valueSerde: serdes.valueSerde };
 }
 
@@ -48,7 +60,10 @@ export function namedAndMaterialized<K, V>(
 }
 
 /** The document's Materialized fields (store, serdes, logging, caching, storeType). */
-export function materializedConfig(m: Materialized<unknown, unknown> | undefined, withValueSerde = true): Record<string, unknown> {
+export function materializedConfig(
+  m: Materialized<unknown, unknown> | undefined,
+  withValueSerde = true,
+): Record<string, unknown> {
   if (!m) return {};
   const f = m.fields();
   return {
@@ -62,29 +77,52 @@ export function materializedConfig(m: Materialized<unknown, unknown> | undefined
 }
 
 // Adapters from Kafka's parameter order to the engine's variables object.
-type Vars = { key: unknown; value: unknown; agg: unknown; timestamp: number; headers: Record<string, string> };
+type Vars = {
+  key: unknown;
+  value: unknown;
+  agg: unknown;
+  timestamp: number;
+  headers: Record<string, string>;
+};
 const asVars = (vars: never): Vars => vars as unknown as Vars;
 
 export const adapt = {
-  keyValue: (fn: (key: never, value: never) => unknown): LogicFunction => (vars) => {
-    const v = asVars(vars);
-    return fn(v.key as never, v.value as never);
-  },
-  valueKey: (fn: (value: never, key: never) => unknown): LogicFunction => (vars) => {
-    const v = asVars(vars);
-    return fn(v.value as never, v.key as never);
-  },
-  initializer: (fn: () => unknown): LogicFunction => () => fn(),
-  aggregator: (fn: (key: never, value: never, agg: never) => unknown): LogicFunction => (vars) => {
-    const v = asVars(vars);
-    return fn(v.key as never, v.value as never, v.agg as never);
-  },
-  reducer: (fn: (agg: never, value: never) => unknown): LogicFunction => (vars) => {
-    const v = asVars(vars);
-    return fn(v.agg as never, v.value as never);
-  },
-  topicExtractor: (fn: (key: never, value: never, context: never) => unknown): LogicFunction => (vars) => {
-    const v = asVars(vars);
-    return fn(v.key as never, v.value as never, { timestamp: v.timestamp, headers: v.headers } as never);
-  },
+  keyValue:
+    (fn: (key: never, value: never) => unknown): LogicFunction =>
+    (vars) => {
+      const v = asVars(vars);
+      return fn(v.key as never, v.value as never);
+    },
+  valueKey:
+    (fn: (value: never, key: never) => unknown): LogicFunction =>
+    (vars) => {
+      const v = asVars(vars);
+      return fn(v.value as never, v.key as never);
+    },
+  initializer:
+    (fn: () => unknown): LogicFunction =>
+    () =>
+      fn(),
+  aggregator:
+    (fn: (key: never, value: never, agg: never) => unknown): LogicFunction =>
+    (vars) => {
+      const v = asVars(vars);
+      return fn(v.key as never, v.value as never, v.agg as never);
+    },
+  reducer:
+    (fn: (agg: never, value: never) => unknown): LogicFunction =>
+    (vars) => {
+      const v = asVars(vars);
+      return fn(v.agg as never, v.value as never);
+    },
+  topicExtractor:
+    (fn: (key: never, value: never, context: never) => unknown): LogicFunction =>
+    (vars) => {
+      const v = asVars(vars);
+      return fn(
+        v.key as never,
+        v.value as never,
+        { timestamp: v.timestamp, headers: v.headers } as never,
+      );
+    },
 };

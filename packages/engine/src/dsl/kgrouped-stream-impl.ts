@@ -1,29 +1,82 @@
 // KGroupedStream and CogroupedKStream.
-import { adapt, attach, derive, factories, materializedConfig, namedAndMaterialized, type Origin } from './internals.js';
+import {
+  adapt,
+  attach,
+  derive,
+  factories,
+  materializedConfig,
+  namedAndMaterialized,
+  type Origin,
+} from './internals.js';
 import type { Materialized, Named } from './options.js';
-import type { Aggregator, CogroupedKStream, Initializer, KGroupedStream, KTable, Reducer } from './types.js';
+import type {
+  Aggregator,
+  CogroupedKStream,
+  Initializer,
+  KGroupedStream,
+  KTable,
+  Reducer,
+} from './types.js';
 
 export class KGroupedStreamImpl<K, V> implements KGroupedStream<K, V> {
   constructor(readonly origin: Origin) {}
 
-  #aggregation<VA>(kind: string, a: Named | Materialized<K, VA> | undefined, b: Materialized<K, VA> | undefined, logic: Record<string, [unknown, keyof typeof adapt]>, valueSerde: boolean): KTable<K, VA> {
+  #aggregation<VA>(
+    kind: string,
+    a: Named | Materialized<K, VA> | undefined,
+    b: Materialized<K, VA> | undefined,
+    logic: Record<string, [unknown, keyof typeof adapt]>,
+    valueSerde: boolean,
+  ): KTable<K, VA> {
     const { name, materialized } = namedAndMaterialized(a, b);
-    const node = attach(this.origin, kind, materializedConfig(materialized as Materialized<unknown, unknown> | undefined, valueSerde), name);
-    for (const [field, [fn, wrap]] of Object.entries(logic)) node.config[field] = this.origin.builder.logic(fn as string, node.id, field, adapt[wrap] as never);
+    const node = attach(
+      this.origin,
+      kind,
+      materializedConfig(materialized as Materialized<unknown, unknown> | undefined, valueSerde),
+      name,
+    );
+    for (const [field, [fn, wrap]] of Object.entries(logic))
+      node.config[field] = this.origin.builder.logic(
+        fn as string,
+        node.id,
+        field,
+        adapt[wrap] as never,
+      );
     const f = materialized?.fields() ?? {};
-    return factories.table(derive(this.origin, node, { keySerde: f.keySerde ?? this.origin.keySerde, valueSerde: f.valueSerde }), f.storeName ?? null);
+    return factories.table(
+      derive(this.origin, node, {
+        keySerde: f.keySerde ?? this.origin.keySerde,
+        valueSerde: f.valueSerde,
+      }),
+      f.storeName ?? null,
+    );
   }
 
   count(a?: Named | Materialized<K, number>, b?: Materialized<K, number>): KTable<K, number> {
     return this.#aggregation('count', a, b, {}, false);
   }
 
-  reduce(reducer: Reducer<V>, a?: Named | Materialized<K, V>, b?: Materialized<K, V>): KTable<K, V> {
+  reduce(
+    reducer: Reducer<V>,
+    a?: Named | Materialized<K, V>,
+    b?: Materialized<K, V>,
+  ): KTable<K, V> {
     return this.#aggregation('reduce', a, b, { expression: [reducer, 'reducer'] }, true);
   }
 
-  aggregate<VA>(initializer: Initializer<VA>, aggregator: Aggregator<K, V, VA>, a?: Named | Materialized<K, VA>, b?: Materialized<K, VA>): KTable<K, VA> {
-    return this.#aggregation('aggregate', a, b, { initializer: [initializer, 'initializer'], aggregator: [aggregator, 'aggregator'] }, true);
+  aggregate<VA>(
+    initializer: Initializer<VA>,
+    aggregator: Aggregator<K, V, VA>,
+    a?: Named | Materialized<K, VA>,
+    b?: Materialized<K, VA>,
+  ): KTable<K, VA> {
+    return this.#aggregation(
+      'aggregate',
+      a,
+      b,
+      { initializer: [initializer, 'initializer'], aggregator: [aggregator, 'aggregator'] },
+      true,
+    );
   }
 
   cogroup<VA>(aggregator: Aggregator<K, V, VA>): CogroupedKStream<K, VA> {
@@ -39,25 +92,53 @@ export class CogroupedKStreamImpl<K, VA> implements CogroupedKStream<K, VA> {
     this.#inputs = [first];
   }
 
-  cogroup<V>(grouped: KGroupedStream<K, V>, aggregator: Aggregator<K, V, VA>): CogroupedKStream<K, VA> {
+  cogroup<V>(
+    grouped: KGroupedStream<K, V>,
+    aggregator: Aggregator<K, V, VA>,
+  ): CogroupedKStream<K, VA> {
     const origin = (grouped as KGroupedStreamImpl<K, V>).origin;
-    if (this.#inputs.some((i) => i.origin.node === origin.node)) throw new Error('cogroup: this grouped stream is already part of the cogroup');
+    if (this.#inputs.some((i) => i.origin.node === origin.node))
+      throw new Error('cogroup: this grouped stream is already part of the cogroup');
     this.#inputs.push({ origin, aggregator });
     return this;
   }
 
-  aggregate(initializer: Initializer<VA>, a?: Named | Materialized<K, VA>, b?: Materialized<K, VA>): KTable<K, VA> {
+  aggregate(
+    initializer: Initializer<VA>,
+    a?: Named | Materialized<K, VA>,
+    b?: Materialized<K, VA>,
+  ): KTable<K, VA> {
     const { name, materialized } = namedAndMaterialized(a, b);
     const first = this.#inputs[0]!.origin;
-    const node = first.builder.addNode('cogroup', materializedConfig(materialized as Materialized<unknown, unknown> | undefined), name);
+    const node = first.builder.addNode(
+      'cogroup',
+      materializedConfig(materialized as Materialized<unknown, unknown> | undefined),
+      name,
+    );
     const inputs = this.#inputs.map(({ origin, aggregator }, i) => {
       const port = `in${i + 1}`;
       first.builder.connect(origin.node, node, { toPort: port });
-      return { port, aggregator: first.builder.logic(aggregator as string, node.id, `aggregator-${i + 1}`, adapt.aggregator as never) };
+      return {
+        port,
+        aggregator: first.builder.logic(
+          aggregator as string,
+          node.id,
+          `aggregator-${i + 1}`,
+          adapt.aggregator as never,
+        ),
+      };
     });
     node.config['inputs'] = inputs;
-    node.config['initializer'] = first.builder.logic(initializer as string, node.id, 'initializer', adapt.initializer as never);
+    node.config['initializer'] = first.builder.logic(
+      initializer as string,
+      node.id,
+      'initializer',
+      adapt.initializer as never,
+    );
     const f = materialized?.fields() ?? {};
-    return factories.table(derive(first, node, { keySerde: f.keySerde ?? first.keySerde, valueSerde: f.valueSerde }), f.storeName ?? null);
+    return factories.table(
+      derive(first, node, { keySerde: f.keySerde ?? first.keySerde, valueSerde: f.valueSerde }),
+      f.storeName ?? null,
+    );
   }
 }

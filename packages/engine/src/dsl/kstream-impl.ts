@@ -1,7 +1,23 @@
 // KStream: each call adds one node to the document, fed by this stream's node.
 import type { FixedKeyProcessorSupplier, ProcessorSupplier } from '../papi/types.js';
-import { adapt, attach, derive, factories, materializedConfig, namedAndMaterialized, type Origin } from './internals.js';
-import { Named, type Grouped, type KeyValue, type Materialized, type Printed, type Produced, type Repartitioned } from './options.js';
+import {
+  adapt,
+  attach,
+  derive,
+  factories,
+  materializedConfig,
+  namedAndMaterialized,
+  type Origin,
+} from './internals.js';
+import {
+  Named,
+  type Grouped,
+  type KeyValue,
+  type Materialized,
+  type Printed,
+  type Produced,
+  type Repartitioned,
+} from './options.js';
 import type {
   Branched as BranchedOptions,
   BranchedKStream,
@@ -18,7 +34,12 @@ import type {
 export class KStreamImpl<K, V> implements KStream<K, V> {
   constructor(readonly origin: Origin) {}
 
-  #next<K2, V2>(kind: string, config: Record<string, unknown>, named: Named | undefined, serdes: { key: boolean; value: boolean }): KStream<K2, V2> {
+  #next<K2, V2>(
+    kind: string,
+    config: Record<string, unknown>,
+    named: Named | undefined,
+    serdes: { key: boolean; value: boolean },
+  ): KStream<K2, V2> {
     const node = attach(this.origin, kind, config, named?.name);
     return factories.stream<K2, V2>(
       derive(this.origin, node, {
@@ -29,10 +50,21 @@ export class KStreamImpl<K, V> implements KStream<K, V> {
   }
 
   /** Adds a node whose logic field needs the node id (function names derive from it). */
-  #withLogic<K2, V2>(kind: string, logic: unknown, wrap: keyof typeof adapt, named: Named | undefined, serdes: { key: boolean; value: boolean }): KStream<K2, V2> {
+  #withLogic<K2, V2>(
+    kind: string,
+    logic: unknown,
+    wrap: keyof typeof adapt,
+    named: Named | undefined,
+    serdes: { key: boolean; value: boolean },
+  ): KStream<K2, V2> {
     const stream = this.#next<K2, V2>(kind, {}, named, serdes);
     const node = (stream as KStreamImpl<K2, V2>).origin.node;
-    node.config['expression'] = this.origin.builder.logic(logic as string, node.id, 'expression', adapt[wrap] as never);
+    node.config['expression'] = this.origin.builder.logic(
+      logic as string,
+      node.id,
+      'expression',
+      adapt[wrap] as never,
+    );
     return stream;
   }
 
@@ -56,7 +88,10 @@ export class KStreamImpl<K, V> implements KStream<K, V> {
     return this.#withLogic('mapValues', mapper, 'valueKey', named, { key: true, value: false });
   }
 
-  flatMap<KR, VR>(mapper: KeyValueMapper<K, V, Iterable<KeyValue<KR, VR>>>, named?: Named): KStream<KR, VR> {
+  flatMap<KR, VR>(
+    mapper: KeyValueMapper<K, V, Iterable<KeyValue<KR, VR>>>,
+    named?: Named,
+  ): KStream<KR, VR> {
     return this.#withLogic('flatMap', mapper, 'keyValue', named, { key: false, value: false });
   }
 
@@ -67,29 +102,52 @@ export class KStreamImpl<K, V> implements KStream<K, V> {
   peek(action: ForeachAction<K, V>, named?: Named): KStream<K, V> {
     const stream = this.#next<K, V>('peek', {}, named, { key: true, value: true });
     const node = (stream as KStreamImpl<K, V>).origin.node;
-    node.config['action'] = this.origin.builder.functionRef(action, node.id, 'action', adapt.keyValue(action as never));
+    node.config['action'] = this.origin.builder.functionRef(
+      action,
+      node.id,
+      'action',
+      adapt.keyValue(action as never),
+    );
     return stream;
   }
 
   foreach(action: ForeachAction<K, V>, named?: Named): void {
     const node = attach(this.origin, 'foreach', {}, named?.name);
-    node.config['action'] = this.origin.builder.functionRef(action, node.id, 'action', adapt.keyValue(action as never));
+    node.config['action'] = this.origin.builder.functionRef(
+      action,
+      node.id,
+      'action',
+      adapt.keyValue(action as never),
+    );
   }
 
   print(printed: Printed<K, V>, named?: Named): void {
     const node = attach(this.origin, 'print', { label: printed.label }, named?.name);
-    if (printed.mapper !== undefined) node.config['mapper'] = this.origin.builder.logic(printed.mapper as string, node.id, 'mapper', adapt.keyValue as never);
+    if (printed.mapper !== undefined)
+      node.config['mapper'] = this.origin.builder.logic(
+        printed.mapper as string,
+        node.id,
+        'mapper',
+        adapt.keyValue as never,
+      );
   }
 
   split(named?: Named): BranchedKStream<K, V> {
     const node = attach(this.origin, 'split', { branches: [] }, named?.name);
-    return new BranchedKStreamImpl<K, V>(derive(this.origin, node, { keySerde: this.origin.keySerde, valueSerde: this.origin.valueSerde }), named?.name ?? '');
+    return new BranchedKStreamImpl<K, V>(
+      derive(this.origin, node, {
+        keySerde: this.origin.keySerde,
+        valueSerde: this.origin.valueSerde,
+      }),
+      named?.name ?? '',
+    );
   }
 
   merge(other: KStream<K, V>, named?: Named): KStream<K, V> {
     const node = attach(this.origin, 'merge', {}, named?.name);
     const from = (other as KStreamImpl<K, V>).origin;
-    if (from.builder !== this.origin.builder) throw new Error('merge: both streams must come from the same StreamsBuilder');
+    if (from.builder !== this.origin.builder)
+      throw new Error('merge: both streams must come from the same StreamsBuilder');
     from.builder.connect(from.node, node, from.port === undefined ? {} : { fromPort: from.port });
     return factories.stream(derive(this.origin, node));
   }
@@ -98,11 +156,18 @@ export class KStreamImpl<K, V> implements KStream<K, V> {
     const node = attach(
       this.origin,
       'repartition',
-      { partitions: repartitioned?.partitions, keySerde: repartitioned?.keySerde?.name, valueSerde: repartitioned?.valueSerde?.name },
+      {
+        partitions: repartitioned?.partitions,
+        keySerde: repartitioned?.keySerde?.name,
+        valueSerde: repartitioned?.valueSerde?.name,
+      },
       repartitioned?.name,
     );
     return factories.stream(
-      derive(this.origin, node, { keySerde: repartitioned?.keySerde ?? this.origin.keySerde, valueSerde: repartitioned?.valueSerde ?? this.origin.valueSerde }),
+      derive(this.origin, node, {
+        keySerde: repartitioned?.keySerde ?? this.origin.keySerde,
+        valueSerde: repartitioned?.valueSerde ?? this.origin.valueSerde,
+      }),
     );
   }
 
@@ -110,9 +175,19 @@ export class KStreamImpl<K, V> implements KStream<K, V> {
     // As KStreamImpl#to: serdes not given in Produced are the stream's, when it knows them.
     const keySerde = (produced?.keySerde ?? this.origin.keySerde)?.name;
     const valueSerde = (produced?.valueSerde ?? this.origin.valueSerde)?.name;
-    const node = attach(this.origin, 'sink', { topic: typeof topic === 'string' ? topic : undefined, keySerde, valueSerde }, produced?.name);
+    const node = attach(
+      this.origin,
+      'sink',
+      { topic: typeof topic === 'string' ? topic : undefined, keySerde, valueSerde },
+      produced?.name,
+    );
     if (typeof topic === 'function') {
-      node.config['topicExtractor'] = this.origin.builder.functionRef(topic, node.id, 'topicExtractor', adapt.topicExtractor(topic as never));
+      node.config['topicExtractor'] = this.origin.builder.functionRef(
+        topic,
+        node.id,
+        'topicExtractor',
+        adapt.topicExtractor(topic as never),
+      );
     } else if (typeof topic === 'object') {
       node.config['topicExtractor'] = topic.cel;
     }
@@ -120,33 +195,75 @@ export class KStreamImpl<K, V> implements KStream<K, V> {
 
   toTable(a?: Named | Materialized<K, V>, b?: Materialized<K, V>): KTable<K, V> {
     const { name, materialized } = namedAndMaterialized(a, b);
-    const node = attach(this.origin, 'toTable', materializedConfig(materialized as Materialized<unknown, unknown> | undefined), name);
+    const node = attach(
+      this.origin,
+      'toTable',
+      materializedConfig(materialized as Materialized<unknown, unknown> | undefined),
+      name,
+    );
     const f = materialized?.fields() ?? {};
-    return factories.table(derive(this.origin, node, { keySerde: f.keySerde ?? this.origin.keySerde, valueSerde: f.valueSerde ?? this.origin.valueSerde }), f.storeName ?? null);
+    return factories.table(
+      derive(this.origin, node, {
+        keySerde: f.keySerde ?? this.origin.keySerde,
+        valueSerde: f.valueSerde ?? this.origin.valueSerde,
+      }),
+      f.storeName ?? null,
+    );
   }
 
   groupByKey(grouped?: Grouped<K, V>): KGroupedStream<K, V> {
     const keySerde = grouped?.keySerde ?? this.origin.keySerde;
     const valueSerde = grouped?.valueSerde ?? this.origin.valueSerde;
-    const node = attach(this.origin, 'groupByKey', { keySerde: grouped?.keySerde?.name, valueSerde: grouped?.valueSerde?.name }, grouped?.name);
+    const node = attach(
+      this.origin,
+      'groupByKey',
+      { keySerde: grouped?.keySerde?.name, valueSerde: grouped?.valueSerde?.name },
+      grouped?.name,
+    );
     return factories.groupedStream(derive(this.origin, node, { keySerde, valueSerde }));
   }
 
   groupBy<KR>(selector: KeyValueMapper<K, V, KR>, grouped?: Grouped<KR, V>): KGroupedStream<KR, V> {
-    const node = attach(this.origin, 'groupBy', { keySerde: grouped?.keySerde?.name, valueSerde: grouped?.valueSerde?.name }, grouped?.name);
-    node.config['expression'] = this.origin.builder.logic(selector as string, node.id, 'expression', adapt.keyValue as never);
-    return factories.groupedStream(derive(this.origin, node, { keySerde: grouped?.keySerde, valueSerde: grouped?.valueSerde ?? this.origin.valueSerde }));
+    const node = attach(
+      this.origin,
+      'groupBy',
+      { keySerde: grouped?.keySerde?.name, valueSerde: grouped?.valueSerde?.name },
+      grouped?.name,
+    );
+    node.config['expression'] = this.origin.builder.logic(
+      selector as string,
+      node.id,
+      'expression',
+      adapt.keyValue as never,
+    );
+    return factories.groupedStream(
+      derive(this.origin, node, {
+        keySerde: grouped?.keySerde,
+        valueSerde: grouped?.valueSerde ?? this.origin.valueSerde,
+      }),
+    );
   }
 
-  process<KOut, VOut>(supplier: ProcessorSupplier<K, V, KOut, VOut>, ...stores: (string | Named)[]): KStream<KOut, VOut> {
+  process<KOut, VOut>(
+    supplier: ProcessorSupplier<K, V, KOut, VOut>,
+    ...stores: (string | Named)[]
+  ): KStream<KOut, VOut> {
     return this.#process('process', supplier, stores, { key: false, value: false });
   }
 
-  processValues<VOut>(supplier: FixedKeyProcessorSupplier<K, V, VOut>, ...stores: (string | Named)[]): KStream<K, VOut> {
+  processValues<VOut>(
+    supplier: FixedKeyProcessorSupplier<K, V, VOut>,
+    ...stores: (string | Named)[]
+  ): KStream<K, VOut> {
     return this.#process('processValues', supplier, stores, { key: true, value: false });
   }
 
-  #process<K2, V2>(kind: string, supplier: () => unknown, args: (string | Named)[], serdes: { key: boolean; value: boolean }): KStream<K2, V2> {
+  #process<K2, V2>(
+    kind: string,
+    supplier: () => unknown,
+    args: (string | Named)[],
+    serdes: { key: boolean; value: boolean },
+  ): KStream<K2, V2> {
     const named = args.find((a): a is Named => a instanceof Named);
     const stores = args.filter((a): a is string => typeof a === 'string');
     const stream = this.#next<K2, V2>(kind, { stores }, named, serdes);
@@ -171,7 +288,12 @@ export class BranchedKStreamImpl<K, V> implements BranchedKStream<K, V> {
     const config = this.origin.node.config as { branches: { name?: string; predicate: unknown }[] };
     const index = config.branches.length + 1;
     const entry: { name?: string; predicate: unknown } = {
-      predicate: this.origin.builder.logic(predicate as string, this.origin.node.id, `branch-${index}`, adapt.keyValue as never),
+      predicate: this.origin.builder.logic(
+        predicate as string,
+        this.origin.node.id,
+        `branch-${index}`,
+        adapt.keyValue as never,
+      ),
     };
     if (branched?.name !== undefined) entry.name = branched.name;
     config.branches.push(entry);
@@ -194,7 +316,10 @@ export class BranchedKStreamImpl<K, V> implements BranchedKStream<K, V> {
   }
 
   #open(): void {
-    if (this.#done) throw new Error('split: the branches are already final (defaultBranch / noDefaultBranch was called)');
+    if (this.#done)
+      throw new Error(
+        'split: the branches are already final (defaultBranch / noDefaultBranch was called)',
+      );
   }
 
   #add(port: string, branched: BranchedOptions<K, V> | undefined): void {
@@ -212,9 +337,14 @@ export class BranchedKStreamImpl<K, V> implements BranchedKStream<K, V> {
 
 export const Branched = {
   as: <K, V>(name: string): BranchedOptions<K, V> => ({ name }),
-  withFunction: <K, V>(chain: (stream: KStream<K, V>) => KStream<K, V>, name?: string): BranchedOptions<K, V> =>
-    name === undefined ? { chain } : { chain, name },
-  withConsumer: <K, V>(consume: (stream: KStream<K, V>) => void, name?: string): BranchedOptions<K, V> => {
+  withFunction: <K, V>(
+    chain: (stream: KStream<K, V>) => KStream<K, V>,
+    name?: string,
+  ): BranchedOptions<K, V> => (name === undefined ? { chain } : { chain, name }),
+  withConsumer: <K, V>(
+    consume: (stream: KStream<K, V>) => void,
+    name?: string,
+  ): BranchedOptions<K, V> => {
     const chain = (s: KStream<K, V>): void => consume(s);
     return name === undefined ? { chain } : { chain, name };
   },

@@ -1,7 +1,26 @@
 // KTable, GlobalKTable and KGroupedTable.
-import { adapt, attach, derive, factories, materializedConfig, namedAndMaterialized, type Origin } from './internals.js';
+import {
+  adapt,
+  attach,
+  derive,
+  factories,
+  materializedConfig,
+  namedAndMaterialized,
+  type Origin,
+} from './internals.js';
 import type { Grouped, KeyValue, Materialized, Named } from './options.js';
-import type { Aggregator, GlobalKTable, Initializer, KeyValueMapper, KGroupedTable, KStream, KTable, Predicate, Reducer, ValueMapper } from './types.js';
+import type {
+  Aggregator,
+  GlobalKTable,
+  Initializer,
+  KeyValueMapper,
+  KGroupedTable,
+  KStream,
+  KTable,
+  Predicate,
+  Reducer,
+  ValueMapper,
+} from './types.js';
 
 export class KTableImpl<K, V> implements KTable<K, V> {
   constructor(
@@ -22,8 +41,18 @@ export class KTableImpl<K, V> implements KTable<K, V> {
     keepsValueSerde: boolean,
   ): KTable<K, V2> {
     const { name, materialized } = namedAndMaterialized(a, b);
-    const node = attach(this.origin, kind, materializedConfig(materialized as Materialized<unknown, unknown> | undefined), name);
-    node.config['expression'] = this.origin.builder.logic(logic as string, node.id, 'expression', adapt[wrap] as never);
+    const node = attach(
+      this.origin,
+      kind,
+      materializedConfig(materialized as Materialized<unknown, unknown> | undefined),
+      name,
+    );
+    node.config['expression'] = this.origin.builder.logic(
+      logic as string,
+      node.id,
+      'expression',
+      adapt[wrap] as never,
+    );
     const f = materialized?.fields() ?? {};
     return factories.table(
       derive(this.origin, node, {
@@ -34,27 +63,59 @@ export class KTableImpl<K, V> implements KTable<K, V> {
     );
   }
 
-  filter(predicate: Predicate<K, V>, a?: Named | Materialized<K, V>, b?: Materialized<K, V>): KTable<K, V> {
+  filter(
+    predicate: Predicate<K, V>,
+    a?: Named | Materialized<K, V>,
+    b?: Materialized<K, V>,
+  ): KTable<K, V> {
     return this.#derived('tableFilter', predicate, 'keyValue', a, b, true);
   }
 
-  filterNot(predicate: Predicate<K, V>, a?: Named | Materialized<K, V>, b?: Materialized<K, V>): KTable<K, V> {
+  filterNot(
+    predicate: Predicate<K, V>,
+    a?: Named | Materialized<K, V>,
+    b?: Materialized<K, V>,
+  ): KTable<K, V> {
     return this.#derived('tableFilterNot', predicate, 'keyValue', a, b, true);
   }
 
-  mapValues<VR>(mapper: ValueMapper<K, V, VR>, a?: Named | Materialized<K, VR>, b?: Materialized<K, VR>): KTable<K, VR> {
+  mapValues<VR>(
+    mapper: ValueMapper<K, V, VR>,
+    a?: Named | Materialized<K, VR>,
+    b?: Materialized<K, VR>,
+  ): KTable<K, VR> {
     return this.#derived('tableMapValues', mapper, 'valueKey', a, b, false);
   }
 
   toStream(named?: Named): KStream<K, V> {
     const node = attach(this.origin, 'toStream', {}, named?.name);
-    return factories.stream(derive(this.origin, node, { keySerde: this.origin.keySerde, valueSerde: this.origin.valueSerde }));
+    return factories.stream(
+      derive(this.origin, node, {
+        keySerde: this.origin.keySerde,
+        valueSerde: this.origin.valueSerde,
+      }),
+    );
   }
 
-  groupBy<KR, VR>(selector: KeyValueMapper<K, V, KeyValue<KR, VR>>, grouped?: Grouped<KR, VR>): KGroupedTable<KR, VR> {
-    const node = attach(this.origin, 'tableGroupBy', { keySerde: grouped?.keySerde?.name, valueSerde: grouped?.valueSerde?.name }, grouped?.name);
-    node.config['expression'] = this.origin.builder.logic(selector as string, node.id, 'expression', adapt.keyValue as never);
-    return factories.groupedTable(derive(this.origin, node, { keySerde: grouped?.keySerde, valueSerde: grouped?.valueSerde }));
+  groupBy<KR, VR>(
+    selector: KeyValueMapper<K, V, KeyValue<KR, VR>>,
+    grouped?: Grouped<KR, VR>,
+  ): KGroupedTable<KR, VR> {
+    const node = attach(
+      this.origin,
+      'tableGroupBy',
+      { keySerde: grouped?.keySerde?.name, valueSerde: grouped?.valueSerde?.name },
+      grouped?.name,
+    );
+    node.config['expression'] = this.origin.builder.logic(
+      selector as string,
+      node.id,
+      'expression',
+      adapt.keyValue as never,
+    );
+    return factories.groupedTable(
+      derive(this.origin, node, { keySerde: grouped?.keySerde, valueSerde: grouped?.valueSerde }),
+    );
   }
 }
 
@@ -73,20 +134,54 @@ export class GlobalKTableImpl<K, V> implements GlobalKTable<K, V> {
 export class KGroupedTableImpl<K, V> implements KGroupedTable<K, V> {
   constructor(readonly origin: Origin) {}
 
-  #aggregation<VA>(kind: string, a: Named | Materialized<K, VA> | undefined, b: Materialized<K, VA> | undefined, logic: Record<string, [unknown, keyof typeof adapt]>, valueSerde: boolean): KTable<K, VA> {
+  #aggregation<VA>(
+    kind: string,
+    a: Named | Materialized<K, VA> | undefined,
+    b: Materialized<K, VA> | undefined,
+    logic: Record<string, [unknown, keyof typeof adapt]>,
+    valueSerde: boolean,
+  ): KTable<K, VA> {
     const { name, materialized } = namedAndMaterialized(a, b);
-    const node = attach(this.origin, kind, materializedConfig(materialized as Materialized<unknown, unknown> | undefined, valueSerde), name);
-    for (const [field, [fn, wrap]] of Object.entries(logic)) node.config[field] = this.origin.builder.logic(fn as string, node.id, field, adapt[wrap] as never);
+    const node = attach(
+      this.origin,
+      kind,
+      materializedConfig(materialized as Materialized<unknown, unknown> | undefined, valueSerde),
+      name,
+    );
+    for (const [field, [fn, wrap]] of Object.entries(logic))
+      node.config[field] = this.origin.builder.logic(
+        fn as string,
+        node.id,
+        field,
+        adapt[wrap] as never,
+      );
     const f = materialized?.fields() ?? {};
-    return factories.table(derive(this.origin, node, { keySerde: f.keySerde ?? this.origin.keySerde, valueSerde: f.valueSerde }), f.storeName ?? null);
+    return factories.table(
+      derive(this.origin, node, {
+        keySerde: f.keySerde ?? this.origin.keySerde,
+        valueSerde: f.valueSerde,
+      }),
+      f.storeName ?? null,
+    );
   }
 
   count(a?: Named | Materialized<K, number>, b?: Materialized<K, number>): KTable<K, number> {
     return this.#aggregation('tableCount', a, b, {}, false);
   }
 
-  reduce(adder: Reducer<V>, subtractor: Reducer<V>, a?: Named | Materialized<K, V>, b?: Materialized<K, V>): KTable<K, V> {
-    return this.#aggregation('tableReduce', a, b, { adder: [adder, 'reducer'], subtractor: [subtractor, 'reducer'] }, true);
+  reduce(
+    adder: Reducer<V>,
+    subtractor: Reducer<V>,
+    a?: Named | Materialized<K, V>,
+    b?: Materialized<K, V>,
+  ): KTable<K, V> {
+    return this.#aggregation(
+      'tableReduce',
+      a,
+      b,
+      { adder: [adder, 'reducer'], subtractor: [subtractor, 'reducer'] },
+      true,
+    );
   }
 
   aggregate<VA>(
@@ -100,7 +195,11 @@ export class KGroupedTableImpl<K, V> implements KGroupedTable<K, V> {
       'tableAggregate',
       a,
       b,
-      { initializer: [initializer, 'initializer'], adder: [adder, 'aggregator'], subtractor: [subtractor, 'aggregator'] },
+      {
+        initializer: [initializer, 'initializer'],
+        adder: [adder, 'aggregator'],
+        subtractor: [subtractor, 'aggregator'],
+      },
       true,
     );
   }

@@ -36,10 +36,22 @@ export class Consumed<K, V> {
     return new Consumed<K, V>(undefined, undefined, name);
   }
   withName(name: string): Consumed<K, V> {
-    return new Consumed(this.keySerde, this.valueSerde, name, this.offsetReset, this.timestampExtractor);
+    return new Consumed(
+      this.keySerde,
+      this.valueSerde,
+      name,
+      this.offsetReset,
+      this.timestampExtractor,
+    );
   }
   withKeySerde<K2>(serde: DslSerde<K2>): Consumed<K2, V> {
-    return new Consumed(serde, this.valueSerde, this.name, this.offsetReset, this.timestampExtractor);
+    return new Consumed(
+      serde,
+      this.valueSerde,
+      this.name,
+      this.offsetReset,
+      this.timestampExtractor,
+    );
   }
   withValueSerde<V2>(serde: DslSerde<V2>): Consumed<K, V2> {
     return new Consumed(this.keySerde, serde, this.name, this.offsetReset, this.timestampExtractor);
@@ -120,7 +132,14 @@ export class Materialized<K, V> {
   }
   #copy(patch: Partial<Materialized<K, V>>): Materialized<K, V> {
     const m = { ...this.fields(), ...patch };
-    return new Materialized(m.storeName, m.keySerde, m.valueSerde, m.logging, m.caching, m.storeType);
+    return new Materialized(
+      m.storeName,
+      m.keySerde,
+      m.valueSerde,
+      m.logging,
+      m.caching,
+      m.storeType,
+    );
   }
   withKeySerde(serde: DslSerde<K>): Materialized<K, V> {
     return this.#copy({ keySerde: serde });
@@ -145,7 +164,14 @@ export class Materialized<K, V> {
     return this.#copy({ storeType: type });
   }
   /** The document's Materialized fields (only those that were set). */
-  fields(): { storeName?: string; keySerde?: DslSerde<K>; valueSerde?: DslSerde<V>; logging?: boolean; caching?: boolean; storeType?: 'persistent' | 'inMemory' } {
+  fields(): {
+    storeName?: string;
+    keySerde?: DslSerde<K>;
+    valueSerde?: DslSerde<V>;
+    logging?: boolean;
+    caching?: boolean;
+    storeType?: 'persistent' | 'inMemory';
+  } {
     const out: ReturnType<Materialized<K, V>['fields']> = {};
     if (this.storeName !== undefined) out.storeName = this.storeName;
     if (this.keySerde !== undefined) out.keySerde = this.keySerde;

@@ -1,7 +1,14 @@
 // Typed serdes for the DSL (Kafka's `Serdes` factory). Each is one of the engine's serdes, so the
 // topology document records it by name and the running app uses exactly the same bytes.
 import type { BuiltinSerdeName } from '@streamwright/topology-model';
-import { bytesSerde, doubleSerde, integerSerde, jsonSerde, longSerde, stringSerde } from '../serdes/index.js';
+import {
+  bytesSerde,
+  doubleSerde,
+  integerSerde,
+  jsonSerde,
+  longSerde,
+  stringSerde,
+} from '../serdes/index.js';
 import type { Serde } from '../serdes/serde.js';
 
 /** A serde the topology can name: its `name` is the document's serde name. */

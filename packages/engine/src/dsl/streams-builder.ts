@@ -39,7 +39,11 @@ export interface BuiltTopology {
 }
 
 export function isBuiltTopology(value: unknown): value is BuiltTopology {
-  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'streamwright.built-topology';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { kind?: unknown }).kind === 'streamwright.built-topology'
+  );
 }
 
 export interface BuildOptions {
@@ -71,9 +75,19 @@ export interface KeyValueBytesStoreSupplier {
 }
 
 export const Stores = {
-  persistentKeyValueStore: (name: string): KeyValueBytesStoreSupplier => ({ name, storeType: 'persistent' }),
-  inMemoryKeyValueStore: (name: string): KeyValueBytesStoreSupplier => ({ name, storeType: 'inMemory' }),
-  keyValueStoreBuilder<K, V>(supplier: KeyValueBytesStoreSupplier, keySerde: DslSerde<K>, valueSerde: DslSerde<V>): StoreBuilder<K, V> {
+  persistentKeyValueStore: (name: string): KeyValueBytesStoreSupplier => ({
+    name,
+    storeType: 'persistent',
+  }),
+  inMemoryKeyValueStore: (name: string): KeyValueBytesStoreSupplier => ({
+    name,
+    storeType: 'inMemory',
+  }),
+  keyValueStoreBuilder<K, V>(
+    supplier: KeyValueBytesStoreSupplier,
+    keySerde: DslSerde<K>,
+    valueSerde: DslSerde<V>,
+  ): StoreBuilder<K, V> {
     const make = (logging: boolean, caching: boolean): StoreBuilder<K, V> => ({
       name: supplier.name,
       storeType: supplier.storeType,
@@ -98,7 +112,10 @@ export class StreamsBuilder {
    * builder.stream(topic | topics | Pattern, Consumed). A pattern reads the topics declared with
    * `build({ topics })` whose whole name matches it.
    */
-  stream<K = string, V = unknown>(topic: string | readonly string[] | RegExp, consumed?: Consumed<K, V>): KStream<K, V> {
+  stream<K = string, V = unknown>(
+    topic: string | readonly string[] | RegExp,
+    consumed?: Consumed<K, V>,
+  ): KStream<K, V> {
     const node = this.#doc.addNode(
       'source',
       {
@@ -113,7 +130,11 @@ export class StreamsBuilder {
     return new KStreamImpl<K, V>(this.#origin(node, consumed));
   }
 
-  table<K = string, V = unknown>(topic: string, consumed?: Consumed<K, V>, materialized?: Materialized<K, V>): KTable<K, V> {
+  table<K = string, V = unknown>(
+    topic: string,
+    consumed?: Consumed<K, V>,
+    materialized?: Materialized<K, V>,
+  ): KTable<K, V> {
     const node = this.#doc.addNode(
       'table',
       {
@@ -123,14 +144,23 @@ export class StreamsBuilder {
         offsetReset: consumed?.offsetReset,
         timestampExtractor: consumed?.timestampExtractor,
         // The table's serdes are Consumed's: Materialized only names and configures the store.
-        ...withoutSerdes(materializedConfig(materialized as Materialized<unknown, unknown> | undefined)),
+        ...withoutSerdes(
+          materializedConfig(materialized as Materialized<unknown, unknown> | undefined),
+        ),
       },
       consumed?.name,
     );
-    return new KTableImpl<K, V>(this.#origin(node, consumed), materialized?.fields().storeName ?? null);
+    return new KTableImpl<K, V>(
+      this.#origin(node, consumed),
+      materialized?.fields().storeName ?? null,
+    );
   }
 
-  globalTable<K = string, V = unknown>(topic: string, consumed?: Consumed<K, V>, materialized?: Materialized<K, V>): GlobalKTable<K, V> {
+  globalTable<K = string, V = unknown>(
+    topic: string,
+    consumed?: Consumed<K, V>,
+    materialized?: Materialized<K, V>,
+  ): GlobalKTable<K, V> {
     const store = materialized?.fields().storeName;
     const node = this.#doc.addNode(
       'globalTable',
@@ -142,7 +172,8 @@ export class StreamsBuilder {
 
   /** Declares a store that process / processValues nodes connect to by name. */
   addStateStore(store: StoreBuilder<unknown, unknown>): this {
-    if (this.#doc.stores.some((s) => s.name === store.name)) throw new Error(`a store named ${store.name} was already added`);
+    if (this.#doc.stores.some((s) => s.name === store.name))
+      throw new Error(`a store named ${store.name} was already added`);
     this.#doc.stores.push({
       name: store.name,
       type: 'keyValue',
@@ -167,7 +198,9 @@ export class StreamsBuilder {
     } as TopologyDocumentInput;
     const result = validateTopology(document);
     if (!result.ok) {
-      const lines = result.errors.map((e) => `  ${e.path === undefined ? '' : `${String(e.path)}: `}${e.message}`);
+      const lines = result.errors.map(
+        (e) => `  ${e.path === undefined ? '' : `${String(e.path)}: `}${e.message}`,
+      );
       throw new Error(`the DSL program does not make a valid topology:\n${lines.join('\n')}`);
     }
     const topology = result.topology;
@@ -183,8 +216,14 @@ export class StreamsBuilder {
   }
 
   /** Declared topics, then every other topic the program names (1 partition, as deploy would create). */
-  #topics(declared: NonNullable<BuildOptions['topics']>): { name: string; partitions: number; config: Record<string, string | number> }[] {
-    const out = declared.map((t) => ({ name: t.name, partitions: t.partitions, config: { ...t.config } }));
+  #topics(
+    declared: NonNullable<BuildOptions['topics']>,
+  ): { name: string; partitions: number; config: Record<string, string | number> }[] {
+    const out = declared.map((t) => ({
+      name: t.name,
+      partitions: t.partitions,
+      config: { ...t.config },
+    }));
     const known = new Set(out.map((t) => t.name));
     for (const node of this.#doc.nodes) {
       const { topic, topics } = node.config;
@@ -198,19 +237,30 @@ export class StreamsBuilder {
     return out;
   }
 
-  #sourceTopics(topic: string | readonly string[] | RegExp): { topic: string } | { topics: string[] } | { topicPattern: string } {
+  #sourceTopics(
+    topic: string | readonly string[] | RegExp,
+  ): { topic: string } | { topics: string[] } | { topicPattern: string } {
     if (typeof topic === 'string') return { topic };
     if (topic instanceof RegExp) {
       // Java's Pattern has no flags in a topology: a flagged RegExp would mean something else.
-      if (topic.flags !== '') throw new Error(`stream(): a topic pattern takes no flags (got /${topic.source}/${topic.flags})`);
+      if (topic.flags !== '')
+        throw new Error(
+          `stream(): a topic pattern takes no flags (got /${topic.source}/${topic.flags})`,
+        );
       return { topicPattern: topic.source };
     }
     return topic.length === 1 ? { topic: topic[0] as string } : { topics: [...topic] };
   }
 
-  #origin(node: ReturnType<DocumentBuilder['addNode']>, consumed?: Consumed<unknown, unknown> | Consumed<never, never>): Origin {
+  #origin(
+    node: ReturnType<DocumentBuilder['addNode']>,
+    consumed?: Consumed<unknown, unknown> | Consumed<never, never>,
+  ): Origin {
     const c = consumed as Consumed<unknown, unknown> | undefined;
-    return derive({ builder: this.#doc, node }, node, { keySerde: c?.keySerde, valueSerde: c?.valueSerde });
+    return derive({ builder: this.#doc, node }, node, {
+      keySerde: c?.keySerde,
+      valueSerde: c?.valueSerde,
+    });
   }
 }
 

@@ -3,7 +3,16 @@
 // editable in the designer) or a TypeScript function (registered in-process, view-only there).
 // CEL results are untyped, so the result type parameter defaults to `unknown` for them.
 import type { FixedKeyProcessorSupplier, ProcessorSupplier } from '../papi/types.js';
-import type { Consumed, Grouped, KeyValue, Materialized, Named, Printed, Produced, Repartitioned } from './options.js';
+import type {
+  Consumed,
+  Grouped,
+  KeyValue,
+  Materialized,
+  Named,
+  Printed,
+  Produced,
+  Repartitioned,
+} from './options.js';
 
 export type Cel = string;
 export type Predicate<K, V> = Cel | ((key: K, value: V) => boolean);
@@ -19,7 +28,8 @@ export interface RecordContext {
   readonly headers: Readonly<Record<string, string>>;
 }
 /** A function, or `{ cel: "…" }` (a bare string passed to to() is a topic name). */
-export type TopicNameExtractor<K, V> = { readonly cel: Cel } | ((key: K, value: V, context: RecordContext) => string);
+export type TopicNameExtractor<K, V> =
+  { readonly cel: Cel } | ((key: K, value: V, context: RecordContext) => string);
 
 /** A stream's processor with the store names it is connected to. */
 export type StoreNames = readonly string[];
@@ -28,10 +38,19 @@ export interface KStream<K, V> {
   filter(predicate: Predicate<K, V>, named?: Named): KStream<K, V>;
   filterNot(predicate: Predicate<K, V>, named?: Named): KStream<K, V>;
   selectKey<KR = unknown>(mapper: KeyValueMapper<K, V, KR>, named?: Named): KStream<KR, V>;
-  map<KR = unknown, VR = unknown>(mapper: KeyValueMapper<K, V, KeyValue<KR, VR>>, named?: Named): KStream<KR, VR>;
+  map<KR = unknown, VR = unknown>(
+    mapper: KeyValueMapper<K, V, KeyValue<KR, VR>>,
+    named?: Named,
+  ): KStream<KR, VR>;
   mapValues<VR = unknown>(mapper: ValueMapper<K, V, VR>, named?: Named): KStream<K, VR>;
-  flatMap<KR = unknown, VR = unknown>(mapper: KeyValueMapper<K, V, Iterable<KeyValue<KR, VR>>>, named?: Named): KStream<KR, VR>;
-  flatMapValues<VR = unknown>(mapper: ValueMapper<K, V, Iterable<VR>>, named?: Named): KStream<K, VR>;
+  flatMap<KR = unknown, VR = unknown>(
+    mapper: KeyValueMapper<K, V, Iterable<KeyValue<KR, VR>>>,
+    named?: Named,
+  ): KStream<KR, VR>;
+  flatMapValues<VR = unknown>(
+    mapper: ValueMapper<K, V, Iterable<VR>>,
+    named?: Named,
+  ): KStream<K, VR>;
   peek(action: ForeachAction<K, V>, named?: Named): KStream<K, V>;
   foreach(action: ForeachAction<K, V>, named?: Named): void;
   print(printed: Printed<K, V>, named?: Named): void;
@@ -42,9 +61,18 @@ export interface KStream<K, V> {
   toTable(materialized: Materialized<K, V>): KTable<K, V>;
   toTable(named?: Named, materialized?: Materialized<K, V>): KTable<K, V>;
   groupByKey(grouped?: Grouped<K, V>): KGroupedStream<K, V>;
-  groupBy<KR = unknown>(selector: KeyValueMapper<K, V, KR>, grouped?: Grouped<KR, V>): KGroupedStream<KR, V>;
-  process<KOut = unknown, VOut = unknown>(supplier: ProcessorSupplier<K, V, KOut, VOut>, ...stores: (string | Named)[]): KStream<KOut, VOut>;
-  processValues<VOut = unknown>(supplier: FixedKeyProcessorSupplier<K, V, VOut>, ...stores: (string | Named)[]): KStream<K, VOut>;
+  groupBy<KR = unknown>(
+    selector: KeyValueMapper<K, V, KR>,
+    grouped?: Grouped<KR, V>,
+  ): KGroupedStream<KR, V>;
+  process<KOut = unknown, VOut = unknown>(
+    supplier: ProcessorSupplier<K, V, KOut, VOut>,
+    ...stores: (string | Named)[]
+  ): KStream<KOut, VOut>;
+  processValues<VOut = unknown>(
+    supplier: FixedKeyProcessorSupplier<K, V, VOut>,
+    ...stores: (string | Named)[]
+  ): KStream<K, VOut>;
 }
 
 export interface BranchedKStream<K, V> {
@@ -64,13 +92,31 @@ export interface KTable<K, V> {
   /** The store's name when materialized with Materialized.as(name), else null. */
   queryableStoreName(): string | null;
   filter(predicate: Predicate<K, V>, materialized: Materialized<K, V>): KTable<K, V>;
-  filter(predicate: Predicate<K, V>, named?: Named, materialized?: Materialized<K, V>): KTable<K, V>;
+  filter(
+    predicate: Predicate<K, V>,
+    named?: Named,
+    materialized?: Materialized<K, V>,
+  ): KTable<K, V>;
   filterNot(predicate: Predicate<K, V>, materialized: Materialized<K, V>): KTable<K, V>;
-  filterNot(predicate: Predicate<K, V>, named?: Named, materialized?: Materialized<K, V>): KTable<K, V>;
-  mapValues<VR = unknown>(mapper: ValueMapper<K, V, VR>, materialized: Materialized<K, VR>): KTable<K, VR>;
-  mapValues<VR = unknown>(mapper: ValueMapper<K, V, VR>, named?: Named, materialized?: Materialized<K, VR>): KTable<K, VR>;
+  filterNot(
+    predicate: Predicate<K, V>,
+    named?: Named,
+    materialized?: Materialized<K, V>,
+  ): KTable<K, V>;
+  mapValues<VR = unknown>(
+    mapper: ValueMapper<K, V, VR>,
+    materialized: Materialized<K, VR>,
+  ): KTable<K, VR>;
+  mapValues<VR = unknown>(
+    mapper: ValueMapper<K, V, VR>,
+    named?: Named,
+    materialized?: Materialized<K, VR>,
+  ): KTable<K, VR>;
   toStream(named?: Named): KStream<K, V>;
-  groupBy<KR = unknown, VR = unknown>(selector: KeyValueMapper<K, V, KeyValue<KR, VR>>, grouped?: Grouped<KR, VR>): KGroupedTable<KR, VR>;
+  groupBy<KR = unknown, VR = unknown>(
+    selector: KeyValueMapper<K, V, KeyValue<KR, VR>>,
+    grouped?: Grouped<KR, VR>,
+  ): KGroupedTable<KR, VR>;
 }
 
 export interface GlobalKTable<K, V> {
@@ -84,23 +130,49 @@ export interface KGroupedStream<K, V> {
   count(named?: Named, materialized?: Materialized<K, number>): KTable<K, number>;
   reduce(reducer: Reducer<V>, materialized: Materialized<K, V>): KTable<K, V>;
   reduce(reducer: Reducer<V>, named?: Named, materialized?: Materialized<K, V>): KTable<K, V>;
-  aggregate<VA = unknown>(initializer: Initializer<VA>, aggregator: Aggregator<K, V, VA>, materialized: Materialized<K, VA>): KTable<K, VA>;
-  aggregate<VA = unknown>(initializer: Initializer<VA>, aggregator: Aggregator<K, V, VA>, named?: Named, materialized?: Materialized<K, VA>): KTable<K, VA>;
+  aggregate<VA = unknown>(
+    initializer: Initializer<VA>,
+    aggregator: Aggregator<K, V, VA>,
+    materialized: Materialized<K, VA>,
+  ): KTable<K, VA>;
+  aggregate<VA = unknown>(
+    initializer: Initializer<VA>,
+    aggregator: Aggregator<K, V, VA>,
+    named?: Named,
+    materialized?: Materialized<K, VA>,
+  ): KTable<K, VA>;
   cogroup<VA = unknown>(aggregator: Aggregator<K, V, VA>): CogroupedKStream<K, VA>;
 }
 
 export interface CogroupedKStream<K, VA> {
-  cogroup<V>(grouped: KGroupedStream<K, V>, aggregator: Aggregator<K, V, VA>): CogroupedKStream<K, VA>;
+  cogroup<V>(
+    grouped: KGroupedStream<K, V>,
+    aggregator: Aggregator<K, V, VA>,
+  ): CogroupedKStream<K, VA>;
   aggregate(initializer: Initializer<VA>, materialized: Materialized<K, VA>): KTable<K, VA>;
-  aggregate(initializer: Initializer<VA>, named?: Named, materialized?: Materialized<K, VA>): KTable<K, VA>;
+  aggregate(
+    initializer: Initializer<VA>,
+    named?: Named,
+    materialized?: Materialized<K, VA>,
+  ): KTable<K, VA>;
 }
 
 export interface KGroupedTable<K, V> {
   count(materialized: Materialized<K, number>): KTable<K, number>;
   count(named?: Named, materialized?: Materialized<K, number>): KTable<K, number>;
   reduce(adder: Reducer<V>, subtractor: Reducer<V>, materialized: Materialized<K, V>): KTable<K, V>;
-  reduce(adder: Reducer<V>, subtractor: Reducer<V>, named?: Named, materialized?: Materialized<K, V>): KTable<K, V>;
-  aggregate<VA = unknown>(initializer: Initializer<VA>, adder: Aggregator<K, V, VA>, subtractor: Aggregator<K, V, VA>, materialized: Materialized<K, VA>): KTable<K, VA>;
+  reduce(
+    adder: Reducer<V>,
+    subtractor: Reducer<V>,
+    named?: Named,
+    materialized?: Materialized<K, V>,
+  ): KTable<K, V>;
+  aggregate<VA = unknown>(
+    initializer: Initializer<VA>,
+    adder: Aggregator<K, V, VA>,
+    subtractor: Aggregator<K, V, VA>,
+    materialized: Materialized<K, VA>,
+  ): KTable<K, VA>;
   aggregate<VA = unknown>(
     initializer: Initializer<VA>,
     adder: Aggregator<K, V, VA>,

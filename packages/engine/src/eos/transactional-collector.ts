@@ -16,9 +16,14 @@ export class TransactionalRecordCollector implements RecordCollector {
   private constructor(readonly producer: TransactionalProducer) {}
 
   /** Kafka's initTransactions: an older producer with this id is fenced, its open transaction aborted. */
-  static async create(backend: Backend, transactionalId: string): Promise<TransactionalRecordCollector> {
+  static async create(
+    backend: Backend,
+    transactionalId: string,
+  ): Promise<TransactionalRecordCollector> {
     if (!backend.transactionalProducer) {
-      throw new UnsupportedConfigError(`processing.guarantee=exactly_once_v2 needs a backend with transactions; the ${backend.kind} backend has none`);
+      throw new UnsupportedConfigError(
+        `processing.guarantee=exactly_once_v2 needs a backend with transactions; the ${backend.kind} backend has none`,
+      );
     }
     return new TransactionalRecordCollector(await backend.transactionalProducer(transactionalId));
   }

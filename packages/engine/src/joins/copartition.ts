@@ -22,9 +22,15 @@ export function enforceCopartitioning(
     const counts = new Set(fixed.map((t) => partitionsOf(t) as number));
     if (counts.size > 1) {
       const listed = [...fixed].sort(compareText).map((t) => `${t}=${String(partitionsOf(t))}`);
-      throw new EngineError('INVALID_PLAN', `Invalid topology: Topics not co-partitioned: [{${listed.join(', ')}}]`);
+      throw new EngineError(
+        'INVALID_PLAN',
+        `Invalid topology: Topics not co-partitioned: [{${listed.join(', ')}}]`,
+      );
     }
-    const count = fixed.length > 0 ? (partitionsOf(fixed[0] as string) as number) : Math.max(0, ...group.map((t) => forced.get(t) ?? partitionsOf(t) ?? 0));
+    const count =
+      fixed.length > 0
+        ? (partitionsOf(fixed[0] as string) as number)
+        : Math.max(0, ...group.map((t) => forced.get(t) ?? partitionsOf(t) ?? 0));
     if (count === 0) continue;
     for (const t of group) if (isRepartitionTopic(t)) forced.set(t, count);
   }

@@ -14,7 +14,12 @@ describe('lifecycle state machines', () => {
     app.transition('PENDING_ERROR');
     app.transition('ERROR');
     expect(app.tryTransition('PENDING_SHUTDOWN')).toBe(false);
-    expect(seen).toEqual(['CREATED->REBALANCING', 'REBALANCING->RUNNING', 'RUNNING->PENDING_ERROR', 'PENDING_ERROR->ERROR']);
+    expect(seen).toEqual([
+      'CREATED->REBALANCING',
+      'REBALANCING->RUNNING',
+      'RUNNING->PENDING_ERROR',
+      'PENDING_ERROR->ERROR',
+    ]);
   });
 
   it('tasks restore before running and must be suspended before closing', () => {

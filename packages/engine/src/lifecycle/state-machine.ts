@@ -25,7 +25,8 @@ export class StateMachine<S extends string> {
   }
 
   transition(next: S): void {
-    if (!this.canTransitionTo(next)) throw new IllegalStateTransitionError(this.name, this.#state, next);
+    if (!this.canTransitionTo(next))
+      throw new IllegalStateTransitionError(this.name, this.#state, next);
     const previous = this.#state;
     this.#state = next;
     for (const l of [...this.#listeners]) l(next, previous);

@@ -13,7 +13,14 @@ export const APP_TRANSITIONS: Record<AppState, readonly AppState[]> = {
   ERROR: [],
 };
 
-export type ThreadState = 'CREATED' | 'STARTING' | 'PARTITIONS_REVOKED' | 'PARTITIONS_ASSIGNED' | 'RUNNING' | 'PENDING_SHUTDOWN' | 'DEAD';
+export type ThreadState =
+  | 'CREATED'
+  | 'STARTING'
+  | 'PARTITIONS_REVOKED'
+  | 'PARTITIONS_ASSIGNED'
+  | 'RUNNING'
+  | 'PENDING_SHUTDOWN'
+  | 'DEAD';
 
 export const THREAD_TRANSITIONS: Record<ThreadState, readonly ThreadState[]> = {
   CREATED: ['STARTING', 'PENDING_SHUTDOWN'],

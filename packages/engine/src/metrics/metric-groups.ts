@@ -26,7 +26,8 @@ export abstract class MetricGroup {
   readonly values: Float64Array;
   /** A fresh buffer is all zeros; a buffer handed over from another thread keeps its counts. */
   constructor(buffer: SharedArrayBuffer, slots: number) {
-    if (buffer.byteLength !== slots * 8) throw new RangeError(`a metric group of ${slots} slots got ${buffer.byteLength} bytes`);
+    if (buffer.byteLength !== slots * 8)
+      throw new RangeError(`a metric group of ${slots} slots got ${buffer.byteLength} bytes`);
     this.values = new Float64Array(buffer);
   }
 }
@@ -136,7 +137,14 @@ defineSlots(ThreadMetrics.prototype, THREAD_SLOTS);
 // ---- task -----------------------------------------------------------------------------------------
 
 /** Task.State as a number in the task's slots, so the main thread can read a worker's task states. */
-export const TASK_STATE_CODES = ['CREATED', 'RESTORING', 'RUNNING', 'SUSPENDED', 'CLOSED', 'FAILED'] as const;
+export const TASK_STATE_CODES = [
+  'CREATED',
+  'RESTORING',
+  'RUNNING',
+  'SUSPENDED',
+  'CLOSED',
+  'FAILED',
+] as const;
 
 const TASK_SLOTS = [
   'processTotal',
@@ -198,7 +206,15 @@ defineSlots(TaskMetrics.prototype, TASK_SLOTS);
 
 // ---- processor node -------------------------------------------------------------------------------
 
-const NODE_SLOTS = ['processTotal', 'recordsConsumedTotal', 'recordsProducedTotal', 'e2eCount', 'e2eSum', 'e2eMin', 'e2eMax'] as const;
+const NODE_SLOTS = [
+  'processTotal',
+  'recordsConsumedTotal',
+  'recordsProducedTotal',
+  'e2eCount',
+  'e2eSum',
+  'e2eMin',
+  'e2eMax',
+] as const;
 
 export class NodeMetrics extends MetricGroup {
   declare processTotal: number;

@@ -1,5 +1,17 @@
-import type { MetricsSnapshot, MetricValues, TaskState, TaskStatus, TopicPartition } from '../api.js';
-import { NodeMetrics, TASK_STATE_CODES, TaskMetrics, ThreadMetrics, newSlots } from './metric-groups.js';
+import type {
+  MetricsSnapshot,
+  MetricValues,
+  TaskState,
+  TaskStatus,
+  TopicPartition,
+} from '../api.js';
+import {
+  NodeMetrics,
+  TASK_STATE_CODES,
+  TaskMetrics,
+  ThreadMetrics,
+  newSlots,
+} from './metric-groups.js';
 import { RateTracker } from './rate-tracker.js';
 
 /** What status() shows of a task besides its counters. */
@@ -42,13 +54,21 @@ export class MetricsRegistry {
 
   thread(name: string): ThreadMetrics {
     let m = this.threads.get(name);
-    if (!m) this.threads.set(name, (m = new ThreadMetrics(this.source?.thread(name) ?? newSlots(ThreadMetrics.SLOTS))));
+    if (!m)
+      this.threads.set(
+        name,
+        (m = new ThreadMetrics(this.source?.thread(name) ?? newSlots(ThreadMetrics.SLOTS))),
+      );
     return m;
   }
 
   task(taskId: string, info?: TaskInfo): TaskMetrics {
     let m = this.tasks.get(taskId);
-    if (!m) this.tasks.set(taskId, (m = new TaskMetrics(this.source?.task(taskId, info) ?? newSlots(TaskMetrics.SLOTS))));
+    if (!m)
+      this.tasks.set(
+        taskId,
+        (m = new TaskMetrics(this.source?.task(taskId, info) ?? newSlots(TaskMetrics.SLOTS))),
+      );
     if (info) this.taskInfo.set(taskId, info);
     return m;
   }
@@ -57,7 +77,11 @@ export class MetricsRegistry {
     let byNode = this.nodes.get(taskId);
     if (!byNode) this.nodes.set(taskId, (byNode = new Map()));
     let m = byNode.get(nodeName);
-    if (!m) byNode.set(nodeName, (m = new NodeMetrics(this.source?.node(taskId, nodeName) ?? newSlots(NodeMetrics.SLOTS))));
+    if (!m)
+      byNode.set(
+        nodeName,
+        (m = new NodeMetrics(this.source?.node(taskId, nodeName) ?? newSlots(NodeMetrics.SLOTS))),
+      );
     return m;
   }
 
@@ -96,7 +120,9 @@ export class MetricsRegistry {
         restoreRemainingRecords: m.restoreRemainingRecordsTotal,
       });
     }
-    return out.sort((a, b) => a.subtopology - b.subtopology || partitionOf(a.taskId) - partitionOf(b.taskId));
+    return out.sort(
+      (a, b) => a.subtopology - b.subtopology || partitionOf(a.taskId) - partitionOf(b.taskId),
+    );
   }
 
   snapshot(): MetricsSnapshot {
@@ -180,7 +206,14 @@ export class MetricsRegistry {
       }
       nodes[taskId] = out;
     }
-    return { at, applicationId: this.applicationId, threads, tasks, nodes, nodeModelIds: { ...this.nodeModelIds } };
+    return {
+      at,
+      applicationId: this.applicationId,
+      threads,
+      tasks,
+      nodes,
+      nodeModelIds: { ...this.nodeModelIds },
+    };
   }
 
   #sample(at: number): void {

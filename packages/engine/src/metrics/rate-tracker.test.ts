@@ -20,7 +20,11 @@ describe('metrics registry', () => {
     node.recordE2eLatency(4);
     node.recordE2eLatency(8);
     const after = registry.snapshot().nodes['0_0']!['KSTREAM-SOURCE-0000000000']!;
-    expect([after['record-e2e-latency-min'], after['record-e2e-latency-avg'], after['record-e2e-latency-max']]).toEqual([4, 6, 8]);
+    expect([
+      after['record-e2e-latency-min'],
+      after['record-e2e-latency-avg'],
+      after['record-e2e-latency-max'],
+    ]).toEqual([4, 6, 8]);
     expect(snap.nodeModelIds).toEqual({ 'KSTREAM-SOURCE-0000000000': 'src' });
   });
 });

@@ -75,10 +75,16 @@ interface BaseContext {
 
 export interface ProcessorContext<KForward = unknown, VForward = unknown> extends BaseContext {
   /** To every child, or only to the child named `childName`; depth-first and synchronous. */
-  forward<K extends KForward, V extends VForward>(record: StreamRecord<K, V>, childName?: string): void;
+  forward<K extends KForward, V extends VForward>(
+    record: StreamRecord<K, V>,
+    childName?: string,
+  ): void;
 }
 
-export interface FixedKeyProcessorContext<KForward = unknown, VForward = unknown> extends BaseContext {
+export interface FixedKeyProcessorContext<
+  KForward = unknown,
+  VForward = unknown,
+> extends BaseContext {
   /** The key of a forwarded record is always the input record's key. */
   forward<V extends VForward>(record: FixedKeyRecord<KForward, V>, childName?: string): void;
 }
@@ -100,5 +106,14 @@ export interface FixedKeyProcessor<KIn = unknown, VIn = unknown, VOut = unknown>
 }
 
 /** A new processor per task (Kafka Streams' ProcessorSupplier#get). */
-export type ProcessorSupplier<KIn = unknown, VIn = unknown, KOut = unknown, VOut = unknown> = () => Processor<KIn, VIn, KOut, VOut>;
-export type FixedKeyProcessorSupplier<KIn = unknown, VIn = unknown, VOut = unknown> = () => FixedKeyProcessor<KIn, VIn, VOut>;
+export type ProcessorSupplier<
+  KIn = unknown,
+  VIn = unknown,
+  KOut = unknown,
+  VOut = unknown,
+> = () => Processor<KIn, VIn, KOut, VOut>;
+export type FixedKeyProcessorSupplier<
+  KIn = unknown,
+  VIn = unknown,
+  VOut = unknown,
+> = () => FixedKeyProcessor<KIn, VIn, VOut>;

@@ -54,7 +54,12 @@ export function userProcessorNode(
         return ctx.streamTimePunctuation.schedule(options.nodeName, 0, intervalMs, punctuator);
       }
       if (type === 'WALL_CLOCK_TIME') {
-        return ctx.wallClockPunctuation.schedule(options.nodeName, ctx.wallClockMs() + intervalMs, intervalMs, punctuator);
+        return ctx.wallClockPunctuation.schedule(
+          options.nodeName,
+          ctx.wallClockMs() + intervalMs,
+          intervalMs,
+          punctuator,
+        );
       }
       throw new RangeError(`unknown punctuation type ${String(type)}`);
     },
@@ -68,7 +73,11 @@ export function userProcessorNode(
       let facade = facades.get(name);
       if (facade === undefined) {
         const store = ctx.store(name);
-        facade = keyValueStoreFacade(store, (k) => store.serializeKey(k), () => ctx.currentTimestamp);
+        facade = keyValueStoreFacade(
+          store,
+          (k) => store.serializeKey(k),
+          () => ctx.currentTimestamp,
+        );
         facades.set(name, facade);
       }
       return facade as S;
@@ -80,7 +89,9 @@ export function userProcessorNode(
   return {
     init: () => processor.init?.(context),
     process(record) {
-      (processor as Processor).process(record as StreamRecord<unknown, unknown> & FixedKeyRecord<unknown, unknown>);
+      (processor as Processor).process(
+        record as StreamRecord<unknown, unknown> & FixedKeyRecord<unknown, unknown>,
+      );
     },
     close: () => processor.close?.(),
   };

@@ -2,7 +2,8 @@ import { murmur2, toPositive } from './murmur2.js';
 
 /** The partition Java's default partitioner picks for a non-null key. */
 export function partitionFor(keyBytes: Uint8Array, numPartitions: number): number {
-  if (!(numPartitions > 0)) throw new RangeError(`numPartitions must be positive, got ${numPartitions}`);
+  if (!(numPartitions > 0))
+    throw new RangeError(`numPartitions must be positive, got ${numPartitions}`);
   return toPositive(murmur2(keyBytes)) % numPartitions;
 }
 
@@ -24,8 +25,12 @@ export class DefaultPartitioner {
   partition(topic: string, keyBytes: Uint8Array | null, numPartitions: number): number {
     if (keyBytes !== null) return partitionFor(keyBytes, numPartitions);
     const current = this.#sticky.get(topic);
-    if (current !== undefined && this.#batchOfTopic.get(topic) === this.#batch) return current % numPartitions;
-    const next = current === undefined ? Math.floor(Math.random() * numPartitions) : (current + 1) % numPartitions;
+    if (current !== undefined && this.#batchOfTopic.get(topic) === this.#batch)
+      return current % numPartitions;
+    const next =
+      current === undefined
+        ? Math.floor(Math.random() * numPartitions)
+        : (current + 1) % numPartitions;
     this.#sticky.set(topic, next);
     this.#batchOfTopic.set(topic, this.#batch);
     return next;

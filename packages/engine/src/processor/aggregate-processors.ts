@@ -39,7 +39,12 @@ export function streamAggregateProcessor(
       const newAgg = aggregator({ key: record.key, value: record.value, agg: oldAgg });
       store.put(record.key, newAgg, timestamp);
       // As KStreamAggregate: the old value sent is the initializer's result for a new key.
-      ctx.forward({ key: record.key, value: new Change(newAgg, sendOldValues ? oldAgg : null), timestamp, headers: record.headers });
+      ctx.forward({
+        key: record.key,
+        value: new Change(newAgg, sendOldValues ? oldAgg : null),
+        timestamp,
+        headers: record.headers,
+      });
     },
   };
 }
@@ -49,13 +54,17 @@ export function streamCountProcessor(ctx: ProcessorContext, options: AggregateOp
   return streamAggregateProcessor(
     ctx,
     () => 0,
-    (vars) => ((vars as { agg: number }).agg) + 1,
+    (vars) => (vars as { agg: number }).agg + 1,
     options,
   );
 }
 
 /** KStreamReduce: the first value of a key is the aggregate; later ones `reducer({key, value, agg})`. */
-export function streamReduceProcessor(ctx: ProcessorContext, reducer: CompiledLogic, { store, sendOldValues }: AggregateOptions): Processor {
+export function streamReduceProcessor(
+  ctx: ProcessorContext,
+  reducer: CompiledLogic,
+  { store, sendOldValues }: AggregateOptions,
+): Processor {
   return {
     process(record: EngineRecord) {
       if (isNullish(record.key) || isNullish(record.value)) {

@@ -10,8 +10,14 @@ export function changedSerde(inner: Serde<unknown>): Serde<Change> {
     name: `changed<${inner.name}>`,
     serialize(change) {
       if (change === null || change === undefined) return null;
-      const newBytes = change.newValue === null || change.newValue === undefined ? null : inner.serialize(change.newValue);
-      const oldBytes = change.oldValue === null || change.oldValue === undefined ? null : inner.serialize(change.oldValue);
+      const newBytes =
+        change.newValue === null || change.newValue === undefined
+          ? null
+          : inner.serialize(change.newValue);
+      const oldBytes =
+        change.oldValue === null || change.oldValue === undefined
+          ? null
+          : inner.serialize(change.oldValue);
       if (newBytes !== null && oldBytes !== null) {
         const out = new Uint8Array(4 + newBytes.length + oldBytes.length + 1);
         new DataView(out.buffer).setUint32(0, newBytes.length, false);
@@ -40,7 +46,10 @@ export function changedSerde(inner: Serde<unknown>): Serde<Change> {
         case 2: {
           const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
           const newLength = view.getUint32(0, false);
-          return new Change(inner.deserialize(body.subarray(4, 4 + newLength)), inner.deserialize(body.subarray(4 + newLength)));
+          return new Change(
+            inner.deserialize(body.subarray(4, 4 + newLength)),
+            inner.deserialize(body.subarray(4 + newLength)),
+          );
         }
         default:
           throw new DeserializationError('changed', `unknown change flag ${String(flag)}`);

@@ -1,7 +1,13 @@
 // plan → compiled processor graph. Compilation (logic, serdes, wiring) happens once per planned
 // node; `instantiate` then builds one ProcessorNode per planned node for each task. What each op
 // runs is in node-factories.ts.
-import type { Plan, PlannedNode, StorePlan, SubtopologyPlan, TimestampExtractorSpec } from '@streamwright/topology-model';
+import type {
+  Plan,
+  PlannedNode,
+  StorePlan,
+  SubtopologyPlan,
+  TimestampExtractorSpec,
+} from '@streamwright/topology-model';
 import { EngineError } from '../errors.js';
 import type { NodeMetrics } from '../metrics/metric-groups.js';
 import type { KeyValueStore } from '../state/key-value-store.js';
@@ -70,13 +76,18 @@ export function compileSubtopology(
     plannedStores: planned,
     byName,
   };
-  const nodes = sub.nodes.map((n): CompiledNode => ({ planned: n, create: compileNodeFactory(n, context) }));
+  const nodes = sub.nodes.map((n): CompiledNode => ({
+    planned: n,
+    create: compileNodeFactory(n, context),
+  }));
   const sources: CompiledSource[] = sub.nodes
     .filter((n) => n.role === 'source')
     .map((n) => {
       const topics = n.topics ?? [config(n)['topic'] as string];
       // KTable#groupBy's repartition topic carries Change(new, old) pairs (ChangedSerializer).
-      const carriesChanges = n.successors.some((s) => TABLE_AGGREGATIONS.has(byName.get(s)?.op ?? ''));
+      const carriesChanges = n.successors.some((s) =>
+        TABLE_AGGREGATIONS.has(byName.get(s)?.op ?? ''),
+      );
       const valueSerde = getSerde(serdeOf(n, 'valueSerde'));
       return {
         nodeName: n.name,
@@ -99,9 +110,15 @@ export function compileSubtopology(
     stores: plan.stores
       .filter((s) => s.subtopology === sub.id)
       // A source topic used as the changelog is read to restore, never written by the store.
-      .map((s) => (s.changelogTopic !== null && sub.sourceTopics.includes(s.changelogTopic) ? { ...s, logging: false } : s))
+      .map((s) =>
+        s.changelogTopic !== null && sub.sourceTopics.includes(s.changelogTopic)
+          ? { ...s, logging: false }
+          : s,
+      )
       // Window and session stores log composite string keys (`<start>[:<end>]:<key id>`: state/window-store.ts).
-      .map((s) => (s.type === 'window' || s.type === 'session' ? { ...s, keySerde: 'string' as const } : s)),
+      .map((s) =>
+        s.type === 'window' || s.type === 'session' ? { ...s, keySerde: 'string' as const } : s,
+      ),
     globalStores,
   };
 }
@@ -120,7 +137,12 @@ export function instantiate(
   const nodes = new Map<string, ProcessorNode>();
   for (const c of compiled.nodes) {
     // Processors may look up their stores here, so the context must already hold them.
-    const node = new ProcessorNode(c.planned.name, c.planned.modelNodeId, c.create(ctx), metricsFor(c.planned.name));
+    const node = new ProcessorNode(
+      c.planned.name,
+      c.planned.modelNodeId,
+      c.create(ctx),
+      metricsFor(c.planned.name),
+    );
     nodes.set(node.name, node);
     ctx.nodes.set(node.name, node);
   }
@@ -128,7 +150,11 @@ export function instantiate(
     const node = nodes.get(c.planned.name)!;
     for (const child of c.planned.successors) {
       const target = nodes.get(child);
-      if (!target) throw new EngineError('INVALID_PLAN', `${node.name} → ${child}: no such node in sub-topology ${compiled.id}`);
+      if (!target)
+        throw new EngineError(
+          'INVALID_PLAN',
+          `${node.name} → ${child}: no such node in sub-topology ${compiled.id}`,
+        );
       node.children.push(target);
     }
   }

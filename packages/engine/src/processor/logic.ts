@@ -4,7 +4,10 @@
 import type { FunctionRef, Logic } from '@streamwright/topology-model';
 // The expressions entry point alone: stream threads in worker threads load this module, and the
 // package's root (every zod schema) would cost each worker ~0.2 s of start-up.
-import { compileExpression, type ExpressionContext } from '@streamwright/topology-model/expressions';
+import {
+  compileExpression,
+  type ExpressionContext,
+} from '@streamwright/topology-model/expressions';
 import { EngineError } from '../errors.js';
 
 /**
@@ -20,9 +23,16 @@ export type FunctionRegistry = Readonly<Record<string, LogicFunction>>;
 
 export type CompiledLogic = (vars: object) => unknown;
 
-export function compileLogic(logic: Logic, context: ExpressionContext, functions: FunctionRegistry, where: string): CompiledLogic {
+export function compileLogic(
+  logic: Logic,
+  context: ExpressionContext,
+  functions: FunctionRegistry,
+  where: string,
+): CompiledLogic {
   if (isFunctionRef(logic)) {
-    const fn = Object.prototype.hasOwnProperty.call(functions, logic.function) ? functions[logic.function] : undefined;
+    const fn = Object.prototype.hasOwnProperty.call(functions, logic.function)
+      ? functions[logic.function]
+      : undefined;
     if (typeof fn !== 'function') {
       throw new EngineError(
         'INVALID_PLAN',
@@ -36,5 +46,9 @@ export function compileLogic(logic: Logic, context: ExpressionContext, functions
 }
 
 function isFunctionRef(logic: Logic): logic is FunctionRef {
-  return typeof logic === 'object' && logic !== null && typeof (logic as { function?: unknown }).function === 'string';
+  return (
+    typeof logic === 'object' &&
+    logic !== null &&
+    typeof (logic as { function?: unknown }).function === 'string'
+  );
 }

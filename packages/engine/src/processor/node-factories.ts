@@ -1,13 +1,23 @@
 // What each planned op runs: the DSL operation's Kafka Streams processor, with its logic compiled
 // once (CEL or a registered function) and its stores looked up per task.
-import type { ExpressionContext, Logic, Plan, PlannedNode, SerdeName } from '@streamwright/topology-model';
+import type {
+  ExpressionContext,
+  Logic,
+  Plan,
+  PlannedNode,
+  SerdeName,
+} from '@streamwright/topology-model';
 import { EngineError } from '../errors.js';
 import { userProcessorNode } from '../papi/user-processor.js';
 import { windowNodeFactory } from '../windows/window-node-factory.js';
 import { joinNodeFactory } from '../joins/join-node-factory.js';
 import { getSerde } from '../serdes/index.js';
 import type { Serde } from '../serdes/serde.js';
-import { streamAggregateProcessor, streamCountProcessor, streamReduceProcessor } from './aggregate-processors.js';
+import {
+  streamAggregateProcessor,
+  streamCountProcessor,
+  streamReduceProcessor,
+} from './aggregate-processors.js';
 import { changedSerde } from './changed-serde.js';
 import { compileLogic, type CompiledLogic } from './logic.js';
 import type { ProcessorContext } from './processor-context.js';
@@ -53,12 +63,19 @@ export function config(node: PlannedNode): Record<string, unknown> {
 }
 
 export function serdeOf(node: PlannedNode, which: 'keySerde' | 'valueSerde'): SerdeName {
-  return node[which] ?? (config(node)[which] as SerdeName | undefined) ?? (which === 'keySerde' ? 'string' : 'json');
+  return (
+    node[which] ??
+    (config(node)[which] as SerdeName | undefined) ??
+    (which === 'keySerde' ? 'string' : 'json')
+  );
 }
 
 const passThrough: Factory = (ctx) => sourceProcessor(ctx);
 
-function peekFactory(cfg: Record<string, unknown>, logic: (field: string, context: ExpressionContext) => CompiledLogic): Factory {
+function peekFactory(
+  cfg: Record<string, unknown>,
+  logic: (field: string, context: ExpressionContext) => CompiledLogic,
+): Factory {
   const action = cfg['action'] === undefined ? null : logic('action', 'mapValues');
   return (ctx) => peekProcessor(ctx, action, true);
 }
@@ -68,7 +85,8 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
   const functions = c.registries.functions ?? {};
   const logic = (field: string, context: ExpressionContext): CompiledLogic => {
     const value = cfg[field];
-    if (value === undefined) throw new EngineError('INVALID_PLAN', `${node.name}: no ${field} in the node's config`);
+    if (value === undefined)
+      throw new EngineError('INVALID_PLAN', `${node.name}: no ${field} in the node's config`);
     return compileLogic(value as Logic, context, functions, `${node.name} ${field}`);
   };
   const optionalLogic = (field: string, context: ExpressionContext): CompiledLogic | null =>
@@ -77,7 +95,8 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
   const ownStore = (): string | null => node.stores.find((s) => c.plannedStores.has(s)) ?? null;
   const requiredStore = (): string => {
     const store = ownStore();
-    if (store === null) throw new EngineError('INVALID_PLAN', `${node.name}: ${node.op} without a planned store`);
+    if (store === null)
+      throw new EngineError('INVALID_PLAN', `${node.name}: ${node.op} without a planned store`);
     return store;
   };
 
@@ -93,8 +112,12 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
     case 'peek':
       // The filter Kafka Streams puts in front of a repartition sink drops records with a null
       // key (checked against Kafka Streams 4.1: they never reach the repartition topic).
-      if (node.modelNode === undefined && node.successors.some((s) => c.byName.get(s)?.op === 'repartition-sink')) {
-        return (ctx) => filterLogicProcessor(ctx, (record) => !isNullish((record as EngineRecord).key), false);
+      if (
+        node.modelNode === undefined &&
+        node.successors.some((s) => c.byName.get(s)?.op === 'repartition-sink')
+      ) {
+        return (ctx) =>
+          filterLogicProcessor(ctx, (record) => !isNullish((record as EngineRecord).key), false);
       }
       return peekFactory(cfg, logic);
     case 'filter':
@@ -131,18 +154,33 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
     case 'print': {
       const mapper = optionalLogic('mapper', 'print');
       const label = typeof cfg['label'] === 'string' ? cfg['label'] : node.name;
-      const printLine = c.registries.printLine ?? ((line: string) => void process.stdout.write(`${line}\n`));
+      const printLine =
+        c.registries.printLine ?? ((line: string) => void process.stdout.write(`${line}\n`));
       return () => printProcessor(label, mapper, printLine);
     }
     case 'split': {
       const branchConfigs = (cfg['branches'] ?? []) as { predicate: Logic }[];
-      const planned = (node as PlannedNode & { branches?: { port: string; index: number; child: string }[] }).branches ?? [];
+      const planned =
+        (node as PlannedNode & { branches?: { port: string; index: number; child: string }[] })
+          .branches ?? [];
       const branches = planned
         .filter((b) => b.index > 0)
         .map((b) => {
           const predicate = branchConfigs[b.index - 1]?.predicate;
-          if (predicate === undefined) throw new EngineError('INVALID_PLAN', `${node.name}: no predicate for branch ${b.index}`);
-          return { child: b.child, predicate: compileLogic(predicate, 'filter', functions, `${node.name} branch ${b.port}`) };
+          if (predicate === undefined)
+            throw new EngineError(
+              'INVALID_PLAN',
+              `${node.name}: no predicate for branch ${b.index}`,
+            );
+          return {
+            child: b.child,
+            predicate: compileLogic(
+              predicate,
+              'filter',
+              functions,
+              `${node.name} branch ${b.port}`,
+            ),
+          };
         });
       const defaultChild = planned.find((b) => b.index === 0)?.child ?? null;
       return (ctx) => splitProcessor(ctx, branches, defaultChild);
@@ -153,9 +191,18 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
       let valueSerde: Serde<unknown> = getSerde(serdeOf(node, 'valueSerde'));
       // KTable#groupBy writes Change(new, old) pairs to its repartition topic.
       const parent = c.byName.get(node.predecessors[0] ?? '');
-      if (node.op === 'repartition-sink' && parent?.op === 'tableGroupBy') valueSerde = changedSerde(valueSerde) as Serde<unknown>;
-      const topic: string | CompiledLogic | undefined = node.topic ?? (cfg['topic'] as string | undefined) ?? optionalLogic('topicExtractor', 'topicExtractor') ?? undefined;
-      if (topic === undefined) throw new EngineError('INVALID_PLAN', `${node.name}: a sink without a topic or topic extractor`);
+      if (node.op === 'repartition-sink' && parent?.op === 'tableGroupBy')
+        valueSerde = changedSerde(valueSerde) as Serde<unknown>;
+      const topic: string | CompiledLogic | undefined =
+        node.topic ??
+        (cfg['topic'] as string | undefined) ??
+        optionalLogic('topicExtractor', 'topicExtractor') ??
+        undefined;
+      if (topic === undefined)
+        throw new EngineError(
+          'INVALID_PLAN',
+          `${node.name}: a sink without a topic or topic extractor`,
+        );
       return (ctx) => sinkLogicProcessor(ctx, topic, keySerde, valueSerde);
     }
     case 'count': {
@@ -165,21 +212,41 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
     case 'reduce': {
       const reducer = logic('expression', 'reducer');
       const storeName = requiredStore();
-      return (ctx) => streamReduceProcessor(ctx, reducer, { store: ctx.store(storeName), sendOldValues });
+      return (ctx) =>
+        streamReduceProcessor(ctx, reducer, { store: ctx.store(storeName), sendOldValues });
     }
     case 'aggregate': {
       const initializer = logic('initializer', 'initializer');
       const aggregator = logic('aggregator', 'aggregator');
       const storeName = requiredStore();
-      return (ctx) => streamAggregateProcessor(ctx, initializer, aggregator, { store: ctx.store(storeName), sendOldValues });
+      return (ctx) =>
+        streamAggregateProcessor(ctx, initializer, aggregator, {
+          store: ctx.store(storeName),
+          sendOldValues,
+        });
     }
     case 'cogroup-aggregate': {
       const initializer = logic('initializer', 'initializer');
-      const input = ((cfg['inputs'] ?? []) as { port: string; aggregator: Logic }[]).find((i) => i.port === node.port);
-      if (!input) throw new EngineError('INVALID_PLAN', `${node.name}: no cogroup input for port ${String(node.port)}`);
-      const aggregator = compileLogic(input.aggregator, 'aggregator', functions, `${node.name} aggregator`);
+      const input = ((cfg['inputs'] ?? []) as { port: string; aggregator: Logic }[]).find(
+        (i) => i.port === node.port,
+      );
+      if (!input)
+        throw new EngineError(
+          'INVALID_PLAN',
+          `${node.name}: no cogroup input for port ${String(node.port)}`,
+        );
+      const aggregator = compileLogic(
+        input.aggregator,
+        'aggregator',
+        functions,
+        `${node.name} aggregator`,
+      );
       const storeName = requiredStore();
-      return (ctx) => streamAggregateProcessor(ctx, initializer, aggregator, { store: ctx.store(storeName), sendOldValues });
+      return (ctx) =>
+        streamAggregateProcessor(ctx, initializer, aggregator, {
+          store: ctx.store(storeName),
+          sendOldValues,
+        });
     }
     case 'cogroup':
       return (ctx) => tablePassThroughProcessor(ctx);
@@ -187,19 +254,31 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
     case 'globalTable':
     case 'toTable': {
       const storeName = ownStore();
-      return (ctx) => tableSourceProcessor(ctx, { store: storeName === null ? null : ctx.store(storeName), sendOldValues });
+      return (ctx) =>
+        tableSourceProcessor(ctx, {
+          store: storeName === null ? null : ctx.store(storeName),
+          sendOldValues,
+        });
     }
     case 'tableFilter':
     case 'tableFilterNot': {
       const predicate = logic('expression', 'filter');
       const not = node.op === 'tableFilterNot';
       const storeName = ownStore();
-      return (ctx) => tableFilterProcessor(ctx, predicate, not, { store: storeName === null ? null : ctx.store(storeName), sendOldValues });
+      return (ctx) =>
+        tableFilterProcessor(ctx, predicate, not, {
+          store: storeName === null ? null : ctx.store(storeName),
+          sendOldValues,
+        });
     }
     case 'tableMapValues': {
       const mapper = logic('expression', 'mapValues');
       const storeName = ownStore();
-      return (ctx) => tableMapValuesProcessor(ctx, mapper, { store: storeName === null ? null : ctx.store(storeName), sendOldValues });
+      return (ctx) =>
+        tableMapValuesProcessor(ctx, mapper, {
+          store: storeName === null ? null : ctx.store(storeName),
+          sendOldValues,
+        });
     }
     case 'toStream':
       return (ctx) => tableToStreamProcessor(ctx);
@@ -212,20 +291,35 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
       const one = () => 0;
       const add = (vars: object) => (vars as { agg: number }).agg + 1;
       const subtract = (vars: object) => (vars as { agg: number }).agg - 1;
-      return (ctx) => tableAggregateProcessor(ctx, one, add, subtract, { store: ctx.store(storeName), sendOldValues, storeName });
+      return (ctx) =>
+        tableAggregateProcessor(ctx, one, add, subtract, {
+          store: ctx.store(storeName),
+          sendOldValues,
+          storeName,
+        });
     }
     case 'tableReduce': {
       const adder = logic('adder', 'reducer');
       const subtractor = logic('subtractor', 'reducer');
       const storeName = requiredStore();
-      return (ctx) => tableReduceProcessor(ctx, adder, subtractor, { store: ctx.store(storeName), sendOldValues, storeName });
+      return (ctx) =>
+        tableReduceProcessor(ctx, adder, subtractor, {
+          store: ctx.store(storeName),
+          sendOldValues,
+          storeName,
+        });
     }
     case 'tableAggregate': {
       const initializer = logic('initializer', 'initializer');
       const adder = logic('adder', 'aggregator');
       const subtractor = logic('subtractor', 'aggregator');
       const storeName = requiredStore();
-      return (ctx) => tableAggregateProcessor(ctx, initializer, adder, subtractor, { store: ctx.store(storeName), sendOldValues, storeName });
+      return (ctx) =>
+        tableAggregateProcessor(ctx, initializer, adder, subtractor, {
+          store: ctx.store(storeName),
+          sendOldValues,
+          storeName,
+        });
     }
     case 'join-window':
     case 'join-merge':
@@ -249,7 +343,9 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
     case 'processValues': {
       const name = cfg['processor'] as string;
       const registry = c.registries.processors ?? {};
-      const factory = Object.prototype.hasOwnProperty.call(registry, name) ? registry[name] : undefined;
+      const factory = Object.prototype.hasOwnProperty.call(registry, name)
+        ? registry[name]
+        : undefined;
       if (typeof factory !== 'function') {
         throw new EngineError(
           'INVALID_PLAN',
@@ -261,6 +357,9 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
       return (ctx) => userProcessorNode(ctx, factory(params), { nodeName: node.name, stores });
     }
     default:
-      throw new EngineError('INVALID_PLAN', `${node.name}: the engine has no processor for op "${String(node.op)}"`);
+      throw new EngineError(
+        'INVALID_PLAN',
+        `${node.name}: the engine has no processor for op "${String(node.op)}"`,
+      );
   }
 }

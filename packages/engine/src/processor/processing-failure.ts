@@ -10,6 +10,10 @@ export class FailedProcessingError extends EngineError {
     readonly detail: ProcessingError,
     cause: unknown,
   ) {
-    super('PROCESSING_FAILED', `task ${detail.taskId}: ${detail.processor} failed: ${detail.message}`, { cause });
+    super(
+      'PROCESSING_FAILED',
+      `task ${detail.taskId}: ${detail.processor} failed: ${detail.message}`,
+      { cause },
+    );
   }
 }

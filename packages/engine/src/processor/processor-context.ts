@@ -76,7 +76,8 @@ export class ProcessorContext {
 
   store(name: string): KeyValueStore {
     const s = this.stores.get(name) ?? this.globalStores.get(name);
-    if (!s) throw new Error(`processor ${this.#current?.name ?? '?'} is not connected to store ${name}`);
+    if (!s)
+      throw new Error(`processor ${this.#current?.name ?? '?'} is not connected to store ${name}`);
     return s;
   }
 
@@ -91,7 +92,9 @@ export class ProcessorContext {
     const node = this.#current!;
     const child = node.children.find((c) => c.name === childName);
     if (!child) {
-      throw new Error(`unknown downstream node: "${childName}" is not a child of ${node.name} (children: ${node.children.map((c) => c.name).join(', ') || 'none'})`);
+      throw new Error(
+        `unknown downstream node: "${childName}" is not a child of ${node.name} (children: ${node.children.map((c) => c.name).join(', ') || 'none'})`,
+      );
     }
     this.process(child, record);
   }
@@ -155,7 +158,12 @@ export class ProcessorContext {
    * Records the error; with log-and-continue the record is dropped (counted in dropped-records),
    * with log-and-fail a FailedProcessingError stops the task.
    */
-  handleError(node: ProcessorNode, record: EngineRecord | null, error: unknown, handling: ExceptionHandling): void {
+  handleError(
+    node: ProcessorNode,
+    record: EngineRecord | null,
+    error: unknown,
+    handling: ExceptionHandling,
+  ): void {
     const detail: ProcessingError = {
       taskId: this.taskId,
       processor: node.name,

@@ -3,7 +3,8 @@ import { PunctuationQueue } from './punctuation.js';
 
 // Kafka Streams' PunctuationQueueTest, ported: the same schedule, times and expected counts.
 describe('punctuation queue (Kafka Streams PunctuationQueueTest)', () => {
-  const run = (q: PunctuationQueue, now: number) => q.mayPunctuate(now, (s, at) => s.punctuator(at));
+  const run = (q: PunctuationQueue, now: number) =>
+    q.mayPunctuate(now, (s, at) => s.punctuator(at));
 
   it('testPunctuationInterval: fires at each interval and skips missed ones', () => {
     const q = new PunctuationQueue();

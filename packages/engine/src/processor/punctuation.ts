@@ -29,8 +29,19 @@ export class PunctuationQueue {
     return this.#schedules.length;
   }
 
-  schedule(nodeName: string, firstDue: number, interval: number, punctuator: Punctuator): Cancellable {
-    const s: PunctuationSchedule = { nodeName, interval, punctuator, due: firstDue, cancelled: false };
+  schedule(
+    nodeName: string,
+    firstDue: number,
+    interval: number,
+    punctuator: Punctuator,
+  ): Cancellable {
+    const s: PunctuationSchedule = {
+      nodeName,
+      interval,
+      punctuator,
+      due: firstDue,
+      cancelled: false,
+    };
     this.#insert(s);
     return {
       cancel: () => {

@@ -10,7 +10,9 @@ export type { FunctionRegistry, LogicFunction } from './logic.js';
  * Makes a new processor per task (Kafka Streams' ProcessorSupplier#get); `params` are the
  * node's `config.params` from the topology, passed as they are.
  */
-export type ProcessorFactory = (params: Readonly<Record<string, unknown>>) => Processor | FixedKeyProcessor;
+export type ProcessorFactory = (
+  params: Readonly<Record<string, unknown>>,
+) => Processor | FixedKeyProcessor;
 
 /** Processor name (as `config.processor` of a process / processValues node) → factory. */
 export type ProcessorRegistry = Readonly<Record<string, ProcessorFactory>>;

@@ -8,7 +8,10 @@
 // filter already read.
 import type { PlannedNode } from '@streamwright/topology-model';
 
-export function nodesSendingOldValues(nodes: readonly PlannedNode[], materialized: (node: PlannedNode) => boolean): Set<string> {
+export function nodesSendingOldValues(
+  nodes: readonly PlannedNode[],
+  materialized: (node: PlannedNode) => boolean,
+): Set<string> {
   const byName = new Map(nodes.map((n) => [n.name, n]));
   const sending = new Set<string>();
   const enable = (name: string | undefined, force: boolean): boolean => {
@@ -47,14 +50,19 @@ export function nodesSendingOldValues(nodes: readonly PlannedNode[], materialize
   for (const node of nodes) {
     // KTableFilter asks its parent at construction, without forcing materialization: with old
     // values it can skip the tombstones of records that were filtered out before as well.
-    if ((node.op === 'tableFilter' || node.op === 'tableFilterNot') && enable(node.predecessors[0], false)) sending.add(node.name);
+    if (
+      (node.op === 'tableFilter' || node.op === 'tableFilterNot') &&
+      enable(node.predecessors[0], false)
+    )
+      sending.add(node.name);
   }
   for (const node of nodes) if (node.op === 'tableGroupBy') enable(node.predecessors[0], true);
   // KTableImpl#doJoin: a left join's left side and both sides of an outer join send old values.
   for (const node of nodes) {
     if (node.op !== 'tableTableJoin') continue;
     const type = (node.modelNode?.config as { type?: string } | undefined)?.type;
-    if (type === 'outer' || (type === 'left' && node.port === 'left')) enable(node.predecessors[0], true);
+    if (type === 'outer' || (type === 'left' && node.port === 'left'))
+      enable(node.predecessors[0], true);
   }
   return sending;
 }

@@ -20,7 +20,12 @@ export function processSourceRecord(
     value = source.valueSerde.deserialize(raw.value);
   } catch (error) {
     // The raw bytes, shown as text so the user can see what arrived.
-    const shown = { key: preview(raw.key), value: preview(raw.value), timestamp: raw.timestamp, headers: raw.headers };
+    const shown = {
+      key: preview(raw.key),
+      value: preview(raw.value),
+      timestamp: raw.timestamp,
+      headers: raw.headers,
+    };
     ctx.handleError(node, shown, error, deserializationHandler);
     return;
   }
@@ -29,5 +34,7 @@ export function processSourceRecord(
 }
 
 function preview(bytes: Uint8Array | null): string | null {
-  return bytes === null ? null : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  return bytes === null
+    ? null
+    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }

@@ -9,7 +9,11 @@ import type { Processor } from './processor-node.js';
 import type { EngineRecord } from './record.js';
 
 /** filter / filterNot: forward when the predicate (negated for filterNot) holds. */
-export function filterLogicProcessor(ctx: ProcessorContext, predicate: CompiledLogic, not: boolean): Processor {
+export function filterLogicProcessor(
+  ctx: ProcessorContext,
+  predicate: CompiledLogic,
+  not: boolean,
+): Processor {
   return {
     process(record) {
       if ((predicate(record) === true) !== not) ctx.forward(record);
@@ -20,7 +24,12 @@ export function filterLogicProcessor(ctx: ProcessorContext, predicate: CompiledL
 export function mapValuesLogicProcessor(ctx: ProcessorContext, mapper: CompiledLogic): Processor {
   return {
     process(record) {
-      ctx.forward({ key: record.key, value: mapper(record), timestamp: record.timestamp, headers: record.headers });
+      ctx.forward({
+        key: record.key,
+        value: mapper(record),
+        timestamp: record.timestamp,
+        headers: record.headers,
+      });
     },
   };
 }
@@ -29,7 +38,12 @@ export function mapValuesLogicProcessor(ctx: ProcessorContext, mapper: CompiledL
 export function selectKeyProcessor(ctx: ProcessorContext, selector: CompiledLogic): Processor {
   return {
     process(record) {
-      ctx.forward({ key: selector(record), value: record.value, timestamp: record.timestamp, headers: record.headers });
+      ctx.forward({
+        key: selector(record),
+        value: record.value,
+        timestamp: record.timestamp,
+        headers: record.headers,
+      });
     },
   };
 }
@@ -41,7 +55,9 @@ interface KeyValue {
 
 function asKeyValue(result: unknown, what: string): KeyValue {
   if (typeof result !== 'object' || result === null || !('key' in result) || !('value' in result)) {
-    throw new TypeError(`${what} must return {key, value}, got ${result === null ? 'null' : typeof result}`);
+    throw new TypeError(
+      `${what} must return {key, value}, got ${result === null ? 'null' : typeof result}`,
+    );
   }
   return result as KeyValue;
 }
@@ -50,14 +66,26 @@ export function mapProcessor(ctx: ProcessorContext, mapper: CompiledLogic): Proc
   return {
     process(record) {
       const kv = asKeyValue(mapper(record), 'a map mapper');
-      ctx.forward({ key: kv.key, value: kv.value, timestamp: record.timestamp, headers: record.headers });
+      ctx.forward({
+        key: kv.key,
+        value: kv.value,
+        timestamp: record.timestamp,
+        headers: record.headers,
+      });
     },
   };
 }
 
 function asIterable(result: unknown, what: string): Iterable<unknown> {
-  if (result === null || result === undefined || typeof (result as Iterable<unknown>)[Symbol.iterator] !== 'function' || typeof result === 'string') {
-    throw new TypeError(`${what} must return a list, got ${result === null ? 'null' : typeof result}`);
+  if (
+    result === null ||
+    result === undefined ||
+    typeof (result as Iterable<unknown>)[Symbol.iterator] !== 'function' ||
+    typeof result === 'string'
+  ) {
+    throw new TypeError(
+      `${what} must return a list, got ${result === null ? 'null' : typeof result}`,
+    );
   }
   return result as Iterable<unknown>;
 }
@@ -67,7 +95,12 @@ export function flatMapProcessor(ctx: ProcessorContext, mapper: CompiledLogic): 
     process(record) {
       for (const item of asIterable(mapper(record), 'a flatMap mapper')) {
         const kv = asKeyValue(item, 'each flatMap result');
-        ctx.forward({ key: kv.key, value: kv.value, timestamp: record.timestamp, headers: record.headers });
+        ctx.forward({
+          key: kv.key,
+          value: kv.value,
+          timestamp: record.timestamp,
+          headers: record.headers,
+        });
       }
     },
   };
@@ -77,14 +110,23 @@ export function flatMapValuesProcessor(ctx: ProcessorContext, mapper: CompiledLo
   return {
     process(record) {
       for (const value of asIterable(mapper(record), 'a flatMapValues mapper')) {
-        ctx.forward({ key: record.key, value, timestamp: record.timestamp, headers: record.headers });
+        ctx.forward({
+          key: record.key,
+          value,
+          timestamp: record.timestamp,
+          headers: record.headers,
+        });
       }
     },
   };
 }
 
 /** peek (forwards) and foreach (terminal): the action sees the record, for side effects only. */
-export function peekProcessor(ctx: ProcessorContext, action: CompiledLogic | null, forward: boolean): Processor {
+export function peekProcessor(
+  ctx: ProcessorContext,
+  action: CompiledLogic | null,
+  forward: boolean,
+): Processor {
   return {
     process(record) {
       if (action) action(record);
@@ -97,7 +139,11 @@ export function peekProcessor(ctx: ProcessorContext, action: CompiledLogic | nul
  * KStreamPrint with Printed.toSysOut(): `[label]: mapped` per record; the label defaults to the
  * processor's name and the mapper to `key, value` (Java's `String.format("%s, %s", k, v)`).
  */
-export function printProcessor(label: string, mapper: CompiledLogic | null, print: (line: string) => void): Processor {
+export function printProcessor(
+  label: string,
+  mapper: CompiledLogic | null,
+  print: (line: string) => void,
+): Processor {
   return {
     process(record) {
       const text = mapper ? String(mapper(record)) : `${show(record.key)}, ${show(record.value)}`;
@@ -146,11 +192,19 @@ export function sinkLogicProcessor(
     process(record) {
       const target = typeof topic === 'string' ? topic : topic(record);
       if (typeof target !== 'string' || target.length === 0) {
-        throw new TypeError(`the topic extractor must return a topic name, got ${JSON.stringify(target)}`);
+        throw new TypeError(
+          `the topic extractor must return a topic name, got ${JSON.stringify(target)}`,
+        );
       }
       const key = keySerde.serialize(record.key);
       const value = valueSerde.serialize(record.value);
-      ctx.collector.send({ topic: target, key, value, timestamp: record.timestamp, headers: record.headers });
+      ctx.collector.send({
+        topic: target,
+        key,
+        value,
+        timestamp: record.timestamp,
+        headers: record.headers,
+      });
       ctx.currentNode!.metrics.recordsProducedTotal++;
     },
   };

@@ -19,13 +19,17 @@ function changeOf(record: EngineRecord): Change {
   return isChange(record.value) ? record.value : new Change(record.value, null);
 }
 
-const valueOf = (store: KeyValueStore | null, key: unknown): unknown => store?.get(key)?.value ?? null;
+const valueOf = (store: KeyValueStore | null, key: unknown): unknown =>
+  store?.get(key)?.value ?? null;
 
 /**
  * KTableSource: upserts the record into the table (a null value deletes), forwarding
  * Change(value, previous). Records with a null key are skipped and counted as dropped.
  */
-export function tableSourceProcessor(ctx: ProcessorContext, { store, sendOldValues }: TableOptions): Processor {
+export function tableSourceProcessor(
+  ctx: ProcessorContext,
+  { store, sendOldValues }: TableOptions,
+): Processor {
   return {
     process(record) {
       if (isNullish(record.key)) {
@@ -55,12 +59,20 @@ export function tableFilterProcessor(
   { store, sendOldValues }: TableOptions,
 ): Processor {
   const compute = (key: unknown, value: unknown, record: EngineRecord): unknown =>
-    !isNullish(value) && (predicate({ key, value, timestamp: record.timestamp, headers: record.headers }) === true) !== not ? value : null;
+    !isNullish(value) &&
+    (predicate({ key, value, timestamp: record.timestamp, headers: record.headers }) === true) !==
+      not
+      ? value
+      : null;
   return {
     process(record) {
       const change = changeOf(record);
       const newValue = compute(record.key, change.newValue, record);
-      const oldValue = !sendOldValues ? null : store !== null ? valueOf(store, record.key) : compute(record.key, change.oldValue, record);
+      const oldValue = !sendOldValues
+        ? null
+        : store !== null
+          ? valueOf(store, record.key)
+          : compute(record.key, change.oldValue, record);
       if (sendOldValues && oldValue === null && newValue === null) return;
       if (store !== null) store.put(record.key, newValue, record.timestamp);
       ctx.forward({ ...record, value: new Change(newValue, oldValue) });
@@ -69,14 +81,24 @@ export function tableFilterProcessor(
 }
 
 /** KTableMapValues: maps new (and old) values; null stays null without calling the mapper. */
-export function tableMapValuesProcessor(ctx: ProcessorContext, mapper: CompiledLogic, { store, sendOldValues }: TableOptions): Processor {
+export function tableMapValuesProcessor(
+  ctx: ProcessorContext,
+  mapper: CompiledLogic,
+  { store, sendOldValues }: TableOptions,
+): Processor {
   const compute = (key: unknown, value: unknown, record: EngineRecord): unknown =>
-    isNullish(value) ? null : mapper({ key, value, timestamp: record.timestamp, headers: record.headers });
+    isNullish(value)
+      ? null
+      : mapper({ key, value, timestamp: record.timestamp, headers: record.headers });
   return {
     process(record) {
       const change = changeOf(record);
       const newValue = compute(record.key, change.newValue, record);
-      const oldValue = !sendOldValues ? null : store !== null ? valueOf(store, record.key) : compute(record.key, change.oldValue, record);
+      const oldValue = !sendOldValues
+        ? null
+        : store !== null
+          ? valueOf(store, record.key)
+          : compute(record.key, change.oldValue, record);
       if (store !== null) store.put(record.key, newValue, record.timestamp);
       ctx.forward({ ...record, value: new Change(newValue, oldValue) });
     },
@@ -111,15 +133,25 @@ interface KeyValue {
  */
 export function tableGroupByProcessor(ctx: ProcessorContext, selector: CompiledLogic): Processor {
   const select = (key: unknown, value: unknown, record: EngineRecord): KeyValue | null =>
-    isNullish(value) ? null : (selector({ key, value, timestamp: record.timestamp, headers: record.headers }) as KeyValue | null);
-  const usable = (kv: KeyValue | null): kv is KeyValue => kv !== null && !isNullish(kv.key) && !isNullish(kv.value);
+    isNullish(value)
+      ? null
+      : (selector({
+          key,
+          value,
+          timestamp: record.timestamp,
+          headers: record.headers,
+        }) as KeyValue | null);
+  const usable = (kv: KeyValue | null): kv is KeyValue =>
+    kv !== null && !isNullish(kv.key) && !isNullish(kv.value);
   return {
     process(record) {
-      if (isNullish(record.key)) throw new Error('Record key for the grouping KTable should not be null.');
+      if (isNullish(record.key))
+        throw new Error('Record key for the grouping KTable should not be null.');
       const change = changeOf(record);
       const newPair = select(record.key, change.newValue, record);
       const oldPair = select(record.key, change.oldValue, record);
-      const send = (key: unknown, value: Change) => ctx.forward({ key, value, timestamp: record.timestamp, headers: record.headers });
+      const send = (key: unknown, value: Change) =>
+        ctx.forward({ key, value, timestamp: record.timestamp, headers: record.headers });
       if (usable(oldPair) && usable(newPair) && sameKey(oldPair.key, newPair.key)) {
         send(newPair.key, new Change(newPair.value, oldPair.value));
         return;
@@ -156,7 +188,10 @@ export function tableAggregateProcessor(
 ): Processor {
   return {
     process(record) {
-      if (isNullish(record.key)) throw new Error(`Record key for KTable aggregate operator with state ${storeName} should not be null.`);
+      if (isNullish(record.key))
+        throw new Error(
+          `Record key for KTable aggregate operator with state ${storeName} should not be null.`,
+        );
       const change = changeOf(record);
       const old = store.get(record.key);
       const oldAgg = old?.value ?? null;
@@ -171,13 +206,22 @@ export function tableAggregateProcessor(
       }
       let newAgg: unknown;
       if (!isNullish(change.newValue)) {
-        newAgg = adder({ key: record.key, value: change.newValue, agg: isNullish(intermediate) ? initializer({}) : intermediate });
+        newAgg = adder({
+          key: record.key,
+          value: change.newValue,
+          agg: isNullish(intermediate) ? initializer({}) : intermediate,
+        });
         if (old !== undefined) timestamp = Math.max(record.timestamp, old.timestamp);
       } else {
         newAgg = intermediate;
       }
       store.put(record.key, newAgg, timestamp);
-      ctx.forward({ key: record.key, value: new Change(newAgg ?? null, sendOldValues ? oldAgg : null), timestamp, headers: record.headers });
+      ctx.forward({
+        key: record.key,
+        value: new Change(newAgg ?? null, sendOldValues ? oldAgg : null),
+        timestamp,
+        headers: record.headers,
+      });
     },
   };
 }
@@ -191,7 +235,10 @@ export function tableReduceProcessor(
 ): Processor {
   return {
     process(record) {
-      if (isNullish(record.key)) throw new Error(`Record key for KTable reduce operator with state ${storeName} should not be null.`);
+      if (isNullish(record.key))
+        throw new Error(
+          `Record key for KTable reduce operator with state ${storeName} should not be null.`,
+        );
       const change = changeOf(record);
       const old = store.get(record.key);
       const oldAgg = old?.value ?? null;
@@ -216,7 +263,12 @@ export function tableReduceProcessor(
         newAgg = intermediate;
       }
       store.put(record.key, newAgg, timestamp);
-      ctx.forward({ key: record.key, value: new Change(newAgg ?? null, sendOldValues ? oldAgg : null), timestamp, headers: record.headers });
+      ctx.forward({
+        key: record.key,
+        value: new Change(newAgg ?? null, sendOldValues ? oldAgg : null),
+        timestamp,
+        headers: record.headers,
+      });
     },
   };
 }

@@ -22,15 +22,22 @@ export function avroSerde<T = unknown>(schema: AvroSchema): Serde<T> {
       if (value === null || value === undefined) return null;
       const errors: string[] = [];
       const valid = type.isValid(value, {
-        errorHook: (path: string[]) => errors.push(path.length === 0 ? 'the value' : `field ${path.join('.')}`),
+        errorHook: (path: string[]) =>
+          errors.push(path.length === 0 ? 'the value' : `field ${path.join('.')}`),
       });
-      if (!valid) throw new SerializationError('avro', `${errors.join(', ')} does not match the schema ${type.name ?? type.typeName}`);
+      if (!valid)
+        throw new SerializationError(
+          'avro',
+          `${errors.join(', ')} does not match the schema ${type.name ?? type.typeName}`,
+        );
       return type.toBuffer(value);
     },
     deserialize(bytes) {
       if (bytes === null) return null;
       try {
-        return plain(type.fromBuffer(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))) as T;
+        return plain(
+          type.fromBuffer(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)),
+        ) as T;
       } catch (error) {
         throw new DeserializationError('avro', (error as Error).message, error);
       }

@@ -11,7 +11,8 @@ export const doubleSerde: Serde<number> = {
   name: 'double',
   serialize(value) {
     if (value === null || value === undefined) return null;
-    if (typeof value !== 'number') throw new SerializationError('double', `expected a number, got ${describe(value)}`);
+    if (typeof value !== 'number')
+      throw new SerializationError('double', `expected a number, got ${describe(value)}`);
     const out = new Uint8Array(8);
     const view = new DataView(out.buffer);
     if (Number.isNaN(value)) view.setBigUint64(0, 0x7ff8000000000000n, false);
@@ -21,7 +22,10 @@ export const doubleSerde: Serde<number> = {
   deserialize(bytes) {
     if (bytes === null) return null;
     if (bytes.byteLength !== 8) {
-      throw new DeserializationError('double', `size of data received by DoubleDeserializer is not 8 (got ${bytes.byteLength})`);
+      throw new DeserializationError(
+        'double',
+        `size of data received by DoubleDeserializer is not 8 (got ${bytes.byteLength})`,
+      );
     }
     return new DataView(bytes.buffer, bytes.byteOffset, 8).getFloat64(0, false);
   },

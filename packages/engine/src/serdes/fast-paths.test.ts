@@ -27,20 +27,35 @@ describe('serde fast paths', () => {
 
   it('long: every safe integer encodes as setBigInt64, every int64 decodes as getBigInt64', () => {
     fc.assert(
-      fc.property(fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }), (v) => {
-        expect([...longSerde.serialize(v)!]).toEqual([...viewInt64(BigInt(v))]);
-        expect(longSerde.deserialize(viewInt64(BigInt(v)))).toBe(v);
-      }),
+      fc.property(
+        fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }),
+        (v) => {
+          expect([...longSerde.serialize(v)!]).toEqual([...viewInt64(BigInt(v))]);
+          expect(longSerde.deserialize(viewInt64(BigInt(v)))).toBe(v);
+        },
+      ),
     );
     fc.assert(
       fc.property(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), (v) => {
         const back = longSerde.deserialize(viewInt64(v))!;
         expect(BigInt(back)).toBe(v);
         // numbers exactly when safe, as the serde documents
-        expect(typeof back).toBe(v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? 'number' : 'bigint');
+        expect(typeof back).toBe(
+          v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER)
+            ? 'number'
+            : 'bigint',
+        );
       }),
     );
-    for (const edge of [2n ** 53n - 1n, 2n ** 53n, -(2n ** 53n) + 1n, -(2n ** 53n), 2n ** 32n, -(2n ** 32n), -1n]) {
+    for (const edge of [
+      2n ** 53n - 1n,
+      2n ** 53n,
+      -(2n ** 53n) + 1n,
+      -(2n ** 53n),
+      2n ** 32n,
+      -(2n ** 32n),
+      -1n,
+    ]) {
       expect(BigInt(longSerde.deserialize(viewInt64(edge))!)).toBe(edge);
     }
   });

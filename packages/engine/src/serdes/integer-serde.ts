@@ -11,8 +11,16 @@ export const integerSerde: Serde<number> = {
   name: 'integer',
   serialize(value) {
     if (value === null || value === undefined) return null;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < -2147483648 || value > 2147483647) {
-      throw new SerializationError('integer', `expected an integer within the int32 range, got ${describe(value)}`);
+    if (
+      typeof value !== 'number' ||
+      !Number.isInteger(value) ||
+      value < -2147483648 ||
+      value > 2147483647
+    ) {
+      throw new SerializationError(
+        'integer',
+        `expected an integer within the int32 range, got ${describe(value)}`,
+      );
     }
     // By hand rather than through a DataView: this runs once per record.
     const out = new Uint8Array(4);
@@ -26,7 +34,10 @@ export const integerSerde: Serde<number> = {
     if (bytes === null) return null;
     if (bytes.byteLength !== 4) {
       // Java's IntegerDeserializer says the same.
-      throw new DeserializationError('integer', `size of data received by IntegerDeserializer is not 4 (got ${bytes.byteLength})`);
+      throw new DeserializationError(
+        'integer',
+        `size of data received by IntegerDeserializer is not 4 (got ${bytes.byteLength})`,
+      );
     }
     return (bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!;
   },

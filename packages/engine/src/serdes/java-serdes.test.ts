@@ -22,9 +22,11 @@ describe('integer serde (Java IntegerSerializer: 4 bytes big-endian two’s comp
   });
 
   it('round-trips every int32 and refuses what Java’s int cannot hold', () => {
-    fc.assert(fc.property(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), (v) => {
-          expect(int.deserialize(int.serialize(v))).toBe(v);
-        }));
+    fc.assert(
+      fc.property(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), (v) => {
+        expect(int.deserialize(int.serialize(v))).toBe(v);
+      }),
+    );
     expect(() => int.serialize(2 ** 31)).toThrow(SerializationError);
     expect(() => int.serialize(1.5)).toThrow(SerializationError);
     expect(() => int.serialize('1')).toThrow(SerializationError);
@@ -48,9 +50,11 @@ describe('double serde (Java DoubleSerializer: doubleToLongBits, big-endian)', (
   });
 
   it('round-trips every double and checks sizes', () => {
-    fc.assert(fc.property(fc.double(), (v) => {
-          expect(Object.is(dbl.deserialize(dbl.serialize(v)), v)).toBe(true);
-        }));
+    fc.assert(
+      fc.property(fc.double(), (v) => {
+        expect(Object.is(dbl.deserialize(dbl.serialize(v)), v)).toBe(true);
+      }),
+    );
     expect(() => dbl.deserialize(new Uint8Array(4))).toThrow(DeserializationError);
     expect(() => dbl.serialize('x')).toThrow(SerializationError);
   });
@@ -59,7 +63,14 @@ describe('double serde (Java DoubleSerializer: doubleToLongBits, big-endian)', (
 describe('avro serde (binary encoding of one datum, schema from the topology)', () => {
   // The example of the Avro specification ("Binary Encoding" → Complex Types → Records):
   // a = 27 encodes as 36, b = "foo" as 06 66 6f 6f, the record as their concatenation.
-  const schema = { type: 'record', name: 'test', fields: [{ name: 'a', type: 'long' }, { name: 'b', type: 'string' }] };
+  const schema = {
+    type: 'record',
+    name: 'test',
+    fields: [
+      { name: 'a', type: 'long' },
+      { name: 'b', type: 'string' },
+    ],
+  };
   const serde = avroSerde<{ a: number; b: string }>(schema);
 
   it('encodes the specification’s example byte for byte and decodes it to a plain object', () => {
@@ -71,7 +82,15 @@ describe('avro serde (binary encoding of one datum, schema from the topology)', 
 
   it('zig-zag longs as in the specification', () => {
     const long = avroSerde<number>('long');
-    expect([0, -1, 1, -2, 2, -64, 64].map((v) => hex(long.serialize(v)))).toEqual(['00', '01', '02', '03', '04', '7f', '8001']);
+    expect([0, -1, 1, -2, 2, -64, 64].map((v) => hex(long.serialize(v)))).toEqual([
+      '00',
+      '01',
+      '02',
+      '03',
+      '04',
+      '7f',
+      '8001',
+    ]);
   });
 
   it('refuses values that do not match, names the field, and reports undecodable bytes', () => {

@@ -7,8 +7,12 @@ import { decodeUtf8 } from './string-serde.js';
 // as a plain number; a larger one is refused instead of being rounded silently.
 function replacer(_key: string, value: unknown): unknown {
   if (typeof value === 'bigint') {
-    if (value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)) return Number(value);
-    throw new SerializationError('json', `integer ${value} is outside JSON's safe integer range (±2^53-1)`);
+    if (value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER))
+      return Number(value);
+    throw new SerializationError(
+      'json',
+      `integer ${value} is outside JSON's safe integer range (±2^53-1)`,
+    );
   }
   return value;
 }
@@ -30,7 +34,8 @@ export const jsonSerde: Serde<unknown> = {
         throw new SerializationError('json', (error as Error).message, error);
       }
     }
-    if (text === undefined) throw new SerializationError('json', `${typeof value} has no JSON form`);
+    if (text === undefined)
+      throw new SerializationError('json', `${typeof value} has no JSON form`);
     return Buffer.from(text, 'utf8');
   },
   deserialize(bytes) {
@@ -40,7 +45,11 @@ export const jsonSerde: Serde<unknown> = {
       return JSON.parse(text) as unknown;
     } catch (error) {
       const preview = text.length > 60 ? `${text.slice(0, 60)}…` : text;
-      throw new DeserializationError('json', `${(error as Error).message} in ${JSON.stringify(preview)}`, error);
+      throw new DeserializationError(
+        'json',
+        `${(error as Error).message} in ${JSON.stringify(preview)}`,
+        error,
+      );
     }
   },
 };

@@ -25,7 +25,10 @@ export const longSerde: Serde<number | bigint> = {
       big = value;
     } else if (typeof value === 'number') {
       if (!Number.isSafeInteger(value)) {
-        throw new SerializationError('long', `${value} is not an integer within ±2^53-1 (use a bigint for larger values)`);
+        throw new SerializationError(
+          'long',
+          `${value} is not an integer within ±2^53-1 (use a bigint for larger values)`,
+        );
       }
       big = BigInt(value);
     } else {
@@ -39,7 +42,10 @@ export const longSerde: Serde<number | bigint> = {
     if (bytes === null) return null;
     if (bytes.byteLength !== 8) {
       // Java's LongDeserializer says the same.
-      throw new DeserializationError('long', `size of data received by LongDeserializer is not 8 (got ${bytes.byteLength})`);
+      throw new DeserializationError(
+        'long',
+        `size of data received by LongDeserializer is not 8 (got ${bytes.byteLength})`,
+      );
     }
     // Fast path without BigInt: the high word decides whether the value is within ±2^53-1.
     const hi = (bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!;
@@ -49,7 +55,9 @@ export const longSerde: Serde<number | bigint> = {
       if (Number.isSafeInteger(n)) return n;
     }
     const big = new DataView(bytes.buffer, bytes.byteOffset, 8).getBigInt64(0, false);
-    return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
+    return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER)
+      ? Number(big)
+      : big;
   },
 };
 

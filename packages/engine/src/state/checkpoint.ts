@@ -6,7 +6,8 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const taskDirOf = (stateDir: string, applicationId: string, taskId: string): string => join(stateDir, applicationId, taskId);
+export const taskDirOf = (stateDir: string, applicationId: string, taskId: string): string =>
+  join(stateDir, applicationId, taskId);
 
 const fileOf = (taskDir: string): string => join(taskDir, '.checkpoint');
 const tpKey = (topic: string, partition: number): string => `${topic}:${partition}`;
@@ -25,10 +26,16 @@ export function takeCheckpoint(taskDir: string): Map<string, number> {
   }
 }
 
-export function writeCheckpoint(taskDir: string, offsets: { topic: string; partition: number; offset: number }[]): void {
+export function writeCheckpoint(
+  taskDir: string,
+  offsets: { topic: string; partition: number; offset: number }[],
+): void {
   mkdirSync(taskDir, { recursive: true });
   const file = fileOf(taskDir);
-  writeFileSync(`${file}.tmp`, JSON.stringify(Object.fromEntries(offsets.map((o) => [tpKey(o.topic, o.partition), o.offset]))));
+  writeFileSync(
+    `${file}.tmp`,
+    JSON.stringify(Object.fromEntries(offsets.map((o) => [tpKey(o.topic, o.partition), o.offset]))),
+  );
   renameSync(`${file}.tmp`, file);
 }
 

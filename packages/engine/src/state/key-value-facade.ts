@@ -14,7 +14,10 @@ export function keyValueStoreFacade<K, V>(
   const sorted = (): { bytes: Buffer; entry: KeyValue<K, V> }[] =>
     store
       .all()
-      .map((e) => ({ bytes: toBuffer(keyBytes(e.key)), entry: { key: e.key as K, value: e.value as V } }))
+      .map((e) => ({
+        bytes: toBuffer(keyBytes(e.key)),
+        entry: { key: e.key as K, value: e.value as V },
+      }))
       .sort((a, b) => Buffer.compare(a.bytes, b.bytes));
   const inRange = (from: K | null, to: K | null) => {
     const lo = from === null ? null : toBuffer(keyBytes(from));
@@ -22,7 +25,11 @@ export function keyValueStoreFacade<K, V>(
     // Kafka Streams returns nothing (and logs a warning) for a range whose from > to.
     if (lo !== null && hi !== null && Buffer.compare(lo, hi) > 0) return [];
     return sorted()
-      .filter(({ bytes }) => (lo === null || Buffer.compare(bytes, lo) >= 0) && (hi === null || Buffer.compare(bytes, hi) <= 0))
+      .filter(
+        ({ bytes }) =>
+          (lo === null || Buffer.compare(bytes, lo) >= 0) &&
+          (hi === null || Buffer.compare(bytes, hi) <= 0),
+      )
       .map((x) => x.entry);
   };
   const get = (key: K): V | null => (store.get(key)?.value as V | undefined) ?? null;
@@ -50,7 +57,10 @@ export function keyValueStoreFacade<K, V>(
     range: inRange,
     reverseRange: (from, to) => inRange(from, to).reverse(),
     all: () => sorted().map((x) => x.entry),
-    reverseAll: () => sorted().map((x) => x.entry).reverse(),
+    reverseAll: () =>
+      sorted()
+        .map((x) => x.entry)
+        .reverse(),
     prefixScan(prefix, prefixSerializer) {
       const p = toBuffer(prefixSerializer(prefix));
       return sorted()
@@ -62,5 +72,7 @@ export function keyValueStoreFacade<K, V>(
 }
 
 function toBuffer(bytes: Uint8Array | null): Buffer {
-  return bytes === null ? Buffer.alloc(0) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return bytes === null
+    ? Buffer.alloc(0)
+    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

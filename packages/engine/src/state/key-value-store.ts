@@ -151,7 +151,13 @@ export class InMemoryKeyValueStore implements TaskKeyValueStore {
       });
     }
     for (const key of this.#deleted.values()) {
-      out.push({ topic: this.changelogTopic, partition: this.partition, key: this.#keySerde.serialize(key), value: null, timestamp: Date.now() });
+      out.push({
+        topic: this.changelogTopic,
+        partition: this.partition,
+        key: this.#keySerde.serialize(key),
+        value: null,
+        timestamp: Date.now(),
+      });
     }
     this.#dirty.clear();
     this.#deleted.clear();
@@ -163,7 +169,12 @@ export class InMemoryKeyValueStore implements TaskKeyValueStore {
     const key = this.#keySerde.deserialize(record.key);
     const k = this.#keyOf(key);
     if (record.value === null) this.#map.delete(k);
-    else this.#map.set(k, { key, value: this.#valueSerde.deserialize(record.value), timestamp: record.timestamp });
+    else
+      this.#map.set(k, {
+        key,
+        value: this.#valueSerde.deserialize(record.value),
+        timestamp: record.timestamp,
+      });
   }
 
   wipe(): void {

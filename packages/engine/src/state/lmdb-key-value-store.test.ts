@@ -3,7 +3,12 @@ import { withTempDir } from '../backends/embedded/test-helpers.js';
 import { getSerde } from '../serdes/index.js';
 import { LmdbKeyValueStore } from './lmdb-key-value-store.js';
 
-const spec = { name: 'counts', keySerde: 'string' as const, valueSerde: 'long' as const, changelogTopic: 'app-counts-changelog' };
+const spec = {
+  name: 'counts',
+  keySerde: 'string' as const,
+  valueSerde: 'long' as const,
+  changelogTopic: 'app-counts-changelog',
+};
 const text = (b: Uint8Array | null) => (b === null ? null : Buffer.from(b).toString());
 
 describe('lmdb key-value store', () => {
@@ -18,7 +23,13 @@ describe('lmdb key-value store', () => {
       expect(store.get('a')).toEqual({ key: 'a', value: 2, timestamp: 11 });
       expect(store.get('c')).toBeUndefined();
       const changelog = store.takeChangelogRecords();
-      expect(changelog.map((r) => [text(r.key), r.value === null ? null : getSerde('long').deserialize(r.value), r.partition])).toEqual([
+      expect(
+        changelog.map((r) => [
+          text(r.key),
+          r.value === null ? null : getSerde('long').deserialize(r.value),
+          r.partition,
+        ]),
+      ).toEqual([
         ['a', 2, 1],
         ['b', 5, 1],
         ['c', null, 1],
@@ -28,7 +39,12 @@ describe('lmdb key-value store', () => {
 
       store = new LmdbKeyValueStore(spec, 1, `${dir}/counts`);
       expect(store.get('a')).toEqual({ key: 'a', value: 2, timestamp: 11 });
-      expect(store.all().map((e) => [e.key, e.value]).sort()).toEqual([
+      expect(
+        store
+          .all()
+          .map((e) => [e.key, e.value])
+          .sort(),
+      ).toEqual([
         ['a', 2],
         ['b', 5],
       ]);
@@ -44,9 +60,25 @@ describe('lmdb key-value store', () => {
       const store = new LmdbKeyValueStore(spec, 0, `${dir}/counts`);
       const long = getSerde('long');
       for (let i = 0; i < 25_000; i++) {
-        store.restore({ topic: spec.changelogTopic, partition: 0, offset: i, timestamp: i, key: Buffer.from(`k${i % 1000}`), value: long.serialize(i), headers: {} });
+        store.restore({
+          topic: spec.changelogTopic,
+          partition: 0,
+          offset: i,
+          timestamp: i,
+          key: Buffer.from(`k${i % 1000}`),
+          value: long.serialize(i),
+          headers: {},
+        });
       }
-      store.restore({ topic: spec.changelogTopic, partition: 0, offset: 25_000, timestamp: 1, key: Buffer.from('k0'), value: null, headers: {} });
+      store.restore({
+        topic: spec.changelogTopic,
+        partition: 0,
+        offset: 25_000,
+        timestamp: 1,
+        key: Buffer.from('k0'),
+        value: null,
+        headers: {},
+      });
       expect(store.get('k999')).toEqual({ key: 'k999', value: 24_999, timestamp: 24_999 });
       expect(store.get('k0')).toBeUndefined();
       expect(store.takeChangelogRecords()).toEqual([]);

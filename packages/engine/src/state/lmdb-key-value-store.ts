@@ -10,7 +10,12 @@ import { open, type Database, type RootDatabase } from 'lmdb';
 import type { ProduceRecord, StoredRecord } from '../api.js';
 import { getSerde } from '../serdes/index.js';
 import type { Serde } from '../serdes/serde.js';
-import type { KeyValueEntry, StoreSpec, TaskKeyValueStore, ValueAndTimestamp } from './key-value-store.js';
+import type {
+  KeyValueEntry,
+  StoreSpec,
+  TaskKeyValueStore,
+  ValueAndTimestamp,
+} from './key-value-store.js';
 import { storeKeyFunction } from './store-key.js';
 
 /** Buffered change of a key: the new entry, or null for a delete. */
@@ -46,7 +51,12 @@ export class LmdbKeyValueStore implements TaskKeyValueStore {
     mkdirSync(path, { recursive: true });
     // noSync: commits reach the page cache (a process crash keeps them); durability across a
     // machine crash comes from the changelog, which is fsynced, and the checkpoint protocol.
-    this.#env = open<Buffer, Buffer>({ path, keyEncoding: 'binary', encoding: 'binary', noSync: true });
+    this.#env = open<Buffer, Buffer>({
+      path,
+      keyEncoding: 'binary',
+      encoding: 'binary',
+      noSync: true,
+    });
     this.#db = this.#env;
   }
 
@@ -80,11 +90,21 @@ export class LmdbKeyValueStore implements TaskKeyValueStore {
       this.delete(key);
       return;
     }
-    this.#pending.set(this.#keyOf(key), { key, bytes: this.#bytes(key), entry: { key, value, timestamp }, logged: this.#logging });
+    this.#pending.set(this.#keyOf(key), {
+      key,
+      bytes: this.#bytes(key),
+      entry: { key, value, timestamp },
+      logged: this.#logging,
+    });
   }
 
   delete(key: unknown): void {
-    this.#pending.set(this.#keyOf(key), { key, bytes: this.#bytes(key), entry: null, logged: this.#logging });
+    this.#pending.set(this.#keyOf(key), {
+      key,
+      bytes: this.#bytes(key),
+      entry: null,
+      logged: this.#logging,
+    });
   }
 
   all(): KeyValueEntry[] {
@@ -139,7 +159,10 @@ export class LmdbKeyValueStore implements TaskKeyValueStore {
   restore(record: StoredRecord): void {
     const key = this.#keySerde.deserialize(record.key);
     const bytes = this.#bytes(key);
-    const entry = record.value === null ? null : { key, value: this.#valueSerde.deserialize(record.value), timestamp: record.timestamp };
+    const entry =
+      record.value === null
+        ? null
+        : { key, value: this.#valueSerde.deserialize(record.value), timestamp: record.timestamp };
     this.#pending.set(this.#keyOf(key), { key, bytes, entry, logged: false });
     if (this.#pending.size >= RESTORE_BATCH) this.takeChangelogRecords();
   }

@@ -4,7 +4,11 @@
 // Window, session and suppression stores are in memory either way.
 import { join } from 'node:path';
 import type { StorePlan } from '@streamwright/topology-model';
-import { InMemoryKeyValueStore, type StoreSpec, type TaskKeyValueStore } from './key-value-store.js';
+import {
+  InMemoryKeyValueStore,
+  type StoreSpec,
+  type TaskKeyValueStore,
+} from './key-value-store.js';
 import { LmdbKeyValueStore } from './lmdb-key-value-store.js';
 
 export interface StoreFactoryConfig {
@@ -13,8 +17,16 @@ export interface StoreFactoryConfig {
   persistentStores: boolean;
 }
 
-export function createTaskStore(spec: StoreSpec & Partial<Pick<StorePlan, 'type' | 'storeType'>>, partition: number, config: StoreFactoryConfig): TaskKeyValueStore {
-  const persistent = config.persistentStores && config.taskDir !== null && (spec.type ?? 'keyValue') === 'keyValue' && spec.storeType !== 'inMemory';
+export function createTaskStore(
+  spec: StoreSpec & Partial<Pick<StorePlan, 'type' | 'storeType'>>,
+  partition: number,
+  config: StoreFactoryConfig,
+): TaskKeyValueStore {
+  const persistent =
+    config.persistentStores &&
+    config.taskDir !== null &&
+    (spec.type ?? 'keyValue') === 'keyValue' &&
+    spec.storeType !== 'inMemory';
   if (!persistent) return new InMemoryKeyValueStore(spec, partition);
   return new LmdbKeyValueStore(spec, partition, join(config.taskDir!, 'lmdb', spec.name));
 }

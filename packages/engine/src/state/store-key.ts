@@ -7,7 +7,10 @@ import type { Serde } from '../serdes/serde.js';
  * stores compare keys as bytes). String and long keys skip serialization on the hot path: their
  * serialization is injective, so the plain value is an equally exact key.
  */
-export function storeKeyFunction(serdeName: SerdeName, serde: Serde<unknown>): (key: unknown) => string {
+export function storeKeyFunction(
+  serdeName: SerdeName,
+  serde: Serde<unknown>,
+): (key: unknown) => string {
   switch (serdeName) {
     case 'string':
       return (key) => {
@@ -17,14 +20,17 @@ export function storeKeyFunction(serdeName: SerdeName, serde: Serde<unknown>): (
       };
     case 'long':
       return (key) => {
-        if (typeof key === 'bigint' || (typeof key === 'number' && Number.isSafeInteger(key))) return String(key);
+        if (typeof key === 'bigint' || (typeof key === 'number' && Number.isSafeInteger(key)))
+          return String(key);
         serde.serialize(key);
         return String(key);
       };
     default:
       return (key) => {
         const bytes = serde.serialize(key);
-        return bytes === null ? '' : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+        return bytes === null
+          ? ''
+          : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
       };
   }
 }

@@ -37,7 +37,8 @@ describe('SegmentedWindowStore', () => {
       { name: 'w', keySerde: 'string', valueSerde: 'long', changelogTopic: 'app-w-changelog' },
       0,
     );
-    for (const r of kv.takeChangelogRecords()) fresh.restore({ ...r, offset: 0, timestamp: r.timestamp ?? 0, headers: {} } as never);
+    for (const r of kv.takeChangelogRecords())
+      fresh.restore({ ...r, offset: 0, timestamp: r.timestamp ?? 0, headers: {} } as never);
     const restored = new SegmentedWindowStore({ retentionMs: 1000 }, fresh);
     expect(restored.all()).toEqual(store.all());
     expect(restored.fetch('a', 500)).toEqual({ key: 'a', start: 500, value: 2, timestamp: 600 });

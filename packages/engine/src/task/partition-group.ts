@@ -24,7 +24,8 @@ export class PartitionGroup {
     partitions: TopicPartition[],
     private readonly maxTaskIdleMs: number,
   ) {
-    for (const tp of partitions) this.queues.set(tpKey(tp.topic, tp.partition), new RecordQueue(tp));
+    for (const tp of partitions)
+      this.queues.set(tpKey(tp.topic, tp.partition), new RecordQueue(tp));
     this.#list = [...this.queues.values()];
   }
 

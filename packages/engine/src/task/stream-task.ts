@@ -1,7 +1,15 @@
 // One task = one sub-topology × one partition (Kafka Streams' StreamTask). It owns the processor
 // graph instance, its stores and its input queues. Everything here is synchronous except
 // restoring stores from their changelogs, which happens once, before the task runs.
-import type { Backend, IsolationLevel, ProcessingError, ProduceRecord, StoredRecord, TaskState, TopicPartition } from '../api.js';
+import type {
+  Backend,
+  IsolationLevel,
+  ProcessingError,
+  ProduceRecord,
+  StoredRecord,
+  TaskState,
+  TopicPartition,
+} from '../api.js';
 import type { EngineConfig } from '../app/config.js';
 import { StateMachine } from '../lifecycle/state-machine.js';
 import { TASK_TRANSITIONS } from '../lifecycle/states.js';
@@ -13,7 +21,12 @@ import { processSourceRecord } from '../processor/source-records.js';
 import { checkpointKey, takeCheckpoint, taskDirOf, writeCheckpoint } from '../state/checkpoint.js';
 import type { KeyValueStore, TaskKeyValueStore } from '../state/key-value-store.js';
 import { createTaskStore } from '../state/store-factory.js';
-import { createTimestampExtractor, invalidTimestampMessage, sourceTimestampExtractorConfig, type TimestampExtractor } from '../time/timestamp-extractor.js';
+import {
+  createTimestampExtractor,
+  invalidTimestampMessage,
+  sourceTimestampExtractorConfig,
+  type TimestampExtractor,
+} from '../time/timestamp-extractor.js';
 import { PartitionGroup } from './partition-group.js';
 import type { RecordCollector } from './record-collector.js';
 import { tpKey, type RecordQueue } from './record-queue.js';
@@ -30,7 +43,8 @@ export interface StreamTaskOptions {
   now?: () => number;
 }
 
-export const taskIdOf = (subtopology: number, partition: number): string => `${subtopology}_${partition}`;
+export const taskIdOf = (subtopology: number, partition: number): string =>
+  `${subtopology}_${partition}`;
 
 export class StreamTask {
   readonly id: string;
@@ -67,10 +81,21 @@ export class StreamTask {
     this.lifecycle = new StateMachine<TaskState>(`task ${this.id}`, 'CREATED', TASK_TRANSITIONS);
     // Mirrored into the task's shared metric slots, so status() sees tasks of worker threads too.
     this.lifecycle.onChange((next) => (this.metrics.stateCode = TASK_STATE_CODES.indexOf(next)));
-    this.metrics = options.metrics.task(this.id, { subtopology: subtopology.id, partitions: options.partitions });
+    this.metrics = options.metrics.task(this.id, {
+      subtopology: subtopology.id,
+      partitions: options.partitions,
+    });
     this.metrics.streamTime = NaN;
-    this.#taskDir = config.stateDir === undefined ? null : taskDirOf(config.stateDir, config.applicationId, this.id);
-    this.stores = subtopology.stores.map((s) => createTaskStore(s, partition, { taskDir: this.#taskDir, persistentStores: config.persistentStores }));
+    this.#taskDir =
+      config.stateDir === undefined
+        ? null
+        : taskDirOf(config.stateDir, config.applicationId, this.id);
+    this.stores = subtopology.stores.map((s) =>
+      createTaskStore(s, partition, {
+        taskDir: this.#taskDir,
+        persistentStores: config.persistentStores,
+      }),
+    );
     this.context = new ProcessorContext({
       applicationId: config.applicationId,
       taskId: this.id,
@@ -83,16 +108,24 @@ export class StreamTask {
       onError: options.onError,
       now: this.#now,
     });
-    this.graph = instantiate(subtopology, this.context, (name) => options.metrics.node(this.id, name));
+    this.graph = instantiate(subtopology, this.context, (name) =>
+      options.metrics.node(this.id, name),
+    );
     this.partitionGroup = new PartitionGroup(this.partitions, config.maxTaskIdleMs);
     this.metrics.stateCode = TASK_STATE_CODES.indexOf('CREATED');
-    for (const q of this.partitionGroup.queues.values()) q.binding = this.graph.sourceByTopic.get(q.tp.topic) ?? null;
+    for (const q of this.partitionGroup.queues.values())
+      q.binding = this.graph.sourceByTopic.get(q.tp.topic) ?? null;
     const shared = createTimestampExtractor(config.timestampExtractor, this.#now);
     for (const [topic, { source }] of this.graph.sourceByTopic) {
       const own = source.timestampExtractor;
       this.#extractors.set(
         topic,
-        own === undefined ? shared : createTimestampExtractor(sourceTimestampExtractorConfig(config.timestampExtractor, own), this.#now),
+        own === undefined
+          ? shared
+          : createTimestampExtractor(
+              sourceTimestampExtractorConfig(config.timestampExtractor, own),
+              this.#now,
+            ),
       );
     }
   }
@@ -106,14 +139,22 @@ export class StreamTask {
   }
 
   /** Replays each store's changelog partition (CREATED → RESTORING → RUNNING). */
-  async restore(backend: Backend, isolationLevel: IsolationLevel = 'read_uncommitted'): Promise<void> {
+  async restore(
+    backend: Backend,
+    isolationLevel: IsolationLevel = 'read_uncommitted',
+  ): Promise<void> {
     this.lifecycle.transition('RESTORING');
     // A persistent store continues from its checkpoint (a clean close wrote it); without one its
     // local contents cannot be trusted and it is rebuilt from the changelog.
-    const checkpoint = this.#taskDir !== null && this.stores.some((s) => s.persistent) ? takeCheckpoint(this.#taskDir) : new Map<string, number>();
+    const checkpoint =
+      this.#taskDir !== null && this.stores.some((s) => s.persistent)
+        ? takeCheckpoint(this.#taskDir)
+        : new Map<string, number>();
     for (const store of this.stores) {
       if (store.changelogTopic === null) continue;
-      let checkpointed = store.persistent ? checkpoint.get(checkpointKey(store.changelogTopic, this.partition)) : undefined;
+      let checkpointed = store.persistent
+        ? checkpoint.get(checkpointKey(store.changelogTopic, this.partition))
+        : undefined;
       const tp = { topic: store.changelogTopic, partition: this.partition };
       const desc = await backend.describeTopic(tp.topic);
       const found = desc?.offsets.find((o) => o.partition === this.partition);
@@ -131,7 +172,10 @@ export class StreamTask {
       // TaskCorruptedException): the local copy is wiped, as when there is no checkpoint.
       if (checkpointed !== undefined && checkpointed > found.latest) checkpointed = undefined;
       if (store.persistent && checkpointed === undefined) store.wipe();
-      let offset = checkpointed === undefined ? range.earliest : Math.max(range.earliest, Math.min(checkpointed, range.latest));
+      let offset =
+        checkpointed === undefined
+          ? range.earliest
+          : Math.max(range.earliest, Math.min(checkpointed, range.latest));
       this.metrics.restoreRemainingRecordsTotal += Math.max(0, range.latest - offset);
       while (offset < range.latest) {
         // Under exactly_once_v2 only committed changelog records are state (aborted ones never were).
@@ -162,7 +206,12 @@ export class StreamTask {
       if (!store.persistent || store.changelogTopic === null) continue;
       const desc = await backend.describeTopic(store.changelogTopic);
       const found = desc?.offsets.find((o) => o.partition === this.partition);
-      if (found) offsets.push({ topic: store.changelogTopic, partition: this.partition, offset: found.latest });
+      if (found)
+        offsets.push({
+          topic: store.changelogTopic,
+          partition: this.partition,
+          offset: found.latest,
+        });
     }
     if (offsets.length > 0) writeCheckpoint(this.#taskDir, offsets);
   }
@@ -178,7 +227,8 @@ export class StreamTask {
   #initializeTopology(): void {
     for (const node of this.graph.nodes.values()) {
       const init = node.processor.init;
-      if (init) this.context.runAs(node, this.context.currentTimestamp, () => init.call(node.processor));
+      if (init)
+        this.context.runAs(node, this.context.currentTimestamp, () => init.call(node.processor));
     }
   }
 
@@ -208,7 +258,11 @@ export class StreamTask {
   }
 
   /** Applies the timestamp extractor as records are queued (Kafka's RecordQueue does it at the head). */
-  #extractTimestamps(tp: TopicPartition, records: readonly StoredRecord[], extractor: TimestampExtractor): StoredRecord[] {
+  #extractTimestamps(
+    tp: TopicPartition,
+    records: readonly StoredRecord[],
+    extractor: TimestampExtractor,
+  ): StoredRecord[] {
     const source = this.graph.sourceByTopic.get(tp.topic)?.source;
     if (!source) return [...records];
     const serdes = { key: source.keySerde, value: source.valueSerde };
@@ -223,7 +277,11 @@ export class StreamTask {
         continue;
       }
       if (extracted.timestamp > partitionTime) partitionTime = extracted.timestamp;
-      out.push(extracted.timestamp === record.timestamp ? record : { ...record, timestamp: extracted.timestamp });
+      out.push(
+        extracted.timestamp === record.timestamp
+          ? record
+          : { ...record, timestamp: extracted.timestamp },
+      );
     }
     this.#partitionTime.set(key, partitionTime);
     return out;
@@ -289,14 +347,19 @@ export class StreamTask {
     ctx.recordMetadata = metadata;
     queue.consumed = raw.offset + 1;
     const binding = queue.binding;
-    if (binding !== null) processSourceRecord(ctx, binding.node, binding.source, raw, deserializationHandler);
+    if (binding !== null)
+      processSourceRecord(ctx, binding.node, binding.source, raw, deserializationHandler);
   }
 
   /** FailOnInvalidTimestamp: the task fails, whatever the processing exception handler says. */
   #failOnInvalidTimestamp(raw: StoredRecord): never {
     const binding = this.graph.sourceByTopic.get(raw.topic);
     const record = { key: null, value: null, timestamp: raw.timestamp, headers: raw.headers };
-    this.context.recordMetadata = { topic: raw.topic, partition: raw.partition, offset: raw.offset };
+    this.context.recordMetadata = {
+      topic: raw.topic,
+      partition: raw.partition,
+      offset: raw.offset,
+    };
     const error = new Error(invalidTimestampMessage(raw));
     if (binding) this.context.handleError(binding.node, record, error, 'log-and-fail');
     throw error;
@@ -323,7 +386,9 @@ export class StreamTask {
     this.#commitNeeded = false;
     this.context.commitRequested = false;
     const out: { topic: string; partition: number; offset: number }[] = [];
-    for (const q of this.partitionGroup.queues.values()) if (q.consumed >= 0) out.push({ topic: q.tp.topic, partition: q.tp.partition, offset: q.consumed });
+    for (const q of this.partitionGroup.queues.values())
+      if (q.consumed >= 0)
+        out.push({ topic: q.tp.topic, partition: q.tp.partition, offset: q.consumed });
     return out;
   }
 
@@ -335,7 +400,8 @@ export class StreamTask {
   /** RUNNING/RESTORING → SUSPENDED → CLOSED; closing a FAILED task only releases memory. */
   close(): void {
     if (this.lifecycle.state !== 'FAILED') {
-      if (this.lifecycle.state !== 'SUSPENDED' && this.lifecycle.state !== 'CLOSED') this.lifecycle.transition('SUSPENDED');
+      if (this.lifecycle.state !== 'SUSPENDED' && this.lifecycle.state !== 'CLOSED')
+        this.lifecycle.transition('SUSPENDED');
       this.lifecycle.tryTransition('CLOSED');
     }
     for (const node of this.graph.nodes.values()) node.processor.close?.();

@@ -4,7 +4,15 @@
 // (e.g. a generator's topic or a repartition topic) is fed back in, as TopologyTestDriver does.
 import type { AppConfig, Plan, Topology } from '@streamwright/topology-model';
 import { compileExpression } from '@streamwright/topology-model';
-import type { BuiltTopologyLike, Headers, MetricsSnapshot, ProcessingError, ProduceRecord, RecordTap, StoredRecord } from '../api.js';
+import type {
+  BuiltTopologyLike,
+  Headers,
+  MetricsSnapshot,
+  ProcessingError,
+  ProduceRecord,
+  RecordTap,
+  StoredRecord,
+} from '../api.js';
 import { engineConfig } from '../app/config.js';
 import { planOf } from '../app/plan-topology.js';
 import { MetricsRegistry } from '../metrics/metrics-registry.js';
@@ -37,10 +45,24 @@ export interface TestOutputTopic {
 
 export interface TestDriver {
   /** Serializes with the reading source's serdes, then processes synchronously. */
-  pipeInput(topic: string, key: unknown, value: unknown, timestamp?: number, headers?: Headers): void;
+  pipeInput(
+    topic: string,
+    key: unknown,
+    value: unknown,
+    timestamp?: number,
+    headers?: Headers,
+  ): void;
   /** Pipes bytes as they would sit in the topic (to test deserialization handling). */
-  pipeRawInput(topic: string, key: Uint8Array | null, value: Uint8Array | null, timestamp?: number, headers?: Headers): void;
-  createInputTopic(topic: string): { pipeInput(key: unknown, value: unknown, timestamp?: number, headers?: Headers): void };
+  pipeRawInput(
+    topic: string,
+    key: Uint8Array | null,
+    value: Uint8Array | null,
+    timestamp?: number,
+    headers?: Headers,
+  ): void;
+  createInputTopic(topic: string): {
+    pipeInput(key: unknown, value: unknown, timestamp?: number, headers?: Headers): void;
+  };
   createOutputTopic(topic: string): TestOutputTopic;
   /** Takes (and removes) everything written to `topic` so far, decoded with its sink's serdes. */
   readOutput(topic: string): TestRecord[];
@@ -49,7 +71,11 @@ export interface TestDriver {
    * topic and returns them.
    */
   generate(modelNodeId: string, count: number, now?: number): TestRecord[];
-  getKeyValueStore(name: string): { get(key: unknown): unknown; getWithTimestamp(key: unknown): ValueAndTimestamp | undefined; all(): KeyValueEntry[] };
+  getKeyValueStore(name: string): {
+    get(key: unknown): unknown;
+    getWithTimestamp(key: unknown): ValueAndTimestamp | undefined;
+    all(): KeyValueEntry[];
+  };
   /**
    * Advances the mock wall clock and fires due WALL_CLOCK_TIME punctuations, then processes what
    * they wrote to topics the topology reads (TopologyTestDriver#advanceWallClockTime).
@@ -73,7 +99,10 @@ export interface TestDriverOptions extends CodeRegistries {
 }
 
 /** `topology`: a validated topology, or a DSL program's build() (its registries are used too). */
-export function createTestDriver(topology: Topology | BuiltTopologyLike, options: TestDriverOptions = {}): TestDriver {
+export function createTestDriver(
+  topology: Topology | BuiltTopologyLike,
+  options: TestDriverOptions = {},
+): TestDriver {
   if ('kind' in topology && topology.kind === 'streamwright.built-topology') {
     const merged: TestDriverOptions = {
       ...options,
@@ -83,7 +112,11 @@ export function createTestDriver(topology: Topology | BuiltTopologyLike, options
     return createTestDriver(topology.topology, merged);
   }
   const t = topology as Topology;
-  return createTestDriverFromPlan(planOf(t), { ...t.application.config, ...options.config }, options);
+  return createTestDriverFromPlan(
+    planOf(t),
+    { ...t.application.config, ...options.config },
+    options,
+  );
 }
 
 export function createTestDriverFromPlan(
@@ -96,9 +129,12 @@ export function createTestDriverFromPlan(
   let advancedMs = 0;
   const clock = (): number => baseClock() + advancedMs;
   const config = engineConfig(plan.applicationId, appConfig);
-  const compiled = options.recordTap ? tapSubtopologies(compilePlan(plan, options), options.recordTap) : compilePlan(plan, options);
+  const compiled = options.recordTap
+    ? tapSubtopologies(compilePlan(plan, options), options.recordTap)
+    : compilePlan(plan, options);
   const nodeModelIds: Record<string, string> = {};
-  for (const [modelId, names] of Object.entries(plan.nodeNames)) for (const n of names) nodeModelIds[n] = modelId;
+  for (const [modelId, names] of Object.entries(plan.nodeNames))
+    for (const n of names) nodeModelIds[n] = modelId;
   const metrics = new MetricsRegistry(plan.applicationId, nodeModelIds, clock);
   const errors: ProcessingError[] = [];
   const produced: ProduceRecord[] = [];
@@ -182,7 +218,13 @@ export function createTestDriverFromPlan(
   };
   const processRaw = (first: StoredRecord): void => processQueue([first]);
 
-  const pipeInput = (topic: string, key: unknown, value: unknown, timestamp?: number, headers: Headers = {}): void => {
+  const pipeInput = (
+    topic: string,
+    key: unknown,
+    value: unknown,
+    timestamp?: number,
+    headers: Headers = {},
+  ): void => {
     const serdes = inputSerdes.get(topic);
     if (!serdes) throw new Error(`topic ${topic} is not read by this topology`);
     processRaw({
@@ -196,9 +238,23 @@ export function createTestDriverFromPlan(
     });
   };
 
-  const pipeRawInput = (topic: string, key: Uint8Array | null, value: Uint8Array | null, timestamp?: number, headers: Headers = {}): void => {
+  const pipeRawInput = (
+    topic: string,
+    key: Uint8Array | null,
+    value: Uint8Array | null,
+    timestamp?: number,
+    headers: Headers = {},
+  ): void => {
     if (!inputSerdes.has(topic)) throw new Error(`topic ${topic} is not read by this topology`);
-    processRaw({ topic, partition: 0, offset: nextOffset(topic), timestamp: timestamp ?? clock(), key, value, headers });
+    processRaw({
+      topic,
+      partition: 0,
+      offset: nextOffset(topic),
+      timestamp: timestamp ?? clock(),
+      key,
+      value,
+      headers,
+    });
   };
 
   const readOutput = (topic: string): TestRecord[] => {
@@ -243,9 +299,13 @@ export function createTestDriverFromPlan(
       };
     },
     generate(modelNodeId, count, at) {
-      const node = plan.subtopologies.flatMap((sub) => sub.nodes).find((n) => n.modelNodeId === modelNodeId)?.modelNode;
-      if (!node || node.kind !== 'generator') throw new Error(`${modelNodeId} is not a generator node`);
-      const key = node.config.key === undefined ? null : compileExpression(node.config.key, 'generatorKey');
+      const node = plan.subtopologies
+        .flatMap((sub) => sub.nodes)
+        .find((n) => n.modelNodeId === modelNodeId)?.modelNode;
+      if (!node || node.kind !== 'generator')
+        throw new Error(`${modelNodeId} is not a generator node`);
+      const key =
+        node.config.key === undefined ? null : compileExpression(node.config.key, 'generatorKey');
       const value = compileExpression(node.config.value, 'generatorValue');
       const generated: TestRecord[] = [];
       for (let i = 0; i < count; i++) {
@@ -253,7 +313,13 @@ export function createTestDriverFromPlan(
         generatorSeq.set(modelNodeId, seq + 1);
         const ts = at ?? clock();
         const vars = { seq, now: ts };
-        const record = { topic: node.config.topic, key: key === null ? null : key.evaluate(vars), value: value.evaluate(vars), timestamp: ts, headers: {} };
+        const record = {
+          topic: node.config.topic,
+          key: key === null ? null : key.evaluate(vars),
+          value: value.evaluate(vars),
+          timestamp: ts,
+          headers: {},
+        };
         generated.push(record);
         pipeInput(record.topic, record.key, record.value, ts);
       }
@@ -262,7 +328,11 @@ export function createTestDriverFromPlan(
     getKeyValueStore(name) {
       const store = tasks.flatMap((t) => t.stores).find((s) => s.name === name);
       if (!store) throw new Error(`no store named ${name}`);
-      return { get: (k) => store.get(k)?.value ?? null, getWithTimestamp: (k) => store.get(k), all: () => store.all() };
+      return {
+        get: (k) => store.get(k)?.value ?? null,
+        getWithTimestamp: (k) => store.get(k),
+        all: () => store.all(),
+      };
     },
     advanceWallClockTime(ms) {
       if (!(ms >= 0)) throw new RangeError(`advanceWallClockTime needs a duration ≥ 0, got ${ms}`);
@@ -298,7 +368,8 @@ function collectOutputSerdes(
     const cfg = (n.modelNode?.config ?? {}) as Record<string, unknown>;
     const topic = n.topic ?? (cfg['topic'] as string | undefined) ?? EXTRACTED;
     const value = getSerde(n.valueSerde ?? (cfg['valueSerde'] as never) ?? 'json');
-    const changes = n.op === 'repartition-sink' && byName.get(n.predecessors[0] ?? '')?.op === 'tableGroupBy';
+    const changes =
+      n.op === 'repartition-sink' && byName.get(n.predecessors[0] ?? '')?.op === 'tableGroupBy';
     into.set(topic, {
       key: getSerde(n.keySerde ?? (cfg['keySerde'] as never) ?? 'string'),
       value: changes ? (changedSerde(value) as Serde<unknown>) : value,

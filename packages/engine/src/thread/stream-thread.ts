@@ -4,7 +4,14 @@
 // setImmediate so the runtime's HTTP server stays responsive) and inside a worker thread, where its
 // backend is the main thread's, reached through a MessagePort (thread/worker/).
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { Backend, FetchRequest, GroupMember, PartitionAssignor, ProcessingError, TopicPartition } from '../api.js';
+import type {
+  Backend,
+  FetchRequest,
+  GroupMember,
+  PartitionAssignor,
+  ProcessingError,
+  TopicPartition,
+} from '../api.js';
 import { PrefetchingFetcher, type PartitionFetch } from '../backends/prefetching-fetcher.js';
 import type { EngineConfig } from '../app/config.js';
 import { TransactionalRecordCollector } from '../eos/transactional-collector.js';
@@ -83,7 +90,9 @@ export class StreamThread implements StreamThreadHandle {
     this.metrics = ctx.metrics.thread(this.name);
     this.metrics.startTime = Date.now();
     this.#collector = new BufferedRecordCollector(ctx.backend);
-    this.#fetcher = new PrefetchingFetcher((requests, maxWaitMs, signal) => this.#send(requests, maxWaitMs, signal));
+    this.#fetcher = new PrefetchingFetcher((requests, maxWaitMs, signal) =>
+      this.#send(requests, maxWaitMs, signal),
+    );
   }
 
   get state(): ThreadState {
@@ -157,15 +166,21 @@ export class StreamThread implements StreamThreadHandle {
     this.#punctuate();
     await this.#collector.flush();
     const tasks = [...this.#runningTasks()];
-    if (Date.now() - this.#lastCommit >= this.#ctx.config.commitIntervalMs) await this.#commit(tasks);
-    else if (tasks.some((t) => t.commitRequested)) await this.#commit(tasks.filter((t) => t.commitRequested));
+    if (Date.now() - this.#lastCommit >= this.#ctx.config.commitIntervalMs)
+      await this.#commit(tasks);
+    else if (tasks.some((t) => t.commitRequested))
+      await this.#commit(tasks.filter((t) => t.commitRequested));
   }
 
   /**
    * One fetch to the backend. The thread's PrefetchingFetcher sends the next one as soon as this
    * one is answered, so it travels while the thread processes (see prefetching-fetcher.ts).
    */
-  #send(requests: FetchRequest[], maxWaitMs: number, signal: AbortSignal): Promise<PartitionFetch[]> {
+  #send(
+    requests: FetchRequest[],
+    maxWaitMs: number,
+    signal: AbortSignal,
+  ): Promise<PartitionFetch[]> {
     const from = new Map(requests.map((r) => [tpKey(r.topic, r.partition), r.offset]));
     return this.#ctx.backend
       .fetchMany(requests, {
@@ -179,7 +194,13 @@ export class StreamThread implements StreamThreadHandle {
       })
       .then((responses) =>
         responses.map((r) => {
-          const fetched: PartitionFetch = { topic: r.topic, partition: r.partition, from: from.get(tpKey(r.topic, r.partition)) ?? -1, records: r.records, highWatermark: r.highWatermark };
+          const fetched: PartitionFetch = {
+            topic: r.topic,
+            partition: r.partition,
+            from: from.get(tpKey(r.topic, r.partition)) ?? -1,
+            records: r.records,
+            highWatermark: r.highWatermark,
+          };
           if (r.error !== undefined) fetched.error = r.error;
           return fetched;
         }),
@@ -193,11 +214,17 @@ export class StreamThread implements StreamThreadHandle {
     for (const { task, queue } of this.#queues.values()) {
       if (task.state !== 'RUNNING') continue;
       buffered += queue.size;
-      if (queue.size < config.bufferedRecordsPerPartition) requests.push({ ...queue.tp, offset: queue.position });
+      if (queue.size < config.bufferedRecordsPerPartition)
+        requests.push({ ...queue.tp, offset: queue.position });
     }
     // Buffered records that could not be processed (a task idling for another partition) must not
     // turn the loop into a busy wait: then wait briefly for more data instead.
-    const maxWaitMs = buffered === 0 ? config.pollMs : this.#processedLastBatch ? 0 : Math.min(config.pollMs, IDLE_WAIT_MS);
+    const maxWaitMs =
+      buffered === 0
+        ? config.pollMs
+        : this.#processedLastBatch
+          ? 0
+          : Math.min(config.pollMs, IDLE_WAIT_MS);
     const started = performance.now();
     if (requests.length === 0) {
       if (maxWaitMs > 0) await sleep(maxWaitMs, this.#wakeup.signal);
@@ -207,9 +234,16 @@ export class StreamThread implements StreamThreadHandle {
     }
     let responses;
     try {
-      responses = await this.#fetcher.fetch(requests, { maxRecords: config.maxPollRecords, maxWaitMs, signal: this.#wakeup.signal });
+      responses = await this.#fetcher.fetch(requests, {
+        maxRecords: config.maxPollRecords,
+        maxWaitMs,
+        signal: this.#wakeup.signal,
+      });
     } catch (error) {
-      this.#ctx.logger.warn({ thread: this.name, err: errorMessage(error) }, 'poll failed; retrying');
+      this.#ctx.logger.warn(
+        { thread: this.name, err: errorMessage(error) },
+        'poll failed; retrying',
+      );
       await sleep(config.pollMs, this.#wakeup.signal);
       return;
     }
@@ -298,7 +332,10 @@ export class StreamThread implements StreamThreadHandle {
         handling: 'fail',
       });
     }
-    this.#ctx.logger.error({ thread: this.name, taskId: task.id, err: errorMessage(error) }, 'task failed');
+    this.#ctx.logger.error(
+      { thread: this.name, taskId: task.id, err: errorMessage(error) },
+      'task failed',
+    );
     this.#ctx.onFatal(this, error);
   }
 
@@ -313,8 +350,13 @@ export class StreamThread implements StreamThreadHandle {
     if (collector instanceof TransactionalRecordCollector) {
       // exactly_once_v2: output, changelogs and input offsets in one transaction.
       const member = this.#member;
-      await collector.commit(offsets, this.#ctx.config.applicationId, member ? { memberId: member.memberId, generation: member.generation() } : undefined);
-    } else if (offsets.length > 0) await this.#ctx.backend.commitOffsets(this.#ctx.config.applicationId, offsets);
+      await collector.commit(
+        offsets,
+        this.#ctx.config.applicationId,
+        member ? { memberId: member.memberId, generation: member.generation() } : undefined,
+      );
+    } else if (offsets.length > 0)
+      await this.#ctx.backend.commitOffsets(this.#ctx.config.applicationId, offsets);
     this.metrics.recordCommit(performance.now() - started);
     this.#lastCommit = Date.now();
   }
@@ -337,8 +379,12 @@ export class StreamThread implements StreamThreadHandle {
     const revocations = this.#pendingRevocations.splice(0);
     if (revocations.length > 0) {
       this.lifecycle.transition('PARTITIONS_REVOKED');
-      const revoked = new Set(revocations.flatMap((r) => r.partitions).map((tp) => tpKey(tp.topic, tp.partition)));
-      const affected = [...this.tasks.values()].filter((t) => t.partitions.some((tp) => revoked.has(tpKey(tp.topic, tp.partition))));
+      const revoked = new Set(
+        revocations.flatMap((r) => r.partitions).map((tp) => tpKey(tp.topic, tp.partition)),
+      );
+      const affected = [...this.tasks.values()].filter((t) =>
+        t.partitions.some((tp) => revoked.has(tpKey(tp.topic, tp.partition))),
+      );
       await this.#closeTasks(affected);
       for (const r of revocations) r.done();
     }
@@ -348,14 +394,21 @@ export class StreamThread implements StreamThreadHandle {
       this.lifecycle.transition('PARTITIONS_ASSIGNED');
       await this.#assign(assigned);
     }
-    if (this.lifecycle.state === 'PARTITIONS_ASSIGNED' && this.#pendingAssignment === null && this.#pendingRevocations.length === 0) {
+    if (
+      this.lifecycle.state === 'PARTITIONS_ASSIGNED' &&
+      this.#pendingAssignment === null &&
+      this.#pendingRevocations.length === 0
+    ) {
       this.lifecycle.transition('RUNNING');
     }
   }
 
   async #assign(assigned: TopicPartition[]): Promise<void> {
     const { subtopologies, config, metrics, backend } = this.#ctx;
-    const wanted = new Map<string, { sub: CompiledSubtopology; partition: number; tps: TopicPartition[] }>();
+    const wanted = new Map<
+      string,
+      { sub: CompiledSubtopology; partition: number; tps: TopicPartition[] }
+    >();
     for (const tp of assigned) {
       const sub = subtopologies.find((s) => s.sourceTopics.includes(tp.topic));
       if (!sub) continue;
@@ -365,7 +418,9 @@ export class StreamThread implements StreamThreadHandle {
       w.tps.push(tp);
     }
     // Tasks no longer assigned (normally revoked already) are closed.
-    await this.#closeTasks([...this.tasks.values()].filter((t) => !wanted.has(t.id) && t.state !== 'FAILED'));
+    await this.#closeTasks(
+      [...this.tasks.values()].filter((t) => !wanted.has(t.id) && t.state !== 'FAILED'),
+    );
     const created: StreamTask[] = [];
     for (const [id, w] of wanted) {
       const existing = this.tasks.get(id);
@@ -406,7 +461,10 @@ export class StreamThread implements StreamThreadHandle {
    * new producer epoch and take the current assignment again, from the committed offsets.
    */
   async #onTaskMigrated(error: ProducerFencedError): Promise<void> {
-    this.#ctx.logger.warn({ thread: this.name, err: error.message }, 'producer fenced: closing tasks dirty and rejoining');
+    this.#ctx.logger.warn(
+      { thread: this.name, err: error.message },
+      'producer fenced: closing tasks dirty and rejoining',
+    );
     if (this.#collector instanceof TransactionalRecordCollector) await this.#collector.abort();
     for (const task of [...this.tasks.values()]) {
       task.close();
@@ -434,7 +492,10 @@ export class StreamThread implements StreamThreadHandle {
       await this.#commit(running);
       for (const t of running) await t.writeCheckpoint(this.#ctx.backend);
     } catch (error) {
-      this.#ctx.logger.error({ thread: this.name, err: errorMessage(error) }, 'commit while closing tasks failed');
+      this.#ctx.logger.error(
+        { thread: this.name, err: errorMessage(error) },
+        'commit while closing tasks failed',
+      );
     }
     for (const task of tasks) {
       task.close();
@@ -456,7 +517,10 @@ export class StreamThread implements StreamThreadHandle {
       // Only after a successful commit: the checkpoint says the local stores match the changelog.
       for (const t of running) await t.writeCheckpoint(this.#ctx.backend);
     } catch (error) {
-      this.#ctx.logger.error({ thread: this.name, err: errorMessage(error) }, 'final commit failed');
+      this.#ctx.logger.error(
+        { thread: this.name, err: errorMessage(error) },
+        'final commit failed',
+      );
     }
     // Closed tasks stay listed (CLOSED / FAILED) in status() after the thread is gone.
     for (const t of tasks) t.close();
@@ -468,7 +532,10 @@ export class StreamThread implements StreamThreadHandle {
     try {
       await this.#member?.leave();
     } catch (error) {
-      this.#ctx.logger.warn({ thread: this.name, err: errorMessage(error) }, 'leaving the group failed');
+      this.#ctx.logger.warn(
+        { thread: this.name, err: errorMessage(error) },
+        'leaving the group failed',
+      );
     }
   }
 
@@ -478,7 +545,8 @@ export class StreamThread implements StreamThreadHandle {
   }
 }
 
-export const threadName = (applicationId: string, index: number): string => `${applicationId}-StreamThread-${index}`;
+export const threadName = (applicationId: string, index: number): string =>
+  `${applicationId}-StreamThread-${index}`;
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {

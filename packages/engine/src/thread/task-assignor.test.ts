@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { streamsTaskAssignor, tasksFor } from './task-assignor.js';
 
-const members = (n: number) => Array.from({ length: n }, (_, i) => ({ memberId: `app-StreamThread-${i + 1}-consumer-${i}`, topics: ['a', 'b', 'r'] }));
+const members = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    memberId: `app-StreamThread-${i + 1}-consumer-${i}`,
+    topics: ['a', 'b', 'r'],
+  }));
 
 describe('streams task assignor', () => {
   // Sub-topology 0 reads a and b (co-partitioned, 4 partitions), sub-topology 1 reads r (4).
@@ -18,7 +22,8 @@ describe('streams task assignor', () => {
   it('gives every partition of a task, and every task of one partition number, to the same member', () => {
     const assignment = streamsTaskAssignor(subs).assign(members(2), partitions);
     const owner = new Map<string, string>();
-    for (const [member, tps] of assignment) for (const tp of tps) owner.set(`${tp.topic}-${tp.partition}`, member);
+    for (const [member, tps] of assignment)
+      for (const tp of tps) owner.set(`${tp.topic}-${tp.partition}`, member);
     expect(owner.size).toBe(12);
     for (let p = 0; p < 4; p++) {
       expect(new Set([owner.get(`a-${p}`), owner.get(`b-${p}`), owner.get(`r-${p}`)]).size).toBe(1);
@@ -36,7 +41,9 @@ describe('streams task assignor', () => {
     const tasks = tasksFor(subs, counts).map((t) => t.taskId);
     expect(tasks).toEqual(['0_0', '0_1', '0_2', '0_3', '0_4', '1_0']);
     const assignment = streamsTaskAssignor(subs).assign(members(3), counts);
-    const tasksPerMember = [...assignment.values()].map((tps) => new Set(tps.map((tp) => `${tp.topic === 'r' ? 1 : 0}_${tp.partition}`)).size);
+    const tasksPerMember = [...assignment.values()].map(
+      (tps) => new Set(tps.map((tp) => `${tp.topic === 'r' ? 1 : 0}_${tp.partition}`)).size,
+    );
     expect(tasksPerMember.sort()).toEqual([2, 2, 2]);
   });
 

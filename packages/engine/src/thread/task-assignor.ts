@@ -13,7 +13,10 @@ export interface TaskPartitions {
 }
 
 /** Tasks of the topology for the given partition counts: max partitions among a sub-topology's sources. */
-export function tasksFor(subtopologies: AssignableSubtopology[], partitionsPerTopic: ReadonlyMap<string, number>): TaskPartitions[] {
+export function tasksFor(
+  subtopologies: AssignableSubtopology[],
+  partitionsPerTopic: ReadonlyMap<string, number>,
+): TaskPartitions[] {
   const tasks: TaskPartitions[] = [];
   for (const sub of subtopologies) {
     const count = Math.max(0, ...sub.sourceTopics.map((t) => partitionsPerTopic.get(t) ?? 0));
@@ -22,7 +25,9 @@ export function tasksFor(subtopologies: AssignableSubtopology[], partitionsPerTo
         taskId: `${sub.id}_${p}`,
         subtopology: sub.id,
         partition: p,
-        partitions: sub.sourceTopics.filter((t) => (partitionsPerTopic.get(t) ?? 0) > p).map((topic) => ({ topic, partition: p })),
+        partitions: sub.sourceTopics
+          .filter((t) => (partitionsPerTopic.get(t) ?? 0) > p)
+          .map((topic) => ({ topic, partition: p })),
       });
     }
   }

@@ -40,16 +40,22 @@ export function timestampExtractorConfig(config: AppConfig): TimestampExtractorC
   if (raw !== undefined) {
     const simple = String(raw).replace(/^org\.apache\.kafka\.streams\.processor\./, '');
     if (!NAMES.includes(simple as TimestampExtractorName)) {
-      throw new UnsupportedConfigError(`${TIMESTAMP_EXTRACTOR_CONFIG}=${String(raw)} is not supported: use one of ${NAMES.join(', ')}`);
+      throw new UnsupportedConfigError(
+        `${TIMESTAMP_EXTRACTOR_CONFIG}=${String(raw)} is not supported: use one of ${NAMES.join(', ')}`,
+      );
     }
     name = simple as TimestampExtractorName;
   }
   const expression = config[TIMESTAMP_EXPRESSION_CONFIG];
   if (expression !== undefined && typeof expression !== 'string') {
-    throw new UnsupportedConfigError(`${TIMESTAMP_EXPRESSION_CONFIG} must be a CEL expression (a string)`);
+    throw new UnsupportedConfigError(
+      `${TIMESTAMP_EXPRESSION_CONFIG} must be a CEL expression (a string)`,
+    );
   }
   if (expression !== undefined && name === 'WallclockTimestampExtractor') {
-    throw new UnsupportedConfigError(`${TIMESTAMP_EXPRESSION_CONFIG} cannot be combined with WallclockTimestampExtractor`);
+    throw new UnsupportedConfigError(
+      `${TIMESTAMP_EXPRESSION_CONFIG} cannot be combined with WallclockTimestampExtractor`,
+    );
   }
   return { name, expression: expression ?? null };
 }
@@ -75,18 +81,30 @@ export type Extracted = { timestamp: number } | { skip: true };
 
 export interface TimestampExtractor {
   /** `partitionTime`: the partition's largest valid timestamp so far, or -1. */
-  extract(record: StoredRecord, serdes: { key: Serde<unknown>; value: Serde<unknown> }, partitionTime: number): Extracted;
+  extract(
+    record: StoredRecord,
+    serdes: { key: Serde<unknown>; value: Serde<unknown> },
+    partitionTime: number,
+  ): Extracted;
 }
 
 /**
  * Null for the default (the record's own timestamp, fail on negative), which the task checks on
  * its hot path without copying records.
  */
-export function createTimestampExtractor(config: TimestampExtractorConfig, now: () => number): TimestampExtractor | null {
+export function createTimestampExtractor(
+  config: TimestampExtractorConfig,
+  now: () => number,
+): TimestampExtractor | null {
   if (config.name === 'FailOnInvalidTimestamp' && config.expression === null) return null;
-  if (config.name === 'WallclockTimestampExtractor') return { extract: () => ({ timestamp: now() }) };
-  const compiled = config.expression === null ? null : compileExpression(config.expression, 'mapValues');
-  const fromRecord = (record: StoredRecord, serdes: { key: Serde<unknown>; value: Serde<unknown> }): number => {
+  if (config.name === 'WallclockTimestampExtractor')
+    return { extract: () => ({ timestamp: now() }) };
+  const compiled =
+    config.expression === null ? null : compileExpression(config.expression, 'mapValues');
+  const fromRecord = (
+    record: StoredRecord,
+    serdes: { key: Serde<unknown>; value: Serde<unknown> },
+  ): number => {
     if (compiled === null) return record.timestamp;
     let key: unknown;
     let value: unknown;
@@ -98,7 +116,9 @@ export function createTimestampExtractor(config: TimestampExtractorConfig, now: 
       return record.timestamp;
     }
     try {
-      return toEpochMs(compiled.evaluate({ key, value, timestamp: record.timestamp, headers: record.headers }));
+      return toEpochMs(
+        compiled.evaluate({ key, value, timestamp: record.timestamp, headers: record.headers }),
+      );
     } catch {
       return -1;
     }

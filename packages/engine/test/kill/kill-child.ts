@@ -15,7 +15,11 @@ if (!dir || (guarantee !== 'at_least_once' && guarantee !== 'exactly_once_v2')) 
 }
 
 const backend = await createEmbeddedBackend({ dataDir: join(dir, 'log') });
-const app = createStreamsApp({ topology: killTopology(guarantee, stores === 'lmdb'), backend, stateDir: join(dir, 'state') });
+const app = createStreamsApp({
+  topology: killTopology(guarantee, stores === 'lmdb'),
+  backend,
+  stateDir: join(dir, 'state'),
+});
 await app.start();
 process.stdout.write('STARTED\n');
 
@@ -26,12 +30,22 @@ for (;;) {
     process.exit(2);
   }
   const words = (await backend.describeTopic('words'))!;
-  const committed = await backend.committedOffsets(KILL_APP_ID, words.offsets.map((o) => ({ topic: 'words', partition: o.partition })));
-  const running = app.state() === 'RUNNING' && app.status().tasks.length > 0 && app.status().tasks.every((t) => t.state === 'RUNNING');
+  const committed = await backend.committedOffsets(
+    KILL_APP_ID,
+    words.offsets.map((o) => ({ topic: 'words', partition: o.partition })),
+  );
+  const running =
+    app.state() === 'RUNNING' &&
+    app.status().tasks.length > 0 &&
+    app.status().tasks.every((t) => t.state === 'RUNNING');
   // Tasks RUNNING: their stores are restored, so the interactive query below sees every key.
-  if (running && words.offsets.every((o) => committed.get(`words:${o.partition}`) === o.latest)) break;
+  if (running && words.offsets.every((o) => committed.get(`words:${o.partition}`) === o.latest))
+    break;
 }
-const store = app.store('counts-store')!.all().map((e) => [e.key, e.value]);
+const store = app
+  .store('counts-store')!
+  .all()
+  .map((e) => [e.key, e.value]);
 await app.close();
 await backend.close();
 writeFileSync(join(dir, 'store.json'), JSON.stringify(store));

@@ -9,7 +9,10 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createEmbeddedBackend, type EmbeddedBackend } from '../../src/backends/embedded/embedded-backend.js';
+import {
+  createEmbeddedBackend,
+  type EmbeddedBackend,
+} from '../../src/backends/embedded/embedded-backend.js';
 import { getSerde } from '../../src/serdes/index.js';
 import { PARTITIONS } from './kill-topology.js';
 
@@ -57,25 +60,46 @@ const longSerde = getSerde('long');
 
 type Output = [string, number][];
 
-async function readOutput(backend: EmbeddedBackend, isolationLevel: 'read_committed' | 'read_uncommitted'): Promise<Output[]> {
+async function readOutput(
+  backend: EmbeddedBackend,
+  isolationLevel: 'read_committed' | 'read_uncommitted',
+): Promise<Output[]> {
   const desc = await backend.describeTopic('counts');
   const out: Output[] = Array.from({ length: PARTITIONS }, () => []);
   if (!desc) return out;
   for (const o of desc.offsets) {
     let offset = o.earliest;
     for (;;) {
-      const batch = await backend.fetch({ topic: 'counts', partition: o.partition }, offset, 50_000, 0, { isolationLevel });
+      const batch = await backend.fetch(
+        { topic: 'counts', partition: o.partition },
+        offset,
+        50_000,
+        0,
+        { isolationLevel },
+      );
       if (batch.length === 0) break;
-      for (const r of batch) out[o.partition]!.push([stringSerde.deserialize(r.key) as string, Number(longSerde.deserialize(r.value))]);
+      for (const r of batch)
+        out[o.partition]!.push([
+          stringSerde.deserialize(r.key) as string,
+          Number(longSerde.deserialize(r.value)),
+        ]);
       offset = batch[batch.length - 1]!.offset + 1;
     }
   }
   return out;
 }
 
-function runChild(dir: string, guarantee: Guarantee, stores: 'lmdb' | 'memory', killAfterStart: number | null, timeoutMs: number): Promise<{ done: boolean; killed: boolean; stderr: string }> {
+function runChild(
+  dir: string,
+  guarantee: Guarantee,
+  stores: 'lmdb' | 'memory',
+  killAfterStart: number | null,
+  timeoutMs: number,
+): Promise<{ done: boolean; killed: boolean; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX, CHILD, dir, guarantee, stores], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', TSX, CHILD, dir, guarantee, stores], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     let killed = false;
@@ -99,7 +123,8 @@ function runChild(dir: string, guarantee: Guarantee, stores: 'lmdb' | 'memory', 
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
       const done = stdout.includes('DONE');
-      if (signal !== 'SIGKILL' && code !== 0) reject(new Error(`kill-child exited with ${code}; stderr: ${stderr}`));
+      if (signal !== 'SIGKILL' && code !== 0)
+        reject(new Error(`kill-child exited with ${code}; stderr: ${stderr}`));
       else resolve({ done, killed: killed && signal === 'SIGKILL', stderr });
     });
   });
@@ -120,8 +145,18 @@ export async function runKillTest(o: KillTestOptions): Promise<KillTestReport> {
     await backend.createTopics([{ name: 'words', partitions: PARTITIONS }]);
     const value = stringSerde.serialize('x');
     for (let from = 0; from < o.records; from += 10_000) {
-      const keys = Array.from({ length: Math.min(10_000, o.records - from) }, (_, i) => `k${(from + i) % o.keys}`);
-      const acks = await backend.produce(keys.map((k, i) => ({ topic: 'words', key: stringSerde.serialize(k), value, timestamp: from + i })));
+      const keys = Array.from(
+        { length: Math.min(10_000, o.records - from) },
+        (_, i) => `k${(from + i) % o.keys}`,
+      );
+      const acks = await backend.produce(
+        keys.map((k, i) => ({
+          topic: 'words',
+          key: stringSerde.serialize(k),
+          value,
+          timestamp: from + i,
+        })),
+      );
       acks.forEach((ack, i) => {
         const k = keys[i]!;
         const n = (finalCounts.get(k) ?? 0) + 1;
@@ -144,16 +179,22 @@ export async function runKillTest(o: KillTestOptions): Promise<KillTestReport> {
     try {
       const committed = await readOutput(backend, 'read_committed');
       const uncommitted = await readOutput(backend, 'read_uncommitted');
-      const abortedNow = uncommitted.reduce((n, p) => n + p.length, 0) - committed.reduce((n, p) => n + p.length, 0);
+      const abortedNow =
+        uncommitted.reduce((n, p) => n + p.length, 0) - committed.reduce((n, p) => n + p.length, 0);
       if (abortedNow > aborted) killsWithOpenTransaction++;
       aborted = abortedNow;
       if (o.guarantee === 'exactly_once_v2') {
         committed.forEach((p, partition) => {
           const prefix = expected[partition]!.slice(0, p.length);
-          if (JSON.stringify(p) !== JSON.stringify(prefix)) problems.push(`after kill ${i + 1}: committed output of partition ${partition} is not a prefix of the expected sequence`);
+          if (JSON.stringify(p) !== JSON.stringify(prefix))
+            problems.push(
+              `after kill ${i + 1}: committed output of partition ${partition} is not a prefix of the expected sequence`,
+            );
         });
       }
-      log(`kill ${i + 1}/${o.kills} after ${delay} ms${run.killed ? '' : ' (finished before the kill)'}: committed output ${committed.map((p) => p.length).join('+')}, aborted so far ${abortedNow}`);
+      log(
+        `kill ${i + 1}/${o.kills} after ${delay} ms${run.killed ? '' : ' (finished before the kill)'}: committed output ${committed.map((p) => p.length).join('+')}, aborted so far ${abortedNow}`,
+      );
     } finally {
       await backend.close();
     }
@@ -177,7 +218,9 @@ export async function runKillTest(o: KillTestOptions): Promise<KillTestReport> {
         if (JSON.stringify(p) !== JSON.stringify(want)) {
           outputCorrect = false;
           const index = p.findIndex((r, j) => r[0] !== want[j]?.[0] || r[1] !== want[j]?.[1]);
-          problems.push(`partition ${partition}: ${p.length} records, expected ${want.length}; first difference at ${index}`);
+          problems.push(
+            `partition ${partition}: ${p.length} records, expected ${want.length}; first difference at ${index}`,
+          );
         }
       }
       const seen = new Set(p.map(([k, n]) => `${k}\u0000${n}`));
@@ -192,7 +235,9 @@ export async function runKillTest(o: KillTestOptions): Promise<KillTestReport> {
     await backend.close();
   }
 
-  const store = new Map(JSON.parse(readFileSync(join(o.dir, 'store.json'), 'utf8')) as [string, number][]);
+  const store = new Map(
+    JSON.parse(readFileSync(join(o.dir, 'store.json'), 'utf8')) as [string, number][],
+  );
   let storeCorrect = store.size === finalCounts.size;
   for (const [k, n] of finalCounts) {
     const got = Number(store.get(k));

@@ -8,20 +8,40 @@ import { topology } from '../fixtures/topologies.js';
 export const KILL_APP_ID = 'kill-app';
 export const PARTITIONS = 2;
 
-export function killTopology(guarantee: 'at_least_once' | 'exactly_once_v2', persistentStores = false): Topology {
+export function killTopology(
+  guarantee: 'at_least_once' | 'exactly_once_v2',
+  persistentStores = false,
+): Topology {
   return topology(
     KILL_APP_ID,
-    { 'processing.guarantee': guarantee, 'commit.interval.ms': 100, ...(persistentStores ? { 'default.dsl.store': 'rocksDB' } : {}) },
+    {
+      'processing.guarantee': guarantee,
+      'commit.interval.ms': 100,
+      ...(persistentStores ? { 'default.dsl.store': 'rocksDB' } : {}),
+    },
     [
       { name: 'words', partitions: PARTITIONS, config: {} },
       { name: 'counts', partitions: PARTITIONS, config: {} },
     ],
     [
-      { id: 'src', kind: 'source', config: { topic: 'words', keySerde: 'string', valueSerde: 'string', offsetReset: 'earliest' } },
+      {
+        id: 'src',
+        kind: 'source',
+        config: {
+          topic: 'words',
+          keySerde: 'string',
+          valueSerde: 'string',
+          offsetReset: 'earliest',
+        },
+      },
       { id: 'group', kind: 'groupByKey', config: {} },
       { id: 'count', kind: 'count', config: { store: 'counts-store' } },
       { id: 'stream', kind: 'toStream', config: {} },
-      { id: 'out', kind: 'sink', config: { topic: 'counts', keySerde: 'string', valueSerde: 'long' } },
+      {
+        id: 'out',
+        kind: 'sink',
+        config: { topic: 'counts', keySerde: 'string', valueSerde: 'long' },
+      },
     ],
     [
       ['src', 'group'],

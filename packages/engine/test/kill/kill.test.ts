@@ -9,10 +9,22 @@ import { runKillTest, type Guarantee } from './kill-harness.js';
 
 const KILLS = Number(process.env.ENGINE_KILLS ?? 10);
 
-async function run(guarantee: Guarantee, persistent: boolean, records: number, maxKillDelayMs: number) {
+async function run(
+  guarantee: Guarantee,
+  persistent: boolean,
+  records: number,
+  maxKillDelayMs: number,
+) {
   const dir = mkdtempSync(join(tmpdir(), `streamwright-kill-${guarantee}-`));
   try {
-    return await runKillTest({ dir, guarantee, records, keys: 500, kills: KILLS, maxKillDelayMs, finishTimeoutMs: 60_000,
+    return await runKillTest({
+      dir,
+      guarantee,
+      records,
+      keys: 500,
+      kills: KILLS,
+      maxKillDelayMs,
+      finishTimeoutMs: 60_000,
       persistentStores: persistent,
       wipeStateBeforeFinal: persistent,
     });

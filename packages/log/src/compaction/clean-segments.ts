@@ -53,21 +53,34 @@ export interface CleanResult {
 }
 
 function isAborted(aborted: AbortedTxn[], h: BatchHeader): boolean {
-  return aborted.some((a) => a.producerId === h.producerId && h.baseOffset >= a.firstOffset && h.baseOffset <= a.lastOffset);
+  return aborted.some(
+    (a) =>
+      a.producerId === h.producerId &&
+      h.baseOffset >= a.firstOffset &&
+      h.baseOffset <= a.lastOffset,
+  );
 }
 
-function forEachBatch(dir: string, seg: { baseOffset: number; size: number }, visit: (h: BatchHeader, buf: Buffer, at: number) => void): void {
+function forEachBatch(
+  dir: string,
+  seg: { baseOffset: number; size: number },
+  visit: (h: BatchHeader, buf: Buffer, at: number) => void,
+): void {
   const file = path.join(dir, offsetFileName(seg.baseOffset, '.log'));
   const fd = fs.openSync(file, 'r');
   try {
     const res = scanBatches(fd, 0, seg.size, (h, _pos, buf, at) => visit(h, buf, at));
-    if (res.bad) throw new Error(`corrupt batch in ${file} at position ${res.bad.position}: ${res.bad.reason}`);
+    if (res.bad)
+      throw new Error(
+        `corrupt batch in ${file} at position ${res.bad.position}: ${res.bad.reason}`,
+      );
   } finally {
     fs.closeSync(fd);
   }
 }
 
-const keyString = (key: Uint8Array): string => Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1');
+const keyString = (key: Uint8Array): string =>
+  Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1');
 
 export function cleanSegments(job: CleanJob): CleanResult {
   const latest = new Map<string, number>();
@@ -135,13 +148,19 @@ export function cleanSegments(job: CleanJob): CleanResult {
       }
       recordsAfter += kept.length;
       const needsHorizon = tombstones > 0 && horizon === null;
-      if (kept.length === records.length && !needsHorizon) return void parts.push(Buffer.from(original));
+      if (kept.length === records.length && !needsHorizon)
+        return void parts.push(Buffer.from(original));
       changed = true;
       if (kept.length === 0) return;
       const logAppend = timestampTypeOf(h) === 'LogAppendTime';
       parts.push(
         encodeBatch(
-          kept.map((r): RecordInput => ({ key: r.key, value: r.value, timestamp: r.timestamp, headers: r.headers })),
+          kept.map((r): RecordInput => ({
+            key: r.key,
+            value: r.value,
+            timestamp: r.timestamp,
+            headers: r.headers,
+          })),
           {
             baseOffset: h.baseOffset,
             compression: compressionName(h.attributes & 0x07),
@@ -151,7 +170,9 @@ export function cleanSegments(job: CleanJob): CleanResult {
             producerEpoch: h.producerEpoch,
             baseSequence: h.baseSequence,
             transactional: isTransactional(h),
-            ...(tombstones > 0 ? { deleteHorizonMs: horizon ?? job.now + job.deleteRetentionMs } : {}),
+            ...(tombstones > 0
+              ? { deleteHorizonMs: horizon ?? job.now + job.deleteRetentionMs }
+              : {}),
             offsetDeltas: kept.map((r) => r.offset - h.baseOffset),
             lastOffsetDelta: h.lastOffsetDelta,
           },
@@ -160,7 +181,14 @@ export function cleanSegments(job: CleanJob): CleanResult {
     });
     const bytesAfter = parts.reduce((n, p) => n + p.length, 0);
     if (changed) writeCleaned(job, seg.baseOffset, parts);
-    out.push({ baseOffset: seg.baseOffset, rewritten: changed, bytesBefore: seg.size, bytesAfter, recordsBefore, recordsAfter });
+    out.push({
+      baseOffset: seg.baseOffset,
+      rewritten: changed,
+      bytesBefore: seg.size,
+      bytesAfter,
+      recordsBefore,
+      recordsAfter,
+    });
   }
   return { segments: out, keys: latest.size, tombstonesRemoved };
 }
@@ -177,7 +205,10 @@ function writeCleaned(job: CleanJob, baseOffset: number, parts: Buffer[]): void 
     let max = -1;
     let maxAt = baseOffset;
     for (const part of parts) {
-      const h = { baseOffset: part.readInt32BE(0) * 2 ** 32 + part.readUInt32BE(4), maxTimestamp: part.readInt32BE(35) * 2 ** 32 + part.readUInt32BE(39) };
+      const h = {
+        baseOffset: part.readInt32BE(0) * 2 ** 32 + part.readUInt32BE(4),
+        maxTimestamp: part.readInt32BE(35) * 2 ** 32 + part.readUInt32BE(39),
+      };
       if (h.maxTimestamp > max) {
         max = h.maxTimestamp;
         maxAt = h.baseOffset;

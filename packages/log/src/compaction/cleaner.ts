@@ -160,7 +160,8 @@ export class Cleaner {
       tombstonesRemoved: 0,
       durationMs: 0,
     };
-    if (count === 0 || !p.config.compact) return { ...report, durationMs: performance.now() - started };
+    if (count === 0 || !p.config.compact)
+      return { ...report, durationMs: performance.now() - started };
     const segs = p.segments.slice(0, count);
     const result = await runOnWorker({
       dir: p.dir,
@@ -200,7 +201,11 @@ export class Cleaner {
       for (const p of this.log.allPartitions()) {
         if (this.log.isClosed) return;
         const cfg = p.config;
-        if (cfg.compact && this.dirtyRatio(p) >= cfg.minCleanableDirtyRatio && this.cleanable(p).count > 0) {
+        if (
+          cfg.compact &&
+          this.dirtyRatio(p) >= cfg.minCleanableDirtyRatio &&
+          this.cleanable(p).count > 0
+        ) {
           await this.compact(p.topic, p.partition);
         }
       }

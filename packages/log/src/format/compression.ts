@@ -33,7 +33,10 @@ export function isCompressionAvailable(type: CompressionType): boolean {
 }
 
 function unsupported(code: number): LogError {
-  return new LogError(LogErrorCode.UNSUPPORTED_COMPRESSION_TYPE, `compression codec ${code} is not supported here`);
+  return new LogError(
+    LogErrorCode.UNSUPPORTED_COMPRESSION_TYPE,
+    `compression codec ${code} is not supported here`,
+  );
 }
 
 const gzipAsync = promisify(zlib.gzip);

@@ -63,7 +63,9 @@ export const crc32cImplementation: 'native' | 'js' = native ? 'native' : 'js';
 
 export function crc32c(data: Uint8Array, crc = 0): number {
   if (native) {
-    const buf = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    const buf = Buffer.isBuffer(data)
+      ? data
+      : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
     return native(buf, crc) >>> 0;
   }
   return crc32cJs(data, crc);

@@ -26,11 +26,15 @@ const recordArb: fc.Arbitrary<RecordInput> = fc.record({
   headers: fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 16 }), { maxKeys: 3 }),
 });
 
-const manyHeaders = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`h${i}`, 'x'.repeat(i)]));
+const manyHeaders = Object.fromEntries(
+  Array.from({ length: 100 }, (_, i) => [`h${i}`, 'x'.repeat(i)]),
+);
 
 describe('record batch v2', () => {
   it('lays out the fixed header as Kafka does', () => {
-    const batch = encodeBatch([{ key: b('k'), value: b('v'), timestamp: 1000 }], { baseOffset: 42 });
+    const batch = encodeBatch([{ key: b('k'), value: b('v'), timestamp: 1000 }], {
+      baseOffset: 42,
+    });
     expect(batch.readBigInt64BE(0)).toBe(42n); // baseOffset
     expect(batch.readInt32BE(8)).toBe(batch.length - 12); // batchLength
     expect(batch.readInt8(16)).toBe(2); // magic
@@ -42,33 +46,47 @@ describe('record batch v2', () => {
     expect([...batch.subarray(BATCH_HEADER_SIZE)]).toEqual([16, 0, 0, 0, 2, 0x6b, 2, 0x76, 0]);
   });
 
-  it.each(['none', 'gzip', 'snappy'] as const)('round-trips records with %s compression', (compression) => {
-    fc.assert(
-      fc.property(fc.array(recordArb, { minLength: 1, maxLength: 20 }), fc.integer({ min: 0, max: 2 ** 52 }), (records, base) => {
-        const batch = encodeBatch(records, { compression, baseOffset: base });
-        expect(checkBatch(batch, 0, batch.length)).toBeNull();
-        const h = readBatchHeader(batch);
-        expect(h.sizeInBytes).toBe(batch.length);
-        expect(lastOffsetOf(h)).toBe(base + records.length - 1);
-        expect(h.maxTimestamp).toBe(Math.max(...records.map((r) => r.timestamp)));
-        const decoded = decodeRecords(batch, 0);
-        expect(decoded.map((r) => r.offset)).toEqual(records.map((_, i) => base + i));
-        decoded.forEach((r, i) => {
-          const want = records[i]!;
-          expect(r.timestamp).toBe(want.timestamp);
-          expect(r.key === null ? null : [...r.key]).toEqual(want.key === null ? null : [...want.key]);
-          expect(r.value === null ? null : [...r.value]).toEqual(want.value === null ? null : [...want.value]);
-          expect(r.headers).toEqual(want.headers);
-        });
-      }),
-      { numRuns: 60 },
-    );
-  });
+  it.each(['none', 'gzip', 'snappy'] as const)(
+    'round-trips records with %s compression',
+    (compression) => {
+      fc.assert(
+        fc.property(
+          fc.array(recordArb, { minLength: 1, maxLength: 20 }),
+          fc.integer({ min: 0, max: 2 ** 52 }),
+          (records, base) => {
+            const batch = encodeBatch(records, { compression, baseOffset: base });
+            expect(checkBatch(batch, 0, batch.length)).toBeNull();
+            const h = readBatchHeader(batch);
+            expect(h.sizeInBytes).toBe(batch.length);
+            expect(lastOffsetOf(h)).toBe(base + records.length - 1);
+            expect(h.maxTimestamp).toBe(Math.max(...records.map((r) => r.timestamp)));
+            const decoded = decodeRecords(batch, 0);
+            expect(decoded.map((r) => r.offset)).toEqual(records.map((_, i) => base + i));
+            decoded.forEach((r, i) => {
+              const want = records[i]!;
+              expect(r.timestamp).toBe(want.timestamp);
+              expect(r.key === null ? null : [...r.key]).toEqual(
+                want.key === null ? null : [...want.key],
+              );
+              expect(r.value === null ? null : [...r.value]).toEqual(
+                want.value === null ? null : [...want.value],
+              );
+              expect(r.headers).toEqual(want.headers);
+            });
+          },
+        ),
+        { numRuns: 60 },
+      );
+    },
+  );
 
   it('keeps large keys, values and many headers intact (multi-byte varints)', () => {
     const key = Buffer.alloc(300, 1);
     const value = Buffer.alloc(70_000, 2);
-    const batch = encodeBatch([{ key, value, timestamp: 10_000_000, headers: manyHeaders }, { key: null, value: null, timestamp: 0 }]);
+    const batch = encodeBatch([
+      { key, value, timestamp: 10_000_000, headers: manyHeaders },
+      { key: null, value: null, timestamp: 0 },
+    ]);
     const [a, b] = decodeRecords(batch, 0);
     expect(Buffer.compare(Buffer.from(a!.key!), key)).toBe(0);
     expect(Buffer.compare(Buffer.from(a!.value!), value)).toBe(0);
@@ -77,7 +95,10 @@ describe('record batch v2', () => {
   });
 
   it('assigns offsets without touching the CRC, and stamps LogAppendTime with a fresh CRC', () => {
-    const batch = encodeBatch([{ key: null, value: b('a'), timestamp: 5 }, { key: null, value: b('b'), timestamp: 9 }]);
+    const batch = encodeBatch([
+      { key: null, value: b('a'), timestamp: 5 },
+      { key: null, value: b('b'), timestamp: 9 },
+    ]);
     setBaseOffset(batch, 1000);
     expect(checkBatch(batch, 0, batch.length)).toBeNull();
     setLogAppendTime(batch, 777);
@@ -89,7 +110,9 @@ describe('record batch v2', () => {
   });
 
   it('detects any flipped bit after the length field', () => {
-    const batch = encodeBatch([{ key: b('key'), value: b('value'), timestamp: 1 }], { compression: 'gzip' });
+    const batch = encodeBatch([{ key: b('key'), value: b('value'), timestamp: 1 }], {
+      compression: 'gzip',
+    });
     for (let i = 16; i < batch.length; i++) {
       for (let bit = 0; bit < 8; bit++) {
         const copy = Buffer.from(batch);
@@ -122,7 +145,12 @@ describe('record batch v2', () => {
   });
 
   it('encodes transaction markers as control batches', () => {
-    const batch = encodeBatch([encodeControlRecord('COMMIT', 5)], { control: true, transactional: true, producerId: 7, producerEpoch: 2 });
+    const batch = encodeBatch([encodeControlRecord('COMMIT', 5)], {
+      control: true,
+      transactional: true,
+      producerId: 7,
+      producerEpoch: 2,
+    });
     const h = readBatchHeader(batch);
     expect(isControl(h) && isTransactional(h)).toBe(true);
     expect([h.producerId, h.producerEpoch]).toEqual([7, 2]);

@@ -10,9 +10,23 @@
 //   length varint | attributes int8 | timestampDelta varlong | offsetDelta varint |
 //   keyLength varint (-1 = null) | key | valueLength varint | value | headerCount varint |
 //   headers (keyLength varint | key utf8 | valueLength varint | value).
-import { COMPRESSION_CODES, compressionName, compressSync, decompressSync, type CompressionType } from './compression.js';
+import {
+  COMPRESSION_CODES,
+  compressionName,
+  compressSync,
+  decompressSync,
+  type CompressionType,
+} from './compression.js';
 import { crc32c } from './crc32c.js';
-import { Reader, readInt64, varintSize, varlongSize, writeInt64, writeVarint, writeVarlong } from './varint.js';
+import {
+  Reader,
+  readInt64,
+  varintSize,
+  varlongSize,
+  writeInt64,
+  writeVarint,
+  writeVarlong,
+} from './varint.js';
 
 export const BATCH_HEADER_SIZE = 61;
 export const MAGIC = 2;
@@ -109,7 +123,11 @@ interface Layout {
   total: number;
 }
 
-function layoutRecords(records: readonly RecordInput[], baseTimestamp: number, offsetDeltas: readonly number[] | undefined): Layout {
+function layoutRecords(
+  records: readonly RecordInput[],
+  baseTimestamp: number,
+  offsetDeltas: readonly number[] | undefined,
+): Layout {
   const bodySizes = new Int32Array(records.length);
   const headers: SizedHeader[][] = new Array(records.length);
   let total = 0;
@@ -124,7 +142,8 @@ function layoutRecords(records: readonly RecordInput[], baseTimestamp: number, o
         if (hs === NO_HEADERS) hs = [];
         const h = { key: utf8.encode(k), value: utf8.encode(r.headers[k]!) };
         hs.push(h);
-        body += varintSize(h.key.length) + h.key.length + varintSize(h.value.length) + h.value.length;
+        body +=
+          varintSize(h.key.length) + h.key.length + varintSize(h.value.length) + h.value.length;
       }
     }
     body += varintSize(hs.length);
@@ -170,7 +189,8 @@ function writeRecords(
     p = tsDelta >= -64 && tsDelta <= 63 ? varint(out, p, tsDelta) : writeVarlong(out, p, tsDelta);
     p = varint(out, p, offsetDeltas === undefined ? i : offsetDeltas[i]!);
     const key = r.key;
-    if (key === null) out[p++] = 1; // varint -1
+    if (key === null)
+      out[p++] = 1; // varint -1
     else p = copyInto(out, varint(out, p, key.length), key);
     const value = r.value;
     if (value === null) out[p++] = 1;
@@ -184,7 +204,11 @@ function writeRecords(
   }
 }
 
-function encodeRecords(records: readonly RecordInput[], baseTimestamp: number, offsetDeltas: readonly number[] | undefined): Buffer {
+function encodeRecords(
+  records: readonly RecordInput[],
+  baseTimestamp: number,
+  offsetDeltas: readonly number[] | undefined,
+): Buffer {
   const layout = layoutRecords(records, baseTimestamp, offsetDeltas);
   const out = Buffer.allocUnsafe(layout.total);
   writeRecords(out, 0, records, layout, baseTimestamp, offsetDeltas);
@@ -192,7 +216,11 @@ function encodeRecords(records: readonly RecordInput[], baseTimestamp: number, o
 }
 
 /** Builds a complete batch; `compressed` lets callers compress asynchronously beforehand. */
-export function encodeBatch(records: readonly RecordInput[], options: EncodeBatchOptions = {}, compressed?: Buffer): Buffer {
+export function encodeBatch(
+  records: readonly RecordInput[],
+  options: EncodeBatchOptions = {},
+  compressed?: Buffer,
+): Buffer {
   if (records.length === 0) throw new RangeError('a record batch holds at least one record');
   const compression = options.compression ?? 'none';
   const logAppend = (options.timestampType ?? 'CreateTime') === 'LogAppendTime';
@@ -207,7 +235,9 @@ export function encodeBatch(records: readonly RecordInput[], options: EncodeBatc
     buf = Buffer.allocUnsafe(BATCH_HEADER_SIZE + layout.total);
     writeRecords(buf, BATCH_HEADER_SIZE, records, layout, baseTimestamp, options.offsetDeltas);
   } else {
-    const body = compressed ?? compressSync(compression, encodeRecords(records, baseTimestamp, options.offsetDeltas));
+    const body =
+      compressed ??
+      compressSync(compression, encodeRecords(records, baseTimestamp, options.offsetDeltas));
     buf = Buffer.allocUnsafe(BATCH_HEADER_SIZE + body.length);
     buf.set(body, BATCH_HEADER_SIZE);
   }
@@ -218,7 +248,8 @@ export function encodeBatch(records: readonly RecordInput[], options: EncodeBatc
   if (options.transactional) attributes |= ATTR_TRANSACTIONAL;
   if (options.control) attributes |= ATTR_CONTROL;
   if (options.deleteHorizonMs !== undefined) attributes |= ATTR_DELETE_HORIZON;
-  const lastOffsetDelta = options.lastOffsetDelta ?? options.offsetDeltas?.[records.length - 1] ?? records.length - 1;
+  const lastOffsetDelta =
+    options.lastOffsetDelta ?? options.offsetDeltas?.[records.length - 1] ?? records.length - 1;
   writeInt64(view, 0, options.baseOffset ?? 0);
   view.setInt32(OFF_LENGTH, size - LOG_OVERHEAD);
   view.setInt32(OFF_LEADER_EPOCH, 0);
@@ -226,7 +257,11 @@ export function encodeBatch(records: readonly RecordInput[], options: EncodeBatc
   view.setInt16(OFF_ATTRIBUTES, attributes);
   view.setInt32(OFF_LAST_OFFSET_DELTA, lastOffsetDelta);
   writeInt64(view, OFF_BASE_TIMESTAMP, baseTimestamp);
-  writeInt64(view, OFF_MAX_TIMESTAMP, logAppend && options.logAppendTime !== undefined ? options.logAppendTime : maxTimestamp);
+  writeInt64(
+    view,
+    OFF_MAX_TIMESTAMP,
+    logAppend && options.logAppendTime !== undefined ? options.logAppendTime : maxTimestamp,
+  );
   writeInt64(view, OFF_PRODUCER_ID, options.producerId ?? -1);
   view.setInt16(OFF_PRODUCER_EPOCH, options.producerEpoch ?? -1);
   view.setInt32(OFF_BASE_SEQUENCE, options.baseSequence ?? -1);
@@ -236,7 +271,10 @@ export function encodeBatch(records: readonly RecordInput[], options: EncodeBatc
 }
 
 /** The records section before compression, for callers that compress asynchronously. */
-export function encodeRecordsSection(records: readonly RecordInput[], deleteHorizonMs?: number): Buffer {
+export function encodeRecordsSection(
+  records: readonly RecordInput[],
+  deleteHorizonMs?: number,
+): Buffer {
   return encodeRecords(records, deleteHorizonMs ?? records[0]!.timestamp, undefined);
 }
 
@@ -309,10 +347,12 @@ export function checkBatch(buf: Uint8Array, pos: number, end: number): string | 
   const size = v.getInt32(pos + OFF_LENGTH) + LOG_OVERHEAD;
   if (size < BATCH_HEADER_SIZE) return `batch length ${size} is below the header size`;
   if (pos + size > end) return 'batch runs past the end of the file';
-  if (v.getInt8(pos + OFF_MAGIC) !== MAGIC) return `unknown magic byte ${v.getInt8(pos + OFF_MAGIC)}`;
+  if (v.getInt8(pos + OFF_MAGIC) !== MAGIC)
+    return `unknown magic byte ${v.getInt8(pos + OFF_MAGIC)}`;
   const stored = v.getUint32(pos + OFF_CRC);
   const actual = crc32c(buf.subarray(pos + OFF_ATTRIBUTES, pos + size));
-  if (stored !== actual) return `CRC-32C mismatch (stored ${stored.toString(16)}, computed ${actual.toString(16)})`;
+  if (stored !== actual)
+    return `CRC-32C mismatch (stored ${stored.toString(16)}, computed ${actual.toString(16)})`;
   if (v.getInt32(pos + OFF_LAST_OFFSET_DELTA) < 0 || v.getInt32(pos + OFF_RECORD_COUNT) < 0) {
     return 'negative record count or offset delta';
   }
@@ -323,7 +363,11 @@ export function checkBatch(buf: Uint8Array, pos: number, end: number): string | 
  * Decodes a batch's records. Key and value are views into `buf` (or into the decompressed block),
  * so callers that keep records beyond the buffer's life must copy them.
  */
-export function decodeRecords(buf: Buffer, pos: number, header = readBatchHeader(buf, pos)): StoredRecord[] {
+export function decodeRecords(
+  buf: Buffer,
+  pos: number,
+  header = readBatchHeader(buf, pos),
+): StoredRecord[] {
   const codec = compressionOf(header);
   let body = buf.subarray(pos + BATCH_HEADER_SIZE, pos + header.sizeInBytes);
   if (codec !== COMPRESSION_CODES.none) body = decompressSync(codec, body);
@@ -364,7 +408,11 @@ export function decodeRecords(buf: Buffer, pos: number, header = readBatchHeader
 
 export type ControlType = 'ABORT' | 'COMMIT';
 
-export function encodeControlRecord(type: ControlType, timestamp: number, coordinatorEpoch = 0): RecordInput {
+export function encodeControlRecord(
+  type: ControlType,
+  timestamp: number,
+  coordinatorEpoch = 0,
+): RecordInput {
   const key = Buffer.alloc(4);
   key.writeInt16BE(0, 0);
   key.writeInt16BE(type === 'COMMIT' ? 1 : 0, 2);

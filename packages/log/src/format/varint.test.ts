@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Reader, readInt64, varintSize, varlongSize, writeInt64, writeVarint, writeVarlong } from './varint.js';
+import {
+  Reader,
+  readInt64,
+  varintSize,
+  varlongSize,
+  writeInt64,
+  writeVarint,
+  writeVarlong,
+} from './varint.js';
 
 describe('zig-zag varints', () => {
   // Bytes as produced by Kafka's ByteUtils.writeVarint / writeVarlong (protobuf zig-zag).

@@ -11,10 +11,14 @@ export interface MemberSubscription {
 
 export interface Assignor {
   readonly name: string;
-  assign(members: readonly MemberSubscription[], partitionsPerTopic: ReadonlyMap<string, number>): Map<string, TopicPartition[]>;
+  assign(
+    members: readonly MemberSubscription[],
+    partitionsPerTopic: ReadonlyMap<string, number>,
+  ): Map<string, TopicPartition[]>;
 }
 
-const byId = (a: MemberSubscription, b: MemberSubscription): number => (a.memberId < b.memberId ? -1 : a.memberId > b.memberId ? 1 : 0);
+const byId = (a: MemberSubscription, b: MemberSubscription): number =>
+  a.memberId < b.memberId ? -1 : a.memberId > b.memberId ? 1 : 0;
 
 /**
  * Kafka's RangeAssignor: per topic, the sorted subscribed members get contiguous ranges; the first
@@ -34,7 +38,8 @@ export const rangeAssignor: Assignor = {
       subs.forEach((m, i) => {
         const start = per * i + Math.min(i, extra);
         const len = per + (i < extra ? 1 : 0);
-        for (let p = start; p < start + len; p++) out.get(m.memberId)!.push({ topic, partition: p });
+        for (let p = start; p < start + len; p++)
+          out.get(m.memberId)!.push({ topic, partition: p });
       });
     }
     return out;

@@ -3,7 +3,15 @@
 // (pub/sub). Offsets are stored in `__consumer_offsets` (see offsets-store.ts).
 import { randomUUID } from 'node:crypto';
 import { LogError, LogErrorCode } from '../errors.js';
-import type { FetchOptions, FetchResult, ProduceOptions, ProducerRecord, RecordMetadata, TopicDescription, TopicPartition } from '../types.js';
+import type {
+  FetchOptions,
+  FetchResult,
+  ProduceOptions,
+  ProducerRecord,
+  RecordMetadata,
+  TopicDescription,
+  TopicPartition,
+} from '../types.js';
 import { BUILT_IN_ASSIGNORS, type Assignor } from './assignors.js';
 import { Group, type GroupState, type Member, type MemberCallbacks } from './group.js';
 import {
@@ -20,10 +28,19 @@ import {
 export interface GroupHost {
   readonly clock: () => number;
   produce(records: readonly ProducerRecord[], opts?: ProduceOptions): Promise<RecordMetadata[]>;
-  fetch(topic: string, partition: number, offset: number, opts?: FetchOptions): Promise<FetchResult>;
+  fetch(
+    topic: string,
+    partition: number,
+    offset: number,
+    opts?: FetchOptions,
+  ): Promise<FetchResult>;
   describeTopic(name: string): TopicDescription | null;
   earliestOffset(topic: string, partition: number): number;
-  latestOffset(topic: string, partition: number, isolation?: 'read_uncommitted' | 'read_committed'): number;
+  latestOffset(
+    topic: string,
+    partition: number,
+    isolation?: 'read_uncommitted' | 'read_committed',
+  ): number;
   warn(message: string, err?: unknown): void;
 }
 
@@ -75,7 +92,13 @@ export interface GroupDescription {
   protocol: string | null;
   members: { memberId: string; clientId: string; topics: string[]; assignment: TopicPartition[] }[];
   /** Per partition with a committed offset or an assignment: lag = high watermark - committed. */
-  offsets: { topic: string; partition: number; committed: number | null; highWatermark: number; lag: number | null }[];
+  offsets: {
+    topic: string;
+    partition: number;
+    committed: number | null;
+    highWatermark: number;
+    lag: number | null;
+  }[];
   totalLag: number;
 }
 
@@ -95,7 +118,10 @@ export class GroupCoordinator {
     for (let p = 0; p < this.offsetsPartitions; p++) {
       let offset = this.host.earliestOffset(OFFSETS_TOPIC, p);
       for (;;) {
-        const r = await this.host.fetch(OFFSETS_TOPIC, p, offset, { isolationLevel: 'read_committed', maxBytes: 4 << 20 });
+        const r = await this.host.fetch(OFFSETS_TOPIC, p, offset, {
+          isolationLevel: 'read_committed',
+          maxBytes: 4 << 20,
+        });
         for (const rec of r.records) this.state.apply(rec.key, rec.value);
         if (r.nextOffset === offset) break;
         offset = r.nextOffset;
@@ -111,7 +137,12 @@ export class GroupCoordinator {
         {
           partitionsOf: (t) => this.host.describeTopic(t)?.partitions,
           persist: async (grp) => {
-            await this.write(grp.id, [{ key: groupKey(grp.id), value: groupValue({ generation: grp.generation, protocol: grp.protocol }) }]);
+            await this.write(grp.id, [
+              {
+                key: groupKey(grp.id),
+                value: groupValue({ generation: grp.generation, protocol: grp.protocol }),
+              },
+            ]);
           },
           warn: (m, e) => this.host.warn(m, e),
         },
@@ -122,15 +153,23 @@ export class GroupCoordinator {
     return g;
   }
 
-  private async write(group: string, records: { key: Buffer; value: Buffer | null }[]): Promise<void> {
+  private async write(
+    group: string,
+    records: { key: Buffer; value: Buffer | null }[],
+  ): Promise<void> {
     const partition = offsetsPartitionFor(group, this.offsetsPartitions);
-    await this.host.produce(records.map((r) => ({ topic: OFFSETS_TOPIC, partition, key: r.key, value: r.value })));
+    await this.host.produce(
+      records.map((r) => ({ topic: OFFSETS_TOPIC, partition, key: r.key, value: r.value })),
+    );
     for (const r of records) this.state.apply(r.key, r.value);
   }
 
   async join(groupId: string, opts: JoinOptions): Promise<GroupMembership> {
     if (!groupId) throw new LogError(LogErrorCode.INVALID_CONFIG, 'group id is empty');
-    const assignor = typeof opts.assignor === 'object' ? opts.assignor : BUILT_IN_ASSIGNORS[opts.assignor ?? 'range']!;
+    const assignor =
+      typeof opts.assignor === 'object'
+        ? opts.assignor
+        : BUILT_IN_ASSIGNORS[opts.assignor ?? 'range']!;
     const g = this.group(groupId);
     const clientId = opts.clientId ?? 'consumer';
     const member: Member = {
@@ -142,14 +181,20 @@ export class GroupCoordinator {
       rebalanceTimeoutMs: opts.rebalanceTimeoutMs ?? 300_000,
       lastHeartbeat: Date.now(),
       assignment: [],
-      callbacks: { ...(opts.onRevoked ? { onRevoked: opts.onRevoked } : {}), ...(opts.onAssigned ? { onAssigned: opts.onAssigned } : {}) },
+      callbacks: {
+        ...(opts.onRevoked ? { onRevoked: opts.onRevoked } : {}),
+        ...(opts.onAssigned ? { onAssigned: opts.onAssigned } : {}),
+      },
       listeners: new Set(),
       revokeListeners: new Set(),
     };
     g.add(member, assignor);
     let timer: NodeJS.Timeout | null = null;
     if (opts.autoHeartbeat !== false) {
-      timer = setInterval(() => (member.lastHeartbeat = Date.now()), Math.max(10, Math.min(3000, member.sessionTimeoutMs / 3)));
+      timer = setInterval(
+        () => (member.lastHeartbeat = Date.now()),
+        Math.max(10, Math.min(3000, member.sessionTimeoutMs / 3)),
+      );
       timer.unref();
       this.heartbeatTimers.add(timer);
     }
@@ -164,7 +209,10 @@ export class GroupCoordinator {
     const alive = (): void => {
       if (g.members.get(member.id) !== member) {
         stopHeartbeats();
-        throw new LogError(LogErrorCode.UNKNOWN_MEMBER_ID, `member ${member.id} is no longer in group ${groupId}: join again`);
+        throw new LogError(
+          LogErrorCode.UNKNOWN_MEMBER_ID,
+          `member ${member.id} is no longer in group ${groupId}: join again`,
+        );
       }
     };
     return {
@@ -192,7 +240,8 @@ export class GroupCoordinator {
         g.validateCommit(member.id, g.generation);
         await this.commit(groupId, offsets);
       },
-      startingOffsets: (reset = 'latest') => member.assignment.map((tp) => ({ ...tp, offset: this.startingOffset(groupId, tp, reset) })),
+      startingOffsets: (reset = 'latest') =>
+        member.assignment.map((tp) => ({ ...tp, offset: this.startingOffset(groupId, tp, reset) })),
       leave: async () => {
         stopHeartbeats();
         if (g.remove(member.id)) await g.rebalance();
@@ -205,13 +254,22 @@ export class GroupCoordinator {
    * group (Kafka accepts these only from "simple" consumers of empty groups; embedded callers such
    * as tools and the engine's backend adapter commit this way).
    */
-  async commit(groupId: string, offsets: (TopicPartition & { offset: number; metadata?: string })[]): Promise<void> {
+  async commit(
+    groupId: string,
+    offsets: (TopicPartition & { offset: number; metadata?: string })[],
+  ): Promise<void> {
     if (offsets.length === 0) return;
     const now = this.host.clock();
     await this.write(
       groupId,
       offsets.map((o) => {
-        const c: CommittedOffset = { topic: o.topic, partition: o.partition, offset: o.offset, metadata: o.metadata ?? '', commitTimestamp: now };
+        const c: CommittedOffset = {
+          topic: o.topic,
+          partition: o.partition,
+          offset: o.offset,
+          metadata: o.metadata ?? '',
+          commitTimestamp: now,
+        };
         return { key: offsetKey(groupId, o), value: offsetValue(c) };
       }),
     );
@@ -233,7 +291,10 @@ export class GroupCoordinator {
     const latest = this.host.latestOffset(tp.topic, tp.partition);
     if (c && c.offset >= earliest && c.offset <= latest) return c.offset;
     if (reset === 'none') {
-      throw new LogError(LogErrorCode.OFFSET_OUT_OF_RANGE, `no valid committed offset for ${tp.topic}-${tp.partition} in group ${groupId} and reset is none`);
+      throw new LogError(
+        LogErrorCode.OFFSET_OUT_OF_RANGE,
+        `no valid committed offset for ${tp.topic}-${tp.partition} in group ${groupId} and reset is none`,
+      );
     }
     return reset === 'earliest' ? earliest : latest;
   }
@@ -241,21 +302,43 @@ export class GroupCoordinator {
   // ---- transactional offsets (sendOffsetsToTransaction) ---------------------------------------
 
   /** Records for the offsets topic, to be appended inside the producer's transaction. */
-  txnOffsetRecords(groupId: string, offsets: (TopicPartition & { offset: number; metadata?: string })[]): ProducerRecord[] {
+  txnOffsetRecords(
+    groupId: string,
+    offsets: (TopicPartition & { offset: number; metadata?: string })[],
+  ): ProducerRecord[] {
     const partition = offsetsPartitionFor(groupId, this.offsetsPartitions);
     const now = this.host.clock();
     return offsets.map((o) => ({
       topic: OFFSETS_TOPIC,
       partition,
       key: offsetKey(groupId, o),
-      value: offsetValue({ topic: o.topic, partition: o.partition, offset: o.offset, metadata: o.metadata ?? '', commitTimestamp: now }),
+      value: offsetValue({
+        topic: o.topic,
+        partition: o.partition,
+        offset: o.offset,
+        metadata: o.metadata ?? '',
+        commitTimestamp: now,
+      }),
     }));
   }
 
-  addPendingTxnOffsets(producerId: number, groupId: string, offsets: (TopicPartition & { offset: number; metadata?: string })[]): void {
+  addPendingTxnOffsets(
+    producerId: number,
+    groupId: string,
+    offsets: (TopicPartition & { offset: number; metadata?: string })[],
+  ): void {
     const list = this.pendingTxn.get(producerId) ?? [];
     const now = this.host.clock();
-    list.push({ group: groupId, offsets: offsets.map((o) => ({ topic: o.topic, partition: o.partition, offset: o.offset, metadata: o.metadata ?? '', commitTimestamp: now })) });
+    list.push({
+      group: groupId,
+      offsets: offsets.map((o) => ({
+        topic: o.topic,
+        partition: o.partition,
+        offset: o.offset,
+        metadata: o.metadata ?? '',
+        commitTimestamp: now,
+      })),
+    });
     this.pendingTxn.set(producerId, list);
   }
 
@@ -263,12 +346,17 @@ export class GroupCoordinator {
   completeTxnOffsets(producerId: number, committed: boolean): void {
     const list = this.pendingTxn.get(producerId) ?? [];
     this.pendingTxn.delete(producerId);
-    if (committed) for (const { group, offsets } of list) for (const o of offsets) this.state.set(group, o);
+    if (committed)
+      for (const { group, offsets } of list) for (const o of offsets) this.state.set(group, o);
   }
 
   validateGeneration(groupId: string, memberId: string, generation: number): void {
     const g = this.groups.get(groupId);
-    if (!g) throw new LogError(LogErrorCode.UNKNOWN_MEMBER_ID, `group ${groupId} has no member ${memberId}`);
+    if (!g)
+      throw new LogError(
+        LogErrorCode.UNKNOWN_MEMBER_ID,
+        `group ${groupId} has no member ${memberId}`,
+      );
     g.validateCommit(memberId, generation);
   }
 
@@ -276,11 +364,16 @@ export class GroupCoordinator {
 
   /** Re-runs rebalances of groups subscribed to topics whose partitions changed. */
   topicsChanged(topics: string[]): void {
-    for (const g of this.groups.values()) if (g.members.size > 0 && topics.some((t) => g.subscribes(t))) void g.rebalance();
+    for (const g of this.groups.values())
+      if (g.members.size > 0 && topics.some((t) => g.subscribes(t))) void g.rebalance();
   }
 
   listGroups(): GroupDescription[] {
-    const ids = new Set([...this.groups.keys(), ...this.state.offsets.keys(), ...this.state.groups.keys()]);
+    const ids = new Set([
+      ...this.groups.keys(),
+      ...this.state.offsets.keys(),
+      ...this.state.groups.keys(),
+    ]);
     return [...ids].sort().map((id) => this.describeGroup(id));
   }
 
@@ -288,13 +381,20 @@ export class GroupCoordinator {
     const g = this.groups.get(groupId);
     const tps = new Map<string, TopicPartition>();
     for (const c of this.state.all(groupId)) tps.set(`${c.topic}\u0000${c.partition}`, c);
-    for (const m of g?.members.values() ?? []) for (const tp of m.assignment) tps.set(`${tp.topic}\u0000${tp.partition}`, tp);
+    for (const m of g?.members.values() ?? [])
+      for (const tp of m.assignment) tps.set(`${tp.topic}\u0000${tp.partition}`, tp);
     const offsets = [...tps.values()]
       .filter((tp) => this.host.describeTopic(tp.topic))
       .map((tp) => {
         const committed = this.state.get(groupId, tp.topic, tp.partition)?.offset ?? null;
         const hw = this.host.latestOffset(tp.topic, tp.partition);
-        return { topic: tp.topic, partition: tp.partition, committed, highWatermark: hw, lag: committed === null ? null : Math.max(0, hw - committed) };
+        return {
+          topic: tp.topic,
+          partition: tp.partition,
+          committed,
+          highWatermark: hw,
+          lag: committed === null ? null : Math.max(0, hw - committed),
+        };
       })
       .sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
     return {
@@ -302,7 +402,12 @@ export class GroupCoordinator {
       state: g && g.members.size > 0 ? g.state : g?.state === 'Dead' ? 'Dead' : 'Empty',
       generation: g?.generation ?? this.state.groups.get(groupId)?.generation ?? 0,
       protocol: g?.protocol ?? null,
-      members: [...(g?.members.values() ?? [])].map((m) => ({ memberId: m.id, clientId: m.clientId, topics: m.topics, assignment: [...m.assignment] })),
+      members: [...(g?.members.values() ?? [])].map((m) => ({
+        memberId: m.id,
+        clientId: m.clientId,
+        topics: m.topics,
+        assignment: [...m.assignment],
+      })),
       offsets,
       totalLag: offsets.reduce((n, o) => n + (o.lag ?? 0), 0),
     };
@@ -323,8 +428,14 @@ export class GroupCoordinator {
   /** Deletes an empty group's offsets and metadata (NON_EMPTY_GROUP while it has members). */
   async deleteGroup(groupId: string): Promise<void> {
     const g = this.groups.get(groupId);
-    if (g && g.members.size > 0) throw new LogError(LogErrorCode.NON_EMPTY_GROUP, `group ${groupId} still has ${g.members.size} members`);
-    const records = this.state.all(groupId).map((c) => ({ key: offsetKey(groupId, c), value: null }));
+    if (g && g.members.size > 0)
+      throw new LogError(
+        LogErrorCode.NON_EMPTY_GROUP,
+        `group ${groupId} still has ${g.members.size} members`,
+      );
+    const records = this.state
+      .all(groupId)
+      .map((c) => ({ key: offsetKey(groupId, c), value: null }));
     records.push({ key: groupKey(groupId), value: null });
     await this.write(groupId, records);
     this.state.deleteGroup(groupId);

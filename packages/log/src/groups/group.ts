@@ -123,15 +123,22 @@ export class Group {
       revoking.map(async (m) => {
         const had = m.assignment;
         m.assignment = [];
-        const fns = [...(m.callbacks.onRevoked ? [m.callbacks.onRevoked] : []), ...m.revokeListeners];
+        const fns = [
+          ...(m.callbacks.onRevoked ? [m.callbacks.onRevoked] : []),
+          ...m.revokeListeners,
+        ];
         if (had.length === 0 || fns.length === 0) return true;
-        const all = Promise.all(fns.map((fn) => this.guard(m, () => fn(had)))).then(() => undefined);
+        const all = Promise.all(fns.map((fn) => this.guard(m, () => fn(had)))).then(
+          () => undefined,
+        );
         return withTimeout(all, m.rebalanceTimeoutMs);
       }),
     );
     revoking.forEach((m, i) => {
       if (!results[i]) {
-        this.env.warn(`member ${m.id} of group ${this.id} did not finish revoking within ${m.rebalanceTimeoutMs} ms: removed`);
+        this.env.warn(
+          `member ${m.id} of group ${this.id} did not finish revoking within ${m.rebalanceTimeoutMs} ms: removed`,
+        );
         this.remove(m.id);
       }
     });
@@ -139,7 +146,9 @@ export class Group {
     if (this.members.size === 0) {
       this.state = 'Empty';
       this.protocol = null;
-      await this.env.persist(this).catch((e: unknown) => this.env.warn(`could not persist group ${this.id}`, e));
+      await this.env
+        .persist(this)
+        .catch((e: unknown) => this.env.warn(`could not persist group ${this.id}`, e));
       return;
     }
     this.state = 'CompletingRebalance';
@@ -150,16 +159,26 @@ export class Group {
         if (n !== undefined) partitionsPerTopic.set(t, n);
       }
     }
-    const subs = [...this.members.values()].map((m) => ({ memberId: m.id, topics: m.topics, userData: m.userData }));
+    const subs = [...this.members.values()].map((m) => ({
+      memberId: m.id,
+      topics: m.topics,
+      userData: m.userData,
+    }));
     const assignment = this.assignor!.assign(subs, partitionsPerTopic);
     for (const m of this.members.values()) m.assignment = assignment.get(m.id) ?? [];
     this.state = 'Stable';
-    await this.env.persist(this).catch((e: unknown) => this.env.warn(`could not persist group ${this.id}`, e));
+    await this.env
+      .persist(this)
+      .catch((e: unknown) => this.env.warn(`could not persist group ${this.id}`, e));
     await Promise.all(
       [...this.members.values()].map(async (m) => {
         const assigned = m.assignment;
         for (const l of m.listeners) this.guard(m, () => l(assigned));
-        if (m.callbacks.onAssigned) await withTimeout(this.guard(m, () => m.callbacks.onAssigned!(assigned, this.generation)), m.rebalanceTimeoutMs);
+        if (m.callbacks.onAssigned)
+          await withTimeout(
+            this.guard(m, () => m.callbacks.onAssigned!(assigned, this.generation)),
+            m.rebalanceTimeoutMs,
+          );
       }),
     );
   }
@@ -167,7 +186,8 @@ export class Group {
   private guard(m: Member, fn: () => Promise<void> | void): Promise<void> | void {
     try {
       const r = fn();
-      if (r instanceof Promise) return r.catch((e: unknown) => this.env.warn(`rebalance listener of ${m.id} failed`, e));
+      if (r instanceof Promise)
+        return r.catch((e: unknown) => this.env.warn(`rebalance listener of ${m.id} failed`, e));
       return r;
     } catch (e) {
       this.env.warn(`rebalance listener of ${m.id} failed`, e);
@@ -177,11 +197,18 @@ export class Group {
   /** Checks generation and membership for a fenced commit. */
   validateCommit(memberId: string, generation: number): void {
     if (!this.members.has(memberId)) {
-      throw new LogError(LogErrorCode.UNKNOWN_MEMBER_ID, `member ${memberId} is not in group ${this.id} (removed after its session timed out, or left): rejoin`);
+      throw new LogError(
+        LogErrorCode.UNKNOWN_MEMBER_ID,
+        `member ${memberId} is not in group ${this.id} (removed after its session timed out, or left): rejoin`,
+      );
     }
-    if (this.rebalancing) throw new LogError(LogErrorCode.REBALANCE_IN_PROGRESS, `group ${this.id} is rebalancing`);
+    if (this.rebalancing)
+      throw new LogError(LogErrorCode.REBALANCE_IN_PROGRESS, `group ${this.id} is rebalancing`);
     if (generation !== this.generation) {
-      throw new LogError(LogErrorCode.ILLEGAL_GENERATION, `generation ${generation} is not the current generation ${this.generation} of group ${this.id}`);
+      throw new LogError(
+        LogErrorCode.ILLEGAL_GENERATION,
+        `generation ${generation} is not the current generation ${this.generation} of group ${this.id}`,
+      );
     }
   }
 
@@ -190,7 +217,8 @@ export class Group {
   private armSessionTimer(): void {
     this.disarmSessionTimer();
     let next = Infinity;
-    for (const m of this.members.values()) next = Math.min(next, m.lastHeartbeat + m.sessionTimeoutMs);
+    for (const m of this.members.values())
+      next = Math.min(next, m.lastHeartbeat + m.sessionTimeoutMs);
     if (next === Infinity) return;
     this.sessionTimer = setTimeout(() => this.expireSessions(), Math.max(0, next - Date.now()) + 1);
     this.sessionTimer.unref();
@@ -206,7 +234,9 @@ export class Group {
     let expired = false;
     for (const m of [...this.members.values()]) {
       if (now - m.lastHeartbeat > m.sessionTimeoutMs) {
-        this.env.warn(`member ${m.id} of group ${this.id} missed its session timeout of ${m.sessionTimeoutMs} ms: removed`);
+        this.env.warn(
+          `member ${m.id} of group ${this.id} missed its session timeout of ${m.sessionTimeoutMs} ms: removed`,
+        );
         this.remove(m.id);
         expired = true;
       }

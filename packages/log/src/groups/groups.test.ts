@@ -32,7 +32,9 @@ describe('assignors (Kafka semantics)', () => {
   it('hashes group ids like Java String.hashCode', () => {
     expect(javaStringHash('hello')).toBe(99162322);
     // The classic collision of Java's hash: "Aa" and "BB" are both 2112.
-    expect([javaStringHash('Aa'), javaStringHash('BB'), javaStringHash('')]).toEqual([2112, 2112, 0]);
+    expect([javaStringHash('Aa'), javaStringHash('BB'), javaStringHash('')]).toEqual([
+      2112, 2112, 0,
+    ]);
   });
 });
 
@@ -82,20 +84,31 @@ describe('consumer groups', () => {
       await new Promise((r) => setTimeout(r, 50));
       order.push('a committed');
     });
-    await log.joinGroup('g', { topics: ['t'], onAssigned: (p) => void order.push(`b gets ${p.length}`) });
+    await log.joinGroup('g', {
+      topics: ['t'],
+      onAssigned: (p) => void order.push(`b gets ${p.length}`),
+    });
     expect(order).toEqual(['a revokes 2', 'a committed', 'b gets 1']);
   });
 
   it('removes a member that stops heartbeating after session.timeout.ms and fences its commits', async () => {
     const log = await openTestLog();
     await log.createTopic('t', 2);
-    const quiet = await log.joinGroup('g', { topics: ['t'], sessionTimeoutMs: 150, autoHeartbeat: false });
+    const quiet = await log.joinGroup('g', {
+      topics: ['t'],
+      sessionTimeoutMs: 150,
+      autoHeartbeat: false,
+    });
     const alive = await log.joinGroup('g', { topics: ['t'], sessionTimeoutMs: 5000 }); // roomy: CI can stall
     const staleGeneration = quiet.generation;
     await new Promise((r) => setTimeout(r, 400));
     expect(alive.assignment()).toHaveLength(2);
-    expect(() => quiet.heartbeat()).toThrow(expect.objectContaining({ code: LogErrorCode.UNKNOWN_MEMBER_ID }));
-    await expect(quiet.commit([{ topic: 't', partition: 0, offset: 1 }])).rejects.toMatchObject({ code: LogErrorCode.UNKNOWN_MEMBER_ID });
+    expect(() => quiet.heartbeat()).toThrow(
+      expect.objectContaining({ code: LogErrorCode.UNKNOWN_MEMBER_ID }),
+    );
+    await expect(quiet.commit([{ topic: 't', partition: 0, offset: 1 }])).rejects.toMatchObject({
+      code: LogErrorCode.UNKNOWN_MEMBER_ID,
+    });
     expect(alive.generation).toBeGreaterThan(staleGeneration);
     await alive.commit([{ topic: 't', partition: 0, offset: 0 }]);
   });
@@ -104,7 +117,9 @@ describe('consumer groups', () => {
     const log = await openTestLog();
     await log.createTopic('t', 1);
     await log.joinGroup('g', { topics: ['t'], assignor: 'range' });
-    await expect(log.joinGroup('g', { topics: ['t'], assignor: 'roundrobin' })).rejects.toMatchObject({
+    await expect(
+      log.joinGroup('g', { topics: ['t'], assignor: 'roundrobin' }),
+    ).rejects.toMatchObject({
       code: LogErrorCode.INCONSISTENT_GROUP_PROTOCOL,
     });
   });
@@ -113,7 +128,8 @@ describe('consumer groups', () => {
     const dir = tmpDir();
     const log = await Log.open({ dataDir: dir, background: false });
     await log.createTopic('t', 2);
-    for (let i = 0; i < 10; i++) await log.produce([{ topic: 't', partition: i % 2, key: null, value: bytes(String(i)) }]);
+    for (let i = 0; i < 10; i++)
+      await log.produce([{ topic: 't', partition: i % 2, key: null, value: bytes(String(i)) }]);
     const m = await log.joinGroup('g', { topics: ['t'] });
     expect(m.startingOffsets('earliest').map((p) => p.offset)).toEqual([0, 0]);
     expect(m.startingOffsets('latest').map((p) => p.offset)).toEqual([5, 5]);
@@ -148,7 +164,10 @@ describe('consumer groups', () => {
       { topic: 't', partition: 0, offset: 4 },
       { topic: 't', partition: 1, offset: 7 },
     ]);
-    await log.deleteOffsets('g', [{ topic: 't', partition: 0 }, { topic: 'unknown', partition: 3 }]);
+    await log.deleteOffsets('g', [
+      { topic: 't', partition: 0 },
+      { topic: 'unknown', partition: 3 },
+    ]);
     expect(log.committedOffsets('g').map((c) => [c.partition, c.offset])).toEqual([[1, 7]]);
     await log.close();
     const again = await Log.open({ dataDir: dir, background: false });

@@ -72,8 +72,18 @@ export class OffsetsState {
         this.offsets.get(group)?.delete(OffsetsState.tpId(topic, partition));
         return;
       }
-      const v = JSON.parse(Buffer.from(value).toString()) as { offset: number; metadata?: string; commitTimestamp?: number };
-      this.set(group, { topic, partition, offset: v.offset, metadata: v.metadata ?? '', commitTimestamp: v.commitTimestamp ?? -1 });
+      const v = JSON.parse(Buffer.from(value).toString()) as {
+        offset: number;
+        metadata?: string;
+        commitTimestamp?: number;
+      };
+      this.set(group, {
+        topic,
+        partition,
+        offset: v.offset,
+        metadata: v.metadata ?? '',
+        commitTimestamp: v.commitTimestamp ?? -1,
+      });
     } else if (parsed[0] === 'group' && parsed.length === 2) {
       const group = parsed[1] as string;
       if (value === null) this.groups.delete(group);
@@ -92,7 +102,9 @@ export class OffsetsState {
   }
 
   all(group: string): CommittedOffset[] {
-    return [...(this.offsets.get(group)?.values() ?? [])].sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
+    return [...(this.offsets.get(group)?.values() ?? [])].sort((a, b) =>
+      a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition,
+    );
   }
 
   deleteGroup(group: string): void {

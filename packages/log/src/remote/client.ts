@@ -81,7 +81,10 @@ export interface RemoteTransactionalProducer {
   readonly producerId: number;
   readonly epoch: number;
   beginTransaction(): Promise<void>;
-  send(records: readonly ProducerRecord[], opts?: Omit<ProduceOptions, 'acks'>): Promise<RecordMetadata[]>;
+  send(
+    records: readonly ProducerRecord[],
+    opts?: Omit<ProduceOptions, 'acks'>,
+  ): Promise<RecordMetadata[]>;
   sendOffsetsToTransaction(
     offsets: (TopicPartition & { offset: number; metadata?: string })[],
     groupId: string,
@@ -105,26 +108,46 @@ export interface RemoteJoinOptions {
 
 export class RemoteLog {
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  private readonly memberHandlers = new Map<number, (e: { type: string; partitions: TopicPartition[]; generation?: number }) => Promise<void>>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (v: unknown) => void; reject: (e: Error) => void }
+  >();
+  private readonly memberHandlers = new Map<
+    number,
+    (e: { type: string; partitions: TopicPartition[]; generation?: number }) => Promise<void>
+  >();
   private readonly heartbeats = new Set<NodeJS.Timeout>();
 
   constructor(private readonly port: MessagePort) {
-    port.on('message', (msg: { id?: number; result?: unknown; error?: WireError; event?: { member: number; eventId: number; type: string; partitions: TopicPartition[]; generation?: number } }) => {
-      if (msg.event) {
-        const e = msg.event;
-        const handler = this.memberHandlers.get(e.member);
-        void Promise.resolve(handler?.(e))
-          .catch(() => undefined)
-          .then(() => port.postMessage({ ack: e.eventId }));
-        return;
-      }
-      const p = this.pending.get(msg.id!);
-      if (!p) return;
-      this.pending.delete(msg.id!);
-      if (msg.error) p.reject(fromWire(msg.error));
-      else p.resolve(msg.result);
-    });
+    port.on(
+      'message',
+      (msg: {
+        id?: number;
+        result?: unknown;
+        error?: WireError;
+        event?: {
+          member: number;
+          eventId: number;
+          type: string;
+          partitions: TopicPartition[];
+          generation?: number;
+        };
+      }) => {
+        if (msg.event) {
+          const e = msg.event;
+          const handler = this.memberHandlers.get(e.member);
+          void Promise.resolve(handler?.(e))
+            .catch(() => undefined)
+            .then(() => port.postMessage({ ack: e.eventId }));
+          return;
+        }
+        const p = this.pending.get(msg.id!);
+        if (!p) return;
+        this.pending.delete(msg.id!);
+        if (msg.error) p.reject(fromWire(msg.error));
+        else p.resolve(msg.result);
+      },
+    );
   }
 
   private call<T>(method: string, args: unknown[], transfer: ArrayBuffer[] = []): Promise<T> {
@@ -144,7 +167,11 @@ export class RemoteLog {
   createPartitions(name: string, total: number): Promise<void> {
     return this.call('createPartitions', [name, total]);
   }
-  alterTopicConfig(name: string, set: Record<string, string | number>, remove: string[] = []): Promise<void> {
+  alterTopicConfig(
+    name: string,
+    set: Record<string, string | number>,
+    remove: string[] = [],
+  ): Promise<void> {
     return this.call('alterTopicConfig', [name, set, remove]);
   }
   listTopics(opts: { includeSystem?: boolean } = {}): Promise<TopicDescription[]> {
@@ -154,35 +181,64 @@ export class RemoteLog {
     return this.call('describeTopic', [name]);
   }
 
-  produce(records: readonly ProducerRecord[], opts: Omit<ProduceOptions, 'partitioner'> = {}): Promise<RecordMetadata[]> {
+  produce(
+    records: readonly ProducerRecord[],
+    opts: Omit<ProduceOptions, 'partitioner'> = {},
+  ): Promise<RecordMetadata[]> {
     const { topics, packed } = packProduce(records);
     return this.call('produce', [topics, packed, opts], transferables(packed));
   }
 
-  private cancellable<T>(method: string, args: unknown[], signal: AbortSignal | undefined): Promise<T> {
+  private cancellable<T>(
+    method: string,
+    args: unknown[],
+    signal: AbortSignal | undefined,
+  ): Promise<T> {
     const pollId = this.nextId++;
     const onAbort = (): void => void this.call('cancelPoll', [pollId]);
     signal?.addEventListener('abort', onAbort, { once: true });
-    return this.call<T>(method, [pollId, ...args]).finally(() => signal?.removeEventListener('abort', onAbort));
+    return this.call<T>(method, [pollId, ...args]).finally(() =>
+      signal?.removeEventListener('abort', onAbort),
+    );
   }
 
-  async fetch(topic: string, partition: number, offset: number, opts: FetchOptions = {}): Promise<FetchResult> {
+  async fetch(
+    topic: string,
+    partition: number,
+    offset: number,
+    opts: FetchOptions = {},
+  ): Promise<FetchResult> {
     const { signal, ...rest } = opts;
-    return unpackFetch(await this.cancellable<PackedFetch>('fetch', [topic, partition, offset, rest], signal));
+    return unpackFetch(
+      await this.cancellable<PackedFetch>('fetch', [topic, partition, offset, rest], signal),
+    );
   }
 
-  async poll(positions: (TopicPartition & { offset: number })[], opts: FetchOptions = {}): Promise<FetchResult[]> {
+  async poll(
+    positions: (TopicPartition & { offset: number })[],
+    opts: FetchOptions = {},
+  ): Promise<FetchResult[]> {
     const { signal, ...rest } = opts;
-    return (await this.cancellable<PackedFetch[]>('poll', [positions, rest], signal)).map(unpackFetch);
+    return (await this.cancellable<PackedFetch[]>('poll', [positions, rest], signal)).map(
+      unpackFetch,
+    );
   }
 
   earliestOffset(topic: string, partition: number): Promise<number> {
     return this.call('earliestOffset', [topic, partition]);
   }
-  latestOffset(topic: string, partition: number, isolation: IsolationLevel = 'read_uncommitted'): Promise<number> {
+  latestOffset(
+    topic: string,
+    partition: number,
+    isolation: IsolationLevel = 'read_uncommitted',
+  ): Promise<number> {
     return this.call('latestOffset', [topic, partition, isolation]);
   }
-  offsetForTimestamp(topic: string, partition: number, timestamp: number): Promise<{ offset: number; timestamp: number } | null> {
+  offsetForTimestamp(
+    topic: string,
+    partition: number,
+    timestamp: number,
+  ): Promise<{ offset: number; timestamp: number } | null> {
     return this.call('offsetForTimestamp', [topic, partition, timestamp]);
   }
   deleteRecords(topic: string, partition: number, beforeOffset: number): Promise<number> {
@@ -201,7 +257,10 @@ export class RemoteLog {
     this.memberHandlers.set(key, async (e) => {
       if (e.type === 'revoked') {
         assignment = [];
-        await Promise.all([onRevoked?.(e.partitions), ...[...revokeListeners].map((l) => l(e.partitions))]);
+        await Promise.all([
+          onRevoked?.(e.partitions),
+          ...[...revokeListeners].map((l) => l(e.partitions)),
+        ]);
       } else {
         assignment = e.partitions;
         if (e.generation !== undefined) generation = e.generation;
@@ -219,7 +278,10 @@ export class RemoteLog {
     assignment = r.assignment;
     generation = r.generation;
     const interval = Math.max(10, Math.min(3000, (opts.sessionTimeoutMs ?? 45_000) / 3));
-    const timer = setInterval(() => void this.call('heartbeat', [key]).catch(() => undefined), interval);
+    const timer = setInterval(
+      () => void this.call('heartbeat', [key]).catch(() => undefined),
+      interval,
+    );
     timer.unref();
     this.heartbeats.add(timer);
     return {
@@ -248,7 +310,10 @@ export class RemoteLog {
     };
   }
 
-  commitOffsets(groupId: string, offsets: (TopicPartition & { offset: number; metadata?: string })[]): Promise<void> {
+  commitOffsets(
+    groupId: string,
+    offsets: (TopicPartition & { offset: number; metadata?: string })[],
+  ): Promise<void> {
     return this.call('commitOffsets', [groupId, offsets]);
   }
   committedOffsets(groupId: string, tps?: TopicPartition[]): Promise<CommittedOffset[]> {
@@ -264,8 +329,15 @@ export class RemoteLog {
     return this.call('deleteGroup', [groupId]);
   }
 
-  async transactionalProducer(transactionalId: string, opts: { transactionTimeoutMs?: number } = {}): Promise<RemoteTransactionalProducer> {
-    const { key, producerId, epoch } = await this.call<{ key: number; producerId: number; epoch: number }>('initTransactions', [transactionalId, opts]);
+  async transactionalProducer(
+    transactionalId: string,
+    opts: { transactionTimeoutMs?: number } = {},
+  ): Promise<RemoteTransactionalProducer> {
+    const { key, producerId, epoch } = await this.call<{
+      key: number;
+      producerId: number;
+      epoch: number;
+    }>('initTransactions', [transactionalId, opts]);
     return {
       producerId,
       epoch,
@@ -274,7 +346,8 @@ export class RemoteLog {
         const { topics, packed } = packProduce(records);
         return this.call('txnSend', [key, topics, packed, sendOpts], transferables(packed));
       },
-      sendOffsetsToTransaction: (offsets, groupId, member) => this.call('sendOffsetsToTransaction', [key, offsets, groupId, member]),
+      sendOffsetsToTransaction: (offsets, groupId, member) =>
+        this.call('sendOffsetsToTransaction', [key, offsets, groupId, member]),
       commitTransaction: () => this.call('commitTransaction', [key]),
       abortTransaction: () => this.call('abortTransaction', [key]),
       close: () => this.call('closeProducer', [key]),

@@ -36,7 +36,9 @@ export function pack(records: readonly PackableRecord[]): Packed {
   return { layout, data: data.buffer, headers: records.map((r) => r.headers) };
 }
 
-export function unpack(p: Packed): { key: Uint8Array | null; value: Uint8Array | null; headers: Headers | undefined }[] {
+export function unpack(
+  p: Packed,
+): { key: Uint8Array | null; value: Uint8Array | null; headers: Headers | undefined }[] {
   const bytes = Buffer.from(p.data);
   const out = [];
   for (let i = 0; i < p.layout.length / 4; i++) {

@@ -30,7 +30,12 @@ export interface WireError {
 
 export function toWire(err: unknown): WireError {
   if (isLogError(err)) {
-    const w: WireError = { name: err.name, message: err.message, code: err.code, retriable: err.retriable };
+    const w: WireError = {
+      name: err.name,
+      message: err.message,
+      code: err.code,
+      retriable: err.retriable,
+    };
     if (err.file !== undefined) w.file = err.file;
     if (err.offset !== undefined) w.offset = err.offset;
     if (err.position !== undefined) w.position = err.position;
@@ -48,7 +53,15 @@ function packFetch(r: FetchResult): { value: PackedFetch; transfer: ArrayBuffer[
   const packed = pack(r.records);
   const { records, ...rest } = r;
   return {
-    value: { ...rest, records: packed, meta: records.map((x) => ({ offset: x.offset, timestamp: x.timestamp, timestampType: x.timestampType })) },
+    value: {
+      ...rest,
+      records: packed,
+      meta: records.map((x) => ({
+        offset: x.offset,
+        timestamp: x.timestamp,
+        timestampType: x.timestampType,
+      })),
+    },
     transfer: transferables(packed),
   };
 }
@@ -62,9 +75,13 @@ export function serveLog(log: Log, port: MessagePort): void {
   const acks = new Map<number, () => void>();
   let nextKey = 1;
 
-  const reply = (id: number, result: unknown, transfer: ArrayBuffer[] = []): void => port.postMessage({ id, result }, transfer);
+  const reply = (id: number, result: unknown, transfer: ArrayBuffer[] = []): void =>
+    port.postMessage({ id, result }, transfer);
 
-  const unpackRecords = (topicRecords: { topic: string; partition?: number; timestamp?: number }[], packed: Packed): ProducerRecord[] =>
+  const unpackRecords = (
+    topicRecords: { topic: string; partition?: number; timestamp?: number }[],
+    packed: Packed,
+  ): ProducerRecord[] =>
     unpack(packed).map((r, i) => {
       const t = topicRecords[i]!;
       const rec: ProducerRecord = { topic: t.topic, key: r.key, value: r.value };
@@ -83,15 +100,28 @@ export function serveLog(log: Log, port: MessagePort): void {
     });
 
   const methods: Record<string, (...args: never[]) => unknown> = {
-    createTopics: (specs: Parameters<Log['createTopics']>[0], opts: Parameters<Log['createTopics']>[1]) => log.createTopics(specs, opts),
+    createTopics: (
+      specs: Parameters<Log['createTopics']>[0],
+      opts: Parameters<Log['createTopics']>[1],
+    ) => log.createTopics(specs, opts),
     deleteTopics: (names: string[]) => log.deleteTopics(names),
     createPartitions: (name: string, n: number) => log.createPartitions(name, n),
-    alterTopicConfig: (name: string, set: Record<string, string>, remove: string[]) => log.alterTopicConfig(name, set, remove),
+    alterTopicConfig: (name: string, set: Record<string, string>, remove: string[]) =>
+      log.alterTopicConfig(name, set, remove),
     listTopics: (opts: Parameters<Log['listTopics']>[0]) => log.listTopics(opts),
     describeTopic: (name: string) => log.describeTopic(name),
-    produce: async (topics: { topic: string; partition?: number; timestamp?: number }[], packed: Packed, opts: Parameters<Log['produce']>[1]) =>
-      log.produce(unpackRecords(topics, packed), opts),
-    fetch: async (pollId: number, topic: string, partition: number, offset: number, opts: Parameters<Log['fetch']>[3]): Promise<Packable> => {
+    produce: async (
+      topics: { topic: string; partition?: number; timestamp?: number }[],
+      packed: Packed,
+      opts: Parameters<Log['produce']>[1],
+    ) => log.produce(unpackRecords(topics, packed), opts),
+    fetch: async (
+      pollId: number,
+      topic: string,
+      partition: number,
+      offset: number,
+      opts: Parameters<Log['fetch']>[3],
+    ): Promise<Packable> => {
       const ac = new AbortController();
       polls.set(pollId, ac);
       try {
@@ -100,7 +130,11 @@ export function serveLog(log: Log, port: MessagePort): void {
         polls.delete(pollId);
       }
     },
-    poll: async (pollId: number, positions: Parameters<Log['poll']>[0], opts: Parameters<Log['poll']>[1]): Promise<Packable> => {
+    poll: async (
+      pollId: number,
+      positions: Parameters<Log['poll']>[0],
+      opts: Parameters<Log['poll']>[1],
+    ): Promise<Packable> => {
       const ac = new AbortController();
       polls.set(pollId, ac);
       try {
@@ -112,29 +146,46 @@ export function serveLog(log: Log, port: MessagePort): void {
     },
     cancelPoll: (pollId: number) => polls.get(pollId)?.abort(),
     earliestOffset: (topic: string, partition: number) => log.earliestOffset(topic, partition),
-    latestOffset: (topic: string, partition: number, isolation: 'read_uncommitted' | 'read_committed') => log.latestOffset(topic, partition, isolation),
-    offsetForTimestamp: (topic: string, partition: number, ts: number) => log.offsetForTimestamp(topic, partition, ts),
-    deleteRecords: (topic: string, partition: number, before: number) => log.deleteRecords(topic, partition, before),
-    joinGroup: async (key: number, groupId: string, opts: Omit<JoinOptions, 'onRevoked' | 'onAssigned' | 'assignor'> & { assignor?: 'range' | 'roundrobin' }) => {
+    latestOffset: (
+      topic: string,
+      partition: number,
+      isolation: 'read_uncommitted' | 'read_committed',
+    ) => log.latestOffset(topic, partition, isolation),
+    offsetForTimestamp: (topic: string, partition: number, ts: number) =>
+      log.offsetForTimestamp(topic, partition, ts),
+    deleteRecords: (topic: string, partition: number, before: number) =>
+      log.deleteRecords(topic, partition, before),
+    joinGroup: async (
+      key: number,
+      groupId: string,
+      opts: Omit<JoinOptions, 'onRevoked' | 'onAssigned' | 'assignor'> & {
+        assignor?: 'range' | 'roundrobin';
+      },
+    ) => {
       const m = await log.joinGroup(groupId, {
         ...opts,
         autoHeartbeat: false, // the worker heartbeats: a stuck worker is then removed
         onRevoked: (partitions) => event({ type: 'revoked', member: key, partitions }),
-        onAssigned: (partitions, generation) => event({ type: 'assigned', member: key, partitions, generation }),
+        onAssigned: (partitions, generation) =>
+          event({ type: 'assigned', member: key, partitions, generation }),
       });
       members.set(key, m);
       return { memberId: m.memberId, generation: m.generation, assignment: m.assignment() };
     },
     heartbeat: (key: number) => members.get(key)?.heartbeat(),
-    memberCommit: (key: number, offsets: Parameters<GroupMembership['commit']>[0]) => members.get(key)!.commit(offsets),
-    startingOffsets: (key: number, reset: 'earliest' | 'latest' | 'none') => members.get(key)!.startingOffsets(reset),
+    memberCommit: (key: number, offsets: Parameters<GroupMembership['commit']>[0]) =>
+      members.get(key)!.commit(offsets),
+    startingOffsets: (key: number, reset: 'earliest' | 'latest' | 'none') =>
+      members.get(key)!.startingOffsets(reset),
     leave: async (key: number) => {
       const m = members.get(key);
       members.delete(key);
       await m?.leave();
     },
-    commitOffsets: (groupId: string, offsets: Parameters<Log['commitOffsets']>[1]) => log.commitOffsets(groupId, offsets),
-    committedOffsets: (groupId: string, tps?: TopicPartition[]) => log.committedOffsets(groupId, tps),
+    commitOffsets: (groupId: string, offsets: Parameters<Log['commitOffsets']>[1]) =>
+      log.commitOffsets(groupId, offsets),
+    committedOffsets: (groupId: string, tps?: TopicPartition[]) =>
+      log.committedOffsets(groupId, tps),
     listGroups: () => log.listGroups(),
     describeGroup: (groupId: string) => log.describeGroup(groupId),
     deleteGroup: (groupId: string) => log.deleteGroup(groupId),
@@ -145,10 +196,18 @@ export function serveLog(log: Log, port: MessagePort): void {
       return { key, producerId: p.producerId, epoch: p.epoch };
     },
     beginTransaction: (key: number) => producers.get(key)!.beginTransaction(),
-    txnSend: (key: number, topics: { topic: string; partition?: number; timestamp?: number }[], packed: Packed, opts: object) =>
-      producers.get(key)!.send(unpackRecords(topics, packed), opts),
-    sendOffsetsToTransaction: (key: number, offsets: Parameters<TransactionalProducer['sendOffsetsToTransaction']>[0], groupId: string, member?: { memberId: string; generation: number }) =>
-      producers.get(key)!.sendOffsetsToTransaction(offsets, groupId, member),
+    txnSend: (
+      key: number,
+      topics: { topic: string; partition?: number; timestamp?: number }[],
+      packed: Packed,
+      opts: object,
+    ) => producers.get(key)!.send(unpackRecords(topics, packed), opts),
+    sendOffsetsToTransaction: (
+      key: number,
+      offsets: Parameters<TransactionalProducer['sendOffsetsToTransaction']>[0],
+      groupId: string,
+      member?: { memberId: string; generation: number },
+    ) => producers.get(key)!.sendOffsetsToTransaction(offsets, groupId, member),
     commitTransaction: (key: number) => producers.get(key)!.commitTransaction(),
     abortTransaction: (key: number) => producers.get(key)!.abortTransaction(),
     closeProducer: (key: number) => void producers.delete(key),
@@ -161,13 +220,18 @@ export function serveLog(log: Log, port: MessagePort): void {
       return;
     }
     const fn = methods[msg.method];
-    if (!fn) return port.postMessage({ id: msg.id, error: { name: 'Error', message: `unknown method ${msg.method}` } });
+    if (!fn)
+      return port.postMessage({
+        id: msg.id,
+        error: { name: 'Error', message: `unknown method ${msg.method}` },
+      });
     Promise.resolve()
       .then(() => (fn as (...a: unknown[]) => unknown)(...msg.args))
       .then(
         (result) => {
           const r = result as Packable | undefined;
-          if (r && typeof r === 'object' && 'transfer' in r && 'value' in r) reply(msg.id, r.value, r.transfer);
+          if (r && typeof r === 'object' && 'transfer' in r && 'value' in r)
+            reply(msg.id, r.value, r.transfer);
           else reply(msg.id, result);
         },
         (err: unknown) => port.postMessage({ id: msg.id, error: toWire(err) }),

@@ -1,7 +1,14 @@
 // Sequential validation of a segment file: walks batches from a position, checking structure and
 // CRC, in large chunks so a gigabyte scans with a few hundred reads. Used by recovery, by index
 // rebuilds and by the cleaner.
-import { BATCH_HEADER_SIZE, batchSizeAt, checkBatch, LOG_OVERHEAD, readBatchHeader, type BatchHeader } from '../format/record-batch.js';
+import {
+  BATCH_HEADER_SIZE,
+  batchSizeAt,
+  checkBatch,
+  LOG_OVERHEAD,
+  readBatchHeader,
+  type BatchHeader,
+} from '../format/record-batch.js';
 import { readAtSync } from './fs-util.js';
 
 const CHUNK = 1 << 20;
@@ -43,7 +50,8 @@ export function scanBatches(
     // The chunk never extends past `to`, so a batch that does not fit in it is cut short.
     const reason = checkBatch(chunk, at, chunk.length);
     if (reason !== null) return { end: pos, bad: { position: pos, reason } };
-    if (visit(readBatchHeader(chunk, at), pos, chunk, at) === false) return { end: pos + size, bad: null };
+    if (visit(readBatchHeader(chunk, at), pos, chunk, at) === false)
+      return { end: pos + size, bad: null };
     pos += size;
   }
   return { end: pos, bad: null };
@@ -54,15 +62,26 @@ export function scanBatches(
  * the middle of the log (corruption); if not, it is a torn tail that a crash left behind.
  * Looks for a plausible header (magic 2, sane length, offset not below `minOffset`) with a good CRC.
  */
-export function findValidBatchAfter(fd: number, from: number, to: number, minOffset: number): number | null {
+export function findValidBatchAfter(
+  fd: number,
+  from: number,
+  to: number,
+  minOffset: number,
+): number | null {
   for (let chunkStart = from + 1; chunkStart < to; chunkStart += CHUNK) {
     const chunk = readAtSync(fd, Math.min(CHUNK + BATCH_HEADER_SIZE, to - chunkStart), chunkStart);
     const limit = Math.min(CHUNK, chunk.length - BATCH_HEADER_SIZE + 1);
     for (let i = 0; i < limit; i++) {
       if (chunk[i + 16] !== 2) continue;
       const h = readBatchHeader(chunk, i);
-      if (h.baseOffset < minOffset || h.sizeInBytes < BATCH_HEADER_SIZE || chunkStart + i + h.sizeInBytes > to) continue;
-      const whole = i + h.sizeInBytes <= chunk.length ? chunk : readAtSync(fd, h.sizeInBytes, chunkStart + i);
+      if (
+        h.baseOffset < minOffset ||
+        h.sizeInBytes < BATCH_HEADER_SIZE ||
+        chunkStart + i + h.sizeInBytes > to
+      )
+        continue;
+      const whole =
+        i + h.sizeInBytes <= chunk.length ? chunk : readAtSync(fd, h.sizeInBytes, chunkStart + i);
       if (checkBatch(whole, whole === chunk ? i : 0, whole.length) === null) return chunkStart + i;
     }
   }

@@ -91,7 +91,13 @@ export class Flusher {
         try {
           await this.target.sync();
         } catch (err) {
-          this.fail(new LogError(LogErrorCode.KAFKA_STORAGE_ERROR, `fsync failed: ${(err as Error).message}`, { cause: err }));
+          this.fail(
+            new LogError(
+              LogErrorCode.KAFKA_STORAGE_ERROR,
+              `fsync failed: ${(err as Error).message}`,
+              { cause: err },
+            ),
+          );
           return;
         }
         if (end > this.durableOffset) {
@@ -129,7 +135,9 @@ export class Flusher {
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    this.fail(new LogError(LogErrorCode.LOG_CLOSED, 'the log was closed before the write became durable'));
+    this.fail(
+      new LogError(LogErrorCode.LOG_CLOSED, 'the log was closed before the write became durable'),
+    );
     this.failure = new LogError(LogErrorCode.LOG_CLOSED, 'the log is closed');
   }
 }

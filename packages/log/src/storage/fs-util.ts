@@ -10,7 +10,8 @@ export function readAt(fd: number, length: number, position: number): Promise<Bu
     const step = (filled: number): void => {
       fs.read(fd, buf, filled, length - filled, position + filled, (err, n) => {
         if (err) return reject(err);
-        if (n === 0 || filled + n === length) return resolve(n === 0 ? buf.subarray(0, filled) : buf);
+        if (n === 0 || filled + n === length)
+          return resolve(n === 0 ? buf.subarray(0, filled) : buf);
         step(filled + n);
       });
     };
@@ -31,11 +32,14 @@ export function readAtSync(fd: number, length: number, position: number): Buffer
 
 export function writeAllSync(fd: number, data: Uint8Array, position: number): void {
   let done = 0;
-  while (done < data.length) done += fs.writeSync(fd, data, done, data.length - done, position + done);
+  while (done < data.length)
+    done += fs.writeSync(fd, data, done, data.length - done, position + done);
 }
 
 export function fdatasync(fd: number): Promise<void> {
-  return new Promise((resolve, reject) => fs.fdatasync(fd, (err) => (err ? reject(err) : resolve())));
+  return new Promise((resolve, reject) =>
+    fs.fdatasync(fd, (err) => (err ? reject(err) : resolve())),
+  );
 }
 
 /** Makes a directory entry change (create, rename, unlink) durable. */

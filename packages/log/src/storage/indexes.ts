@@ -150,7 +150,9 @@ export class OffsetIndex extends FileIndex {
   /** The entry with the largest offset <= `offset`, or the segment start. */
   lookup(offset: number): { offset: number; position: number } {
     const i = this.entries.floor(offset, false);
-    return i < 0 ? { offset: this.baseOffset, position: 0 } : { offset: this.entries.a[i]!, position: this.entries.b[i]! };
+    return i < 0
+      ? { offset: this.baseOffset, position: 0 }
+      : { offset: this.entries.a[i]!, position: this.entries.b[i]! };
   }
 
   last(): { offset: number; position: number } | null {

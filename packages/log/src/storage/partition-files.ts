@@ -33,4 +33,3 @@ export function prepareDirectory(dir: string, events: RecoveryEvent[]): number[]
   }
   return [...logs].map(Number).sort((a, b) => a - b);
 }
-

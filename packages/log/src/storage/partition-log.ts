@@ -100,7 +100,11 @@ export class PartitionLog {
   }
 
   /** Opens and recovers a partition directory (see Segment.open for what is checked). */
-  static open(opts: PartitionOptions, checkpoint: PartitionCheckpoint | undefined, events: RecoveryEvent[]): PartitionLog {
+  static open(
+    opts: PartitionOptions,
+    checkpoint: PartitionCheckpoint | undefined,
+    events: RecoveryEvent[],
+  ): PartitionLog {
     const log = new PartitionLog(opts);
     const bases = prepareDirectory(opts.dir, events);
     const rp = checkpoint?.recoveryPoint ?? 0;
@@ -115,20 +119,29 @@ export class PartitionLog {
         log.segments.push(Segment.create(opts.dir, base, interval));
         continue;
       }
-      const seg = Segment.open(opts.dir, base, interval, { active, recoverFrom: needsRecovery ? Math.max(rp, base) : null, events });
+      const seg = Segment.open(opts.dir, base, interval, {
+        active,
+        recoverFrom: needsRecovery ? Math.max(rp, base) : null,
+        events,
+      });
       const prev = log.segments[log.segments.length - 1];
       if (prev && prev.nextOffset > base) {
-        throw new LogError(LogErrorCode.CORRUPT_MESSAGE, `segment ${seg.logFile} starts at ${base}, inside the previous segment (ends ${prev.nextOffset})`, {
-          file: seg.logFile,
-          offset: base,
-        });
+        throw new LogError(
+          LogErrorCode.CORRUPT_MESSAGE,
+          `segment ${seg.logFile} starts at ${base}, inside the previous segment (ends ${prev.nextOffset})`,
+          {
+            file: seg.logFile,
+            offset: base,
+          },
+        );
       }
       log.segments.push(seg);
     }
     log.logStartOffset = Math.max(checkpoint?.logStartOffset ?? 0, log.segments[0]!.baseOffset);
     // What recovery accepted may still sit only in the page cache of a crashed process: make it
     // durable before counting it as recovered.
-    if (rp < log.logEndOffset) for (const s of log.segments) if (s.nextOffset > rp) fs.fsyncSync(s.fd);
+    if (rp < log.logEndOffset)
+      for (const s of log.segments) if (s.nextOffset > rp) fs.fsyncSync(s.fd);
     log.recoveryPoint = log.logEndOffset;
     log.flusher.durableOffset = log.logEndOffset;
     log.txns.load(log.logEndOffset);
@@ -161,7 +174,8 @@ export class PartitionLog {
   }
 
   private ensureOpen(): void {
-    if (this.closed) throw new LogError(LogErrorCode.LOG_CLOSED, `${this.topic}-${this.partition} is closed`);
+    if (this.closed)
+      throw new LogError(LogErrorCode.LOG_CLOSED, `${this.topic}-${this.partition} is closed`);
   }
 
   // ---- appends -------------------------------------------------------------------------------
@@ -194,10 +208,14 @@ export class PartitionLog {
       // producer id has written here, the older one may not.
       const known = this.producerEpochs.get(header.producerId);
       if (known !== undefined && header.producerEpoch < known) {
-        throw new LogError(LogErrorCode.PRODUCER_FENCED, `producer ${header.producerId} epoch ${header.producerEpoch} is fenced by epoch ${known}`);
+        throw new LogError(
+          LogErrorCode.PRODUCER_FENCED,
+          `producer ${header.producerId} epoch ${header.producerEpoch} is fenced by epoch ${known}`,
+        );
       }
       this.producerEpochs.set(header.producerId, header.producerEpoch);
-      if ((header.attributes & 0x20) === 0 && !this.txns.ongoing.has(header.producerId)) this.txns.ongoing.set(header.producerId, baseOffset);
+      if ((header.attributes & 0x20) === 0 && !this.txns.ongoing.has(header.producerId))
+        this.txns.ongoing.set(header.producerId, baseOffset);
     }
     this.active.append(batch, header);
     this.flusher.noteAppend(header.recordCount);
@@ -209,11 +227,19 @@ export class PartitionLog {
    * the aborted range is made durable first (see TxnIndex). `firstOffset` covers the case where
    * the transaction's first offset is only known from the coordinator (recovery after a crash).
    */
-  appendMarker(producerId: number, producerEpoch: number, type: ControlType, firstOffset?: number): AppendInfo {
+  appendMarker(
+    producerId: number,
+    producerEpoch: number,
+    type: ControlType,
+    firstOffset?: number,
+  ): AppendInfo {
     this.ensureOpen();
     const known = this.producerEpochs.get(producerId);
     if (known !== undefined && producerEpoch < known) {
-      throw new LogError(LogErrorCode.PRODUCER_FENCED, `producer ${producerId} epoch ${producerEpoch} is fenced by epoch ${known}`);
+      throw new LogError(
+        LogErrorCode.PRODUCER_FENCED,
+        `producer ${producerId} epoch ${producerEpoch} is fenced by epoch ${known}`,
+      );
     }
     const markerOffset = this.logEndOffset;
     const first = this.txns.ongoing.get(producerId) ?? firstOffset;
@@ -238,7 +264,8 @@ export class PartitionLog {
     if (a.size === 0) return;
     const cfg = this.config;
     const bySize = a.size + incoming > cfg.segmentBytes;
-    const byTime = a.firstBatchTimestamp >= 0 && maxTimestamp - a.firstBatchTimestamp > cfg.segmentMs;
+    const byTime =
+      a.firstBatchTimestamp >= 0 && maxTimestamp - a.firstBatchTimestamp > cfg.segmentMs;
     // Relative offsets in the index are int32, as in Kafka.
     const byOffset = this.logEndOffset - a.baseOffset > 0x7fffffff - 100000;
     if (bySize || byTime || byOffset) this.roll();
@@ -308,7 +335,11 @@ export class PartitionLog {
     let budget = maxBytes;
     let from = offset;
     // Continue into the next segments while the byte budget lasts (segments may be tiny).
-    for (let i = this.segmentFor(offset); i < this.segments.length && from < bound && budget > 0; i++) {
+    for (
+      let i = this.segmentFor(offset);
+      i < this.segments.length && from < bound && budget > 0;
+      i++
+    ) {
       const seg = this.segments[i]!;
       if (!seg.acquire()) {
         if (out.length > 0) return out;
@@ -333,9 +364,16 @@ export class PartitionLog {
   }
 
   /** Resolves when data at `offset` becomes visible, after `timeoutMs`, or on abort. */
-  waitForData(offset: number, isolation: IsolationLevel, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  waitForData(
+    offset: number,
+    isolation: IsolationLevel,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const visible = (): boolean =>
-      this.closed || (isolation === 'read_committed' ? this.lastStableOffset : this.highWatermark) > offset || offset < this.logStartOffset;
+      this.closed ||
+      (isolation === 'read_committed' ? this.lastStableOffset : this.highWatermark) > offset ||
+      offset < this.logStartOffset;
     if (visible() || timeoutMs <= 0 || signal?.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       const done = (): void => {
@@ -365,7 +403,12 @@ export class PartitionLog {
 
   /** The first offset whose record timestamp is >= `timestamp` (Kafka's ListOffsets by time). */
   offsetForTimestamp(timestamp: number): Promise<{ offset: number; timestamp: number } | null> {
-    return findOffsetForTimestamp(this.segments, timestamp, this.logStartOffset, this.highWatermark);
+    return findOffsetForTimestamp(
+      this.segments,
+      timestamp,
+      this.logStartOffset,
+      this.highWatermark,
+    );
   }
 
   // ---- retention -----------------------------------------------------------------------------
@@ -408,7 +451,10 @@ export class PartitionLog {
   advanceLogStartOffset(offset: number): void {
     this.ensureOpen();
     if (offset > this.highWatermark) {
-      throw new LogError(LogErrorCode.OFFSET_OUT_OF_RANGE, `cannot delete records past the high watermark ${this.highWatermark}`);
+      throw new LogError(
+        LogErrorCode.OFFSET_OUT_OF_RANGE,
+        `cannot delete records past the high watermark ${this.highWatermark}`,
+      );
     }
     if (offset > this.logStartOffset) {
       this.logStartOffset = offset;
@@ -432,7 +478,11 @@ export class PartitionLog {
     fs.renameSync(p('.log.swap'), p('.log'));
     fsyncDirSync(this.dir);
     const events: RecoveryEvent[] = [];
-    const fresh = Segment.open(this.dir, baseOffset, this.config.indexIntervalBytes, { active: false, recoverFrom: null, events });
+    const fresh = Segment.open(this.dir, baseOffset, this.config.indexIntervalBytes, {
+      active: false,
+      recoverFrom: null,
+      events,
+    });
     this.segments[i] = fresh;
     old.retire();
     return true;

@@ -7,18 +7,29 @@ import { LogErrorCode } from '../errors.js';
 import { Log } from '../log.js';
 import { bytes, openTestLog, text, tmpDir } from '../../test/helpers.js';
 
-async function seeded(opts: { segmentBytes?: number; records?: number } = {}): Promise<{ dir: string; part: string }> {
+async function seeded(
+  opts: { segmentBytes?: number; records?: number } = {},
+): Promise<{ dir: string; part: string }> {
   const dir = tmpDir();
   const log = await Log.open({ dataDir: dir, background: false });
-  await log.createTopic('t', 1, { 'segment.bytes': opts.segmentBytes ?? 1 << 20, 'index.interval.bytes': 200 });
+  await log.createTopic('t', 1, {
+    'segment.bytes': opts.segmentBytes ?? 1 << 20,
+    'index.interval.bytes': 200,
+  });
   for (let i = 0; i < (opts.records ?? 40); i++) {
-    await log.produce([{ topic: 't', key: bytes(`k${i}`), value: bytes(`value-${i}-${'x'.repeat(60)}`) }]);
+    await log.produce([
+      { topic: 't', key: bytes(`k${i}`), value: bytes(`value-${i}-${'x'.repeat(60)}`) },
+    ]);
   }
   await log.close();
   return { dir, part: path.join(dir, 't-0') };
 }
 
-const logs = (part: string) => fs.readdirSync(part).filter((f) => f.endsWith('.log')).sort();
+const logs = (part: string) =>
+  fs
+    .readdirSync(part)
+    .filter((f) => f.endsWith('.log'))
+    .sort();
 
 async function readAll(log: Log): Promise<string[]> {
   const out: string[] = [];
@@ -32,7 +43,8 @@ async function readAll(log: Log): Promise<string[]> {
 }
 
 /** Forget the recovery point, as after a crash before any checkpoint. */
-const forgetCheckpoint = (dir: string) => fs.rmSync(path.join(dir, 'recovery-point-offset-checkpoint'));
+const forgetCheckpoint = (dir: string) =>
+  fs.rmSync(path.join(dir, 'recovery-point-offset-checkpoint'));
 
 describe('recovery on open', () => {
   it('truncates a torn write at the tail of the active segment and keeps appending after it', async () => {
@@ -51,7 +63,10 @@ describe('recovery on open', () => {
 
   it('truncates garbage appended after the last batch (a half-written header)', async () => {
     const { dir, part } = await seeded();
-    fs.appendFileSync(path.join(part, logs(part).at(-1)!), Buffer.from([0, 0, 0, 0, 0, 0, 0, 40, 0, 0]));
+    fs.appendFileSync(
+      path.join(part, logs(part).at(-1)!),
+      Buffer.from([0, 0, 0, 0, 0, 0, 0, 40, 0, 0]),
+    );
     const log = await openTestLog({ dataDir: dir });
     expect(log.recoveryEvents.map((e) => e.kind)).toContain('truncated-torn-tail');
     expect(await readAll(log)).toHaveLength(40);
@@ -66,7 +81,9 @@ describe('recovery on open', () => {
     fs.writeFileSync(file, data);
     const err = await Log.open({ dataDir: dir, background: false }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: LogErrorCode.CORRUPT_MESSAGE, file });
-    expect((err as Error).message).toMatch(/00000000000000000000\.log at position \d+ \(offset \d+\)/);
+    expect((err as Error).message).toMatch(
+      /00000000000000000000\.log at position \d+ \(offset \d+\)/,
+    );
     // The lock was released: once repaired (here: the damaged file removed), the dir opens again.
     fs.rmSync(part, { recursive: true });
     fs.mkdirSync(part);
@@ -81,7 +98,10 @@ describe('recovery on open', () => {
     data.writeUInt8(data[200]! ^ 0x01, 200);
     fs.writeFileSync(first, data);
     const log = await openTestLog({ dataDir: dir });
-    await expect(readAll(log)).rejects.toMatchObject({ code: LogErrorCode.CORRUPT_MESSAGE, file: first });
+    await expect(readAll(log)).rejects.toMatchObject({
+      code: LogErrorCode.CORRUPT_MESSAGE,
+      file: first,
+    });
   });
 
   it('rebuilds a missing, truncated or garbled index and time index', async () => {
@@ -112,7 +132,13 @@ describe('recovery on open', () => {
     const log = await Log.open({ dataDir: dir, background: false });
     await log.createTopic('big', 1, { 'max.message.bytes': 8 << 20 });
     for (let i = 0; i < 3; i++) {
-      await log.produce(Array.from({ length: 3000 }, () => ({ topic: 'big', key: null, value: Buffer.alloc(1000, 65 + i) })));
+      await log.produce(
+        Array.from({ length: 3000 }, () => ({
+          topic: 'big',
+          key: null,
+          value: Buffer.alloc(1000, 65 + i),
+        })),
+      );
     }
     await log.close();
     forgetCheckpoint(dir);

@@ -8,7 +8,9 @@ describe('retention', () => {
     const log = await openTestLog({ clock: clock.now });
     await log.createTopic('t', 1, { 'retention.ms': 10_000, 'segment.bytes': 300 });
     for (let i = 0; i < 20; i++) {
-      await log.produce([{ topic: 't', key: null, value: bytes('v'.repeat(40)), timestamp: clock.now() }]);
+      await log.produce([
+        { topic: 't', key: null, value: bytes('v'.repeat(40)), timestamp: clock.now() },
+      ]);
       clock.advance(1000);
     }
     // now = 1_020_000; cutoff = 1_010_000: segments whose newest record is older go.
@@ -32,7 +34,8 @@ describe('retention', () => {
   it('keeps the log under retention.bytes by whole segments', async () => {
     const log = await openTestLog();
     await log.createTopic('t', 1, { 'retention.bytes': 1000, 'segment.bytes': 400 });
-    for (let i = 0; i < 40; i++) await log.produce([{ topic: 't', key: null, value: bytes('v'.repeat(40)) }]);
+    for (let i = 0; i < 40; i++)
+      await log.produce([{ topic: 't', key: null, value: bytes('v'.repeat(40)) }]);
     log.runRetention();
     const d = log.describeTopic('t')!.offsets[0]!;
     expect(d.sizeBytes).toBeGreaterThanOrEqual(1000 - 400);
@@ -42,10 +45,21 @@ describe('retention', () => {
   it('does not apply time or size retention to compact-only topics, but does to compact,delete', async () => {
     const clock = manualClock(1_000_000);
     const log = await openTestLog({ clock: clock.now });
-    await log.createTopic('c', 1, { 'cleanup.policy': 'compact', 'retention.ms': 1, 'segment.bytes': 200 });
-    await log.createTopic('cd', 1, { 'cleanup.policy': 'compact,delete', 'retention.ms': 1, 'segment.bytes': 200 });
+    await log.createTopic('c', 1, {
+      'cleanup.policy': 'compact',
+      'retention.ms': 1,
+      'segment.bytes': 200,
+    });
+    await log.createTopic('cd', 1, {
+      'cleanup.policy': 'compact,delete',
+      'retention.ms': 1,
+      'segment.bytes': 200,
+    });
     for (const topic of ['c', 'cd']) {
-      for (let i = 0; i < 10; i++) await log.produce([{ topic, key: bytes(`k${i}`), value: bytes('v'.repeat(40)), timestamp: 1 }]);
+      for (let i = 0; i < 10; i++)
+        await log.produce([
+          { topic, key: bytes(`k${i}`), value: bytes('v'.repeat(40)), timestamp: 1 },
+        ]);
     }
     clock.advance(10);
     log.runRetention();
@@ -56,7 +70,8 @@ describe('retention', () => {
   it('deleteRecords moves the log start offset durably and drops segments below it', async () => {
     const log = await openTestLog();
     await log.createTopic('t', 1, { 'segment.bytes': 200 });
-    for (let i = 0; i < 20; i++) await log.produce([{ topic: 't', key: null, value: bytes('v'.repeat(40)) }]);
+    for (let i = 0; i < 20; i++)
+      await log.produce([{ topic: 't', key: null, value: bytes('v'.repeat(40)) }]);
     expect(await log.deleteRecords('t', 0, 13)).toBe(13);
     expect((await log.fetch('t', 0, 13)).records[0]!.offset).toBe(13);
     await expect(log.fetch('t', 0, 12)).rejects.toMatchObject({ code: 'OFFSET_OUT_OF_RANGE' });
@@ -64,7 +79,12 @@ describe('retention', () => {
   });
 
   it('segmentsToDelete never deletes past the first segment it keeps', () => {
-    const seg = (baseOffset: number, maxTimestamp: number) => ({ baseOffset, nextOffset: baseOffset + 10, size: 100, maxTimestamp });
+    const seg = (baseOffset: number, maxTimestamp: number) => ({
+      baseOffset,
+      nextOffset: baseOffset + 10,
+      size: 100,
+      maxTimestamp,
+    });
     const n = segmentsToDelete({
       segments: [seg(0, 5), seg(10, 50), seg(20, 5), seg(30, 60)],
       deletePolicy: true,

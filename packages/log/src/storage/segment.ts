@@ -5,14 +5,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { LogError, LogErrorCode } from '../errors.js';
-import { BATCH_HEADER_SIZE, batchSizeAt, checkBatch, lastOffsetOf, readBatchHeader, type BatchHeader } from '../format/record-batch.js';
+import {
+  BATCH_HEADER_SIZE,
+  batchSizeAt,
+  checkBatch,
+  lastOffsetOf,
+  readBatchHeader,
+  type BatchHeader,
+} from '../format/record-batch.js';
 import { findValidBatchAfter, scanBatches } from './batch-scan.js';
 import { readAt, writeAllSync } from './fs-util.js';
 import { offsetFileName } from './fs-util.js';
 import { OffsetIndex, TimeIndex } from './indexes.js';
 
 export interface RecoveryEvent {
-  kind: 'truncated-torn-tail' | 'rebuilt-index' | 'rebuilt-time-index' | 'completed-swap' | 'removed-leftover';
+  kind:
+    | 'truncated-torn-tail'
+    | 'rebuilt-index'
+    | 'rebuilt-time-index'
+    | 'completed-swap'
+    | 'removed-leftover';
   file: string;
   position?: number;
   bytes?: number;
@@ -49,7 +61,10 @@ export class Segment {
     this.nextOffset = baseOffset;
     this.offsetOfMaxTimestamp = baseOffset;
     this.index = new OffsetIndex(path.join(dir, offsetFileName(baseOffset, '.index')), baseOffset);
-    this.timeIndex = new TimeIndex(path.join(dir, offsetFileName(baseOffset, '.timeindex')), baseOffset);
+    this.timeIndex = new TimeIndex(
+      path.join(dir, offsetFileName(baseOffset, '.timeindex')),
+      baseOffset,
+    );
   }
 
   static create(dir: string, baseOffset: number, indexIntervalBytes: number): Segment {
@@ -82,7 +97,11 @@ export class Segment {
     if (loaded === null) {
       seg.index = new OffsetIndex(seg.index.file, baseOffset);
       seg.index.clear();
-      opts.events.push({ kind: 'rebuilt-index', file: seg.index.file, detail: 'missing or implausible' });
+      opts.events.push({
+        kind: 'rebuilt-index',
+        file: seg.index.file,
+        detail: 'missing or implausible',
+      });
       scanFrom = 0;
     } else {
       seg.index = loaded;
@@ -92,7 +111,11 @@ export class Segment {
       if (scanFrom < 0) {
         seg.index = new OffsetIndex(seg.index.file, baseOffset);
         seg.index.clear();
-        opts.events.push({ kind: 'rebuilt-index', file: seg.index.file, detail: 'entry does not point at its batch' });
+        opts.events.push({
+          kind: 'rebuilt-index',
+          file: seg.index.file,
+          detail: 'entry does not point at its batch',
+        });
         scanFrom = 0;
       }
     }
@@ -130,7 +153,11 @@ export class Segment {
     const result = scanBatches(this.fd, from, this.size, (h, pos) => {
       // The base offset sits outside the CRC (as in Kafka), so it is checked for order instead.
       if (h.baseOffset < this.baseOffset || (h.baseOffset < this.nextOffset && pos > from)) {
-        throw this.corrupt(pos, this.nextOffset, `batch offset ${h.baseOffset} does not follow ${this.nextOffset - 1}`);
+        throw this.corrupt(
+          pos,
+          this.nextOffset,
+          `batch offset ${h.baseOffset} does not follow ${this.nextOffset - 1}`,
+        );
       }
       if (bytesSinceEntry >= this.indexIntervalBytes) {
         this.index.append(h.baseOffset, pos);
@@ -144,7 +171,13 @@ export class Segment {
       const { position, reason } = result.bad;
       const later = findValidBatchAfter(this.fd, position, this.size, this.nextOffset);
       if (!active || later !== null) throw this.corrupt(position, this.nextOffset, reason);
-      events.push({ kind: 'truncated-torn-tail', file: this.logFile, position, bytes: this.size - position, detail: reason });
+      events.push({
+        kind: 'truncated-torn-tail',
+        file: this.logFile,
+        position,
+        bytes: this.size - position,
+        detail: reason,
+      });
       fs.ftruncateSync(this.fd, position);
       fs.fsyncSync(this.fd);
       this.size = position;
@@ -182,7 +215,8 @@ export class Segment {
       bytes += h.sizeInBytes;
     });
     if (result.bad) throw this.corrupt(result.bad.position, this.nextOffset, result.bad.reason);
-    if (this.maxTimestamp >= 0) this.timeIndex.maybeAppend(this.maxTimestamp, this.offsetOfMaxTimestamp);
+    if (this.maxTimestamp >= 0)
+      this.timeIndex.maybeAppend(this.maxTimestamp, this.offsetOfMaxTimestamp);
     this.timeIndex.writeFile();
     events.push({ kind: 'rebuilt-time-index', file: this.timeIndex.file });
   }
@@ -214,7 +248,8 @@ export class Segment {
 
   /** Called when a newer segment takes over appends: records the exact max timestamp, closes files. */
   seal(): void {
-    if (this.maxTimestamp >= 0) this.timeIndex.maybeAppend(this.maxTimestamp, this.offsetOfMaxTimestamp);
+    if (this.maxTimestamp >= 0)
+      this.timeIndex.maybeAppend(this.maxTimestamp, this.offsetOfMaxTimestamp);
     this.index.fsyncSync();
     this.timeIndex.fsyncSync();
     this.index.close();
@@ -240,17 +275,33 @@ export class Segment {
    * Every batch is CRC-checked before it is returned; the buffers are views of one read.
    * `size` is captured by the caller before awaiting, so a concurrent append is never half-read.
    */
-  async read(offset: number, bound: number, maxBytes: number, size: number): Promise<{ batch: Buffer; header: BatchHeader }[]> {
+  async read(
+    offset: number,
+    bound: number,
+    maxBytes: number,
+    size: number,
+  ): Promise<{ batch: Buffer; header: BatchHeader }[]> {
     const entry = this.index.lookup(offset);
     let pos = entry.position;
     let chunkStart = pos;
-    let chunk = await readAt(this.fd, Math.min(size - pos, maxBytes + this.indexIntervalBytes + BATCH_HEADER_SIZE), pos);
-    if (entry.position > 0 && (chunk.length < BATCH_HEADER_SIZE || readBatchHeader(chunk).baseOffset !== entry.offset)) {
-      throw new LogError(LogErrorCode.CORRUPT_MESSAGE, `index ${this.index.file} points at a bad position for offset ${entry.offset}`, {
-        file: this.index.file,
-        offset: entry.offset,
-        position: entry.position,
-      });
+    let chunk = await readAt(
+      this.fd,
+      Math.min(size - pos, maxBytes + this.indexIntervalBytes + BATCH_HEADER_SIZE),
+      pos,
+    );
+    if (
+      entry.position > 0 &&
+      (chunk.length < BATCH_HEADER_SIZE || readBatchHeader(chunk).baseOffset !== entry.offset)
+    ) {
+      throw new LogError(
+        LogErrorCode.CORRUPT_MESSAGE,
+        `index ${this.index.file} points at a bad position for offset ${entry.offset}`,
+        {
+          file: this.index.file,
+          offset: entry.offset,
+          position: entry.position,
+        },
+      );
     }
     const out: { batch: Buffer; header: BatchHeader }[] = [];
     let taken = 0;
@@ -262,7 +313,8 @@ export class Segment {
         if (out.length > 0) break; // return what fitted; the next fetch continues from here
         const head = await readAt(this.fd, Math.min(BATCH_HEADER_SIZE, size - pos), pos);
         bsize = batchSizeAt(head, 0, head.length);
-        if (bsize < BATCH_HEADER_SIZE || pos + bsize > size) throw this.corrupt(pos, offset, 'batch runs past the end of the segment');
+        if (bsize < BATCH_HEADER_SIZE || pos + bsize > size)
+          throw this.corrupt(pos, offset, 'batch runs past the end of the segment');
         chunk = await readAt(this.fd, Math.min(size - pos, Math.max(bsize, maxBytes)), pos);
         chunkStart = pos;
         at = 0;
@@ -271,8 +323,15 @@ export class Segment {
       if (reason !== null) throw this.corrupt(pos, offset, reason);
       const header = readBatchHeader(chunk, at);
       // Offsets are outside the CRC: they must lie in this segment and increase.
-      if (header.baseOffset < Math.max(this.baseOffset, prevNext) || lastOffsetOf(header) >= this.nextOffset) {
-        throw this.corrupt(pos, offset, `batch offset ${header.baseOffset} is out of order in its segment`);
+      if (
+        header.baseOffset < Math.max(this.baseOffset, prevNext) ||
+        lastOffsetOf(header) >= this.nextOffset
+      ) {
+        throw this.corrupt(
+          pos,
+          offset,
+          `batch offset ${header.baseOffset} is out of order in its segment`,
+        );
       }
       prevNext = lastOffsetOf(header) + 1;
       if (header.baseOffset >= bound) break;

@@ -1,6 +1,11 @@
 // Kafka's ListOffsets by timestamp: the first offset whose record timestamp is at or after the
 // target. The time index of each segment narrows the scan to at most one index interval.
-import { decodeRecords, isControl, lastOffsetOf, type BatchHeader } from '../format/record-batch.js';
+import {
+  decodeRecords,
+  isControl,
+  lastOffsetOf,
+  type BatchHeader,
+} from '../format/record-batch.js';
 import type { Segment } from './segment.js';
 
 export async function findOffsetForTimestamp(
@@ -24,7 +29,8 @@ export async function findOffsetForTimestamp(
       for (const { batch, header } of batches) {
         if (header.maxTimestamp < timestamp || isControl(header)) continue;
         for (const r of decodeRecords(batch, 0, header)) {
-          if (r.offset >= from && r.timestamp >= timestamp) return { offset: r.offset, timestamp: r.timestamp };
+          if (r.offset >= from && r.timestamp >= timestamp)
+            return { offset: r.offset, timestamp: r.timestamp };
         }
       }
       from = lastOffsetOf(batches[batches.length - 1]!.header) + 1;

@@ -41,7 +41,11 @@ export class TxnIndex {
     const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
     for (let p = 0; p + ENTRY <= data.length; p += ENTRY) {
       if (crc32c(data.subarray(p, p + 24)) !== view.getUint32(p + 24)) break;
-      const entry = { producerId: readInt64(view, p), firstOffset: readInt64(view, p + 8), lastOffset: readInt64(view, p + 16) };
+      const entry = {
+        producerId: readInt64(view, p),
+        firstOffset: readInt64(view, p + 8),
+        lastOffset: readInt64(view, p + 16),
+      };
       if (entry.lastOffset >= logEndOffset) break;
       this.add(entry);
       good = p + ENTRY;

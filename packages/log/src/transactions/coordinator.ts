@@ -13,11 +13,19 @@ import { LogError, LogErrorCode } from '../errors.js';
 import type { GroupCoordinator } from '../groups/coordinator.js';
 import type { TransactionalAppend } from '../produce.js';
 import type { PartitionLog } from '../storage/partition-log.js';
-import type { FetchOptions, FetchResult, ProduceOptions, ProducerRecord, RecordMetadata, TopicPartition } from '../types.js';
+import type {
+  FetchOptions,
+  FetchResult,
+  ProduceOptions,
+  ProducerRecord,
+  RecordMetadata,
+  TopicPartition,
+} from '../types.js';
 
 export const TRANSACTION_STATE_TOPIC = '__transaction_state';
 
-export type TxnStatus = 'Empty' | 'Ongoing' | 'PrepareCommit' | 'PrepareAbort' | 'CompleteCommit' | 'CompleteAbort';
+export type TxnStatus =
+  'Empty' | 'Ongoing' | 'PrepareCommit' | 'PrepareAbort' | 'CompleteCommit' | 'CompleteAbort';
 
 export interface TxnMetadata {
   transactionalId: string;
@@ -31,8 +39,17 @@ export interface TxnMetadata {
 export interface TxnHost {
   readonly clock: () => number;
   produce(records: readonly ProducerRecord[], opts?: ProduceOptions): Promise<RecordMetadata[]>;
-  produceTransactional(records: readonly ProducerRecord[], opts: ProduceOptions, txn: TransactionalAppend): Promise<RecordMetadata[]>;
-  fetch(topic: string, partition: number, offset: number, opts?: FetchOptions): Promise<FetchResult>;
+  produceTransactional(
+    records: readonly ProducerRecord[],
+    opts: ProduceOptions,
+    txn: TransactionalAppend,
+  ): Promise<RecordMetadata[]>;
+  fetch(
+    topic: string,
+    partition: number,
+    offset: number,
+    opts?: FetchOptions,
+  ): Promise<FetchResult>;
   earliestOffset(topic: string, partition: number): number;
   partition(topic: string, partition: number): PartitionLog;
   hasTopic(name: string): boolean;
@@ -45,7 +62,10 @@ export interface TransactionalProducerOptions {
 }
 
 const fenced = (id: string, epoch: number): LogError =>
-  new LogError(LogErrorCode.PRODUCER_FENCED, `transactional producer ${id} with epoch ${epoch} has been fenced by a newer instance (or timed out)`);
+  new LogError(
+    LogErrorCode.PRODUCER_FENCED,
+    `transactional producer ${id} with epoch ${epoch} has been fenced by a newer instance (or timed out)`,
+  );
 
 export class TransactionCoordinator {
   private readonly txns = new Map<string, TxnMetadata>();
@@ -85,7 +105,12 @@ export class TransactionCoordinator {
 
   private async persist(meta: TxnMetadata): Promise<void> {
     await this.host.produce([
-      { topic: TRANSACTION_STATE_TOPIC, partition: 0, key: Buffer.from(meta.transactionalId), value: Buffer.from(JSON.stringify(meta)) },
+      {
+        topic: TRANSACTION_STATE_TOPIC,
+        partition: 0,
+        key: Buffer.from(meta.transactionalId),
+        value: Buffer.from(JSON.stringify(meta)),
+      },
     ]);
   }
 
@@ -108,7 +133,12 @@ export class TransactionCoordinator {
     for (const tp of meta.partitions) {
       if (!this.host.hasTopic(tp.topic)) continue; // deleted meanwhile: nothing left to mark
       const log = this.host.partition(tp.topic, tp.partition);
-      const info = log.appendMarker(meta.producerId, meta.epoch, commit ? 'COMMIT' : 'ABORT', tp.firstOffset);
+      const info = log.appendMarker(
+        meta.producerId,
+        meta.epoch,
+        commit ? 'COMMIT' : 'ABORT',
+        tp.firstOffset,
+      );
       durable.push(log.flusher.waitDurable(info.lastOffset));
     }
     await Promise.all(durable);
@@ -122,12 +152,21 @@ export class TransactionCoordinator {
   }
 
   /** Kafka's initTransactions: a new epoch for this id, fencing older producers. */
-  init(transactionalId: string, opts: TransactionalProducerOptions = {}): Promise<TransactionalProducer> {
-    if (!transactionalId) return Promise.reject(new LogError(LogErrorCode.INVALID_CONFIG, 'transactional id is empty'));
+  init(
+    transactionalId: string,
+    opts: TransactionalProducerOptions = {},
+  ): Promise<TransactionalProducer> {
+    if (!transactionalId)
+      return Promise.reject(new LogError(LogErrorCode.INVALID_CONFIG, 'transactional id is empty'));
     return this.locked(transactionalId, async () => {
       let meta = this.txns.get(transactionalId);
       let bumped = false;
-      if (meta && (meta.status === 'Ongoing' || meta.status === 'PrepareAbort' || meta.status === 'PrepareCommit')) {
+      if (
+        meta &&
+        (meta.status === 'Ongoing' ||
+          meta.status === 'PrepareAbort' ||
+          meta.status === 'PrepareCommit')
+      ) {
         const commit = meta.status === 'PrepareCommit';
         if (!commit) {
           meta.epoch++; // fence the old producer before its markers go out; the new one keeps this epoch
@@ -136,7 +175,14 @@ export class TransactionCoordinator {
         await this.complete(meta, commit);
       }
       if (!meta) {
-        meta = { transactionalId, producerId: this.nextProducerId++, epoch: 0, status: 'Empty', partitions: [], timeoutMs: 60_000 };
+        meta = {
+          transactionalId,
+          producerId: this.nextProducerId++,
+          epoch: 0,
+          status: 'Empty',
+          partitions: [],
+          timeoutMs: 60_000,
+        };
         this.txns.set(transactionalId, meta);
       } else {
         if (!bumped) meta.epoch++;
@@ -163,7 +209,11 @@ export class TransactionCoordinator {
   async addPartition(id: string, epoch: number, log: PartitionLog): Promise<void> {
     const meta = this.current(id, epoch);
     if (meta.partitions.some((p) => p.topic === log.topic && p.partition === log.partition)) return;
-    meta.partitions.push({ topic: log.topic, partition: log.partition, firstOffset: log.logEndOffset });
+    meta.partitions.push({
+      topic: log.topic,
+      partition: log.partition,
+      firstOffset: log.logEndOffset,
+    });
     const starting = meta.status !== 'Ongoing';
     meta.status = 'Ongoing';
     await this.persist(meta);
@@ -177,7 +227,9 @@ export class TransactionCoordinator {
     const t = setTimeout(() => {
       const m = this.txns.get(id);
       if (m && m.epoch === epoch && m.status === 'Ongoing') {
-        this.host.warn(`transaction ${id} exceeded transaction.timeout.ms (${m.timeoutMs} ms): aborting it and fencing its producer`);
+        this.host.warn(
+          `transaction ${id} exceeded transaction.timeout.ms (${m.timeoutMs} ms): aborting it and fencing its producer`,
+        );
         void this.locked(id, async () => {
           m.epoch++;
           await this.complete(m, false);
@@ -231,13 +283,15 @@ export class TransactionalProducer {
 
   beginTransaction(): void {
     this.coordinator.current(this.transactionalId, this.epoch);
-    if (this.inTxn) throw new LogError(LogErrorCode.INVALID_TXN_STATE, 'a transaction is already open');
+    if (this.inTxn)
+      throw new LogError(LogErrorCode.INVALID_TXN_STATE, 'a transaction is already open');
     this.inTxn = true;
   }
 
   private ensureTxn(): void {
     this.coordinator.current(this.transactionalId, this.epoch);
-    if (!this.inTxn) throw new LogError(LogErrorCode.INVALID_TXN_STATE, 'call beginTransaction() first');
+    if (!this.inTxn)
+      throw new LogError(LogErrorCode.INVALID_TXN_STATE, 'call beginTransaction() first');
   }
 
   private track<T>(p: Promise<T>): Promise<T> {
@@ -256,10 +310,19 @@ export class TransactionalProducer {
   }
 
   /** Appends records inside the transaction; their offsets are final, their visibility waits for commit. */
-  send(records: readonly ProducerRecord[], opts: Omit<ProduceOptions, 'acks'> = {}): Promise<RecordMetadata[]> {
+  send(
+    records: readonly ProducerRecord[],
+    opts: Omit<ProduceOptions, 'acks'> = {},
+  ): Promise<RecordMetadata[]> {
     try {
       this.ensureTxn();
-      return this.track(this.coordinator.logHost.produceTransactional(records, { ...opts, acks: 1 }, this.appendHook()));
+      return this.track(
+        this.coordinator.logHost.produceTransactional(
+          records,
+          { ...opts, acks: 1 },
+          this.appendHook(),
+        ),
+      );
     } catch (err) {
       return Promise.reject(err);
     }
@@ -280,9 +343,11 @@ export class TransactionalProducer {
       if (member) groups.validateGeneration(groupId, member.memberId, member.generation);
       const records = groups.txnOffsetRecords(groupId, offsets);
       return this.track(
-        this.coordinator.logHost.produceTransactional(records, { acks: 1 }, this.appendHook()).then(() => {
-          groups.addPendingTxnOffsets(this.producerId, groupId, offsets);
-        }),
+        this.coordinator.logHost
+          .produceTransactional(records, { acks: 1 }, this.appendHook())
+          .then(() => {
+            groups.addPendingTxnOffsets(this.producerId, groupId, offsets);
+          }),
       );
     } catch (err) {
       return Promise.reject(err);
@@ -296,7 +361,11 @@ export class TransactionalProducer {
     if (commit && failed) {
       await this.coordinator.end(this.transactionalId, this.epoch, false).catch(() => undefined);
       this.inTxn = false;
-      throw new LogError(LogErrorCode.INVALID_TXN_STATE, 'a send of this transaction failed: it was aborted', { cause: (failed as PromiseRejectedResult).reason });
+      throw new LogError(
+        LogErrorCode.INVALID_TXN_STATE,
+        'a send of this transaction failed: it was aborted',
+        { cause: (failed as PromiseRejectedResult).reason },
+      );
     }
     await this.coordinator.end(this.transactionalId, this.epoch, commit);
     this.inTxn = false;

@@ -3,7 +3,12 @@ import { LogErrorCode } from '../errors.js';
 import { Log } from '../log.js';
 import { bytes, openTestLog, text, tmpDir } from '../../test/helpers.js';
 
-async function values(log: Log, topic: string, partition: number, isolationLevel: 'read_committed' | 'read_uncommitted') {
+async function values(
+  log: Log,
+  topic: string,
+  partition: number,
+  isolationLevel: 'read_committed' | 'read_uncommitted',
+) {
   const out: string[] = [];
   let off = 0;
   for (;;) {
@@ -82,8 +87,12 @@ describe('transactions', () => {
     await old.send([{ topic: 't', key: null, value: bytes('zombie') }]);
     const fresh = await log.transactionalProducer('tx');
     expect(fresh.epoch).toBe(old.epoch + 1);
-    await expect(old.send([{ topic: 't', key: null, value: bytes('late') }])).rejects.toMatchObject({ code: LogErrorCode.PRODUCER_FENCED });
-    await expect(old.commitTransaction()).rejects.toMatchObject({ code: LogErrorCode.PRODUCER_FENCED });
+    await expect(old.send([{ topic: 't', key: null, value: bytes('late') }])).rejects.toMatchObject(
+      { code: LogErrorCode.PRODUCER_FENCED },
+    );
+    await expect(old.commitTransaction()).rejects.toMatchObject({
+      code: LogErrorCode.PRODUCER_FENCED,
+    });
     fresh.beginTransaction();
     await fresh.send([{ topic: 't', key: null, value: bytes('ok') }]);
     await fresh.commitTransaction();
@@ -98,7 +107,9 @@ describe('transactions', () => {
     await p.send([{ topic: 't', key: null, value: bytes('late') }]);
     await new Promise((r) => setTimeout(r, 300));
     expect(log.latestOffset('t', 0, 'read_committed')).toBe(2); // data + abort marker, stable again
-    await expect(p.commitTransaction()).rejects.toMatchObject({ code: LogErrorCode.PRODUCER_FENCED });
+    await expect(p.commitTransaction()).rejects.toMatchObject({
+      code: LogErrorCode.PRODUCER_FENCED,
+    });
     expect(await values(log, 't', 0, 'read_committed')).toEqual([]);
   });
 
@@ -112,7 +123,8 @@ describe('transactions', () => {
     p.beginTransaction();
     await p.send([{ topic: 'c', key: bytes('k2'), value: bytes('committed'.padEnd(60)) }]);
     await p.commitTransaction();
-    for (let i = 0; i < 4; i++) await log.produce([{ topic: 'c', key: bytes(`f${i}`), value: bytes('x'.repeat(80)) }]);
+    for (let i = 0; i < 4; i++)
+      await log.produce([{ topic: 'c', key: bytes(`f${i}`), value: bytes('x'.repeat(80)) }]);
     await log.compact('c', 0);
     const all = await values(log, 'c', 0, 'read_uncommitted');
     expect(all.some((v) => v.startsWith('aborted'))).toBe(false);

@@ -69,7 +69,13 @@ export const joinPlanners: { [K in JoinKind]: Planner<K> } = {
     const name = node.name;
     let left = singleInput(inputs, node.id, 'left');
     let right = singleInput(inputs, node.id, 'right');
-    left = joinableStream(b, left, node.id, name === undefined ? left.from : `${name}-left`, node.config);
+    left = joinableStream(
+      b,
+      left,
+      node.id,
+      name === undefined ? left.from : `${name}-left`,
+      node.config,
+    );
     right = joinableStream(b, right, node.id, name === undefined ? right.from : `${name}-right`, {
       keySerde: node.config.keySerde,
     });

@@ -10,12 +10,7 @@ import { windowNodeKinds } from './window-kinds.js';
  * with windowing; a globalTable is consumed by stream–globalTable joins.)
  */
 export type FlowType =
-  | 'stream'
-  | 'grouped'
-  | 'windowedGrouped'
-  | 'table'
-  | 'groupedTable'
-  | 'globalTable';
+  'stream' | 'grouped' | 'windowedGrouped' | 'table' | 'groupedTable' | 'globalTable';
 
 export interface InputPortSpec {
   port: string;

@@ -78,9 +78,19 @@ export class FetchLeftovers {
  * Answers a fetch from leftovers when any requested partition has some (at once, as a consumer's
  * buffered records); null when the fetch must go to the log.
  */
-export function fromLeftovers(leftovers: FetchLeftovers, requests: readonly FetchRequest[], maxRecords: number, highWatermark: (r: FetchRequest) => number): FetchResponse[] | null {
+export function fromLeftovers(
+  leftovers: FetchLeftovers,
+  requests: readonly FetchRequest[],
+  maxRecords: number,
+  highWatermark: (r: FetchRequest) => number,
+): FetchResponse[] | null {
   if (!requests.some((r) => leftovers.has(r.topic, r.partition, r.offset))) return null;
-  return requests.map((r) => ({ topic: r.topic, partition: r.partition, records: leftovers.take(r.topic, r.partition, r.offset, maxRecords), highWatermark: highWatermark(r) }));
+  return requests.map((r) => ({
+    topic: r.topic,
+    partition: r.partition,
+    records: leftovers.take(r.topic, r.partition, r.offset, maxRecords),
+    highWatermark: highWatermark(r),
+  }));
 }
 
 export class BatchFetcher {
@@ -91,11 +101,18 @@ export class BatchFetcher {
   constructor(private readonly log: Log) {}
 
   /** Whole encoded batches per partition; waits up to maxWaitMs for any partition to have data. */
-  async fetchBatches(requests: readonly FetchRequest[], options: BatchFetchOptions): Promise<PartitionBatches[]> {
-    const positions = requests.map((r) => Math.max(r.offset, this.log.earliestOffset(r.topic, r.partition)));
+  async fetchBatches(
+    requests: readonly FetchRequest[],
+    options: BatchFetchOptions,
+  ): Promise<PartitionBatches[]> {
+    const positions = requests.map((r) =>
+      Math.max(r.offset, this.log.earliestOffset(r.topic, r.partition)),
+    );
     const deadline = Date.now() + options.maxWaitMs;
     for (;;) {
-      const results = await Promise.all(requests.map((r, i) => this.#read(r.topic, r.partition, positions[i]!, options.maxRecords)));
+      const results = await Promise.all(
+        requests.map((r, i) => this.#read(r.topic, r.partition, positions[i]!, options.maxRecords)),
+      );
       let ready = false;
       for (let i = 0; i < results.length; i++) {
         const r = results[i]!;
@@ -109,43 +126,67 @@ export class BatchFetcher {
   }
 
   /** The same fetch decoded, at most `maxRecords` per partition (the rest is kept for the next one). */
-  async fetchRecords(requests: readonly FetchRequest[], options: BatchFetchOptions): Promise<FetchResponse[]> {
-    const buffered = fromLeftovers(this.#leftovers, requests, options.maxRecords, (r) => this.log.latestOffset(r.topic, r.partition));
+  async fetchRecords(
+    requests: readonly FetchRequest[],
+    options: BatchFetchOptions,
+  ): Promise<FetchResponse[]> {
+    const buffered = fromLeftovers(this.#leftovers, requests, options.maxRecords, (r) =>
+      this.log.latestOffset(r.topic, r.partition),
+    );
     if (buffered !== null) return buffered;
     const fetched = await this.fetchBatches(requests, options);
     return fetched.map((f) => {
-      const response: FetchResponse = { topic: f.topic, partition: f.partition, records: [], highWatermark: f.highWatermark };
+      const response: FetchResponse = {
+        topic: f.topic,
+        partition: f.partition,
+        records: [],
+        highWatermark: f.highWatermark,
+      };
       if (f.error !== undefined) {
         response.error = f.error;
         return response;
       }
       const records: StoredRecord[] = [];
-      for (const { batch, header } of f.batches) decodeBatchInto(batch, header, f.topic, f.partition, f.from, records);
+      for (const { batch, header } of f.batches)
+        decodeBatchInto(batch, header, f.topic, f.partition, f.from, records);
       response.records = this.#leftovers.limit(f.topic, f.partition, records, options.maxRecords);
       return response;
     });
   }
 
-  async #read(topic: string, partition: number, offset: number, maxRecords: number): Promise<PartitionBatches> {
+  async #read(
+    topic: string,
+    partition: number,
+    offset: number,
+    maxRecords: number,
+  ): Promise<PartitionBatches> {
     const k = key(topic, partition);
     const highWatermark = this.log.latestOffset(topic, partition);
     const out: PartitionBatches = { topic, partition, highWatermark, from: offset, batches: [] };
     if (offset >= highWatermark) {
       // Past the end of the log is out of range; between the high watermark and it, just nothing yet.
-      if (offset > this.log.partition(topic, partition).logEndOffset) out.error = 'OFFSET_OUT_OF_RANGE';
+      if (offset > this.log.partition(topic, partition).logEndOffset)
+        out.error = 'OFFSET_OUT_OF_RANGE';
       return out;
     }
     const perRecord = this.#recordBytes.get(k) ?? INITIAL_RECORD_BYTES;
-    const maxBytes = Math.min(MAX_READ_BYTES, Math.max(MIN_READ_BYTES, Math.ceil(maxRecords * perRecord * 1.1)));
+    const maxBytes = Math.min(
+      MAX_READ_BYTES,
+      Math.max(MIN_READ_BYTES, Math.ceil(maxRecords * perRecord * 1.1)),
+    );
     let read: ReadBatch[];
     try {
       read = await this.log.fetchBatches(topic, partition, offset, { maxBytes });
     } catch (error) {
       // Retention moved the log start past us between the check and the read: read from it.
-      if (isLogError(error, LogErrorCode.OFFSET_OUT_OF_RANGE) && offset < this.log.earliestOffset(topic, partition)) {
+      if (
+        isLogError(error, LogErrorCode.OFFSET_OUT_OF_RANGE) &&
+        offset < this.log.earliestOffset(topic, partition)
+      ) {
         return this.#read(topic, partition, this.log.earliestOffset(topic, partition), maxRecords);
       }
-      if (isLogError(error, LogErrorCode.OFFSET_OUT_OF_RANGE)) return { ...out, error: 'OFFSET_OUT_OF_RANGE' };
+      if (isLogError(error, LogErrorCode.OFFSET_OUT_OF_RANGE))
+        return { ...out, error: 'OFFSET_OUT_OF_RANGE' };
       throw error;
     }
     let bytes = 0;
@@ -163,11 +204,20 @@ export class BatchFetcher {
     return out;
   }
 
-  #waitForAny(requests: readonly FetchRequest[], positions: number[], timeoutMs: number, signal: AbortSignal | undefined): Promise<void> {
+  #waitForAny(
+    requests: readonly FetchRequest[],
+    positions: number[],
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     const stop = new AbortController();
     const onAbort = (): void => stop.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
-    const waits = requests.map((r, i) => this.log.partition(r.topic, r.partition).waitForData(positions[i]!, 'read_uncommitted', timeoutMs, stop.signal));
+    const waits = requests.map((r, i) =>
+      this.log
+        .partition(r.topic, r.partition)
+        .waitForData(positions[i]!, 'read_uncommitted', timeoutMs, stop.signal),
+    );
     return Promise.race(waits).finally(() => {
       stop.abort();
       signal?.removeEventListener('abort', onAbort);

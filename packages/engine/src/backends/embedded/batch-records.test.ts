@@ -25,7 +25,12 @@ describe('batch records', () => {
         fc.nat(),
         (records, baseOffset, baseTs, compression, skip) => {
           const batch = encodeBatch(
-            records.map((r) => ({ key: r.key, value: r.value, timestamp: baseTs + r.timestampDelta, headers: r.headers })),
+            records.map((r) => ({
+              key: r.key,
+              value: r.value,
+              timestamp: baseTs + r.timestampDelta,
+              headers: r.headers,
+            })),
             { baseOffset, compression: compression as 'none' },
           );
           const header = readBatchHeader(batch, 0);
@@ -33,8 +38,18 @@ describe('batch records', () => {
           const ours: StoredRecord[] = [];
           decodeBatchInto(batch, header, 't', 3, from, ours);
           const theirs = decodeRecords(batch, 0, header).filter((r) => r.offset >= from);
-          expect(ours.map((r) => ({ ...r, key: r.key && [...r.key], value: r.value && [...r.value] }))).toEqual(
-            theirs.map((r) => ({ topic: 't', partition: 3, offset: r.offset, timestamp: r.timestamp, key: r.key && [...r.key], value: r.value && [...r.value], headers: r.headers })),
+          expect(
+            ours.map((r) => ({ ...r, key: r.key && [...r.key], value: r.value && [...r.value] })),
+          ).toEqual(
+            theirs.map((r) => ({
+              topic: 't',
+              partition: 3,
+              offset: r.offset,
+              timestamp: r.timestamp,
+              key: r.key && [...r.key],
+              value: r.value && [...r.value],
+              headers: r.headers,
+            })),
           );
         },
       ),

@@ -18,7 +18,9 @@ export function isControlBatch(header: Pick<BatchHeader, 'attributes'>): boolean
   return (header.attributes & ATTR_CONTROL) !== 0;
 }
 
-export function lastOffsetOfBatch(header: Pick<BatchHeader, 'baseOffset' | 'lastOffsetDelta'>): number {
+export function lastOffsetOfBatch(
+  header: Pick<BatchHeader, 'baseOffset' | 'lastOffsetDelta'>,
+): number {
   return header.baseOffset + header.lastOffsetDelta;
 }
 
@@ -93,7 +95,16 @@ export function decodeBatchInto(
   if ((header.attributes & ATTR_COMPRESSION) !== 0) {
     const buf = Buffer.from(batch.buffer, batch.byteOffset, batch.byteLength);
     for (const r of decodeRecords(buf, 0, header)) {
-      if (r.offset >= from) out.push({ topic, partition, offset: r.offset, timestamp: r.timestamp, key: r.key, value: r.value, headers: r.headers });
+      if (r.offset >= from)
+        out.push({
+          topic,
+          partition,
+          offset: r.offset,
+          timestamp: r.timestamp,
+          key: r.key,
+          value: r.value,
+          headers: r.headers,
+        });
     }
     return;
   }
@@ -103,7 +114,8 @@ export function decodeBatchInto(
   for (let i = 0; i < header.recordCount; i++) {
     const length = c.varint();
     const recordEnd = c.pos + length;
-    if (length < 0 || recordEnd > end) throw new RangeError('record runs past the end of its batch');
+    if (length < 0 || recordEnd > end)
+      throw new RangeError('record runs past the end of its batch');
     c.pos++; // attributes: unused in v2
     const tsDelta = c.varlong();
     const offset = baseOffset + c.varint();
@@ -123,6 +135,14 @@ export function decodeBatchInto(
       headers[name] = valueLen < 0 ? '' : utf8.decode(c.bytes(valueLen));
     }
     if (c.pos !== recordEnd) throw new RangeError('record length does not match its fields');
-    out.push({ topic, partition, offset, timestamp: logAppend ? header.maxTimestamp : header.baseTimestamp + tsDelta, key, value, headers });
+    out.push({
+      topic,
+      partition,
+      offset,
+      timestamp: logAppend ? header.maxTimestamp : header.baseTimestamp + tsDelta,
+      key,
+      value,
+      headers,
+    });
   }
 }

@@ -22,7 +22,11 @@ describe('embedded backend: produce and fetch', () => {
     const fetched = await backend.fetch({ topic: 'orders', partition: 2 }, acks[2]!.offset, 10, 0);
     expect(fetched.map((r) => [text(r.value), r.timestamp])).toContainEqual(['3', 42]);
     const desc = await backend.describeTopic('orders');
-    expect(desc?.offsets.find((o) => o.partition === pa)).toEqual({ partition: pa, earliest: 0, latest: 2 });
+    expect(desc?.offsets.find((o) => o.partition === pa)).toEqual({
+      partition: pa,
+      earliest: 0,
+      latest: 2,
+    });
     await backend.close();
   });
 
@@ -54,7 +58,11 @@ describe('embedded backend: produce and fetch', () => {
     expect(responses[1]!.highWatermark).toBe(1);
 
     const abort = new AbortController();
-    const parked = backend.fetchMany([{ topic: 't', partition: 0, offset: 0 }], { maxRecords: 10, maxWaitMs: 10_000, signal: abort.signal });
+    const parked = backend.fetchMany([{ topic: 't', partition: 0, offset: 0 }], {
+      maxRecords: 10,
+      maxWaitMs: 10_000,
+      signal: abort.signal,
+    });
     abort.abort();
     expect((await parked)[0]!.records).toEqual([]);
     await backend.close();
@@ -63,8 +71,12 @@ describe('embedded backend: produce and fetch', () => {
   it('reports unknown topics and offsets past the end', async () => {
     const backend = await createEmbeddedBackend();
     await backend.createTopics([{ name: 't', partitions: 1 }]);
-    await expect(backend.produce([{ topic: 'nope', key: null, value: null }])).rejects.toBeInstanceOf(UnknownTopicError);
-    await expect(backend.fetch({ topic: 't', partition: 0 }, 5, 10, 0)).rejects.toBeInstanceOf(OffsetOutOfRangeError);
+    await expect(
+      backend.produce([{ topic: 'nope', key: null, value: null }]),
+    ).rejects.toBeInstanceOf(UnknownTopicError);
+    await expect(backend.fetch({ topic: 't', partition: 0 }, 5, 10, 0)).rejects.toBeInstanceOf(
+      OffsetOutOfRangeError,
+    );
     await backend.close();
   });
 });
@@ -73,11 +85,26 @@ describe('embedded backend: durability', () => {
   it('keeps topics, records and committed offsets across a restart', async () => {
     await withTempDir(async (dataDir) => {
       const first = await createEmbeddedBackend({ dataDir });
-      await first.createTopics([{ name: 'events', partitions: 2, config: { 'retention.ms': 1000 * 60 * 60 } }]);
+      await first.createTopics([
+        { name: 'events', partitions: 2, config: { 'retention.ms': 1000 * 60 * 60 } },
+      ]);
       await first.produce([
-        { topic: 'events', partition: 0, key: bytes('k'), value: bytes('v0'), headers: { h: 'x' }, timestamp: Date.now() },
+        {
+          topic: 'events',
+          partition: 0,
+          key: bytes('k'),
+          value: bytes('v0'),
+          headers: { h: 'x' },
+          timestamp: Date.now(),
+        },
         { topic: 'events', partition: 0, key: null, value: null, timestamp: Date.now() },
-        { topic: 'events', partition: 1, key: bytes('k2'), value: bytes('v1'), timestamp: Date.now() },
+        {
+          topic: 'events',
+          partition: 1,
+          key: bytes('k2'),
+          value: bytes('v1'),
+          timestamp: Date.now(),
+        },
       ]);
       await first.commitOffsets('app', [{ topic: 'events', partition: 0, offset: 2 }]);
       await first.close();
@@ -91,9 +118,13 @@ describe('embedded backend: durability', () => {
         ['k', 'v0', { h: 'x' }],
         [null, null, {}],
       ]);
-      expect(await second.committedOffsets('app', [{ topic: 'events', partition: 0 }])).toEqual(new Map([['events:0', 2]]));
+      expect(await second.committedOffsets('app', [{ topic: 'events', partition: 0 }])).toEqual(
+        new Map([['events:0', 2]]),
+      );
       // New records continue the offsets.
-      const [ack] = await second.produce([{ topic: 'events', partition: 0, key: null, value: bytes('v2') }]);
+      const [ack] = await second.produce([
+        { topic: 'events', partition: 0, key: null, value: bytes('v2') },
+      ]);
       expect(ack!.offset).toBe(2);
       await second.close();
     });
@@ -111,16 +142,23 @@ describe('embedded backend: durability', () => {
       const dir = join(dataDir, 't-0');
       const segment = (await readdir(dir)).find((f) => f.endsWith('.log'));
       // A crash mid-write: a batch header whose base offset and length promise more than is there.
-      await appendFile(join(dir, segment!), Buffer.from([0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 100, 1, 2, 3, 4, 9, 9, 9]));
+      await appendFile(
+        join(dir, segment!),
+        Buffer.from([0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 100, 1, 2, 3, 4, 9, 9, 9]),
+      );
 
       const second = await createEmbeddedBackend({ dataDir });
-      expect((await second.fetch({ topic: 't', partition: 0 }, 0, 10, 0)).map((r) => text(r.value))).toEqual(['one', 'two']);
+      expect(
+        (await second.fetch({ topic: 't', partition: 0 }, 0, 10, 0)).map((r) => text(r.value)),
+      ).toEqual(['one', 'two']);
       const [ack] = await second.produce([{ topic: 't', key: null, value: bytes('three') }]);
       expect(ack!.offset).toBe(2);
       await second.close();
 
       const third = await createEmbeddedBackend({ dataDir });
-      expect((await third.fetch({ topic: 't', partition: 0 }, 0, 10, 0)).map((r) => text(r.value))).toEqual(['one', 'two', 'three']);
+      expect(
+        (await third.fetch({ topic: 't', partition: 0 }, 0, 10, 0)).map((r) => text(r.value)),
+      ).toEqual(['one', 'two', 'three']);
       await third.close();
     });
   });
@@ -131,10 +169,18 @@ describe('embedded backend: retention', () => {
     await withTempDir(async (dataDir) => {
       const backend = await createEmbeddedBackend({ dataDir });
       // Kafka deletes whole segments only, so retention.bytes bites with segments smaller than it.
-      await backend.createTopics([{ name: 'gen', partitions: 1, config: { 'retention.bytes': 20_000, 'segment.bytes': 5_000 } }]);
+      await backend.createTopics([
+        {
+          name: 'gen',
+          partitions: 1,
+          config: { 'retention.bytes': 20_000, 'segment.bytes': 5_000 },
+        },
+      ]);
       const value = bytes('x'.repeat(200));
       for (let batch = 0; batch < 50; batch++) {
-        await backend.produce(Array.from({ length: 20 }, () => ({ topic: 'gen', partition: 0, key: null, value })));
+        await backend.produce(
+          Array.from({ length: 20 }, () => ({ topic: 'gen', partition: 0, key: null, value })),
+        );
         await backend.enforceRetention();
       }
       const desc = await backend.describeTopic('gen');
@@ -142,7 +188,8 @@ describe('embedded backend: retention', () => {
       expect(desc!.offsets[0]!.earliest).toBeGreaterThan(0);
       const dir = join(dataDir, 'gen-0');
       let onDisk = 0;
-      for (const f of await readdir(dir)) if (f.endsWith('.log')) onDisk += (await stat(join(dir, f))).size;
+      for (const f of await readdir(dir))
+        if (f.endsWith('.log')) onDisk += (await stat(join(dir, f))).size;
       // retention.bytes plus at most one segment — never the 230 kB written.
       expect(onDisk).toBeLessThanOrEqual(20_000 + 5_000 + 300);
       expect(backend.partitionSizes('gen')[0]).toBe(onDisk);
@@ -157,13 +204,17 @@ describe('embedded backend: retention', () => {
     let now = 1_000_000;
     const backend = await createEmbeddedBackend({ now: () => now });
     // Segments roll by record time (segment.ms), so 'old' and 'newer' land in separate segments.
-    await backend.createTopics([{ name: 't', partitions: 1, config: { 'retention.ms': 60_000, 'segment.ms': 10_000 } }]);
+    await backend.createTopics([
+      { name: 't', partitions: 1, config: { 'retention.ms': 60_000, 'segment.ms': 10_000 } },
+    ]);
     await backend.produce([{ topic: 't', key: null, value: bytes('old'), timestamp: now }]);
     now += 30_000;
     await backend.produce([{ topic: 't', key: null, value: bytes('newer'), timestamp: now }]);
     now += 45_000; // 'old' is now 75 s old, 'newer' 45 s
     await backend.enforceRetention();
-    expect((await backend.fetch({ topic: 't', partition: 0 }, 0, 10, 0)).map((r) => text(r.value))).toEqual(['newer']);
+    expect(
+      (await backend.fetch({ topic: 't', partition: 0 }, 0, 10, 0)).map((r) => text(r.value)),
+    ).toEqual(['newer']);
     now += 60_000;
     await backend.enforceRetention();
     const desc = await backend.describeTopic('t');
@@ -174,18 +225,34 @@ describe('embedded backend: retention', () => {
   it('compacted topics keep the latest record per key across restarts', async () => {
     await withTempDir(async (dataDir) => {
       const backend = await createEmbeddedBackend({ dataDir });
-      await backend.createTopics([{ name: 'c', partitions: 1, config: { 'cleanup.policy': 'compact', 'segment.bytes': 1024 } }]);
+      await backend.createTopics([
+        {
+          name: 'c',
+          partitions: 1,
+          config: { 'cleanup.policy': 'compact', 'segment.bytes': 1024 },
+        },
+      ]);
       for (let i = 0; i < 100; i++) {
-        await backend.produce([{ topic: 'c', partition: 0, key: bytes(`k${i % 3}`), value: bytes(`v${i}`) }]);
+        await backend.produce([
+          { topic: 'c', partition: 0, key: bytes(`k${i % 3}`), value: bytes(`v${i}`) },
+        ]);
       }
       await backend.enforceRetention();
       await backend.close();
       const reopened = await createEmbeddedBackend({ dataDir });
       const all = await reopened.fetch({ topic: 'c', partition: 0 }, 0, 1000, 0);
       const latest = new Map(all.map((r) => [text(r.key), text(r.value)]));
-      expect(latest).toEqual(new Map([['k0', 'v99'], ['k1', 'v97'], ['k2', 'v98']]));
+      expect(latest).toEqual(
+        new Map([
+          ['k0', 'v99'],
+          ['k1', 'v97'],
+          ['k2', 'v98'],
+        ]),
+      );
       expect(all.length).toBeLessThan(100);
-      const [ack] = await reopened.produce([{ topic: 'c', partition: 0, key: bytes('k0'), value: bytes('v100') }]);
+      const [ack] = await reopened.produce([
+        { topic: 'c', partition: 0, key: bytes('k0'), value: bytes('v100') },
+      ]);
       expect(ack!.offset).toBe(100);
       await reopened.close();
     });

@@ -67,15 +67,23 @@ export interface EmbeddedBackend extends Backend {
 }
 
 /** Opens the log in `dataDir` (taking its lock: a second process gets DATA_DIR_LOCKED). */
-export async function createEmbeddedBackend(options: EmbeddedBackendOptions = {}): Promise<EmbeddedBackend> {
-  const temporary = options.dataDir === undefined ? mkdtempSync(join(tmpdir(), 'streamwright-log-')) : null;
-  const defaults = temporary === null ? options.topicDefaults : { 'flush.messages': LONG_MAX, 'flush.ms': LONG_MAX, ...options.topicDefaults };
+export async function createEmbeddedBackend(
+  options: EmbeddedBackendOptions = {},
+): Promise<EmbeddedBackend> {
+  const temporary =
+    options.dataDir === undefined ? mkdtempSync(join(tmpdir(), 'streamwright-log-')) : null;
+  const defaults =
+    temporary === null
+      ? options.topicDefaults
+      : { 'flush.messages': LONG_MAX, 'flush.ms': LONG_MAX, ...options.topicDefaults };
   try {
     const log = await Log.open({
       dataDir: options.dataDir ?? temporary!,
       ...(options.now ? { clock: options.now } : {}),
       ...(defaults ? { topicDefaults: defaults } : {}),
-      ...(options.retentionCheckIntervalMs !== undefined ? { retentionCheckIntervalMs: options.retentionCheckIntervalMs } : {}),
+      ...(options.retentionCheckIntervalMs !== undefined
+        ? { retentionCheckIntervalMs: options.retentionCheckIntervalMs }
+        : {}),
       ...(options.logger ? { logger: options.logger } : {}),
     });
     return new LogBackend(log, options.dataDir ?? null, temporary);
@@ -91,7 +99,11 @@ const describe = (t: LogTopicDescription): TopicDescription => ({
   // The topic's own settings, as Kafka's describe lists them without the broker defaults.
   config: { ...t.overrides },
   internal: t.internal,
-  offsets: t.offsets.map((o) => ({ partition: o.partition, earliest: o.earliest, latest: o.latest })),
+  offsets: t.offsets.map((o) => ({
+    partition: o.partition,
+    earliest: o.earliest,
+    latest: o.latest,
+  })),
 });
 
 class LogBackend implements EmbeddedBackend {
@@ -120,7 +132,10 @@ class LogBackend implements EmbeddedBackend {
       // again under the same name is not read from a stale position.
       const stale = this.log
         .listGroups()
-        .map((g) => ({ groupId: g.groupId, tps: this.log.committedOffsets(g.groupId).filter((c) => doomed.has(c.topic)) }))
+        .map((g) => ({
+          groupId: g.groupId,
+          tps: this.log.committedOffsets(g.groupId).filter((c) => doomed.has(c.topic)),
+        }))
         .filter((g) => g.tps.length > 0);
       await this.log.deleteTopics([...doomed]);
       for (const g of stale) await this.log.deleteOffsets(g.groupId, g.tps);
@@ -142,10 +157,14 @@ class LogBackend implements EmbeddedBackend {
     try {
       const acks = await this.log.produce(records);
       const out: { partition: number; offset: number }[] = new Array(acks.length);
-      for (let i = 0; i < acks.length; i++) out[i] = { partition: acks[i]!.partition, offset: acks[i]!.offset };
+      for (let i = 0; i < acks.length; i++)
+        out[i] = { partition: acks[i]!.partition, offset: acks[i]!.offset };
       return out;
     } catch (error) {
-      throw engineErrorOf(error, records.find((r) => !this.log.hasTopic(r.topic))?.topic ?? records[0]?.topic);
+      throw engineErrorOf(
+        error,
+        records.find((r) => !this.log.hasTopic(r.topic))?.topic ?? records[0]?.topic,
+      );
     }
   }
 
@@ -156,35 +175,79 @@ class LogBackend implements EmbeddedBackend {
     maxWaitMs: number,
     options?: { isolationLevel?: IsolationLevel },
   ): Promise<StoredRecord[]> {
-    const [response] = await this.fetchMany([{ ...tp, offset }], { maxRecords, maxWaitMs, ...options });
+    const [response] = await this.fetchMany([{ ...tp, offset }], {
+      maxRecords,
+      maxWaitMs,
+      ...options,
+    });
     if (response!.error === 'OFFSET_OUT_OF_RANGE') {
-      throw new OffsetOutOfRangeError(tp.topic, tp.partition, offset, this.log.earliestOffset(tp.topic, tp.partition), response!.highWatermark);
+      throw new OffsetOutOfRangeError(
+        tp.topic,
+        tp.partition,
+        offset,
+        this.log.earliestOffset(tp.topic, tp.partition),
+        response!.highWatermark,
+      );
     }
     return response!.records;
   }
 
   async fetchMany(
     requests: FetchRequest[],
-    options: { maxRecords: number; maxWaitMs: number; signal?: AbortSignal; isolationLevel?: IsolationLevel },
+    options: {
+      maxRecords: number;
+      maxWaitMs: number;
+      signal?: AbortSignal;
+      isolationLevel?: IsolationLevel;
+    },
   ): Promise<FetchResponse[]> {
     if (requests.length === 0) {
-      await sleep(options.maxWaitMs, options.signal ? AbortSignal.any([options.signal, this.#closing.signal]) : this.#closing.signal);
+      await sleep(
+        options.maxWaitMs,
+        options.signal
+          ? AbortSignal.any([options.signal, this.#closing.signal])
+          : this.#closing.signal,
+      );
       return [];
     }
-    const signal = options.signal ? AbortSignal.any([options.signal, this.#closing.signal]) : this.#closing.signal;
+    const signal = options.signal
+      ? AbortSignal.any([options.signal, this.#closing.signal])
+      : this.#closing.signal;
     try {
       if ((options.isolationLevel ?? 'read_uncommitted') === 'read_uncommitted') {
         // Batch-wise (batch-fetch.ts): reads sized to what is asked, leftovers kept for the next poll.
-        return await this.#batches.fetchRecords(requests, { maxRecords: options.maxRecords, maxWaitMs: options.maxWaitMs, signal });
+        return await this.#batches.fetchRecords(requests, {
+          maxRecords: options.maxRecords,
+          maxWaitMs: options.maxWaitMs,
+          signal,
+        });
       }
       // The engine's contract: below the log start reads from the log start (retention passed the
       // consumer); past the end is reported per partition.
-      const positions = requests.map((r) => ({ topic: r.topic, partition: r.partition, offset: Math.max(r.offset, this.log.earliestOffset(r.topic, r.partition)) }));
+      const positions = requests.map((r) => ({
+        topic: r.topic,
+        partition: r.partition,
+        offset: Math.max(r.offset, this.log.earliestOffset(r.topic, r.partition)),
+      }));
       const isolationLevel = options.isolationLevel ?? 'read_uncommitted';
-      let results = await this.log.poll(positions, { maxRecords: options.maxRecords, maxWaitMs: options.maxWaitMs, signal, isolationLevel });
-      if (results.some((r, i) => r.error !== undefined && positions[i]!.offset < r.logStartOffset)) {
-        const again = positions.map((p, i) => ({ ...p, offset: Math.max(p.offset, results[i]!.logStartOffset) }));
-        results = await this.log.poll(again, { maxRecords: options.maxRecords, maxWaitMs: 0, isolationLevel });
+      let results = await this.log.poll(positions, {
+        maxRecords: options.maxRecords,
+        maxWaitMs: options.maxWaitMs,
+        signal,
+        isolationLevel,
+      });
+      if (
+        results.some((r, i) => r.error !== undefined && positions[i]!.offset < r.logStartOffset)
+      ) {
+        const again = positions.map((p, i) => ({
+          ...p,
+          offset: Math.max(p.offset, results[i]!.logStartOffset),
+        }));
+        results = await this.log.poll(again, {
+          maxRecords: options.maxRecords,
+          maxWaitMs: 0,
+          isolationLevel,
+        });
       }
       return results.map((r) => ({
         topic: r.topic,
@@ -199,10 +262,19 @@ class LogBackend implements EmbeddedBackend {
   }
 
   /** The same fetch with the batches left encoded, for stream threads in worker threads (they decode). */
-  async fetchEncoded(requests: FetchRequest[], options: { maxRecords: number; maxWaitMs: number; signal?: AbortSignal }): Promise<PartitionBatches[]> {
-    const signal = options.signal ? AbortSignal.any([options.signal, this.#closing.signal]) : this.#closing.signal;
+  async fetchEncoded(
+    requests: FetchRequest[],
+    options: { maxRecords: number; maxWaitMs: number; signal?: AbortSignal },
+  ): Promise<PartitionBatches[]> {
+    const signal = options.signal
+      ? AbortSignal.any([options.signal, this.#closing.signal])
+      : this.#closing.signal;
     try {
-      return await this.#batches.fetchBatches(requests, { maxRecords: options.maxRecords, maxWaitMs: options.maxWaitMs, signal });
+      return await this.#batches.fetchBatches(requests, {
+        maxRecords: options.maxRecords,
+        maxWaitMs: options.maxWaitMs,
+        signal,
+      });
     } catch (error) {
       throw engineErrorOf(error, requests.find((r) => !this.log.hasTopic(r.topic))?.topic);
     }
@@ -212,12 +284,22 @@ class LogBackend implements EmbeddedBackend {
     return translated(() => joinGroup(this.log, groupId, topics, options));
   }
 
-  commitOffsets(groupId: string, offsets: { topic: string; partition: number; offset: number }[]): Promise<void> {
+  commitOffsets(
+    groupId: string,
+    offsets: { topic: string; partition: number; offset: number }[],
+  ): Promise<void> {
     return translated(() => this.log.commitOffsets(groupId, offsets));
   }
 
   async committedOffsets(groupId: string, tps: TopicPartition[]): Promise<Map<string, number>> {
-    return translated(() => new Map(this.log.committedOffsets(groupId, tps).map((c) => [`${c.topic}:${c.partition}`, c.offset])));
+    return translated(
+      () =>
+        new Map(
+          this.log
+            .committedOffsets(groupId, tps)
+            .map((c) => [`${c.topic}:${c.partition}`, c.offset]),
+        ),
+    );
   }
 
   transactionalProducer(transactionalId: string): Promise<TransactionalProducer> {

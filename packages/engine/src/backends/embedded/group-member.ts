@@ -4,15 +4,24 @@
 import type { Log } from '@streamwright/log';
 import type { GroupMember, JoinGroupOptions, TopicPartition } from '../../api.js';
 
-export async function joinGroup(log: Log, groupId: string, topics: string[], options?: JoinGroupOptions): Promise<GroupMember> {
+export async function joinGroup(
+  log: Log,
+  groupId: string,
+  topics: string[],
+  options?: JoinGroupOptions,
+): Promise<GroupMember> {
   const listener = options?.listener;
   const member = await log.joinGroup(groupId, {
     topics,
     ...(options?.clientId !== undefined ? { clientId: options.clientId } : {}),
     // The engine's PartitionAssignor has the log's Assignor shape (name + assign), so it plugs in as is.
     ...(options?.assignor !== undefined ? { assignor: options.assignor } : {}),
-    ...(listener?.onPartitionsRevoked ? { onRevoked: (revoked: TopicPartition[]) => listener.onPartitionsRevoked!(revoked) } : {}),
-    ...(listener?.onPartitionsAssigned ? { onAssigned: (assigned: TopicPartition[]) => listener.onPartitionsAssigned!(assigned) } : {}),
+    ...(listener?.onPartitionsRevoked
+      ? { onRevoked: (revoked: TopicPartition[]) => listener.onPartitionsRevoked!(revoked) }
+      : {}),
+    ...(listener?.onPartitionsAssigned
+      ? { onAssigned: (assigned: TopicPartition[]) => listener.onPartitionsAssigned!(assigned) }
+      : {}),
   });
   return {
     memberId: member.memberId,

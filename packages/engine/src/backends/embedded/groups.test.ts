@@ -41,7 +41,9 @@ describe('embedded backend: consumer groups', () => {
     const backend = await createEmbeddedBackend();
     await backend.createTopics([{ name: 't', partitions: 2 }]);
     const seen: string[][] = [];
-    const first = backend.joinGroup('g', ['t'], { listener: { onPartitionsAssigned: (a) => void seen.push(names(a)) } });
+    const first = backend.joinGroup('g', ['t'], {
+      listener: { onPartitionsAssigned: (a) => void seen.push(names(a)) },
+    });
     // A second member joins before the first one's join has even been awaited.
     const second = backend.joinGroup('g', ['t']);
     const [m1] = await Promise.all([first, second]);
@@ -69,7 +71,8 @@ describe('embedded backend: consumer groups', () => {
       assign(members: { memberId: string }[], partitions: ReadonlyMap<string, number>) {
         const sorted = members.map((m) => m.memberId).sort();
         const out = new Map(sorted.map((id) => [id, [] as TopicPartition[]]));
-        for (let p = 0; p < (partitions.get('t') ?? 0); p++) out.get(sorted[p % sorted.length]!)!.push({ topic: 't', partition: p });
+        for (let p = 0; p < (partitions.get('t') ?? 0); p++)
+          out.get(sorted[p % sorted.length]!)!.push({ topic: 't', partition: p });
         return out;
       },
     };

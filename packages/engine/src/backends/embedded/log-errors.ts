@@ -7,7 +7,9 @@ export function engineErrorOf(error: unknown, topic?: string): unknown {
   if (!isLogError(error)) return error;
   switch (error.code) {
     case LogErrorCode.UNKNOWN_TOPIC_OR_PARTITION:
-      return topic === undefined ? new EngineError('UNKNOWN_TOPIC', error.message, { retriable: true, cause: error }) : new UnknownTopicError(topic);
+      return topic === undefined
+        ? new EngineError('UNKNOWN_TOPIC', error.message, { retriable: true, cause: error })
+        : new UnknownTopicError(topic);
     case LogErrorCode.LOG_CLOSED:
       return new BackendClosedError();
     case LogErrorCode.INVALID_CONFIG:

@@ -13,4 +13,5 @@ export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T
 }
 
 export const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
-export const text = (b: Uint8Array | null): string | null => (b === null ? null : new TextDecoder().decode(b));
+export const text = (b: Uint8Array | null): string | null =>
+  b === null ? null : new TextDecoder().decode(b);

@@ -7,9 +7,13 @@ import { ProducerFencedError } from '../../errors.js';
 import { engineErrorOf } from './log-errors.js';
 
 function translate(error: unknown): unknown {
-  if (isLogError(error, LogErrorCode.PRODUCER_FENCED)) return new ProducerFencedError(error.message, error);
+  if (isLogError(error, LogErrorCode.PRODUCER_FENCED))
+    return new ProducerFencedError(error.message, error);
   // A commit whose sends failed is aborted by the log; a fenced send is the usual cause.
-  if (isLogError(error, LogErrorCode.INVALID_TXN_STATE) && isLogError(error.cause, LogErrorCode.PRODUCER_FENCED)) {
+  if (
+    isLogError(error, LogErrorCode.INVALID_TXN_STATE) &&
+    isLogError(error.cause, LogErrorCode.PRODUCER_FENCED)
+  ) {
     return new ProducerFencedError(error.message, error);
   }
   return engineErrorOf(error);
@@ -23,7 +27,10 @@ async function call<T>(fn: () => Promise<T> | T): Promise<T> {
   }
 }
 
-export async function transactionalProducer(log: Log, transactionalId: string): Promise<TransactionalProducer> {
+export async function transactionalProducer(
+  log: Log,
+  transactionalId: string,
+): Promise<TransactionalProducer> {
   const producer = await log.transactionalProducer(transactionalId);
   return {
     transactionalId,
@@ -35,8 +42,11 @@ export async function transactionalProducer(log: Log, transactionalId: string): 
       }
     },
     send: (records: ProduceRecord[]) =>
-      call(async () => (await producer.send(records)).map((m) => ({ partition: m.partition, offset: m.offset }))),
-    sendOffsetsToTransaction: (offsets, groupId, member) => call(() => producer.sendOffsetsToTransaction(offsets, groupId, member)),
+      call(async () =>
+        (await producer.send(records)).map((m) => ({ partition: m.partition, offset: m.offset })),
+      ),
+    sendOffsetsToTransaction: (offsets, groupId, member) =>
+      call(() => producer.sendOffsetsToTransaction(offsets, groupId, member)),
     commitTransaction: () => call(() => producer.commitTransaction()),
     abortTransaction: () => call(() => producer.abortTransaction()),
   };

@@ -16,8 +16,20 @@ import type {
   TopicPartition,
   TransactionalProducer,
 } from '../../api.js';
-import { BackendClosedError, EngineError, OffsetOutOfRangeError, ProducerFencedError, type EngineErrorCode } from '../../errors.js';
-import type { BackendCall, BackendResults, ClientMessage, ServerMessage, WireError } from './protocol.js';
+import {
+  BackendClosedError,
+  EngineError,
+  OffsetOutOfRangeError,
+  ProducerFencedError,
+  type EngineErrorCode,
+} from '../../errors.js';
+import type {
+  BackendCall,
+  BackendResults,
+  ClientMessage,
+  ServerMessage,
+  WireError,
+} from './protocol.js';
 import { FetchLeftovers, fromLeftovers } from '../../backends/embedded/batch-fetch.js';
 import { packProduce, unpackBatches, unpackFetch } from './wire.js';
 
@@ -51,7 +63,14 @@ export class BackendClient implements Backend {
     port.on('message', (m: ServerMessage) => this.#onMessage(m));
   }
 
-  createTopics(topics: { name: string; partitions: number; config?: Record<string, string | number>; internal?: boolean }[]): Promise<void> {
+  createTopics(
+    topics: {
+      name: string;
+      partitions: number;
+      config?: Record<string, string | number>;
+      internal?: boolean;
+    }[],
+  ): Promise<void> {
     return this.#call({ op: 'createTopics', topics }) as Promise<void>;
   }
 
@@ -70,7 +89,9 @@ export class BackendClient implements Backend {
   async produce(records: ProduceRecord[]): Promise<{ partition: number; offset: number }[]> {
     if (records.length === 0) return [];
     const packed = packProduce(records);
-    return toAcks((await this.#call({ op: 'produce', packed }, [packed.buffer])) as BackendResults['produce']);
+    return toAcks(
+      (await this.#call({ op: 'produce', packed }, [packed.buffer])) as BackendResults['produce'],
+    );
   }
 
   async fetch(
@@ -80,7 +101,10 @@ export class BackendClient implements Backend {
     maxWaitMs: number,
     options?: { isolationLevel?: IsolationLevel },
   ): Promise<StoredRecord[]> {
-    const [response] = await this.fetchMany([{ topic: tp.topic, partition: tp.partition, offset }], { maxRecords, maxWaitMs, ...options });
+    const [response] = await this.fetchMany(
+      [{ topic: tp.topic, partition: tp.partition, offset }],
+      { maxRecords, maxWaitMs, ...options },
+    );
     if (response!.error === 'OFFSET_OUT_OF_RANGE') {
       throw new OffsetOutOfRangeError(tp.topic, tp.partition, offset, -1, response!.highWatermark);
     }
@@ -89,9 +113,19 @@ export class BackendClient implements Backend {
 
   async fetchMany(
     requests: FetchRequest[],
-    options: { maxRecords: number; maxWaitMs: number; signal?: AbortSignal; isolationLevel?: IsolationLevel },
+    options: {
+      maxRecords: number;
+      maxWaitMs: number;
+      signal?: AbortSignal;
+      isolationLevel?: IsolationLevel;
+    },
   ): Promise<FetchResponse[]> {
-    const buffered = fromLeftovers(this.#leftovers, requests, options.maxRecords, (r) => this.#highWatermarks.get(`${r.topic}\u0000${r.partition}`) ?? -1);
+    const buffered = fromLeftovers(
+      this.#leftovers,
+      requests,
+      options.maxRecords,
+      (r) => this.#highWatermarks.get(`${r.topic}\u0000${r.partition}`) ?? -1,
+    );
     if (buffered !== null) return buffered;
     // #call takes the next id: remember it for the abort message.
     const id = this.#nextId;
@@ -112,17 +146,30 @@ export class BackendClient implements Backend {
       if (packed.kind === 'records') return unpackFetch(packed);
       return unpackBatches(packed).map((r) => {
         this.#highWatermarks.set(`${r.topic}\u0000${r.partition}`, r.highWatermark);
-        return { ...r, records: this.#leftovers.limit(r.topic, r.partition, r.records, options.maxRecords) };
+        return {
+          ...r,
+          records: this.#leftovers.limit(r.topic, r.partition, r.records, options.maxRecords),
+        };
       });
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }
   }
 
-  async joinGroup(groupId: string, topics: string[], options?: JoinGroupOptions): Promise<GroupMember> {
+  async joinGroup(
+    groupId: string,
+    topics: string[],
+    options?: JoinGroupOptions,
+  ): Promise<GroupMember> {
     const assignor = options?.assignor;
     const no = this.#nextMember++;
-    const state: RemoteMember = { listener: options?.listener, assignmentListeners: [], revocationListeners: [], assignment: [], generation: 0 };
+    const state: RemoteMember = {
+      listener: options?.listener,
+      assignmentListeners: [],
+      revocationListeners: [],
+      assignment: [],
+      generation: 0,
+    };
     this.#members.set(no, state);
     const call: BackendCall = {
       op: 'joinGroup',
@@ -179,7 +226,11 @@ export class BackendClient implements Backend {
       send: async (records) => {
         rethrow();
         const packed = packProduce(records);
-        return toAcks((await this.#call({ op: 'txnSend', producer, packed }, [packed.buffer])) as BackendResults['txnSend']);
+        return toAcks(
+          (await this.#call({ op: 'txnSend', producer, packed }, [
+            packed.buffer,
+          ])) as BackendResults['txnSend'],
+        );
       },
       sendOffsetsToTransaction: async (offsets, groupId, member) => {
         rethrow();
@@ -198,12 +249,19 @@ export class BackendClient implements Backend {
     };
   }
 
-  commitOffsets(groupId: string, offsets: { topic: string; partition: number; offset: number }[]): Promise<void> {
+  commitOffsets(
+    groupId: string,
+    offsets: { topic: string; partition: number; offset: number }[],
+  ): Promise<void> {
     return this.#call({ op: 'commitOffsets', groupId, offsets }) as Promise<void>;
   }
 
   async committedOffsets(groupId: string, tps: TopicPartition[]): Promise<Map<string, number>> {
-    const entries = (await this.#call({ op: 'committedOffsets', groupId, tps: tps.map((tp) => ({ topic: tp.topic, partition: tp.partition })) })) as BackendResults['committedOffsets'];
+    const entries = (await this.#call({
+      op: 'committedOffsets',
+      groupId,
+      tps: tps.map((tp) => ({ topic: tp.topic, partition: tp.partition })),
+    })) as BackendResults['committedOffsets'];
     return new Map(entries);
   }
 
@@ -265,9 +323,13 @@ export class BackendClient implements Backend {
   }
 }
 
-function toAcks({ partitions, offsets }: BackendResults['produce']): { partition: number; offset: number }[] {
+function toAcks({
+  partitions,
+  offsets,
+}: BackendResults['produce']): { partition: number; offset: number }[] {
   const out: { partition: number; offset: number }[] = new Array(partitions.length);
-  for (let i = 0; i < partitions.length; i++) out[i] = { partition: partitions[i]!, offset: offsets[i]! };
+  for (let i = 0; i < partitions.length; i++)
+    out[i] = { partition: partitions[i]!, offset: offsets[i]! };
   return out;
 }
 
@@ -275,7 +337,9 @@ function fromWire(w: WireError): Error {
   // The thread tells a fenced producer (TaskMigrated) from other failures by its class.
   if (w.code === 'PRODUCER_FENCED') return new ProducerFencedError(w.message);
   if (w.code !== undefined) {
-    const error = new EngineError(w.code as EngineErrorCode, w.message, { retriable: w.retriable ?? false });
+    const error = new EngineError(w.code as EngineErrorCode, w.message, {
+      retriable: w.retriable ?? false,
+    });
     error.name = w.name;
     return error;
   }

@@ -1,15 +1,31 @@
 // The main thread's side of a worker's backend: it runs each call against the process's backend
 // (the embedded log lives here, once per process) and forwards group events to the worker.
 import type { MessagePort } from 'node:worker_threads';
-import type { Backend, FetchRequest, GroupMember, PartitionAssignor, TopicPartition, TransactionalProducer } from '../../api.js';
+import type {
+  Backend,
+  FetchRequest,
+  GroupMember,
+  PartitionAssignor,
+  TopicPartition,
+  TransactionalProducer,
+} from '../../api.js';
 import type { PartitionBatches } from '../../backends/embedded/batch-fetch.js';
 import { EngineError } from '../../errors.js';
-import type { BackendCall, BackendResults, ClientMessage, ServerMessage, WireError } from './protocol.js';
+import type {
+  BackendCall,
+  BackendResults,
+  ClientMessage,
+  ServerMessage,
+  WireError,
+} from './protocol.js';
 import { packBatches, packFetch, unpackProduce } from './wire.js';
 
 /** A backend that can answer a fetch with encoded record batches (the embedded one). */
 interface EncodedFetchBackend {
-  fetchEncoded(requests: FetchRequest[], options: { maxRecords: number; maxWaitMs: number; signal?: AbortSignal }): Promise<PartitionBatches[]>;
+  fetchEncoded(
+    requests: FetchRequest[],
+    options: { maxRecords: number; maxWaitMs: number; signal?: AbortSignal },
+  ): Promise<PartitionBatches[]>;
 }
 
 function hasEncodedFetch(b: Backend): b is Backend & EncodedFetchBackend {
@@ -74,7 +90,9 @@ export class BackendServer {
     );
   }
 
-  async #call(m: BackendCall & { id: number }): Promise<{ value: BackendResults[keyof BackendResults]; transfer?: ArrayBuffer[] }> {
+  async #call(
+    m: BackendCall & { id: number },
+  ): Promise<{ value: BackendResults[keyof BackendResults]; transfer?: ArrayBuffer[] }> {
     const b = this.backend;
     switch (m.op) {
       case 'createTopics':
@@ -90,7 +108,8 @@ export class BackendServer {
       case 'produce':
         return acks(await b.produce(unpackProduce(m.packed)));
       case 'txnInit': {
-        if (!b.transactionalProducer) throw new EngineError('UNSUPPORTED_CONFIG', `the ${b.kind} backend has no transactions`);
+        if (!b.transactionalProducer)
+          throw new EngineError('UNSUPPORTED_CONFIG', `the ${b.kind} backend has no transactions`);
         this.#producers.set(m.producer, await b.transactionalProducer(m.transactionalId));
         return { value: undefined };
       }
@@ -112,14 +131,26 @@ export class BackendServer {
         const abort = new AbortController();
         this.#fetches.set(m.id, abort);
         try {
-          const options = { maxRecords: m.maxRecords, maxWaitMs: m.maxWaitMs, signal: abort.signal };
+          const options = {
+            maxRecords: m.maxRecords,
+            maxWaitMs: m.maxWaitMs,
+            signal: abort.signal,
+          };
           // The embedded log hands out its batches still encoded: the worker decodes them, so the
           // main thread does no per-record work for a worker's poll.
-          if (hasEncodedFetch(b) && (m.isolationLevel ?? 'read_uncommitted') === 'read_uncommitted') {
+          if (
+            hasEncodedFetch(b) &&
+            (m.isolationLevel ?? 'read_uncommitted') === 'read_uncommitted'
+          ) {
             const packed = packBatches(await b.fetchEncoded(m.requests, options));
             return { value: packed, transfer: [packed.buffer] };
           }
-          const responses = await b.fetchMany(m.requests, m.isolationLevel !== undefined ? { ...options, isolationLevel: m.isolationLevel } : options);
+          const responses = await b.fetchMany(
+            m.requests,
+            m.isolationLevel !== undefined
+              ? { ...options, isolationLevel: m.isolationLevel }
+              : options,
+          );
           const packed = packFetch(responses);
           return { value: packed, transfer: [packed.buffer] };
         } finally {
@@ -144,7 +175,8 @@ export class BackendServer {
 
   #producer(no: number): TransactionalProducer {
     const producer = this.#producers.get(no);
-    if (!producer) throw new EngineError('APP_STATE', `no transactional producer ${no} for this thread`);
+    if (!producer)
+      throw new EngineError('APP_STATE', `no transactional producer ${no} for this thread`);
     return producer;
   }
 
@@ -157,12 +189,21 @@ export class BackendServer {
       listener: {
         onPartitionsRevoked: (partitions) => this.#revoke(no, partitions),
         onPartitionsAssigned: (partitions) => {
-          this.#send({ kind: 'assigned', member: no, partitions: plain(partitions), generation: this.#members.get(no)?.generation() ?? 0 });
+          this.#send({
+            kind: 'assigned',
+            member: no,
+            partitions: plain(partitions),
+            generation: this.#members.get(no)?.generation() ?? 0,
+          });
         },
       },
     });
     this.#members.set(no, member);
-    return { memberId: member.memberId, generation: member.generation(), assignment: plain(member.assignment()) };
+    return {
+      memberId: member.memberId,
+      generation: member.generation(),
+      assignment: plain(member.assignment()),
+    };
   }
 
   /** Kafka's onPartitionsRevoked across the thread boundary: the rebalance waits for the worker. */
@@ -181,7 +222,10 @@ export class BackendServer {
   }
 }
 
-function acks(results: { partition: number; offset: number }[]): { value: BackendResults['produce']; transfer: ArrayBuffer[] } {
+function acks(results: { partition: number; offset: number }[]): {
+  value: BackendResults['produce'];
+  transfer: ArrayBuffer[];
+} {
   const partitions = new Int32Array(results.length);
   const offsets = new Float64Array(results.length);
   for (let i = 0; i < results.length; i++) {
@@ -196,7 +240,13 @@ function plain(tps: readonly TopicPartition[]): TopicPartition[] {
 }
 
 export function toWire(error: unknown): WireError {
-  if (error instanceof EngineError) return { name: error.name, message: error.message, code: error.code, retriable: error.retriable };
+  if (error instanceof EngineError)
+    return {
+      name: error.name,
+      message: error.message,
+      code: error.code,
+      retriable: error.retriable,
+    };
   if (error instanceof Error) return { name: error.name, message: error.message };
   return { name: 'Error', message: String(error) };
 }

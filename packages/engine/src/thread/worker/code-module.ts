@@ -8,14 +8,22 @@ import type { CodeRegistries } from '../../processor/registries.js';
  * exports `functions` / `processors`): a CodeRegistries object, a DSL program's build() result, or
  * a function (possibly async) returning either, called once per worker.
  */
-type Exported = CodeRegistries | { kind: 'streamwright.built-topology'; functions: CodeRegistries['functions']; processors: CodeRegistries['processors'] };
+type Exported =
+  | CodeRegistries
+  | {
+      kind: 'streamwright.built-topology';
+      functions: CodeRegistries['functions'];
+      processors: CodeRegistries['processors'];
+    };
 
 export async function loadCodeModule(specifier: string): Promise<CodeRegistries> {
   const ns = (await import(specifier)) as Record<string, unknown>;
   let value: unknown = ns['default'] ?? ns['registries'] ?? ns;
   if (typeof value === 'function') value = await (value as () => unknown)();
   if (typeof value !== 'object' || value === null) {
-    throw new TypeError(`worker module ${specifier} exports no registries (expected {functions, processors}, a build() result, or a function returning one)`);
+    throw new TypeError(
+      `worker module ${specifier} exports no registries (expected {functions, processors}, a build() result, or a function returning one)`,
+    );
   }
   const exported = value as Exported;
   const out: CodeRegistries = {};

@@ -6,16 +6,41 @@ import type { TaskInfo } from '../../metrics/metrics-registry.js';
 import type { PackedBatches, PackedFetch, PackedProduce } from './wire.js';
 
 export type BackendCall =
-  | { op: 'createTopics'; topics: { name: string; partitions: number; config?: Record<string, string | number>; internal?: boolean }[] }
+  | {
+      op: 'createTopics';
+      topics: {
+        name: string;
+        partitions: number;
+        config?: Record<string, string | number>;
+        internal?: boolean;
+      }[];
+    }
   | { op: 'deleteTopics'; names: string[] }
   | { op: 'listTopics' }
   | { op: 'describeTopic'; name: string }
   | { op: 'produce'; packed: PackedProduce }
-  | { op: 'fetchMany'; requests: FetchRequest[]; maxRecords: number; maxWaitMs: number; isolationLevel?: IsolationLevel }
+  | {
+      op: 'fetchMany';
+      requests: FetchRequest[];
+      maxRecords: number;
+      maxWaitMs: number;
+      isolationLevel?: IsolationLevel;
+    }
   /** `member`: chosen by the worker, so group events that arrive before the reply find their listener. */
-  | { op: 'joinGroup'; member: number; groupId: string; topics: string[]; assignor: 'range' | 'roundrobin' | 'app'; clientId?: string }
+  | {
+      op: 'joinGroup';
+      member: number;
+      groupId: string;
+      topics: string[];
+      assignor: 'range' | 'roundrobin' | 'app';
+      clientId?: string;
+    }
   | { op: 'leaveGroup'; member: number }
-  | { op: 'commitOffsets'; groupId: string; offsets: { topic: string; partition: number; offset: number }[] }
+  | {
+      op: 'commitOffsets';
+      groupId: string;
+      offsets: { topic: string; partition: number; offset: number }[];
+    }
   | { op: 'committedOffsets'; groupId: string; tps: TopicPartition[] }
   // exactly_once_v2: a transactional producer per stream thread, kept on the main thread under the
   // number the worker chose (calls on one producer are answered in order).

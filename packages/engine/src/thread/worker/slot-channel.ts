@@ -62,7 +62,8 @@ export function remoteSlots(end: SlotChannelEnd): SlotSource {
       const reply = receiveMessageOnPort(end.replies);
       if (reply !== undefined) return reply.message as SharedArrayBuffer;
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`the main thread did not answer a metrics request within ${WAIT_MS} ms`);
+      if (left <= 0)
+        throw new Error(`the main thread did not answer a metrics request within ${WAIT_MS} ms`);
       // Woken by the main thread's notify (or re-check after a short wait: the reply may already
       // be queued when the flag was set before we started waiting).
       Atomics.wait(signal, 0, 0, Math.min(left, 50));

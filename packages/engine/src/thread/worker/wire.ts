@@ -17,7 +17,13 @@ import { decodeBatchInto } from '../../backends/embedded/batch-records.js';
 /** What travels with a packed fetch response besides its buffer. */
 export interface PackedFetch {
   kind: 'records';
-  partitions: { topic: string; partition: number; highWatermark: number; count: number; error?: 'OFFSET_OUT_OF_RANGE' }[];
+  partitions: {
+    topic: string;
+    partition: number;
+    highWatermark: number;
+    count: number;
+    error?: 'OFFSET_OUT_OF_RANGE';
+  }[];
   buffer: ArrayBuffer;
 }
 
@@ -166,7 +172,9 @@ class Reader {
   }
 }
 
-function estimate(records: readonly { key: Uint8Array | null; value: Uint8Array | null }[]): number {
+function estimate(
+  records: readonly { key: Uint8Array | null; value: Uint8Array | null }[],
+): number {
   let n = 0;
   for (let i = 0; i < records.length; i++) {
     const r = records[i]!;
@@ -181,7 +189,12 @@ export function packFetch(responses: readonly FetchResponse[]): PackedFetch {
   const w = new Writer(size);
   const partitions: PackedFetch['partitions'] = [];
   for (const r of responses) {
-    const meta: PackedFetch['partitions'][number] = { topic: r.topic, partition: r.partition, highWatermark: r.highWatermark, count: r.records.length };
+    const meta: PackedFetch['partitions'][number] = {
+      topic: r.topic,
+      partition: r.partition,
+      highWatermark: r.highWatermark,
+      count: r.records.length,
+    };
     if (r.error !== undefined) meta.error = r.error;
     partitions.push(meta);
     for (let i = 0; i < r.records.length; i++) {
@@ -203,7 +216,14 @@ export function packFetch(responses: readonly FetchResponse[]): PackedFetch {
  */
 export interface PackedBatches {
   kind: 'batches';
-  partitions: { topic: string; partition: number; highWatermark: number; from: number; batches: number; error?: 'OFFSET_OUT_OF_RANGE' }[];
+  partitions: {
+    topic: string;
+    partition: number;
+    highWatermark: number;
+    from: number;
+    batches: number;
+    error?: 'OFFSET_OUT_OF_RANGE';
+  }[];
   buffer: ArrayBuffer;
 }
 
@@ -216,7 +236,13 @@ export function packBatches(fetched: readonly PartitionBatches[]): PackedBatches
   let pos = 0;
   const partitions: PackedBatches['partitions'] = [];
   for (const f of fetched) {
-    const meta: PackedBatches['partitions'][number] = { topic: f.topic, partition: f.partition, highWatermark: f.highWatermark, from: f.from, batches: f.batches.length };
+    const meta: PackedBatches['partitions'][number] = {
+      topic: f.topic,
+      partition: f.partition,
+      highWatermark: f.highWatermark,
+      from: f.from,
+      batches: f.batches.length,
+    };
     if (f.error !== undefined) meta.error = f.error;
     partitions.push(meta);
     for (const b of f.batches) {
@@ -235,10 +261,22 @@ export function unpackBatches(packed: PackedBatches): FetchResponse[] {
     const records: StoredRecord[] = [];
     for (let i = 0; i < p.batches; i++) {
       const header = readBatchHeader(bytes, pos);
-      decodeBatchInto(bytes.subarray(pos, pos + header.sizeInBytes), header, p.topic, p.partition, p.from, records);
+      decodeBatchInto(
+        bytes.subarray(pos, pos + header.sizeInBytes),
+        header,
+        p.topic,
+        p.partition,
+        p.from,
+        records,
+      );
       pos += header.sizeInBytes;
     }
-    const response: FetchResponse = { topic: p.topic, partition: p.partition, records, highWatermark: p.highWatermark };
+    const response: FetchResponse = {
+      topic: p.topic,
+      partition: p.partition,
+      records,
+      highWatermark: p.highWatermark,
+    };
     if (p.error !== undefined) response.error = p.error;
     return response;
   });
@@ -253,9 +291,22 @@ export function unpackFetch(packed: PackedFetch): FetchResponse[] {
       const timestamp = r.f64();
       const key = r.blob();
       const value = r.blob();
-      records[i] = { topic: p.topic, partition: p.partition, offset, timestamp, key, value, headers: r.headers() };
+      records[i] = {
+        topic: p.topic,
+        partition: p.partition,
+        offset,
+        timestamp,
+        key,
+        value,
+        headers: r.headers(),
+      };
     }
-    const response: FetchResponse = { topic: p.topic, partition: p.partition, records, highWatermark: p.highWatermark };
+    const response: FetchResponse = {
+      topic: p.topic,
+      partition: p.partition,
+      records,
+      highWatermark: p.highWatermark,
+    };
     if (p.error !== undefined) response.error = p.error;
     return response;
   });

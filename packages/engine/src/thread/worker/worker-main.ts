@@ -25,14 +25,26 @@ function post(event: ThreadEvent): void {
     port.postMessage(event);
   } catch {
     // A value that cannot be cloned (a decoded record holding a function, say): send it as JSON.
-    port.postMessage(JSON.parse(JSON.stringify(event, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))) as ThreadEvent);
+    port.postMessage(
+      JSON.parse(
+        JSON.stringify(event, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)),
+      ) as ThreadEvent,
+    );
   }
 }
 
 const logger: EngineLogger = {
-  info: (obj, msg) => post({ type: 'log', level: 'info', obj: loggable(obj), ...(msg !== undefined ? { msg } : {}) }),
-  warn: (obj, msg) => post({ type: 'log', level: 'warn', obj: loggable(obj), ...(msg !== undefined ? { msg } : {}) }),
-  error: (obj, msg) => post({ type: 'log', level: 'error', obj: loggable(obj), ...(msg !== undefined ? { msg } : {}) }),
+  info: (obj, msg) =>
+    post({ type: 'log', level: 'info', obj: loggable(obj), ...(msg !== undefined ? { msg } : {}) }),
+  warn: (obj, msg) =>
+    post({ type: 'log', level: 'warn', obj: loggable(obj), ...(msg !== undefined ? { msg } : {}) }),
+  error: (obj, msg) =>
+    post({
+      type: 'log',
+      level: 'error',
+      obj: loggable(obj),
+      ...(msg !== undefined ? { msg } : {}),
+    }),
 };
 
 // A stop may arrive while the worker is still loading: it is remembered, and the thread then never
@@ -46,10 +58,16 @@ port.on('message', (m: ThreadCommand) => {
 });
 
 async function main(): Promise<void> {
-  const registries: CodeRegistries = init.workerModule === null ? {} : await loadCodeModule(init.workerModule);
+  const registries: CodeRegistries =
+    init.workerModule === null ? {} : await loadCodeModule(init.workerModule);
   const compiled = compilePlan(init.plan, registries);
   const backend = new BackendClient(init.backendPort);
-  const metrics = new MetricsRegistry(init.config.applicationId, {}, Date.now, remoteSlots(init.slots));
+  const metrics = new MetricsRegistry(
+    init.config.applicationId,
+    {},
+    Date.now,
+    remoteSlots(init.slots),
+  );
   const onError = (error: ProcessingError): void => post({ type: 'error', error });
 
   // Global tables: each worker keeps its own replica, loaded before its thread processes anything
@@ -76,7 +94,12 @@ async function main(): Promise<void> {
     metrics,
     logger,
     onError,
-    onFatal: (_thread, error) => post({ type: 'fatal', error: toWire(error), detail: error instanceof FailedProcessingError ? error.detail : null }),
+    onFatal: (_thread, error) =>
+      post({
+        type: 'fatal',
+        error: toWire(error),
+        detail: error instanceof FailedProcessingError ? error.detail : null,
+      }),
   });
   thread.lifecycle.onChange((state) => post({ type: 'state', state }));
 

@@ -95,15 +95,30 @@ export class WorkerStreamThread implements StreamThreadHandle {
       });
       worker.on('error', (error) => {
         // An uncaught exception in the worker: the thread is gone.
-        this.#ctx.logger.error({ thread: this.name, err: error.message }, 'stream thread worker crashed');
+        this.#ctx.logger.error(
+          { thread: this.name, err: error.message },
+          'stream thread worker crashed',
+        );
         if (!started) reject(error);
         else if (!this.#finished) this.#ctx.onFatal(this, error);
       });
       worker.on('exit', (code) => {
         if (!this.#finished && started && !this.#stopRequested) {
-          this.#ctx.onFatal(this, new EngineError('APP_STATE', `stream thread ${this.name} exited unexpectedly (code ${code})`));
+          this.#ctx.onFatal(
+            this,
+            new EngineError(
+              'APP_STATE',
+              `stream thread ${this.name} exited unexpectedly (code ${code})`,
+            ),
+          );
         }
-        if (!started) reject(new EngineError('APP_STATE', `stream thread ${this.name} exited before it started (code ${code})`));
+        if (!started)
+          reject(
+            new EngineError(
+              'APP_STATE',
+              `stream thread ${this.name} exited before it started (code ${code})`,
+            ),
+          );
         this.#finish();
         exited();
       });
@@ -135,7 +150,12 @@ export class WorkerStreamThread implements StreamThreadHandle {
         this.#ctx.onError(event.error);
         return;
       case 'fatal':
-        this.#ctx.onFatal(this, event.detail !== null ? new FailedProcessingError(event.detail, fromWire(event.error)) : fromWire(event.error));
+        this.#ctx.onFatal(
+          this,
+          event.detail !== null
+            ? new FailedProcessingError(event.detail, fromWire(event.error))
+            : fromWire(event.error),
+        );
         return;
       case 'log': {
         const log = this.#ctx.logger[event.level];
@@ -165,7 +185,10 @@ export class WorkerStreamThread implements StreamThreadHandle {
     // Tasks a crashed worker still owned would otherwise look alive forever.
     for (const m of this.#ctx.metrics.tasks.values()) {
       const state = TASK_STATE_CODES[m.stateCode];
-      if (m.ownerThread === this.index && (state === 'RUNNING' || state === 'RESTORING' || state === 'CREATED')) {
+      if (
+        m.ownerThread === this.index &&
+        (state === 'RUNNING' || state === 'RESTORING' || state === 'CREATED')
+      ) {
         m.stateCode = TASK_STATE_CODES.indexOf('FAILED');
       }
     }
@@ -180,16 +203,25 @@ export class WorkerStreamThread implements StreamThreadHandle {
  */
 function spawnStreamWorker(init: WorkerInit, transferList: WorkerInit['backendPort'][]): Worker {
   const here = import.meta.url;
-  const options = { workerData: init, transferList, name: threadName(init.config.applicationId, init.index) };
+  const options = {
+    workerData: init,
+    transferList,
+    name: threadName(init.config.applicationId, init.index),
+  };
   if (!here.endsWith('.ts')) return new Worker(new URL('./worker-main.js', here), options);
-  const tsx = createRequire(here).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs');
+  const tsx = createRequire(here)
+    .resolve('tsx/esm/api')
+    .replace(/\.cjs$/, '.mjs');
   const entry = new URL('./worker-main.ts', here).href;
   const code = `import(${JSON.stringify(pathToFileURL(tsx).href)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); });`;
   return new Worker(code, { ...options, eval: true, execArgv: ['--conditions=source'] });
 }
 
 function fromWire(w: WireError): Error {
-  const error = w.code !== undefined ? new EngineError(w.code as EngineErrorCode, w.message, { retriable: w.retriable ?? false }) : new Error(w.message);
+  const error =
+    w.code !== undefined
+      ? new EngineError(w.code as EngineErrorCode, w.message, { retriable: w.retriable ?? false })
+      : new Error(w.message);
   error.name = w.name;
   return error;
 }
