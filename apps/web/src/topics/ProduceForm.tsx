@@ -1,11 +1,11 @@
 // Produce one record to a topic: key (or null), value, serdes and optional headers. Without a
 // partition the runtime's default partitioner picks one from the key (murmur2, as Java's).
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import type { BuiltinSerdeName } from '@streamwright/topology-model';
 import { useApi } from '../api/context.js';
 import { useDesigner, useDesignerStore } from '../store/context.js';
 import { messageOf } from '../runtime/runtime-actions.js';
-import { parseHeaders, SERDES, serdesFor } from './serdes.js';
+import { parseHeaders, serdesFor } from './serdes.js';
+import { serdeSelect } from './SerdeSelect.js';
 
 export function ProduceForm({
   topic,
@@ -69,30 +69,6 @@ export function ProduceForm({
       setBusy(false);
     }
   };
-
-  const serdeSelect = (
-    id: string,
-    label: string,
-    current: BuiltinSerdeName,
-    set: (s: BuiltinSerdeName) => void,
-    testId: string,
-  ) => (
-    <div className="sw-field sw-field--narrow">
-      <label htmlFor={id}>{label}</label>
-      <select
-        id={id}
-        value={current}
-        data-testid={testId}
-        onChange={(e) => set(e.target.value as BuiltinSerdeName)}
-      >
-        {SERDES.map((s) => (
-          <option key={s} value={s}>
-            {s}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
 
   return (
     <form

@@ -1,12 +1,12 @@
 // The latest records of a topic (newest first), decoded with the chosen serdes; refreshed every second while
 // auto-refresh is on (the default) so a sink's output appears as it is written.
 import { useCallback, useEffect, useId, useState } from 'react';
-import type { BuiltinSerdeName } from '@streamwright/topology-model';
 import { useApi } from '../api/context.js';
 import { useDesigner, useDesignerStore } from '../store/context.js';
 import type { ReadRecord } from '../api/types.js';
 import { messageOf } from '../runtime/runtime-actions.js';
-import { SERDES, serdesFor, showValue } from './serdes.js';
+import { serdesFor, showValue } from './serdes.js';
+import { serdeSelect } from './SerdeSelect.js';
 
 const REFRESH_MS = 1000;
 
@@ -55,30 +55,6 @@ export function RecordsView({ topic, partitions }: { topic: string; partitions: 
     const timer = setInterval(() => void read(), REFRESH_MS);
     return () => clearInterval(timer);
   }, [read, auto]);
-
-  const serdeSelect = (
-    id: string,
-    label: string,
-    current: BuiltinSerdeName,
-    set: (s: BuiltinSerdeName) => void,
-    testId: string,
-  ) => (
-    <div className="sw-field sw-field--narrow">
-      <label htmlFor={id}>{label}</label>
-      <select
-        id={id}
-        value={current}
-        data-testid={testId}
-        onChange={(e) => set(e.target.value as BuiltinSerdeName)}
-      >
-        {SERDES.map((s) => (
-          <option key={s} value={s}>
-            {s}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
 
   return (
     <section
