@@ -103,6 +103,37 @@ describe('PrefetchingFetcher', () => {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
+  it('a prefetch parked on a caught-up partition does not hold up a poll that also asks for another one', async () => {
+    // t-0 has data; t-1 is caught up. A poll of both takes only part of t-0's fetch, so the
+    // prefetch goes out for t-1 alone and parks; the next poll needs t-0 again and must not wait
+    // out the parked long poll.
+    const sent: string[] = [];
+    const f = new PrefetchingFetcher(async (requests, maxWaitMs, signal) => {
+      sent.push(requests.map((r) => `${r.partition}@${r.offset}`).join(' '));
+      const out: PartitionFetch[] = [];
+      for (const r of requests) {
+        const records = r.partition === 0 ? [0, 1, 2, 3].map((i) => rec(r.offset + i)) : [];
+        out.push({ topic: 't', partition: r.partition, from: r.offset, records, highWatermark: 0 });
+      }
+      if (requests.every((r) => r.partition === 1) && !signal.aborted)
+        await new Promise<void>((resolve) => {
+          signal.addEventListener('abort', () => resolve(), { once: true });
+          setTimeout(resolve, maxWaitMs);
+        });
+      return out;
+    });
+    const both = (o: number): FetchRequest[] => [
+      { topic: 't', partition: 0, offset: o },
+      { topic: 't', partition: 1, offset: 0 },
+    ];
+    expect(offsets(await f.fetch(both(0), { maxRecords: 2, maxWaitMs: 5000 }))).toEqual([0, 1]);
+    expect(offsets(await f.fetch(both(2), { maxRecords: 2, maxWaitMs: 5000 }))).toEqual([2, 3]);
+    const started = Date.now();
+    expect(offsets(await f.fetch(both(4), { maxRecords: 2, maxWaitMs: 5000 }))).toEqual([4, 5]);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(sent).toEqual(['0@0 1@0', '1@0', '0@4 1@0', '1@0']);
+  });
+
   it('a failed prefetch fails the next poll, not silently', async () => {
     let calls = 0;
     const f = new PrefetchingFetcher(async (requests) => {

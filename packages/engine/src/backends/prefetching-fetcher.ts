@@ -60,8 +60,10 @@ export class PrefetchingFetcher {
         waited = requests.every(
           (r) => this.#inFlight!.offsets.get(key(r.topic, r.partition)) === r.offset,
         );
-        // A poll that must not wait (records are buffered downstream) cuts the prefetch's long poll short.
-        if (options.maxWaitMs <= 0) this.#inFlight.abort.abort();
+        // A poll that must not wait (records are buffered downstream) cuts the prefetch's long poll
+        // short; so does one the prefetch does not cover (it may be parked on a caught-up partition
+        // while another one, not in it, has data): its answer is kept, then this poll fetches.
+        if (options.maxWaitMs <= 0 || !waited) this.#inFlight.abort.abort();
         await this.#absorb(options.signal);
       }
       if (!this.#ready(requests) && !waited) {
