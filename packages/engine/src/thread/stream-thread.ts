@@ -4,59 +4,26 @@
 // setImmediate so the runtime's HTTP server stays responsive) and inside a worker thread, where its
 // backend is the main thread's, reached through a MessagePort (thread/worker/).
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type {
-  Backend,
-  FetchRequest,
-  GroupMember,
-  PartitionAssignor,
-  ProcessingError,
-  TopicPartition,
-} from '../api.js';
-import { PrefetchingFetcher, type PartitionFetch } from '../backends/prefetching-fetcher.js';
-import type { EngineConfig } from '../app/config.js';
+import type { GroupMember, TopicPartition } from '../api.js';
+import { PrefetchingFetcher } from '../backends/prefetching-fetcher.js';
 import { TransactionalRecordCollector } from '../eos/transactional-collector.js';
 import { errorMessage, ProducerFencedError } from '../errors.js';
 import { StateMachine } from '../lifecycle/state-machine.js';
 import { THREAD_TRANSITIONS, type ThreadState } from '../lifecycle/states.js';
 import type { ThreadMetrics } from '../metrics/metric-groups.js';
-import type { MetricsRegistry } from '../metrics/metrics-registry.js';
 import { FailedProcessingError } from '../processor/processing-failure.js';
-import type { CompiledSubtopology } from '../processor/compile.js';
 import { BufferedRecordCollector } from '../task/record-collector.js';
-import { tpKey, type RecordQueue } from '../task/record-queue.js';
-import { StreamTask, taskIdOf } from '../task/stream-task.js';
-import type { EngineLogger } from '../api.js';
+import { tpKey } from '../task/record-queue.js';
+import type { StreamTask } from '../task/stream-task.js';
+import { fetchForPoll, sleep } from './poll-fetch.js';
+import { TaskManager } from './task-manager.js';
+import type { StreamThreadContext, StreamThreadHandle } from './thread-context.js';
 
-export interface StreamThreadContext {
-  backend: Backend;
-  config: EngineConfig;
-  subtopologies: CompiledSubtopology[];
-  assignor: PartitionAssignor;
-  metrics: MetricsRegistry;
-  logger: EngineLogger;
-  onError: (error: ProcessingError) => void;
-  /** A task failed under log-and-fail, or the thread hit an unexpected error. */
-  onFatal: (thread: StreamThreadHandle, error: unknown) => void;
-}
-
-/** What the application needs of a stream thread, on this thread or in a worker. */
-export interface StreamThreadHandle {
-  readonly name: string;
-  readonly index: number;
-  readonly lifecycle: StateMachine<ThreadState>;
-  readonly state: ThreadState;
-  /** Resolves once the thread has joined the group. */
-  start(): Promise<void>;
-  /** Asks the loop to finish its batch, commit, close its tasks and leave the group. */
-  requestStop(): void;
-  stopped(): Promise<void>;
-}
+export type { StreamThreadContext, StreamThreadHandle } from './thread-context.js';
 
 /** Records processed per task before moving to the next task, and the time budget of a batch. */
 const RECORDS_PER_TASK_TURN = 500;
 const BATCH_BUDGET_MS = 50;
-/** How many polls' worth of records (max.poll.records per partition) one fetch asks for. */
-const FETCH_POLLS = 4;
 /** How long a poll waits when records are buffered but no task could process them. */
 const IDLE_WAIT_MS = 10;
 
@@ -69,9 +36,7 @@ export class StreamThread implements StreamThreadHandle {
   readonly #ctx: StreamThreadContext;
   /** exactly_once_v2: the thread's transactional collector (created at start), else a buffered one. */
   #collector: BufferedRecordCollector | TransactionalRecordCollector;
-  /** Every task this thread ran or runs, for status (a revoked task leaves the map). */
-  readonly tasks = new Map<string, StreamTask>();
-  readonly #queues = new Map<string, { task: StreamTask; queue: RecordQueue }>();
+  readonly #tasks: TaskManager;
   readonly #fetcher: PrefetchingFetcher;
   #member: GroupMember | null = null;
   #pendingAssignment: TopicPartition[] | null = null;
@@ -91,8 +56,22 @@ export class StreamThread implements StreamThreadHandle {
     this.metrics.startTime = Date.now();
     this.#collector = new BufferedRecordCollector(ctx.backend);
     this.#fetcher = new PrefetchingFetcher((requests, maxWaitMs, signal) =>
-      this.#send(requests, maxWaitMs, signal),
+      fetchForPoll(ctx.backend, ctx.config, requests, maxWaitMs, signal),
     );
+    this.#tasks = new TaskManager({
+      ctx,
+      threadName: this.name,
+      threadIndex: index,
+      threadMetrics: this.metrics,
+      collector: () => this.#collector,
+      commit: (tasks) => this.#commit(tasks),
+      failTask: (task, error) => this.#failTask(task, error),
+    });
+  }
+
+  /** Every task this thread ran or runs, for status (a revoked task leaves the map). */
+  get tasks(): Map<string, StreamTask> {
+    return this.#tasks.tasks;
   }
 
   get state(): ThreadState {
@@ -165,53 +144,18 @@ export class StreamThread implements StreamThreadHandle {
     this.#processBatch();
     this.#punctuate();
     await this.#collector.flush();
-    const tasks = [...this.#runningTasks()];
+    const tasks = [...this.#tasks.running()];
     if (Date.now() - this.#lastCommit >= this.#ctx.config.commitIntervalMs)
       await this.#commit(tasks);
     else if (tasks.some((t) => t.commitRequested))
       await this.#commit(tasks.filter((t) => t.commitRequested));
   }
 
-  /**
-   * One fetch to the backend. The thread's PrefetchingFetcher sends the next one as soon as this
-   * one is answered, so it travels while the thread processes (see prefetching-fetcher.ts).
-   */
-  #send(
-    requests: FetchRequest[],
-    maxWaitMs: number,
-    signal: AbortSignal,
-  ): Promise<PartitionFetch[]> {
-    const from = new Map(requests.map((r) => [tpKey(r.topic, r.partition), r.offset]));
-    return this.#ctx.backend
-      .fetchMany(requests, {
-        // Like Kafka's consumer, fetch more than one poll's worth (its fetches are sized in bytes,
-        // max.partition.fetch.bytes, not by max.poll.records): the fetcher keeps the rest, so a
-        // round trip covers several polls.
-        maxRecords: this.#ctx.config.maxPollRecords * FETCH_POLLS,
-        maxWaitMs,
-        signal,
-        ...(this.#eos ? { isolationLevel: 'read_committed' as const } : {}),
-      })
-      .then((responses) =>
-        responses.map((r) => {
-          const fetched: PartitionFetch = {
-            topic: r.topic,
-            partition: r.partition,
-            from: from.get(tpKey(r.topic, r.partition)) ?? -1,
-            records: r.records,
-            highWatermark: r.highWatermark,
-          };
-          if (r.error !== undefined) fetched.error = r.error;
-          return fetched;
-        }),
-      );
-  }
-
   async #poll(): Promise<void> {
     const { config } = this.#ctx;
     const requests: { topic: string; partition: number; offset: number }[] = [];
     let buffered = 0;
-    for (const { task, queue } of this.#queues.values()) {
+    for (const { task, queue } of this.#tasks.queues.values()) {
       if (task.state !== 'RUNNING') continue;
       buffered += queue.size;
       if (queue.size < config.bufferedRecordsPerPartition)
@@ -252,12 +196,12 @@ export class StreamThread implements StreamThreadHandle {
     const ms = performance.now() - started;
     this.metrics.recordPoll(polled, ms, maxWaitMs > 0 ? ms : 0);
     for (const r of responses) {
-      const entry = this.#queues.get(tpKey(r.topic, r.partition));
+      const entry = this.#tasks.queues.get(tpKey(r.topic, r.partition));
       if (!entry) continue;
       const { queue, task } = entry;
       queue.highWatermark = r.highWatermark;
       if (r.error === 'OFFSET_OUT_OF_RANGE') {
-        queue.position = await this.#resetPosition(task, queue.tp);
+        queue.position = await this.#tasks.resetPosition(task, queue.tp);
         continue;
       }
       if (r.records.length > 0) {
@@ -274,7 +218,7 @@ export class StreamThread implements StreamThreadHandle {
    */
   #processBatch(): void {
     this.#processedLastBatch = false;
-    const tasks = this.#runningTasks();
+    const tasks = this.#tasks.running();
     const started = performance.now();
     let total = 0;
     let progressed = true;
@@ -308,7 +252,7 @@ export class StreamThread implements StreamThreadHandle {
     const now = Date.now();
     const started = performance.now();
     let fired = 0;
-    for (const task of this.#runningTasks()) {
+    for (const task of this.#tasks.running()) {
       try {
         if (task.maybePunctuateStreamTime()) fired++;
         if (task.maybePunctuateSystemTime(now)) fired++;
@@ -361,12 +305,6 @@ export class StreamThread implements StreamThreadHandle {
     this.#lastCommit = Date.now();
   }
 
-  #runningTasks(): StreamTask[] {
-    const out: StreamTask[] = [];
-    for (const t of this.tasks.values()) if (t.state === 'RUNNING') out.push(t);
-    return out;
-  }
-
   #requestRevocation(partitions: TopicPartition[]): Promise<void> {
     if (this.#loop === null || this.lifecycle.state === 'DEAD') return Promise.resolve();
     return new Promise((resolve) => {
@@ -379,20 +317,14 @@ export class StreamThread implements StreamThreadHandle {
     const revocations = this.#pendingRevocations.splice(0);
     if (revocations.length > 0) {
       this.lifecycle.transition('PARTITIONS_REVOKED');
-      const revoked = new Set(
-        revocations.flatMap((r) => r.partitions).map((tp) => tpKey(tp.topic, tp.partition)),
-      );
-      const affected = [...this.tasks.values()].filter((t) =>
-        t.partitions.some((tp) => revoked.has(tpKey(tp.topic, tp.partition))),
-      );
-      await this.#closeTasks(affected);
+      await this.#tasks.close(this.#tasks.owning(revocations.flatMap((r) => r.partitions)));
       for (const r of revocations) r.done();
     }
     const assigned = this.#pendingAssignment;
     if (assigned !== null) {
       this.#pendingAssignment = null;
       this.lifecycle.transition('PARTITIONS_ASSIGNED');
-      await this.#assign(assigned);
+      await this.#tasks.assign(assigned);
     }
     if (
       this.lifecycle.state === 'PARTITIONS_ASSIGNED' &&
@@ -400,58 +332,6 @@ export class StreamThread implements StreamThreadHandle {
       this.#pendingRevocations.length === 0
     ) {
       this.lifecycle.transition('RUNNING');
-    }
-  }
-
-  async #assign(assigned: TopicPartition[]): Promise<void> {
-    const { subtopologies, config, metrics, backend } = this.#ctx;
-    const wanted = new Map<
-      string,
-      { sub: CompiledSubtopology; partition: number; tps: TopicPartition[] }
-    >();
-    for (const tp of assigned) {
-      const sub = subtopologies.find((s) => s.sourceTopics.includes(tp.topic));
-      if (!sub) continue;
-      const id = taskIdOf(sub.id, tp.partition);
-      let w = wanted.get(id);
-      if (!w) wanted.set(id, (w = { sub, partition: tp.partition, tps: [] }));
-      w.tps.push(tp);
-    }
-    // Tasks no longer assigned (normally revoked already) are closed.
-    await this.#closeTasks(
-      [...this.tasks.values()].filter((t) => !wanted.has(t.id) && t.state !== 'FAILED'),
-    );
-    const created: StreamTask[] = [];
-    for (const [id, w] of wanted) {
-      const existing = this.tasks.get(id);
-      if (existing && existing.state !== 'CLOSED') continue;
-      const task = new StreamTask({
-        subtopology: w.sub,
-        partition: w.partition,
-        partitions: w.tps,
-        collector: this.#collector,
-        metrics,
-        config,
-        onError: this.#ctx.onError,
-      });
-      this.tasks.set(id, task);
-      task.metrics.ownerThread = this.index;
-      this.metrics.taskCreatedTotal++;
-      created.push(task);
-    }
-    for (const task of created) {
-      const committed = await backend.committedOffsets(config.applicationId, task.partitions);
-      for (const tp of task.partitions) {
-        const queue = task.partitionGroup.queue(tp.topic, tp.partition)!;
-        const c = committed.get(`${tp.topic}:${tp.partition}`);
-        queue.position = c ?? (await this.#resetPosition(task, tp));
-        this.#queues.set(tpKey(tp.topic, tp.partition), { task, queue });
-      }
-      try {
-        await task.restore(backend, this.#eos ? 'read_committed' : 'read_uncommitted');
-      } catch (error) {
-        this.#failTask(task, error);
-      }
     }
   }
 
@@ -466,66 +346,14 @@ export class StreamThread implements StreamThreadHandle {
       'producer fenced: closing tasks dirty and rejoining',
     );
     if (this.#collector instanceof TransactionalRecordCollector) await this.#collector.abort();
-    for (const task of [...this.tasks.values()]) {
-      task.close();
-      this.metrics.taskClosedTotal++;
-      this.tasks.delete(task.id);
-      task.metrics.ownerThread = 0;
-    }
-    this.#queues.clear();
+    this.#tasks.closeAllDirty();
     await this.#initTransactions();
     this.#pendingAssignment = this.#member?.assignment() ?? [];
   }
 
-  async #resetPosition(task: StreamTask, tp: TopicPartition): Promise<number> {
-    const desc = await this.#ctx.backend.describeTopic(tp.topic);
-    const range = desc?.offsets.find((o) => o.partition === tp.partition);
-    const policy = task.graph.sourceByTopic.get(tp.topic)?.source.offsetReset ?? 'earliest';
-    return policy === 'latest' ? (range?.latest ?? 0) : (range?.earliest ?? 0);
-  }
-
-  /** Commits healthy tasks, then closes them (a FAILED task is closed without committing). */
-  async #closeTasks(tasks: StreamTask[]): Promise<void> {
-    if (tasks.length === 0) return;
-    try {
-      const running = tasks.filter((t) => t.state === 'RUNNING');
-      await this.#commit(running);
-      for (const t of running) await t.writeCheckpoint(this.#ctx.backend);
-    } catch (error) {
-      this.#ctx.logger.error(
-        { thread: this.name, err: errorMessage(error) },
-        'commit while closing tasks failed',
-      );
-    }
-    for (const task of tasks) {
-      task.close();
-      this.metrics.taskClosedTotal++;
-      for (const tp of task.partitions) this.#queues.delete(tpKey(tp.topic, tp.partition));
-      if (task.state === 'CLOSED') {
-        this.tasks.delete(task.id);
-        task.metrics.ownerThread = 0;
-      }
-    }
-  }
-
   async #shutdown(): Promise<void> {
     this.lifecycle.tryTransition('PENDING_SHUTDOWN');
-    const tasks = [...this.tasks.values()];
-    try {
-      const running = tasks.filter((t) => t.state === 'RUNNING');
-      await this.#commit(running);
-      // Only after a successful commit: the checkpoint says the local stores match the changelog.
-      for (const t of running) await t.writeCheckpoint(this.#ctx.backend);
-    } catch (error) {
-      this.#ctx.logger.error(
-        { thread: this.name, err: errorMessage(error) },
-        'final commit failed',
-      );
-    }
-    // Closed tasks stay listed (CLOSED / FAILED) in status() after the thread is gone.
-    for (const t of tasks) t.close();
-    this.metrics.taskClosedTotal += tasks.length;
-    this.#queues.clear();
+    await this.#tasks.shutdown();
     this.#fetcher.close();
     for (const r of this.#pendingRevocations.splice(0)) r.done();
     this.lifecycle.tryTransition('DEAD');
@@ -547,16 +375,3 @@ export class StreamThread implements StreamThreadHandle {
 
 export const threadName = (applicationId: string, index: number): string =>
   `${applicationId}-StreamThread-${index}`;
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done);
-  });
-}

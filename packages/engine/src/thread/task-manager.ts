@@ -1,0 +1,163 @@
+// A stream thread's tasks (Kafka Streams' TaskManager): creating them for an assignment (from the
+// committed offsets, restoring their state), committing and closing them on revocation, closing
+// them dirty when the producer is fenced, and the record queues the thread's polls fill.
+import type { TopicPartition } from '../api.js';
+import { errorMessage } from '../errors.js';
+import type { ThreadMetrics } from '../metrics/metric-groups.js';
+import type { CompiledSubtopology } from '../processor/compile.js';
+import type { RecordCollector } from '../task/record-collector.js';
+import { tpKey, type RecordQueue } from '../task/record-queue.js';
+import { StreamTask, taskIdOf } from '../task/stream-task.js';
+import type { StreamThreadContext } from './thread-context.js';
+
+export interface TaskManagerOptions {
+  ctx: StreamThreadContext;
+  threadName: string;
+  threadIndex: number;
+  threadMetrics: ThreadMetrics;
+  /** The thread's current collector (exactly_once_v2 replaces it when the producer is renewed). */
+  collector: () => RecordCollector;
+  /** The thread's commit: flush output and changelogs, then commit the tasks' input offsets. */
+  commit: (tasks: StreamTask[]) => Promise<void>;
+  failTask: (task: StreamTask, error: unknown) => void;
+}
+
+export class TaskManager {
+  /** Every task this thread ran or runs, for status (a revoked task leaves the map). */
+  readonly tasks = new Map<string, StreamTask>();
+  /** The input partitions of running tasks, by tpKey, with the queue a poll appends to. */
+  readonly queues = new Map<string, { task: StreamTask; queue: RecordQueue }>();
+  readonly #o: TaskManagerOptions;
+
+  constructor(options: TaskManagerOptions) {
+    this.#o = options;
+  }
+
+  get #eos(): boolean {
+    return this.#o.ctx.config.processingGuarantee === 'exactly_once_v2';
+  }
+
+  running(): StreamTask[] {
+    const out: StreamTask[] = [];
+    for (const t of this.tasks.values()) if (t.state === 'RUNNING') out.push(t);
+    return out;
+  }
+
+  /** Tasks reading any of these partitions. */
+  owning(partitions: TopicPartition[]): StreamTask[] {
+    const keys = new Set(partitions.map((tp) => tpKey(tp.topic, tp.partition)));
+    return [...this.tasks.values()].filter((t) =>
+      t.partitions.some((tp) => keys.has(tpKey(tp.topic, tp.partition))),
+    );
+  }
+
+  async assign(assigned: TopicPartition[]): Promise<void> {
+    const { subtopologies, config, metrics, backend } = this.#o.ctx;
+    const wanted = new Map<
+      string,
+      { sub: CompiledSubtopology; partition: number; tps: TopicPartition[] }
+    >();
+    for (const tp of assigned) {
+      const sub = subtopologies.find((s) => s.sourceTopics.includes(tp.topic));
+      if (!sub) continue;
+      const id = taskIdOf(sub.id, tp.partition);
+      let w = wanted.get(id);
+      if (!w) wanted.set(id, (w = { sub, partition: tp.partition, tps: [] }));
+      w.tps.push(tp);
+    }
+    // Tasks no longer assigned (normally revoked already) are closed.
+    await this.close(
+      [...this.tasks.values()].filter((t) => !wanted.has(t.id) && t.state !== 'FAILED'),
+    );
+    const created: StreamTask[] = [];
+    for (const [id, w] of wanted) {
+      const existing = this.tasks.get(id);
+      if (existing && existing.state !== 'CLOSED') continue;
+      const task = new StreamTask({
+        subtopology: w.sub,
+        partition: w.partition,
+        partitions: w.tps,
+        collector: this.#o.collector(),
+        metrics,
+        config,
+        onError: this.#o.ctx.onError,
+      });
+      this.tasks.set(id, task);
+      task.metrics.ownerThread = this.#o.threadIndex;
+      this.#o.threadMetrics.taskCreatedTotal++;
+      created.push(task);
+    }
+    for (const task of created) {
+      const committed = await backend.committedOffsets(config.applicationId, task.partitions);
+      for (const tp of task.partitions) {
+        const queue = task.partitionGroup.queue(tp.topic, tp.partition)!;
+        const c = committed.get(`${tp.topic}:${tp.partition}`);
+        queue.position = c ?? (await this.resetPosition(task, tp));
+        this.queues.set(tpKey(tp.topic, tp.partition), { task, queue });
+      }
+      try {
+        await task.restore(backend, this.#eos ? 'read_committed' : 'read_uncommitted');
+      } catch (error) {
+        this.#o.failTask(task, error);
+      }
+    }
+  }
+
+  /** Where a partition without a usable committed offset starts (its source's auto.offset.reset). */
+  async resetPosition(task: StreamTask, tp: TopicPartition): Promise<number> {
+    const desc = await this.#o.ctx.backend.describeTopic(tp.topic);
+    const range = desc?.offsets.find((o) => o.partition === tp.partition);
+    const policy = task.graph.sourceByTopic.get(tp.topic)?.source.offsetReset ?? 'earliest';
+    return policy === 'latest' ? (range?.latest ?? 0) : (range?.earliest ?? 0);
+  }
+
+  /** Commits healthy tasks, then closes them (a FAILED task is closed without committing). */
+  async close(tasks: StreamTask[]): Promise<void> {
+    if (tasks.length === 0) return;
+    await this.#commitAndCheckpoint(tasks, 'commit while closing tasks failed');
+    for (const task of tasks) {
+      task.close();
+      this.#o.threadMetrics.taskClosedTotal++;
+      for (const tp of task.partitions) this.queues.delete(tpKey(tp.topic, tp.partition));
+      if (task.state === 'CLOSED') {
+        this.tasks.delete(task.id);
+        task.metrics.ownerThread = 0;
+      }
+    }
+  }
+
+  /**
+   * The producer was fenced (TaskMigrated): every task is closed dirty, dropping in-memory state
+   * that is then restored from the committed changelog when the assignment is taken again.
+   */
+  closeAllDirty(): void {
+    for (const task of [...this.tasks.values()]) {
+      task.close();
+      this.#o.threadMetrics.taskClosedTotal++;
+      this.tasks.delete(task.id);
+      task.metrics.ownerThread = 0;
+    }
+    this.queues.clear();
+  }
+
+  /** The thread is stopping: a last commit, then every task is closed (they stay listed). */
+  async shutdown(): Promise<void> {
+    const tasks = [...this.tasks.values()];
+    await this.#commitAndCheckpoint(tasks, 'final commit failed');
+    // Closed tasks stay listed (CLOSED / FAILED) in status() after the thread is gone.
+    for (const t of tasks) t.close();
+    this.#o.threadMetrics.taskClosedTotal += tasks.length;
+    this.queues.clear();
+  }
+
+  async #commitAndCheckpoint(tasks: StreamTask[], failure: string): Promise<void> {
+    try {
+      const running = tasks.filter((t) => t.state === 'RUNNING');
+      await this.#o.commit(running);
+      // Only after a successful commit: the checkpoint says the local stores match the changelog.
+      for (const t of running) await t.writeCheckpoint(this.#o.ctx.backend);
+    } catch (error) {
+      this.#o.ctx.logger.error({ thread: this.#o.threadName, err: errorMessage(error) }, failure);
+    }
+  }
+}

@@ -1,0 +1,34 @@
+// What a stream thread is given (StreamThreadContext) and what the application needs of one
+// (StreamThreadHandle), whether it runs on the main thread (stream-thread.ts) or in a worker
+// (worker/worker-stream-thread.ts).
+import type { Backend, EngineLogger, PartitionAssignor, ProcessingError } from '../api.js';
+import type { EngineConfig } from '../app/config.js';
+import type { StateMachine } from '../lifecycle/state-machine.js';
+import type { ThreadState } from '../lifecycle/states.js';
+import type { MetricsRegistry } from '../metrics/metrics-registry.js';
+import type { CompiledSubtopology } from '../processor/compile.js';
+
+export interface StreamThreadContext {
+  backend: Backend;
+  config: EngineConfig;
+  subtopologies: CompiledSubtopology[];
+  assignor: PartitionAssignor;
+  metrics: MetricsRegistry;
+  logger: EngineLogger;
+  onError: (error: ProcessingError) => void;
+  /** A task failed under log-and-fail, or the thread hit an unexpected error. */
+  onFatal: (thread: StreamThreadHandle, error: unknown) => void;
+}
+
+/** What the application needs of a stream thread, on this thread or in a worker. */
+export interface StreamThreadHandle {
+  readonly name: string;
+  readonly index: number;
+  readonly lifecycle: StateMachine<ThreadState>;
+  readonly state: ThreadState;
+  /** Resolves once the thread has joined the group. */
+  start(): Promise<void>;
+  /** Asks the loop to finish its batch, commit, close its tasks and leave the group. */
+  requestStop(): void;
+  stopped(): Promise<void>;
+}
