@@ -1,10 +1,8 @@
 // Differential tests of joins: the same topology document and input run on Apache Kafka Streams
 // 4.1 (TopologyTestDriver via tools/ks-oracle) and on our test driver must give the same output
 // records (key, value, timestamp, in order), the same dropped-records total and describe() text.
-import { runOracle, type OracleResult, type OracleScenario } from '@streamwright/ks-oracle';
-import { describeTopology, planTopology, validateTopology } from '@streamwright/topology-model';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestDriver } from '../src/test-driver/test-driver.js';
+import type { OracleScenario } from '@streamwright/ks-oracle';
+import { compareWithOracle } from './fixtures/oracle-harness.js';
 
 type Node = Record<string, unknown>;
 type Edge = { from: string; to: string; toPort?: string };
@@ -182,38 +180,4 @@ const scenarios: OracleScenario[] = [
   })),
 ];
 
-function ours(scenario: OracleScenario) {
-  const result = validateTopology(scenario.topology);
-  if (!result.ok) throw new Error(JSON.stringify(result.errors));
-  const driver = createTestDriver(result.topology);
-  for (const r of scenario.inputs ?? []) driver.pipeInput(r.topic, r.key, r.value, r.timestamp);
-  const outputs = Object.fromEntries(
-    (scenario.outputs ?? []).map((topic) => [
-      topic,
-      driver.readOutput(topic).map((r) => ({ key: r.key, value: r.value, timestamp: r.timestamp })),
-    ]),
-  );
-  const dropped = Object.values(driver.metrics().tasks).reduce(
-    (s, t) => s + (t['dropped-records-total'] ?? 0),
-    0,
-  );
-  return { outputs, dropped, describe: describeTopology(planTopology(result.topology)) };
-}
-
-describe('joins vs Apache Kafka Streams 4.1', () => {
-  let expected: OracleResult[];
-  beforeAll(async () => {
-    expected = await runOracle(scenarios);
-  }, 300_000);
-
-  for (const [i, scenario] of scenarios.entries()) {
-    it(scenario.name, () => {
-      const reference = expected[i]!;
-      expect(reference.error, `${scenario.name} failed on Kafka Streams`).toBeUndefined();
-      const mine = ours(scenario);
-      expect(mine.describe).toBe(reference.describe);
-      expect(mine.outputs).toEqual(reference.outputs);
-      expect(mine.dropped).toBe(reference.metrics?.['dropped-records-total']);
-    });
-  }
-});
+compareWithOracle('joins vs Apache Kafka Streams 4.1', scenarios);

@@ -2,60 +2,12 @@
 // input run on Apache Kafka Streams 4.1 (TopologyTestDriver via tools/ks-oracle) and on our test
 // driver must give the same output records (key, value, timestamp, in order), the same
 // dropped-records total and the same describe() text.
-import { runOracle, type OracleResult, type OracleScenario } from '@streamwright/ks-oracle';
-import {
-  describeTopology,
-  planTopology,
-  validateTopology,
-  type WindowSpec,
-} from '@streamwright/topology-model';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { runOracle, type OracleScenario } from '@streamwright/ks-oracle';
+import { validateTopology } from '@streamwright/topology-model';
+import { expect, it } from 'vitest';
 import { createTestDriver } from '../src/test-driver/test-driver.js';
-
-type Extra = Record<string, unknown>;
-
-/** source → groupByKey → windowedBy → <agg> [→ suppress] → toStream → map(key to text) → sink. */
-function windowedDoc(
-  window: WindowSpec | Extra,
-  agg: { kind: string; config?: Extra },
-  options: { suppress?: Extra; windowedBy?: Extra; valueSerde?: string } = {},
-) {
-  const nodes: Extra[] = [
-    { id: 'src', kind: 'source', config: { topic: 'clicks' } },
-    { id: 'g', kind: 'groupByKey', config: {} },
-    { id: 'w', kind: 'windowedBy', config: { window, ...options.windowedBy } },
-    { id: 'agg', kind: agg.kind, config: agg.config ?? {} },
-    ...(options.suppress ? [{ id: 'sup', kind: 'suppress', config: options.suppress }] : []),
-    { id: 'ts', kind: 'toStream', config: {} },
-    {
-      id: 'm',
-      kind: 'map',
-      config: {
-        expression:
-          '{"key": key.key + "@" + string(key.start) + "/" + string(key.end), "value": value}',
-      },
-    },
-    { id: 'out', kind: 'sink', config: { topic: 'out', valueSerde: options.valueSerde ?? 'long' } },
-  ];
-  const chain = nodes.map((n) => n['id'] as string);
-  return {
-    schemaVersion: 1,
-    application: { id: 'windows' },
-    topics: [
-      { name: 'clicks', partitions: 1 },
-      { name: 'out', partitions: 1 },
-    ],
-    nodes,
-    edges: chain.slice(1).map((to, i) => ({ from: chain[i] as string, to })),
-  };
-}
-
-const input = (key: string | null, timestamp: number, value: unknown = { t: timestamp }) => ({
-  topic: 'clicks',
-  key,
-  value,
-  timestamp,
-});
+import { compareWithOracle, runOurs } from './fixtures/oracle-harness.js';
+import { input, windowedDoc } from './fixtures/windowed-doc.js';
 
 /**
  * The seed's late-arrival story in a 5 s tumbling window with 2 s grace: 1 s, 3 s, 4 s count 3;
@@ -192,71 +144,78 @@ const scenarios: OracleScenario[] = [
   },
 ];
 
-function ours(scenario: OracleScenario) {
-  const result = validateTopology(scenario.topology);
-  if (!result.ok) throw new Error(JSON.stringify(result.errors));
-  const driver = createTestDriver(result.topology);
-  for (const r of scenario.inputs ?? []) driver.pipeInput(r.topic, r.key, r.value, r.timestamp);
-  const outputs = Object.fromEntries(
-    (scenario.outputs ?? []).map((topic) => [
-      topic,
-      driver.readOutput(topic).map((r) => ({ key: r.key, value: r.value, timestamp: r.timestamp })),
-    ]),
-  );
-  const dropped = Object.values(driver.metrics().tasks).reduce(
-    (s, t) => s + (t['dropped-records-total'] ?? 0),
-    0,
-  );
-  return { outputs, dropped, describe: describeTopology(planTopology(result.topology)) };
-}
-
-describe('windowed aggregations and suppression vs Apache Kafka Streams 4.1', () => {
-  let expected: OracleResult[];
-  beforeAll(async () => {
-    expected = await runOracle(scenarios);
-  }, 300_000);
-
-  it('the late-arrival story: within grace 3 → 4, beyond grace dropped and counted', () => {
-    const reference = expected[0]!;
-    const windowZero = (reference.outputs?.['out'] ?? [])
-      .filter((r) => r.key === 'u1@0/5000')
-      .map((r) => r.value);
-    expect(windowZero).toEqual([1, 2, 3, 4]); // Kafka Streams' own result, checked before ours
-    expect(reference.metrics?.['dropped-records-total']).toBe(3); // null key, 2.5 s, 4.999 s
-    const mine = ours(scenarios[0]!);
-    expect(mine.outputs).toEqual(reference.outputs);
-    expect(mine.dropped).toBe(3);
-  });
-
-  it('a full strict suppression buffer fails processing, as in Kafka Streams', async () => {
-    const topology = windowedDoc(
-      { type: 'tumbling', sizeMs: 5000 },
-      { kind: 'windowedCount' },
-      { suppress: { until: 'timeLimit', timeLimitMs: 10000, maxRecords: 1 } },
-    );
-    const inputs = [input('a', 0), input('b', 1)];
-    const [reference] = await runOracle([
-      { name: 'full buffer', topology, inputs, outputs: ['out'] },
-    ]);
-    // Kafka Streams: StreamsException "Exception caught in process. ... processor=KTABLE-SUPPRESS-..."
-    expect(reference?.error).toContain('processor=KTABLE-SUPPRESS-0000000003');
-    const result = validateTopology(topology);
-    if (!result.ok) throw new Error(JSON.stringify(result.errors));
-    const driver = createTestDriver(result.topology);
-    driver.pipeInput('clicks', 'a', { t: 0 }, 0);
-    expect(() => driver.pipeInput('clicks', 'b', { t: 1 }, 1)).toThrow(
-      /KTABLE-SUPPRESS-0000000003 buffer exceeded its max capacity\. Currently \[2\/1\] records/,
-    );
-  }, 300_000);
-
-  for (const [i, scenario] of scenarios.entries()) {
-    it(scenario.name, () => {
-      const reference = expected[i]!;
-      expect(reference.error, `${scenario.name} failed on Kafka Streams`).toBeUndefined();
-      const mine = ours(scenario);
-      expect(mine.describe).toBe(reference.describe);
+compareWithOracle(
+  'windowed aggregations and suppression vs Apache Kafka Streams 4.1',
+  scenarios,
+  (expected) => {
+    it('the late-arrival story: within grace 3 → 4, beyond grace dropped and counted', () => {
+      const reference = expected()[0]!;
+      const windowZero = (reference.outputs?.['out'] ?? [])
+        .filter((r) => r.key === 'u1@0/5000')
+        .map((r) => r.value);
+      expect(windowZero).toEqual([1, 2, 3, 4]); // Kafka Streams' own result, checked before ours
+      expect(reference.metrics?.['dropped-records-total']).toBe(3); // null key, 2.5 s, 4.999 s
+      const mine = runOurs(scenarios[0]!);
       expect(mine.outputs).toEqual(reference.outputs);
-      expect(mine.dropped).toBe(reference.metrics?.['dropped-records-total']);
+      expect(mine.dropped).toBe(3);
     });
-  }
-});
+
+    it("Materialized#withRetention below size + grace is refused with Kafka Streams' message", async () => {
+      const cases = [
+        { window: { type: 'tumbling', sizeMs: 5000, graceMs: 2000 }, retentionMs: 6999 },
+        {
+          window: { type: 'hopping', sizeMs: 5000, advanceMs: 1000 },
+          retentionMs: 4999,
+          store: 'hops',
+        },
+        { window: { type: 'sliding', timeDifferenceMs: 5000, graceMs: 1000 }, retentionMs: 5999 },
+        { window: { type: 'session', gapMs: 3000, graceMs: 1000 }, retentionMs: 3999 },
+      ];
+      const docs = cases.map((c) =>
+        windowedDoc(c.window, {
+          kind: 'windowedCount',
+          config: { retentionMs: c.retentionMs, ...(c.store ? { store: c.store } : {}) },
+        }),
+      );
+      const references = await runOracle(
+        docs.map((topology, i) => ({ name: `retention ${i}`, topology, describeOnly: true })),
+      );
+      for (const [i, topology] of docs.entries()) {
+        const result = validateTopology(topology);
+        expect(result.ok).toBe(false);
+        if (result.ok) continue;
+        expect(result.errors).toHaveLength(1);
+        expect(result.errors[0]?.code).toBe('retention_too_small');
+        expect(result.errors[0]?.path).toBe('nodes[3].config.retentionMs');
+        expect(references[i]?.error).toContain(result.errors[0]?.message);
+      }
+      // Exactly the minimum (sliding: 2 × time difference + grace) is accepted.
+      const atMinimum = windowedDoc(
+        { type: 'sliding', timeDifferenceMs: 5000, graceMs: 1000 },
+        { kind: 'windowedCount', config: { retentionMs: 11000 } },
+      );
+      expect(validateTopology(atMinimum).ok).toBe(true);
+    }, 300_000);
+
+    it('a full strict suppression buffer fails processing, as in Kafka Streams', async () => {
+      const topology = windowedDoc(
+        { type: 'tumbling', sizeMs: 5000 },
+        { kind: 'windowedCount' },
+        { suppress: { until: 'timeLimit', timeLimitMs: 10000, maxRecords: 1 } },
+      );
+      const inputs = [input('a', 0), input('b', 1)];
+      const [reference] = await runOracle([
+        { name: 'full buffer', topology, inputs, outputs: ['out'] },
+      ]);
+      // Kafka Streams: StreamsException "Exception caught in process. ... processor=KTABLE-SUPPRESS-..."
+      expect(reference?.error).toContain('processor=KTABLE-SUPPRESS-0000000003');
+      const result = validateTopology(topology);
+      if (!result.ok) throw new Error(JSON.stringify(result.errors));
+      const driver = createTestDriver(result.topology);
+      driver.pipeInput('clicks', 'a', { t: 0 }, 0);
+      expect(() => driver.pipeInput('clicks', 'b', { t: 1 }, 1)).toThrow(
+        /KTABLE-SUPPRESS-0000000003 buffer exceeded its max capacity\. Currently \[2\/1\] records/,
+      );
+    }, 300_000);
+  },
+);

@@ -14,9 +14,15 @@ export class EmitOnClose {
   #nextTimeToEmit = 0;
   #lastEmitCloseTime = -1;
 
+  /**
+   * `sizeMs` is the window size (a sliding window's time difference); sliding windows end
+   * inclusively, so they close one millisecond later than a time window of the same bounds
+   * (KStreamSlidingWindowAggregate#emitRangeUpperBound).
+   */
   constructor(
     private readonly ctx: ProcessorContext,
     private readonly sizeMs: number,
+    private readonly options: { inclusiveEnd: boolean } = { inclusiveEnd: false },
   ) {}
 
   init(): void {
@@ -26,10 +32,13 @@ export class EmitOnClose {
   maybeEmit(store: SegmentedWindowStore, closeTime: number, headers: Headers): void {
     if (this.#lastEmitCloseTime !== -1 && this.#lastEmitCloseTime >= closeTime) return;
     // Windows that ended at or before closeTime start at or before closeTime − size.
-    const upper = closeTime - this.sizeMs;
+    const endOffset = this.options.inclusiveEnd ? 1 : 0;
+    const upper = closeTime - this.sizeMs - endOffset;
     if (upper < 0) return;
     const lower =
-      this.#lastEmitCloseTime === -1 ? 0 : Math.max(0, this.#lastEmitCloseTime - this.sizeMs + 1);
+      this.#lastEmitCloseTime === -1
+        ? 0
+        : Math.max(0, this.#lastEmitCloseTime - this.sizeMs + 1 - endOffset);
     if (lower > upper) return;
     // The interval only throttles actual emissions (checked against Kafka Streams 4.1, whose
     // TopologyTestDriver clock stands still: a later close is still emitted).

@@ -6,6 +6,7 @@ import type { CompiledLogic } from '../processor/logic.js';
 import type { ProcessorContext } from '../processor/processor-context.js';
 import type { Processor } from '../processor/processor-node.js';
 import { suppressProcessor } from '../suppress/suppress-processor.js';
+import { slidingWindowAggregateProcessor } from './sliding-aggregate.js';
 import { sessionWindowAggregateProcessor, type SessionAggregation } from './session-aggregate.js';
 import { timeWindowAggregateProcessor, type WindowAggregation } from './window-aggregate.js';
 
@@ -92,9 +93,13 @@ export function windowNodeFactory(c: WindowFactoryContext): Factory {
           sendOldValues: true,
         });
     case 'sliding':
-      throw new EngineError(
-        'INVALID_PLAN',
-        `${c.node.name}: sliding-window aggregations are not implemented yet (SlidingWindows)`,
-      );
+      return (ctx) =>
+        slidingWindowAggregateProcessor(ctx, aggregation, {
+          storeName,
+          window,
+          emitStrategy: windowing.emitStrategy,
+          retentionMs,
+          sendOldValues: true,
+        });
   }
 }

@@ -8,7 +8,7 @@ import type { SerdeName, TopologyNode } from '../schema.js';
 export class PlanningError extends Error {
   override readonly name = 'PlanningError';
   constructor(
-    readonly code: 'duplicate_name' | 'duplicate_store',
+    readonly code: 'duplicate_name' | 'duplicate_store' | 'retention_too_small',
     message: string,
     readonly nodeId: string | undefined,
   ) {

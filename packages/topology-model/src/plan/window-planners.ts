@@ -4,7 +4,7 @@
 // non-windowed counterparts (store name first, then the processor) and share their repartition
 // logic; suppress names its processor first, then its store.
 import type { SerdeName, WindowSpec } from '../schema.js';
-import type { PlanBuilder } from './builder.js';
+import { PlanningError, type PlanBuilder } from './builder.js';
 import { singleInput, type Flow, type Planner } from './flow.js';
 import { materializedGiven, streamAggregation } from './stateful-planners.js';
 
@@ -35,6 +35,29 @@ function setWindowing(b: PlanBuilder, name: string, windowing: Flow['windowing']
   if (node && windowing) node.windowing = windowing;
 }
 
+/**
+ * Materialized#withRetention below the window's minimum fails the DSL call in Kafka Streams
+ * (TimeWindowedKStreamImpl / SlidingWindowedKStreamImpl / SessionWindowedKStreamImpl#materialize),
+ * with these messages; without a retention the default is used.
+ */
+function retentionProblem(store: string, window: WindowSpec, retention: number): string | null {
+  switch (window.type) {
+    case 'tumbling':
+    case 'hopping':
+      return window.sizeMs + window.graceMs > retention
+        ? `The retention period of the window store ${store} must be no smaller than its window size plus the grace period. Got size=[${window.sizeMs}], grace=[${window.graceMs}], retention=[${retention}]`
+        : null;
+    case 'sliding':
+      return 2 * window.timeDifferenceMs + window.graceMs > retention
+        ? `The retention period of the window store ${store} must be no smaller than 2 * time difference plus the grace period. Got time difference=[${window.timeDifferenceMs}], grace=[${window.graceMs}], retention=[${retention}]`
+        : null;
+    case 'session':
+      return window.gapMs + window.graceMs > retention
+        ? `The retention period of the session store ${store} must be no smaller than the session inactivity gap plus the grace period. Got gap=[${window.gapMs}], grace=[${window.graceMs}], retention=[${retention}]`
+        : null;
+  }
+}
+
 function markWindowStore(
   b: PlanBuilder,
   store: string,
@@ -47,7 +70,10 @@ function markWindowStore(
   // The engine logs windowed entries under text keys (`<start>[:<end>]:<key id>`, engine
   // state/window-store.ts), so readers of the changelog decode its keys as strings.
   pending.keySerde = 'string';
-  pending.retentionMs = Math.max(retentionMs ?? 0, defaultRetentionMs(window));
+  const problem = retentionMs === undefined ? null : retentionProblem(store, window, retentionMs);
+  if (problem !== null)
+    b.conflicts.push(new PlanningError('retention_too_small', problem, pending.modelNodeId));
+  pending.retentionMs = retentionMs ?? defaultRetentionMs(window);
 }
 
 type WindowKind =
@@ -73,7 +99,11 @@ export const windowPlanners: { [K in WindowKind]: Planner<K> } = {
     const grouped = singleInput(inputs, node.id);
     const windowing = windowingOf(grouped, node.id);
     const c = node.config;
-    if (materializedGiven(c) && c.store === undefined) b.newStoreName('KSTREAM-AGGREGATE-');
+    // Time and session windows' count(Materialized) burns a name (withRetention needs a
+    // Materialized too); SlidingWindowedKStreamImpl#count never did.
+    const given = materializedGiven(c) || c.retentionMs !== undefined;
+    if (given && c.store === undefined && windowing.window.type !== 'sliding')
+      b.newStoreName('KSTREAM-AGGREGATE-');
     const store = c.store ?? b.newStoreName('KSTREAM-AGGREGATE-');
     const name = b.nameOrGenerate(node.name, 'KSTREAM-AGGREGATE-');
     const serdes = { keySerde: c.keySerde ?? grouped.keySerde, valueSerde: 'long' as const };

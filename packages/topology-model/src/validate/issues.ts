@@ -17,6 +17,8 @@ export const ISSUE_CODES = [
   'duplicate_name',
   /** Two nodes (or a node and a document store) materialize the same store name. */
   'duplicate_store',
+  /** Materialized#withRetention below the window's size (time difference, gap) plus grace. */
+  'retention_too_small',
   /** A process / processValues node connects to a store that no node or `stores` entry defines. */
   'unknown_store',
   /** A function reference not in the registry given to validateTopology (`functions` option). */

@@ -38,7 +38,12 @@ export function validateTopology(input: unknown, options: ValidateOptions = {}):
   const { conflicts } = buildPlan(topology);
   for (const conflict of conflicts) {
     const index = topology.nodes.findIndex((n) => n.id === conflict.nodeId);
-    const field = conflict.code === 'duplicate_store' ? 'config.store' : 'name';
+    const field =
+      conflict.code === 'duplicate_store'
+        ? 'config.store'
+        : conflict.code === 'retention_too_small'
+          ? 'config.retentionMs'
+          : 'name';
     const issue: ValidationIssue = {
       path: index >= 0 ? `nodes[${index}].${field}` : 'nodes',
       code: conflict.code,
