@@ -184,6 +184,12 @@ export interface Backend {
    * Absent when the backend has no transactions: exactly_once_v2 is then refused at start.
    */
   transactionalProducer?(transactionalId: string): Promise<TransactionalProducer>;
+  /**
+   * Synchronously tells whether the log would refuse this record (unknown topic, a null key on a
+   * compacted topic, larger than max.message.bytes), so the production exception handler can
+   * deal with that one record instead of a whole flush failing. Optional.
+   */
+  checkRecord?(record: ProduceRecord): Error | null;
   close(): Promise<void>;
 }
 
@@ -222,6 +228,13 @@ export interface ProcessingError {
   at: number;
   /** What the exception handler decided. */
   handling: 'fail' | 'continue';
+  /** Which handler dealt with it (Kafka Streams has one per kind of failure). */
+  handler?: 'deserialization' | 'processing' | 'production';
+  /**
+   * Where the record was copied with `errors.dead.letter.queue.topic.name` set: the topic at once,
+   * partition and offset once the copy is written (not filled in for worker-thread tasks).
+   */
+  deadLetter?: { topic: string; partition?: number; offset?: number };
 }
 
 export interface TaskStatus {

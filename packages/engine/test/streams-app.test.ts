@@ -262,7 +262,7 @@ describe('streams app on the embedded backend', () => {
     await backend.close();
   });
 
-  it('a write that fails (the sink topic was deleted) stops the app with the reason in status', async () => {
+  it('a write to a deleted sink topic goes to the production handler (log-and-fail): the app stops with the reason in status', async () => {
     const backend = await createEmbeddedBackend();
     const streams = app(ordersPipeline(), backend, '/nonexistent');
     await streams.start();
@@ -275,9 +275,13 @@ describe('streams app on the embedded backend', () => {
       },
     ]);
     await waitFor(() => streams.state() === 'ERROR', 10_000, 'ERROR');
+    // The backend refuses the record as the sink buffers it (Backend#checkRecord), so the error
+    // is the sink's, with the record, as Kafka Streams' production exception handler sees it.
     expect(streams.status().errors[0]).toMatchObject({
-      processor: 'orders-app-StreamThread-1',
+      processor: 'KSTREAM-SINK-0000000003',
+      handler: 'production',
       handling: 'fail',
+      record: { topic: 'orders', key: 'k' },
     });
     expect(streams.status().errors[0]!.message).toMatch(/big-orders does not exist/);
     await streams.close();

@@ -30,6 +30,15 @@ export const appConfigSchema = z
     'num.stream.threads': positiveInt.max(64).optional(),
     'processing.exception.handler': exceptionHandlerSchema.optional(),
     'default.deserialization.exception.handler': exceptionHandlerSchema.optional(),
+    /** Serialization errors at sinks and records the log refuses (Kafka's production handler). */
+    'default.production.exception.handler': exceptionHandlerSchema.optional(),
+    /**
+     * Kafka Streams' KIP-1034: records the three exception handlers deal with are copied to this
+     * topic (raw bytes, with `__streams.errors.*` headers), whatever the handler decides.
+     */
+    'errors.dead.letter.queue.topic.name': topicNameSchema.optional(),
+    /** Kafka Streams' record cache size in bytes (default 10485760; 0 disables it). */
+    'statestore.cache.max.bytes': z.number().int().min(0).optional(),
     'max.task.idle.ms': z.number().int().min(-1).optional(),
     /**
      * Kafka Streams' topology optimizations: only `reuse.ktable.source.topics` is implemented

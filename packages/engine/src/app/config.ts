@@ -13,6 +13,12 @@ export interface EngineConfig {
   numStreamThreads: number;
   processingExceptionHandler: ExceptionHandling;
   deserializationExceptionHandler: ExceptionHandling;
+  /** `default.production.exception.handler`: serialization errors at sinks, records the log refuses. */
+  productionExceptionHandler: ExceptionHandling;
+  /** `errors.dead.letter.queue.topic.name` (KIP-1034), or null: no dead-letter records. */
+  deadLetterQueueTopic: string | null;
+  /** `statestore.cache.max.bytes` (Kafka Streams' default 10 MB; 0: no record cache). */
+  cacheMaxBytes: number;
   /** `default.timestamp.extractor` (+ `default.timestamp.extractor.expression`). */
   timestampExtractor: TimestampExtractorConfig;
   maxTaskIdleMs: number;
@@ -53,6 +59,9 @@ export function engineConfig(applicationId: string, config: AppConfig): EngineCo
     processingExceptionHandler: config['processing.exception.handler'] ?? 'log-and-fail',
     deserializationExceptionHandler:
       config['default.deserialization.exception.handler'] ?? 'log-and-fail',
+    productionExceptionHandler: config['default.production.exception.handler'] ?? 'log-and-fail',
+    deadLetterQueueTopic: deadLetterTopicOf(config),
+    cacheMaxBytes: Math.max(0, int(config, 'statestore.cache.max.bytes', 10 * 1024 * 1024)),
     timestampExtractor: timestampExtractorConfig(config),
     maxTaskIdleMs: int(config, 'max.task.idle.ms', 0),
     maxPollRecords: Math.max(1, int(config, 'max.poll.records', 1000)),
@@ -63,4 +72,10 @@ export function engineConfig(applicationId: string, config: AppConfig): EngineCo
       String(config['default.dsl.store'] ?? ''),
     ),
   };
+}
+
+/** The dead-letter topic the application config names, or null. */
+export function deadLetterTopicOf(config: AppConfig): string | null {
+  const name = config['errors.dead.letter.queue.topic.name'];
+  return typeof name === 'string' && name.length > 0 ? name : null;
 }

@@ -4,6 +4,7 @@
 // topics (changelogs get the task count of their sub-topology, as Kafka Streams sizes them).
 import type { Plan, Topology } from '@streamwright/topology-model';
 import type { Backend, EngineLogger } from '../api.js';
+import { deadLetterTopicOf } from './config.js';
 import { enforceCopartitioning } from '../joins/copartition.js';
 
 type NewTopic = {
@@ -44,6 +45,9 @@ export async function ensureTopics(
   for (const sub of plan.subtopologies)
     for (const t of [...sub.sourceTopics, ...sub.sinkTopics])
       if (!internal.has(t)) referenced.add(t);
+  // The dead-letter topic (Kafka expects it to exist; here it is created like any undeclared topic).
+  const dlq = deadLetterTopicOf(topology.application.config);
+  if (dlq !== null) referenced.add(dlq);
   const undeclared = [...referenced].filter((t) => !existing.has(t));
   if (undeclared.length > 0)
     logger.warn({ topics: undeclared }, 'creating undeclared topics with 1 partition');

@@ -4,10 +4,11 @@
 // committing it, so output, state and input progress become visible together or not at all.
 import type { Backend, ProduceRecord, TransactionalProducer } from '../api.js';
 import { UnsupportedConfigError } from '../errors.js';
-import type { RecordCollector } from '../task/record-collector.js';
+import { PendingAcks, type AckCallback, type RecordCollector } from '../task/record-collector.js';
 
 export class TransactionalRecordCollector implements RecordCollector {
   #pending: ProduceRecord[] = [];
+  readonly #acks = new PendingAcks();
   #open = false;
   producedTotal = 0;
   /** Transactions committed and aborted, for tests and metrics. */
@@ -28,7 +29,8 @@ export class TransactionalRecordCollector implements RecordCollector {
     return new TransactionalRecordCollector(await backend.transactionalProducer(transactionalId));
   }
 
-  send(record: ProduceRecord): void {
+  send(record: ProduceRecord, onAck?: AckCallback): void {
+    if (onAck) this.#acks.add(this.#pending.length, onAck);
     this.#pending.push(record);
   }
 
@@ -52,7 +54,9 @@ export class TransactionalRecordCollector implements RecordCollector {
     const batch = this.#pending;
     this.#pending = [];
     this.#begin();
-    await this.producer.send(batch);
+    const acks = this.#acks.take();
+    const written = await this.producer.send(batch);
+    PendingAcks.deliver(acks, written);
     this.producedTotal += batch.length;
   }
 
@@ -77,6 +81,7 @@ export class TransactionalRecordCollector implements RecordCollector {
   /** Drops buffered records and aborts the open transaction (a dirty close). Never throws. */
   async abort(): Promise<void> {
     this.#pending = [];
+    this.#acks.take();
     if (!this.#open) return;
     this.#open = false;
     await this.producer.abortTransaction().catch(() => undefined);

@@ -1,17 +1,20 @@
 // The per-task processor context: it dispatches a record through the graph depth-first and
 // synchronously, applies the processing exception handler at the node that threw, and exposes
 // record metadata, stream time, state stores and the record collector to processors.
-import type { DecodedRecord, ProcessingError } from '../api.js';
+import type { DecodedRecord, ProcessingError, ProduceRecord, StoredRecord } from '../api.js';
 import { errorMessage } from '../errors.js';
 import type { TaskMetrics } from '../metrics/metric-groups.js';
 import type { KeyValueStore } from '../state/key-value-store.js';
 import type { RecordCollector } from '../task/record-collector.js';
+import { deadLetterRecord } from './dead-letter.js';
 import { FailedProcessingError } from './processing-failure.js';
 import type { ProcessorNode } from './processor-node.js';
 import { PunctuationQueue, type PunctuationSchedule } from './punctuation.js';
 import type { EngineRecord, RecordMetadata } from './record.js';
 
 export type ExceptionHandling = 'log-and-fail' | 'log-and-continue';
+/** Which of Kafka Streams' three exception handlers deals with a failure. */
+export type HandlerKind = 'deserialization' | 'processing' | 'production';
 
 export interface ProcessorContextOptions {
   applicationId?: string;
@@ -23,6 +26,12 @@ export interface ProcessorContextOptions {
   globalStores?: Map<string, KeyValueStore>;
   taskMetrics: TaskMetrics;
   processingHandler: ExceptionHandling;
+  /** `default.production.exception.handler` (sinks); log-and-fail when absent. */
+  productionHandler?: ExceptionHandling;
+  /** `errors.dead.letter.queue.topic.name`: handled records are copied there. */
+  deadLetterQueueTopic?: string | null;
+  /** The backend's check of a record before it is buffered (Backend#checkRecord). */
+  produceCheck?: ((record: ProduceRecord) => Error | null) | undefined;
   /** Receives every handled error (for status, logs). */
   onError: (error: ProcessingError) => void;
   /** Wall clock for e2e latency; injectable for deterministic tests. */
@@ -38,6 +47,8 @@ export class ProcessorContext {
   readonly globalStores: Map<string, KeyValueStore>;
   readonly taskMetrics: TaskMetrics;
   recordMetadata: RecordMetadata | null = null;
+  /** The source record being processed, as read (its raw bytes go to the dead-letter topic). */
+  sourceRecord: StoredRecord | null = null;
   streamTime = -Infinity;
   /** Timestamp of the record (or punctuation) being processed: what store writes carry. */
   currentTimestamp = 0;
@@ -54,6 +65,9 @@ export class ProcessorContext {
   readonly nodes = new Map<string, ProcessorNode>();
   #current: ProcessorNode | null = null;
   readonly #handler: ExceptionHandling;
+  readonly productionHandler: ExceptionHandling;
+  readonly produceCheck: ((record: ProduceRecord) => Error | null) | undefined;
+  readonly #deadLetterTopic: string | null;
   readonly #onError: (error: ProcessingError) => void;
   readonly #now: () => number;
 
@@ -66,6 +80,9 @@ export class ProcessorContext {
     this.globalStores = options.globalStores ?? new Map();
     this.taskMetrics = options.taskMetrics;
     this.#handler = options.processingHandler;
+    this.productionHandler = options.productionHandler ?? 'log-and-fail';
+    this.produceCheck = options.produceCheck;
+    this.#deadLetterTopic = options.deadLetterQueueTopic ?? null;
     this.#onError = options.onError;
     this.#now = options.now ?? Date.now;
   }
@@ -155,14 +172,18 @@ export class ProcessorContext {
   }
 
   /**
-   * Records the error; with log-and-continue the record is dropped (counted in dropped-records),
-   * with log-and-fail a FailedProcessingError stops the task.
+   * Records the error and, with a dead-letter topic, copies the record there; with
+   * log-and-continue the record is dropped (counted in dropped-records), with log-and-fail a
+   * FailedProcessingError stops the task. `bytes` are what goes to the dead-letter topic: the
+   * source record's raw bytes unless given (a production error passes the produced record's).
    */
   handleError(
     node: ProcessorNode,
     record: EngineRecord | null,
     error: unknown,
     handling: ExceptionHandling,
+    kind: HandlerKind = 'processing',
+    bytes?: { key: Uint8Array | null; value: Uint8Array | null },
   ): void {
     const detail: ProcessingError = {
       taskId: this.taskId,
@@ -171,14 +192,46 @@ export class ProcessorContext {
       record: record === null ? null : this.#decoded(record),
       at: this.#now(),
       handling: handling === 'log-and-continue' ? 'continue' : 'fail',
+      handler: kind,
     };
     if (node.modelNodeId !== undefined) detail.modelNodeId = node.modelNodeId;
+    if (this.#deadLetterTopic !== null) this.#sendToDeadLetterTopic(detail, record, error, bytes);
     this.#onError(detail);
     if (handling === 'log-and-continue') {
       this.taskMetrics.droppedRecordsTotal++;
       return;
     }
     throw new FailedProcessingError(detail, error);
+  }
+
+  #sendToDeadLetterTopic(
+    detail: ProcessingError,
+    record: EngineRecord | null,
+    error: unknown,
+    bytes: { key: Uint8Array | null; value: Uint8Array | null } | undefined,
+  ): void {
+    const topic = this.#deadLetterTopic!;
+    const raw = this.sourceRecord;
+    const m = this.recordMetadata;
+    const dlq = deadLetterRecord(
+      topic,
+      bytes ? bytes.key : (raw?.key ?? null),
+      bytes ? bytes.value : (raw?.value ?? null),
+      {
+        topic: m?.topic ?? '',
+        partition: m?.partition ?? this.partition,
+        offset: m?.offset ?? -1,
+        timestamp: record?.timestamp ?? this.currentTimestamp,
+        headers: record?.headers ?? raw?.headers ?? {},
+      },
+      error,
+    );
+    const where: NonNullable<ProcessingError['deadLetter']> = { topic };
+    detail.deadLetter = where;
+    this.collector.send(dlq, (partition, offset) => {
+      where.partition = partition;
+      where.offset = offset;
+    });
   }
 
   #decoded(record: EngineRecord): DecodedRecord {

@@ -26,7 +26,7 @@ export function processSourceRecord(
       timestamp: raw.timestamp,
       headers: raw.headers,
     };
-    ctx.handleError(node, shown, error, deserializationHandler);
+    ctx.handleError(node, shown, error, deserializationHandler, 'deserialization', raw);
     return;
   }
   node.metrics.recordsConsumedTotal++;

@@ -196,15 +196,36 @@ export function sinkLogicProcessor(
           `the topic extractor must return a topic name, got ${JSON.stringify(target)}`,
         );
       }
-      const key = keySerde.serialize(record.key);
-      const value = valueSerde.serialize(record.value);
-      ctx.collector.send({
+      let key: Uint8Array | null;
+      let value: Uint8Array | null;
+      try {
+        key = keySerde.serialize(record.key);
+        value = valueSerde.serialize(record.value);
+      } catch (error) {
+        // Kafka Streams hands serialization errors at a sink to the production exception handler.
+        ctx.handleError(ctx.currentNode!, record, error, ctx.productionHandler, 'production');
+        return;
+      }
+      const out = {
         topic: target,
         key,
         value,
         timestamp: record.timestamp,
         headers: record.headers,
-      });
+      };
+      const refused = ctx.produceCheck?.(out);
+      if (refused) {
+        ctx.handleError(
+          ctx.currentNode!,
+          record,
+          refused,
+          ctx.productionHandler,
+          'production',
+          out,
+        );
+        return;
+      }
+      ctx.collector.send(out);
       ctx.currentNode!.metrics.recordsProducedTotal++;
     },
   };

@@ -2,8 +2,41 @@ import type { Backend, ProduceRecord } from '../api.js';
 
 /** Where sinks and changelogging stores send their output (Kafka Streams' RecordCollector). */
 export interface RecordCollector {
-  /** Synchronous: buffers the record; it is written at the next flush. */
-  send(record: ProduceRecord): void;
+  /**
+   * Synchronous: buffers the record; it is written at the next flush. `onAck` (rarely given: the
+   * dead-letter copies) learns where it was written.
+   */
+  send(record: ProduceRecord, onAck?: AckCallback): void;
+}
+
+export type AckCallback = (partition: number, offset: number) => void;
+
+/** Callbacks of buffered records, by their index in the pending batch. */
+export class PendingAcks {
+  #acks: { index: number; onAck: AckCallback }[] = [];
+
+  add(index: number, onAck: AckCallback): void {
+    this.#acks.push({ index, onAck });
+  }
+
+  /** The callbacks of the batch being written (the next batch starts with none). */
+  take(): { index: number; onAck: AckCallback }[] | null {
+    if (this.#acks.length === 0) return null;
+    const out = this.#acks;
+    this.#acks = [];
+    return out;
+  }
+
+  static deliver(
+    taken: { index: number; onAck: AckCallback }[] | null,
+    acks: { partition: number; offset: number }[],
+  ): void {
+    if (taken === null) return;
+    for (const { index, onAck } of taken) {
+      const ack = acks[index];
+      if (ack) onAck(ack.partition, ack.offset);
+    }
+  }
 }
 
 /**
@@ -13,11 +46,13 @@ export interface RecordCollector {
  */
 export class BufferedRecordCollector implements RecordCollector {
   #pending: ProduceRecord[] = [];
+  readonly #acks = new PendingAcks();
   producedTotal = 0;
 
   constructor(private readonly backend: Backend) {}
 
-  send(record: ProduceRecord): void {
+  send(record: ProduceRecord, onAck?: AckCallback): void {
+    if (onAck) this.#acks.add(this.#pending.length, onAck);
     this.#pending.push(record);
   }
 
@@ -29,7 +64,9 @@ export class BufferedRecordCollector implements RecordCollector {
     if (this.#pending.length === 0) return;
     const batch = this.#pending;
     this.#pending = [];
-    await this.backend.produce(batch);
+    const acks = this.#acks.take();
+    const written = await this.backend.produce(batch);
+    PendingAcks.deliver(acks, written);
     this.producedTotal += batch.length;
   }
 }

@@ -40,6 +40,8 @@ export interface StreamTaskOptions {
   metrics: MetricsRegistry;
   config: EngineConfig;
   onError: (error: ProcessingError) => void;
+  /** Backend#checkRecord, for the production exception handler. */
+  checkRecord?: ((record: ProduceRecord) => Error | null) | undefined;
   now?: () => number;
 }
 
@@ -105,6 +107,9 @@ export class StreamTask {
       globalStores: subtopology.globalStores,
       taskMetrics: this.metrics,
       processingHandler: config.processingExceptionHandler,
+      productionHandler: config.productionExceptionHandler,
+      deadLetterQueueTopic: config.deadLetterQueueTopic,
+      produceCheck: options.checkRecord,
       onError: options.onError,
       now: this.#now,
     });
@@ -321,6 +326,7 @@ export class StreamTask {
       }
       if (n > 0) this.#commitNeeded = true;
       ctx.recordMetadata = null;
+      ctx.sourceRecord = null;
       this.metrics.streamTime = ctx.streamTime === -Infinity ? NaN : ctx.streamTime;
     }
     return n;
@@ -345,6 +351,7 @@ export class StreamTask {
     metadata.partition = raw.partition;
     metadata.offset = raw.offset;
     ctx.recordMetadata = metadata;
+    ctx.sourceRecord = raw;
     queue.consumed = raw.offset + 1;
     const binding = queue.binding;
     if (binding !== null)

@@ -81,6 +81,7 @@ export class TaskManager {
         metrics,
         config,
         onError: this.#o.ctx.onError,
+        checkRecord: backend.checkRecord?.bind(backend),
       });
       this.tasks.set(id, task);
       task.metrics.ownerThread = this.#o.threadIndex;
