@@ -17,6 +17,17 @@ export {
   Produced,
   Repartitioned,
 } from './options.js';
+export {
+  BufferConfig,
+  EmitStrategy,
+  JoinWindows,
+  Joined,
+  SessionWindows,
+  SlidingWindows,
+  StreamJoined,
+  Suppressed,
+  TimeWindows,
+} from './window-options.js';
 export { Serdes } from './serdes.js';
 export type { DslSerde } from './serdes.js';
 export type * from './types.js';

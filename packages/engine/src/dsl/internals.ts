@@ -109,6 +109,20 @@ export const adapt = {
       const v = asVars(vars);
       return fn(v.key as never, v.value as never, v.agg as never);
     },
+  /** Kafka's Merger(key, aggregate1, aggregate2): `agg` is the earlier session's. */
+  merger:
+    (fn: (key: never, agg1: never, agg2: never) => unknown): LogicFunction =>
+    (vars) => {
+      const v = asVars(vars);
+      return fn(v.key as never, v.agg as never, v.value as never);
+    },
+  /** Kafka's ValueJoiner(value, otherValue): the joiner variables `left` and `right`. */
+  joiner:
+    (fn: (left: never, right: never) => unknown): LogicFunction =>
+    (vars) => {
+      const v = vars as unknown as { left: unknown; right: unknown };
+      return fn(v.left as never, v.right as never);
+    },
   reducer:
     (fn: (agg: never, value: never) => unknown): LogicFunction =>
     (vars) => {
@@ -126,3 +140,57 @@ export const adapt = {
       );
     },
 };
+
+/**
+ * An aggregation node (count / reduce / aggregate, grouped or windowed, of streams and tables):
+ * its Materialized fields (plus `extra` config), its logic fields, and the resulting table.
+ */
+export function aggregationNode<VA>(
+  from: Origin,
+  kind: string,
+  a: Named | Materialized<unknown, VA> | undefined,
+  b: Materialized<unknown, VA> | undefined,
+  logic: Record<string, [unknown, keyof typeof adapt]>,
+  options: { valueSerde: boolean; retention?: boolean },
+): { node: DocNode; origin: Origin; storeName: string | null } {
+  const { name, materialized } = namedAndMaterialized(a, b);
+  const m = materialized as Materialized<unknown, unknown> | undefined;
+  const config = materializedConfig(m, options.valueSerde);
+  const f = materialized?.fields() ?? {};
+  if (options.retention === true) config['retentionMs'] = f.retentionMs;
+  else if (f.retentionMs !== undefined)
+    throw new Error(
+      `${kind}: Materialized#withRetention applies to window and session stores only`,
+    );
+  const node = attach(from, kind, config, name);
+  for (const [field, [fn, wrap]] of Object.entries(logic))
+    node.config[field] = from.builder.logic(fn as string, node.id, field, adapt[wrap] as never);
+  return {
+    node,
+    origin: derive(from, node, { keySerde: f.keySerde ?? from.keySerde, valueSerde: f.valueSerde }),
+    storeName: f.storeName ?? null,
+  };
+}
+
+/**
+ * A join node: `left` (this) on the port `left`, `other` on `right`, the joiner (and further
+ * logic fields) registered under the node's id. The result keeps the left side's key serde.
+ */
+export function joinNode(
+  left: Origin,
+  right: Origin,
+  kind: string,
+  config: Record<string, unknown>,
+  logic: Record<string, [unknown, keyof typeof adapt]>,
+  name: string | undefined,
+): { node: DocNode; origin: Origin } {
+  if (right.builder !== left.builder)
+    throw new Error(`${kind}: both sides must come from the same StreamsBuilder`);
+  const node = left.builder.addNode(kind, config, name);
+  const port = (o: Origin) => (o.port === undefined ? {} : { fromPort: o.port });
+  left.builder.connect(left.node, node, { ...port(left), toPort: 'left' });
+  left.builder.connect(right.node, node, { ...port(right), toPort: 'right' });
+  for (const [field, [fn, wrap]] of Object.entries(logic))
+    node.config[field] = left.builder.logic(fn as string, node.id, field, adapt[wrap] as never);
+  return { node, origin: derive(left, node, { keySerde: left.keySerde }) };
+}

@@ -1,7 +1,7 @@
 // KGroupedStream and CogroupedKStream.
 import {
   adapt,
-  attach,
+  aggregationNode,
   derive,
   factories,
   materializedConfig,
@@ -9,6 +9,8 @@ import {
   type Origin,
 } from './internals.js';
 import type { Materialized, Named } from './options.js';
+import { SessionWindows, SlidingWindows, TimeWindows } from './window-options.js';
+import { SessionWindowedKStreamImpl, TimeWindowedKStreamImpl } from './windowed-stream-impl.js';
 import type {
   Aggregator,
   CogroupedKStream,
@@ -16,6 +18,8 @@ import type {
   KGroupedStream,
   KTable,
   Reducer,
+  SessionWindowedKStream,
+  TimeWindowedKStream,
 } from './types.js';
 
 export class KGroupedStreamImpl<K, V> implements KGroupedStream<K, V> {
@@ -28,28 +32,15 @@ export class KGroupedStreamImpl<K, V> implements KGroupedStream<K, V> {
     logic: Record<string, [unknown, keyof typeof adapt]>,
     valueSerde: boolean,
   ): KTable<K, VA> {
-    const { name, materialized } = namedAndMaterialized(a, b);
-    const node = attach(
+    const { origin, storeName } = aggregationNode(
       this.origin,
       kind,
-      materializedConfig(materialized as Materialized<unknown, unknown> | undefined, valueSerde),
-      name,
+      a as Named | Materialized<unknown, VA> | undefined,
+      b as Materialized<unknown, VA> | undefined,
+      logic,
+      { valueSerde },
     );
-    for (const [field, [fn, wrap]] of Object.entries(logic))
-      node.config[field] = this.origin.builder.logic(
-        fn as string,
-        node.id,
-        field,
-        adapt[wrap] as never,
-      );
-    const f = materialized?.fields() ?? {};
-    return factories.table(
-      derive(this.origin, node, {
-        keySerde: f.keySerde ?? this.origin.keySerde,
-        valueSerde: f.valueSerde,
-      }),
-      f.storeName ?? null,
-    );
+    return factories.table(origin, storeName);
   }
 
   count(a?: Named | Materialized<K, number>, b?: Materialized<K, number>): KTable<K, number> {
@@ -81,6 +72,18 @@ export class KGroupedStreamImpl<K, V> implements KGroupedStream<K, V> {
 
   cogroup<VA>(aggregator: Aggregator<K, V, VA>): CogroupedKStream<K, VA> {
     return factories.cogrouped<K, VA>({ origin: this.origin, aggregator });
+  }
+
+  windowedBy(windows: TimeWindows | SlidingWindows): TimeWindowedKStream<K, V>;
+  windowedBy(windows: SessionWindows): SessionWindowedKStream<K, V>;
+  windowedBy(
+    windows: TimeWindows | SlidingWindows | SessionWindows,
+  ): TimeWindowedKStream<K, V> | SessionWindowedKStream<K, V> {
+    if (windows instanceof SessionWindows)
+      return new SessionWindowedKStreamImpl<K, V>(this.origin, windows.spec());
+    if (windows instanceof TimeWindows || windows instanceof SlidingWindows)
+      return new TimeWindowedKStreamImpl<K, V>(this.origin, windows.spec());
+    throw new Error('windowedBy takes TimeWindows, SlidingWindows or SessionWindows');
   }
 }
 

@@ -5,6 +5,7 @@ import {
   attach,
   derive,
   factories,
+  joinNode,
   materializedConfig,
   namedAndMaterialized,
   type Origin,
@@ -30,6 +31,8 @@ import type {
   TopicNameExtractor,
   ValueMapper,
 } from './types.js';
+import { GlobalKTableImpl, KTableImpl } from './ktable-impl.js';
+import { JoinWindows, type Joined, type StreamJoined } from './window-options.js';
 
 export class KStreamImpl<K, V> implements KStream<K, V> {
   constructor(readonly origin: Origin) {}
@@ -209,6 +212,72 @@ export class KStreamImpl<K, V> implements KStream<K, V> {
       }),
       f.storeName ?? null,
     );
+  }
+
+  /**
+   * join / leftJoin / outerJoin, by the other side's kind: a KStream (JoinWindows, StreamJoined),
+   * a KTable (Joined) or a GlobalKTable (key selector, joiner, Named).
+   */
+  #join(type: 'inner' | 'left' | 'outer', other: unknown, a: unknown, b: unknown, c: unknown) {
+    const method = type === 'inner' ? 'join' : `${type}Join`;
+    if (other instanceof KStreamImpl) {
+      if (!(b instanceof JoinWindows))
+        throw new Error(
+          `KStream#${method}(KStream, joiner, JoinWindows[, StreamJoined]): JoinWindows missing`,
+        );
+      const joined = c as StreamJoined<unknown, unknown, unknown> | undefined;
+      const { origin } = joinNode(
+        this.origin,
+        other.origin,
+        'streamStreamJoin',
+        {
+          type,
+          window: b.spec(),
+          keySerde: joined?.keySerde?.name,
+          valueSerde: joined?.valueSerde?.name,
+        },
+        { joiner: [a, 'joiner'] },
+        joined?.name,
+      );
+      return factories.stream(origin);
+    }
+    if (type === 'outer') throw new Error('KStream#outerJoin takes a KStream');
+    if (other instanceof KTableImpl) {
+      const joined = b as Joined<unknown, unknown, unknown> | undefined;
+      const { origin } = joinNode(
+        this.origin,
+        other.origin,
+        'streamTableJoin',
+        { type, keySerde: joined?.keySerde?.name, valueSerde: joined?.valueSerde?.name },
+        { joiner: [a, 'joiner'] },
+        joined?.name,
+      );
+      return factories.stream(origin);
+    }
+    if (other instanceof GlobalKTableImpl) {
+      const { origin } = joinNode(
+        this.origin,
+        other.origin,
+        'streamGlobalTableJoin',
+        { type },
+        { keySelector: [a, 'keyValue'], joiner: [b, 'joiner'] },
+        (c as Named | undefined)?.name,
+      );
+      return factories.stream(origin);
+    }
+    throw new Error(`KStream#${method}: the other side must be a KStream, KTable or GlobalKTable`);
+  }
+
+  join(other: unknown, a: unknown, b?: unknown, c?: unknown): never {
+    return this.#join('inner', other, a, b, c) as never;
+  }
+
+  leftJoin(other: unknown, a: unknown, b?: unknown, c?: unknown): never {
+    return this.#join('left', other, a, b, c) as never;
+  }
+
+  outerJoin(other: unknown, a: unknown, b?: unknown, c?: unknown): never {
+    return this.#join('outer', other, a, b, c) as never;
   }
 
   groupByKey(grouped?: Grouped<K, V>): KGroupedStream<K, V> {

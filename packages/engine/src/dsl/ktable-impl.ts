@@ -2,8 +2,10 @@
 import {
   adapt,
   attach,
+  aggregationNode,
   derive,
   factories,
+  joinNode,
   materializedConfig,
   namedAndMaterialized,
   type Origin,
@@ -19,8 +21,10 @@ import type {
   KTable,
   Predicate,
   Reducer,
+  ValueJoiner,
   ValueMapper,
 } from './types.js';
+import type { Suppressed } from './window-options.js';
 
 export class KTableImpl<K, V> implements KTable<K, V> {
   constructor(
@@ -97,6 +101,71 @@ export class KTableImpl<K, V> implements KTable<K, V> {
     );
   }
 
+  #join<VO, VR>(
+    type: 'inner' | 'left' | 'outer',
+    other: KTable<K, VO>,
+    joiner: unknown,
+    a: Named | Materialized<K, VR> | undefined,
+    b: Materialized<K, VR> | undefined,
+  ): KTable<K, VR> {
+    if (!(other instanceof KTableImpl))
+      throw new Error(
+        'KTable#join: the other side must be a KTable (foreign-key joins are not supported yet)',
+      );
+    const { name, materialized } = namedAndMaterialized(a, b);
+    const { origin } = joinNode(
+      this.origin,
+      (other as KTableImpl<K, VO>).origin,
+      'tableTableJoin',
+      { type, ...materializedConfig(materialized as Materialized<unknown, unknown> | undefined) },
+      { joiner: [joiner, 'joiner'] },
+      name,
+    );
+    const f = materialized?.fields() ?? {};
+    return factories.table(
+      { ...origin, keySerde: f.keySerde ?? this.origin.keySerde, valueSerde: f.valueSerde },
+      f.storeName ?? null,
+    );
+  }
+
+  join<VO, VR>(
+    other: KTable<K, VO>,
+    joiner: ValueJoiner<V, VO, VR>,
+    a?: Named | Materialized<K, VR>,
+    b?: Materialized<K, VR>,
+  ): KTable<K, VR> {
+    return this.#join('inner', other, joiner, a, b);
+  }
+
+  leftJoin<VO, VR>(
+    other: KTable<K, VO>,
+    joiner: ValueJoiner<V, VO | null, VR>,
+    a?: Named | Materialized<K, VR>,
+    b?: Materialized<K, VR>,
+  ): KTable<K, VR> {
+    return this.#join('left', other, joiner, a, b);
+  }
+
+  outerJoin<VO, VR>(
+    other: KTable<K, VO>,
+    joiner: ValueJoiner<V | null, VO | null, VR>,
+    a?: Named | Materialized<K, VR>,
+    b?: Materialized<K, VR>,
+  ): KTable<K, VR> {
+    return this.#join('outer', other, joiner, a, b);
+  }
+
+  suppress(suppressed: Suppressed): KTable<K, V> {
+    const node = attach(this.origin, 'suppress', { ...suppressed.config }, suppressed.name);
+    return factories.table(
+      derive(this.origin, node, {
+        keySerde: this.origin.keySerde,
+        valueSerde: this.origin.valueSerde,
+      }),
+      null,
+    );
+  }
+
   groupBy<KR, VR>(
     selector: KeyValueMapper<K, V, KeyValue<KR, VR>>,
     grouped?: Grouped<KR, VR>,
@@ -141,28 +210,15 @@ export class KGroupedTableImpl<K, V> implements KGroupedTable<K, V> {
     logic: Record<string, [unknown, keyof typeof adapt]>,
     valueSerde: boolean,
   ): KTable<K, VA> {
-    const { name, materialized } = namedAndMaterialized(a, b);
-    const node = attach(
+    const { origin, storeName } = aggregationNode(
       this.origin,
       kind,
-      materializedConfig(materialized as Materialized<unknown, unknown> | undefined, valueSerde),
-      name,
+      a as Named | Materialized<unknown, VA> | undefined,
+      b as Materialized<unknown, VA> | undefined,
+      logic,
+      { valueSerde },
     );
-    for (const [field, [fn, wrap]] of Object.entries(logic))
-      node.config[field] = this.origin.builder.logic(
-        fn as string,
-        node.id,
-        field,
-        adapt[wrap] as never,
-      );
-    const f = materialized?.fields() ?? {};
-    return factories.table(
-      derive(this.origin, node, {
-        keySerde: f.keySerde ?? this.origin.keySerde,
-        valueSerde: f.valueSerde,
-      }),
-      f.storeName ?? null,
-    );
+    return factories.table(origin, storeName);
   }
 
   count(a?: Named | Materialized<K, number>, b?: Materialized<K, number>): KTable<K, number> {

@@ -123,6 +123,7 @@ export class Materialized<K, V> {
     readonly logging?: boolean,
     readonly caching?: boolean,
     readonly storeType?: 'persistent' | 'inMemory',
+    readonly retentionMs?: number,
   ) {}
   static as<K = unknown, V = unknown>(storeName: string): Materialized<K, V> {
     return new Materialized<K, V>(storeName);
@@ -139,6 +140,7 @@ export class Materialized<K, V> {
       m.logging,
       m.caching,
       m.storeType,
+      m.retentionMs,
     );
   }
   withKeySerde(serde: DslSerde<K>): Materialized<K, V> {
@@ -163,6 +165,13 @@ export class Materialized<K, V> {
   withStoreType(type: 'persistent' | 'inMemory'): Materialized<K, V> {
     return this.#copy({ storeType: type });
   }
+  /**
+   * Window and session stores: how long windows are kept (milliseconds). Kafka Streams refuses
+   * less than size + grace (sliding windows: 2 × time difference + grace; sessions: gap + grace).
+   */
+  withRetention(retentionMs: number): Materialized<K, V> {
+    return this.#copy({ retentionMs });
+  }
   /** The document's Materialized fields (only those that were set). */
   fields(): {
     storeName?: string;
@@ -171,6 +180,7 @@ export class Materialized<K, V> {
     logging?: boolean;
     caching?: boolean;
     storeType?: 'persistent' | 'inMemory';
+    retentionMs?: number;
   } {
     const out: ReturnType<Materialized<K, V>['fields']> = {};
     if (this.storeName !== undefined) out.storeName = this.storeName;
@@ -179,6 +189,7 @@ export class Materialized<K, V> {
     if (this.logging !== undefined) out.logging = this.logging;
     if (this.caching !== undefined) out.caching = this.caching;
     if (this.storeType !== undefined) out.storeType = this.storeType;
+    if (this.retentionMs !== undefined) out.retentionMs = this.retentionMs;
     return out;
   }
 }

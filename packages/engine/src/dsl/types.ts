@@ -13,6 +13,16 @@ import type {
   Produced,
   Repartitioned,
 } from './options.js';
+import type {
+  EmitStrategy,
+  JoinWindows,
+  Joined,
+  SessionWindows,
+  SlidingWindows,
+  StreamJoined,
+  Suppressed,
+  TimeWindows,
+} from './window-options.js';
 
 export type Cel = string;
 export type Predicate<K, V> = Cel | ((key: K, value: V) => boolean);
@@ -27,6 +37,17 @@ export interface RecordContext {
   readonly timestamp: number;
   readonly headers: Readonly<Record<string, string>>;
 }
+/** Kafka's ValueJoiner: the two sides' values (the missing one is null in left / outer joins). */
+export type ValueJoiner<V, VO, VR> = Cel | ((value: V, otherValue: VO) => VR);
+/** Kafka's Merger of two session aggregates (the earlier session's first). */
+export type Merger<K, VA> = Cel | ((key: K, aggregate1: VA, aggregate2: VA) => VA);
+/** A windowed key (Kafka's Windowed<K>): the key and its window's bounds (epoch ms). */
+export interface Windowed<K> {
+  readonly key: K;
+  readonly start: number;
+  readonly end: number;
+}
+
 /** A function, or `{ cel: "…" }` (a bare string passed to to() is a topic name). */
 export type TopicNameExtractor<K, V> =
   { readonly cel: Cel } | ((key: K, value: V, context: RecordContext) => string);
@@ -65,6 +86,46 @@ export interface KStream<K, V> {
     selector: KeyValueMapper<K, V, KR>,
     grouped?: Grouped<KR, V>,
   ): KGroupedStream<KR, V>;
+  join<VO, VR = unknown>(
+    other: KStream<K, VO>,
+    joiner: ValueJoiner<V, VO, VR>,
+    windows: JoinWindows,
+    streamJoined?: StreamJoined<K, V, VO>,
+  ): KStream<K, VR>;
+  join<VO, VR = unknown>(
+    table: KTable<K, VO>,
+    joiner: ValueJoiner<V, VO, VR>,
+    joined?: Joined<K, V, VO>,
+  ): KStream<K, VR>;
+  join<GK, GV, VR = unknown>(
+    globalTable: GlobalKTable<GK, GV>,
+    keySelector: KeyValueMapper<K, V, GK>,
+    joiner: ValueJoiner<V, GV, VR>,
+    named?: Named,
+  ): KStream<K, VR>;
+  leftJoin<VO, VR = unknown>(
+    other: KStream<K, VO>,
+    joiner: ValueJoiner<V, VO | null, VR>,
+    windows: JoinWindows,
+    streamJoined?: StreamJoined<K, V, VO>,
+  ): KStream<K, VR>;
+  leftJoin<VO, VR = unknown>(
+    table: KTable<K, VO>,
+    joiner: ValueJoiner<V, VO | null, VR>,
+    joined?: Joined<K, V, VO>,
+  ): KStream<K, VR>;
+  leftJoin<GK, GV, VR = unknown>(
+    globalTable: GlobalKTable<GK, GV>,
+    keySelector: KeyValueMapper<K, V, GK>,
+    joiner: ValueJoiner<V, GV | null, VR>,
+    named?: Named,
+  ): KStream<K, VR>;
+  outerJoin<VO, VR = unknown>(
+    other: KStream<K, VO>,
+    joiner: ValueJoiner<V | null, VO | null, VR>,
+    windows: JoinWindows,
+    streamJoined?: StreamJoined<K, V, VO>,
+  ): KStream<K, VR>;
   process<KOut = unknown, VOut = unknown>(
     supplier: ProcessorSupplier<K, V, KOut, VOut>,
     ...stores: (string | Named)[]
@@ -117,6 +178,41 @@ export interface KTable<K, V> {
     selector: KeyValueMapper<K, V, KeyValue<KR, VR>>,
     grouped?: Grouped<KR, VR>,
   ): KGroupedTable<KR, VR>;
+  join<VO, VR = unknown>(
+    other: KTable<K, VO>,
+    joiner: ValueJoiner<V, VO, VR>,
+    materialized: Materialized<K, VR>,
+  ): KTable<K, VR>;
+  join<VO, VR = unknown>(
+    other: KTable<K, VO>,
+    joiner: ValueJoiner<V, VO, VR>,
+    named?: Named,
+    materialized?: Materialized<K, VR>,
+  ): KTable<K, VR>;
+  leftJoin<VO, VR = unknown>(
+    other: KTable<K, VO>,
+    joiner: ValueJoiner<V, VO | null, VR>,
+    materialized: Materialized<K, VR>,
+  ): KTable<K, VR>;
+  leftJoin<VO, VR = unknown>(
+    other: KTable<K, VO>,
+    joiner: ValueJoiner<V, VO | null, VR>,
+    named?: Named,
+    materialized?: Materialized<K, VR>,
+  ): KTable<K, VR>;
+  outerJoin<VO, VR = unknown>(
+    other: KTable<K, VO>,
+    joiner: ValueJoiner<V | null, VO | null, VR>,
+    materialized: Materialized<K, VR>,
+  ): KTable<K, VR>;
+  outerJoin<VO, VR = unknown>(
+    other: KTable<K, VO>,
+    joiner: ValueJoiner<V | null, VO | null, VR>,
+    named?: Named,
+    materialized?: Materialized<K, VR>,
+  ): KTable<K, VR>;
+  /** Suppressed.untilWindowCloses / untilTimeLimit: hold updates back (docs/WINDOWS_AND_JOINS.md). */
+  suppress(suppressed: Suppressed): KTable<K, V>;
 }
 
 export interface GlobalKTable<K, V> {
@@ -142,6 +238,58 @@ export interface KGroupedStream<K, V> {
     materialized?: Materialized<K, VA>,
   ): KTable<K, VA>;
   cogroup<VA = unknown>(aggregator: Aggregator<K, V, VA>): CogroupedKStream<K, VA>;
+  windowedBy(windows: TimeWindows | SlidingWindows): TimeWindowedKStream<K, V>;
+  windowedBy(windows: SessionWindows): SessionWindowedKStream<K, V>;
+}
+
+/** A windowed grouped stream over time windows (TimeWindows or SlidingWindows). */
+export interface TimeWindowedKStream<K, V> {
+  emitStrategy(strategy: EmitStrategy): TimeWindowedKStream<K, V>;
+  count(materialized: Materialized<K, number>): KTable<Windowed<K>, number>;
+  count(named?: Named, materialized?: Materialized<K, number>): KTable<Windowed<K>, number>;
+  reduce(reducer: Reducer<V>, materialized: Materialized<K, V>): KTable<Windowed<K>, V>;
+  reduce(
+    reducer: Reducer<V>,
+    named?: Named,
+    materialized?: Materialized<K, V>,
+  ): KTable<Windowed<K>, V>;
+  aggregate<VA = unknown>(
+    initializer: Initializer<VA>,
+    aggregator: Aggregator<K, V, VA>,
+    materialized: Materialized<K, VA>,
+  ): KTable<Windowed<K>, VA>;
+  aggregate<VA = unknown>(
+    initializer: Initializer<VA>,
+    aggregator: Aggregator<K, V, VA>,
+    named?: Named,
+    materialized?: Materialized<K, VA>,
+  ): KTable<Windowed<K>, VA>;
+}
+
+/** A windowed grouped stream over session windows. */
+export interface SessionWindowedKStream<K, V> {
+  emitStrategy(strategy: EmitStrategy): SessionWindowedKStream<K, V>;
+  count(materialized: Materialized<K, number>): KTable<Windowed<K>, number>;
+  count(named?: Named, materialized?: Materialized<K, number>): KTable<Windowed<K>, number>;
+  reduce(reducer: Reducer<V>, materialized: Materialized<K, V>): KTable<Windowed<K>, V>;
+  reduce(
+    reducer: Reducer<V>,
+    named?: Named,
+    materialized?: Materialized<K, V>,
+  ): KTable<Windowed<K>, V>;
+  aggregate<VA = unknown>(
+    initializer: Initializer<VA>,
+    aggregator: Aggregator<K, V, VA>,
+    sessionMerger: Merger<K, VA>,
+    materialized: Materialized<K, VA>,
+  ): KTable<Windowed<K>, VA>;
+  aggregate<VA = unknown>(
+    initializer: Initializer<VA>,
+    aggregator: Aggregator<K, V, VA>,
+    sessionMerger: Merger<K, VA>,
+    named?: Named,
+    materialized?: Materialized<K, VA>,
+  ): KTable<Windowed<K>, VA>;
 }
 
 export interface CogroupedKStream<K, VA> {

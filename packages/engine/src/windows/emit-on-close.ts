@@ -5,7 +5,7 @@
 import type { Headers } from '../api.js';
 import type { ProcessorContext } from '../processor/processor-context.js';
 import { Change } from '../processor/record.js';
-import type { SegmentedWindowStore } from '../state/window-store.js';
+import { keyId, type SegmentedWindowStore } from '../state/window-store.js';
 import { windowedKey } from './windowed-key.js';
 
 const EMIT_INTERVAL_MS = 1000;
@@ -45,7 +45,12 @@ export class EmitOnClose {
     const now = this.ctx.wallClockMs();
     if (now < this.#nextTimeToEmit) return;
     this.#nextTimeToEmit = now + EMIT_INTERVAL_MS;
-    for (const e of store.fetchAll(lower, upper)) {
+    // Kafka's time-ordered store iterates by window start, then by the key's bytes.
+    const closed = store
+      .fetchAll(lower, upper)
+      .map((e) => ({ e, id: keyId(e.key) }))
+      .sort((a, b) => a.e.start - b.e.start || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    for (const { e } of closed) {
       this.ctx.forward({
         key: windowedKey(e.key, e.start, e.start + this.sizeMs),
         value: new Change(e.value, null),

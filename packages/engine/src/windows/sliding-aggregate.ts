@@ -187,8 +187,9 @@ export function slidingWindowAggregateProcessor(
       } else if (ts < d) {
         processEarly(pass);
       } else {
-        processReverse(pass);
+        // Before the puts, as in window-aggregate.ts (the record only touches open windows).
         onClose?.maybeEmit(store, closeTime, record.headers);
+        processReverse(pass);
       }
     },
   };

@@ -51,6 +51,10 @@ export function timeWindowAggregateProcessor(
       }
       observedStreamTime = Math.max(observedStreamTime, record.timestamp);
       const closeTime = observedStreamTime - grace;
+      // Final results go out before this record's windows are put: a put can move the store's
+      // retention past a window that closes just now, which Kafka Streams still emits. (The record
+      // only updates windows still open, so the order is otherwise the same.)
+      onClose?.maybeEmit(store, closeTime, record.headers);
       for (const w of timeWindowsFor(record.timestamp, size, advance)) {
         if (w.end <= closeTime) {
           ctx.taskMetrics.droppedRecordsTotal++;
@@ -71,7 +75,6 @@ export function timeWindowAggregateProcessor(
           });
         }
       }
-      onClose?.maybeEmit(store, closeTime, record.headers);
     },
   };
 }

@@ -1,0 +1,250 @@
+// Kafka Streams' window, join and suppression option objects (TimeWindows, SlidingWindows,
+// SessionWindows, JoinWindows, EmitStrategy, Suppressed + BufferConfig, StreamJoined, Joined),
+// as immutable builders of the topology document's fields. Durations are milliseconds.
+import type { JoinWindowSpec, SuppressConfig, WindowSpec } from '@streamwright/topology-model';
+import type { DslSerde } from './serdes.js';
+
+function checkMs(what: string, ms: number): number {
+  if (!Number.isInteger(ms) || ms < 0)
+    throw new Error(`${what} must be a non-negative whole number of milliseconds, got ${ms}`);
+  return ms;
+}
+
+/** TimeWindows: tumbling (advance = size) or hopping (advanceBy) windows, epoch aligned. */
+export class TimeWindows {
+  private constructor(
+    readonly sizeMs: number,
+    readonly graceMs: number,
+    readonly advanceMs: number,
+  ) {}
+  static ofSizeWithNoGrace(sizeMs: number): TimeWindows {
+    return TimeWindows.ofSizeAndGrace(sizeMs, 0);
+  }
+  static ofSizeAndGrace(sizeMs: number, graceMs: number): TimeWindows {
+    if (checkMs('window size', sizeMs) === 0)
+      throw new Error('Window size (sizeMs) must be larger than zero.');
+    return new TimeWindows(sizeMs, checkMs('grace', graceMs), sizeMs);
+  }
+  advanceBy(advanceMs: number): TimeWindows {
+    if (checkMs('advance', advanceMs) === 0 || advanceMs > this.sizeMs)
+      throw new Error(
+        `Window advancement interval should be more than zero and less than window duration which is ${this.sizeMs} ms, but given advancement interval is: ${advanceMs} ms`,
+      );
+    return new TimeWindows(this.sizeMs, this.graceMs, advanceMs);
+  }
+  /** @internal the document's window spec. */
+  spec(): WindowSpec {
+    return this.advanceMs === this.sizeMs
+      ? { type: 'tumbling', sizeMs: this.sizeMs, graceMs: this.graceMs }
+      : { type: 'hopping', sizeMs: this.sizeMs, advanceMs: this.advanceMs, graceMs: this.graceMs };
+  }
+}
+
+/** SlidingWindows: windows of `timeDifference` around each record, inclusive at both ends. */
+export class SlidingWindows {
+  private constructor(
+    readonly timeDifferenceMs: number,
+    readonly graceMs: number,
+  ) {}
+  static ofTimeDifferenceWithNoGrace(timeDifferenceMs: number): SlidingWindows {
+    return SlidingWindows.ofTimeDifferenceAndGrace(timeDifferenceMs, 0);
+  }
+  static ofTimeDifferenceAndGrace(timeDifferenceMs: number, graceMs: number): SlidingWindows {
+    return new SlidingWindows(
+      checkMs('time difference', timeDifferenceMs),
+      checkMs('grace', graceMs),
+    );
+  }
+  /** @internal */
+  spec(): WindowSpec {
+    return { type: 'sliding', timeDifferenceMs: this.timeDifferenceMs, graceMs: this.graceMs };
+  }
+}
+
+/** SessionWindows: sessions of activity separated by an inactivity gap. */
+export class SessionWindows {
+  private constructor(
+    readonly gapMs: number,
+    readonly graceMs: number,
+  ) {}
+  static ofInactivityGapWithNoGrace(gapMs: number): SessionWindows {
+    return SessionWindows.ofInactivityGapAndGrace(gapMs, 0);
+  }
+  static ofInactivityGapAndGrace(gapMs: number, graceMs: number): SessionWindows {
+    if (checkMs('inactivity gap', gapMs) === 0)
+      throw new Error('Gap time (inactivityGapMs) cannot be zero or negative.');
+    return new SessionWindows(gapMs, checkMs('grace', graceMs));
+  }
+  /** @internal */
+  spec(): WindowSpec {
+    return { type: 'session', gapMs: this.gapMs, graceMs: this.graceMs };
+  }
+}
+
+/** JoinWindows: a record joins the other side's records within [ts − before, ts + after]. */
+export class JoinWindows {
+  private constructor(
+    readonly beforeMs: number,
+    readonly afterMs: number,
+    readonly graceMs: number,
+  ) {}
+  static ofTimeDifferenceWithNoGrace(timeDifferenceMs: number): JoinWindows {
+    return JoinWindows.ofTimeDifferenceAndGrace(timeDifferenceMs, 0);
+  }
+  static ofTimeDifferenceAndGrace(timeDifferenceMs: number, graceMs: number): JoinWindows {
+    checkMs('time difference', timeDifferenceMs);
+    return new JoinWindows(timeDifferenceMs, timeDifferenceMs, checkMs('grace', graceMs));
+  }
+  before(timeDifferenceMs: number): JoinWindows {
+    return new JoinWindows(checkMs('before', timeDifferenceMs), this.afterMs, this.graceMs);
+  }
+  after(timeDifferenceMs: number): JoinWindows {
+    return new JoinWindows(this.beforeMs, checkMs('after', timeDifferenceMs), this.graceMs);
+  }
+  /** @internal */
+  spec(): JoinWindowSpec {
+    return { beforeMs: this.beforeMs, afterMs: this.afterMs, graceMs: this.graceMs };
+  }
+}
+
+/** EmitStrategy.onWindowUpdate() (default) / onWindowClose() (final results only). */
+export class EmitStrategy {
+  private constructor(readonly type: 'onWindowUpdate' | 'onWindowClose') {}
+  static onWindowUpdate(): EmitStrategy {
+    return new EmitStrategy('onWindowUpdate');
+  }
+  static onWindowClose(): EmitStrategy {
+    return new EmitStrategy('onWindowClose');
+  }
+}
+
+/** Suppressed.BufferConfig: unbounded, or bounded by records and/or bytes. */
+export class BufferConfig {
+  private constructor(
+    readonly maxRecords?: number,
+    readonly maxBytes?: number,
+    readonly whenFull: 'shutDown' | 'emitEarly' = 'emitEarly',
+  ) {}
+  static unbounded(): BufferConfig {
+    return new BufferConfig(undefined, undefined, 'shutDown');
+  }
+  static maxRecords(records: number): BufferConfig {
+    return new BufferConfig(records);
+  }
+  static maxBytes(bytes: number): BufferConfig {
+    return new BufferConfig(undefined, bytes);
+  }
+  withMaxRecords(records: number): BufferConfig {
+    return new BufferConfig(records, this.maxBytes, this.whenFull);
+  }
+  withMaxBytes(bytes: number): BufferConfig {
+    return new BufferConfig(this.maxRecords, bytes, this.whenFull);
+  }
+  withNoBound(): BufferConfig {
+    return new BufferConfig(undefined, undefined, 'shutDown');
+  }
+  /** Fail the task when the buffer is full (a StrictBufferConfig). */
+  shutDownWhenFull(): BufferConfig {
+    return new BufferConfig(this.maxRecords, this.maxBytes, 'shutDown');
+  }
+  /** Emit the oldest records early when full (untilTimeLimit only). */
+  emitEarlyWhenFull(): BufferConfig {
+    return new BufferConfig(this.maxRecords, this.maxBytes, 'emitEarly');
+  }
+}
+
+/** Suppressed.untilWindowCloses(strict buffer) / untilTimeLimit(ms, buffer), withName(name). */
+export class Suppressed {
+  private constructor(
+    readonly config: SuppressConfig,
+    readonly name?: string,
+  ) {}
+  static untilWindowCloses(buffer: BufferConfig): Suppressed {
+    if (buffer.whenFull !== 'shutDown')
+      throw new Error(
+        'Suppressed.untilWindowCloses takes a strict buffer: BufferConfig.unbounded() or a bounded one with shutDownWhenFull()',
+      );
+    return new Suppressed(
+      Suppressed.#bounds({ until: 'windowCloses', whenFull: 'shutDown' }, buffer),
+    );
+  }
+  static untilTimeLimit(timeToWaitForMoreEventsMs: number, buffer: BufferConfig): Suppressed {
+    return new Suppressed(
+      Suppressed.#bounds(
+        {
+          until: 'timeLimit',
+          timeLimitMs: checkMs('time limit', timeToWaitForMoreEventsMs),
+          whenFull: buffer.whenFull,
+        },
+        buffer,
+      ),
+    );
+  }
+  static #bounds(config: SuppressConfig, buffer: BufferConfig): SuppressConfig {
+    const out: SuppressConfig = { ...config };
+    if (buffer.maxRecords !== undefined) out.maxRecords = buffer.maxRecords;
+    if (buffer.maxBytes !== undefined) out.maxBytes = buffer.maxBytes;
+    return out;
+  }
+  withName(name: string): Suppressed {
+    return new Suppressed(this.config, name);
+  }
+}
+
+/** StreamJoined: serdes (and name) of a stream–stream join. */
+export class StreamJoined<K, V, VO> {
+  private constructor(
+    readonly keySerde?: DslSerde<K>,
+    readonly valueSerde?: DslSerde<V>,
+    readonly otherValueSerde?: DslSerde<VO>,
+    readonly name?: string,
+  ) {}
+  static with<K, V, VO>(
+    keySerde: DslSerde<K>,
+    valueSerde: DslSerde<V>,
+    otherValueSerde?: DslSerde<VO>,
+  ): StreamJoined<K, V, VO> {
+    return new StreamJoined(keySerde, valueSerde, otherValueSerde);
+  }
+  static as<K = unknown, V = unknown, VO = unknown>(name: string): StreamJoined<K, V, VO> {
+    return new StreamJoined<K, V, VO>(undefined, undefined, undefined, name);
+  }
+  withName(name: string): StreamJoined<K, V, VO> {
+    return new StreamJoined(this.keySerde, this.valueSerde, this.otherValueSerde, name);
+  }
+  withKeySerde<K2>(serde: DslSerde<K2>): StreamJoined<K2, V, VO> {
+    return new StreamJoined(serde, this.valueSerde, this.otherValueSerde, this.name);
+  }
+  withValueSerde<V2>(serde: DslSerde<V2>): StreamJoined<K, V2, VO> {
+    return new StreamJoined(this.keySerde, serde, this.otherValueSerde, this.name);
+  }
+}
+
+/** Joined: serdes (and name) of a stream–table join. */
+export class Joined<K, V, VO> {
+  private constructor(
+    readonly keySerde?: DslSerde<K>,
+    readonly valueSerde?: DslSerde<V>,
+    readonly otherValueSerde?: DslSerde<VO>,
+    readonly name?: string,
+  ) {}
+  static with<K, V, VO>(
+    keySerde: DslSerde<K>,
+    valueSerde: DslSerde<V>,
+    otherValueSerde?: DslSerde<VO>,
+  ): Joined<K, V, VO> {
+    return new Joined(keySerde, valueSerde, otherValueSerde);
+  }
+  static as<K = unknown, V = unknown, VO = unknown>(name: string): Joined<K, V, VO> {
+    return new Joined<K, V, VO>(undefined, undefined, undefined, name);
+  }
+  withName(name: string): Joined<K, V, VO> {
+    return new Joined(this.keySerde, this.valueSerde, this.otherValueSerde, name);
+  }
+  withKeySerde<K2>(serde: DslSerde<K2>): Joined<K2, V, VO> {
+    return new Joined(serde, this.valueSerde, this.otherValueSerde, this.name);
+  }
+  withValueSerde<V2>(serde: DslSerde<V2>): Joined<K, V2, VO> {
+    return new Joined(this.keySerde, serde, this.otherValueSerde, this.name);
+  }
+}
