@@ -112,6 +112,26 @@ const scenarios: OracleScenario[] = [
     outputs: ['out'],
   },
   {
+    name: 'sliding count, emit on window close, first look at a record with nothing closed',
+    topology: windowedDoc(
+      sliding(5000, 2000),
+      { kind: 'windowedCount' },
+      { windowedBy: { emitStrategy: 'onWindowClose' } },
+    ),
+    inputs: [10000, 11000, 12000, 13000, 30000, 60000].map((t) => input('k', t)),
+    outputs: ['out'],
+  },
+  {
+    name: 'sliding count, emit on window close, closes in quick succession',
+    topology: windowedDoc(
+      sliding(5000, 2000),
+      { kind: 'windowedCount' },
+      { windowedBy: { emitStrategy: 'onWindowClose' } },
+    ),
+    inputs: [10000, 16000, 14500, 17000, 22000].map((t) => input('k', t)),
+    outputs: ['out'],
+  },
+  {
     name: 'sliding count then suppress untilWindowCloses',
     topology: windowedDoc(
       sliding(5000, 2000),

@@ -99,8 +99,8 @@ const scenarios: OracleScenario[] = [
     outputs: ['out'],
   },
   {
-    // EmitStrategy.onWindowClose: final results only; in TopologyTestDriver wall-clock time stands
-    // still, so (as Kafka's 1 s emit interval allows) only the first record's check runs.
+    // EmitStrategy.onWindowClose: final results only (TopologyTestDriver, like our test driver,
+    // looks for closed windows at every record: its emit interval is 0).
     name: 'emit on window close, tumbling 5 s, grace 2 s',
     topology: windowedDoc(
       { type: 'tumbling', sizeMs: 5000, graceMs: 2000 },
@@ -108,6 +108,29 @@ const scenarios: OracleScenario[] = [
       { windowedBy: { emitStrategy: 'onWindowClose' } },
     ),
     inputs: [...story, input('u1', 20000), input('u2', 30000)],
+    outputs: ['out'],
+  },
+  {
+    name: 'session emit on window close, gap 3 s, grace 2 s (merged sessions: no tombstones)',
+    topology: windowedDoc(
+      { type: 'session', gapMs: 3000, graceMs: 2000 },
+      { kind: 'windowedCount' },
+      { windowedBy: { emitStrategy: 'onWindowClose' } },
+    ),
+    inputs: [...outOfOrder.slice(0, 7), input(null, 9000), input('b', 20000), input('a', 40000)],
+    outputs: ['out'],
+  },
+  {
+    name: 'session emit on window close, aggregate with merger, exactly at gap + grace',
+    topology: windowedDoc(
+      { type: 'session', gapMs: 2000, graceMs: 1000 },
+      {
+        kind: 'windowedAggregate',
+        config: { initializer: '0', aggregator: 'agg + value.t', merger: 'agg + value' },
+      },
+      { windowedBy: { emitStrategy: 'onWindowClose' } },
+    ),
+    inputs: [0, 2000, 1000, 5000].map((t) => input('k', t)),
     outputs: ['out'],
   },
   {

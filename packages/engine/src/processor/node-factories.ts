@@ -338,6 +338,7 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
         logic,
         storeName: requiredStore,
         retentionMs: (store) => c.plan.stores.find((s) => s.name === store)?.retentionMs ?? 0,
+        emitIntervalMs: c.registries.windowedEmitIntervalMs ?? 1000,
       });
     case 'process':
     case 'processValues': {

@@ -23,4 +23,10 @@ export interface CodeRegistries {
   processors?: ProcessorRegistry;
   /** print()'s System.out: defaults to process.stdout. */
   printLine?: (line: string) => void;
+  /**
+   * Kafka's internal `__emit.interval.ms.kstreams.windowed.aggregation__`: how often (wall-clock
+   * ms) onWindowClose aggregations look for closed windows. Default 1000; the test driver uses
+   * 0, as TopologyTestDriver does.
+   */
+  windowedEmitIntervalMs?: number;
 }

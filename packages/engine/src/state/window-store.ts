@@ -153,9 +153,14 @@ export class SegmentedWindowStore {
     return out.sort((a, b) => a.start - b.start);
   }
 
-  /** fetchAll(timeFrom, timeTo): every window starting within [from, to], by start. */
-  fetchAll(from: number, timeTo: number): WindowEntry[] {
-    const timeFrom = Math.max(from, this.#observedStreamTime - this.retentionMs + 1);
+  /**
+   * fetchAll(timeFrom, timeTo): every window starting within [from, to], by start.
+   * `retentionEdge`: also the window starting exactly at stream time − retention (Kafka's
+   * time-ordered store, which onWindowClose aggregations read, still shows it).
+   */
+  fetchAll(from: number, timeTo: number, retentionEdge = false): WindowEntry[] {
+    const edge = retentionEdge ? 0 : 1;
+    const timeFrom = Math.max(from, this.#observedStreamTime - this.retentionMs + edge);
     const out: WindowEntry[] = [];
     for (const [id, segment] of this.#segments) {
       if (id < this.segmentId(timeFrom) || id > this.segmentId(timeTo)) continue;

@@ -129,9 +129,12 @@ export function createTestDriverFromPlan(
   let advancedMs = 0;
   const clock = (): number => baseClock() + advancedMs;
   const config = engineConfig(plan.applicationId, appConfig);
+  // As TopologyTestDriver, onWindowClose aggregations check for closed windows on every record.
+  const emitInterval = appConfig['__emit.interval.ms.kstreams.windowed.aggregation__'];
+  const compileOptions = { ...options, windowedEmitIntervalMs: Number(emitInterval ?? 0) };
   const compiled = options.recordTap
-    ? tapSubtopologies(compilePlan(plan, options), options.recordTap)
-    : compilePlan(plan, options);
+    ? tapSubtopologies(compilePlan(plan, compileOptions), options.recordTap)
+    : compilePlan(plan, compileOptions);
   const nodeModelIds: Record<string, string> = {};
   for (const [modelId, names] of Object.entries(plan.nodeNames))
     for (const n of names) nodeModelIds[n] = modelId;

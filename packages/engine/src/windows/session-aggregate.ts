@@ -8,6 +8,7 @@ import type { Processor } from '../processor/processor-node.js';
 import { Change, isNullish, type EngineRecord } from '../processor/record.js';
 import { SegmentedSessionStore } from '../state/session-store.js';
 import type { WindowAggregation } from './window-aggregate.js';
+import { SessionEmitOnClose } from './emit-on-close.js';
 import { windowedKey } from './windowed-key.js';
 
 export interface SessionAggregation extends WindowAggregation {
@@ -20,6 +21,9 @@ export interface SessionAggregateOptions {
   graceMs: number;
   retentionMs: number;
   sendOldValues: boolean;
+  emitStrategy: 'onWindowUpdate' | 'onWindowClose';
+  /** onWindowClose: wall-clock ms between looks for closed windows. */
+  emitIntervalMs: number;
 }
 
 export function sessionWindowAggregateProcessor(
@@ -29,12 +33,19 @@ export function sessionWindowAggregateProcessor(
 ): Processor {
   let store: SegmentedSessionStore;
   let observedStreamTime = -1;
+  // onWindowClose: no updates (nor tombstones of merged sessions), final results once closed.
+  const onClose =
+    options.emitStrategy === 'onWindowClose'
+      ? new SessionEmitOnClose(ctx, options.emitIntervalMs)
+      : null;
+  const forward = onClose === null ? (r: EngineRecord) => ctx.forward(r) : () => undefined;
   return {
     init() {
       store = new SegmentedSessionStore(
         { retentionMs: options.retentionMs },
         ctx.store(options.storeName),
       );
+      onClose?.init();
     },
     process(record: EngineRecord) {
       if (isNullish(record.key)) {
@@ -44,6 +55,10 @@ export function sessionWindowAggregateProcessor(
       const ts = record.timestamp;
       observedStreamTime = Math.max(observedStreamTime, ts);
       const closeTime = observedStreamTime - options.graceMs - options.gapMs;
+      // Final results first: a session closes (end + gap + grace) exactly as the store's
+      // retention (gap + grace) passes it, so the puts below could drop it unemitted; only a
+      // record that moves stream time emits, and it merges no session that just closed.
+      onClose?.maybeEmit(store, closeTime, record.headers);
       const merged = store.findSessions(record.key, ts - options.gapMs, ts + options.gapMs);
       let start = ts;
       let end = ts;
@@ -60,7 +75,7 @@ export function sessionWindowAggregateProcessor(
       if (start !== ts || end !== ts) {
         for (const s of merged) {
           store.remove(s.key, s.start, s.end);
-          ctx.forward({
+          forward({
             key: windowedKey(s.key, s.start, s.end),
             value: new Change(null, options.sendOldValues ? s.value : null),
             timestamp: s.end,
@@ -70,7 +85,7 @@ export function sessionWindowAggregateProcessor(
       }
       agg = aggregation.add(record.key, record.value, agg);
       store.put({ key: record.key, start, end, value: agg });
-      ctx.forward({
+      forward({
         key: windowedKey(record.key, start, end),
         value: new Change(agg, null),
         timestamp: end,

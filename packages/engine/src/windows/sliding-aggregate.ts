@@ -23,6 +23,8 @@ export interface SlidingAggregateOptions {
   emitStrategy: 'onWindowUpdate' | 'onWindowClose';
   retentionMs: number;
   sendOldValues: boolean;
+  /** onWindowClose: wall-clock ms between looks for closed windows. */
+  emitIntervalMs: number;
 }
 
 export function slidingWindowAggregateProcessor(
@@ -36,7 +38,7 @@ export function slidingWindowAggregateProcessor(
   let observedStreamTime = -1;
   const onClose =
     options.emitStrategy === 'onWindowClose'
-      ? new EmitOnClose(ctx, d, { inclusiveEnd: true })
+      ? new EmitOnClose(ctx, d, { inclusiveEnd: true, intervalMs: options.emitIntervalMs })
       : null;
 
   /** One record's pass: the key, value, timestamp and close time it is processed with. */
@@ -187,9 +189,8 @@ export function slidingWindowAggregateProcessor(
       } else if (ts < d) {
         processEarly(pass);
       } else {
-        // Before the puts, as in window-aggregate.ts (the record only touches open windows).
-        onClose?.maybeEmit(store, closeTime, record.headers);
         processReverse(pass);
+        onClose?.maybeEmit(store, closeTime, record.headers);
       }
     },
   };

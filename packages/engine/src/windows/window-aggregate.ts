@@ -24,6 +24,8 @@ export interface WindowAggregateOptions {
   emitStrategy: 'onWindowUpdate' | 'onWindowClose';
   retentionMs: number;
   sendOldValues: boolean;
+  /** onWindowClose: wall-clock ms between looks for closed windows. */
+  emitIntervalMs: number;
 }
 
 export function timeWindowAggregateProcessor(
@@ -35,7 +37,10 @@ export function timeWindowAggregateProcessor(
   const grace = options.window.graceMs;
   let store: SegmentedWindowStore;
   let observedStreamTime = -1;
-  const onClose = options.emitStrategy === 'onWindowClose' ? new EmitOnClose(ctx, size) : null;
+  const onClose =
+    options.emitStrategy === 'onWindowClose'
+      ? new EmitOnClose(ctx, size, { inclusiveEnd: false, intervalMs: options.emitIntervalMs })
+      : null;
   return {
     init() {
       store = new SegmentedWindowStore(
@@ -51,10 +56,6 @@ export function timeWindowAggregateProcessor(
       }
       observedStreamTime = Math.max(observedStreamTime, record.timestamp);
       const closeTime = observedStreamTime - grace;
-      // Final results go out before this record's windows are put: a put can move the store's
-      // retention past a window that closes just now, which Kafka Streams still emits. (The record
-      // only updates windows still open, so the order is otherwise the same.)
-      onClose?.maybeEmit(store, closeTime, record.headers);
       for (const w of timeWindowsFor(record.timestamp, size, advance)) {
         if (w.end <= closeTime) {
           ctx.taskMetrics.droppedRecordsTotal++;
@@ -75,6 +76,7 @@ export function timeWindowAggregateProcessor(
           });
         }
       }
+      onClose?.maybeEmit(store, closeTime, record.headers);
     },
   };
 }

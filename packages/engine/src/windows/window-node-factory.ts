@@ -18,6 +18,8 @@ export interface WindowFactoryContext {
   logic(field: string, context: 'initializer' | 'aggregator' | 'reducer'): CompiledLogic;
   storeName(): string;
   retentionMs(store: string): number;
+  /** onWindowClose's wall-clock interval between looks for closed windows. */
+  emitIntervalMs: number;
 }
 
 const isNull = (v: unknown): boolean => v === null || v === undefined;
@@ -82,6 +84,7 @@ export function windowNodeFactory(c: WindowFactoryContext): Factory {
           emitStrategy: windowing.emitStrategy,
           retentionMs,
           sendOldValues: true,
+          emitIntervalMs: c.emitIntervalMs,
         });
     case 'session':
       return (ctx) =>
@@ -91,6 +94,8 @@ export function windowNodeFactory(c: WindowFactoryContext): Factory {
           graceMs: window.graceMs,
           retentionMs,
           sendOldValues: true,
+          emitStrategy: windowing.emitStrategy,
+          emitIntervalMs: c.emitIntervalMs,
         });
     case 'sliding':
       return (ctx) =>
@@ -100,6 +105,7 @@ export function windowNodeFactory(c: WindowFactoryContext): Factory {
           emitStrategy: windowing.emitStrategy,
           retentionMs,
           sendOldValues: true,
+          emitIntervalMs: c.emitIntervalMs,
         });
   }
 }
