@@ -24,6 +24,11 @@ test('the example topology opens deployed and processing', async ({ page, design
     .poll(async () => (await totals()).reduce((a, b) => a + b, 0), { timeout: 20_000 })
     .toBeGreaterThan(first.reduce((a, b) => a + b, 0));
 
+  // each node shows its busy share (sampled processing time), a NiFi-coloured bar
+  const busy = page.getByTestId('node-busy');
+  await expect(busy.first()).toBeVisible();
+  await expect(busy.first()).toHaveText(/^busy \d+%$/);
+
   // edges show the flow: animated and thicker while records move along them
   await expect(page.locator('.react-flow__edge.animated').first()).toBeVisible();
 

@@ -19,8 +19,8 @@ const snapshot = {
 describe('per-model-node counters', () => {
   it('sums process-total and process-rate over tasks', () => {
     expect(aggregateCounters(snapshot)).toEqual({
-      orders: { total: 7, rate: 1.5 },
-      big: { total: 7, rate: 1.5 },
+      orders: { total: 7, rate: 1.5, busy: 0 },
+      big: { total: 7, rate: 1.5, busy: 0 },
     });
   });
 
@@ -35,7 +35,7 @@ describe('per-model-node counters', () => {
         'KSTREAM-SOURCE-0000000003': 'grouped',
       },
     };
-    expect(aggregateCounters(repartitioned)).toEqual({ grouped: { total: 5, rate: 0 } });
+    expect(aggregateCounters(repartitioned)).toEqual({ grouped: { total: 5, rate: 0, busy: 0 } });
   });
 
   it('keeps the identity of unchanged counters so only moving nodes re-render', () => {
@@ -46,7 +46,29 @@ describe('per-model-node counters', () => {
     const second = aggregateCounters(moved, first);
     expect(second).not.toBe(first);
     expect(second.big).toBe(first.big);
-    expect(second.orders).toEqual({ total: 8, rate: 1.5 });
+    expect(second.orders).toEqual({ total: 8, rate: 1.5, busy: 0 });
+  });
+
+  it("sums a model node's busy-ratio over its Kafka Streams nodes and tasks, per stream thread", () => {
+    const busy = {
+      threads: { 'app-StreamThread-1': {}, 'app-StreamThread-2': {} },
+      nodes: {
+        '0_0': {
+          'KSTREAM-SINK-0000000002': { 'process-total': 5, 'busy-ratio': 0.2 },
+          'KSTREAM-FILTER-0000000001': { 'process-total': 5, 'busy-ratio': 0.5 },
+        },
+        '1_0': { 'KSTREAM-SOURCE-0000000003': { 'process-total': 5, 'busy-ratio': 0.4 } },
+        '0_1': { 'KSTREAM-FILTER-0000000001': { 'process-total': 1, 'busy-ratio': 0.3 } },
+      },
+      nodeModelIds: {
+        'KSTREAM-SINK-0000000002': 'grouped',
+        'KSTREAM-SOURCE-0000000003': 'grouped',
+        'KSTREAM-FILTER-0000000001': 'big',
+      },
+    };
+    const counters = aggregateCounters(busy);
+    expect(counters.grouped).toEqual({ total: 5, rate: 0, busy: 0.3 });
+    expect(counters.big).toEqual({ total: 6, rate: 0, busy: 0.4 });
   });
 
   it('drops counters when the app is gone and ignores non-finite values', () => {
@@ -57,7 +79,7 @@ describe('per-model-node counters', () => {
         nodes: { '0_0': { a: { 'process-total': Number.NaN } } },
         nodeModelIds: { a: 'x' },
       }),
-    ).toEqual({ x: { total: 0, rate: 0 } });
+    ).toEqual({ x: { total: 0, rate: 0, busy: 0 } });
   });
 
   it('reads task-level counters for the tasks table', () => {

@@ -11,6 +11,16 @@ export interface NodeCounter {
   rate: number;
 }
 
+/** A model node's counters with its busy share. */
+export interface ModelNodeCounter extends NodeCounter {
+  /**
+   * `busy-ratio` (sampled processing time, exclusive of the nodes it forwards to) summed over
+   * its Kafka Streams nodes and tasks, divided by the stream threads: the share of the app's
+   * processing time this node takes (Flink's busy time, shown like NiFi's bars).
+   */
+  busy: number;
+}
+
 /** A task's counters and health (Kafka Streams' task-level metrics). */
 export interface TaskCounter extends NodeCounter {
   /** `dropped-records-total`: records the task dropped (deserialization, skipped, expired). */
@@ -26,11 +36,12 @@ export type TaskCounterMap = Readonly<Record<string, TaskCounter>>;
 
 export interface NodeMetricsInput {
   tasks?: Record<string, Record<string, number>>;
+  threads?: Record<string, unknown>;
   nodes: Record<string, Record<string, Record<string, number>>>;
   nodeModelIds: Record<string, string>;
 }
 
-export type CounterMap = Readonly<Record<string, NodeCounter>>;
+export type CounterMap = Readonly<Record<string, ModelNodeCounter>>;
 
 const finite = (v: number | undefined): number => (v !== undefined && Number.isFinite(v) ? v : 0);
 
@@ -43,28 +54,41 @@ export function aggregateCounters(
   snapshot: NodeMetricsInput | null,
   previous: CounterMap = {},
 ): CounterMap {
-  const perKsNode = new Map<string, NodeCounter>();
+  const perKsNode = new Map<string, NodeCounter & { busy: number }>();
   if (snapshot) {
     for (const byNode of Object.values(snapshot.nodes)) {
       for (const [ksName, values] of Object.entries(byNode)) {
-        const acc = perKsNode.get(ksName) ?? { total: 0, rate: 0 };
+        const acc = perKsNode.get(ksName) ?? { total: 0, rate: 0, busy: 0 };
         acc.total += finite(values['process-total']);
         acc.rate += finite(values['process-rate']);
+        acc.busy += finite(values['busy-ratio']);
         perKsNode.set(ksName, acc);
       }
     }
   }
-  const next: Record<string, NodeCounter> = {};
+  const threads = Math.max(1, Object.keys(snapshot?.threads ?? {}).length);
+  const next: Record<string, ModelNodeCounter> = {};
   for (const [ksName, counter] of perKsNode) {
     const modelId = snapshot?.nodeModelIds[ksName];
     if (modelId === undefined) continue;
     const current = next[modelId];
-    if (!current || counter.total > current.total) next[modelId] = counter;
+    // Busy time is exclusive per Kafka Streams node, so a model node's is the sum of its nodes'.
+    const busy = (current?.busy ?? 0) + counter.busy / threads;
+    if (!current || counter.total > current.total)
+      next[modelId] = { total: counter.total, rate: counter.rate, busy };
+    else current.busy = busy;
   }
   let changed = Object.keys(previous).length !== Object.keys(next).length;
   for (const [id, counter] of Object.entries(next)) {
+    counter.busy = Math.min(1, Math.round(counter.busy * 1000) / 1000);
     const before = previous[id];
-    if (before && before.total === counter.total && before.rate === counter.rate) next[id] = before;
+    if (
+      before &&
+      before.total === counter.total &&
+      before.rate === counter.rate &&
+      before.busy === counter.busy
+    )
+      next[id] = before;
     else changed = true;
   }
   return changed ? next : previous;

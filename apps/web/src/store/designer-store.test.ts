@@ -152,7 +152,7 @@ describe('designer store', () => {
       },
       at: 5,
     });
-    expect(store.getState().live.counters).toEqual({ orders: { total: 5, rate: 1 } });
+    expect(store.getState().live.counters).toEqual({ orders: { total: 5, rate: 1, busy: 0 } });
     expect(store.getState().live.at).toBe(5);
   });
 });

@@ -214,6 +214,8 @@ const NODE_SLOTS = [
   'e2eSum',
   'e2eMin',
   'e2eMax',
+  'busySamples', // records whose processing was timed (1 in BUSY_SAMPLE_EVERY)
+  'busyTimeMs', // their processing time, exclusive of the nodes they were forwarded to
 ] as const;
 
 export class NodeMetrics extends MetricGroup {
@@ -224,6 +226,8 @@ export class NodeMetrics extends MetricGroup {
   declare e2eSum: number;
   declare e2eMin: number;
   declare e2eMax: number;
+  declare busySamples: number;
+  declare busyTimeMs: number;
   static readonly SLOTS = NODE_SLOTS.length;
   constructor(buffer: SharedArrayBuffer = newSlots(NodeMetrics.SLOTS)) {
     super(buffer, NodeMetrics.SLOTS);
@@ -237,6 +241,12 @@ export class NodeMetrics extends MetricGroup {
     if (count === 0 || ms > v[6]!) v[6] = ms;
     v[3] = count + 1;
     v[4] = v[4]! + ms;
+  }
+
+  recordBusySample(ms: number): void {
+    const v = this.values;
+    v[7] = v[7]! + 1;
+    v[8] = v[8]! + ms;
   }
 }
 defineSlots(NodeMetrics.prototype, NODE_SLOTS);

@@ -190,9 +190,18 @@ export class MetricsRegistry {
     for (const [taskId, byNode] of this.nodes) {
       const out: Record<string, MetricValues> = {};
       for (const [name, m] of byNode) {
+        const k = `n:${taskId}:${name}:`;
+        const processRate = rate(`${k}process`, m.processTotal);
         const values: MetricValues = {
           'process-total': m.processTotal,
-          'process-rate': rate(`n:${taskId}:${name}:process`, m.processTotal),
+          'process-rate': processRate,
+          // Streamwright's: the share of a thread's time this node spends on its own work
+          // (sampled time per record over the rate window, times the rate), as Flink's busy time.
+          'busy-ratio': busyRatio(
+            rate(`${k}busyTime`, m.busyTimeMs),
+            rate(`${k}busySamples`, m.busySamples),
+            processRate,
+          ),
           'records-consumed-total': m.recordsConsumedTotal,
           'records-produced-total': m.recordsProducedTotal,
         };
@@ -240,9 +249,20 @@ export class MetricsRegistry {
       r.record(`${k}restore`, m.restoreTotal, at);
     }
     for (const [taskId, byNode] of this.nodes) {
-      for (const [name, m] of byNode) r.record(`n:${taskId}:${name}:process`, m.processTotal, at);
+      for (const [name, m] of byNode) {
+        const k = `n:${taskId}:${name}:`;
+        r.record(`${k}process`, m.processTotal, at);
+        r.record(`${k}busyTime`, m.busyTimeMs, at);
+        r.record(`${k}busySamples`, m.busySamples, at);
+      }
     }
   }
+}
+
+/** Sampled ms per record (both rates over the same window) × records per second, as a share of 1 s. */
+function busyRatio(busyMsRate: number, samplesRate: number, processRate: number): number {
+  if (samplesRate === 0) return 0;
+  return Math.min(1, ((busyMsRate / samplesRate) * processRate) / 1000);
 }
 
 function avg(sum: number, count: number): number {

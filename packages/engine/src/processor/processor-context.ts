@@ -8,7 +8,7 @@ import type { KeyValueStore } from '../state/key-value-store.js';
 import type { RecordCollector } from '../task/record-collector.js';
 import { deadLetterRecord } from './dead-letter.js';
 import { FailedProcessingError } from './processing-failure.js';
-import type { ProcessorNode } from './processor-node.js';
+import { BUSY_SAMPLE_EVERY, type ProcessorNode } from './processor-node.js';
 import { PunctuationQueue, type PunctuationSchedule } from './punctuation.js';
 import type { EngineRecord, RecordMetadata } from './record.js';
 
@@ -64,6 +64,9 @@ export class ProcessorContext {
   /** Nodes by name, for punctuators (they run as the node that scheduled them). */
   readonly nodes = new Map<string, ProcessorNode>();
   #current: ProcessorNode | null = null;
+  /** How many timed process() calls are on the stack, and the time their children took (ms). */
+  #timing = 0;
+  #childMs = 0;
   readonly #handler: ExceptionHandling;
   readonly productionHandler: ExceptionHandling;
   readonly produceCheck: ((record: ProduceRecord) => Error | null) | undefined;
@@ -152,8 +155,38 @@ export class ProcessorContext {
     });
   }
 
-  /** Runs one node on one record, applying the processing exception handler to what it throws. */
+  /**
+   * Runs one node on one record, applying the processing exception handler to what it throws.
+   * One record in BUSY_SAMPLE_EVERY per node is timed, with everything it forwards (see
+   * #processTimed), for the node's busy-ratio; the others cost a decrement.
+   */
   process(node: ProcessorNode, record: EngineRecord): void {
+    if (this.#timing === 0 && --node.untilTimed !== 0) this.#run(node, record);
+    else this.#processTimed(node, record);
+  }
+
+  /**
+   * Times one node's process() exclusive of its children: while a timed record runs, every node
+   * it reaches is timed too and adds its inclusive time to #childMs, which the parent subtracts.
+   */
+  #processTimed(node: ProcessorNode, record: EngineRecord): void {
+    // Timed under a parent counts as this node's sample too, so a chain is sampled in step.
+    node.untilTimed = BUSY_SAMPLE_EVERY;
+    const outerChildMs = this.#childMs;
+    this.#childMs = 0;
+    this.#timing++;
+    const started = performance.now();
+    try {
+      this.#run(node, record);
+    } finally {
+      const elapsed = performance.now() - started;
+      this.#timing--;
+      node.metrics.recordBusySample(elapsed - this.#childMs);
+      this.#childMs = outerChildMs + elapsed;
+    }
+  }
+
+  #run(node: ProcessorNode, record: EngineRecord): void {
     const previous = this.#current;
     const previousTimestamp = this.currentTimestamp;
     this.#current = node;

@@ -1,6 +1,9 @@
 import type { NodeMetrics } from '../metrics/metric-groups.js';
 import type { EngineRecord } from './record.js';
 
+/** Every how many records a node's processing time is measured (see ProcessorContext#process). */
+export const BUSY_SAMPLE_EVERY = 64;
+
 /** The logic of one node; `process` is synchronous by contract (see docs/ENGINE.md). */
 export interface Processor {
   /** Called once the task's stores are restored, before the first record (as its node). */
@@ -14,6 +17,8 @@ export class ProcessorNode {
   readonly children: ProcessorNode[] = [];
   /** Source and terminal nodes record end-to-end latency, as in Kafka Streams. */
   recordsE2e = false;
+  /** Records until this node's next timed one (busy-ratio sampling, ProcessorContext#process). */
+  untilTimed = BUSY_SAMPLE_EVERY;
 
   constructor(
     readonly name: string,
