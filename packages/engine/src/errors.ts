@@ -13,7 +13,8 @@ export type EngineErrorCode =
   | 'BACKEND_CLOSED'
   | 'INVALID_PLAN'
   | 'PRODUCER_FENCED'
-  | 'APP_STATE';
+  | 'APP_STATE'
+  | 'INVALID_BREAKPOINT';
 
 export class EngineError extends Error {
   readonly code: EngineErrorCode;

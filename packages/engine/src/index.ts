@@ -24,6 +24,14 @@ export type {
   NewTopic,
 } from './backends/embedded/index.js';
 export { createStreamsApp, createStreamsAppFromPlan } from './app/streams-app.js';
+export { AppDebugger, STATE_ENTRIES, TRACE_LIMIT } from './debug/app-debugger.js';
+export type {
+  Breakpoint,
+  BreakpointSpec,
+  DebugPause,
+  DebugStop,
+  StoreState,
+} from './debug/app-debugger.js';
 export { createTestDriver, createTestDriverFromPlan } from './test-driver/test-driver.js';
 export type {
   TestDriver,

@@ -29,6 +29,7 @@ import { GlobalStateUpdater } from './global-state.js';
 import { planOf } from './plan-topology.js';
 import { queryableStore } from './queryable-store.js';
 import { tapSubtopologies } from './record-tap.js';
+import { debugSubtopologies } from '../debug/debug-tap.js';
 import { ensureTopics } from './topics.js';
 
 const MAX_ERRORS = 100;
@@ -90,7 +91,8 @@ class StreamsAppImpl implements StreamsApp {
       ...(options.processors ? { processors: options.processors } : {}),
     };
     const compiled = compilePlan(plan, registries);
-    this.#compiled = options.recordTap ? tapSubtopologies(compiled, options.recordTap) : compiled;
+    const tapped = options.recordTap ? tapSubtopologies(compiled, options.recordTap) : compiled;
+    this.#compiled = options.debugger ? debugSubtopologies(tapped, options.debugger) : tapped;
     const nodeModelIds: Record<string, string> = {};
     for (const [modelId, names] of Object.entries(plan.nodeNames))
       for (const n of names) nodeModelIds[n] = modelId;
@@ -127,6 +129,11 @@ class StreamsAppImpl implements StreamsApp {
       }
     }
     const workerModule = inWorkers ? this.#workerModule() : null;
+    if (inWorkers) {
+      this.#options.debugger?.disable(
+        `breakpoints pause stream threads on the runtime's event loop only; with num.stream.threads=${this.#config.numStreamThreads} they run in worker threads`,
+      );
+    }
     this.#lifecycle.transition('REBALANCING');
     try {
       await ensureTopics(this.#options.backend, this.#options.topology, this.#plan, this.#logger);
@@ -178,7 +185,11 @@ class StreamsAppImpl implements StreamsApp {
         };
         const thread: StreamThreadHandle = inWorkers
           ? new WorkerStreamThread(i, { ...common, plan: this.#plan, workerModule })
-          : new StreamThread(i, { ...common, subtopologies: streamSubtopologies });
+          : new StreamThread(i, {
+              ...common,
+              subtopologies: streamSubtopologies,
+              ...(this.#options.debugger ? { pauseGate: this.#options.debugger.gate } : {}),
+            });
         thread.lifecycle.onChange(() => this.#updateStateFromThreads());
         this.#threads.push(thread);
       }
@@ -336,6 +347,8 @@ class StreamsAppImpl implements StreamsApp {
 
   async #stopEverything(): Promise<void> {
     await Promise.all(this.#generators.map((g) => g.stop()));
+    // A thread held at a breakpoint must not keep the app from stopping.
+    this.#options.debugger?.release();
     for (const t of this.#threads) t.requestStop();
     await Promise.all(this.#threads.map((t) => t.stopped()));
     await this.#global?.stop();

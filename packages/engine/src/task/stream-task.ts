@@ -1,6 +1,7 @@
 // One task = one sub-topology × one partition (Kafka Streams' StreamTask). It owns the processor
 // graph instance, its stores and its input queues. Everything here is synchronous except
 // restoring stores from their changelogs, which happens once, before the task runs.
+import { OPEN_GATE, type PauseGate } from '../debug/pause-gate.js';
 import type {
   Backend,
   IsolationLevel,
@@ -43,6 +44,8 @@ export interface StreamTaskOptions {
   /** Backend#checkRecord, for the production exception handler. */
   checkRecord?: ((record: ProduceRecord) => Error | null) | undefined;
   now?: () => number;
+  /** Processing stops between records while it is closed (a debugger's pause). */
+  pauseGate?: Readonly<PauseGate>;
 }
 
 export const taskIdOf = (subtopology: number, partition: number): string =>
@@ -72,6 +75,7 @@ export class StreamTask {
   /** Largest valid extracted timestamp per input partition (Kafka's partition time). */
   readonly #partitionTime = new Map<string, number>();
 
+  readonly #gate: Readonly<PauseGate>;
   constructor(options: StreamTaskOptions) {
     const { subtopology, partition, config } = options;
     this.id = taskIdOf(subtopology.id, partition);
@@ -80,6 +84,7 @@ export class StreamTask {
     this.partitions = options.partitions;
     this.#config = config;
     this.#now = options.now ?? Date.now;
+    this.#gate = options.pauseGate ?? OPEN_GATE;
     this.lifecycle = new StateMachine<TaskState>(`task ${this.id}`, 'CREATED', TASK_TRANSITIONS);
     // Mirrored into the task's shared metric slots, so status() sees tasks of worker threads too.
     this.lifecycle.onChange((next) => (this.metrics.stateCode = TASK_STATE_CODES.indexOf(next)));
@@ -308,10 +313,11 @@ export class StreamTask {
     const ctx = this.context;
     const metadata = this.#metadata;
     const deserializationHandler = this.#config.deserializationExceptionHandler;
+    const gate = this.#gate;
     ctx.systemTimeMs = now;
     let n = 0;
     try {
-      while (n < max) {
+      while (n < max && !gate.paused) {
         const queue = group.nextQueue(now);
         if (queue === null) break;
         const raw = queue.poll()!;

@@ -18,6 +18,7 @@ import type { StreamTask } from '../task/stream-task.js';
 import { fetchForPoll, sleep } from './poll-fetch.js';
 import { TaskManager } from './task-manager.js';
 import type { StreamThreadContext, StreamThreadHandle } from './thread-context.js';
+import { OPEN_GATE, type PauseGate } from '../debug/pause-gate.js';
 
 export type { StreamThreadContext, StreamThreadHandle } from './thread-context.js';
 
@@ -46,11 +47,13 @@ export class StreamThread implements StreamThreadHandle {
   #loop: Promise<void> | null = null;
   #lastCommit = Date.now();
   #processedLastBatch = false;
+  readonly #gate: Readonly<PauseGate>;
 
   constructor(index: number, ctx: StreamThreadContext) {
     this.name = threadName(ctx.config.applicationId, index);
     this.index = index;
     this.#ctx = ctx;
+    this.#gate = ctx.pauseGate ?? OPEN_GATE;
     this.lifecycle = new StateMachine<ThreadState>(this.name, 'CREATED', THREAD_TRANSITIONS);
     this.metrics = ctx.metrics.thread(this.name);
     this.metrics.startTime = Date.now();
@@ -142,7 +145,9 @@ export class StreamThread implements StreamThreadHandle {
   async #runOnce(): Promise<void> {
     await this.#poll();
     this.#processBatch();
+    if (this.#gate.paused) await this.#waitAtGate();
     this.#punctuate();
+    if (this.#gate.paused) await this.#waitAtGate();
     await this.#collector.flush();
     const tasks = [...this.#tasks.running()];
     if (Date.now() - this.#lastCommit >= this.#ctx.config.commitIntervalMs)
@@ -211,6 +216,13 @@ export class StreamThread implements StreamThreadHandle {
     }
   }
 
+  /** Held by a debugger: wait (without flushing the paused record's output) until resumed or stopped. */
+  async #waitAtGate(): Promise<void> {
+    (this.#gate as PauseGate).held();
+    while (this.#gate.paused && !this.#stopRequested)
+      await (this.#gate as PauseGate).wait(this.#wakeup.signal);
+  }
+
   /**
    * Processes buffered records round-robin over tasks (RECORDS_PER_TASK_TURN each), within a time
    * budget. Synchronous. The wall clock is read once per round, not per record (Kafka Streams
@@ -222,10 +234,11 @@ export class StreamThread implements StreamThreadHandle {
     const started = performance.now();
     let total = 0;
     let progressed = true;
-    while (progressed && performance.now() - started < BATCH_BUDGET_MS) {
+    while (progressed && !this.#gate.paused && performance.now() - started < BATCH_BUDGET_MS) {
       progressed = false;
       const now = Date.now();
       for (const task of tasks) {
+        if (this.#gate.paused) break;
         if (task.state !== 'RUNNING') continue;
         const turnStarted = performance.now();
         let n = 0;

@@ -82,6 +82,7 @@ export class TaskManager {
         config,
         onError: this.#o.ctx.onError,
         checkRecord: backend.checkRecord?.bind(backend),
+        ...(this.#o.ctx.pauseGate ? { pauseGate: this.#o.ctx.pauseGate } : {}),
       });
       this.tasks.set(id, task);
       task.metrics.ownerThread = this.#o.threadIndex;

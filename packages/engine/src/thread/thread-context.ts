@@ -7,6 +7,7 @@ import type { StateMachine } from '../lifecycle/state-machine.js';
 import type { ThreadState } from '../lifecycle/states.js';
 import type { MetricsRegistry } from '../metrics/metrics-registry.js';
 import type { CompiledSubtopology } from '../processor/compile.js';
+import type { PauseGate } from '../debug/pause-gate.js';
 
 export interface StreamThreadContext {
   backend: Backend;
@@ -18,6 +19,8 @@ export interface StreamThreadContext {
   onError: (error: ProcessingError) => void;
   /** A task failed under log-and-fail, or the thread hit an unexpected error. */
   onFatal: (thread: StreamThreadHandle, error: unknown) => void;
+  /** Where the thread stops between records while a debugger holds the app (src/debug/). */
+  pauseGate?: PauseGate;
 }
 
 /** What the application needs of a stream thread, on this thread or in a worker. */
