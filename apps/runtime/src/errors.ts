@@ -38,6 +38,10 @@ export const RUNTIME_ERRORS = {
    * num.stream.threads > 1 they run in worker threads.
    */
   INSPECTION_UNAVAILABLE: 'PRECONDITION_FAILED',
+  /** A breakpoint on a node the app does not have, or with a condition that does not compile. */
+  INVALID_BREAKPOINT: 'BAD_REQUEST',
+  /** Removing a breakpoint that is not set. */
+  BREAKPOINT_NOT_FOUND: 'NOT_FOUND',
   /** A saved topology (or one of its versions) that is not in the workspace. */
   WORKSPACE_NOT_FOUND: 'NOT_FOUND',
   /** Renaming a saved topology onto a name that is taken. */

@@ -2,7 +2,7 @@
 // view). Off until someone asks: a request for a node starts sampling it for a while (each new
 // request extends it), and each node keeps only its most recent records in a ring, so a fast
 // stream costs a bounded amount of memory and never floods the page.
-import type { RecordTap, RecordTapEvent, StreamsApp } from '@streamwright/engine';
+import type { AppDebugger, RecordTap, RecordTapEvent, StreamsApp } from '@streamwright/engine';
 import type { Plan, Topology } from '@streamwright/topology-model';
 import { RuntimeError } from '../errors.js';
 import { jsonRecord, type JsonRecord } from './json-safe.js';
@@ -150,6 +150,8 @@ export interface DeployedApp {
   app: StreamsApp;
   topology: Topology;
   sampler: NodeSampler;
+  /** Breakpoints, pause, step and resume (service/breakpoints.ts). */
+  debugger: AppDebugger;
 }
 
 /**

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
 import {
+  AppDebugger,
   createStreamsApp,
   type AppStatus,
   type Backend,
@@ -91,6 +92,8 @@ export class RuntimeService {
 
   /** Live sampling of each app's nodes (its record tap). */
   private readonly samplers = new WeakMap<StreamsApp, NodeSampler>();
+  /** Each app's debugger (breakpoints). */
+  private readonly debuggers = new WeakMap<StreamsApp, AppDebugger>();
   /** Interactive queries on the running app's key-value stores. */
   readonly state: StateQueries;
 
@@ -276,8 +279,9 @@ export class RuntimeService {
   /** The deployed app with its topology and its record sampler, or null with nothing deployed. */
   deployed(): DeployedApp | null {
     const sampler = this.app ? this.samplers.get(this.app) : undefined;
-    if (!this.app || !this.deployment || !sampler) return null;
-    return { app: this.app, topology: this.deployment.topology, sampler };
+    const debug = this.app ? this.debuggers.get(this.app) : undefined;
+    if (!this.app || !this.deployment || !sampler || !debug) return null;
+    return { app: this.app, topology: this.deployment.topology, sampler, debugger: debug };
   }
 
   view(): AppView {
@@ -339,7 +343,9 @@ export class RuntimeService {
 
   private createApp(topology: Topology): StreamsApp {
     let app: StreamsApp;
-    const sampler = new NodeSampler(planTopology(topology));
+    const plan = planTopology(topology);
+    const sampler = new NodeSampler(plan);
+    const debug = new AppDebugger(plan);
     try {
       app = createStreamsApp({
         topology,
@@ -348,6 +354,7 @@ export class RuntimeService {
         // Stream threads in worker threads import the operator's module themselves.
         ...(this.code.module ? { workerModule: pathToFileURL(this.code.module).href } : {}),
         recordTap: sampler.tap,
+        debugger: debug,
         backend: this.backend,
         stateDir: this.stateDir,
         logger: this.logger.child({ component: 'engine' }),
@@ -359,8 +366,12 @@ export class RuntimeService {
       });
     }
     this.samplers.set(app, sampler);
+    this.debuggers.set(app, debug);
     app.onStateChange((next, previous) => {
-      if (next === 'NOT_RUNNING' || next === 'ERROR') sampler.close();
+      if (next === 'NOT_RUNNING' || next === 'ERROR') {
+        sampler.close();
+        debug.release();
+      }
       const log =
         next === 'ERROR' ? this.logger.error.bind(this.logger) : this.logger.info.bind(this.logger);
       log(
