@@ -90,7 +90,9 @@ export class DesignerPage {
     await this.page.getByTestId(`side-tab-${tab}`).click();
   }
 
-  async bottomTab(tab: 'problems' | 'tasks' | 'errors' | 'preview' | 'state'): Promise<void> {
+  async bottomTab(
+    tab: 'problems' | 'tasks' | 'errors' | 'debugger' | 'preview' | 'state',
+  ): Promise<void> {
     await this.page.getByTestId(`bottom-tab-${tab}`).click();
   }
 

@@ -14,6 +14,7 @@ import { TopicsView } from './topics/TopicsView.js';
 import { Dialogs } from './editing/Dialogs.js';
 import { useShortcuts } from './editing/shortcuts.js';
 import { useLagPolling } from './live/lag.js';
+import { useDebugPolling } from './debug/debug-store.js';
 
 /** Connects the store to the runtime: the deployed topology on load, then the live stream. */
 function useRuntimeConnection() {
@@ -28,7 +29,9 @@ function useRuntimeConnection() {
 export function App() {
   const view = useDesigner((s) => s.view);
   const running = useDesigner((s) => s.live.status?.state === 'RUNNING');
-  useLagPolling(useApi(), running);
+  const api = useApi();
+  useLagPolling(api, running);
+  useDebugPolling(api, running);
   useRuntimeConnection();
   useShortcuts();
   return (

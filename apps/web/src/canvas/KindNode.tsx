@@ -9,6 +9,7 @@ import { validationOf } from '../model/validation.js';
 import { formatCount, formatRate } from '../live/counters.js';
 import type { KindFlowNode } from './flow-mapping.js';
 import { LAG_THRESHOLD, lagColour, lagOf, useLagStore } from '../live/lag.js';
+import { currentStop, useDebugStore } from '../debug/debug-store.js';
 
 /** A source's backlog: the consumer lag of its topic, as a NiFi-style back-pressure bar. */
 function SourceLag({ topic }: { topic: string }) {
@@ -59,6 +60,23 @@ function NodeCounter({ id }: { id: string }) {
         {counter ? formatCount(counter.total) : '–'}
       </span>
       <span className="sw-node__rate">{counter ? formatRate(counter.rate) : ''}</span>
+      {counter && <NodeBusy busy={counter.busy} />}
+    </div>
+  );
+}
+
+/** The node's busy share (sampled processing time), as a bar in NiFi's back-pressure colours. */
+function NodeBusy({ busy }: { busy: number }) {
+  const percent = Math.round(busy * 100);
+  return (
+    <div
+      className={`sw-busy sw-lag--${lagColour(busy)}`}
+      data-testid="node-busy"
+      data-busy={busy}
+      title={`busy ${percent} %: the share of the app's processing time spent in this node's own work (sampled, excluding the nodes it forwards to)`}
+    >
+      <div className="sw-lag__fill" style={{ width: `${Math.max(2, busy * 100)}%` }} />
+      <span className="sw-lag__text">busy {percent}%</span>
     </div>
   );
 }
@@ -87,11 +105,16 @@ function KindNodeView({ id, data, selected }: NodeProps<KindFlowNode>) {
   const inputs = isNodeKind(node.kind) ? inputPortsOf(node.kind, node.config) : [];
   const outputs = isNodeKind(node.kind) ? outputPortsOf(node.kind, node.config) : [];
   const category = spec?.category ?? 'unknown';
+  const breakpoints = useDebugStore(
+    (s) => s.view?.breakpoints.filter((b) => b.nodeId === id).length ?? 0,
+  );
+  const pausedHere = useDebugStore((s) => currentStop(s.view)?.nodeId === id);
   const summary = nodeSummary(node.kind, node.config);
   return (
     <div
-      className={`sw-node sw-node--${category}${selected ? ' is-selected' : ''}${problems > 0 ? ' has-problems' : ''}`}
+      className={`sw-node sw-node--${category}${selected ? ' is-selected' : ''}${problems > 0 ? ' has-problems' : ''}${pausedHere ? ' is-paused' : ''}`}
       data-testid={`node-${id}`}
+      data-paused={pausedHere || undefined}
       data-kind={node.kind}
       aria-label={`${spec?.label ?? node.kind} node ${id}`}
     >
@@ -111,6 +134,13 @@ function KindNodeView({ id, data, selected }: NodeProps<KindFlowNode>) {
       ))}
       <div className="sw-node__header">
         <span className="sw-node__kind">{spec?.label ?? `Unknown kind "${node.kind}"`}</span>
+        {breakpoints > 0 && (
+          <span
+            className="sw-breakpoint-dot"
+            data-testid={`breakpoint-marker-${id}`}
+            title={`${breakpoints} breakpoint${breakpoints === 1 ? '' : 's'}${pausedHere ? ' · paused here' : ''}`}
+          />
+        )}
         {problems > 0 && (
           <span
             className="sw-node__problems"

@@ -38,7 +38,15 @@ function useDraft(field: FieldSpec, value: unknown) {
 }
 
 /** Shows an expression's source line with a caret under the error column. */
-function CaretLine({ source, line, column }: { source: string; line: number; column: number }) {
+export function CaretLine({
+  source,
+  line,
+  column,
+}: {
+  source: string;
+  line: number;
+  column: number;
+}) {
   const text = source.split('\n')[line - 1] ?? '';
   return (
     <pre className="sw-field__caret" aria-hidden="true">

@@ -21,6 +21,7 @@ import { fieldsOf, type FieldSpec } from '../forms/zod-fields.js';
 import { FieldControl } from '../forms/FieldControl.js';
 import { ConfigField } from '../forms/ConfigField.js';
 import { NodeSample } from '../live/NodeSample.js';
+import { BreakpointEditor } from '../debug/BreakpointEditor.js';
 import { RateSparkline } from '../live/RateSparkline.js';
 
 const NO_PROBLEMS: readonly Problem[] = [];
@@ -207,6 +208,7 @@ export function NodeInspector() {
       )}
       <RateSparkline nodeId={node.id} />
       <NodeSample nodeId={node.id} />
+      <BreakpointEditor nodeId={node.id} />
     </div>
   );
 }

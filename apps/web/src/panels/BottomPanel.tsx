@@ -7,6 +7,8 @@ import { TasksPanel } from './TasksPanel.js';
 import { ErrorsPanel } from './ErrorsPanel.js';
 import { PreviewPanel } from '../preview/PreviewPanel.js';
 import { StatePanel } from '../state/StatePanel.js';
+import { DebuggerPanel } from '../debug/DebuggerPanel.js';
+import { useDebugStore } from '../debug/debug-store.js';
 
 function Count({ n, tone }: { n: number; tone: 'error' | 'neutral' }) {
   if (n === 0) return null;
@@ -23,10 +25,12 @@ export function BottomPanel() {
   );
   const tasks = useDesigner((s) => s.live.status?.tasks.length ?? 0);
   const errors = useDesigner((s) => s.live.status?.errors.length ?? 0);
+  const paused = useDebugStore((s) => (s.view?.pause ? 1 : 0));
   const tabs: { id: BottomTab; label: string; count: number; tone: 'error' | 'neutral' }[] = [
     { id: 'problems', label: 'Problems', count: problems, tone: 'error' },
     { id: 'tasks', label: 'Tasks', count: tasks, tone: 'neutral' },
     { id: 'errors', label: 'Errors', count: errors, tone: 'error' },
+    { id: 'debugger', label: 'Debugger', count: paused, tone: 'error' },
     { id: 'preview', label: 'Preview', count: 0, tone: 'neutral' },
     { id: 'state', label: 'State stores', count: 0, tone: 'neutral' },
   ];
@@ -58,6 +62,7 @@ export function BottomPanel() {
         {tab === 'problems' && <ProblemsPanel />}
         {tab === 'tasks' && <TasksPanel />}
         {tab === 'errors' && <ErrorsPanel />}
+        {tab === 'debugger' && <DebuggerPanel />}
         {tab === 'preview' && <PreviewPanel />}
         {tab === 'state' && <StatePanel />}
       </div>

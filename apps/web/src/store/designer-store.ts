@@ -45,7 +45,7 @@ export interface LiveState {
 
 export type View = 'designer' | 'topics';
 export type SideTab = 'node' | 'app' | 'topics' | 'workspace';
-export type BottomTab = 'problems' | 'tasks' | 'errors' | 'preview' | 'state';
+export type BottomTab = 'problems' | 'tasks' | 'errors' | 'debugger' | 'preview' | 'state';
 /** The open modal dialog, if any. */
 export type DialogKind = 'describe' | 'code' | 'connect' | 'shortcuts';
 
