@@ -1,6 +1,6 @@
 // The engine's public contract, used by the runtime. Implementations live in their own modules.
 import type { Topology } from '@streamwright/topology-model';
-import type { AppDebugger } from './debug/app-debugger.js';
+import type { RecordDebugger } from './debug/record-debugger.js';
 import type { FunctionRegistry, ProcessorRegistry } from './processor/registries.js';
 
 // ---- records and the backend interface --------------------------------------------------------
@@ -318,7 +318,7 @@ export interface StreamsAppOptions {
    * Opt-in: breakpoints, pause, step and resume (src/debug/app-debugger.ts). Only stream threads
    * on the application's own event loop can be paused (num.stream.threads = 1).
    */
-  debugger?: AppDebugger;
+  debugger?: RecordDebugger;
 }
 
 /** One record a node was given, and the node that forwarded it (null: a source's input). */

@@ -16,9 +16,9 @@
 import type { Plan, PlannedNode } from '@streamwright/topology-model';
 import { compileExpression } from '@streamwright/topology-model/expressions';
 import { EngineError, errorMessage } from '../errors.js';
-import type { ProcessorContext } from '../processor/processor-context.js';
 import { Change, type EngineRecord } from '../processor/record.js';
 import { PauseGate } from './pause-gate.js';
+import type { DebugContext, RecordDebugger } from './record-debugger.js';
 
 /** Entries of each connected store shown besides the record's key. */
 export const STATE_ENTRIES = 5;
@@ -98,7 +98,7 @@ type Phase =
   | { kind: 'recording'; pause: DebugPause }
   | { kind: 'paused'; pause: DebugPause };
 
-export class AppDebugger {
+export class AppDebugger implements RecordDebugger {
   /** The stream threads' gate (StreamsAppOptions.debugger hands it to them). */
   readonly gate = new PauseGate();
   /** Read per record and node: false while no breakpoint is set and nothing is paused. */
@@ -235,7 +235,7 @@ export class AppDebugger {
 
   /** Called (while active) for every record a node is given, before the node processes it. */
   onArrival(
-    ctx: ProcessorContext,
+    ctx: DebugContext,
     planned: PlannedNode,
     from: string | null,
     record: EngineRecord,
@@ -278,7 +278,7 @@ export class AppDebugger {
   }
 
   #stop(
-    ctx: ProcessorContext,
+    ctx: DebugContext,
     planned: PlannedNode,
     from: string | null,
     record: EngineRecord,
@@ -317,7 +317,7 @@ function conditionView(record: EngineRecord): EngineRecord {
   return record.value instanceof Change ? { ...record, value: record.value.newValue } : record;
 }
 
-function storeState(ctx: ProcessorContext, name: string, key: unknown): StoreState {
+function storeState(ctx: DebugContext, name: string, key: unknown): StoreState {
   try {
     const store = ctx.store(name);
     const current = key === null || key === undefined ? undefined : store.get(key);

@@ -3,11 +3,11 @@
 // and node, as the record tap does.
 import type { CompiledNode, CompiledSubtopology } from '../processor/compile.js';
 import type { Processor } from '../processor/processor-node.js';
-import type { AppDebugger } from './app-debugger.js';
+import type { RecordDebugger } from './record-debugger.js';
 
 export function debugSubtopologies(
   compiled: CompiledSubtopology[],
-  debug: AppDebugger,
+  debug: RecordDebugger,
 ): CompiledSubtopology[] {
   // Depth-first and synchronous, one record at a time per thread: the node whose process() is
   // running is the one that forwarded what the next wrapper sees.
