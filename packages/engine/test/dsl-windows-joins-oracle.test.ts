@@ -22,6 +22,7 @@ import {
   Suppressed,
   TimeWindows,
   type BuiltTopology,
+  WindowedSerdes,
   type Windowed,
 } from '../src/index.js';
 import { createTestDriver } from '../src/test-driver/test-driver.js';
@@ -91,6 +92,23 @@ function windowsProgram(useCel: boolean): BuiltTopology {
     .toStream()
     .map(windowKey(p))
     .to('limited', Produced.with(Serdes.String(), Serdes.Long()));
+  // Windowed keys as Kafka writes them (TimeWindowedSerde / SessionWindowedSerde).
+  grouped
+    .windowedBy(TimeWindows.ofSizeWithNoGrace(5000))
+    .count()
+    .toStream()
+    .to(
+      'time-keys',
+      Produced.with(WindowedSerdes.timeWindowedSerdeFrom(Serdes.String(), 5000), Serdes.Long()),
+    );
+  grouped
+    .windowedBy(SessionWindows.ofInactivityGapWithNoGrace(2000))
+    .count()
+    .toStream()
+    .to(
+      'session-keys',
+      Produced.with(WindowedSerdes.sessionWindowedSerdeFrom(Serdes.String()), Serdes.Long()),
+    );
   return builder.build({ applicationId: 'dsl-windows' });
 }
 
@@ -176,7 +194,16 @@ const programs = [
     name: 'windows',
     build: windowsProgram,
     inputs: clickInputs,
-    outputs: ['hopping', 'sliding', 'sessions', 'final', 'closed', 'limited'],
+    outputs: [
+      'hopping',
+      'sliding',
+      'sessions',
+      'final',
+      'closed',
+      'limited',
+      'time-keys',
+      'session-keys',
+    ],
   },
   {
     name: 'joins',
@@ -246,6 +273,27 @@ describe('DSL windows, suppression and joins, with CEL or TypeScript, against Ka
       { window: { type: 'tumbling', sizeMs: 5000, graceMs: 1000 } },
       { window: { type: 'tumbling', sizeMs: 10000, graceMs: 0 }, emitStrategy: 'onWindowClose' },
       { window: { type: 'tumbling', sizeMs: 4000, graceMs: 0 } },
+      { window: { type: 'tumbling', sizeMs: 5000, graceMs: 0 } },
+      { window: { type: 'session', gapMs: 2000, graceMs: 0 } },
+    ]);
+    expect(
+      doc.nodes
+        .filter((n) => n.kind === 'sink')
+        .map((n) => n.config)
+        .slice(-2),
+    ).toEqual([
+      {
+        topic: 'time-keys',
+        keySerde: 'string',
+        valueSerde: 'long',
+        windowedKey: { type: 'time', windowSizeMs: 5000 },
+      },
+      {
+        topic: 'session-keys',
+        keySerde: 'string',
+        valueSerde: 'long',
+        windowedKey: { type: 'session' },
+      },
     ]);
     expect(configs('windowedCount')[0]).toEqual({ keySerde: 'string', retentionMs: 20000 });
     expect(configs('suppress')).toEqual([

@@ -134,6 +134,26 @@ const scenarios: OracleScenario[] = [
     outputs: ['out'],
   },
   {
+    name: 'windowed keys written with TimeWindowedSerde (string inner, 5 s windows)',
+    topology: windowedDoc(
+      { type: 'hopping', sizeMs: 5000, advanceMs: 2500, graceMs: 2000 },
+      { kind: 'windowedCount' },
+      { windowedSink: { keySerde: 'string', windowedKey: { type: 'time', windowSizeMs: 5000 } } },
+    ),
+    inputs: story,
+    outputs: ['out'],
+  },
+  {
+    name: 'windowed keys written with SessionWindowedSerde (string inner)',
+    topology: windowedDoc(
+      { type: 'session', gapMs: 3000, graceMs: 2000 },
+      { kind: 'windowedCount' },
+      { windowedSink: { keySerde: 'string', windowedKey: { type: 'session' } } },
+    ),
+    inputs: outOfOrder,
+    outputs: ['out'],
+  },
+  {
     name: 'suppress untilWindowCloses',
     topology: windowedDoc(
       { type: 'tumbling', sizeMs: 5000, graceMs: 2000 },

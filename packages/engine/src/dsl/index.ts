@@ -28,6 +28,6 @@ export {
   Suppressed,
   TimeWindows,
 } from './window-options.js';
-export { Serdes } from './serdes.js';
+export { Serdes, WindowedSerdes } from './serdes.js';
 export type { DslSerde } from './serdes.js';
 export type * from './types.js';

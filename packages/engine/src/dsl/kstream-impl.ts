@@ -176,12 +176,18 @@ export class KStreamImpl<K, V> implements KStream<K, V> {
 
   to(topic: string | TopicNameExtractor<K, V>, produced?: Produced<K, V>): void {
     // As KStreamImpl#to: serdes not given in Produced are the stream's, when it knows them.
-    const keySerde = (produced?.keySerde ?? this.origin.keySerde)?.name;
+    const key = produced?.keySerde ?? this.origin.keySerde;
+    const keySerde = key?.name;
     const valueSerde = (produced?.valueSerde ?? this.origin.valueSerde)?.name;
     const node = attach(
       this.origin,
       'sink',
-      { topic: typeof topic === 'string' ? topic : undefined, keySerde, valueSerde },
+      {
+        topic: typeof topic === 'string' ? topic : undefined,
+        keySerde,
+        valueSerde,
+        windowedKey: key?.windowed,
+      },
       produced?.name,
     );
     if (typeof topic === 'function') {

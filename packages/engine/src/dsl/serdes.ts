@@ -10,10 +10,13 @@ import {
   stringSerde,
 } from '../serdes/index.js';
 import type { Serde } from '../serdes/serde.js';
+import { windowedKeySerde, type Windowed } from '../windows/windowed-key.js';
 
 /** A serde the topology can name: its `name` is the document's serde name. */
 export interface DslSerde<T> extends Serde<T> {
   readonly name: BuiltinSerdeName;
+  /** WindowedSerdes: the sink's `windowedKey` option (`name` is then the inner serde's). */
+  readonly windowed?: { type: 'time'; windowSizeMs: number } | { type: 'session' };
 }
 
 const typed = <T>(serde: Serde<unknown>): DslSerde<T> => serde as unknown as DslSerde<T>;
@@ -27,4 +30,34 @@ export const Serdes = {
   ByteArray: (): DslSerde<Uint8Array> => typed(bytesSerde),
   /** UTF-8 JSON (Streamwright's default value serde). */
   Json: <T = unknown>(): DslSerde<T> => typed(jsonSerde),
+} as const;
+
+/**
+ * Kafka's WindowedSerdes for windowed keys at a sink (`Produced.with(WindowedSerdes
+ * .timeWindowedSerdeFrom(Serdes.String(), 5000), …)`): the byte layouts of TimeWindowedSerde
+ * (key, start; the end derived from the window size) and SessionWindowedSerde (key, end, start).
+ */
+export const WindowedSerdes = {
+  timeWindowedSerdeFrom: <T>(inner: DslSerde<T>, windowSizeMs: number): DslSerde<Windowed<T>> => {
+    const windowed = { type: 'time', windowSizeMs } as const;
+    const serde = windowedKeySerde(inner as Serde<unknown>, windowed);
+    return {
+      ...typed<Windowed<T>>(serde),
+      serialize: serde.serialize,
+      deserialize: serde.deserialize,
+      name: inner.name,
+      windowed,
+    } as DslSerde<Windowed<T>>;
+  },
+  sessionWindowedSerdeFrom: <T>(inner: DslSerde<T>): DslSerde<Windowed<T>> => {
+    const windowed = { type: 'session' } as const;
+    const serde = windowedKeySerde(inner as Serde<unknown>, windowed);
+    return {
+      ...typed<Windowed<T>>(serde),
+      serialize: serde.serialize,
+      deserialize: serde.deserialize,
+      name: inner.name,
+      windowed,
+    } as DslSerde<Windowed<T>>;
+  },
 } as const;

@@ -2,6 +2,7 @@
 // CogroupedKStream, BranchedKStream, GlobalKTable). Logic is a CEL string (kept in the document,
 // editable in the designer) or a TypeScript function (registered in-process, view-only there).
 // CEL results are untyped, so the result type parameter defaults to `unknown` for them.
+import type { Windowed } from '../windows/windowed-key.js';
 import type { FixedKeyProcessorSupplier, ProcessorSupplier } from '../papi/types.js';
 import type {
   Consumed,
@@ -41,12 +42,7 @@ export interface RecordContext {
 export type ValueJoiner<V, VO, VR> = Cel | ((value: V, otherValue: VO) => VR);
 /** Kafka's Merger of two session aggregates (the earlier session's first). */
 export type Merger<K, VA> = Cel | ((key: K, aggregate1: VA, aggregate2: VA) => VA);
-/** A windowed key (Kafka's Windowed<K>): the key and its window's bounds (epoch ms). */
-export interface Windowed<K> {
-  readonly key: K;
-  readonly start: number;
-  readonly end: number;
-}
+export type { Windowed } from '../windows/windowed-key.js';
 
 /** A function, or `{ cel: "…" }` (a bare string passed to to() is a topic name). */
 export type TopicNameExtractor<K, V> =

@@ -10,6 +10,7 @@ import type {
 import { EngineError } from '../errors.js';
 import { userProcessorNode } from '../papi/user-processor.js';
 import { windowNodeFactory } from '../windows/window-node-factory.js';
+import { windowedKeySerde } from '../windows/windowed-key.js';
 import { joinNodeFactory } from '../joins/join-node-factory.js';
 import { getSerde } from '../serdes/index.js';
 import type { Serde } from '../serdes/serde.js';
@@ -187,7 +188,10 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
     }
     case 'sink':
     case 'repartition-sink': {
-      const keySerde = getSerde(serdeOf(node, 'keySerde'));
+      const keySerde = windowedKeySerde(
+        getSerde(serdeOf(node, 'keySerde')),
+        cfg['windowedKey'] as Parameters<typeof windowedKeySerde>[1],
+      );
       let valueSerde: Serde<unknown> = getSerde(serdeOf(node, 'valueSerde'));
       // KTable#groupBy writes Change(new, old) pairs to its repartition topic.
       const parent = c.byName.get(node.predecessors[0] ?? '');

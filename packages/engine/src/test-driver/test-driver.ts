@@ -14,6 +14,7 @@ import type {
   StoredRecord,
 } from '../api.js';
 import { engineConfig } from '../app/config.js';
+import { windowedKeySerde } from '../windows/windowed-key.js';
 import { planOf } from '../app/plan-topology.js';
 import { MetricsRegistry } from '../metrics/metrics-registry.js';
 import { changedSerde } from '../processor/changed-serde.js';
@@ -374,7 +375,10 @@ function collectOutputSerdes(
     const changes =
       n.op === 'repartition-sink' && byName.get(n.predecessors[0] ?? '')?.op === 'tableGroupBy';
     into.set(topic, {
-      key: getSerde(n.keySerde ?? (cfg['keySerde'] as never) ?? 'string'),
+      key: windowedKeySerde(
+        getSerde(n.keySerde ?? (cfg['keySerde'] as never) ?? 'string'),
+        cfg['windowedKey'] as Parameters<typeof windowedKeySerde>[1],
+      ),
       value: changes ? (changedSerde(value) as Serde<unknown>) : value,
     });
   }

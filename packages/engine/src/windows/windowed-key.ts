@@ -5,11 +5,13 @@ import type { Serde } from '../serdes/serde.js';
 
 const WINDOWED = Symbol.for('streamwright.windowed');
 
-export interface WindowedKey {
-  readonly key: unknown;
+/** A windowed key (Kafka's Windowed<K>): the key and its window's bounds (epoch ms). */
+export interface Windowed<K> {
+  readonly key: K;
   readonly start: number;
   readonly end: number;
 }
+export type WindowedKey = Windowed<unknown>;
 
 // The marker lives on a shared prototype (non-enumerable), so making a key is one allocation.
 const PROTO: object = Object.create(Object.prototype, {
@@ -46,6 +48,26 @@ function longAt(bytes: Uint8Array, offset: number): number {
   );
 }
 
+function requireWindowed(value: unknown, serde: string): WindowedKey {
+  if (isWindowedKey(value)) return value;
+  throw new Error(
+    `${serde} serializes windowed keys (a windowed aggregation's results), got ${JSON.stringify(value)}`,
+  );
+}
+
+/** A sink's `windowedKey` option: its key serde wrapped in Kafka's WindowedSerdes. */
+export function windowedKeySerde(
+  inner: Serde<unknown>,
+  windowed: { type: 'time'; windowSizeMs: number } | { type: 'session' } | undefined,
+): Serde<unknown> {
+  if (windowed === undefined) return inner;
+  return (
+    windowed.type === 'time'
+      ? timeWindowedSerde(inner, windowed.windowSizeMs)
+      : sessionWindowedSerde(inner)
+  ) as Serde<unknown>;
+}
+
 /**
  * TimeWindowedSerializer: the inner key's bytes, then the window start as a big-endian int64.
  * The end is not written: TimeWindowedDeserializer derives it from the window size.
@@ -55,8 +77,9 @@ export function timeWindowedSerde(inner: Serde<unknown>, windowSizeMs: number): 
     name: `timeWindowed(${inner.name})`,
     serialize(value) {
       if (value === null) return null;
-      const key = inner.serialize(value.key) ?? new Uint8Array(0);
-      return withLongs(key, [value.start]);
+      const w = requireWindowed(value, 'TimeWindowedSerde');
+      const key = inner.serialize(w.key) ?? new Uint8Array(0);
+      return withLongs(key, [w.start]);
     },
     deserialize(bytes) {
       if (bytes === null) return null;
@@ -74,8 +97,9 @@ export function sessionWindowedSerde(inner: Serde<unknown>): Serde<WindowedKey> 
     name: `sessionWindowed(${inner.name})`,
     serialize(value) {
       if (value === null) return null;
-      const key = inner.serialize(value.key) ?? new Uint8Array(0);
-      return withLongs(key, [value.end, value.start]);
+      const w = requireWindowed(value, 'SessionWindowedSerde');
+      const key = inner.serialize(w.key) ?? new Uint8Array(0);
+      return withLongs(key, [w.end, w.start]);
     },
     deserialize(bytes) {
       if (bytes === null) return null;

@@ -109,4 +109,13 @@ describe('windowed key serialization', () => {
     expect([...bytes]).toEqual([0x61, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 1]);
     expect(serde.deserialize(bytes)).toEqual({ key: 'a', start: 1, end: 2 });
   });
+
+  it('a windowed key serde refuses keys that are not windowed, saying so', () => {
+    expect(() => timeWindowedSerde(stringSerde, 5000).serialize('plain' as never)).toThrow(
+      'TimeWindowedSerde serializes windowed keys (a windowed aggregation\'s results), got "plain"',
+    );
+    expect(() => sessionWindowedSerde(stringSerde).serialize({ key: 'k' } as never)).toThrow(
+      /SessionWindowedSerde serializes windowed keys/,
+    );
+  });
 });

@@ -142,6 +142,18 @@ export const sinkConfigSchema = z.object({
   valueSerde: serdeSchema.default('json'),
   /** Returns the topic name per record (a declared topic). */
   topicExtractor: logicSchema.optional(),
+  /**
+   * Keys are windowed (a windowed aggregation's table, streamed): write them with Kafka's
+   * WindowedSerdes around `keySerde` — `time`: TimeWindowedSerde (key bytes + start; readers
+   * derive the end from `windowSizeMs`), `session`: SessionWindowedSerde (key bytes + end + start).
+   * Without it a windowed key is written as `{key, start, end}` with `keySerde` (json).
+   */
+  windowedKey: z
+    .discriminatedUnion('type', [
+      z.object({ type: z.literal('time'), windowSizeMs: z.number().int().positive() }),
+      z.object({ type: z.literal('session') }),
+    ])
+    .optional(),
 });
 
 /** toTable(Named, Materialized). */

@@ -163,6 +163,21 @@ final class TopologyBuilder {
     return new Serdes2(Values.serde(keyName), keyName, Values.serde(valueName), valueName);
   }
 
+  /**
+   * A sink's `windowedKey`: its key serde wrapped in WindowedSerdes.TimeWindowedSerde (with the
+   * window size its deserializer derives ends from) or SessionWindowedSerde.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static Serdes2 windowedKeySerdes(JsonNode c, String keyName, String valueName) {
+    JsonNode w = c.path("windowedKey");
+    if (w.isMissingNode() || w.isNull()) return serdes2(keyName, valueName);
+    Serde inner = Values.serde(keyName);
+    Serde<?> key = w.path("type").asText().equals("session")
+        ? new org.apache.kafka.streams.kstream.WindowedSerdes.SessionWindowedSerde<>(inner)
+        : new org.apache.kafka.streams.kstream.WindowedSerdes.TimeWindowedSerde<>(inner, w.path("windowSizeMs").asLong());
+    return new Serdes2(key, "windowed", Values.serde(valueName), valueName);
+  }
+
   private static String text(JsonNode c, String field, String fallback) {
     return c.hasNonNull(field) ? c.path(field).asText() : fallback;
   }
@@ -269,15 +284,17 @@ final class TopologyBuilder {
       case "sink" -> {
         String keyName = text(c, "keySerde", "string");
         String valueName = text(c, "valueSerde", "json");
-        Produced<Object, Object> produced = Produced.with(serde(keyName), serde(valueName));
+        Serdes2 sinkSerdes = windowedKeySerdes(c, keyName, valueName);
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        Produced<Object, Object> produced = Produced.with((Serde) sinkSerdes.key(), serde(valueName));
         if (name != null) produced = produced.withName(name);
         if (c.hasNonNull("topic")) {
           String topic = c.path("topic").asText();
-          topicSerdes.put(topic, serdes2(keyName, valueName));
+          topicSerdes.put(topic, sinkSerdes);
           in.stream().to(topic, produced);
         } else {
           // Every declared topic may receive records: register them for reading outputs.
-          for (JsonNode t : doc.path("topics")) topicSerdes.putIfAbsent(t.path("name").asText(), serdes2(keyName, valueName));
+          for (JsonNode t : doc.path("topics")) topicSerdes.putIfAbsent(t.path("name").asText(), sinkSerdes);
           in.stream().to(Logic.topicExtractor(c.path("topicExtractor")), produced);
         }
         yield Map.of();
