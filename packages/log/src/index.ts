@@ -6,6 +6,8 @@ export { murmur2, toPositive, partitionForKey, type PartitionerContext } from '.
 export { crc32c, crc32cImplementation } from './format/crc32c.js';
 export type { RecoveryEvent } from './storage/segment.js';
 export type { ReadBatch } from './storage/partition-log.js';
+export { PartitionFileReader, type FileBatch, type FileRead } from './read/file-reader.js';
+export type { ReadPlan, SegmentSpan } from './read/read-plan.js';
 export type { CompactionReport } from './compaction/cleaner.js';
 export {
   decodeRecords,

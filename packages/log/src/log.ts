@@ -37,6 +37,7 @@ import {
   type TransactionalProducerOptions,
 } from './transactions/coordinator.js';
 import { NullKeyPartitioner } from './partitioner.js';
+import { pollReadPlans, type ReadPlan } from './read/read-plan.js';
 import { Producer, type TopicHandle, type TransactionalAppend } from './produce.js';
 import { PartitionLog, type ReadBatch } from './storage/partition-log.js';
 import type { RecoveryEvent } from './storage/segment.js';
@@ -463,6 +464,25 @@ export class Log {
         offset,
         opts.maxBytes ?? 1 << 20,
         opts.isolationLevel ?? 'read_uncommitted',
+      );
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /**
+   * Where another thread can read these partitions' segment files itself (read/file-reader.ts),
+   * from each offset (moved up to the log start when below it); long-polls up to `maxWaitMs`
+   * until any of them has data, as poll() does.
+   */
+  readPlans(
+    positions: (TopicPartition & { offset: number })[],
+    opts?: { maxWaitMs?: number; isolationLevel?: IsolationLevel; signal?: AbortSignal },
+  ): Promise<ReadPlan[]> {
+    try {
+      return pollReadPlans(
+        positions.map((p) => ({ log: this.partition(p.topic, p.partition), offset: p.offset })),
+        opts,
       );
     } catch (err) {
       return Promise.reject(err);

@@ -3,7 +3,7 @@
 // intermediate record. This runs once per record on every fetch, in-process or in a worker, so it
 // is written for speed; compressed batches (rare on the engine's path) go through the log's own
 // decoder. The batches were CRC-checked by the log when it read them.
-import { decodeRecords, type BatchHeader } from '@streamwright/log';
+import { decodeRecords, type BatchHeader } from '@streamwright/log/reader';
 import { Buffer } from 'node:buffer';
 import type { Headers, StoredRecord } from '../../api.js';
 

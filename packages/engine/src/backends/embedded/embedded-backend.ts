@@ -6,7 +6,12 @@ import { Buffer } from 'node:buffer';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LONG_MAX, Log, type TopicDescription as LogTopicDescription } from '@streamwright/log';
+import {
+  LONG_MAX,
+  Log,
+  type ReadPlan,
+  type TopicDescription as LogTopicDescription,
+} from '@streamwright/log';
 import type {
   Backend,
   FetchRequest,
@@ -21,7 +26,7 @@ import type {
   TransactionalProducer,
 } from '../../api.js';
 import { OffsetOutOfRangeError, UnknownTopicError } from '../../errors.js';
-import { BatchFetcher, type PartitionBatches } from './batch-fetch.js';
+import { BatchFetcher } from './batch-fetch.js';
 import { joinGroup } from './group-member.js';
 import { engineErrorOf, translated } from './log-errors.js';
 import { transactionalProducer } from './transactions.js';
@@ -280,20 +285,27 @@ class LogBackend implements EmbeddedBackend {
     }
   }
 
-  /** The same fetch with the batches left encoded, for stream threads in worker threads (they decode). */
-  async fetchEncoded(
+  /**
+   * Where stream threads in worker threads read the partitions' segment files themselves (the
+   * log's read plans): this thread hands out positions, never records. Below the log start reads
+   * from the log start, as fetchMany does; long-polls up to `maxWaitMs` for any data.
+   */
+  async readPlans(
     requests: FetchRequest[],
-    options: { maxRecords: number; maxWaitMs: number; signal?: AbortSignal },
-  ): Promise<PartitionBatches[]> {
+    options: { maxWaitMs: number; signal?: AbortSignal; isolationLevel?: IsolationLevel },
+  ): Promise<ReadPlan[]> {
     const signal = options.signal
       ? AbortSignal.any([options.signal, this.#closing.signal])
       : this.#closing.signal;
     try {
-      return await this.#batches.fetchBatches(requests, {
-        maxRecords: options.maxRecords,
-        maxWaitMs: options.maxWaitMs,
-        signal,
-      });
+      return await this.log.readPlans(
+        requests.map((r) => ({ topic: r.topic, partition: r.partition, offset: r.offset })),
+        {
+          maxWaitMs: options.maxWaitMs,
+          signal,
+          isolationLevel: options.isolationLevel ?? 'read_uncommitted',
+        },
+      );
     } catch (error) {
       throw engineErrorOf(error, requests.find((r) => !this.log.hasTopic(r.topic))?.topic);
     }

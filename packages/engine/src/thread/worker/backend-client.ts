@@ -1,6 +1,7 @@
-// A worker thread's Backend: every call goes to the main thread's backend through a MessagePort
-// (backend-server.ts). A stream thread calls it once per poll, flush and commit, never per record,
-// so the port carries a few messages per batch of records.
+// A worker thread's Backend: calls go to the main thread's backend through a MessagePort
+// (backend-server.ts), once per poll, flush and commit, never per record. Fetches do not carry
+// records at all when the backend is the embedded log: this thread reads the segment files itself
+// and only asks the main thread where they are (direct-reads.ts).
 import type { MessagePort } from 'node:worker_threads';
 import type {
   Backend,
@@ -30,8 +31,9 @@ import type {
   ServerMessage,
   WireError,
 } from './protocol.js';
-import { FetchLeftovers, fromLeftovers } from '../../backends/embedded/batch-fetch.js';
-import { packProduce, unpackBatches, unpackFetch } from './wire.js';
+import { fromLeftovers } from '../../backends/embedded/fetch-leftovers.js';
+import { DirectReads } from './direct-reads.js';
+import { packProduce, unpackFetch } from './wire.js';
 
 interface Pending {
   resolve: (value: unknown) => void;
@@ -50,10 +52,8 @@ export class BackendClient implements Backend {
   readonly kind = 'embedded' as const;
   readonly #pending = new Map<number, Pending>();
   readonly #members = new Map<number, RemoteMember>();
-  /** Records of fetched batches beyond maxRecords, for the next poll (decoded once). */
-  readonly #leftovers = new FetchLeftovers();
-  /** Each partition's high watermark at its last fetch, for answers from leftovers. */
-  readonly #highWatermarks = new Map<string, number>();
+  /** Reads of the partitions' segment files in this thread (unless the backend has none). */
+  #direct: DirectReads | null = new DirectReads();
   #nextId = 1;
   #nextMember = 1;
   #nextProducer = 1;
@@ -120,37 +120,73 @@ export class BackendClient implements Backend {
       isolationLevel?: IsolationLevel;
     },
   ): Promise<FetchResponse[]> {
-    const buffered = fromLeftovers(
-      this.#leftovers,
-      requests,
-      options.maxRecords,
-      (r) => this.#highWatermarks.get(`${r.topic}\u0000${r.partition}`) ?? -1,
+    const direct = this.#direct;
+    if (direct !== null) {
+      const buffered = fromLeftovers(direct.leftovers, requests, options.maxRecords, (r) =>
+        direct.highWatermark(r.topic, r.partition),
+      );
+      if (buffered !== null) return buffered;
+      try {
+        return await direct.fetch(requests, options, (plans, maxWaitMs) =>
+          this.#readPlans(plans, maxWaitMs, options.isolationLevel, options.signal),
+        );
+      } catch (error) {
+        // A backend without files to hand out: fetch through the main thread from now on.
+        if (!(error instanceof EngineError && error.code === 'UNSUPPORTED_CONFIG')) throw error;
+        direct.close();
+        this.#direct = null;
+      }
+    }
+    return unpackFetch(
+      (await this.#longPoll(
+        {
+          op: 'fetchMany',
+          requests: requests.map((r) => ({
+            topic: r.topic,
+            partition: r.partition,
+            offset: r.offset,
+          })),
+          maxRecords: options.maxRecords,
+          maxWaitMs: options.maxWaitMs,
+          ...(options.isolationLevel !== undefined
+            ? { isolationLevel: options.isolationLevel }
+            : {}),
+        },
+        options.signal,
+      )) as BackendResults['fetchMany'],
     );
-    if (buffered !== null) return buffered;
+  }
+
+  #readPlans(
+    requests: FetchRequest[],
+    maxWaitMs: number,
+    isolationLevel: IsolationLevel | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<BackendResults['readPlans']> {
+    return this.#longPoll(
+      {
+        op: 'readPlans',
+        requests,
+        maxWaitMs,
+        ...(isolationLevel !== undefined ? { isolationLevel } : {}),
+      },
+      signal,
+    ) as Promise<BackendResults['readPlans']>;
+  }
+
+  /** A call the main thread may park (a long poll); `signal` (the consumer's wakeup) ends it early. */
+  async #longPoll(
+    call: Extract<BackendCall, { op: 'fetchMany' | 'readPlans' }>,
+    signal: AbortSignal | undefined,
+  ): Promise<unknown> {
     // #call takes the next id: remember it for the abort message.
     const id = this.#nextId;
-    const { signal } = options;
-    // The consumer's wakeup(): the main thread answers the parked fetch at once.
     const onAbort = (): void => this.#post({ kind: 'abort', id });
-    const call = this.#call({
-      op: 'fetchMany',
-      requests: requests.map((r) => ({ topic: r.topic, partition: r.partition, offset: r.offset })),
-      maxRecords: options.maxRecords,
-      // Already woken: answer with what is there now.
-      maxWaitMs: signal?.aborted ? 0 : options.maxWaitMs,
-      ...(options.isolationLevel !== undefined ? { isolationLevel: options.isolationLevel } : {}),
-    });
+    // Already woken: answer with what is there now.
+    const pending = this.#call(signal?.aborted ? { ...call, maxWaitMs: 0 } : call);
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const packed = (await call) as BackendResults['fetchMany'];
-      if (packed.kind === 'records') return unpackFetch(packed);
-      return unpackBatches(packed).map((r) => {
-        this.#highWatermarks.set(`${r.topic}\u0000${r.partition}`, r.highWatermark);
-        return {
-          ...r,
-          records: this.#leftovers.limit(r.topic, r.partition, r.records, options.maxRecords),
-        };
-      });
+      return await pending;
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }
@@ -269,6 +305,7 @@ export class BackendClient implements Backend {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#direct?.close();
     for (const p of this.#pending.values()) p.reject(new BackendClosedError());
     this.#pending.clear();
     this.port.close();

@@ -4,12 +4,13 @@ import type { MessagePort } from 'node:worker_threads';
 import type {
   Backend,
   FetchRequest,
+  IsolationLevel,
   GroupMember,
   PartitionAssignor,
   TopicPartition,
   TransactionalProducer,
 } from '../../api.js';
-import type { PartitionBatches } from '../../backends/embedded/batch-fetch.js';
+import type { ReadPlan } from '@streamwright/log';
 import { EngineError } from '../../errors.js';
 import type {
   BackendCall,
@@ -18,18 +19,18 @@ import type {
   ServerMessage,
   WireError,
 } from './protocol.js';
-import { packBatches, packFetch, unpackProduce } from './wire.js';
+import { packFetch, unpackProduce } from './wire.js';
 
-/** A backend that can answer a fetch with encoded record batches (the embedded one). */
-interface EncodedFetchBackend {
-  fetchEncoded(
+/** A backend whose partitions are files a worker can read itself (the embedded one). */
+interface ReadPlanBackend {
+  readPlans(
     requests: FetchRequest[],
-    options: { maxRecords: number; maxWaitMs: number; signal?: AbortSignal },
-  ): Promise<PartitionBatches[]>;
+    options: { maxWaitMs: number; signal?: AbortSignal; isolationLevel?: IsolationLevel },
+  ): Promise<ReadPlan[]>;
 }
 
-function hasEncodedFetch(b: Backend): b is Backend & EncodedFetchBackend {
-  return typeof (b as Partial<EncodedFetchBackend>).fetchEncoded === 'function';
+function hasReadPlans(b: Backend): b is Backend & ReadPlanBackend {
+  return typeof (b as Partial<ReadPlanBackend>).readPlans === 'function';
 }
 
 export interface BackendServerOptions {
@@ -127,35 +128,30 @@ export class BackendServer {
       case 'txnAbort':
         await this.#producer(m.producer).abortTransaction();
         return { value: undefined };
+      case 'readPlans': {
+        if (!hasReadPlans(b))
+          throw new EngineError('UNSUPPORTED_CONFIG', `the ${b.kind} backend has no files to read`);
+        return {
+          value: await this.#abortable(m.id, (signal) =>
+            b.readPlans(m.requests, {
+              maxWaitMs: m.maxWaitMs,
+              signal,
+              ...(m.isolationLevel !== undefined ? { isolationLevel: m.isolationLevel } : {}),
+            }),
+          ),
+        };
+      }
       case 'fetchMany': {
-        const abort = new AbortController();
-        this.#fetches.set(m.id, abort);
-        try {
-          const options = {
+        const responses = await this.#abortable(m.id, (signal) =>
+          b.fetchMany(m.requests, {
             maxRecords: m.maxRecords,
             maxWaitMs: m.maxWaitMs,
-            signal: abort.signal,
-          };
-          // The embedded log hands out its batches still encoded: the worker decodes them, so the
-          // main thread does no per-record work for a worker's poll.
-          if (
-            hasEncodedFetch(b) &&
-            (m.isolationLevel ?? 'read_uncommitted') === 'read_uncommitted'
-          ) {
-            const packed = packBatches(await b.fetchEncoded(m.requests, options));
-            return { value: packed, transfer: [packed.buffer] };
-          }
-          const responses = await b.fetchMany(
-            m.requests,
-            m.isolationLevel !== undefined
-              ? { ...options, isolationLevel: m.isolationLevel }
-              : options,
-          );
-          const packed = packFetch(responses);
-          return { value: packed, transfer: [packed.buffer] };
-        } finally {
-          this.#fetches.delete(m.id);
-        }
+            signal,
+            ...(m.isolationLevel !== undefined ? { isolationLevel: m.isolationLevel } : {}),
+          }),
+        );
+        const packed = packFetch(responses);
+        return { value: packed, transfer: [packed.buffer] };
       }
       case 'joinGroup':
         return { value: await this.#join(m) };
@@ -170,6 +166,17 @@ export class BackendServer {
         return { value: undefined };
       case 'committedOffsets':
         return { value: [...(await b.committedOffsets(m.groupId, m.tps)).entries()] };
+    }
+  }
+
+  /** Runs a long-polling call that the worker's wakeup() may end early ('abort' with its id). */
+  async #abortable<T>(id: number, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const abort = new AbortController();
+    this.#fetches.set(id, abort);
+    try {
+      return await run(abort.signal);
+    } finally {
+      this.#fetches.delete(id);
     }
   }
 

@@ -3,7 +3,8 @@
 // their records packed (wire.ts); everything else is small and structured-cloned.
 import type { FetchRequest, IsolationLevel, TopicDescription, TopicPartition } from '../../api.js';
 import type { TaskInfo } from '../../metrics/metrics-registry.js';
-import type { PackedBatches, PackedFetch, PackedProduce } from './wire.js';
+import type { ReadPlan } from '@streamwright/log/reader';
+import type { PackedFetch, PackedProduce } from './wire.js';
 
 export type BackendCall =
   | {
@@ -23,6 +24,16 @@ export type BackendCall =
       op: 'fetchMany';
       requests: FetchRequest[];
       maxRecords: number;
+      maxWaitMs: number;
+      isolationLevel?: IsolationLevel;
+    }
+  /**
+   * Where the worker reads these partitions' segment files itself (long-polls like a fetch). A
+   * backend without files to hand out refuses it (UNSUPPORTED_CONFIG): the worker then fetches.
+   */
+  | {
+      op: 'readPlans';
+      requests: FetchRequest[];
       maxWaitMs: number;
       isolationLevel?: IsolationLevel;
     }
@@ -64,7 +75,8 @@ export interface BackendResults {
   listTopics: TopicDescription[];
   describeTopic: TopicDescription | null;
   produce: { partitions: Int32Array; offsets: Float64Array };
-  fetchMany: PackedFetch | PackedBatches;
+  fetchMany: PackedFetch;
+  readPlans: ReadPlan[];
   joinGroup: { memberId: string; generation: number; assignment: TopicPartition[] };
   leaveGroup: undefined;
   commitOffsets: undefined;

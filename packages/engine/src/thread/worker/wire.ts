@@ -8,11 +8,7 @@
 //   produce: u32 topic index | i32 partition (-1 = default partitioner) | f64 timestamp (NaN = none)
 //            | key | value | headers
 //   headers: u16 count | (u16 name length | name | u32 value length | value)*   (UTF-8)
-import { Buffer } from 'node:buffer';
-import { readBatchHeader } from '@streamwright/log';
 import type { FetchResponse, Headers, ProduceRecord, StoredRecord } from '../../api.js';
-import type { PartitionBatches } from '../../backends/embedded/batch-fetch.js';
-import { decodeBatchInto } from '../../backends/embedded/batch-records.js';
 
 /** What travels with a packed fetch response besides its buffer. */
 export interface PackedFetch {
@@ -208,78 +204,6 @@ export function packFetch(responses: readonly FetchResponse[]): PackedFetch {
     }
   }
   return { kind: 'records', partitions, buffer: w.finish() };
-}
-
-/**
- * A fetch answered with the log's record batches left encoded: the main thread only copies their
- * bytes into one buffer; the worker decodes them (batch-records.ts). Kafka's own fetch works so.
- */
-export interface PackedBatches {
-  kind: 'batches';
-  partitions: {
-    topic: string;
-    partition: number;
-    highWatermark: number;
-    from: number;
-    batches: number;
-    error?: 'OFFSET_OUT_OF_RANGE';
-  }[];
-  buffer: ArrayBuffer;
-}
-
-export function packBatches(fetched: readonly PartitionBatches[]): PackedBatches {
-  let size = 0;
-  for (const f of fetched) for (const b of f.batches) size += b.batch.byteLength;
-  // Every byte is overwritten below: no need for a zero-filled buffer (allocUnsafeSlow: its own
-  // ArrayBuffer, never the shared pool, so it can be transferred).
-  const bytes = Buffer.allocUnsafeSlow(size);
-  let pos = 0;
-  const partitions: PackedBatches['partitions'] = [];
-  for (const f of fetched) {
-    const meta: PackedBatches['partitions'][number] = {
-      topic: f.topic,
-      partition: f.partition,
-      highWatermark: f.highWatermark,
-      from: f.from,
-      batches: f.batches.length,
-    };
-    if (f.error !== undefined) meta.error = f.error;
-    partitions.push(meta);
-    for (const b of f.batches) {
-      bytes.set(b.batch, pos);
-      pos += b.batch.byteLength;
-    }
-  }
-  return { kind: 'batches', partitions, buffer: bytes.buffer as ArrayBuffer };
-}
-
-/** Decodes every record of the packed batches (from each partition's `from` offset). */
-export function unpackBatches(packed: PackedBatches): FetchResponse[] {
-  const bytes = new Uint8Array(packed.buffer);
-  let pos = 0;
-  return packed.partitions.map((p) => {
-    const records: StoredRecord[] = [];
-    for (let i = 0; i < p.batches; i++) {
-      const header = readBatchHeader(bytes, pos);
-      decodeBatchInto(
-        bytes.subarray(pos, pos + header.sizeInBytes),
-        header,
-        p.topic,
-        p.partition,
-        p.from,
-        records,
-      );
-      pos += header.sizeInBytes;
-    }
-    const response: FetchResponse = {
-      topic: p.topic,
-      partition: p.partition,
-      records,
-      highWatermark: p.highWatermark,
-    };
-    if (p.error !== undefined) response.error = p.error;
-    return response;
-  });
 }
 
 export function unpackFetch(packed: PackedFetch): FetchResponse[] {
