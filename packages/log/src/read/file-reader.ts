@@ -170,12 +170,10 @@ export class PartitionFileReader {
       throw error;
     }
     const stat = fs.fstatSync(fd);
-    // Another inode: a compacted copy swapped in. Shorter than planned: not the planned file either.
-    if (
-      stat.ino !== span.ino ||
-      stat.size < span.size ||
-      (span.sealed && stat.size !== span.size)
-    ) {
+    // Another inode: a compacted copy swapped in under the same name. (The file may still be
+    // shorter than planned while queued appends land: only batches below the bound are read, and
+    // those are written.)
+    if (stat.ino !== span.ino || stat.size < span.position) {
       fs.closeSync(fd);
       return false;
     }
@@ -197,6 +195,8 @@ export class PartitionFileReader {
     let chunkStart = c.position;
     let taken = 0;
     while (c.position < span.size) {
+      // Everything below the bound is read: what follows may not even be written yet.
+      if (c.offset >= plan.bound) return taken;
       let at = c.position - chunkStart;
       let size = batchSizeAt(chunk, at, chunk.length);
       if (size < BATCH_HEADER_SIZE || at + size > chunk.length) {
