@@ -3,16 +3,23 @@
 // plain `GenericDatumReader` of the same schema. avsc does the encoding; records decode to plain
 // objects so CEL and JSON see ordinary maps.
 import { Buffer } from 'node:buffer';
-import avro from 'avsc';
+import { createRequire } from 'node:module';
+import type avroTypes from 'avsc';
 import { DeserializationError, SerializationError } from '../errors.js';
 import type { Serde } from './serde.js';
 
 export type AvroSchema = Record<string, unknown> | string | unknown[];
 
+// Loaded on first use: most topologies have no Avro serde, and every worker thread would
+// otherwise load avsc at start-up.
+let avsc: typeof avroTypes | null = null;
+const avro = (): typeof avroTypes =>
+  (avsc ??= createRequire(import.meta.url)('avsc') as typeof avroTypes);
+
 export function avroSerde<T = unknown>(schema: AvroSchema): Serde<T> {
-  let type: avro.Type;
+  let type: avroTypes.Type;
   try {
-    type = avro.Type.forSchema(schema as avro.Schema);
+    type = avro().Type.forSchema(schema as avroTypes.Schema);
   } catch (error) {
     throw new SerializationError('avro', `invalid Avro schema: ${(error as Error).message}`, error);
   }
