@@ -162,6 +162,13 @@ function joinsProgram(useCel: boolean): BuiltTopology {
       Named.as('gl'),
     )
     .to('o-items-left', out);
+  orders
+    .join(
+      payments,
+      p('{"k": key, "l": left, "r": right}', (k: string, l: unknown, r: unknown) => ({ k, l, r })),
+      JoinWindows.ofTimeDifferenceWithNoGrace(5000),
+    )
+    .to('o-payments-with-key', out);
   a.join(b, pair).toStream().to('ab-inner', out);
   a.leftJoin(b, pair, Materialized.as('ab-left')).toStream().to('ab-left', out);
   a.outerJoin(b, pair, Named.as('ab-outer')).toStream().to('ab-outer', out);
@@ -215,6 +222,7 @@ const programs = [
       'o-payments',
       'o-payments-outer',
       'o-payments-inner',
+      'o-payments-with-key',
       'o-items',
       'o-items-left',
       'ab-inner',

@@ -116,13 +116,19 @@ export const adapt = {
       const v = asVars(vars);
       return fn(v.key as never, v.agg as never, v.value as never);
     },
-  /** Kafka's ValueJoiner(value, otherValue): the joiner variables `left` and `right`. */
-  joiner:
-    (fn: (left: never, right: never) => unknown): LogicFunction =>
-    (vars) => {
-      const v = vars as unknown as { left: unknown; right: unknown };
-      return fn(v.left as never, v.right as never);
-    },
+  /**
+   * Kafka's ValueJoiner(value, otherValue), or ValueJoinerWithKey(readOnlyKey, value, otherValue)
+   * for a function of three parameters: the joiner variables `key`, `left` and `right`.
+   */
+  joiner: (fn: (...args: never[]) => unknown): LogicFunction => {
+    const withKey = fn.length >= 3;
+    return (vars) => {
+      const v = vars as unknown as { key: unknown; left: unknown; right: unknown };
+      return withKey
+        ? fn(v.key as never, v.left as never, v.right as never)
+        : fn(v.left as never, v.right as never);
+    };
+  },
   reducer:
     (fn: (agg: never, value: never) => unknown): LogicFunction =>
     (vars) => {

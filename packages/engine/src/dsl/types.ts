@@ -38,8 +38,12 @@ export interface RecordContext {
   readonly timestamp: number;
   readonly headers: Readonly<Record<string, string>>;
 }
-/** Kafka's ValueJoiner: the two sides' values (the missing one is null in left / outer joins). */
-export type ValueJoiner<V, VO, VR> = Cel | ((value: V, otherValue: VO) => VR);
+/**
+ * Kafka's ValueJoiner: the two sides' values (the missing one is null in left / outer joins), or
+ * ValueJoinerWithKey (a function of three parameters: the record's key first).
+ */
+export type ValueJoiner<V, VO, VR> =
+  Cel | ((value: V, otherValue: VO) => VR) | ((readOnlyKey: never, value: V, otherValue: VO) => VR);
 /** Kafka's Merger of two session aggregates (the earlier session's first). */
 export type Merger<K, VA> = Cel | ((key: K, aggregate1: VA, aggregate2: VA) => VA);
 export type { Windowed } from '../windows/windowed-key.js';

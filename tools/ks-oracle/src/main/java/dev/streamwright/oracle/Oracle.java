@@ -62,6 +62,10 @@ public final class Oracle {
       props.put(StreamsConfig.APPLICATION_ID_CONFIG, built.applicationId());
       props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:1234");
       props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
+      // A state directory of its own: oracle JVMs run in parallel (test files, engineers), and
+      // TopologyTestDriver's default /tmp/kafka-streams/<application.id> would be shared.
+      java.nio.file.Path stateDir = java.nio.file.Files.createTempDirectory("ks-oracle-");
+      props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
       // Where the DSL drops a serde Kafka Streams uses the defaults; Streamwright uses json.
       props.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, JsonSerde.class);
       props.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, JsonSerde.class);
@@ -134,10 +138,20 @@ public final class Oracle {
         ObjectNode metrics = JSON.createObjectNode();
         metrics.put("dropped-records-total", dropped);
         result.set("metrics", metrics);
+      } finally {
+        deleteTree(stateDir);
       }
     } catch (Exception | Error e) {
       result.put("error", e.getClass().getSimpleName() + ": " + e.getMessage());
     }
     return result;
+  }
+
+  private static void deleteTree(java.nio.file.Path dir) {
+    try (var paths = java.nio.file.Files.walk(dir)) {
+      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (java.io.IOException e) {
+      // Best effort: a temp directory left behind is harmless.
+    }
   }
 }
