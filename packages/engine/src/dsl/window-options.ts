@@ -191,60 +191,74 @@ export class Suppressed {
   }
 }
 
+/** The fields StreamJoined and Joined share: this side's key and value serdes, the other side's value serde, a name. */
+interface JoinFields<K, V, VO> {
+  readonly keySerde?: DslSerde<K> | undefined;
+  readonly valueSerde?: DslSerde<V> | undefined;
+  readonly otherValueSerde?: DslSerde<VO> | undefined;
+  readonly name?: string | undefined;
+}
+
+abstract class JoinOptions<K, V, VO> implements JoinFields<K, V, VO> {
+  readonly keySerde?: DslSerde<K> | undefined;
+  readonly valueSerde?: DslSerde<V> | undefined;
+  readonly otherValueSerde?: DslSerde<VO> | undefined;
+  readonly name?: string | undefined;
+  protected constructor(fields: JoinFields<K, V, VO>) {
+    Object.assign(this, fields);
+  }
+  protected fields(): JoinFields<K, V, VO> {
+    return {
+      keySerde: this.keySerde,
+      valueSerde: this.valueSerde,
+      otherValueSerde: this.otherValueSerde,
+      name: this.name,
+    };
+  }
+}
+
 /** StreamJoined: serdes (and name) of a stream–stream join. */
-export class StreamJoined<K, V, VO> {
-  private constructor(
-    readonly keySerde?: DslSerde<K>,
-    readonly valueSerde?: DslSerde<V>,
-    readonly otherValueSerde?: DslSerde<VO>,
-    readonly name?: string,
-  ) {}
+export class StreamJoined<K, V, VO> extends JoinOptions<K, V, VO> {
   static with<K, V, VO>(
     keySerde: DslSerde<K>,
     valueSerde: DslSerde<V>,
     otherValueSerde?: DslSerde<VO>,
   ): StreamJoined<K, V, VO> {
-    return new StreamJoined(keySerde, valueSerde, otherValueSerde);
+    return new StreamJoined({ keySerde, valueSerde, otherValueSerde });
   }
   static as<K = unknown, V = unknown, VO = unknown>(name: string): StreamJoined<K, V, VO> {
-    return new StreamJoined<K, V, VO>(undefined, undefined, undefined, name);
+    return new StreamJoined<K, V, VO>({ name });
   }
   withName(name: string): StreamJoined<K, V, VO> {
-    return new StreamJoined(this.keySerde, this.valueSerde, this.otherValueSerde, name);
+    return new StreamJoined({ ...this.fields(), name });
   }
-  withKeySerde<K2>(serde: DslSerde<K2>): StreamJoined<K2, V, VO> {
-    return new StreamJoined(serde, this.valueSerde, this.otherValueSerde, this.name);
+  withKeySerde<K2>(keySerde: DslSerde<K2>): StreamJoined<K2, V, VO> {
+    return new StreamJoined({ ...this.fields(), keySerde });
   }
-  withValueSerde<V2>(serde: DslSerde<V2>): StreamJoined<K, V2, VO> {
-    return new StreamJoined(this.keySerde, serde, this.otherValueSerde, this.name);
+  withValueSerde<V2>(valueSerde: DslSerde<V2>): StreamJoined<K, V2, VO> {
+    return new StreamJoined({ ...this.fields(), valueSerde });
   }
 }
 
 /** Joined: serdes (and name) of a stream–table join. */
-export class Joined<K, V, VO> {
-  private constructor(
-    readonly keySerde?: DslSerde<K>,
-    readonly valueSerde?: DslSerde<V>,
-    readonly otherValueSerde?: DslSerde<VO>,
-    readonly name?: string,
-  ) {}
+export class Joined<K, V, VO> extends JoinOptions<K, V, VO> {
   static with<K, V, VO>(
     keySerde: DslSerde<K>,
     valueSerde: DslSerde<V>,
     otherValueSerde?: DslSerde<VO>,
   ): Joined<K, V, VO> {
-    return new Joined(keySerde, valueSerde, otherValueSerde);
+    return new Joined({ keySerde, valueSerde, otherValueSerde });
   }
   static as<K = unknown, V = unknown, VO = unknown>(name: string): Joined<K, V, VO> {
-    return new Joined<K, V, VO>(undefined, undefined, undefined, name);
+    return new Joined<K, V, VO>({ name });
   }
   withName(name: string): Joined<K, V, VO> {
-    return new Joined(this.keySerde, this.valueSerde, this.otherValueSerde, name);
+    return new Joined({ ...this.fields(), name });
   }
-  withKeySerde<K2>(serde: DslSerde<K2>): Joined<K2, V, VO> {
-    return new Joined(serde, this.valueSerde, this.otherValueSerde, this.name);
+  withKeySerde<K2>(keySerde: DslSerde<K2>): Joined<K2, V, VO> {
+    return new Joined({ ...this.fields(), keySerde });
   }
-  withValueSerde<V2>(serde: DslSerde<V2>): Joined<K, V2, VO> {
-    return new Joined(this.keySerde, serde, this.otherValueSerde, this.name);
+  withValueSerde<V2>(valueSerde: DslSerde<V2>): Joined<K, V2, VO> {
+    return new Joined({ ...this.fields(), valueSerde });
   }
 }
