@@ -151,6 +151,11 @@ export interface Backend {
   describeTopic(name: string): Promise<TopicDescription | null>;
   /** Appends and resolves once acknowledged; returns the assigned (partition, offset) per record. */
   produce(records: ProduceRecord[]): Promise<{ partition: number; offset: number }[]>;
+  /**
+   * Kafka's offsetsForTimes for one partition: the first offset whose record timestamp is at or
+   * after `timestamp`, or null when there is none. Optional (the topic browser's "from time").
+   */
+  offsetForTimestamp?(tp: TopicPartition, timestamp: number): Promise<number | null>;
   /** Reads from `offset`, at most `maxRecords`; waits up to `maxWaitMs` when nothing is there. */
   fetch(
     tp: TopicPartition,

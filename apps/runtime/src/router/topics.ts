@@ -65,6 +65,24 @@ export const topicsRouter = router({
     )
     .query(({ input, ctx }) => ctx.service.topics.read(input)),
 
+  /** One page of one partition: from an offset, from a time, or the latest (the topic browser). */
+  browse: procedure
+    .input(
+      z.object({
+        topic: topicInput,
+        partition: partitionInput,
+        start: z.union([
+          z.object({ offset: z.number().int().min(0) }).strict(),
+          z.object({ timestamp: z.number().int().min(0) }).strict(),
+          z.object({ latest: z.literal(true) }).strict(),
+        ]),
+        limit: z.number().int().min(1).max(500).default(50),
+        keySerde: keySerdeInput,
+        valueSerde: valueSerdeInput,
+      }),
+    )
+    .query(({ input, ctx }) => ctx.service.topics.browse(input)),
+
   produceBatch: procedure
     .input(
       z.object({

@@ -1,12 +1,13 @@
 // Topics of the backend for the API: list, describe, create and delete them (Kafka's admin
 // client), produce one record from text and read the latest records decoded by serdes (the web
 // app's topic browser).
-import type { Backend, TopicDescription } from '@streamwright/engine';
+import type { Backend, StoredRecord, TopicDescription } from '@streamwright/engine';
 import type { SerdeName } from '@streamwright/topology-model';
 import { RuntimeError } from '../errors.js';
 import { decodeBytes, encodeText } from './record-codec.js';
 import { checkTopicConfig } from './topic-config.js';
 import { readLatest } from './topic-reader.js';
+import { browsePartition, type BrowsePage, type BrowseStart } from './topic-browser.js';
 
 export interface CreateTopicRequest {
   name: string;
@@ -118,24 +119,45 @@ export class TopicService {
     const partitions =
       request.partition === undefined ? topic.offsets.map((o) => o.partition) : [request.partition];
     const records = await readLatest(this.backend, topic, partitions, request.limit);
-    return records.map((record) => {
-      const key = decodeBytes(record.key, request.keySerde);
-      const value = decodeBytes(record.value, request.valueSerde);
-      return {
-        partition: record.partition,
-        offset: record.offset,
-        timestamp: record.timestamp,
-        key: key.value,
-        value: value.value,
-        headers: record.headers,
-        undecodable: { key: key.undecodable, value: value.undecodable },
-      };
-    });
+    return records.map((record) => decodeRecord(record, request));
+  }
+
+  /** One page of a partition from an offset, a time, or its end (the topic browser). */
+  async browse(
+    request: Omit<ReadRequest, 'partition'> & { partition: number; start: BrowseStart },
+  ): Promise<Omit<BrowsePage, 'records'> & { records: ReadRecord[] }> {
+    const topic = await this.requireTopic(request.topic);
+    checkPartition(topic, request.partition);
+    const page = await browsePartition(
+      this.backend,
+      topic,
+      request.partition,
+      request.start,
+      request.limit,
+    );
+    return { ...page, records: page.records.map((r) => decodeRecord(r, request)) };
   }
 
   private async requireTopic(name: string): Promise<TopicDescription> {
     return requireTopic(this.backend, name);
   }
+}
+
+function decodeRecord(
+  record: StoredRecord,
+  serdes: { keySerde: SerdeName; valueSerde: SerdeName },
+): ReadRecord {
+  const key = decodeBytes(record.key, serdes.keySerde);
+  const value = decodeBytes(record.value, serdes.valueSerde);
+  return {
+    partition: record.partition,
+    offset: record.offset,
+    timestamp: record.timestamp,
+    key: key.value,
+    value: value.value,
+    headers: record.headers,
+    undecodable: { key: key.undecodable, value: value.undecodable },
+  };
 }
 
 export async function requireTopic(backend: Backend, name: string): Promise<TopicDescription> {

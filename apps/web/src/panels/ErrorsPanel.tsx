@@ -1,6 +1,8 @@
 // Processing errors of the running app, newest first: which processor, what went wrong, the
-// exception handler's decision, and the record that caused it.
+// exception handler's decision, the record that caused it and, with a dead-letter topic
+// configured (errors.dead.letter.queue.topic.name), its copy there.
 import { useActions, useDesigner } from '../store/context.js';
+import { DeadLetterRecord } from './DeadLetterRecord.js';
 
 function show(value: unknown): string {
   if (value === undefined) return '';
@@ -49,6 +51,7 @@ export function ErrorsPanel() {
               key <code>{show(e.record.key)}</code> value <code>{show(e.record.value)}</code>
             </div>
           )}
+          {e.deadLetter && <DeadLetterRecord deadLetter={e.deadLetter} />}
         </li>
       ))}
     </ul>

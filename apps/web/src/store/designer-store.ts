@@ -80,7 +80,8 @@ export interface DesignerActions {
   setSideTab(tab: SideTab): void;
   setBottomTab(tab: BottomTab): void;
   /** Opens the Topics view on a topic (e.g. from a sink's "Show records"). */
-  openTopic(topic: string): void;
+  /** Opens the Topics view on a topic, browsing from a record when `at` is given. */
+  openTopic(topic: string, at?: { partition: number; offset: number }): void;
   setServerProblems(problems: readonly Problem[] | null, origin?: 'deploy' | 'import'): void;
   markDeployed(): void;
   setConnection(state: ConnectionState): void;
@@ -111,6 +112,8 @@ export interface DesignerState {
   sideTab: SideTab;
   bottomTab: BottomTab;
   topicsViewTopic: string | null;
+  /** Where the Topics view's browser opens (a dead-letter record); null: the latest records. */
+  topicsViewAt: { partition: number; offset: number } | null;
   /** Incremented to ask the canvas to fit its view. */
   fitRequest: number;
   /** Whether the canvas draws the plan (sub-topology boxes, repartition topics, stores). */
@@ -286,8 +289,8 @@ export function createDesignerStore(options: CreateDesignerStoreOptions = {}): D
       setBottomTab(bottomTab) {
         set({ bottomTab });
       },
-      openTopic(topic) {
-        set({ view: 'topics', topicsViewTopic: topic });
+      openTopic(topic, at) {
+        set({ view: 'topics', topicsViewTopic: topic, topicsViewAt: at ?? null });
       },
       setServerProblems(problems, origin = 'deploy') {
         set({
@@ -334,6 +337,7 @@ export function createDesignerStore(options: CreateDesignerStoreOptions = {}): D
       sideTab: 'app',
       bottomTab: 'problems',
       topicsViewTopic: null,
+      topicsViewAt: null,
       fitRequest: 0,
       showPlan: true,
       dialog: null,

@@ -5,12 +5,23 @@ import { useApi } from '../api/context.js';
 import { useDesigner, useDesignerStore } from '../store/context.js';
 import type { ReadRecord } from '../api/types.js';
 import { messageOf } from '../runtime/runtime-actions.js';
-import { serdesFor, showValue } from './serdes.js';
+import { serdesFor } from './serdes.js';
+import { RecordsTable } from './RecordsTable.js';
+import { RecordBrowser } from './RecordBrowser.js';
 import { serdeSelect } from './SerdeSelect.js';
 
 const REFRESH_MS = 1000;
 
-export function RecordsView({ topic, partitions }: { topic: string; partitions: number }) {
+export function RecordsView({
+  topic,
+  partitions,
+  at = null,
+}: {
+  topic: string;
+  partitions: number;
+  /** Open the browser at this record (e.g. an error's dead-letter record). */
+  at?: { partition: number; offset: number } | null;
+}) {
   const api = useApi();
   const store = useDesignerStore();
   const nodes = useDesigner((s) => s.doc.nodes);
@@ -21,6 +32,9 @@ export function RecordsView({ topic, partitions }: { topic: string; partitions: 
   const [auto, setAuto] = useState(true);
   const [records, setRecords] = useState<ReadRecord[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [mode, setMode] = useState<'latest' | 'browse'>(at ? 'browse' : 'latest');
+  // Another topic opens on its latest records, unless it is opened at a record.
+  useEffect(() => setMode(at ? 'browse' : 'latest'), [topic, at]);
 
   useEffect(() => {
     setSerdes(serdesFor(nodes, topic));
@@ -50,11 +64,12 @@ export function RecordsView({ topic, partitions }: { topic: string; partitions: 
   }, [api, topic, partition, limit, serdes]);
 
   useEffect(() => {
+    if (mode !== 'latest') return;
     void read();
     if (!auto) return;
     const timer = setInterval(() => void read(), REFRESH_MS);
     return () => clearInterval(timer);
-  }, [read, auto]);
+  }, [read, auto, mode]);
 
   return (
     <section
@@ -63,32 +78,23 @@ export function RecordsView({ topic, partitions }: { topic: string; partitions: 
       data-testid="records-view"
     >
       <div className="sw-row sw-row--baseline">
-        <h3 className="sw-subtitle">Latest records of {topic}</h3>
-        <div className="sw-field sw-field--narrow">
-          <label htmlFor={ids.partition}>Partition</label>
-          <select
-            id={ids.partition}
-            value={partition}
-            data-testid="read-partition"
-            onChange={(e) => setPartition(e.target.value)}
-          >
-            <option value="">all</option>
-            {Array.from({ length: partitions }, (_, p) => (
-              <option key={p} value={String(p)}>
-                {p}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="sw-field sw-field--narrow">
-          <label htmlFor={ids.limit}>Latest</label>
-          <select id={ids.limit} value={limit} onChange={(e) => setLimit(Number(e.target.value))}>
-            {[10, 50, 100, 500].map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
-          </select>
+        <h3 className="sw-subtitle">
+          {mode === 'latest' ? 'Latest records' : 'Browse records'} of {topic}
+        </h3>
+        <div className="sw-tabs" role="tablist" aria-label="Latest or browse">
+          {(['latest', 'browse'] as const).map((m) => (
+            <button
+              key={m}
+              type="button"
+              role="tab"
+              aria-selected={mode === m}
+              className={`sw-tab${mode === m ? ' is-active' : ''}`}
+              data-testid={`records-mode-${m}`}
+              onClick={() => setMode(m)}
+            >
+              {m === 'latest' ? 'Latest' : 'By offset or time'}
+            </button>
+          ))}
         </div>
         {serdeSelect(
           ids.keySerde,
@@ -104,76 +110,69 @@ export function RecordsView({ topic, partitions }: { topic: string; partitions: 
           (s) => setSerdes((c) => ({ ...c, valueSerde: s })),
           'read-value-serde',
         )}
-        <label className="sw-check">
-          <input
-            type="checkbox"
-            checked={auto}
-            onChange={(e) => setAuto(e.target.checked)}
-            data-testid="read-auto"
-          />{' '}
-          auto-refresh
-        </label>
-        <button type="button" className="sw-button" onClick={() => void read()} data-testid="read">
-          Read latest
-        </button>
       </div>
-      {error && (
+      {mode === 'browse' && (
+        <RecordBrowser topic={topic} partitions={partitions} serdes={serdes} initial={at} />
+      )}
+      {mode === 'latest' && (
+        <div className="sw-row sw-row--baseline">
+          <div className="sw-field sw-field--narrow">
+            <label htmlFor={ids.partition}>Partition</label>
+            <select
+              id={ids.partition}
+              value={partition}
+              data-testid="read-partition"
+              onChange={(e) => setPartition(e.target.value)}
+            >
+              <option value="">all</option>
+              {Array.from({ length: partitions }, (_, p) => (
+                <option key={p} value={String(p)}>
+                  {p}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="sw-field sw-field--narrow">
+            <label htmlFor={ids.limit}>Latest</label>
+            <select id={ids.limit} value={limit} onChange={(e) => setLimit(Number(e.target.value))}>
+              {[10, 50, 100, 500].map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </select>
+          </div>
+          <label className="sw-check">
+            <input
+              type="checkbox"
+              checked={auto}
+              onChange={(e) => setAuto(e.target.checked)}
+              data-testid="read-auto"
+            />{' '}
+            auto-refresh
+          </label>
+          <button
+            type="button"
+            className="sw-button"
+            onClick={() => void read()}
+            data-testid="read"
+          >
+            Read latest
+          </button>
+        </div>
+      )}
+      {mode === 'latest' && error && (
         <p className="sw-field__error" role="alert">
           {error}
         </p>
       )}
-      {records && records.length === 0 && (
+      {mode === 'latest' && records && records.length === 0 && (
         <p className="sw-empty" data-testid="no-records">
           No records in {topic} yet.
         </p>
       )}
-      {records && records.length > 0 && (
-        <div className="sw-table-scroll">
-          <table
-            className="sw-table"
-            data-testid="records-table"
-            aria-label={`Records of ${topic}`}
-          >
-            <thead>
-              <tr>
-                <th>Partition</th>
-                <th>Offset</th>
-                <th>Timestamp</th>
-                <th>Key</th>
-                <th>Value</th>
-                <th>Headers</th>
-              </tr>
-            </thead>
-            <tbody>
-              {records.map((r) => (
-                <tr key={`${r.partition}:${r.offset}`} data-testid="record-row">
-                  <td>{r.partition}</td>
-                  <td>{r.offset}</td>
-                  <td className="sw-muted">
-                    {new Date(r.timestamp).toISOString().replace('T', ' ').replace('Z', '')}
-                  </td>
-                  <td
-                    className={`sw-mono${r.key === null ? ' sw-muted' : ''}`}
-                    data-testid="record-key"
-                  >
-                    {showValue(r.key)}
-                  </td>
-                  <td
-                    className={`sw-mono${r.value === null ? ' sw-muted' : ''}`}
-                    data-testid="record-value"
-                  >
-                    {showValue(r.value)}
-                  </td>
-                  <td className="sw-mono sw-muted">
-                    {Object.entries(r.headers)
-                      .map(([k, v]) => `${k}: ${v}`)
-                      .join(', ')}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+      {mode === 'latest' && records && records.length > 0 && (
+        <RecordsTable topic={topic} records={records} />
       )}
     </section>
   );

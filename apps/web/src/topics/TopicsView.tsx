@@ -8,6 +8,7 @@ import { TopicList, useTopics } from './TopicList.js';
 export function TopicsView() {
   const actions = useActions();
   const selected = useDesigner((s) => s.topicsViewTopic);
+  const at = useDesigner((s) => s.topicsViewAt);
   const declared = useDesigner((s) => s.doc.topics);
   const { topics, error, refresh } = useTopics();
 
@@ -31,7 +32,7 @@ export function TopicsView() {
               partitions={partitions}
               onProduced={() => void refresh()}
             />
-            <RecordsView topic={selected} partitions={partitions} />
+            <RecordsView topic={selected} partitions={partitions} at={at} />
           </>
         ) : (
           <p className="sw-empty">Choose a topic.</p>

@@ -192,6 +192,14 @@ class LogBackend implements EmbeddedBackend {
     return null;
   }
 
+  async offsetForTimestamp(tp: TopicPartition, timestamp: number): Promise<number | null> {
+    const found = await translated(
+      () => this.log.offsetForTimestamp(tp.topic, tp.partition, timestamp),
+      tp.topic,
+    );
+    return found === null ? null : found.offset;
+  }
+
   async fetch(
     tp: TopicPartition,
     offset: number,
