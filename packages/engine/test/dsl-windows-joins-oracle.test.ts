@@ -294,13 +294,14 @@ describe('DSL windows, suppression and joins, with CEL or TypeScript, against Ka
         topic: 'time-keys',
         keySerde: 'string',
         valueSerde: 'long',
-        windowedKey: { type: 'time', windowSizeMs: 5000 },
+        windowedKey: 'time',
+        windowSizeMs: 5000,
       },
       {
         topic: 'session-keys',
         keySerde: 'string',
         valueSerde: 'long',
-        windowedKey: { type: 'session' },
+        windowedKey: 'session',
       },
     ]);
     expect(configs('windowedCount')[0]).toEqual({ keySerde: 'string', retentionMs: 20000 });

@@ -138,7 +138,7 @@ const scenarios: OracleScenario[] = [
     topology: windowedDoc(
       { type: 'hopping', sizeMs: 5000, advanceMs: 2500, graceMs: 2000 },
       { kind: 'windowedCount' },
-      { windowedSink: { keySerde: 'string', windowedKey: { type: 'time', windowSizeMs: 5000 } } },
+      { windowedSink: { keySerde: 'string', windowedKey: 'time', windowSizeMs: 5000 } },
     ),
     inputs: story,
     outputs: ['out'],
@@ -148,7 +148,7 @@ const scenarios: OracleScenario[] = [
     topology: windowedDoc(
       { type: 'session', gapMs: 3000, graceMs: 2000 },
       { kind: 'windowedCount' },
-      { windowedSink: { keySerde: 'string', windowedKey: { type: 'session' } } },
+      { windowedSink: { keySerde: 'string', windowedKey: 'session' } },
     ),
     inputs: outOfOrder,
     outputs: ['out'],
@@ -239,6 +239,26 @@ compareWithOracle(
       );
       expect(validateTopology(atMinimum).ok).toBe(true);
     }, 300_000);
+
+    it('a TimeWindowedSerde sink without the window size is refused, saying where', () => {
+      const result = validateTopology(
+        windowedDoc(
+          { type: 'tumbling', sizeMs: 5000 },
+          { kind: 'windowedCount' },
+          {
+            windowedSink: { keySerde: 'string', windowedKey: 'time' },
+          },
+        ),
+      );
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(result.errors.map((e) => [e.path, e.message])).toEqual([
+        [
+          'nodes[5].config.windowSizeMs',
+          'windowedKey "time" needs windowSizeMs (TimeWindowedSerde derives window ends from it)',
+        ],
+      ]);
+    });
 
     it('a full strict suppression buffer fails processing, as in Kafka Streams', async () => {
       const topology = windowedDoc(

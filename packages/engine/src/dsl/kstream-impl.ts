@@ -186,7 +186,7 @@ export class KStreamImpl<K, V> implements KStream<K, V> {
         topic: typeof topic === 'string' ? topic : undefined,
         keySerde,
         valueSerde,
-        windowedKey: key?.windowed,
+        ...key?.windowed,
       },
       produced?.name,
     );

@@ -16,7 +16,7 @@ import { windowedKeySerde, type Windowed } from '../windows/windowed-key.js';
 export interface DslSerde<T> extends Serde<T> {
   readonly name: BuiltinSerdeName;
   /** WindowedSerdes: the sink's `windowedKey` option (`name` is then the inner serde's). */
-  readonly windowed?: { type: 'time'; windowSizeMs: number } | { type: 'session' };
+  readonly windowed?: { windowedKey: 'time'; windowSizeMs: number } | { windowedKey: 'session' };
 }
 
 const typed = <T>(serde: Serde<unknown>): DslSerde<T> => serde as unknown as DslSerde<T>;
@@ -39,7 +39,7 @@ export const Serdes = {
  */
 export const WindowedSerdes = {
   timeWindowedSerdeFrom: <T>(inner: DslSerde<T>, windowSizeMs: number): DslSerde<Windowed<T>> => {
-    const windowed = { type: 'time', windowSizeMs } as const;
+    const windowed = { windowedKey: 'time', windowSizeMs } as const;
     const serde = windowedKeySerde(inner as Serde<unknown>, windowed);
     return {
       ...typed<Windowed<T>>(serde),
@@ -50,7 +50,7 @@ export const WindowedSerdes = {
     } as DslSerde<Windowed<T>>;
   },
   sessionWindowedSerdeFrom: <T>(inner: DslSerde<T>): DslSerde<Windowed<T>> => {
-    const windowed = { type: 'session' } as const;
+    const windowed = { windowedKey: 'session' } as const;
     const serde = windowedKeySerde(inner as Serde<unknown>, windowed);
     return {
       ...typed<Windowed<T>>(serde),

@@ -188,10 +188,7 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
     }
     case 'sink':
     case 'repartition-sink': {
-      const keySerde = windowedKeySerde(
-        getSerde(serdeOf(node, 'keySerde')),
-        cfg['windowedKey'] as Parameters<typeof windowedKeySerde>[1],
-      );
+      const keySerde = windowedKeySerde(getSerde(serdeOf(node, 'keySerde')), cfg);
       let valueSerde: Serde<unknown> = getSerde(serdeOf(node, 'valueSerde'));
       // KTable#groupBy writes Change(new, old) pairs to its repartition topic.
       const parent = c.byName.get(node.predecessors[0] ?? '');

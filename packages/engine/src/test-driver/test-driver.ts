@@ -375,10 +375,7 @@ function collectOutputSerdes(
     const changes =
       n.op === 'repartition-sink' && byName.get(n.predecessors[0] ?? '')?.op === 'tableGroupBy';
     into.set(topic, {
-      key: windowedKeySerde(
-        getSerde(n.keySerde ?? (cfg['keySerde'] as never) ?? 'string'),
-        cfg['windowedKey'] as Parameters<typeof windowedKeySerde>[1],
-      ),
+      key: windowedKeySerde(getSerde(n.keySerde ?? (cfg['keySerde'] as never) ?? 'string'), cfg),
       value: changes ? (changedSerde(value) as Serde<unknown>) : value,
     });
   }

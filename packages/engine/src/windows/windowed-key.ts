@@ -55,17 +55,15 @@ function requireWindowed(value: unknown, serde: string): WindowedKey {
   );
 }
 
-/** A sink's `windowedKey` option: its key serde wrapped in Kafka's WindowedSerdes. */
+/** A sink's `windowedKey` / `windowSizeMs` options: its key serde wrapped in Kafka's WindowedSerdes. */
 export function windowedKeySerde(
   inner: Serde<unknown>,
-  windowed: { type: 'time'; windowSizeMs: number } | { type: 'session' } | undefined,
+  config: { windowedKey?: unknown; windowSizeMs?: unknown },
 ): Serde<unknown> {
-  if (windowed === undefined) return inner;
-  return (
-    windowed.type === 'time'
-      ? timeWindowedSerde(inner, windowed.windowSizeMs)
-      : sessionWindowedSerde(inner)
-  ) as Serde<unknown>;
+  if (config.windowedKey === 'time')
+    return timeWindowedSerde(inner, config.windowSizeMs as number) as Serde<unknown>;
+  if (config.windowedKey === 'session') return sessionWindowedSerde(inner) as Serde<unknown>;
+  return inner;
 }
 
 /**

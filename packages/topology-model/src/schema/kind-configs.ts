@@ -136,25 +136,28 @@ export const repartitionConfigSchema = z.object({
 });
 
 /** to(topic, Produced) or to(TopicNameExtractor, Produced): exactly one of topic / topicExtractor. */
-export const sinkConfigSchema = z.object({
-  topic: topicNameSchema.optional(),
-  keySerde: serdeSchema.default('string'),
-  valueSerde: serdeSchema.default('json'),
-  /** Returns the topic name per record (a declared topic). */
-  topicExtractor: logicSchema.optional(),
-  /**
-   * Keys are windowed (a windowed aggregation's table, streamed): write them with Kafka's
-   * WindowedSerdes around `keySerde` — `time`: TimeWindowedSerde (key bytes + start; readers
-   * derive the end from `windowSizeMs`), `session`: SessionWindowedSerde (key bytes + end + start).
-   * Without it a windowed key is written as `{key, start, end}` with `keySerde` (json).
-   */
-  windowedKey: z
-    .discriminatedUnion('type', [
-      z.object({ type: z.literal('time'), windowSizeMs: z.number().int().positive() }),
-      z.object({ type: z.literal('session') }),
-    ])
-    .optional(),
-});
+export const sinkConfigSchema = z
+  .object({
+    topic: topicNameSchema.optional(),
+    keySerde: serdeSchema.default('string'),
+    valueSerde: serdeSchema.default('json'),
+    /** Returns the topic name per record (a declared topic). */
+    topicExtractor: logicSchema.optional(),
+    /**
+     * Keys are windowed (a windowed aggregation's table, streamed): write them with Kafka's
+     * WindowedSerdes around `keySerde` — `time`: TimeWindowedSerde (key bytes + start; readers
+     * derive the end from `windowSizeMs`), `session`: SessionWindowedSerde (key bytes + end + start).
+     * Without it a windowed key is written as `{key, start, end}` with `keySerde` (json).
+     */
+    windowedKey: z.enum(['time', 'session']).optional(),
+    /** The window size TimeWindowedSerde's readers derive window ends from (`windowedKey: time`). */
+    windowSizeMs: z.number().int().positive().optional(),
+  })
+  .refine((c) => c.windowedKey !== 'time' || c.windowSizeMs !== undefined, {
+    message:
+      'windowedKey "time" needs windowSizeMs (TimeWindowedSerde derives window ends from it)',
+    path: ['windowSizeMs'],
+  });
 
 /** toTable(Named, Materialized). */
 export const toTableConfigSchema = z.object({ ...materializedFields });

@@ -169,12 +169,11 @@ final class TopologyBuilder {
    */
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static Serdes2 windowedKeySerdes(JsonNode c, String keyName, String valueName) {
-    JsonNode w = c.path("windowedKey");
-    if (w.isMissingNode() || w.isNull()) return serdes2(keyName, valueName);
+    if (!c.hasNonNull("windowedKey")) return serdes2(keyName, valueName);
     Serde inner = Values.serde(keyName);
-    Serde<?> key = w.path("type").asText().equals("session")
+    Serde<?> key = c.path("windowedKey").asText().equals("session")
         ? new org.apache.kafka.streams.kstream.WindowedSerdes.SessionWindowedSerde<>(inner)
-        : new org.apache.kafka.streams.kstream.WindowedSerdes.TimeWindowedSerde<>(inner, w.path("windowSizeMs").asLong());
+        : new org.apache.kafka.streams.kstream.WindowedSerdes.TimeWindowedSerde<>(inner, c.path("windowSizeMs").asLong());
     return new Serdes2(key, "windowed", Values.serde(valueName), valueName);
   }
 
