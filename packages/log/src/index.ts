@@ -2,6 +2,16 @@ export { Log, openLog, type LogOptions } from './log.js';
 export { LogError, LogErrorCode, isLogError } from './errors.js';
 export type * from './types.js';
 export { DEFAULT_TOPIC_CONFIG, LONG_MAX } from './config.js';
+export {
+  BatchEncoder,
+  recordMetadataOf,
+  type EncodedPartition,
+  type EncodedProduce,
+  type EncodeOptions,
+  type PartitionAppended,
+  type ProducerTopicMetadata,
+} from './batch-encoder.js';
+export type { BatchesAppended, PartitionBatches } from './produce.js';
 export { murmur2, toPositive, partitionForKey, type PartitionerContext } from './partitioner.js';
 export { crc32c, crc32cImplementation } from './format/crc32c.js';
 export type { RecoveryEvent } from './storage/segment.js';

@@ -1,25 +1,9 @@
 // The embedded commit log: Kafka's partitioned, durable log in-process on a local data dir.
 // One process owns a data dir; within it one Log object serves every caller (worker threads reach
 // it through ./remote). See docs/LOG.md for the on-disk layout and the guarantees.
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { Cleaner, type CompactionReport } from './compaction/cleaner.js';
-import {
-  effectiveConfig,
-  normaliseOverrides,
-  parseTopicConfig,
-  type TopicConfig,
-} from './config.js';
-import {
-  lockDataDir,
-  partitionDir,
-  readCheckpoint,
-  TopicRegistry,
-  tpKey,
-  validateTopicName,
-  writeCheckpoint,
-  type TopicRecord,
-} from './data-dir.js';
+import { lockDataDir } from './data-dir.js';
 import { LogError, LogErrorCode } from './errors.js';
 import { fetchRecords, pollRecords } from './fetch.js';
 import {
@@ -38,14 +22,24 @@ import {
 } from './transactions/coordinator.js';
 import { NullKeyPartitioner } from './partitioner.js';
 import { pollReadPlans, type ReadPlan } from './read/read-plan.js';
-import { Producer, type TopicHandle, type TransactionalAppend } from './produce.js';
-import { PartitionLog, type ReadBatch } from './storage/partition-log.js';
+import { Topics, type TopicState } from './topics.js';
+import type { LogOptions } from './log-options.js';
+
+export type { LogOptions };
+import type { ProducerTopicMetadata } from './batch-encoder.js';
+import {
+  Producer,
+  producerMetadataOf,
+  type BatchesAppended,
+  type PartitionBatches,
+  type TransactionalAppend,
+} from './produce.js';
+import type { PartitionLog, ReadBatch } from './storage/partition-log.js';
 import type { RecoveryEvent } from './storage/segment.js';
 import type {
   FetchOptions,
   FetchResult,
   IsolationLevel,
-  PartitionState,
   ProduceOptions,
   ProducerRecord,
   RecordMetadata,
@@ -54,42 +48,12 @@ import type {
   TopicSpec,
 } from './types.js';
 
-export interface LogOptions {
-  dataDir: string;
-  /** Milliseconds since the epoch; inject one to test retention, segment.ms and timeouts. */
-  clock?: () => number;
-  /** Log-level topic config defaults, like a broker's `log.*` settings (e.g. `flush.ms`). */
-  topicDefaults?: Record<string, string | number>;
-  /** Run retention, compaction and checkpoints on timers (default true). Off: call them yourself. */
-  background?: boolean;
-  /** Kafka's log.retention.check.interval.ms (default 5 minutes). */
-  retentionCheckIntervalMs?: number;
-  /** How often the cleaner looks for dirty compacted logs (Kafka's log.cleaner.backoff.ms, 15 s). */
-  cleanerBackoffMs?: number;
-  /** How often recovery points are checkpointed (default 10 s): bounds the scan after a crash. */
-  checkpointIntervalMs?: number;
-  /** Partitions of `__consumer_offsets` when it is first created (Kafka: 50; default here 1). */
-  offsetsTopicPartitions?: number;
-  /** Where warnings go (a session timed out, a listener failed); default: silence. */
-  logger?: { warn(obj: object, msg?: string): void };
-}
-
-interface TopicState extends TopicHandle {
-  record: TopicRecord;
-  /** One of the log's own topics. */
-  system: boolean;
-}
-
-const INTERNAL_PREFIX = '__';
-
 export class Log {
   readonly dataDir: string;
   readonly clock: () => number;
   /** What opening the data dir had to repair (torn tails truncated, indexes rebuilt, ...). */
   readonly recoveryEvents: RecoveryEvent[] = [];
-  private readonly registry: TopicRegistry;
-  private readonly topics = new Map<string, TopicState>();
-  private readonly defaults: Record<string, string>;
+  private readonly topics: Topics;
   private readonly producer: Producer;
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly releaseLock: () => void;
@@ -104,8 +68,7 @@ export class Log {
     this.dataDir = opts.dataDir;
     this.clock = opts.clock ?? Date.now;
     this.releaseLock = releaseLock;
-    this.defaults = normaliseOverrides(opts.topicDefaults);
-    this.registry = new TopicRegistry(opts.dataDir);
+    this.topics = new Topics(opts.dataDir, this.clock, opts.topicDefaults);
     this.producer = new Producer({
       topic: (name) => this.topic(name),
       clock: this.clock,
@@ -133,45 +96,16 @@ export class Log {
     let log: Log | undefined;
     try {
       log = new Log(opts, release);
-      log.load();
+      log.topics.load(log.recoveryEvents);
+      log.writeCheckpoints();
       await log.startInternal(opts);
     } catch (err) {
-      if (log)
-        for (const t of log.topics.values())
-          for (const p of t.partitions) void p.close().catch(() => undefined);
+      if (log) for (const p of log.topics.all()) void p.close().catch(() => undefined);
       release();
       throw err;
     }
     if (opts.background !== false) log.startTimers(opts);
     return log;
-  }
-
-  private load(): void {
-    const recovery = readCheckpoint(this.dataDir, 'recovery-point-offset-checkpoint');
-    const starts = readCheckpoint(this.dataDir, 'log-start-offset-checkpoint');
-    for (const [name, record] of this.registry.topics) {
-      const state = this.makeState(name, record);
-      for (let p = 0; p < record.partitions; p++) {
-        const dir = partitionDir(this.dataDir, name, p);
-        const key = tpKey(name, p);
-        const opts = this.partitionOptions(state, p);
-        const rp = recovery.get(key);
-        const ls = starts.get(key);
-        state.partitions.push(
-          fs.existsSync(dir)
-            ? PartitionLog.open(
-                opts,
-                rp === undefined && ls === undefined
-                  ? undefined
-                  : { recoveryPoint: rp ?? 0, logStartOffset: ls ?? 0 },
-                this.recoveryEvents,
-              )
-            : PartitionLog.create(opts),
-        );
-      }
-      this.topics.set(name, state);
-    }
-    this.writeCheckpoints();
   }
 
   /** Internal topics, then transaction recovery, then the offsets replay (which needs it). */
@@ -186,27 +120,6 @@ export class Log {
     );
     await this.txns.load();
     await this.groups.load();
-  }
-
-  private makeState(name: string, record: TopicRecord): TopicState {
-    const state: TopicState = {
-      name,
-      record,
-      system: name.startsWith(INTERNAL_PREFIX),
-      config: parseTopicConfig(record.config, this.defaults),
-      partitions: [],
-    };
-    return state;
-  }
-
-  private partitionOptions(state: TopicState, partition: number) {
-    return {
-      dir: partitionDir(this.dataDir, state.name, partition),
-      topic: state.name,
-      partition,
-      config: (): TopicConfig => state.config,
-      clock: this.clock,
-    };
   }
 
   private startTimers(opts: LogOptions): void {
@@ -239,25 +152,13 @@ export class Log {
   /** @internal the live handle of a topic (throws UNKNOWN_TOPIC_OR_PARTITION). */
   topic(name: string): TopicState {
     this.ensureOpen();
-    const t = this.topics.get(name);
-    if (!t)
-      throw new LogError(
-        LogErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
-        `This server does not host this topic-partition: ${name}`,
-      );
-    return t;
+    return this.topics.get(name);
   }
 
   /** @internal */
   partition(topic: string, partition: number): PartitionLog {
-    const t = this.topic(topic);
-    const p = t.partitions[partition];
-    if (!p)
-      throw new LogError(
-        LogErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
-        `This server does not host this topic-partition: ${topic}-${partition}`,
-      );
-    return p;
+    this.ensureOpen();
+    return this.topics.partition(topic, partition);
   }
 
   hasTopic(name: string): boolean {
@@ -270,48 +171,8 @@ export class Log {
    */
   async createTopics(specs: TopicSpec[], opts: { ifNotExists?: boolean } = {}): Promise<void> {
     this.ensureOpen();
-    const todo: { spec: TopicSpec; overrides: Record<string, string> }[] = [];
-    for (const spec of specs) {
-      validateTopicName(spec.name);
-      if (!Number.isInteger(spec.partitions) || spec.partitions < 1 || spec.partitions > 100_000) {
-        throw new LogError(
-          LogErrorCode.INVALID_PARTITIONS,
-          `Number of partitions must be at least 1 (got ${spec.partitions} for ${spec.name})`,
-        );
-      }
-      if (this.topics.has(spec.name)) {
-        if (opts.ifNotExists) continue;
-        throw new LogError(
-          LogErrorCode.TOPIC_ALREADY_EXISTS,
-          `Topic '${spec.name}' already exists.`,
-        );
-      }
-      const overrides = normaliseOverrides(spec.config);
-      parseTopicConfig(overrides, this.defaults);
-      todo.push({ spec, overrides });
-    }
-    for (const { spec, overrides } of todo) {
-      if (this.topics.has(spec.name)) continue; // listed twice
-      const record: TopicRecord = {
-        id: randomUUID(),
-        partitions: spec.partitions,
-        config: overrides,
-        createdAt: this.clock(),
-        ...(spec.internal ? { internal: true } : {}),
-      };
-      const state = this.makeState(spec.name, record);
-      for (let p = 0; p < spec.partitions; p++) {
-        const dir = partitionDir(this.dataDir, spec.name, p);
-        fs.rmSync(dir, { recursive: true, force: true }); // leftovers of a deletion cut short
-        state.partitions.push(PartitionLog.create(this.partitionOptions(state, p)));
-      }
-      this.topics.set(spec.name, state);
-      this.registry.topics.set(spec.name, record);
-    }
-    if (todo.length > 0) {
-      this.registry.save();
-      this.groups?.topicsChanged(todo.map((t) => t.spec.name));
-    }
+    const created = this.topics.create(specs, opts);
+    if (created.length > 0) this.groups?.topicsChanged(created);
   }
 
   async createTopic(
@@ -325,33 +186,14 @@ export class Log {
   /** Deletes topics and their data. Unknown names are UNKNOWN_TOPIC_OR_PARTITION. */
   async deleteTopics(names: string[]): Promise<void> {
     this.ensureOpen();
-    for (const name of names) this.topic(name);
-    for (const name of names) {
-      const state = this.topics.get(name);
-      if (!state) continue;
-      this.topics.delete(name);
-      this.registry.topics.delete(name);
-      this.registry.save(); // the registry first: a crash mid-way leaves only orphan dirs behind
-      for (const p of state.partitions) await p.destroy();
-    }
+    await this.topics.delete(names);
     this.groups.topicsChanged(names);
   }
 
   /** Adds partitions (Kafka never removes them; keyed records may move to new partitions). */
   async createPartitions(name: string, totalCount: number): Promise<void> {
-    const state = this.topic(name);
-    if (!Number.isInteger(totalCount) || totalCount <= state.partitions.length) {
-      throw new LogError(
-        LogErrorCode.INVALID_PARTITIONS,
-        `Topic ${name} has ${state.partitions.length} partitions; the new count must be larger (got ${totalCount})`,
-      );
-    }
-    for (let p = state.partitions.length; p < totalCount; p++) {
-      fs.rmSync(partitionDir(this.dataDir, name, p), { recursive: true, force: true });
-      state.partitions.push(PartitionLog.create(this.partitionOptions(state, p)));
-    }
-    state.record.partitions = totalCount;
-    this.registry.save();
+    this.ensureOpen();
+    this.topics.addPartitions(name, totalCount);
     this.groups.topicsChanged([name]);
   }
 
@@ -361,45 +203,19 @@ export class Log {
     set: Record<string, string | number>,
     remove: string[] = [],
   ): Promise<void> {
-    const state = this.topic(name);
-    const next = { ...state.record.config, ...normaliseOverrides(set) };
-    for (const k of remove) delete next[k];
-    state.config = parseTopicConfig(next, this.defaults);
-    state.record.config = next;
-    this.registry.save();
+    this.ensureOpen();
+    this.topics.alterConfig(name, set, remove);
   }
 
   /** Every topic, sorted; the log's own `__` topics only with `includeSystem`. */
   listTopics(opts: { includeSystem?: boolean } = {}): TopicDescription[] {
     this.ensureOpen();
-    return [...this.topics.keys()]
-      .sort()
-      .map((n) => this.describeTopic(n)!)
-      .filter((t) => opts.includeSystem === true || !t.system);
+    return this.topics.list(opts);
   }
 
   describeTopic(name: string): TopicDescription | null {
     this.ensureOpen();
-    const t = this.topics.get(name);
-    if (!t) return null;
-    return {
-      name,
-      id: t.record.id,
-      partitions: t.partitions.length,
-      internal: t.system || t.record.internal === true,
-      system: t.system,
-      config: effectiveConfig(t.record.config, this.defaults),
-      overrides: { ...t.record.config },
-      offsets: t.partitions.map((p): PartitionState => ({
-        partition: p.partition,
-        earliest: p.logStartOffset,
-        latest: p.highWatermark,
-        logEndOffset: p.logEndOffset,
-        lastStableOffset: p.lastStableOffset,
-        sizeBytes: p.sizeInBytes(),
-        segments: p.segments.length,
-      })),
-    };
+    return this.topics.describe(name);
   }
 
   // ---- produce and fetch ---------------------------------------------------------------------
@@ -412,6 +228,31 @@ export class Log {
     } catch (err) {
       return Promise.reject(err);
     }
+  }
+
+  /**
+   * Appends record batches a producer encoded (BatchEncoder, on its own thread): v2 batches back
+   * to back per partition, as in a Kafka produce request. The log checks every batch (magic,
+   * lengths, CRC-32C, record count, each record's framing, keys on compacted topics) before writing
+   * any, assigns the offsets (stamped into the given buffers, which the log owns until the promise
+   * settles) and writes each partition's batches with one write. A bad batch is refused with a
+   * LogError naming the partition and byte position, and nothing of the request is written.
+   */
+  produceBatches(
+    parts: readonly PartitionBatches[],
+    opts?: Pick<ProduceOptions, 'acks'>,
+  ): Promise<BatchesAppended[]> {
+    try {
+      this.ensureOpen();
+      return this.producer.produceBatches(parts, opts);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /** What a producer needs to encode batches for `topic` (partition count, limits, codec). */
+  producerMetadata(topic: string): ProducerTopicMetadata {
+    return producerMetadataOf(this.topic(topic));
   }
 
   /** @internal the transactional produce path (see transactions/). */
@@ -612,7 +453,7 @@ export class Log {
     if (this.closed) return 0;
     let deleted = 0;
     const now = this.clock();
-    for (const t of this.topics.values()) {
+    for (const t of this.topics.map.values()) {
       for (const p of t.partitions) if (!p.cleaning) deleted += p.deleteOldSegments(now);
     }
     if (deleted > 0) this.writeCheckpoints();
@@ -638,28 +479,17 @@ export class Log {
 
   /** Writes recovery points and log start offsets (also done on a timer and at close). */
   writeCheckpoints(): void {
-    const rp: { topic: string; partition: number; offset: number }[] = [];
-    const ls: { topic: string; partition: number; offset: number }[] = [];
-    for (const t of this.topics.values()) {
-      for (const p of t.partitions) {
-        rp.push({ topic: t.name, partition: p.partition, offset: p.recoveryPoint });
-        ls.push({ topic: t.name, partition: p.partition, offset: p.logStartOffset });
-      }
-    }
-    writeCheckpoint(this.dataDir, 'recovery-point-offset-checkpoint', rp);
-    writeCheckpoint(this.dataDir, 'log-start-offset-checkpoint', ls);
+    this.topics.writeCheckpoints();
   }
 
   /** fsyncs every partition, whatever its flush policy. */
   async flush(): Promise<void> {
-    await Promise.all(
-      [...this.topics.values()].flatMap((t) => t.partitions.map((p) => p.flushAll())),
-    );
+    await Promise.all(this.topics.all().map((p) => p.flushAll()));
   }
 
   /** @internal every partition, for the cleaner and admin listings */
   allPartitions(): PartitionLog[] {
-    return [...this.topics.values()].flatMap((t) => t.partitions);
+    return this.topics.all();
   }
 
   get isClosed(): boolean {
@@ -672,7 +502,7 @@ export class Log {
     for (const t of this.timers) clearInterval(t);
     for (const hook of this.closeHooks.reverse()) await hook();
     this.closed = true;
-    const parts = [...this.topics.values()].flatMap((t) => t.partitions);
+    const parts = this.topics.all();
     for (const p of parts) if (p.cleaning) await p.cleaning.catch(() => undefined);
     await Promise.all(parts.map((p) => p.close()));
     this.writeCheckpoints();

@@ -1,11 +1,19 @@
-// The produce path: choose partitions, group records per partition into batches (split to stay
-// under max.message.bytes), compress off the main thread, append in call order per partition,
-// then wait for durability when acks=all.
+// The log's side of a produce. Record-level produce encodes with the BatchEncoder on this thread;
+// producers elsewhere (worker threads) encode on theirs and hand over ready batches, which are
+// validated first (format/batch-validate). Either way each partition's batches are appended with
+// one write, in call order per partition, and acks=all waits until the flush policy made them
+// durable.
+import {
+  BatchEncoder,
+  recordMetadataOf,
+  type PartitionAppended,
+  type ProducerTopicMetadata,
+} from './batch-encoder.js';
 import { LogError, LogErrorCode } from './errors.js';
-import { compress, type CompressionType } from './format/compression.js';
-import { encodeBatch, encodeRecordsSection, type RecordInput } from './format/record-batch.js';
-import { partitionForKey, type NullKeyPartitioner } from './partitioner.js';
-import type { PartitionLog } from './storage/partition-log.js';
+import { validateBatches, type BatchAt } from './format/batch-validate.js';
+import { BATCH_HEADER_SIZE, readBatchHeader } from './format/record-batch.js';
+import type { NullKeyPartitioner } from './partitioner.js';
+import type { AppendInfo, PartitionLog } from './storage/partition-log.js';
 import type { TopicConfig } from './config.js';
 import type { ProduceOptions, ProducerRecord, RecordMetadata } from './types.js';
 
@@ -28,129 +36,120 @@ export interface ProduceContext {
   nullKeys: NullKeyPartitioner;
 }
 
-/** Rough per-record overhead of the v2 format, for splitting batches before encoding. */
-const RECORD_OVERHEAD = 24;
+/** One partition's share of a produce request: v2 batches back to back. */
+export interface PartitionBatches {
+  topic: string;
+  partition: number;
+  batches: Uint8Array;
+}
+
+/** What Log.produceBatches answers per partition (Kafka's PartitionProduceResponse). */
+export interface BatchesAppended {
+  topic: string;
+  partition: number;
+  baseOffset: number;
+  lastOffset: number;
+  /** LogAppendTime when the topic uses it, else -1. */
+  logAppendTime: number;
+}
+
+export function producerMetadataOf(t: TopicHandle): ProducerTopicMetadata {
+  return {
+    partitions: t.partitions.length,
+    maxMessageBytes: t.config.maxMessageBytes,
+    compressionType: t.config.compressionType,
+    compact: t.config.compact,
+  };
+}
 
 export class Producer {
   private readonly tails = new Map<PartitionLog, Promise<unknown>>();
+  private readonly encoder: BatchEncoder;
 
-  constructor(private readonly ctx: ProduceContext) {}
+  constructor(private readonly ctx: ProduceContext) {
+    this.encoder = new BatchEncoder({ clock: () => ctx.clock(), nullKeys: ctx.nullKeys });
+  }
 
   async produce(
     records: readonly ProducerRecord[],
     opts: ProduceOptions = {},
     txn?: TransactionalAppend,
   ): Promise<RecordMetadata[]> {
-    const groups = new Map<
-      PartitionLog,
-      { topic: TopicHandle; items: { index: number; record: RecordInput }[] }
-    >();
-    const touched = new Set<TopicHandle>();
-    const now = this.ctx.clock();
-    let lastTopic: TopicHandle | null = null;
-    for (let index = 0; index < records.length; index++) {
-      const r = records[index]!;
-      const topic: TopicHandle =
-        lastTopic !== null && lastTopic.name === r.topic ? lastTopic : this.ctx.topic(r.topic);
-      lastTopic = topic;
-      touched.add(topic);
-      const partition = this.choosePartition(topic, r, opts);
-      const log = topic.partitions[partition]!;
-      if (topic.config.compact && r.key === null) {
-        throw new LogError(
-          LogErrorCode.INVALID_RECORD,
-          `Compacted topic cannot accept message without key in topic partition ${topic.name}-${partition}.`,
-        );
-      }
-      let g = groups.get(log);
-      if (!g) groups.set(log, (g = { topic, items: [] }));
-      // A producer record is already a valid RecordInput once it has a timestamp (extra fields are ignored).
-      const record: RecordInput =
-        r.timestamp !== undefined
-          ? (r as RecordInput)
-          : {
-              key: r.key,
-              value: r.value,
-              timestamp: now,
-              ...(r.headers ? { headers: r.headers } : {}),
-            };
-      g.items.push({ index, record });
-    }
-    for (const t of touched) this.ctx.nullKeys.batchDone(t.name, t.partitions.length);
-
-    const out: RecordMetadata[] = new Array(records.length);
-    await Promise.all(
-      [...groups].map(async ([log, { topic, items }]) => {
-        const codec: CompressionType =
-          topic.config.compressionType === 'producer'
-            ? (opts.compression ?? 'none')
-            : topic.config.compressionType;
-        const chunks = split(items, topic.config.maxMessageBytes);
-        const encodeOpts = {
-          compression: codec,
-          ...(txn
-            ? { producerId: txn.producerId, producerEpoch: txn.producerEpoch, transactional: true }
-            : {}),
-        };
-        const batches = chunks.map((chunk) => {
-          const recs = chunk.map((c) => c.record);
-          if (codec === 'none') return encodeBatch(recs, encodeOpts);
-          return compress(codec, encodeRecordsSection(recs)).then((body) =>
-            encodeBatch(recs, encodeOpts, body),
-          );
-        });
-        const infos = await this.appendInOrder(log, batches, txn);
-        let last = -1;
-        infos.forEach((info, i) => {
-          chunks[i]!.forEach((c, j) => {
-            out[c.index] = {
-              topic: topic.name,
-              partition: log.partition,
-              offset: info.baseOffset + j,
-              timestamp: info.logAppendTime >= 0 ? info.logAppendTime : c.record.timestamp,
-            };
-          });
-          last = info.lastOffset;
-        });
-        if ((opts.acks ?? 'all') === 'all' && last >= 0) await log.flusher.waitDurable(last);
+    const encoded = this.encoder.encode(
+      records,
+      (name) => producerMetadataOf(this.ctx.topic(name)),
+      txn ? { ...opts, transactional: txn } : opts,
+    );
+    const appended = await Promise.all(
+      encoded.partitions.map(async (p): Promise<PartitionAppended> => {
+        const topic = this.ctx.topic(p.topic);
+        const log = topic.partitions[p.partition]!;
+        const where = `${p.topic}-${p.partition}`;
+        // Our own encoder's output: only the headers are read back, the bytes are not re-checked.
+        const batchesOf = (buf: Buffer): BatchAt[] =>
+          headersOf(buf, topic.config.maxMessageBytes, where);
+        const info = await this.appendInOrder(log, p.batches, batchesOf, txn);
+        if ((opts.acks ?? 'all') === 'all') await log.flusher.waitDurable(info.lastOffset);
+        return info;
       }),
     );
-    return out;
+    return recordMetadataOf(encoded, appended);
   }
 
-  private choosePartition(topic: TopicHandle, r: ProducerRecord, opts: ProduceOptions): number {
-    const n = topic.partitions.length;
-    let p = r.partition;
-    if (p === undefined && opts.partitioner)
-      p = opts.partitioner({ topic: topic.name, key: r.key, value: r.value, numPartitions: n });
-    if (p === undefined)
-      p =
-        r.key !== null
-          ? partitionForKey(r.key, n)
-          : this.ctx.nullKeys.next(topic.name, n, opts.nullKeyStrategy ?? 'sticky');
-    if (!Number.isInteger(p) || p < 0 || p >= n) {
-      throw new LogError(
-        LogErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
-        `partition ${p} of topic ${topic.name} does not exist (it has ${n})`,
-      );
-    }
-    return p;
+  /**
+   * Appends batches a producer encoded: every partition's batches are validated before any is
+   * written, so a bad batch refuses the whole request and nothing of it lands.
+   */
+  async produceBatches(
+    parts: readonly PartitionBatches[],
+    opts: Pick<ProduceOptions, 'acks'> = {},
+  ): Promise<BatchesAppended[]> {
+    const checked = parts.map((p) => {
+      const topic = this.ctx.topic(p.topic);
+      const log = topic.partitions[p.partition];
+      if (!log || !Number.isInteger(p.partition))
+        throw new LogError(
+          LogErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+          `partition ${p.partition} of topic ${p.topic} does not exist (it has ${topic.partitions.length})`,
+        );
+      const buf = Buffer.isBuffer(p.batches)
+        ? p.batches
+        : Buffer.from(p.batches.buffer, p.batches.byteOffset, p.batches.byteLength);
+      const batches = validateBatches(buf, {
+        where: `${p.topic}-${p.partition}`,
+        maxMessageBytes: topic.config.maxMessageBytes,
+        compact: topic.config.compact,
+      });
+      return { topic: p.topic, log, buf, batches };
+    });
+    return Promise.all(
+      checked.map(async ({ topic, log, buf, batches }) => {
+        const info = await this.appendInOrder(log, buf, () => batches);
+        if ((opts.acks ?? 'all') === 'all') await log.flusher.waitDurable(info.lastOffset);
+        return { topic, partition: log.partition, ...info };
+      }),
+    );
   }
 
   /** Appends after any earlier produce call to the same partition, keeping call order. */
   private appendInOrder(
     log: PartitionLog,
-    batches: (Buffer | Promise<Buffer>)[],
+    data: Buffer | Promise<Buffer>,
+    batchesOf: (buf: Buffer) => readonly BatchAt[],
     txn?: TransactionalAppend,
-  ) {
+  ): Promise<AppendInfo> {
     const prev = this.tails.get(log);
-    if (!prev && !txn && batches.every((b) => Buffer.isBuffer(b))) {
-      return Promise.resolve((batches as Buffer[]).map((b) => log.append(b)));
+    if (!prev && !txn && Buffer.isBuffer(data)) {
+      try {
+        return Promise.resolve(log.appendBatches(data, batchesOf(data)));
+      } catch (err) {
+        return Promise.reject(err);
+      }
     }
     const run = (prev ?? Promise.resolve()).then(async () => {
       if (txn) await txn.beforeAppend(log);
-      const ready = await Promise.all(batches);
-      return ready.map((b) => log.append(b));
+      const buf = await data;
+      return log.appendBatches(buf, batchesOf(buf));
     });
     const tail = run.catch(() => undefined);
     this.tails.set(log, tail);
@@ -161,22 +160,18 @@ export class Producer {
   }
 }
 
-function split<T extends { record: RecordInput }>(items: T[], maxBytes: number): T[][] {
-  const out: T[][] = [];
-  let current: T[] = [];
-  let size = 0;
-  for (const item of items) {
-    const r = item.record;
-    let n = RECORD_OVERHEAD + (r.key?.length ?? 0) + (r.value?.length ?? 0);
-    if (r.headers) for (const k in r.headers) n += k.length * 3 + r.headers[k]!.length * 3 + 4;
-    if (current.length > 0 && size + n > maxBytes) {
-      out.push(current);
-      current = [];
-      size = 0;
-    }
-    current.push(item);
-    size += n;
+/** The headers of batches the log's own encoder wrote; a batch of one huge record is refused. */
+function headersOf(buf: Buffer, maxMessageBytes: number, where: string): BatchAt[] {
+  const out: BatchAt[] = [];
+  for (let pos = 0; pos < buf.length;) {
+    const header = readBatchHeader(buf, pos);
+    if (header.sizeInBytes > maxMessageBytes + BATCH_HEADER_SIZE)
+      throw new LogError(
+        LogErrorCode.RECORD_TOO_LARGE,
+        `batch of ${header.sizeInBytes} bytes exceeds max.message.bytes ${maxMessageBytes} of ${where}`,
+      );
+    out.push({ position: pos, header });
+    pos += header.sizeInBytes;
   }
-  if (current.length > 0) out.push(current);
   return out;
 }

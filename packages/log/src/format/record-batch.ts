@@ -215,34 +215,56 @@ function encodeRecords(
   return out;
 }
 
-/** Builds a complete batch; `compressed` lets callers compress asynchronously beforehand. */
-export function encodeBatch(
+/** A batch measured but not yet written: its size, and the record layout when uncompressed. */
+interface PlannedBatch {
+  records: readonly RecordInput[];
+  options: EncodeBatchOptions;
+  size: number;
+  layout: Layout | null;
+  body: Buffer | null;
+  baseTimestamp: number;
+  maxTimestamp: number;
+}
+
+function planBatch(
   records: readonly RecordInput[],
-  options: EncodeBatchOptions = {},
-  compressed?: Buffer,
-): Buffer {
+  options: EncodeBatchOptions,
+  compressed: Buffer | undefined,
+): PlannedBatch {
   if (records.length === 0) throw new RangeError('a record batch holds at least one record');
   const compression = options.compression ?? 'none';
-  const logAppend = (options.timestampType ?? 'CreateTime') === 'LogAppendTime';
   let maxTimestamp = -1;
   for (const r of records) if (r.timestamp > maxTimestamp) maxTimestamp = r.timestamp;
-  const firstTimestamp = records[0]!.timestamp;
-  const baseTimestamp = options.deleteHorizonMs ?? firstTimestamp;
-  let buf: Buffer;
+  const baseTimestamp = options.deleteHorizonMs ?? records[0]!.timestamp;
   if (compressed === undefined && compression === 'none') {
     // Uncompressed: the records are written straight after the header, with no extra copy.
     const layout = layoutRecords(records, baseTimestamp, options.offsetDeltas);
-    buf = Buffer.allocUnsafe(BATCH_HEADER_SIZE + layout.total);
-    writeRecords(buf, BATCH_HEADER_SIZE, records, layout, baseTimestamp, options.offsetDeltas);
-  } else {
-    const body =
-      compressed ??
-      compressSync(compression, encodeRecords(records, baseTimestamp, options.offsetDeltas));
-    buf = Buffer.allocUnsafe(BATCH_HEADER_SIZE + body.length);
-    buf.set(body, BATCH_HEADER_SIZE);
+    const size = BATCH_HEADER_SIZE + layout.total;
+    return { records, options, size, layout, body: null, baseTimestamp, maxTimestamp };
   }
-  const size = buf.length;
-  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  const body =
+    compressed ??
+    compressSync(compression, encodeRecords(records, baseTimestamp, options.offsetDeltas));
+  const size = BATCH_HEADER_SIZE + body.length;
+  return { records, options, size, layout: null, body, baseTimestamp, maxTimestamp };
+}
+
+/** Writes a planned batch at `pos` of `buf` (which has `plan.size` bytes there), CRC last. */
+function writeBatch(buf: Buffer, pos: number, plan: PlannedBatch): void {
+  const { records, options, baseTimestamp } = plan;
+  if (plan.layout !== null)
+    writeRecords(
+      buf,
+      pos + BATCH_HEADER_SIZE,
+      records,
+      plan.layout,
+      baseTimestamp,
+      options.offsetDeltas,
+    );
+  else buf.set(plan.body!, pos + BATCH_HEADER_SIZE);
+  const compression = options.compression ?? 'none';
+  const logAppend = (options.timestampType ?? 'CreateTime') === 'LogAppendTime';
+  const view = new DataView(buf.buffer, buf.byteOffset + pos, plan.size);
   let attributes: number = COMPRESSION_CODES[compression];
   if (logAppend) attributes |= ATTR_LOG_APPEND_TIME;
   if (options.transactional) attributes |= ATTR_TRANSACTIONAL;
@@ -251,7 +273,7 @@ export function encodeBatch(
   const lastOffsetDelta =
     options.lastOffsetDelta ?? options.offsetDeltas?.[records.length - 1] ?? records.length - 1;
   writeInt64(view, 0, options.baseOffset ?? 0);
-  view.setInt32(OFF_LENGTH, size - LOG_OVERHEAD);
+  view.setInt32(OFF_LENGTH, plan.size - LOG_OVERHEAD);
   view.setInt32(OFF_LEADER_EPOCH, 0);
   view.setInt8(OFF_MAGIC, MAGIC);
   view.setInt16(OFF_ATTRIBUTES, attributes);
@@ -260,13 +282,48 @@ export function encodeBatch(
   writeInt64(
     view,
     OFF_MAX_TIMESTAMP,
-    logAppend && options.logAppendTime !== undefined ? options.logAppendTime : maxTimestamp,
+    logAppend && options.logAppendTime !== undefined ? options.logAppendTime : plan.maxTimestamp,
   );
   writeInt64(view, OFF_PRODUCER_ID, options.producerId ?? -1);
   view.setInt16(OFF_PRODUCER_EPOCH, options.producerEpoch ?? -1);
   view.setInt32(OFF_BASE_SEQUENCE, options.baseSequence ?? -1);
   view.setInt32(OFF_RECORD_COUNT, records.length);
-  view.setUint32(OFF_CRC, crc32c(buf.subarray(OFF_ATTRIBUTES)));
+  view.setUint32(OFF_CRC, crc32c(buf.subarray(pos + OFF_ATTRIBUTES, pos + plan.size)));
+}
+
+/** Builds a complete batch; `compressed` lets callers compress asynchronously beforehand. */
+export function encodeBatch(
+  records: readonly RecordInput[],
+  options: EncodeBatchOptions = {},
+  compressed?: Buffer,
+): Buffer {
+  const plan = planBatch(records, options, compressed);
+  const buf = Buffer.allocUnsafe(plan.size);
+  writeBatch(buf, 0, plan);
+  return buf;
+}
+
+export interface BatchSpec {
+  records: readonly RecordInput[];
+  options?: EncodeBatchOptions;
+  /** The records section already compressed (see encodeRecordsSection). */
+  compressed?: Buffer;
+}
+
+/**
+ * Several batches back to back (Kafka's MemoryRecords), in a buffer of its own: never a slice of
+ * Buffer's shared pool, so its ArrayBuffer can be transferred to another thread.
+ */
+export function encodeBatchSequence(batches: readonly BatchSpec[]): Buffer {
+  const plans = batches.map((b) => planBatch(b.records, b.options ?? {}, b.compressed));
+  let total = 0;
+  for (const p of plans) total += p.size;
+  const buf = Buffer.allocUnsafeSlow(total);
+  let pos = 0;
+  for (const p of plans) {
+    writeBatch(buf, pos, p);
+    pos += p.size;
+  }
   return buf;
 }
 

@@ -1,7 +1,13 @@
 // The other end of serveLog: a worker thread's handle on the process's Log. The same operations
 // as Log, asynchronous throughout (offset queries included), with errors rebuilt as LogErrors.
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { LogError, type LogErrorCode } from '../errors.js';
+import {
+  BatchEncoder,
+  recordMetadataOf,
+  type EncodedProduce,
+  type ProducerTopicMetadata,
+} from '../batch-encoder.js';
+import { isLogError, LogError, LogErrorCode } from '../errors.js';
 import type { GroupDescription, OffsetReset } from '../groups/coordinator.js';
 import type { CommittedOffset } from '../groups/offsets-store.js';
 import type { Log } from '../log.js';
@@ -117,6 +123,10 @@ export class RemoteLog {
     (e: { type: string; partitions: TopicPartition[]; generation?: number }) => Promise<void>
   >();
   private readonly heartbeats = new Set<NodeJS.Timeout>();
+  /** Records are encoded here, on this thread; the log's thread only validates and appends. */
+  private readonly encoder = new BatchEncoder();
+  /** Topic metadata for the encoder, as a Kafka producer caches it; refreshed on a refusal. */
+  private readonly metadata = new Map<string, ProducerTopicMetadata>();
 
   constructor(private readonly port: MessagePort) {
     port.on(
@@ -181,12 +191,57 @@ export class RemoteLog {
     return this.call('describeTopic', [name]);
   }
 
-  produce(
+  /**
+   * Encodes the records into batches on this thread and hands them to the log, which validates
+   * and appends them. Stale metadata (partitions added, limits changed) is refreshed and the
+   * produce retried once: a refused request wrote nothing.
+   */
+  async produce(
     records: readonly ProducerRecord[],
     opts: Omit<ProduceOptions, 'partitioner'> = {},
   ): Promise<RecordMetadata[]> {
-    const { topics, packed } = packProduce(records);
-    return this.call('produce', [topics, packed, opts], transferables(packed));
+    try {
+      return await this.produceEncoded(records, opts);
+    } catch (err) {
+      const stale =
+        isLogError(err, LogErrorCode.UNKNOWN_TOPIC_OR_PARTITION) ||
+        isLogError(err, LogErrorCode.RECORD_TOO_LARGE);
+      if (!stale) throw err;
+      for (const r of records) this.metadata.delete(r.topic);
+      return this.produceEncoded(records, opts);
+    }
+  }
+
+  private async produceEncoded(
+    records: readonly ProducerRecord[],
+    opts: Omit<ProduceOptions, 'partitioner'>,
+  ): Promise<RecordMetadata[]> {
+    const missing = [...new Set(records.map((r) => r.topic))].filter((t) => !this.metadata.has(t));
+    if (missing.length > 0) {
+      const found = await this.call<[string, ProducerTopicMetadata][]>('producerMetadata', [
+        missing,
+      ]);
+      for (const [t, m] of found) this.metadata.set(t, m);
+    }
+    const encoded: EncodedProduce = this.encoder.encode(
+      records,
+      (t) => this.metadata.get(t)!,
+      opts,
+    );
+    const parts = await Promise.all(
+      encoded.partitions.map(async (p) => ({
+        topic: p.topic,
+        partition: p.partition,
+        batches: await p.batches,
+      })),
+    );
+    const appended = await this.call<{ baseOffset: number; logAppendTime: number }[]>(
+      'produceBatches',
+      [parts, { acks: opts.acks ?? 'all' }],
+      // Each buffer is the encoder's own (never a slice of a shared pool): moved, not copied.
+      parts.map((p) => p.batches.buffer as ArrayBuffer),
+    );
+    return recordMetadataOf(encoded, appended);
   }
 
   private cancellable<T>(

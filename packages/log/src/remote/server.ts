@@ -110,11 +110,16 @@ export function serveLog(log: Log, port: MessagePort): void {
       log.alterTopicConfig(name, set, remove),
     listTopics: (opts: Parameters<Log['listTopics']>[0]) => log.listTopics(opts),
     describeTopic: (name: string) => log.describeTopic(name),
-    produce: async (
-      topics: { topic: string; partition?: number; timestamp?: number }[],
-      packed: Packed,
-      opts: Parameters<Log['produce']>[1],
-    ) => log.produce(unpackRecords(topics, packed), opts),
+    producerMetadata: (topics: string[]) =>
+      topics.map((t) => [t, log.producerMetadata(t)] as const),
+    produceBatches: async (
+      parts: { topic: string; partition: number; batches: Uint8Array }[],
+      opts: Parameters<Log['produceBatches']>[1],
+    ) =>
+      (await log.produceBatches(parts, opts)).map((r) => ({
+        baseOffset: r.baseOffset,
+        logAppendTime: r.logAppendTime,
+      })),
     fetch: async (
       pollId: number,
       topic: string,

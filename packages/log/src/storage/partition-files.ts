@@ -1,7 +1,9 @@
 // What an interrupted operation can leave in a partition directory, and how open() cleans it up.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { RecoveryEvent } from './segment.js';
+import { LogError, LogErrorCode } from '../errors.js';
+import { fsyncDirSync } from './fs-util.js';
+import { Segment, type RecoveryEvent } from './segment.js';
 
 /**
  * Clears what an interrupted operation left in a partition directory and returns the segment
@@ -32,4 +34,62 @@ export function prepareDirectory(dir: string, events: RecoveryEvent[]): number[]
     }
   }
   return [...logs].map(Number).sort((a, b) => a - b);
+}
+
+/**
+ * Opens a partition's segments in offset order (a fresh one when there are none). Segments past
+ * the recovery point are CRC-scanned (see Segment.open); segments that overlap are corruption.
+ */
+export function openSegments(
+  dir: string,
+  checkpoint: { recoveryPoint: number; logStartOffset: number } | undefined,
+  interval: number,
+  events: RecoveryEvent[],
+): Segment[] {
+  const segments: Segment[] = [];
+  const bases = prepareDirectory(dir, events);
+  const rp = checkpoint?.recoveryPoint ?? 0;
+  if (bases.length === 0) bases.push(checkpoint?.logStartOffset ?? 0);
+  for (let i = 0; i < bases.length; i++) {
+    const base = bases[i]!;
+    const active = i === bases.length - 1;
+    const next = bases[i + 1];
+    const needsRecovery = active || next === undefined || next > rp;
+    if (!fs.existsSync(path.join(dir, `${String(base).padStart(20, '0')}.log`))) {
+      segments.push(Segment.create(dir, base, interval));
+      continue;
+    }
+    const seg = Segment.open(dir, base, interval, {
+      active,
+      recoverFrom: needsRecovery ? Math.max(rp, base) : null,
+      events,
+    });
+    const prev = segments[segments.length - 1];
+    if (prev && prev.nextOffset > base) {
+      throw new LogError(
+        LogErrorCode.CORRUPT_MESSAGE,
+        `segment ${seg.logFile} starts at ${base}, inside the previous segment (ends ${prev.nextOffset})`,
+        {
+          file: seg.logFile,
+          offset: base,
+        },
+      );
+    }
+    segments.push(seg);
+  }
+  return segments;
+}
+
+/** Swaps a segment's files for its cleaned copy (`<base>.log.cleaned` etc., written beside it). */
+export function swapInCleaned(dir: string, baseOffset: number): void {
+  const name = String(baseOffset).padStart(20, '0');
+  const p = (suffix: string): string => path.join(dir, name + suffix);
+  // The rename to .swap is the commit point: recovery completes a swap it finds.
+  fs.renameSync(p('.log.cleaned'), p('.log.swap'));
+  fs.rmSync(p('.index'), { force: true });
+  fs.rmSync(p('.timeindex'), { force: true });
+  fs.renameSync(p('.index.cleaned'), p('.index'));
+  fs.renameSync(p('.timeindex.cleaned'), p('.timeindex'));
+  fs.renameSync(p('.log.swap'), p('.log'));
+  fsyncDirSync(dir);
 }

@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { LogError, LogErrorCode } from '../errors.js';
+import type { BatchAt } from '../format/batch-validate.js';
 import {
-  BATCH_HEADER_SIZE,
   encodeBatch,
   encodeControlRecord,
   lastOffsetOf,
@@ -20,7 +20,7 @@ import type { TopicConfig } from '../config.js';
 import { Flusher } from './flusher.js';
 import { fdatasync, fsyncDirSync } from './fs-util.js';
 import { segmentsToDelete } from './retention.js';
-import { prepareDirectory } from './partition-files.js';
+import { openSegments, swapInCleaned } from './partition-files.js';
 import { Segment, type RecoveryEvent } from './segment.js';
 import { findOffsetForTimestamp } from './timestamp-lookup.js';
 import { TxnIndex } from './txn-index.js';
@@ -106,37 +106,8 @@ export class PartitionLog {
     events: RecoveryEvent[],
   ): PartitionLog {
     const log = new PartitionLog(opts);
-    const bases = prepareDirectory(opts.dir, events);
+    log.segments = openSegments(opts.dir, checkpoint, log.config.indexIntervalBytes, events);
     const rp = checkpoint?.recoveryPoint ?? 0;
-    if (bases.length === 0) bases.push(checkpoint?.logStartOffset ?? 0);
-    const interval = log.config.indexIntervalBytes;
-    for (let i = 0; i < bases.length; i++) {
-      const base = bases[i]!;
-      const active = i === bases.length - 1;
-      const next = bases[i + 1];
-      const needsRecovery = active || next === undefined || next > rp;
-      if (!fs.existsSync(path.join(opts.dir, `${String(base).padStart(20, '0')}.log`))) {
-        log.segments.push(Segment.create(opts.dir, base, interval));
-        continue;
-      }
-      const seg = Segment.open(opts.dir, base, interval, {
-        active,
-        recoverFrom: needsRecovery ? Math.max(rp, base) : null,
-        events,
-      });
-      const prev = log.segments[log.segments.length - 1];
-      if (prev && prev.nextOffset > base) {
-        throw new LogError(
-          LogErrorCode.CORRUPT_MESSAGE,
-          `segment ${seg.logFile} starts at ${base}, inside the previous segment (ends ${prev.nextOffset})`,
-          {
-            file: seg.logFile,
-            offset: base,
-          },
-        );
-      }
-      log.segments.push(seg);
-    }
     log.logStartOffset = Math.max(checkpoint?.logStartOffset ?? 0, log.segments[0]!.baseOffset);
     // What recovery accepted may still sit only in the page cache of a crashed process: make it
     // durable before counting it as recovered.
@@ -181,45 +152,68 @@ export class PartitionLog {
   // ---- appends -------------------------------------------------------------------------------
 
   /**
-   * Appends one encoded batch, assigning its offsets (and LogAppendTime when the topic uses it).
+   * Appends one batch the log built itself (a transaction marker), assigning its offsets.
    * Synchronous: offsets follow call order. Await `flusher.waitDurable(lastOffset)` for acks=all.
    */
   append(batch: Buffer): AppendInfo {
+    return this.appendBatches(batch, [{ position: 0, header: readBatchHeader(batch) }]);
+  }
+
+  /**
+   * Appends batches lying back to back in `buf` (already validated, see format/batch-validate),
+   * assigning their offsets in place (baseOffset is outside the CRC) and LogAppendTime when the
+   * topic uses it, then writes them with one write per segment they land in. Synchronous: offsets
+   * follow call order. Await `flusher.waitDurable(lastOffset)` for acks=all.
+   */
+  appendBatches(buf: Buffer, batches: readonly BatchAt[]): AppendInfo {
     this.ensureOpen();
     const cfg = this.config;
-    if (batch.length > cfg.maxMessageBytes + BATCH_HEADER_SIZE) {
+    for (const { header } of batches) if ((header.attributes & 0x10) !== 0) this.checkEpoch(header);
+    const logAppendTime = cfg.timestampType === 'LogAppendTime' ? this.opts.clock() : -1;
+    const first = this.logEndOffset;
+    let next = first;
+    let runStart = 0;
+    let run: BatchAt[] = [];
+    let records = 0;
+    for (const b of batches) {
+      const h = b.header;
+      const pending = b.position - runStart;
+      if (this.active.isFullFor(pending, h, run[0]?.header.maxTimestamp, next, cfg)) {
+        if (run.length > 0) this.active.appendRun(buf, runStart, b.position, run);
+        this.roll();
+        runStart = b.position;
+        run = [];
+      }
+      setBaseOffset(buf.subarray(b.position), next);
+      h.baseOffset = next;
+      if (logAppendTime >= 0 && (h.attributes & 0x20) === 0) {
+        setLogAppendTime(buf.subarray(b.position, b.position + h.sizeInBytes), logAppendTime);
+        h.maxTimestamp = logAppendTime;
+        h.attributes |= 0x08;
+      }
+      if ((h.attributes & 0x30) === 0x10 && !this.txns.ongoing.has(h.producerId))
+        this.txns.ongoing.set(h.producerId, next);
+      run.push(b);
+      records += h.recordCount;
+      next = lastOffsetOf(h) + 1;
+    }
+    const last = batches[batches.length - 1]!;
+    this.active.appendRun(buf, runStart, last.position + last.header.sizeInBytes, run);
+    this.flusher.noteAppend(records);
+    return { baseOffset: first, lastOffset: next - 1, logAppendTime };
+  }
+
+  /** Epoch fencing at the partition, as Kafka's producer state does: once a newer epoch of a
+   * producer id has written here, the older one may not. */
+  private checkEpoch(h: BatchHeader): void {
+    const known = this.producerEpochs.get(h.producerId);
+    if (known !== undefined && h.producerEpoch < known) {
       throw new LogError(
-        LogErrorCode.RECORD_TOO_LARGE,
-        `batch of ${batch.length} bytes exceeds max.message.bytes ${cfg.maxMessageBytes} of ${this.topic}`,
+        LogErrorCode.PRODUCER_FENCED,
+        `producer ${h.producerId} epoch ${h.producerEpoch} is fenced by epoch ${known}`,
       );
     }
-    let header = readBatchHeader(batch);
-    this.maybeRoll(batch.length, header.maxTimestamp);
-    const baseOffset = this.logEndOffset;
-    setBaseOffset(batch, baseOffset);
-    let logAppendTime = -1;
-    if (cfg.timestampType === 'LogAppendTime' && (header.attributes & 0x20) === 0) {
-      logAppendTime = this.opts.clock();
-      setLogAppendTime(batch, logAppendTime);
-    }
-    header = readBatchHeader(batch);
-    if ((header.attributes & 0x10) !== 0) {
-      // Epoch fencing at the partition, as Kafka's producer state does: once a newer epoch of a
-      // producer id has written here, the older one may not.
-      const known = this.producerEpochs.get(header.producerId);
-      if (known !== undefined && header.producerEpoch < known) {
-        throw new LogError(
-          LogErrorCode.PRODUCER_FENCED,
-          `producer ${header.producerId} epoch ${header.producerEpoch} is fenced by epoch ${known}`,
-        );
-      }
-      this.producerEpochs.set(header.producerId, header.producerEpoch);
-      if ((header.attributes & 0x20) === 0 && !this.txns.ongoing.has(header.producerId))
-        this.txns.ongoing.set(header.producerId, baseOffset);
-    }
-    this.active.append(batch, header);
-    this.flusher.noteAppend(header.recordCount);
-    return { baseOffset, lastOffset: lastOffsetOf(header), logAppendTime };
+    this.producerEpochs.set(h.producerId, h.producerEpoch);
   }
 
   /**
@@ -257,18 +251,6 @@ export class PartitionLog {
     this.txns.ongoing.delete(producerId);
     this.notify();
     return info;
-  }
-
-  private maybeRoll(incoming: number, maxTimestamp: number): void {
-    const a = this.active;
-    if (a.size === 0) return;
-    const cfg = this.config;
-    const bySize = a.size + incoming > cfg.segmentBytes;
-    const byTime =
-      a.firstBatchTimestamp >= 0 && maxTimestamp - a.firstBatchTimestamp > cfg.segmentMs;
-    // Relative offsets in the index are int32, as in Kafka.
-    const byOffset = this.logEndOffset - a.baseOffset > 0x7fffffff - 100000;
-    if (bySize || byTime || byOffset) this.roll();
   }
 
   /** Seals the active segment and starts a new one at the log end. */
@@ -467,16 +449,7 @@ export class PartitionLog {
     const i = this.segments.findIndex((s) => s.baseOffset === baseOffset);
     if (i < 0 || i === this.segments.length - 1) return false;
     const old = this.segments[i]!;
-    const name = String(baseOffset).padStart(20, '0');
-    const p = (suffix: string): string => path.join(this.dir, name + suffix);
-    // The rename to .swap is the commit point: recovery completes a swap it finds.
-    fs.renameSync(p('.log.cleaned'), p('.log.swap'));
-    fs.rmSync(p('.index'), { force: true });
-    fs.rmSync(p('.timeindex'), { force: true });
-    fs.renameSync(p('.index.cleaned'), p('.index'));
-    fs.renameSync(p('.timeindex.cleaned'), p('.timeindex'));
-    fs.renameSync(p('.log.swap'), p('.log'));
-    fsyncDirSync(this.dir);
+    swapInCleaned(this.dir, baseOffset);
     const events: RecoveryEvent[] = [];
     const fresh = Segment.open(this.dir, baseOffset, this.config.indexIntervalBytes, {
       active: false,

@@ -13,6 +13,7 @@ import {
   readBatchHeader,
   type BatchHeader,
 } from '../format/record-batch.js';
+import type { BatchAt } from '../format/batch-validate.js';
 import { findValidBatchAfter, scanBatches } from './batch-scan.js';
 import { readAt, writeAllSync } from './fs-util.js';
 import { offsetFileName } from './fs-util.js';
@@ -230,20 +231,52 @@ export class Segment {
 
   // ---- appends -------------------------------------------------------------------------------
 
-  /** Appends one batch whose offsets are already assigned. */
-  append(batch: Uint8Array, h: BatchHeader): void {
-    writeAllSync(this.fd, batch, this.size);
-    if (this.size === 0) this.firstBatchTimestamp = h.maxTimestamp;
-    if (this.bytesSinceIndexEntry >= this.indexIntervalBytes || this.size === 0) {
-      if (this.size > 0) this.index.append(h.baseOffset, this.size);
-      const max = Math.max(this.maxTimestamp, h.maxTimestamp);
-      const at = h.maxTimestamp > this.maxTimestamp ? h.baseOffset : this.offsetOfMaxTimestamp;
-      this.timeIndex.maybeAppend(max, at);
-      this.bytesSinceIndexEntry = 0;
+  /**
+   * Appends `buf[start, end)`, whole batches whose offsets are already assigned, in one write;
+   * `batches` are their headers with positions in `buf`.
+   */
+  appendRun(buf: Uint8Array, start: number, end: number, batches: readonly BatchAt[]): void {
+    writeAllSync(
+      this.fd,
+      start === 0 && end === buf.length ? buf : buf.subarray(start, end),
+      this.size,
+    );
+    for (const { position, header: h } of batches) {
+      const at = this.size + position - start;
+      if (at === 0) this.firstBatchTimestamp = h.maxTimestamp;
+      if (this.bytesSinceIndexEntry >= this.indexIntervalBytes || at === 0) {
+        if (at > 0) this.index.append(h.baseOffset, at);
+        const max = Math.max(this.maxTimestamp, h.maxTimestamp);
+        const first = h.maxTimestamp > this.maxTimestamp ? h.baseOffset : this.offsetOfMaxTimestamp;
+        this.timeIndex.maybeAppend(max, first);
+        this.bytesSinceIndexEntry = 0;
+      }
+      this.bytesSinceIndexEntry += h.sizeInBytes;
+      this.noteBatch(h);
     }
-    this.bytesSinceIndexEntry += batch.length;
-    this.size += batch.length;
-    this.noteBatch(h);
+    this.size += end - start;
+  }
+
+  /**
+   * Does a batch belong in a new segment (segment.bytes, segment.ms, or int32 relative offsets
+   * running out, as in Kafka)? `pending` bytes, whose first batch has `pendingFirstTimestamp`, are
+   * about to be written here before it; `nextOffset` is the batch's base offset.
+   */
+  isFullFor(
+    pending: number,
+    h: BatchHeader,
+    pendingFirstTimestamp: number | undefined,
+    nextOffset: number,
+    cfg: { segmentBytes: number; segmentMs: number },
+  ): boolean {
+    const size = this.size + pending;
+    if (size === 0) return false;
+    const first = this.size > 0 ? this.firstBatchTimestamp : pendingFirstTimestamp!;
+    return (
+      size + h.sizeInBytes > cfg.segmentBytes ||
+      (first >= 0 && h.maxTimestamp - first > cfg.segmentMs) ||
+      nextOffset - this.baseOffset > 0x7fffffff - 100000
+    );
   }
 
   /** Called when a newer segment takes over appends: records the exact max timestamp, closes files. */

@@ -1,0 +1,217 @@
+// The producer's side of a produce: choose each record's partition and encode the records of each
+// partition as ready, checksummed v2 batches back to back (Kafka's MemoryRecords), as a Kafka
+// producer's RecordAccumulator does. It runs on the producer's thread (a worker's RemoteLog, the
+// engine's stream threads), so the log's own thread only validates the bytes and appends them.
+import { LogError, LogErrorCode } from './errors.js';
+import { compress, type CompressionType } from './format/compression.js';
+import {
+  encodeBatchSequence,
+  encodeRecordsSection,
+  type BatchSpec,
+  type EncodeBatchOptions,
+  type RecordInput,
+} from './format/record-batch.js';
+import { NullKeyPartitioner, partitionForKey } from './partitioner.js';
+import type { ProduceOptions, ProducerRecord, RecordMetadata } from './types.js';
+
+/** What a producer needs to know of a topic to encode for it (Log.producerMetadata). */
+export interface ProducerTopicMetadata {
+  partitions: number;
+  /** max.message.bytes: batches are split to stay under it. */
+  maxMessageBytes: number;
+  /** compression.type; 'producer' leaves the choice to the produce call. */
+  compressionType: CompressionType | 'producer';
+  /** cleanup.policy has compact: every record needs a key. */
+  compact: boolean;
+}
+
+export interface EncodedPartition {
+  topic: string;
+  partition: number;
+  /** v2 batches back to back in a buffer of its own (transferable); a promise when compressed. */
+  batches: Buffer | Promise<Buffer>;
+  /** The input index of each record, in the order of their offsets. */
+  indexes: number[];
+}
+
+export interface EncodedProduce {
+  partitions: EncodedPartition[];
+  /** Each input record's CreateTime (the encoder's clock for records without one). */
+  timestamps: Float64Array;
+}
+
+/** Each partition's append result, in the order of `EncodedProduce.partitions`. */
+export interface PartitionAppended {
+  baseOffset: number;
+  /** LogAppendTime when the topic uses it, else -1 (as Kafka's produce response). */
+  logAppendTime: number;
+}
+
+export interface EncodeOptions extends ProduceOptions {
+  /** A transactional producer's id and epoch (stamped into every batch). */
+  transactional?: { producerId: number; producerEpoch: number };
+}
+
+/** Rough per-record overhead of the v2 format, for splitting batches before encoding. */
+const RECORD_OVERHEAD = 24;
+
+export class BatchEncoder {
+  private readonly clock: () => number;
+  private readonly nullKeys: NullKeyPartitioner;
+
+  constructor(opts: { clock?: () => number; nullKeys?: NullKeyPartitioner } = {}) {
+    this.clock = opts.clock ?? Date.now;
+    this.nullKeys = opts.nullKeys ?? new NullKeyPartitioner();
+  }
+
+  /**
+   * Partitions and encodes `records`. Throws (encoding nothing) on a record for a partition that
+   * does not exist or a keyless record for a compacted topic.
+   */
+  encode(
+    records: readonly ProducerRecord[],
+    metadata: (topic: string) => ProducerTopicMetadata,
+    opts: EncodeOptions = {},
+  ): EncodedProduce {
+    const groups = new Map<string, Group>();
+    const timestamps = new Float64Array(records.length);
+    const touched = new Map<string, number>();
+    const now = this.clock();
+    let lastTopic = '';
+    let meta: ProducerTopicMetadata | null = null;
+    for (let index = 0; index < records.length; index++) {
+      const r = records[index]!;
+      if (meta === null || r.topic !== lastTopic) {
+        meta = metadata(r.topic);
+        lastTopic = r.topic;
+        touched.set(r.topic, meta.partitions);
+      }
+      const partition = this.choosePartition(r, meta, opts);
+      if (meta.compact && r.key === null) {
+        throw new LogError(
+          LogErrorCode.INVALID_RECORD,
+          `Compacted topic cannot accept message without key in topic partition ${r.topic}-${partition}.`,
+        );
+      }
+      const key = `${r.topic}\u0000${partition}`;
+      let g = groups.get(key);
+      if (!g) groups.set(key, (g = { topic: r.topic, partition, meta, indexes: [], records: [] }));
+      // A producer record is already a valid RecordInput once it has a timestamp (extra fields are ignored).
+      const record: RecordInput =
+        r.timestamp !== undefined
+          ? (r as RecordInput)
+          : {
+              key: r.key,
+              value: r.value,
+              timestamp: now,
+              ...(r.headers ? { headers: r.headers } : {}),
+            };
+      timestamps[index] = record.timestamp;
+      g.indexes.push(index);
+      g.records.push(record);
+    }
+    for (const [topic, n] of touched) this.nullKeys.batchDone(topic, n);
+    const partitions: EncodedPartition[] = [];
+    for (const g of groups.values()) {
+      partitions.push({
+        topic: g.topic,
+        partition: g.partition,
+        batches: encodeGroup(g, opts),
+        indexes: g.indexes,
+      });
+    }
+    return { partitions, timestamps };
+  }
+
+  private choosePartition(
+    r: ProducerRecord,
+    meta: ProducerTopicMetadata,
+    opts: ProduceOptions,
+  ): number {
+    const n = meta.partitions;
+    let p = r.partition;
+    if (p === undefined && opts.partitioner)
+      p = opts.partitioner({ topic: r.topic, key: r.key, value: r.value, numPartitions: n });
+    if (p === undefined)
+      p =
+        r.key !== null
+          ? partitionForKey(r.key, n)
+          : this.nullKeys.next(r.topic, n, opts.nullKeyStrategy ?? 'sticky');
+    if (!Number.isInteger(p) || p < 0 || p >= n) {
+      throw new LogError(
+        LogErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+        `partition ${p} of topic ${r.topic} does not exist (it has ${n})`,
+      );
+    }
+    return p;
+  }
+}
+
+interface Group {
+  topic: string;
+  partition: number;
+  meta: ProducerTopicMetadata;
+  indexes: number[];
+  records: RecordInput[];
+}
+
+function encodeGroup(g: Group, opts: EncodeOptions): Buffer | Promise<Buffer> {
+  const codec: CompressionType =
+    g.meta.compressionType === 'producer' ? (opts.compression ?? 'none') : g.meta.compressionType;
+  const options: EncodeBatchOptions = { compression: codec };
+  if (opts.transactional) {
+    options.producerId = opts.transactional.producerId;
+    options.producerEpoch = opts.transactional.producerEpoch;
+    options.transactional = true;
+  }
+  const chunks = split(g.records, g.meta.maxMessageBytes);
+  if (codec === 'none') return encodeBatchSequence(chunks.map((records) => ({ records, options })));
+  return Promise.all(
+    chunks.map(async (records): Promise<BatchSpec> => ({
+      records,
+      options,
+      compressed: await compress(codec, encodeRecordsSection(records)),
+    })),
+  ).then(encodeBatchSequence);
+}
+
+/** Splits a partition's records into batches that stay under max.message.bytes. */
+function split(records: RecordInput[], maxBytes: number): RecordInput[][] {
+  const out: RecordInput[][] = [];
+  let current: RecordInput[] = [];
+  let size = 0;
+  for (const r of records) {
+    let n = RECORD_OVERHEAD + (r.key?.length ?? 0) + (r.value?.length ?? 0);
+    if (r.headers) for (const k in r.headers) n += k.length * 3 + r.headers[k]!.length * 3 + 4;
+    if (current.length > 0 && size + n > maxBytes) {
+      out.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(r);
+    size += n;
+  }
+  if (current.length > 0) out.push(current);
+  return out;
+}
+
+/** Each input record's metadata, from its partition's append result. */
+export function recordMetadataOf(
+  encoded: EncodedProduce,
+  appended: readonly PartitionAppended[],
+): RecordMetadata[] {
+  const out: RecordMetadata[] = new Array(encoded.timestamps.length);
+  encoded.partitions.forEach((p, i) => {
+    const { baseOffset, logAppendTime } = appended[i]!;
+    for (let j = 0; j < p.indexes.length; j++) {
+      const index = p.indexes[j]!;
+      out[index] = {
+        topic: p.topic,
+        partition: p.partition,
+        offset: baseOffset + j,
+        timestamp: logAppendTime >= 0 ? logAppendTime : encoded.timestamps[index]!,
+      };
+    }
+  });
+  return out;
+}
