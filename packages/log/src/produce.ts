@@ -89,7 +89,7 @@ export class Producer {
         const batchesOf = (buf: Buffer): BatchAt[] =>
           headersOf(buf, topic.config.maxMessageBytes, where);
         const info = await this.appendInOrder(log, p.batches, batchesOf, txn);
-        if ((opts.acks ?? 'all') === 'all') await log.flusher.waitDurable(info.lastOffset);
+        await acknowledged(log, info.lastOffset, opts.acks);
         return info;
       }),
     );
@@ -125,7 +125,7 @@ export class Producer {
     return Promise.all(
       checked.map(async ({ topic, log, buf, batches }) => {
         const info = await this.appendInOrder(log, buf, () => batches);
-        if ((opts.acks ?? 'all') === 'all') await log.flusher.waitDurable(info.lastOffset);
+        await acknowledged(log, info.lastOffset, opts.acks);
         return { topic, partition: log.partition, ...info };
       }),
     );
@@ -158,6 +158,11 @@ export class Producer {
     });
     return run;
   }
+}
+
+/** acks=all: durable under the flush policy; acks=1: in the page cache (see WriteQueue). */
+function acknowledged(log: PartitionLog, lastOffset: number, acks: 'all' | 1 = 'all') {
+  return acks === 'all' ? log.flusher.waitDurable(lastOffset) : log.whenWritten(lastOffset);
 }
 
 /** The headers of batches the log's own encoder wrote; a batch of one huge record is refused. */

@@ -9,6 +9,8 @@ export interface FlushTarget {
   endOffset(): number;
   /** fsyncs everything written so far (data files, and the directory after a roll). */
   sync(): Promise<void>;
+  /** Resolves once every record below `offset + 1` is written to the page cache. */
+  written(offset: number): Promise<void>;
   /** Called after a flush made `offset` (exclusive) durable. */
   flushed(offset: number): void;
 }
@@ -47,8 +49,12 @@ export class Flusher {
   noteAppend(messages: number): void {
     if (this.failure) throw this.failure;
     if (this.disabled) {
-      this.durableOffset = this.target.endOffset();
-      this.target.flushed(this.durableOffset);
+      // No fsync: durable, for readers and acks, once in the page cache.
+      const end = this.target.endOffset();
+      void this.target.written(end - 1).then(
+        () => this.advance(end),
+        (err: unknown) => this.fail(storageError('write', err)),
+      );
       return;
     }
     const { flushMessages, flushMs } = this.policy();
@@ -91,27 +97,24 @@ export class Flusher {
         try {
           await this.target.sync();
         } catch (err) {
-          this.fail(
-            new LogError(
-              LogErrorCode.KAFKA_STORAGE_ERROR,
-              `fsync failed: ${(err as Error).message}`,
-              { cause: err },
-            ),
-          );
+          this.fail(storageError('fsync', err));
           return;
         }
-        if (end > this.durableOffset) {
-          this.durableOffset = end;
-          this.target.flushed(end);
-          const done = this.waiters.filter((w) => w.offset < end);
-          this.waiters = this.waiters.filter((w) => w.offset >= end);
-          for (const w of done) w.resolve();
-        }
+        this.advance(end);
       } while (this.again);
     })().finally(() => {
       this.running = null;
     });
     return this.running;
+  }
+
+  private advance(end: number): void {
+    if (end <= this.durableOffset) return;
+    this.durableOffset = end;
+    this.target.flushed(end);
+    const done = this.waiters.filter((w) => w.offset < end);
+    this.waiters = this.waiters.filter((w) => w.offset >= end);
+    for (const w of done) w.resolve();
   }
 
   private fail(err: LogError): void {
@@ -140,4 +143,15 @@ export class Flusher {
     );
     this.failure = new LogError(LogErrorCode.LOG_CLOSED, 'the log is closed');
   }
+}
+
+function storageError(what: string, err: unknown): LogError {
+  if (err instanceof LogError) return err;
+  return new LogError(
+    LogErrorCode.KAFKA_STORAGE_ERROR,
+    `${what} failed: ${(err as Error).message}`,
+    {
+      cause: err,
+    },
+  );
 }

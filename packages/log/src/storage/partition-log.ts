@@ -22,6 +22,8 @@ import { fdatasync, fsyncDirSync } from './fs-util.js';
 import { segmentsToDelete } from './retention.js';
 import { openSegments, swapInCleaned } from './partition-files.js';
 import { Segment, type RecoveryEvent } from './segment.js';
+import { waitUntil } from './wait-until.js';
+import { WriteQueue } from './write-queue.js';
 import { findOffsetForTimestamp } from './timestamp-lookup.js';
 import { TxnIndex } from './txn-index.js';
 
@@ -65,10 +67,11 @@ export class PartitionLog {
   /** Set while the cleaner works on this partition; retention waits for it. */
   cleaning: Promise<unknown> | null = null;
   private readonly listeners = new Set<() => void>();
-  private readonly producerEpochs = new Map<number, number>();
   private readonly dirty = new Set<Segment>();
   private dirNeedsSync = false;
   private closed = false;
+  /** Appended bytes on their way into the files (off this thread, in order). */
+  private readonly writes = new WriteQueue(0);
 
   private constructor(private readonly opts: PartitionOptions) {
     this.topic = opts.topic;
@@ -79,6 +82,7 @@ export class PartitionLog {
       {
         endOffset: () => this.logEndOffset,
         sync: () => this.sync(),
+        written: (offset) => this.writes.written(offset),
         flushed: () => this.notify(),
       },
       () => this.config,
@@ -115,6 +119,7 @@ export class PartitionLog {
       for (const s of log.segments) if (s.nextOffset > rp) fs.fsyncSync(s.fd);
     log.recoveryPoint = log.logEndOffset;
     log.flusher.durableOffset = log.logEndOffset;
+    log.writes.writtenOffset = log.logEndOffset;
     log.txns.load(log.logEndOffset);
     return log;
   }
@@ -168,7 +173,8 @@ export class PartitionLog {
   appendBatches(buf: Buffer, batches: readonly BatchAt[]): AppendInfo {
     this.ensureOpen();
     const cfg = this.config;
-    for (const { header } of batches) if ((header.attributes & 0x10) !== 0) this.checkEpoch(header);
+    for (const { header: h } of batches)
+      if ((h.attributes & 0x10) !== 0) this.txns.fence(h.producerId, h.producerEpoch);
     const logAppendTime = cfg.timestampType === 'LogAppendTime' ? this.opts.clock() : -1;
     const first = this.logEndOffset;
     let next = first;
@@ -179,7 +185,7 @@ export class PartitionLog {
       const h = b.header;
       const pending = b.position - runStart;
       if (this.active.isFullFor(pending, h, run[0]?.header.maxTimestamp, next, cfg)) {
-        if (run.length > 0) this.active.appendRun(buf, runStart, b.position, run);
+        if (run.length > 0) this.appendRun(buf, runStart, b.position, run);
         this.roll();
         runStart = b.position;
         run = [];
@@ -198,22 +204,24 @@ export class PartitionLog {
       next = lastOffsetOf(h) + 1;
     }
     const last = batches[batches.length - 1]!;
-    this.active.appendRun(buf, runStart, last.position + last.header.sizeInBytes, run);
+    this.appendRun(buf, runStart, last.position + last.header.sizeInBytes, run);
     this.flusher.noteAppend(records);
     return { baseOffset: first, lastOffset: next - 1, logAppendTime };
   }
 
-  /** Epoch fencing at the partition, as Kafka's producer state does: once a newer epoch of a
-   * producer id has written here, the older one may not. */
-  private checkEpoch(h: BatchHeader): void {
-    const known = this.producerEpochs.get(h.producerId);
-    if (known !== undefined && h.producerEpoch < known) {
-      throw new LogError(
-        LogErrorCode.PRODUCER_FENCED,
-        `producer ${h.producerId} epoch ${h.producerEpoch} is fenced by epoch ${known}`,
-      );
-    }
-    this.producerEpochs.set(h.producerId, h.producerEpoch);
+  private appendRun(buf: Buffer, start: number, end: number, run: readonly BatchAt[]): void {
+    const seg = this.active;
+    seg.appendRun(start, end, run);
+    this.writes.push(
+      seg,
+      start === 0 && end === buf.length ? buf : buf.subarray(start, end),
+      seg.nextOffset,
+    );
+  }
+
+  /** Resolves once every record below `offset + 1` is in the page cache (acks=1). */
+  whenWritten(offset: number): Promise<void> {
+    return this.writes.written(offset);
   }
 
   /**
@@ -228,13 +236,7 @@ export class PartitionLog {
     firstOffset?: number,
   ): AppendInfo {
     this.ensureOpen();
-    const known = this.producerEpochs.get(producerId);
-    if (known !== undefined && producerEpoch < known) {
-      throw new LogError(
-        LogErrorCode.PRODUCER_FENCED,
-        `producer ${producerId} epoch ${producerEpoch} is fenced by epoch ${known}`,
-      );
-    }
+    this.txns.fence(producerId, producerEpoch);
     const markerOffset = this.logEndOffset;
     const first = this.txns.ongoing.get(producerId) ?? firstOffset;
     if (type === 'ABORT' && first !== undefined && first < markerOffset) {
@@ -269,6 +271,7 @@ export class PartitionLog {
     const dir = this.dirNeedsSync;
     this.dirNeedsSync = false;
     const end = this.logEndOffset;
+    await this.writes.written(end - 1);
     await Promise.all(
       segs.map(async (s) => {
         if (!s.acquire()) return;
@@ -329,7 +332,8 @@ export class PartitionLog {
       }
       let batches: ReadBatch[];
       try {
-        batches = await seg.read(from, bound, out.length === 0 ? maxBytes : budget, seg.size);
+        const size = seg.writtenSize;
+        batches = await seg.read(from, bound, out.length === 0 ? maxBytes : budget, size);
       } finally {
         seg.release();
       }
@@ -356,21 +360,7 @@ export class PartitionLog {
       this.closed ||
       (isolation === 'read_committed' ? this.lastStableOffset : this.highWatermark) > offset ||
       offset < this.logStartOffset;
-    if (visible() || timeoutMs <= 0 || signal?.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        this.listeners.delete(check);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      const check = (): void => {
-        if (visible()) done();
-      };
-      const timer = setTimeout(done, timeoutMs);
-      this.listeners.add(check);
-      signal?.addEventListener('abort', done, { once: true });
-    });
+    return waitUntil(visible, this.listeners, timeoutMs, signal);
   }
 
   /** Registers a callback for any change of what readers can see; returns its remover. */
@@ -465,6 +455,7 @@ export class PartitionLog {
 
   /** fsyncs everything regardless of policy (a clean shutdown). */
   async flushAll(): Promise<void> {
+    await this.writes.written(this.logEndOffset - 1);
     await this.flusher.flushAll();
     if (this.flusher.disabled || this.dirty.size > 0) {
       await this.sync();

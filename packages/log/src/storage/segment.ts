@@ -15,7 +15,7 @@ import {
 } from '../format/record-batch.js';
 import type { BatchAt } from '../format/batch-validate.js';
 import { findValidBatchAfter, scanBatches } from './batch-scan.js';
-import { readAt, writeAllSync } from './fs-util.js';
+import { readAt } from './fs-util.js';
 import { offsetFileName } from './fs-util.js';
 import { OffsetIndex, TimeIndex } from './indexes.js';
 
@@ -35,7 +35,10 @@ export interface RecoveryEvent {
 export class Segment {
   readonly logFile: string;
   fd: number;
+  /** Bytes appended, counting those still queued for writing (see WriteQueue). */
   size: number;
+  /** Bytes in the file: what readers may read. */
+  writtenSize: number;
   /** The offset after the last batch (lastOffset + 1); the base offset when empty. */
   nextOffset: number;
   maxTimestamp = -1;
@@ -59,6 +62,7 @@ export class Segment {
     this.logFile = path.join(dir, offsetFileName(baseOffset, '.log'));
     this.fd = fd;
     this.size = size;
+    this.writtenSize = size;
     this.nextOffset = baseOffset;
     this.offsetOfMaxTimestamp = baseOffset;
     this.index = new OffsetIndex(path.join(dir, offsetFileName(baseOffset, '.index')), baseOffset);
@@ -182,6 +186,7 @@ export class Segment {
       fs.ftruncateSync(this.fd, position);
       fs.fsyncSync(this.fd);
       this.size = position;
+      this.writtenSize = position;
       this.index.truncateToPosition(position);
     }
     if (this.index.count !== entriesBefore || result.bad) this.index.writeFile();
@@ -232,15 +237,11 @@ export class Segment {
   // ---- appends -------------------------------------------------------------------------------
 
   /**
-   * Appends `buf[start, end)`, whole batches whose offsets are already assigned, in one write;
+   * Counts `buf[start, end)`, whole batches whose offsets are already assigned, as appended: the
+   * indexes and offsets move on now; the bytes are written by the partition's WriteQueue.
    * `batches` are their headers with positions in `buf`.
    */
-  appendRun(buf: Uint8Array, start: number, end: number, batches: readonly BatchAt[]): void {
-    writeAllSync(
-      this.fd,
-      start === 0 && end === buf.length ? buf : buf.subarray(start, end),
-      this.size,
-    );
+  appendRun(start: number, end: number, batches: readonly BatchAt[]): void {
     for (const { position, header: h } of batches) {
       const at = this.size + position - start;
       if (at === 0) this.firstBatchTimestamp = h.maxTimestamp;
@@ -384,6 +385,7 @@ export class Segment {
   truncateTo(position: number, nextOffset: number): void {
     fs.ftruncateSync(this.fd, position);
     this.size = position;
+    this.writtenSize = position;
     this.nextOffset = nextOffset;
     this.index.truncateToPosition(position);
     this.timeIndex.truncateToOffset(nextOffset);

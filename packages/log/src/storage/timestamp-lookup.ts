@@ -21,7 +21,7 @@ export async function findOffsetForTimestamp(
       if (!seg.acquire()) break;
       let batches: { batch: Buffer; header: BatchHeader }[];
       try {
-        batches = await seg.read(from, highWatermark, 1 << 20, seg.size);
+        batches = await seg.read(from, highWatermark, 1 << 20, seg.writtenSize);
       } finally {
         seg.release();
       }

@@ -7,6 +7,7 @@
 // without its entry.
 import fs from 'node:fs';
 import path from 'node:path';
+import { LogError, LogErrorCode } from '../errors.js';
 import { crc32c } from '../format/crc32c.js';
 import { readInt64, writeInt64 } from '../format/varint.js';
 
@@ -24,9 +25,25 @@ export class TxnIndex {
   readonly ongoing = new Map<number, number>();
   private aborted: AbortedTxn[] = [];
   private byProducer = new Map<number, AbortedTxn[]>();
+  /** producerId → the newest epoch that wrote here. */
+  private readonly epochs = new Map<number, number>();
 
   constructor(dir: string) {
     this.file = path.join(dir, 'aborted.txnindex');
+  }
+
+  /**
+   * Epoch fencing at the partition, as Kafka's producer state does: once a newer epoch of a
+   * producer id has written here, the older one may not (PRODUCER_FENCED).
+   */
+  fence(producerId: number, epoch: number): void {
+    const known = this.epochs.get(producerId);
+    if (known !== undefined && epoch < known)
+      throw new LogError(
+        LogErrorCode.PRODUCER_FENCED,
+        `producer ${producerId} epoch ${epoch} is fenced by epoch ${known}`,
+      );
+    this.epochs.set(producerId, epoch);
   }
 
   /** Loads entries, stopping at a torn one and dropping those whose marker is not in the log. */
