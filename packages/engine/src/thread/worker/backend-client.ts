@@ -3,6 +3,7 @@
 // records at all when the backend is the embedded log: this thread reads the segment files itself
 // and only asks the main thread where they are (direct-reads.ts).
 import type { MessagePort } from 'node:worker_threads';
+import { BatchEncoder, recordMetadataOf, type ProducerTopicMetadata } from '@streamwright/log';
 import type {
   Backend,
   FetchRequest,
@@ -58,6 +59,8 @@ export class BackendClient implements Backend {
   #nextMember = 1;
   #nextProducer = 1;
   #closed = false;
+  readonly #encoder = new BatchEncoder();
+  readonly #metadata = new Map<string, ProducerTopicMetadata>();
 
   constructor(private readonly port: MessagePort) {
     port.on('message', (m: ServerMessage) => this.#onMessage(m));
@@ -86,11 +89,50 @@ export class BackendClient implements Backend {
     return this.#call({ op: 'describeTopic', name }) as Promise<TopicDescription | null>;
   }
 
+  /**
+   * Encodes the records into Kafka record batches here, on the stream thread (as a Kafka
+   * producer does), and hands them over; the main thread only validates and appends them. The
+   * topics' metadata is cached; after a refusal it is fetched again, and an unknown partition
+   * (partitions added meanwhile) is retried once: a refused request wrote nothing.
+   */
   async produce(records: ProduceRecord[]): Promise<{ partition: number; offset: number }[]> {
     if (records.length === 0) return [];
-    const packed = packProduce(records);
-    return toAcks(
-      (await this.#call({ op: 'produce', packed }, [packed.buffer])) as BackendResults['produce'],
+    try {
+      return await this.#produceEncoded(records);
+    } catch (error) {
+      for (const r of records) this.#metadata.delete(r.topic);
+      if ((error as { code?: string }).code !== 'UNKNOWN_TOPIC') throw error;
+      return this.#produceEncoded(records);
+    }
+  }
+
+  async #produceEncoded(
+    records: ProduceRecord[],
+  ): Promise<{ partition: number; offset: number }[]> {
+    const missing = [...new Set(records.map((r) => r.topic))].filter((t) => !this.#metadata.has(t));
+    if (missing.length > 0) {
+      const found = (await this.#call({
+        op: 'producerMetadata',
+        topics: missing,
+      })) as BackendResults['producerMetadata'];
+      for (const [topic, meta] of found) this.#metadata.set(topic, meta);
+    }
+    const encoded = this.#encoder.encode(records, (t) => this.#metadata.get(t)!);
+    const parts = await Promise.all(
+      encoded.partitions.map(async (p) => ({
+        topic: p.topic,
+        partition: p.partition,
+        batches: await p.batches,
+      })),
+    );
+    // Each buffer is the encoder's own (never a slice of a shared pool): moved, not copied.
+    const offsets = (await this.#call(
+      { op: 'produceBatches', parts },
+      parts.map((p) => p.batches.buffer as ArrayBuffer),
+    )) as BackendResults['produceBatches'];
+    return recordMetadataOf(
+      encoded,
+      Array.from(offsets, (baseOffset) => ({ baseOffset, logAppendTime: -1 })),
     );
   }
 

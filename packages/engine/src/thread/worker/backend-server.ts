@@ -10,7 +10,8 @@ import type {
   TopicPartition,
   TransactionalProducer,
 } from '../../api.js';
-import type { ReadPlan } from '@streamwright/log';
+import type { Log, ReadPlan } from '@streamwright/log';
+import { translated } from '../../backends/embedded/log-errors.js';
 import { EngineError } from '../../errors.js';
 import type {
   BackendCall,
@@ -106,8 +107,19 @@ export class BackendServer {
         return { value: await b.listTopics() };
       case 'describeTopic':
         return { value: await b.describeTopic(m.name) };
-      case 'produce':
-        return acks(await b.produce(unpackProduce(m.packed)));
+      case 'producerMetadata': {
+        const log = batchLog(b);
+        const found: BackendResults['producerMetadata'] = [];
+        for (const t of m.topics)
+          found.push([t, await translated(() => log.producerMetadata(t), t)]);
+        return { value: found };
+      }
+      case 'produceBatches': {
+        const log = batchLog(b);
+        const done = await translated(() => log.produceBatches(m.parts), m.parts[0]?.topic);
+        const offsets = Float64Array.from(done, (d) => d.baseOffset);
+        return { value: offsets, transfer: [offsets.buffer] };
+      }
       case 'txnInit': {
         if (!b.transactionalProducer)
           throw new EngineError('UNSUPPORTED_CONFIG', `the ${b.kind} backend has no transactions`);
@@ -240,6 +252,14 @@ function acks(results: { partition: number; offset: number }[]): {
     offsets[i] = results[i]!.offset;
   }
   return { value: { partitions, offsets }, transfer: [partitions.buffer, offsets.buffer] };
+}
+
+/** The embedded backend's log, which takes batches encoded in the worker. */
+function batchLog(b: Backend): Log {
+  const log = (b as { log?: Log }).log;
+  if (log === undefined || typeof log.produceBatches !== 'function')
+    throw new EngineError('UNSUPPORTED_CONFIG', `the ${b.kind} backend takes no encoded batches`);
+  return log;
 }
 
 function plain(tps: readonly TopicPartition[]): TopicPartition[] {

@@ -1,6 +1,7 @@
 // The messages between a worker's stream thread and the main thread. Data-heavy operations are
 // batched (one fetch request per poll, one produce per flush, one commit per commit) and carry
 // their records packed (wire.ts); everything else is small and structured-cloned.
+import type { ProducerTopicMetadata } from '@streamwright/log';
 import type { FetchRequest, IsolationLevel, TopicDescription, TopicPartition } from '../../api.js';
 import type { TaskInfo } from '../../metrics/metrics-registry.js';
 import type { ReadPlan } from '@streamwright/log/reader';
@@ -19,7 +20,10 @@ export type BackendCall =
   | { op: 'deleteTopics'; names: string[] }
   | { op: 'listTopics' }
   | { op: 'describeTopic'; name: string }
-  | { op: 'produce'; packed: PackedProduce }
+  /** The topics' metadata for the worker's BatchEncoder (embedded backend only). */
+  | { op: 'producerMetadata'; topics: string[] }
+  /** Record batches encoded in the worker, per partition: the main thread validates and appends. */
+  | { op: 'produceBatches'; parts: { topic: string; partition: number; batches: Uint8Array }[] }
   | {
       op: 'fetchMany';
       requests: FetchRequest[];
@@ -75,6 +79,9 @@ export interface BackendResults {
   listTopics: TopicDescription[];
   describeTopic: TopicDescription | null;
   produce: { partitions: Int32Array; offsets: Float64Array };
+  producerMetadata: [string, ProducerTopicMetadata][];
+  /** Each part's base offset. */
+  produceBatches: Float64Array;
   fetchMany: PackedFetch;
   readPlans: ReadPlan[];
   joinGroup: { memberId: string; generation: number; assignment: TopicPartition[] };
