@@ -2,8 +2,21 @@
 // acknowledged byte is fsynced), beside a plain sequential fs write of the same bytes to the same
 // disk in the same run (with an fdatasync every 10 ms too, and with only a final one).
 //   node bench/log/append.mjs [--mb 256] [--runs 5] [--batch 256] [--inflight 64]
+//
+// Three producers, each timed from its first produce call to its last acknowledgement:
+//   records  Log.produce(records) on the log's thread: the log partitions, encodes (varints,
+//            copies, CRC-32C), validates nothing more, writes.
+//   encoded  the same thread encodes with BatchEncoder (timed) and hands the batches to
+//            Log.produceBatches, which validates them (CRC-32C, framing) and writes.
+//   worker   a worker thread produces through a RemoteLog (as the engine's stream threads do): it
+//            encodes the batches on its thread and transfers them; the log's thread validates and
+//            writes. Timed on the log's thread from 'go' to the worker's 'done' (its encoding
+//            included). Needs a second core: on a loaded machine it competes for one.
+// In every case the records (keys, values) exist before the clock starts: this measures the
+// producer and the log, not the benchmark's own allocation of 16-byte keys.
 import fs from 'node:fs';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { arg, fmt, lib, median, report, rm, tmpDir } from './common.mjs';
 
 const MB = arg('mb', 256);
@@ -14,12 +27,14 @@ const RECORD = 1024;
 const total = Math.floor((MB * 1024 * 1024) / RECORD);
 const value = Buffer.alloc(RECORD - 16, 7);
 
-async function logRun() {
+async function openBenchLog() {
   const dir = tmpDir('append');
   const log = await lib.Log.open({ dataDir: dir, background: false });
   await log.createTopic('bench', 1, { 'flush.messages': lib.LONG_MAX, 'flush.ms': 10 });
-  // Records are built before the clock starts: this measures the log, not the benchmark's own
-  // allocation of 16-byte keys.
+  return { dir, log };
+}
+
+function buildBatches() {
   const batches = [];
   for (let i = 0; i < total; i += BATCH) {
     const records = [];
@@ -33,17 +48,76 @@ async function logRun() {
       });
     batches.push(records);
   }
-  const started = performance.now();
+  return batches;
+}
+
+async function pipeline(batches, produce) {
   const inflight = new Set();
   for (const records of batches) {
-    const p = log.produce(records, { acks: 'all' });
+    const p = produce(records);
     inflight.add(p);
     p.then(() => inflight.delete(p));
     if (inflight.size >= INFLIGHT) await Promise.race(inflight);
   }
   await Promise.all(inflight);
+}
+
+async function finish(dir, log, started) {
   const ms = performance.now() - started;
   const bytes = log.describeTopic('bench').offsets[0].sizeBytes;
+  await log.close();
+  rm(dir);
+  return { ms, bytes };
+}
+
+async function recordsRun() {
+  const { dir, log } = await openBenchLog();
+  const batches = buildBatches();
+  const started = performance.now();
+  await pipeline(batches, (records) => log.produce(records, { acks: 'all' }));
+  return finish(dir, log, started);
+}
+
+async function encodedRun() {
+  const { dir, log } = await openBenchLog();
+  const batches = buildBatches();
+  const encoder = new lib.BatchEncoder();
+  const metadata = () => log.producerMetadata('bench');
+  const started = performance.now();
+  await pipeline(batches, (records) => {
+    const encoded = encoder.encode(records, metadata);
+    const parts = encoded.partitions.map((p) => ({
+      topic: p.topic,
+      partition: p.partition,
+      batches: p.batches,
+    }));
+    return log
+      .produceBatches(parts, { acks: 'all' })
+      .then((appended) => lib.recordMetadataOf(encoded, appended));
+  });
+  return finish(dir, log, started);
+}
+
+async function workerRun() {
+  const { dir, log } = await openBenchLog();
+  const port = lib.createLogPort(log);
+  const worker = new Worker(new URL('./append-worker.mjs', import.meta.url), {
+    workerData: { port, total, batch: BATCH, inflight: INFLIGHT, recordBytes: RECORD },
+    transferList: [port],
+  });
+  const next = () =>
+    new Promise((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+  await next(); // ready: records built, metadata cached
+  const warmup = log.describeTopic('bench').offsets[0].sizeBytes;
+  const started = performance.now();
+  worker.postMessage('go');
+  await next();
+  const ms = performance.now() - started;
+  const bytes = log.describeTopic('bench').offsets[0].sizeBytes - warmup;
+  await worker.terminate();
   await log.close();
   rm(dir);
   return { ms, bytes };
@@ -70,33 +144,38 @@ function plainRun(bytes, chunk, syncMs) {
   return ms;
 }
 
-const logMBs = [];
-const plainSyncMBs = [];
-const plainMBs = [];
-/** Per run, log vs the plain write with fsync every 10 ms right after it: robust to load swings. */
-const ratios = [];
+const modes = { records: recordsRun, encoded: encodedRun, worker: workerRun };
+const mbps = { records: [], encoded: [], worker: [], plainFsync10ms: [], plain: [] };
+/** Per run, each producer vs the plain write with fsync every 10 ms in the same run. */
+const ratios = { records: [], encoded: [], worker: [] };
+const toMBps = (bytes, ms) => bytes / 1048576 / (ms / 1000);
 for (let r = 0; r < RUNS; r++) {
-  const { ms, bytes } = await logRun();
+  const results = {};
+  for (const [name, run] of Object.entries(modes)) results[name] = await run();
+  const { bytes } = results.records;
   const batchBytes = Math.round(bytes / Math.ceil(total / BATCH));
   const plainSync = plainRun(bytes, batchBytes, 10);
   const plain = plainRun(bytes, batchBytes, null);
-  logMBs.push(bytes / 1048576 / (ms / 1000));
-  plainSyncMBs.push(bytes / 1048576 / (plainSync / 1000));
-  plainMBs.push(bytes / 1048576 / (plain / 1000));
-  ratios.push(plainSync / ms);
+  mbps.plainFsync10ms.push(toMBps(bytes, plainSync));
+  mbps.plain.push(toMBps(bytes, plain));
+  for (const name of Object.keys(modes)) {
+    const { ms, bytes: b } = results[name];
+    mbps[name].push(toMBps(b, ms));
+    ratios[name].push(toMBps(b, ms) / toMBps(bytes, plainSync));
+  }
 }
-const log = median(logMBs);
+const summary = (xs, digits = 0) => fmt(median(xs), digits);
 report('append', {
   records: total,
   recordBytes: RECORD,
   batchRecords: BATCH,
   inflight: INFLIGHT,
   runs: RUNS,
-  logMBps: fmt(log),
-  plainWriteFsync10msMBps: fmt(median(plainSyncMBs)),
-  plainWriteMBps: fmt(median(plainMBs)),
-  ratioVsPlainFsync10ms: fmt(median(ratios), 2),
-  ratioVsPlainWrite: fmt(log / median(plainMBs), 2),
-  allRunsLogMBps: logMBs.map((x) => fmt(x)),
+  medianMBps: Object.fromEntries(Object.entries(mbps).map(([k, v]) => [k, summary(v)])),
+  medianRatioVsPlainFsync10ms: Object.fromEntries(
+    Object.entries(ratios).map(([k, v]) => [k, summary(v, 2)]),
+  ),
+  allRunsMBps: Object.fromEntries(Object.entries(mbps).map(([k, v]) => [k, v.map((x) => fmt(x))])),
   crc32c: lib.crc32cImplementation,
+  loadAverage: (await import('node:os')).loadavg().map((x) => fmt(x, 2)),
 });
