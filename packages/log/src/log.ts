@@ -231,12 +231,9 @@ export class Log {
   }
 
   /**
-   * Appends record batches a producer encoded (BatchEncoder, on its own thread): v2 batches back
-   * to back per partition, as in a Kafka produce request. The log checks every batch (magic,
-   * lengths, CRC-32C, record count, each record's framing, keys on compacted topics) before writing
-   * any, assigns the offsets (stamped into the given buffers, which the log owns until the promise
-   * settles) and writes each partition's batches with one write. A bad batch is refused with a
-   * LogError naming the partition and byte position, and nothing of the request is written.
+   * Appends v2 batches a producer encoded (BatchEncoder): all validated before any is written (a
+   * bad one refuses the request, nothing written); offsets are stamped into the given buffers,
+   * which the log owns until the promise settles. See docs/LOG.md, Producer-encoded batches.
    */
   produceBatches(
     parts: readonly PartitionBatches[],
@@ -450,14 +447,7 @@ export class Log {
 
   /** Applies retention to every partition now; returns the number of segments deleted. */
   runRetention(): number {
-    if (this.closed) return 0;
-    let deleted = 0;
-    const now = this.clock();
-    for (const t of this.topics.map.values()) {
-      for (const p of t.partitions) if (!p.cleaning) deleted += p.deleteOldSegments(now);
-    }
-    if (deleted > 0) this.writeCheckpoints();
-    return deleted;
+    return this.closed ? 0 : this.topics.runRetention(this.clock());
   }
 
   /**
@@ -473,24 +463,14 @@ export class Log {
   }
 
   /** One pass of the background cleaner: compacts partitions over their dirty ratio. */
-  cleanDirty(): Promise<unknown> {
-    return this.cleaner.cleanDirty();
-  }
-
+  cleanDirty = (): Promise<unknown> => this.cleaner.cleanDirty();
   /** Writes recovery points and log start offsets (also done on a timer and at close). */
-  writeCheckpoints(): void {
-    this.topics.writeCheckpoints();
-  }
-
+  writeCheckpoints = (): void => this.topics.writeCheckpoints();
   /** fsyncs every partition, whatever its flush policy. */
-  async flush(): Promise<void> {
-    await Promise.all(this.topics.all().map((p) => p.flushAll()));
-  }
-
+  flush = async (): Promise<void> =>
+    void (await Promise.all(this.topics.all().map((p) => p.flushAll())));
   /** @internal every partition, for the cleaner and admin listings */
-  allPartitions(): PartitionLog[] {
-    return this.topics.all();
-  }
+  allPartitions = (): PartitionLog[] => this.topics.all();
 
   get isClosed(): boolean {
     return this.closed;

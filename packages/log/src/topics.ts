@@ -256,4 +256,12 @@ export class Topics {
     writeCheckpoint(this.dataDir, 'recovery-point-offset-checkpoint', rp);
     writeCheckpoint(this.dataDir, 'log-start-offset-checkpoint', ls);
   }
+
+  /** Applies retention to every partition; returns the number of segments deleted. */
+  runRetention(now: number): number {
+    let deleted = 0;
+    for (const p of this.all()) if (!p.cleaning) deleted += p.deleteOldSegments(now);
+    if (deleted > 0) this.writeCheckpoints();
+    return deleted;
+  }
 }

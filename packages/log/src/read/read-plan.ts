@@ -25,7 +25,7 @@ export interface SegmentSpan {
   position: number;
   /** The base offset of the batch at `position`, checked by the reader. */
   positionOffset: number;
-  /** Bytes written when planned: whole batches only (appends are synchronous). */
+  /** Bytes in the file when planned: whole batches only (the write queue's completed writes). */
   size: number;
   /** The offset after the last batch within `size`. */
   nextOffset: number;
@@ -98,7 +98,8 @@ export function planRead(log: PartitionLog, offset: number, isolation: Isolation
   for (; i < segments.length && plan.segments.length < MAX_SPANS; i++) {
     const seg = segments[i]!;
     if (seg.baseOffset >= bound) break;
-    if (seg.nextOffset <= from || seg.size === 0) continue;
+    // Only what is in the file: appends reach it through the write queue, after their offsets.
+    if (seg.nextOffset <= from || seg.writtenSize === 0) continue;
     const entry =
       plan.segments.length === 0 ? seg.index.lookup(from) : { offset: seg.baseOffset, position: 0 };
     plan.segments.push({
@@ -107,9 +108,10 @@ export function planRead(log: PartitionLog, offset: number, isolation: Isolation
       baseOffset: seg.baseOffset,
       position: entry.position,
       positionOffset: entry.offset,
-      size: seg.size,
-      nextOffset: seg.nextOffset,
-      sealed: seg !== active,
+      size: seg.writtenSize,
+      nextOffset: Math.min(seg.nextOffset, log.writtenEnd),
+      // A segment just rolled may still have writes queued: sealed once they are in the file.
+      sealed: seg !== active && seg.writtenSize === seg.size,
     });
   }
   if (isolation === 'read_committed') plan.aborted = log.txns.abortedBetween(from, bound);

@@ -219,6 +219,11 @@ export class PartitionLog {
     );
   }
 
+  /** The offset after the last record in the files (readers never go past it). */
+  get writtenEnd(): number {
+    return this.writes.writtenOffset;
+  }
+
   /** Resolves once every record below `offset + 1` is in the page cache (acks=1). */
   whenWritten(offset: number): Promise<void> {
     return this.writes.written(offset);

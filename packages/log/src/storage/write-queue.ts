@@ -62,6 +62,7 @@ export class WriteQueue {
     }
     this.writing = true;
     const buffers = batch.map((p) => p.data);
+    const start = seg.writtenSize;
     const write = (bufs: Uint8Array[], position: number): void => {
       fs.writev(seg.fd, bufs, position, (err, n) => {
         if (err) {
@@ -69,16 +70,17 @@ export class WriteQueue {
           this.fail(err);
           return;
         }
-        seg.writtenSize += n;
         const rest = remainder(bufs, n);
         if (rest.length > 0) return write(rest, position + n);
+        // Only now, at a batch boundary, do readers see the new bytes.
+        seg.writtenSize = position + n;
         seg.release();
         this.writing = false;
         this.done(end);
         this.next();
       });
     };
-    write(buffers, seg.writtenSize);
+    write(buffers, start);
   }
 
   private done(end: number): void {
