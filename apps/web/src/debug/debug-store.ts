@@ -47,10 +47,7 @@ export function useDebugPolling(api: ApiClient, running: boolean): void {
       api.debug.breakpoints.query().then(
         (view) => {
           if (stop) return;
-          useDebugStore.setState((s) => ({
-            view,
-            error: s.error?.startsWith('breakpoints pause') ? null : s.error,
-          }));
+          useDebugStore.setState({ view });
           const pause = view.pause;
           if (pause && pause.pauseId !== shownPause) {
             shownPause = pause.pauseId;
@@ -61,11 +58,18 @@ export function useDebugPolling(api: ApiClient, running: boolean): void {
           }
         },
         (error: unknown) => {
-          if (!stop) useDebugStore.setState({ view: null, error: messageOf(error) });
+          if (stop) return;
+          // Refused (stream threads in workers): say why once instead of asking twice a second.
+          useDebugStore.setState({ view: null, error: messageOf(error) });
+          const code = (error as { data?: { runtimeCode?: string } } | null)?.data?.runtimeCode;
+          if (code === 'INSPECTION_UNAVAILABLE') {
+            stop = true;
+            clearInterval(timer);
+          }
         },
       );
-    void tick();
     const timer = setInterval(() => void tick(), POLL_MS);
+    void tick();
     return () => {
       stop = true;
       clearInterval(timer);
