@@ -76,6 +76,15 @@ const scenarios: OracleScenario[] = [
     outputs: ['out'],
   },
   {
+    name: 'sliding count with Materialized serdes and retention (no extra store name)',
+    topology: windowedDoc(sliding(5000, 1000), {
+      kind: 'windowedCount',
+      config: { keySerde: 'string', retentionMs: 20000 },
+    }),
+    inputs: inOrder,
+    outputs: ['out'],
+  },
+  {
     name: 'sliding reduce',
     topology: windowedDoc(
       sliding(4000, 6000),
