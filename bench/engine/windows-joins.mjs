@@ -130,16 +130,32 @@ for (const name of cases) {
     );
   const total = args.keys * spec.tables.length + args.records;
   const rates = [];
+  const cpus = [];
   for (let r = 0; r < args.runs; r++) {
     globalThis.gc?.();
-    rates.push(await run(backend, spec, name, r, total, args.keys * spec.tables.length));
+    const { rate, cpuNs } = await run(
+      backend,
+      spec,
+      name,
+      r,
+      total,
+      args.keys * spec.tables.length,
+    );
+    rates.push(rate);
+    cpus.push(cpuNs);
   }
   await backend.close();
-  const sorted = [...rates].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)];
-  results.push({ case: name, median, runs: rates.map(Math.round) });
+  const median = medianOf(rates);
+  const cpuNs = medianOf(cpus);
+  results.push({
+    case: name,
+    median,
+    runs: rates.map(Math.round),
+    cpuNsPerRecord: Math.round(cpuNs),
+  });
   console.log(
-    `${name}: ${(median / 1e3).toFixed(0)} k records/s median (runs: ${rates.map((x) => (x / 1e3).toFixed(0)).join(', ')} k)`,
+    `${name}: ${(median / 1e3).toFixed(0)} k records/s median (runs: ${rates.map((x) => (x / 1e3).toFixed(0)).join(', ')} k), ` +
+      `${cpuNs.toFixed(0)} ns CPU per record median (≙ ${(1e6 / cpuNs).toFixed(0)} k records/s per core)`,
   );
 }
 if (args.json) console.log(JSON.stringify(results));
@@ -187,6 +203,7 @@ async function run(backend, spec, name, runIndex, total, untimed) {
   });
   await app.start();
   let firstAt = null;
+  let firstCpu = null;
   let firstCount = 0;
   for (;;) {
     let processed = 0;
@@ -194,6 +211,7 @@ async function run(backend, spec, name, runIndex, total, untimed) {
     // Timed from the first record past the table preload (tables are processed first: lower timestamps).
     if (firstAt === null && processed > untimed) {
       firstAt = performance.now();
+      firstCpu = process.cpuUsage();
       firstCount = processed;
     }
     if (processed >= total) break;
@@ -202,8 +220,19 @@ async function run(backend, spec, name, runIndex, total, untimed) {
     await new Promise((r) => setTimeout(r, 2));
   }
   const ended = performance.now();
+  const cpu = process.cpuUsage(firstCpu);
   await app.close();
-  return ((total - firstCount) / (ended - firstAt)) * 1000;
+  const records = total - firstCount;
+  // CPU of this process (all its threads: the stream thread, GC helpers) per timed record.
+  return {
+    rate: (records / (ended - firstAt)) * 1000,
+    cpuNs: ((cpu.user + cpu.system) * 1000) / records,
+  };
+}
+
+function medianOf(xs) {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
 }
 
 function parseArgs(argv) {

@@ -8,6 +8,7 @@ import type { MetricsRegistry } from '../metrics/metrics-registry.js';
 import type { CompiledSubtopology } from '../processor/compile.js';
 import { StreamTask } from '../task/stream-task.js';
 import type { EngineConfig } from './config.js';
+import { isKeyValueStore } from '../state/store-factory.js';
 
 const POLL_WAIT_MS = 100;
 const FETCH_MAX_RECORDS = 10_000;
@@ -53,7 +54,8 @@ export class GlobalStateUpdater {
         onError: this.options.onError,
       });
       task.initializeWithoutRestore();
-      for (const store of task.stores) sub.globalStores.set(store.name, store);
+      for (const store of task.stores.filter(isKeyValueStore))
+        sub.globalStores.set(store.name, store);
       const positions = new Map(partitions.map((p) => [`${p.topic}:${p.partition}`, p]));
       this.#tasks.push({ task, positions });
       // Bootstrap: read up to the end offsets seen now.

@@ -31,6 +31,7 @@ import { queryableStore } from './queryable-store.js';
 import { tapSubtopologies } from './record-tap.js';
 import { debugSubtopologies } from '../debug/debug-tap.js';
 import { ensureTopics } from './topics.js';
+import { isKeyValueStore } from '../state/store-factory.js';
 
 const MAX_ERRORS = 100;
 
@@ -278,7 +279,7 @@ class StreamsAppImpl implements StreamsApp {
       for (const thread of this.#threads) {
         if (!(thread instanceof StreamThread)) continue;
         for (const task of thread.tasks.values())
-          for (const s of task.stores) if (s.name === name) instances.push(s);
+          for (const s of task.stores) if (s.name === name && isKeyValueStore(s)) instances.push(s);
       }
       return instances;
     });

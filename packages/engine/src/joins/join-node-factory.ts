@@ -35,25 +35,35 @@ function joinerOf(c: JoinFactoryContext): Joiner {
   return (key, left, right) => logic({ key, left, right });
 }
 
+function requiredStore(node: PlannedNode, index: number, what: string): string {
+  const store = node.stores[index];
+  if (store === undefined)
+    throw new EngineError('INVALID_PLAN', `${node.name}: the plan gives it no store for ${what}`);
+  return store;
+}
+
 export function joinNodeFactory(c: JoinFactoryContext): Factory {
   const { node, config } = c;
   const joinId = node.modelNodeId ?? node.name;
   const side = (node.port ?? 'left') as JoinSide;
   switch (node.op) {
     case 'join-window': {
-      const window = config['window'] as JoinWindowSpec;
-      return (ctx) => joinWindowProcessor(ctx, joinStateFor(ctx, joinId, window), side);
+      const store = requiredStore(node, 0, 'its window store');
+      return (ctx) => joinWindowProcessor(ctx, store);
     }
     case 'streamStreamJoin': {
       const window = config['window'] as JoinWindowSpec;
       const type = config['type'] as TableJoinType;
       const joiner = joinerOf(c);
       const outer = type === 'outer' || (type === 'left' && side === 'left');
+      const otherStore = requiredStore(node, 0, "the other side's window store");
+      const outerStore = type === 'inner' ? null : requiredStore(node, 1, 'the outer store');
       return (ctx) =>
         streamStreamJoinProcessor(ctx, joinStateFor(ctx, joinId, window), {
           side,
           outer,
-          hasOuterStore: type !== 'inner',
+          otherStore,
+          outerStore,
           joiner,
         });
     }

@@ -4,40 +4,23 @@
 // each result carrying the larger timestamp. In left / outer joins an unmatched record waits in
 // the shared outer store until its window closes (stream time > ts + lookback + grace) and is then
 // emitted with null for the other side — never before, so no spurious (v, null) precedes a match.
-// Stream time is shared by both sides.
+// Stream time is shared by both sides. The window stores (`<JOINTHIS|JOINOTHER name>-store`) and
+// the outer store (`KSTREAM-OUTERSHARED-<n>-store`) are the task's changelogged stores, restored
+// before processing, so a restarted join still matches and closes what it buffered.
 import type { JoinWindowSpec } from '@streamwright/topology-model';
 import type { ProcessorContext } from '../processor/processor-context.js';
 import type { Processor } from '../processor/processor-node.js';
 import { isNullish, type EngineRecord } from '../processor/record.js';
-import { keyId } from '../state/window-store.js';
-import { JoinWindowBuffer } from './join-buffer.js';
+import { OuterJoinStore, type JoinSide } from '../state/outer-join-store.js';
+import { SegmentedWindowStore } from '../state/window-store.js';
 
-export type JoinSide = 'left' | 'right';
+export type { JoinSide } from '../state/outer-join-store.js';
 export type Joiner = (key: unknown, left: unknown, right: unknown) => unknown;
 
-interface Pending {
-  side: JoinSide;
-  key: unknown;
-  timestamp: number;
-  value: unknown;
-  headers: EngineRecord['headers'];
-  sortKey: string;
-}
-
-/** State both sides of one join share within a task. */
+/** What both sides of one join share within a task (Kafka's shared TimeTracker). */
 export class StreamJoinState {
-  readonly buffers: Record<JoinSide, JoinWindowBuffer>;
   streamTime = -1;
-  /** The outer store: unmatched records by (timestamp, side, key), awaiting window close. */
-  readonly pending = new Map<string, Pending>();
-
-  constructor(readonly window: JoinWindowSpec) {
-    const retention = window.beforeMs + window.afterMs + window.graceMs;
-    this.buffers = {
-      left: new JoinWindowBuffer(retention),
-      right: new JoinWindowBuffer(retention),
-    };
-  }
+  constructor(readonly window: JoinWindowSpec) {}
 }
 
 const states = new WeakMap<ProcessorContext, Map<string, StreamJoinState>>();
@@ -55,33 +38,29 @@ export function joinStateFor(
   return state;
 }
 
-/** KStreamJoinWindow: buffer the record on its side, then pass it on. */
-export function joinWindowProcessor(
-  ctx: ProcessorContext,
-  state: StreamJoinState,
-  side: JoinSide,
-): Processor {
-  const buffer = state.buffers[side];
+/** KStreamJoinWindow: put the record into its side's window store, then pass it on. */
+export function joinWindowProcessor(ctx: ProcessorContext, storeName: string): Processor {
+  let store: SegmentedWindowStore;
   return {
+    init() {
+      store = ctx.stateStore(storeName, SegmentedWindowStore);
+    },
     process(record: EngineRecord) {
       if (!isNullish(record.key) && !isNullish(record.value))
-        buffer.put(record.key, record.value, record.timestamp);
+        store.put(record.key, record.value, record.timestamp, record.timestamp);
       ctx.forward(record);
     },
   };
-}
-
-function sortKeyOf(timestamp: number, side: JoinSide, key: unknown): string {
-  // TimestampedKeyAndJoinSide's bytes: timestamp, then the side (right = false first), then key.
-  return `${String(timestamp).padStart(16, '0')}|${side === 'left' ? 1 : 0}|${keyId(key)}`;
 }
 
 export interface StreamJoinOptions {
   side: JoinSide;
   /** Whether this side's unmatched records produce results (left side of left joins; both of outer). */
   outer: boolean;
-  /** Whether the join keeps unmatched records in the shared outer store (left and outer joins). */
-  hasOuterStore: boolean;
+  /** The other side's window store. */
+  otherStore: string;
+  /** The shared outer store of left and outer joins (unmatched records awaiting window close). */
+  outerStore: string | null;
   joiner: Joiner;
 }
 
@@ -96,33 +75,33 @@ export function streamStreamJoinProcessor(
   const after = options.side === 'left' ? w.afterMs : w.beforeMs;
   const join = (key: unknown, mine: unknown, theirs: unknown): unknown =>
     options.side === 'left' ? options.joiner(key, mine, theirs) : options.joiner(key, theirs, mine);
-
-  const emitClosed = (): void => {
-    if (state.pending.size === 0) return;
-    const ordered = [...state.pending.entries()].sort((a, b) =>
-      a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0,
-    );
+  let otherWindows: SegmentedWindowStore;
+  let pending: OuterJoinStore | null = null;
+  const emitClosed = (outer: OuterJoinStore): void => {
+    if (outer.size === 0) return;
     let leftOpen = false;
     let rightOpen = false;
-    for (const [id, p] of ordered) {
+    outer.scan((p) => {
       // A left record's window stays open for `after`, a right record's for `before`.
       const lookBack = p.side === 'left' ? w.afterMs : w.beforeMs;
       if (p.timestamp + lookBack + w.graceMs >= state.streamTime) {
         if (p.side === 'left') leftOpen = true;
         else rightOpen = true;
-        if (leftOpen && rightOpen) break;
-        continue;
+        return leftOpen && rightOpen ? 'stop' : 'keep';
       }
-      state.pending.delete(id);
       const value =
         p.side === 'left'
           ? options.joiner(p.key, p.value, null)
           : options.joiner(p.key, null, p.value);
       ctx.forward({ key: p.key, value, timestamp: p.timestamp, headers: p.headers });
-    }
+      return 'emit';
+    });
   };
-
   return {
+    init() {
+      otherWindows = ctx.stateStore(options.otherStore, SegmentedWindowStore);
+      if (options.outerStore !== null) pending = ctx.stateStore(options.outerStore, OuterJoinStore);
+    },
     process(record: EngineRecord) {
       if (isNullish(record.value)) {
         ctx.taskMetrics.droppedRecordsTotal++;
@@ -138,20 +117,20 @@ export function streamStreamJoinProcessor(
       const timeFrom = Math.max(0, ts - before);
       const timeTo = Math.max(0, ts + after);
       state.streamTime = Math.max(state.streamTime, ts);
-      if (options.hasOuterStore) emitClosed();
+      if (pending !== null) emitClosed(pending);
       let needOuterJoin = options.outer;
-      for (const o of state.buffers[other].fetch(record.key, timeFrom, timeTo)) {
+      for (const o of otherWindows.fetchRange(record.key, timeFrom, timeTo)) {
         needOuterJoin = false;
-        if (options.hasOuterStore) state.pending.delete(sortKeyOf(o.timestamp, other, record.key));
+        pending?.delete(other, record.key, o.start);
         ctx.forward({
           key: record.key,
           value: join(record.key, record.value, o.value),
-          timestamp: Math.max(ts, o.timestamp),
+          timestamp: Math.max(ts, o.start),
           headers: record.headers,
         });
       }
       if (!needOuterJoin) return;
-      if (!options.hasOuterStore || timeTo < state.streamTime) {
+      if (pending === null || timeTo < state.streamTime) {
         ctx.forward({
           key: record.key,
           value: join(record.key, record.value, null),
@@ -160,15 +139,7 @@ export function streamStreamJoinProcessor(
         });
         return;
       }
-      const sortKey = sortKeyOf(ts, options.side, record.key);
-      state.pending.set(sortKey, {
-        side: options.side,
-        key: record.key,
-        timestamp: ts,
-        value: record.value,
-        headers: record.headers,
-        sortKey,
-      });
+      pending.put(options.side, record.key, ts, record.value, record.headers);
     },
   };
 }

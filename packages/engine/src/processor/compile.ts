@@ -11,6 +11,8 @@ import type {
 import { EngineError } from '../errors.js';
 import type { NodeMetrics } from '../metrics/metric-groups.js';
 import type { KeyValueStore } from '../state/key-value-store.js';
+import type { EngineStoreSpec } from '../state/store-factory.js';
+import { windowSizeMs } from '../windows/window-assignment.js';
 import { getSerde } from '../serdes/index.js';
 import type { Serde } from '../serdes/serde.js';
 import { changedSerde } from './changed-serde.js';
@@ -43,7 +45,7 @@ export interface CompiledSubtopology {
   sinkTopics: string[];
   nodes: CompiledNode[];
   sources: CompiledSource[];
-  stores: (StorePlan & { logging?: boolean })[];
+  stores: (StorePlan & EngineStoreSpec & { logging?: boolean })[];
   /**
    * The application's global stores (globalTable), readable from every processor as in Kafka
    * Streams; filled in once the global state is created, shared by every sub-topology.
@@ -115,12 +117,53 @@ export function compileSubtopology(
           ? { ...s, logging: false }
           : s,
       )
-      // Window and session stores log composite string keys (`<start>[:<end>]:<key id>`: state/window-store.ts).
-      .map((s) =>
-        s.type === 'window' || s.type === 'session' ? { ...s, keySerde: 'string' as const } : s,
-      ),
+      .map((s) => engineStoreSpec(s, sub, plan)),
     globalStores,
   };
+}
+
+/**
+ * What the engine's own store kinds need beyond the plan: a stream–stream join's window stores
+ * keep duplicates and plain values (KStreamImplJoin's stores), its outer store logs both sides'
+ * values, a suppression buffer over a windowed table serializes windowed keys.
+ */
+function engineStoreSpec(
+  s: StorePlan & { logging?: boolean },
+  sub: SubtopologyPlan,
+  plan: Plan,
+): EngineStoreSpec & StorePlan & { logging?: boolean } {
+  const users = sub.nodes.filter((n) => n.stores.includes(s.name));
+  if (users.some((n) => n.op === 'join-window'))
+    return { ...s, retainDuplicates: true, timestamped: false };
+  const join = users.find((n) => n.op === 'streamStreamJoin' && n.stores[1] === s.name);
+  if (join !== undefined) {
+    // The left-port join processor reads the right side's window store, and vice versa.
+    const sideStore = (readerPort: string): StorePlan | undefined => {
+      const reader = users.find((n) => n.op === 'streamStreamJoin' && n.port === readerPort);
+      return plan.stores.find((p) => p.name === reader?.stores[0]);
+    };
+    const left = sideStore('right');
+    const right = sideStore('left');
+    return {
+      ...s,
+      outerJoin: {
+        keySerde: left?.keySerde ?? s.keySerde,
+        leftValueSerde: left?.valueSerde ?? s.valueSerde,
+        rightValueSerde: right?.valueSerde ?? s.valueSerde,
+      },
+    };
+  }
+  const window = s.type === 'suppression' ? users[0]?.windowing?.window : undefined;
+  if (window !== undefined) {
+    return {
+      ...s,
+      windowed:
+        window.type === 'session'
+          ? { type: 'session' }
+          : { type: 'time', sizeMs: windowSizeMs(window) },
+    };
+  }
+  return s;
 }
 
 export function compilePlan(plan: Plan, registries: CodeRegistries = {}): CompiledSubtopology[] {

@@ -5,6 +5,7 @@ import type { DecodedRecord, ProcessingError, ProduceRecord, StoredRecord } from
 import { errorMessage } from '../errors.js';
 import type { TaskMetrics } from '../metrics/metric-groups.js';
 import type { KeyValueStore } from '../state/key-value-store.js';
+import type { TaskStateStore } from '../state/task-store.js';
 import type { RecordCollector } from '../task/record-collector.js';
 import { deadLetterRecord } from './dead-letter.js';
 import { FailedProcessingError } from './processing-failure.js';
@@ -22,6 +23,8 @@ export interface ProcessorContextOptions {
   partition: number;
   collector: RecordCollector;
   stores: Map<string, KeyValueStore>;
+  /** Every store of the task, of any kind (window, session, suppression, join stores too). */
+  stateStores?: Map<string, TaskStateStore>;
   /** The application's global stores (readable from any processor). */
   globalStores?: Map<string, KeyValueStore>;
   taskMetrics: TaskMetrics;
@@ -44,6 +47,7 @@ export class ProcessorContext {
   readonly partition: number;
   readonly collector: RecordCollector;
   readonly stores: Map<string, KeyValueStore>;
+  readonly stateStores: Map<string, TaskStateStore>;
   readonly globalStores: Map<string, KeyValueStore>;
   readonly taskMetrics: TaskMetrics;
   recordMetadata: RecordMetadata | null = null;
@@ -80,6 +84,7 @@ export class ProcessorContext {
     this.partition = options.partition;
     this.collector = options.collector;
     this.stores = options.stores;
+    this.stateStores = options.stateStores ?? new Map();
     this.globalStores = options.globalStores ?? new Map();
     this.taskMetrics = options.taskMetrics;
     this.#handler = options.processingHandler;
@@ -99,6 +104,20 @@ export class ProcessorContext {
     if (!s)
       throw new Error(`processor ${this.#current?.name ?? '?'} is not connected to store ${name}`);
     return s;
+  }
+
+  /** The task's store `name`, which must be of the class given (a window store, a buffer…). */
+  stateStore<T extends TaskStateStore>(
+    name: string,
+    kind: abstract new (...args: never[]) => T,
+  ): T {
+    const s = this.stateStores.get(name);
+    if (s instanceof kind) return s;
+    throw new Error(
+      s === undefined
+        ? `processor ${this.#current?.name ?? '?'} is not connected to store ${name}`
+        : `store ${name} is not a ${kind.name} (it is a ${s.constructor.name})`,
+    );
   }
 
   /** Forwards to every child of the current node, depth-first. */

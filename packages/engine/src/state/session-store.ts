@@ -1,9 +1,18 @@
-// A session store segmented by session end, as Kafka Streams' RocksDB session stores: sessions
-// of a key are found by findSessions(key, earliestSessionEndTime, latestSessionStartTime); once
-// stream time (the largest session end put) passes a segment's end + retention the segment is
-// dropped; sessions ending at or before stream time − retention are invisible before that. Writes go to the task's changelogged key-value store too (key `<start>:<end>:<key id>`).
-import type { KeyValueStore } from './key-value-store.js';
-import { changelogKey, defaultSegmentInterval, keyId, parseChangelogKey } from './window-store.js';
+// A session store segmented by session end, as Kafka Streams' session stores: sessions of a key
+// are found by findSessions(key, earliestSessionEndTime, latestSessionStartTime); once stream
+// time (the largest session end put) passes a segment's end + retention the segment is dropped;
+// sessions ending at or before stream time − retention are invisible before that.
+//
+// The store owns its changelog: puts and removes mark the session dirty and the commit writes one
+// record per dirty session in Kafka's layout (SessionKeySchema: the key's bytes, the session end
+// and start as int64; the value's bytes; a removed session is a tombstone).
+import type { SerdeName } from '@streamwright/topology-model';
+import type { ProduceRecord, StoredRecord } from '../api.js';
+import { getSerde } from '../serdes/index.js';
+import type { Serde } from '../serdes/serde.js';
+import { keyOrderFor, type KeyId, type KeyOrder } from './key-order.js';
+import { readLong, viewOf, writeLong, type TaskStateStore } from './task-store.js';
+import { defaultSegmentInterval } from './window-store.js';
 
 export interface SessionEntry {
   key: unknown;
@@ -12,30 +21,61 @@ export interface SessionEntry {
   value: unknown;
 }
 
-export class SegmentedSessionStore {
+export interface SessionStoreOptions {
+  retentionMs: number;
+  segmentIntervalMs?: number;
+  name?: string;
+  keySerde?: SerdeName;
+  valueSerde?: SerdeName;
+  changelogTopic?: string | null;
+  logging?: boolean;
+}
+
+class Session implements SessionEntry {
+  dirty = false;
+  constructor(
+    public key: unknown,
+    public id: KeyId,
+    public start: number,
+    public end: number,
+    public value: unknown,
+    public timestamp: number,
+  ) {}
+}
+
+/** A key's sessions in one segment, ordered by end then start (the store's byte order). */
+type Sessions = Session[];
+
+const SUFFIX_BYTES = 16;
+
+export class SegmentedSessionStore implements TaskStateStore {
+  readonly name: string;
+  readonly changelogTopic: string | null;
+  readonly persistent = false;
   readonly retentionMs: number;
   readonly segmentIntervalMs: number;
-  /** segment id (by end) → key id → `start:end` → entry. */
-  readonly #segments = new Map<number, Map<string, Map<string, SessionEntry>>>();
+  /** segment id (by end) → key id → the key's sessions there. */
+  readonly #segments = new Map<number, Map<KeyId, Sessions>>();
+  #segmentIds: number[] = [];
   #observedStreamTime = -1;
+  #dirty: Session[] = [];
+  readonly #logging: boolean;
+  readonly #keys: KeyOrder;
+  readonly #valueSerde: Serde<unknown>;
   expiredRecordsTotal = 0;
 
   constructor(
-    options: { retentionMs: number; segmentIntervalMs?: number },
-    private readonly changelog: KeyValueStore | null = null,
+    options: SessionStoreOptions,
+    readonly partition = 0,
   ) {
+    this.name = options.name ?? 'session-store';
+    this.changelogTopic = options.changelogTopic ?? null;
+    this.#logging = this.changelogTopic !== null && options.logging !== false;
     this.retentionMs = options.retentionMs;
     this.segmentIntervalMs =
       options.segmentIntervalMs ?? defaultSegmentInterval(options.retentionMs);
-    if (changelog) {
-      for (const e of changelog.all()) {
-        const { numbers, key } = parseChangelogKey(e.key as string, 2);
-        this.#write(
-          { key, start: numbers[0] as number, end: numbers[1] as number, value: e.value },
-          false,
-        );
-      }
-    }
+    this.#keys = keyOrderFor(options.keySerde ?? 'json');
+    this.#valueSerde = getSerde(options.valueSerde ?? 'json');
   }
 
   segmentId(timestamp: number): number {
@@ -46,49 +86,117 @@ export class SegmentedSessionStore {
     return this.#segments.size;
   }
 
-  put(session: SessionEntry): boolean {
-    return this.#write(session, true);
+  /** Orders keys as their serialized bytes. */
+  compareKeys(a: unknown, b: unknown): number {
+    return this.#keys.compare(a, b);
   }
 
-  remove(key: unknown, start: number, end: number): void {
-    this.#write({ key, start, end, value: null }, true);
-  }
-
-  #write(session: SessionEntry, log: boolean): boolean {
-    this.#observedStreamTime = Math.max(this.#observedStreamTime, session.end);
-    const minLive = this.segmentId(this.#observedStreamTime - this.retentionMs);
-    for (const [id, segment] of this.#segments) {
-      if (id >= minLive) continue;
-      this.#segments.delete(id);
-      // No tombstones: the changelog (compact,delete) expires old sessions by its own retention.
-      if (this.changelog)
-        for (const sessions of segment.values())
-          for (const s of sessions.values())
-            this.changelog.evict?.(changelogKey([s.start, s.end], s.key));
+  /** put(session); a null value removes it. `timestamp`: what the changelog record carries. */
+  put(session: SessionEntry, timestamp: number = session.end): boolean {
+    const id = this.#keys.id(session.key);
+    if (!this.#advance(session.end)) return false;
+    const deleting = session.value === null || session.value === undefined;
+    const segment = this.#segments.get(this.segmentId(session.end));
+    const sessions = segment?.get(id);
+    const found = sessions?.find((s) => s.start === session.start && s.end === session.end);
+    if (found !== undefined) {
+      if (deleting) {
+        sessions!.splice(sessions!.indexOf(found), 1);
+        if (sessions!.length === 0) segment!.delete(id);
+      }
+      found.value = deleting ? null : session.value;
+      found.timestamp = timestamp;
+      this.#markDirty(found);
+      return true;
     }
-    const id = this.segmentId(session.end);
-    if (id < minLive || session.end <= this.#observedStreamTime - this.retentionMs) {
+    const entry = new Session(
+      session.key,
+      id,
+      session.start,
+      session.end,
+      deleting ? null : session.value,
+      timestamp,
+    );
+    if (!deleting) this.#insert(entry);
+    this.#markDirty(entry);
+    return true;
+  }
+
+  remove(key: unknown, start: number, end: number, timestamp: number = end): void {
+    this.put({ key, start, end, value: null }, timestamp);
+  }
+
+  #advance(end: number): boolean {
+    if (end > this.#observedStreamTime) {
+      this.#observedStreamTime = end;
+      const minLive = this.segmentId(end - this.retentionMs);
+      while (this.#segmentIds.length > 0 && this.#segmentIds[0]! < minLive) {
+        // No tombstones: the changelog (compact,delete) expires old sessions by its own retention.
+        this.#segments.delete(this.#segmentIds.shift()!);
+      }
+    }
+    if (end <= this.#observedStreamTime - this.retentionMs) {
       this.expiredRecordsTotal++;
       return false;
     }
-    const kid = keyId(session.key);
-    const sid = `${session.start}:${session.end}`;
-    if (session.value === null || session.value === undefined) {
-      this.#segments.get(id)?.get(kid)?.delete(sid);
-    } else {
-      let segment = this.#segments.get(id);
-      if (!segment) this.#segments.set(id, (segment = new Map()));
-      let sessions = segment.get(kid);
-      if (!sessions) segment.set(kid, (sessions = new Map()));
-      sessions.set(sid, { ...session });
-    }
-    if (log)
-      this.changelog?.put(
-        changelogKey([session.start, session.end], session.key),
-        session.value,
-        session.end,
-      );
     return true;
+  }
+
+  #insert(entry: Session): void {
+    const segmentId = this.segmentId(entry.end);
+    let segment = this.#segments.get(segmentId);
+    if (segment === undefined) {
+      this.#segments.set(segmentId, (segment = new Map()));
+      const ids = this.#segmentIds;
+      let i = ids.length;
+      while (i > 0 && ids[i - 1]! > segmentId) i--;
+      ids.splice(i, 0, segmentId);
+    }
+    let sessions = segment.get(entry.id);
+    if (sessions === undefined) segment.set(entry.id, (sessions = []));
+    let i = sessions.length;
+    while (
+      i > 0 &&
+      (sessions[i - 1]!.end > entry.end ||
+        (sessions[i - 1]!.end === entry.end && sessions[i - 1]!.start > entry.start))
+    )
+      i--;
+    sessions.splice(i, 0, entry);
+  }
+
+  #markDirty(entry: Session): void {
+    if (!this.#logging || entry.dirty) return;
+    entry.dirty = true;
+    this.#dirty.push(entry);
+  }
+
+  /** Live sessions matching `accept`, ordered by end, then key bytes, then start. */
+  #scan(
+    earliestEnd: number,
+    accept: (id: KeyId) => boolean,
+    keysOf: ((segment: Map<KeyId, Sessions>) => Iterable<Sessions>) | null,
+    latestStart: number,
+  ): SessionEntry[] {
+    // Sessions ending at or before stream time − retention are invisible (as RocksDB's actualFrom).
+    const from = Math.max(earliestEnd, this.#observedStreamTime - this.retentionMs + 1);
+    const lo = this.segmentId(from);
+    const out: Session[] = [];
+    for (const segmentId of this.#segmentIds) {
+      if (segmentId < lo) continue;
+      const segment = this.#segments.get(segmentId)!;
+      const lists = keysOf === null ? segment.values() : keysOf(segment);
+      for (const sessions of lists) {
+        if (sessions.length === 0 || !accept(sessions[0]!.id)) continue;
+        for (const s of sessions) if (s.end >= from && s.start <= latestStart) out.push(s);
+      }
+    }
+    if (out.length < 2) return out;
+    return out.sort(
+      (a, b) =>
+        a.end - b.end ||
+        (a.id === b.id ? 0 : this.#keys.compare(a.key, b.key)) ||
+        a.start - b.start,
+    );
   }
 
   /**
@@ -97,35 +205,130 @@ export class SegmentedSessionStore {
    * end then start (the store's byte order).
    */
   findSessions(key: unknown, earliestEnd: number, latestSessionStartTime: number): SessionEntry[] {
-    // Sessions ending at or before stream time − retention are invisible (as RocksDB's actualFrom).
-    const earliestSessionEndTime = Math.max(
+    const id = this.#keys.id(key);
+    return this.#scan(
       earliestEnd,
-      this.#observedStreamTime - this.retentionMs + 1,
+      () => true,
+      (segment) => {
+        const s = segment.get(id);
+        return s === undefined ? [] : [s];
+      },
+      latestSessionStartTime,
     );
-    const kid = keyId(key);
-    const out: SessionEntry[] = [];
-    const minLive = this.segmentId(this.#observedStreamTime - this.retentionMs);
-    for (const [id, segment] of this.#segments) {
-      if (id < minLive || id < this.segmentId(earliestSessionEndTime)) continue;
-      const sessions = segment.get(kid);
-      if (!sessions) continue;
-      for (const s of sessions.values())
-        if (s.end >= earliestSessionEndTime && s.start <= latestSessionStartTime) out.push(s);
+  }
+
+  /** findSessions(keyFrom, keyTo, …): the same for keys within [from, to] (byte order; null: open). */
+  findSessionsInRange(
+    keyFrom: unknown,
+    keyTo: unknown,
+    earliestEnd: number,
+    latestSessionStartTime: number,
+  ): SessionEntry[] {
+    const hasFrom = keyFrom !== null && keyFrom !== undefined;
+    const hasTo = keyTo !== null && keyTo !== undefined;
+    if (hasFrom && hasTo && this.#keys.compare(keyFrom, keyTo) > 0) return [];
+    const byKey = new Map<KeyId, unknown>();
+    return this.#scan(
+      earliestEnd,
+      (id) => {
+        let ok = byKey.get(id) as boolean | undefined;
+        if (ok === undefined) {
+          const key = this.#keyOfId(id);
+          ok =
+            (!hasFrom || this.#keys.compare(key, keyFrom) >= 0) &&
+            (!hasTo || this.#keys.compare(key, keyTo) <= 0);
+          byKey.set(id, ok);
+        }
+        return ok;
+      },
+      null,
+      latestSessionStartTime,
+    );
+  }
+
+  #keyOfId(id: KeyId): unknown {
+    for (const segment of this.#segments.values()) {
+      const s = segment.get(id);
+      if (s !== undefined && s.length > 0) return s[0]!.key;
     }
-    return out.sort((a, b) => a.end - b.end || a.start - b.start);
+    return undefined;
   }
 
   fetchSession(key: unknown, start: number, end: number): unknown {
-    return (
-      this.#segments.get(this.segmentId(end))?.get(keyId(key))?.get(`${start}:${end}`)?.value ??
-      null
-    );
+    if (end <= this.#observedStreamTime - this.retentionMs) return null;
+    const sessions = this.#segments.get(this.segmentId(end))?.get(this.#keys.id(key));
+    return sessions?.find((s) => s.start === start && s.end === end)?.value ?? null;
   }
 
   all(): SessionEntry[] {
-    const out: SessionEntry[] = [];
+    return this.#scan(Number.MIN_SAFE_INTEGER, () => true, null, Number.MAX_SAFE_INTEGER);
+  }
+
+  approximateNumEntries(): number {
+    let n = 0;
     for (const segment of this.#segments.values())
-      for (const sessions of segment.values()) out.push(...sessions.values());
-    return out.sort((a, b) => a.end - b.end || a.start - b.start);
+      for (const sessions of segment.values()) n += sessions.length;
+    return n;
+  }
+
+  takeChangelogRecords(): ProduceRecord[] {
+    const dirty = this.#dirty;
+    if (dirty.length === 0 || this.changelogTopic === null) return [];
+    this.#dirty = [];
+    const out: ProduceRecord[] = [];
+    for (const s of dirty) {
+      s.dirty = false;
+      if (s.value !== null && s.end <= this.#observedStreamTime - this.retentionMs) continue;
+      const key = this.#keys.serde.serialize(s.key) ?? new Uint8Array(0);
+      const bytes = new Uint8Array(key.byteLength + SUFFIX_BYTES);
+      bytes.set(key, 0);
+      const view = viewOf(bytes);
+      writeLong(view, key.byteLength, s.end);
+      writeLong(view, key.byteLength + 8, s.start);
+      out.push({
+        topic: this.changelogTopic,
+        partition: this.partition,
+        key: bytes,
+        value: s.value === null ? null : this.#valueSerde.serialize(s.value),
+        timestamp: s.timestamp,
+      });
+    }
+    return out;
+  }
+
+  restore(record: StoredRecord): void {
+    const bytes = record.key;
+    if (bytes === null || bytes.byteLength < SUFFIX_BYTES) return;
+    const n = bytes.byteLength - SUFFIX_BYTES;
+    const view = viewOf(bytes);
+    const end = readLong(view, n);
+    const start = readLong(view, n + 8);
+    const key = this.#keys.serde.deserialize(bytes.subarray(0, n));
+    const id = this.#keys.id(key);
+    if (!this.#advance(end)) return;
+    const segment = this.#segments.get(this.segmentId(end));
+    const sessions = segment?.get(id);
+    const found = sessions?.find((s) => s.start === start && s.end === end);
+    if (record.value === null) {
+      if (found !== undefined) {
+        sessions!.splice(sessions!.indexOf(found), 1);
+        if (sessions!.length === 0) segment!.delete(id);
+      }
+      return;
+    }
+    const value = this.#valueSerde.deserialize(record.value);
+    if (found !== undefined) found.value = value;
+    else this.#insert(new Session(key, id, start, end, value, record.timestamp));
+  }
+
+  wipe(): void {
+    this.#segments.clear();
+    this.#segmentIds = [];
+    this.#dirty = [];
+    this.#observedStreamTime = -1;
+  }
+
+  close(): void {
+    this.wipe();
   }
 }

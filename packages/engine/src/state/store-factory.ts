@@ -1,15 +1,21 @@
 // Which store a task gets: lmdb when the application asks for persistent DSL stores
 // (`default.dsl.store`, Kafka's key: `rocksDB`, or `lmdb`) and has a state dir, and the store is a
 // key-value store materialized as persistent (Materialized's default); otherwise in memory.
-// Window, session and suppression stores are in memory either way.
+// Window and session stores, suppression buffers and stream–stream join outer stores are in
+// memory either way, each owning its changelog.
 import { join } from 'node:path';
-import type { StorePlan } from '@streamwright/topology-model';
+import type { SerdeName, StorePlan } from '@streamwright/topology-model';
+import { OuterJoinStore } from './outer-join-store.js';
+import { SuppressionBufferStore } from './suppression-buffer.js';
 import {
   InMemoryKeyValueStore,
   type StoreSpec,
   type TaskKeyValueStore,
 } from './key-value-store.js';
 import { LmdbKeyValueStore } from './lmdb-key-value-store.js';
+import { SegmentedSessionStore } from './session-store.js';
+import type { TaskStateStore } from './task-store.js';
+import { SegmentedWindowStore } from './window-store.js';
 
 export interface StoreFactoryConfig {
   /** The task's directory in the state dir, or null without one. */
@@ -17,16 +23,71 @@ export interface StoreFactoryConfig {
   persistentStores: boolean;
 }
 
+/** What compile.ts adds to a planned store for the engine's own store kinds. */
+export interface EngineStoreSpec
+  extends StoreSpec, Partial<Pick<StorePlan, 'type' | 'storeType' | 'retentionMs'>> {
+  /** Window stores: keep every put (stream–stream join buffers; Stores…(retainDuplicates)). */
+  retainDuplicates?: boolean;
+  /** Window stores: values logged with their timestamp (the DSL's timestamped stores). */
+  timestamped?: boolean;
+  /** A stream–stream join's outer store: the serdes of both sides. */
+  outerJoin?: { keySerde: SerdeName; leftValueSerde: SerdeName; rightValueSerde: SerdeName };
+  /** A suppression buffer over a windowed table: the window size its keys' ends derive from. */
+  windowed?: { type: 'time'; sizeMs: number } | { type: 'session' };
+}
+
 export function createTaskStore(
-  spec: StoreSpec & Partial<Pick<StorePlan, 'type' | 'storeType'>>,
+  spec: EngineStoreSpec,
+  partition: number,
+  config: StoreFactoryConfig,
+): TaskStateStore {
+  const common = {
+    name: spec.name,
+    keySerde: spec.keySerde,
+    valueSerde: spec.valueSerde,
+    changelogTopic: spec.changelogTopic,
+    logging: spec.logging !== false,
+  };
+  if (spec.outerJoin !== undefined)
+    return new OuterJoinStore({ ...common, ...spec.outerJoin }, partition);
+  switch (spec.type ?? 'keyValue') {
+    case 'window':
+      return new SegmentedWindowStore(
+        {
+          ...common,
+          retentionMs: spec.retentionMs ?? 86_400_000,
+          retainDuplicates: spec.retainDuplicates ?? false,
+          timestamped: spec.timestamped ?? true,
+        },
+        partition,
+      );
+    case 'session':
+      return new SegmentedSessionStore(
+        { ...common, retentionMs: spec.retentionMs ?? 86_400_000 },
+        partition,
+      );
+    case 'suppression':
+      return new SuppressionBufferStore(
+        { ...common, ...(spec.windowed ? { windowed: spec.windowed } : {}) },
+        partition,
+      );
+    case 'keyValue':
+      return createKeyValueStore(spec, partition, config);
+  }
+}
+
+function createKeyValueStore(
+  spec: EngineStoreSpec,
   partition: number,
   config: StoreFactoryConfig,
 ): TaskKeyValueStore {
   const persistent =
-    config.persistentStores &&
-    config.taskDir !== null &&
-    (spec.type ?? 'keyValue') === 'keyValue' &&
-    spec.storeType !== 'inMemory';
+    config.persistentStores && config.taskDir !== null && spec.storeType !== 'inMemory';
   if (!persistent) return new InMemoryKeyValueStore(spec, partition);
   return new LmdbKeyValueStore(spec, partition, join(config.taskDir!, 'lmdb', spec.name));
+}
+
+/** Whether a task store is a key-value store (what key-value readers and queries take). */
+export function isKeyValueStore(store: TaskStateStore): store is TaskKeyValueStore {
+  return store instanceof InMemoryKeyValueStore || store instanceof LmdbKeyValueStore;
 }

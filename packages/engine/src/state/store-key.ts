@@ -4,7 +4,7 @@ import type { Serde } from '../serdes/serde.js';
 
 /**
  * A Map key for a record key, equal exactly when the serialized bytes are equal (Kafka Streams'
- * stores compare keys as bytes). String and long keys skip serialization on the hot path: their
+ * stores compare keys as bytes). String, integer and long keys skip serialization on the hot path: their
  * serialization is injective, so the plain value is an equally exact key.
  */
 export function storeKeyFunction(
@@ -16,6 +16,12 @@ export function storeKeyFunction(
       return (key) => {
         if (typeof key === 'string') return key;
         serde.serialize(key); // throws the serde's typed error for a non-string
+        return String(key);
+      };
+    case 'integer':
+      return (key) => {
+        if (typeof key === 'number' && (key | 0) === key) return String(key);
+        serde.serialize(key);
         return String(key);
       };
     case 'long':

@@ -2,9 +2,21 @@
 // segments of `segmentIntervalMs` by window start; once stream time (the largest window start put)
 // moves past a segment's end + retention, the whole segment is dropped. Windows starting at or
 // before stream time − retention are invisible to reads and skipped by puts even while their
-// segment lives (AbstractRocksDBSegmentedBytesStore's actualFrom). Each write also goes to the task's changelogged key-value store (string key
-// `<start>:<key id>`) so that the window store is restored from its changelog like any store.
-import type { KeyValueStore, ValueAndTimestamp } from './key-value-store.js';
+// segment lives (AbstractRocksDBSegmentedBytesStore's actualFrom).
+//
+// The store owns its changelog: a put marks the window dirty (once, however often it changes
+// before the commit) and the commit writes one record per dirty window in Kafka's layout —
+// key = the key's bytes, the window start (int64) and a sequence number (int32, WindowKeySchema);
+// value = the value's bytes, prefixed by the timestamp (int64) in a timestamped store
+// (ValueAndTimestampSerializer). With `retainDuplicates` (stream–stream join buffers) every put is
+// a new entry with its own sequence number, as Kafka's stores with duplicates keep them.
+import type { SerdeName } from '@streamwright/topology-model';
+import type { ProduceRecord, StoredRecord } from '../api.js';
+import { getSerde } from '../serdes/index.js';
+import type { Serde } from '../serdes/serde.js';
+import type { ValueAndTimestamp } from './key-value-store.js';
+import { keyOrderFor, type KeyId, type KeyOrder } from './key-order.js';
+import { readLong, viewOf, writeLong, type TaskStateStore } from './task-store.js';
 
 export interface WindowEntry extends ValueAndTimestamp {
   key: unknown;
@@ -15,32 +27,23 @@ export interface WindowStoreOptions {
   retentionMs: number;
   /** Default retention / 2 (see defaultSegmentInterval). */
   segmentIntervalMs?: number;
+  name?: string;
+  keySerde?: SerdeName;
+  valueSerde?: SerdeName;
+  changelogTopic?: string | null;
+  /** False when logging is off (the store is not backed up). */
+  logging?: boolean;
+  /** Every put is kept, also for the same key and start (Stores.persistentWindowStore(…, true)). */
+  retainDuplicates?: boolean;
+  /** Values are logged with their timestamp (TimestampedWindowStore, the DSL's); default true. */
+  timestamped?: boolean;
 }
 
-/** An identity for a record key (keys are compared by value, as bytes in Kafka Streams). */
+/** An identity for any record key (keys are compared by value, as bytes in Kafka Streams). */
 export function keyId(key: unknown): string {
   if (typeof key === 'string') return `s${key}`;
   if (typeof key === 'number') return `n${key}`;
   return `j${JSON.stringify(key)}`;
-}
-
-/** The key a keyId stands for (restoring from a changelog). */
-export function keyOfId(id: string): unknown {
-  const rest = id.slice(1);
-  return id[0] === 's' ? rest : id[0] === 'n' ? Number(rest) : JSON.parse(rest);
-}
-
-/** A changelog key: the window's numbers, then the key id (which may itself contain ':'). */
-export function changelogKey(numbers: number[], key: unknown): string {
-  return `${numbers.join(':')}:${keyId(key)}`;
-}
-
-export function parseChangelogKey(
-  text: string,
-  count: number,
-): { numbers: number[]; key: unknown } {
-  const parts = text.split(':');
-  return { numbers: parts.slice(0, count).map(Number), key: keyOfId(parts.slice(count).join(':')) };
 }
 
 /**
@@ -53,28 +56,136 @@ export function defaultSegmentInterval(retentionMs: number): number {
   return Math.max(Math.floor(retentionMs / 2), 1);
 }
 
-export class SegmentedWindowStore {
+/** One window of one key (one put, with duplicates); the store's entries are these objects. */
+class Slot implements WindowEntry {
+  dirty = false;
+  constructor(
+    public key: unknown,
+    public id: KeyId,
+    public start: number,
+    public seq: number,
+    public value: unknown,
+    public timestamp: number,
+  ) {}
+}
+
+/**
+ * A key's windows within one segment: one window alone (the common case: no array), or several
+ * ordered by start (then sequence number).
+ */
+type Windows = Slot | Slot[];
+
+/**
+ * One time segment: its windows by key, and those changed since the last commit — dropped with
+ * the segment when it expires, so expired windows are neither kept alive nor logged.
+ */
+class Segment {
+  readonly byKey = new Map<KeyId, Windows>();
+  dirty: Slot[] = [];
+  constructor(readonly id: number) {}
+}
+
+/** Where `start` goes in `windows`: the first index whose start is larger (binary search). */
+function upperBound(windows: Slot[], start: number): number {
+  let lo = 0;
+  let hi = windows.length;
+  // Most puts are for the newest window: check the end first.
+  if (hi === 0 || windows[hi - 1]!.start <= start) return hi;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (windows[mid]!.start <= start) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function find(windows: Windows | undefined, start: number): Slot | undefined {
+  if (windows === undefined) return undefined;
+  if (windows instanceof Slot) return windows.start === start ? windows : undefined;
+  const slot = windows[upperBound(windows, start) - 1];
+  return slot !== undefined && slot.start === start ? slot : undefined;
+}
+
+/** The first (earliest put) window of `start`, with duplicates. */
+function findFirst(windows: Windows | undefined, start: number): Slot | undefined {
+  if (windows === undefined || windows instanceof Slot) return find(windows, start);
+  return windows.find((s) => s.start === start);
+}
+
+function insert(segment: Segment, slot: Slot): void {
+  const windows = segment.byKey.get(slot.id);
+  if (windows === undefined) segment.byKey.set(slot.id, slot);
+  else if (windows instanceof Slot)
+    segment.byKey.set(slot.id, windows.start <= slot.start ? [windows, slot] : [slot, windows]);
+  else {
+    const at = upperBound(windows, slot.start);
+    if (at === windows.length) windows.push(slot);
+    else windows.splice(at, 0, slot);
+  }
+}
+
+function remove(segment: Segment, slot: Slot): void {
+  const windows = segment.byKey.get(slot.id);
+  if (windows === slot) segment.byKey.delete(slot.id);
+  else if (Array.isArray(windows)) {
+    const i = windows.indexOf(slot);
+    if (i >= 0) windows.splice(i, 1);
+    if (windows.length === 1) segment.byKey.set(slot.id, windows[0]!);
+  }
+}
+
+/** Pushes the windows of `windows` starting within [from, to] onto `out`, by start. */
+function collect(windows: Windows, from: number, to: number, out: Slot[]): void {
+  if (windows instanceof Slot) {
+    if (windows.start >= from && windows.start <= to) out.push(windows);
+    return;
+  }
+  for (const s of windows) {
+    if (s.start > to) break;
+    if (s.start >= from) out.push(s);
+  }
+}
+
+function keyOf(windows: Windows): unknown {
+  return windows instanceof Slot ? windows.key : windows[0]!.key;
+}
+
+const SUFFIX_BYTES = 12;
+
+export class SegmentedWindowStore implements TaskStateStore {
+  readonly name: string;
+  readonly changelogTopic: string | null;
+  readonly persistent = false;
   readonly retentionMs: number;
   readonly segmentIntervalMs: number;
-  /** segment id → key id → window start → entry. */
-  readonly #segments = new Map<number, Map<string, Map<number, WindowEntry>>>();
+  readonly retainDuplicates: boolean;
+  readonly timestamped: boolean;
+  readonly #segments = new Map<number, Segment>();
+  /** Live segments, ascending by id. */
+  #ordered: Segment[] = [];
   #observedStreamTime = -1;
+  #seq = 0;
+  readonly #logging: boolean;
+  readonly #keys: KeyOrder;
+  readonly #valueSerde: Serde<unknown>;
   /** Puts skipped because their segment had expired (Kafka: expired-window-record-drop). */
   expiredRecordsTotal = 0;
 
   constructor(
     options: WindowStoreOptions,
-    private readonly changelog: KeyValueStore | null = null,
+    /** Changelog partition = the task's partition. */
+    readonly partition = 0,
   ) {
+    this.name = options.name ?? 'window-store';
+    this.changelogTopic = options.changelogTopic ?? null;
+    this.#logging = this.changelogTopic !== null && options.logging !== false;
     this.retentionMs = options.retentionMs;
     this.segmentIntervalMs =
       options.segmentIntervalMs ?? defaultSegmentInterval(options.retentionMs);
-    if (changelog) for (const e of changelog.all()) this.#restore(e.key, e.value, e.timestamp);
-  }
-
-  #restore(storeKey: unknown, value: unknown, timestamp: number): void {
-    const { numbers, key } = parseChangelogKey(storeKey as string, 1);
-    this.#write(key, numbers[0] as number, value, timestamp, false);
+    this.retainDuplicates = options.retainDuplicates ?? false;
+    this.timestamped = options.timestamped ?? true;
+    this.#keys = keyOrderFor(options.keySerde ?? 'json');
+    this.#valueSerde = getSerde(options.valueSerde ?? 'json');
   }
 
   segmentId(timestamp: number): number {
@@ -90,43 +201,84 @@ export class SegmentedWindowStore {
     return this.#segments.size;
   }
 
-  /** put(key, value, windowStart); a null value deletes. False when skipped as expired. */
-  put(key: unknown, value: unknown, windowStart: number, timestamp: number): boolean {
-    return this.#write(key, windowStart, value, timestamp, true);
+  /** Orders keys as their serialized bytes (what range reads go by). */
+  compareKeys(a: unknown, b: unknown): number {
+    return this.#keys.compare(a, b);
   }
 
-  #write(key: unknown, start: number, value: unknown, timestamp: number, log: boolean): boolean {
-    this.#observedStreamTime = Math.max(this.#observedStreamTime, start);
-    const minLive = this.segmentId(this.#observedStreamTime - this.retentionMs);
-    this.#dropSegmentsBefore(minLive);
-    const id = this.segmentId(start);
-    if (id < minLive || start <= this.#observedStreamTime - this.retentionMs) {
-      this.expiredRecordsTotal++;
-      return false;
+  /**
+   * put(key, value, windowStart); a null value deletes (without duplicates). False when skipped
+   * as expired.
+   */
+  put(key: unknown, value: unknown, windowStart: number, timestamp: number): boolean {
+    const id = this.#keys.id(key);
+    if (!this.#advance(windowStart)) return false;
+    const deleting = value === null || value === undefined;
+    if (this.retainDuplicates) {
+      // Kafka Streams' stores with duplicates ignore deletes (a null put is a no-op).
+      if (deleting) return true;
+      this.#insert(new Slot(key, id, windowStart, ++this.#seq, value, timestamp), true);
+      return true;
     }
-    const kid = keyId(key);
-    if (value === null || value === undefined) {
-      this.#segments.get(id)?.get(kid)?.delete(start);
-    } else {
-      let segment = this.#segments.get(id);
-      if (!segment) this.#segments.set(id, (segment = new Map()));
-      let windows = segment.get(kid);
-      if (!windows) segment.set(kid, (windows = new Map()));
-      windows.set(start, { key, start, value, timestamp });
+    const segment = this.#segments.get(this.segmentId(windowStart));
+    const slot = find(segment?.byKey.get(id), windowStart);
+    if (slot !== undefined) {
+      if (deleting) remove(segment!, slot);
+      slot.value = deleting ? null : value;
+      slot.timestamp = timestamp;
+      if (!slot.dirty) this.#markDirty(segment!, slot);
+      return true;
     }
-    if (log) this.changelog?.put(changelogKey([start], key), value, timestamp);
+    const fresh = new Slot(key, id, windowStart, 0, deleting ? null : value, timestamp);
+    // Deleting what is not here still logs a tombstone (the window may be in the changelog).
+    if (deleting) this.#markDirty(this.#segment(this.segmentId(windowStart)), fresh);
+    else this.#insert(fresh, true);
     return true;
   }
 
-  #dropSegmentsBefore(minLive: number): void {
-    for (const [id, segment] of this.#segments) {
-      if (id >= minLive) continue;
-      this.#segments.delete(id);
-      // No tombstones: the changelog (compact,delete) expires old windows by its own retention.
-      if (!this.changelog) continue;
-      for (const windows of segment.values())
-        for (const e of windows.values()) this.changelog.evict?.(changelogKey([e.start], e.key));
+  /** Moves stream time; drops expired segments. False when `start` is already expired. */
+  #advance(start: number): boolean {
+    if (start > this.#observedStreamTime) {
+      this.#observedStreamTime = start;
+      const minLive = this.segmentId(start - this.retentionMs);
+      let drop = 0;
+      while (drop < this.#ordered.length && this.#ordered[drop]!.id < minLive) {
+        // No tombstones: the changelog (compact,delete) expires old windows by its own retention.
+        this.#segments.delete(this.#ordered[drop]!.id);
+        drop++;
+      }
+      if (drop > 0) this.#ordered.splice(0, drop);
     }
+    if (start <= this.#observedStreamTime - this.retentionMs) {
+      this.expiredRecordsTotal++;
+      return false;
+    }
+    return true;
+  }
+
+  #segment(segmentId: number): Segment {
+    let segment = this.#segments.get(segmentId);
+    if (segment === undefined) {
+      this.#segments.set(segmentId, (segment = new Segment(segmentId)));
+      const list = this.#ordered;
+      let i = list.length;
+      while (i > 0 && list[i - 1]!.id > segmentId) i--;
+      if (i === list.length) list.push(segment);
+      else list.splice(i, 0, segment);
+    }
+    return segment;
+  }
+
+  #insert(slot: Slot, log: boolean): void {
+    const segment = this.#segment(this.segmentId(slot.start));
+    insert(segment, slot);
+    if (log) this.#markDirty(segment, slot);
+  }
+
+  #markDirty(segment: Segment, slot: Slot): void {
+    if (!this.#logging) return;
+    slot.dirty = true;
+    segment.dirty.push(slot);
   }
 
   #live(start: number): boolean {
@@ -134,43 +286,205 @@ export class SegmentedWindowStore {
   }
 
   /** fetch(key, windowStart): the window's value, or undefined (also when expired). */
-  fetch(key: unknown, windowStart: number): ValueAndTimestamp | undefined {
+  fetch(key: unknown, windowStart: number): WindowEntry | undefined {
     if (!this.#live(windowStart)) return undefined;
-    return this.#segments.get(this.segmentId(windowStart))?.get(keyId(key))?.get(windowStart);
+    const windows = this.#segments.get(this.segmentId(windowStart))?.byKey.get(this.#keys.id(key));
+    // With duplicates: the earliest put of that window (WindowStore#fetch(key, time)).
+    return this.retainDuplicates ? findFirst(windows, windowStart) : find(windows, windowStart);
+  }
+
+  /** Live segments overlapping [from, to], ascending. */
+  #segmentsIn(timeFrom: number, timeTo: number): Segment[] {
+    const lo = this.segmentId(timeFrom);
+    const hi = this.segmentId(timeTo);
+    const out: Segment[] = [];
+    for (const segment of this.#ordered) {
+      if (segment.id < lo) continue;
+      if (segment.id > hi) break;
+      out.push(segment);
+    }
+    return out;
+  }
+
+  #lowerBound(from: number): number {
+    return Math.max(from, this.#observedStreamTime - this.retentionMs + 1);
   }
 
   /** fetch(key, timeFrom, timeTo): the key's windows starting within [from, to], by start. */
   fetchRange(key: unknown, from: number, timeTo: number): WindowEntry[] {
-    const timeFrom = Math.max(from, this.#observedStreamTime - this.retentionMs + 1);
-    const kid = keyId(key);
-    const out: WindowEntry[] = [];
-    for (const [id, segment] of this.#segments) {
-      if (id < this.segmentId(timeFrom) || id > this.segmentId(timeTo)) continue;
-      const windows = segment.get(kid);
-      if (!windows) continue;
-      for (const e of windows.values()) if (e.start >= timeFrom && e.start <= timeTo) out.push(e);
+    const timeFrom = this.#lowerBound(from);
+    const out: Slot[] = [];
+    if (timeFrom > timeTo) return out;
+    const id = this.#keys.id(key);
+    const lo = this.segmentId(timeFrom);
+    const hi = this.segmentId(timeTo);
+    for (const segment of this.#ordered) {
+      if (segment.id < lo) continue;
+      if (segment.id > hi) break;
+      const windows = segment.byKey.get(id);
+      if (windows !== undefined) collect(windows, timeFrom, timeTo, out);
     }
-    return out.sort((a, b) => a.start - b.start);
+    return out;
   }
 
   /**
-   * fetchAll(timeFrom, timeTo): every window starting within [from, to], by start.
+   * fetch(keyFrom, keyTo, timeFrom, timeTo): windows of keys within [keyFrom, keyTo] (byte order;
+   * null bounds are open) starting within [from, to]; ordered by start, then key bytes, as Kafka
+   * Streams' in-memory window store returns them. An inverted key range is empty (Kafka logs a
+   * warning and returns nothing).
+   */
+  fetchKeyRange(keyFrom: unknown, keyTo: unknown, from: number, timeTo: number): WindowEntry[] {
+    const timeFrom = this.#lowerBound(from);
+    const out: Slot[] = [];
+    if (timeFrom > timeTo) return out;
+    const hasFrom = keyFrom !== null && keyFrom !== undefined;
+    const hasTo = keyTo !== null && keyTo !== undefined;
+    const listed = hasFrom && hasTo ? this.#keys.enumerate(keyFrom, keyTo, 64) : null;
+    if (listed !== null && listed.length === 0) return out;
+    for (const segment of this.#segmentsIn(timeFrom, timeTo)) {
+      if (listed !== null) {
+        for (const id of listed) {
+          const windows = segment.byKey.get(id);
+          if (windows !== undefined) collect(windows, timeFrom, timeTo, out);
+        }
+        continue;
+      }
+      for (const windows of segment.byKey.values()) {
+        const key = keyOf(windows);
+        if (hasFrom && this.#keys.compare(key, keyFrom) < 0) continue;
+        if (hasTo && this.#keys.compare(key, keyTo) > 0) continue;
+        collect(windows, timeFrom, timeTo, out);
+      }
+    }
+    return this.#ordered_(out);
+  }
+
+  /**
+   * fetchAll(timeFrom, timeTo): every window starting within [from, to], by start then key.
    * `retentionEdge`: also the window starting exactly at stream time − retention (Kafka's
    * time-ordered store, which onWindowClose aggregations read, still shows it).
    */
   fetchAll(from: number, timeTo: number, retentionEdge = false): WindowEntry[] {
-    const edge = retentionEdge ? 0 : 1;
-    const timeFrom = Math.max(from, this.#observedStreamTime - this.retentionMs + edge);
-    const out: WindowEntry[] = [];
-    for (const [id, segment] of this.#segments) {
-      if (id < this.segmentId(timeFrom) || id > this.segmentId(timeTo)) continue;
-      for (const windows of segment.values())
-        for (const e of windows.values()) if (e.start >= timeFrom && e.start <= timeTo) out.push(e);
-    }
-    return out.sort((a, b) => a.start - b.start);
+    const timeFrom = retentionEdge
+      ? Math.max(from, this.#observedStreamTime - this.retentionMs)
+      : this.#lowerBound(from);
+    const out: Slot[] = [];
+    if (timeFrom > timeTo) return out;
+    for (const segment of this.#segmentsIn(timeFrom, timeTo))
+      for (const windows of segment.byKey.values()) collect(windows, timeFrom, timeTo, out);
+    return this.#ordered_(out);
   }
 
   all(): WindowEntry[] {
     return this.fetchAll(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+  }
+
+  #ordered_(slots: Slot[]): Slot[] {
+    if (slots.length < 2) return slots;
+    return slots.sort(
+      (a, b) =>
+        a.start - b.start ||
+        (a.id === b.id ? 0 : this.#keys.compare(a.key, b.key)) ||
+        a.seq - b.seq,
+    );
+  }
+
+  approximateNumEntries(): number {
+    let n = 0;
+    for (const segment of this.#ordered)
+      for (const windows of segment.byKey.values())
+        n += windows instanceof Slot ? 1 : windows.length;
+    return n;
+  }
+
+  takeChangelogRecords(): ProduceRecord[] {
+    if (this.changelogTopic === null) return [];
+    const out: ProduceRecord[] = [];
+    for (const segment of this.#ordered) {
+      const dirty = segment.dirty;
+      if (dirty.length === 0) continue;
+      segment.dirty = [];
+      for (const slot of dirty) {
+        slot.dirty = false;
+        // Expired though its segment lives: invisible, and the changelog's retention drops it.
+        if (slot.value !== null && !this.#live(slot.start)) continue;
+        out.push({
+          topic: this.changelogTopic,
+          partition: this.partition,
+          key: this.#changelogKey(slot),
+          value: slot.value === null ? null : this.#changelogValue(slot),
+          timestamp: slot.timestamp,
+        });
+      }
+    }
+    return out;
+  }
+
+  #changelogKey(slot: Slot): Uint8Array {
+    const key = this.#keys.serde.serialize(slot.key) ?? new Uint8Array(0);
+    const out = new Uint8Array(key.byteLength + SUFFIX_BYTES);
+    out.set(key, 0);
+    const view = viewOf(out);
+    writeLong(view, key.byteLength, slot.start);
+    view.setInt32(key.byteLength + 8, slot.seq, false);
+    return out;
+  }
+
+  #changelogValue(slot: Slot): Uint8Array | null {
+    const value = this.#valueSerde.serialize(slot.value);
+    if (!this.timestamped) return value;
+    const bytes = value ?? new Uint8Array(0);
+    const out = new Uint8Array(8 + bytes.byteLength);
+    writeLong(viewOf(out), 0, slot.timestamp);
+    out.set(bytes, 8);
+    return out;
+  }
+
+  restore(record: StoredRecord): void {
+    const bytes = record.key;
+    if (bytes === null || bytes.byteLength < SUFFIX_BYTES) return;
+    const n = bytes.byteLength - SUFFIX_BYTES;
+    const view = viewOf(bytes);
+    const start = readLong(view, n);
+    const seq = view.getInt32(n + 8, false);
+    const key = this.#keys.serde.deserialize(bytes.subarray(0, n));
+    const id = this.#keys.id(key);
+    if (!this.#advance(start)) return;
+    if (seq > this.#seq) this.#seq = seq;
+    const segment = this.#segments.get(this.segmentId(start));
+    const windows = segment?.byKey.get(id);
+    const existing =
+      windows === undefined
+        ? undefined
+        : (windows instanceof Slot ? [windows] : windows).find(
+            (s) => s.start === start && s.seq === seq,
+          );
+    if (record.value === null) {
+      if (existing !== undefined) remove(segment!, existing);
+      return;
+    }
+    let timestamp = record.timestamp;
+    let valueBytes: Uint8Array = record.value;
+    if (this.timestamped && valueBytes.byteLength >= 8) {
+      timestamp = readLong(viewOf(valueBytes), 0);
+      valueBytes = valueBytes.subarray(8);
+    }
+    const value = this.#valueSerde.deserialize(valueBytes);
+    if (existing !== undefined) {
+      existing.value = value;
+      existing.timestamp = timestamp;
+    } else {
+      this.#insert(new Slot(key, id, start, seq, value, timestamp), false);
+    }
+  }
+
+  wipe(): void {
+    this.#segments.clear();
+    this.#ordered = [];
+    this.#observedStreamTime = -1;
+  }
+
+  close(): void {
+    this.wipe();
   }
 }

@@ -20,8 +20,9 @@ import { instantiate, type CompiledSubtopology, type TaskGraph } from '../proces
 import { ProcessorContext } from '../processor/processor-context.js';
 import { processSourceRecord } from '../processor/source-records.js';
 import { checkpointKey, takeCheckpoint, taskDirOf, writeCheckpoint } from '../state/checkpoint.js';
-import type { KeyValueStore, TaskKeyValueStore } from '../state/key-value-store.js';
-import { createTaskStore } from '../state/store-factory.js';
+import type { KeyValueStore } from '../state/key-value-store.js';
+import { createTaskStore, isKeyValueStore } from '../state/store-factory.js';
+import type { TaskStateStore } from '../state/task-store.js';
 import {
   createTimestampExtractor,
   invalidTimestampMessage,
@@ -59,7 +60,7 @@ export class StreamTask {
   readonly lifecycle: StateMachine<TaskState>;
   readonly context: ProcessorContext;
   readonly graph: TaskGraph;
-  readonly stores: TaskKeyValueStore[];
+  readonly stores: TaskStateStore[];
   /** `<state.dir>/<application.id>/<task id>`, or null without a state dir. */
   readonly #taskDir: string | null;
   readonly partitionGroup: PartitionGroup;
@@ -108,7 +109,10 @@ export class StreamTask {
       taskId: this.id,
       partition,
       collector: options.collector,
-      stores: new Map<string, KeyValueStore>(this.stores.map((s) => [s.name, s])),
+      stores: new Map<string, KeyValueStore>(
+        this.stores.filter(isKeyValueStore).map((s) => [s.name, s]),
+      ),
+      stateStores: new Map(this.stores.map((s) => [s.name, s])),
       globalStores: subtopology.globalStores,
       taskMetrics: this.metrics,
       processingHandler: config.processingExceptionHandler,

@@ -25,6 +25,7 @@ import { getSerde } from '../serdes/index.js';
 import type { Serde } from '../serdes/serde.js';
 import type { KeyValueEntry, ValueAndTimestamp } from '../state/key-value-store.js';
 import { StreamTask } from '../task/stream-task.js';
+import { isKeyValueStore } from '../state/store-factory.js';
 
 export interface TestRecord {
   topic: string;
@@ -160,7 +161,9 @@ export function createTestDriverFromPlan(
       now: clock,
     });
     task.initializeWithoutRestore();
-    if (sub.global) for (const store of task.stores) sub.globalStores.set(store.name, store);
+    if (sub.global)
+      for (const store of task.stores.filter(isKeyValueStore))
+        sub.globalStores.set(store.name, store);
     tasks.push(task);
     for (const s of sub.sources) {
       for (const t of s.topics) {
@@ -330,8 +333,11 @@ export function createTestDriverFromPlan(
       return generated;
     },
     getKeyValueStore(name) {
-      const store = tasks.flatMap((t) => t.stores).find((s) => s.name === name);
-      if (!store) throw new Error(`no store named ${name}`);
+      const store = tasks
+        .flatMap((t) => t.stores)
+        .filter(isKeyValueStore)
+        .find((s) => s.name === name);
+      if (!store) throw new Error(`no key-value store named ${name}`);
       return {
         get: (k) => store.get(k)?.value ?? null,
         getWithTimestamp: (k) => store.get(k),
@@ -360,6 +366,12 @@ export function createTestDriverFromPlan(
 /** Serdes of sinks with a topic extractor, for topics only known at run time. */
 const EXTRACTED = '\u0000extracted';
 
+const RAW: Serde<unknown> = {
+  name: 'raw',
+  serialize: (value) => value as Uint8Array | null,
+  deserialize: (bytes) => bytes,
+};
+
 function collectOutputSerdes(
   sub: CompiledSubtopology,
   plan: Plan,
@@ -379,9 +391,17 @@ function collectOutputSerdes(
       value: changes ? (changedSerde(value) as Serde<unknown>) : value,
     });
   }
-  for (const s of plan.stores) {
-    if (s.subtopology === sub.id && s.changelogTopic && !into.has(s.changelogTopic)) {
-      into.set(s.changelogTopic, { key: getSerde(s.keySerde), value: getSerde(s.valueSerde) });
+  for (const s of sub.stores) {
+    if (s.changelogTopic && !into.has(s.changelogTopic)) {
+      // Window, session, suppression and join stores log composite keys and values (the
+      // window, buffer time…): their changelog records are kept as bytes.
+      const plainKeyValue = s.type === 'keyValue' && s.outerJoin === undefined;
+      into.set(
+        s.changelogTopic,
+        plainKeyValue
+          ? { key: getSerde(s.keySerde), value: getSerde(s.valueSerde) }
+          : { key: RAW, value: RAW },
+      );
     }
   }
 }

@@ -41,10 +41,7 @@ export function sessionWindowAggregateProcessor(
   const forward = onClose === null ? (r: EngineRecord) => ctx.forward(r) : () => undefined;
   return {
     init() {
-      store = new SegmentedSessionStore(
-        { retentionMs: options.retentionMs },
-        ctx.store(options.storeName),
-      );
+      store = ctx.stateStore(options.storeName, SegmentedSessionStore);
       onClose?.init();
     },
     process(record: EngineRecord) {
@@ -74,7 +71,7 @@ export function sessionWindowAggregateProcessor(
       }
       if (start !== ts || end !== ts) {
         for (const s of merged) {
-          store.remove(s.key, s.start, s.end);
+          store.remove(s.key, s.start, s.end, ts);
           forward({
             key: windowedKey(s.key, s.start, s.end),
             value: new Change(null, options.sendOldValues ? s.value : null),
@@ -84,7 +81,7 @@ export function sessionWindowAggregateProcessor(
         }
       }
       agg = aggregation.add(record.key, record.value, agg);
-      store.put({ key: record.key, start, end, value: agg });
+      store.put({ key: record.key, start, end, value: agg }, ts);
       forward({
         key: windowedKey(record.key, start, end),
         value: new Change(agg, null),

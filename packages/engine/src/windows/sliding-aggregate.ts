@@ -162,10 +162,7 @@ export function slidingWindowAggregateProcessor(
 
   return {
     init() {
-      store = new SegmentedWindowStore(
-        { retentionMs: options.retentionMs },
-        ctx.store(options.storeName),
-      );
+      store = ctx.stateStore(options.storeName, SegmentedWindowStore);
       onClose?.init();
     },
     process(record: EngineRecord) {

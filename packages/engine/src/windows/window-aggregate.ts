@@ -8,7 +8,7 @@ import type { ProcessorContext } from '../processor/processor-context.js';
 import type { Processor } from '../processor/processor-node.js';
 import { Change, isNullish, type EngineRecord } from '../processor/record.js';
 import { SegmentedWindowStore } from '../state/window-store.js';
-import { sizeAndAdvance, timeWindowsFor } from './window-assignment.js';
+import { firstWindowStart, sizeAndAdvance } from './window-assignment.js';
 import { windowedKey } from './windowed-key.js';
 import { EmitOnClose } from './emit-on-close.js';
 
@@ -43,10 +43,7 @@ export function timeWindowAggregateProcessor(
       : null;
   return {
     init() {
-      store = new SegmentedWindowStore(
-        { retentionMs: options.retentionMs },
-        ctx.store(options.storeName),
-      );
+      store = ctx.stateStore(options.storeName, SegmentedWindowStore);
       onClose?.init();
     },
     process(record: EngineRecord) {
@@ -56,20 +53,23 @@ export function timeWindowAggregateProcessor(
       }
       observedStreamTime = Math.max(observedStreamTime, record.timestamp);
       const closeTime = observedStreamTime - grace;
-      for (const w of timeWindowsFor(record.timestamp, size, advance)) {
-        if (w.end <= closeTime) {
+      // timeWindowsFor, inline: no array or window objects per record.
+      const ts = record.timestamp;
+      for (let start = firstWindowStart(ts, size, advance); start <= ts; start += advance) {
+        const end = start + size;
+        if (end <= closeTime) {
           ctx.taskMetrics.droppedRecordsTotal++;
           continue;
         }
-        const old = store.fetch(record.key, w.start);
+        const old = store.fetch(record.key, start);
         const oldAgg = old === undefined ? aggregation.initial() : old.value;
         const newAgg = aggregation.add(record.key, record.value, oldAgg);
         const timestamp =
           old === undefined ? record.timestamp : Math.max(record.timestamp, old.timestamp);
-        store.put(record.key, newAgg, w.start, timestamp);
+        store.put(record.key, newAgg, start, timestamp);
         if (onClose === null) {
           ctx.forward({
-            key: windowedKey(record.key, w.start, w.end),
+            key: windowedKey(record.key, start, end),
             value: new Change(newAgg, options.sendOldValues ? (oldAgg ?? null) : null),
             timestamp,
             headers: record.headers,

@@ -8,9 +8,14 @@ export interface TimeWindow {
   end: number;
 }
 
+/** The start of the earliest aligned window containing `timestamp`. */
+export function firstWindowStart(timestamp: number, sizeMs: number, advanceMs: number): number {
+  return Math.floor(Math.max(0, timestamp - sizeMs + advanceMs) / advanceMs) * advanceMs;
+}
+
 /** TimeWindows#windowsFor: every aligned window [start, start + size) that contains `timestamp`. */
 export function timeWindowsFor(timestamp: number, sizeMs: number, advanceMs: number): TimeWindow[] {
-  let start = Math.floor(Math.max(0, timestamp - sizeMs + advanceMs) / advanceMs) * advanceMs;
+  let start = firstWindowStart(timestamp, sizeMs, advanceMs);
   const out: TimeWindow[] = [];
   while (start <= timestamp) {
     out.push({ start, end: start + sizeMs });

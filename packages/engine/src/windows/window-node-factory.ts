@@ -66,7 +66,8 @@ export function windowNodeFactory(c: WindowFactoryContext): Factory {
   if (c.node.op === 'suppress') {
     const config = c.config as SuppressConfig;
     const graceMs = windowing?.window.graceMs ?? 0;
-    return (ctx) => suppressProcessor(ctx, { nodeName: c.node.name, config, graceMs });
+    const storeName = c.storeName();
+    return (ctx) => suppressProcessor(ctx, { nodeName: c.node.name, config, graceMs, storeName });
   }
   if (!windowing)
     throw new EngineError('INVALID_PLAN', `${c.node.name}: a windowed aggregation without windows`);

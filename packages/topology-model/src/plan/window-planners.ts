@@ -67,9 +67,8 @@ function markWindowStore(
   const pending = b.stores.get(store);
   if (!pending) return;
   pending.type = window.type === 'session' ? 'session' : 'window';
-  // The engine logs windowed entries under text keys (`<start>[:<end>]:<key id>`, engine
-  // state/window-store.ts), so readers of the changelog decode its keys as strings.
-  pending.keySerde = 'string';
+  // The store's key serde stays the record key's: the changelog keys are its bytes followed by
+  // the window (WindowKeySchema / SessionKeySchema), as in Kafka Streams.
   const problem = retentionMs === undefined ? null : retentionProblem(store, window, retentionMs);
   if (problem !== null)
     b.conflicts.push(new PlanningError('retention_too_small', problem, pending.modelNodeId));
