@@ -56,14 +56,13 @@ export function joinNodeFactory(c: JoinFactoryContext): Factory {
       const type = config['type'] as TableJoinType;
       const joiner = joinerOf(c);
       const outer = type === 'outer' || (type === 'left' && side === 'left');
-      const otherStore = requiredStore(node, 0, "the other side's window store");
-      const outerStore = type === 'inner' ? null : requiredStore(node, 1, 'the outer store');
+      requiredStore(node, type === 'inner' ? 0 : 1, 'its window and outer stores');
       return (ctx) =>
         streamStreamJoinProcessor(ctx, joinStateFor(ctx, joinId, window), {
           side,
           outer,
-          otherStore,
-          outerStore,
+          stores: node.stores,
+          hasOuterStore: type !== 'inner',
           joiner,
         });
     }

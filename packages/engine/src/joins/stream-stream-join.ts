@@ -57,10 +57,12 @@ export interface StreamJoinOptions {
   side: JoinSide;
   /** Whether this side's unmatched records produce results (left side of left joins; both of outer). */
   outer: boolean;
-  /** The other side's window store. */
-  otherStore: string;
-  /** The shared outer store of left and outer joins (unmatched records awaiting window close). */
-  outerStore: string | null;
+  /**
+   * The processor's stores: the other side's window store and, in left and outer joins, the
+   * shared outer store (unmatched records awaiting window close), told apart by kind.
+   */
+  stores: readonly string[];
+  hasOuterStore: boolean;
   joiner: Joiner;
 }
 
@@ -75,7 +77,7 @@ export function streamStreamJoinProcessor(
   const after = options.side === 'left' ? w.afterMs : w.beforeMs;
   const join = (key: unknown, mine: unknown, theirs: unknown): unknown =>
     options.side === 'left' ? options.joiner(key, mine, theirs) : options.joiner(key, theirs, mine);
-  let otherWindows: SegmentedWindowStore;
+  let otherWindows: SegmentedWindowStore | undefined;
   let pending: OuterJoinStore | null = null;
   const emitClosed = (outer: OuterJoinStore): void => {
     if (outer.size === 0) return;
@@ -99,8 +101,15 @@ export function streamStreamJoinProcessor(
   };
   return {
     init() {
-      otherWindows = ctx.stateStore(options.otherStore, SegmentedWindowStore);
-      if (options.outerStore !== null) pending = ctx.stateStore(options.outerStore, OuterJoinStore);
+      for (const name of options.stores) {
+        const store = ctx.stateStores.get(name);
+        if (store instanceof SegmentedWindowStore) otherWindows = store;
+        else if (store instanceof OuterJoinStore) pending = store;
+      }
+      if (otherWindows === undefined || (options.hasOuterStore && pending === null))
+        throw new Error(
+          `a stream–stream join needs the other side's window store${options.hasOuterStore ? ' and the outer store' : ''} among its stores [${options.stores.join(', ')}]`,
+        );
     },
     process(record: EngineRecord) {
       if (isNullish(record.value)) {
@@ -119,7 +128,7 @@ export function streamStreamJoinProcessor(
       state.streamTime = Math.max(state.streamTime, ts);
       if (pending !== null) emitClosed(pending);
       let needOuterJoin = options.outer;
-      for (const o of otherWindows.fetchRange(record.key, timeFrom, timeTo)) {
+      for (const o of otherWindows!.fetchRange(record.key, timeFrom, timeTo)) {
         needOuterJoin = false;
         pending?.delete(other, record.key, o.start);
         ctx.forward({

@@ -135,12 +135,13 @@ function engineStoreSpec(
   const users = sub.nodes.filter((n) => n.stores.includes(s.name));
   if (users.some((n) => n.op === 'join-window'))
     return { ...s, retainDuplicates: true, timestamped: false };
-  const join = users.find((n) => n.op === 'streamStreamJoin' && n.stores[1] === s.name);
+  // The outer store is the join processors' key-value store (the other one is a window store).
+  const join = s.type === 'keyValue' ? users.find((n) => n.op === 'streamStreamJoin') : undefined;
   if (join !== undefined) {
     // The left-port join processor reads the right side's window store, and vice versa.
     const sideStore = (readerPort: string): StorePlan | undefined => {
       const reader = users.find((n) => n.op === 'streamStreamJoin' && n.port === readerPort);
-      return plan.stores.find((p) => p.name === reader?.stores[0]);
+      return plan.stores.find((p) => p.type === 'window' && reader?.stores.includes(p.name));
     };
     const left = sideStore('right');
     const right = sideStore('left');

@@ -59,6 +59,12 @@ export function defaultSegmentInterval(retentionMs: number): number {
 /** One window of one key (one put, with duplicates); the store's entries are these objects. */
 class Slot implements WindowEntry {
   dirty = false;
+  /**
+   * A put never changes an entry a reader may hold: it puts a new one. The slot in the segment's
+   * dirty list then points to the latest (`latest`), and its successors to it (`listed`).
+   */
+  latest: Slot | null = null;
+  listed: Slot | null = null;
   constructor(
     public key: unknown,
     public id: KeyId,
@@ -122,6 +128,12 @@ function insert(segment: Segment, slot: Slot): void {
     if (at === windows.length) windows.push(slot);
     else windows.splice(at, 0, slot);
   }
+}
+
+function replace(segment: Segment, old: Slot, fresh: Slot): void {
+  const windows = segment.byKey.get(old.id);
+  if (windows === old) segment.byKey.set(old.id, fresh);
+  else if (Array.isArray(windows)) windows[windows.indexOf(old)] = fresh;
 }
 
 function remove(segment: Segment, slot: Slot): void {
@@ -223,10 +235,16 @@ export class SegmentedWindowStore implements TaskStateStore {
     const segment = this.#segments.get(this.segmentId(windowStart));
     const slot = find(segment?.byKey.get(id), windowStart);
     if (slot !== undefined) {
+      const fresh = new Slot(key, id, windowStart, 0, deleting ? null : value, timestamp);
       if (deleting) remove(segment!, slot);
-      slot.value = deleting ? null : value;
-      slot.timestamp = timestamp;
-      if (!slot.dirty) this.#markDirty(segment!, slot);
+      else replace(segment!, slot, fresh);
+      if (slot.dirty) {
+        // Already listed: logged through the listed slot, which now points here.
+        const listed = slot.listed ?? slot;
+        listed.latest = fresh;
+        fresh.listed = listed;
+        fresh.dirty = true;
+      } else this.#markDirty(segment!, fresh);
       return true;
     }
     const fresh = new Slot(key, id, windowStart, 0, deleting ? null : value, timestamp);
@@ -404,8 +422,12 @@ export class SegmentedWindowStore implements TaskStateStore {
       const dirty = segment.dirty;
       if (dirty.length === 0) continue;
       segment.dirty = [];
-      for (const slot of dirty) {
+      for (const listed of dirty) {
+        const slot = listed.latest ?? listed;
+        listed.dirty = false;
+        listed.latest = null;
         slot.dirty = false;
+        slot.listed = null;
         // Expired though its segment lives: invisible, and the changelog's retention drops it.
         if (slot.value !== null && !this.#live(slot.start)) continue;
         out.push({
