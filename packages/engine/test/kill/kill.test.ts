@@ -36,7 +36,9 @@ async function run(
 describe('SIGKILL at random moments', () => {
   it('exactly_once_v2 with lmdb stores (state dir wiped before the last run): the read_committed output is exactly the expected per-partition sequence, the store exact', async () => {
     // Enough input that the child never finishes between kills (each run processes a few thousand).
-    const report = await run('exactly_once_v2', true, 150_000, 300);
+    // Kills up to 700 ms in: with polls no longer held up by a parked prefetch, commits come
+    // promptly and kills within 300 ms of start-up rarely found a transaction open (0 of 10).
+    const report = await run('exactly_once_v2', true, 150_000, 700);
     console.info(JSON.stringify(report));
     expect(report.problems).toEqual([]);
     expect(report.kills).toBe(KILLS);
