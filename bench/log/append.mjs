@@ -62,20 +62,27 @@ async function pipeline(batches, produce) {
   await Promise.all(inflight);
 }
 
-async function finish(dir, log, started) {
+const cpuMs = (since) => {
+  const c = process.cpuUsage(since);
+  return (c.user + c.system) / 1000;
+};
+
+async function finish(dir, log, started, cpu) {
   const ms = performance.now() - started;
+  const cpuUsed = cpuMs(cpu);
   const bytes = log.describeTopic('bench').offsets[0].sizeBytes;
   await log.close();
   rm(dir);
-  return { ms, bytes };
+  return { ms, bytes, cpu: cpuUsed };
 }
 
 async function recordsRun() {
   const { dir, log } = await openBenchLog();
   const batches = buildBatches();
+  const cpu = process.cpuUsage();
   const started = performance.now();
   await pipeline(batches, (records) => log.produce(records, { acks: 'all' }));
-  return finish(dir, log, started);
+  return finish(dir, log, started, cpu);
 }
 
 async function encodedRun() {
@@ -83,6 +90,7 @@ async function encodedRun() {
   const batches = buildBatches();
   const encoder = new lib.BatchEncoder();
   const metadata = () => log.producerMetadata('bench');
+  const cpu = process.cpuUsage();
   const started = performance.now();
   await pipeline(batches, (records) => {
     const encoded = encoder.encode(records, metadata);
@@ -95,7 +103,7 @@ async function encodedRun() {
       .produceBatches(parts, { acks: 'all' })
       .then((appended) => lib.recordMetadataOf(encoded, appended));
   });
-  return finish(dir, log, started);
+  return finish(dir, log, started, cpu);
 }
 
 async function workerRun() {
@@ -112,15 +120,17 @@ async function workerRun() {
     });
   await next(); // ready: records built, metadata cached
   const warmup = log.describeTopic('bench').offsets[0].sizeBytes;
+  const cpu = process.cpuUsage(); // the process's: both threads and libuv's pool
   const started = performance.now();
   worker.postMessage('go');
   await next();
   const ms = performance.now() - started;
+  const cpuUsed = cpuMs(cpu);
   const bytes = log.describeTopic('bench').offsets[0].sizeBytes - warmup;
   await worker.terminate();
   await log.close();
   rm(dir);
-  return { ms, bytes };
+  return { ms, bytes, cpu: cpuUsed };
 }
 
 /** The same bytes in the same chunk sizes, written sequentially; fdatasync every `syncMs`. */
@@ -128,6 +138,7 @@ function plainRun(bytes, chunk, syncMs) {
   const dir = tmpDir('plain');
   const fd = fs.openSync(path.join(dir, 'plain.bin'), 'w');
   const buf = Buffer.alloc(chunk, 7);
+  const cpu = process.cpuUsage();
   const started = performance.now();
   let lastSync = started;
   for (let written = 0; written < bytes; written += chunk) {
@@ -139,13 +150,16 @@ function plainRun(bytes, chunk, syncMs) {
   }
   fs.fdatasyncSync(fd);
   const ms = performance.now() - started;
+  const cpuUsed = cpuMs(cpu);
   fs.closeSync(fd);
   rm(dir);
-  return ms;
+  return { ms, cpu: cpuUsed };
 }
 
 const modes = { records: recordsRun, encoded: encodedRun, worker: workerRun };
 const mbps = { records: [], encoded: [], worker: [], plainFsync10ms: [], plain: [] };
+/** CPU milliseconds (every thread of the process) per MB written: independent of the load. */
+const cpuPerMB = { records: [], encoded: [], worker: [], plainFsync10ms: [], plain: [] };
 /** Per run, each producer vs the plain write with fsync every 10 ms in the same run. */
 const ratios = { records: [], encoded: [], worker: [] };
 const toMBps = (bytes, ms) => bytes / 1048576 / (ms / 1000);
@@ -156,12 +170,16 @@ for (let r = 0; r < RUNS; r++) {
   const batchBytes = Math.round(bytes / Math.ceil(total / BATCH));
   const plainSync = plainRun(bytes, batchBytes, 10);
   const plain = plainRun(bytes, batchBytes, null);
-  mbps.plainFsync10ms.push(toMBps(bytes, plainSync));
-  mbps.plain.push(toMBps(bytes, plain));
+  const MiB = bytes / 1048576;
+  mbps.plainFsync10ms.push(toMBps(bytes, plainSync.ms));
+  mbps.plain.push(toMBps(bytes, plain.ms));
+  cpuPerMB.plainFsync10ms.push(plainSync.cpu / MiB);
+  cpuPerMB.plain.push(plain.cpu / MiB);
   for (const name of Object.keys(modes)) {
-    const { ms, bytes: b } = results[name];
+    const { ms, bytes: b, cpu } = results[name];
     mbps[name].push(toMBps(b, ms));
-    ratios[name].push(toMBps(b, ms) / toMBps(bytes, plainSync));
+    cpuPerMB[name].push(cpu / (b / 1048576));
+    ratios[name].push(toMBps(b, ms) / toMBps(bytes, plainSync.ms));
   }
 }
 const summary = (xs, digits = 0) => fmt(median(xs), digits);
@@ -174,6 +192,9 @@ report('append', {
   medianMBps: Object.fromEntries(Object.entries(mbps).map(([k, v]) => [k, summary(v)])),
   medianRatioVsPlainFsync10ms: Object.fromEntries(
     Object.entries(ratios).map(([k, v]) => [k, summary(v, 2)]),
+  ),
+  medianCpuMsPerMB: Object.fromEntries(
+    Object.entries(cpuPerMB).map(([k, v]) => [k, summary(v, 2)]),
   ),
   allRunsMBps: Object.fromEntries(Object.entries(mbps).map(([k, v]) => [k, v.map((x) => fmt(x))])),
   crc32c: lib.crc32cImplementation,

@@ -61,6 +61,24 @@ describe('recovery on open', () => {
     expect(m!.offset).toBe(39);
   });
 
+  it('truncates a torn batch that an index entry points at, keeping the offsets before it', async () => {
+    // Appends write the index entry before their bytes reach the file (the write queue), so a
+    // crash can leave the last entry pointing at a batch cut short; recovery scans from it.
+    const { dir, part } = await seeded();
+    const name = logs(part).at(-1)!;
+    const index = fs.readFileSync(path.join(part, name.replace('.log', '.index')));
+    const lastOffset = Number(name.slice(0, 20)) + index.readInt32BE(index.length - 8);
+    const position = index.readInt32BE(index.length - 4);
+    fs.truncateSync(path.join(part, name), position + 70); // header intact, records cut short
+    const log = await openTestLog({ dataDir: dir });
+    expect(log.recoveryEvents.map((e) => e.kind)).toContain('truncated-torn-tail');
+    expect(log.latestOffset('t', 0)).toBe(lastOffset);
+    const values = await readAll(log);
+    expect(values).toHaveLength(lastOffset);
+    const [m] = await log.produce([{ topic: 't', key: null, value: bytes('after') }]);
+    expect(m!.offset).toBe(lastOffset);
+  });
+
   it('truncates garbage appended after the last batch (a half-written header)', async () => {
     const { dir, part } = await seeded();
     fs.appendFileSync(

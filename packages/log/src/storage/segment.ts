@@ -99,6 +99,8 @@ export class Segment {
     const seg = new Segment(dir, baseOffset, fd, fs.fstatSync(fd).size, indexIntervalBytes);
     const loaded = OffsetIndex.load(seg.index.file, baseOffset, seg.size);
     let scanFrom: number;
+    // The offset of the batch at scanFrom: where the log ends if that batch is a torn tail.
+    let scanOffset = baseOffset;
     if (loaded === null) {
       seg.index = new OffsetIndex(seg.index.file, baseOffset);
       seg.index.clear();
@@ -113,7 +115,9 @@ export class Segment {
       const startAt = opts.recoverFrom === null ? Infinity : opts.recoverFrom;
       const entry = seg.index.lookup(Math.min(startAt, Number.MAX_SAFE_INTEGER));
       scanFrom = seg.checkIndexEntry(entry) ? entry.position : -1;
+      scanOffset = entry.offset;
       if (scanFrom < 0) {
+        scanOffset = baseOffset;
         seg.index = new OffsetIndex(seg.index.file, baseOffset);
         seg.index.clear();
         opts.events.push({
@@ -124,6 +128,7 @@ export class Segment {
         scanFrom = 0;
       }
     }
+    seg.nextOffset = scanOffset;
     seg.recover(scanFrom, opts.active, opts.events);
     const time = TimeIndex.load(seg.timeIndex.file, baseOffset, seg.nextOffset);
     if (time === null) seg.rebuildTimeIndex(opts.events);
