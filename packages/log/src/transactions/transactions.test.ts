@@ -105,7 +105,11 @@ describe('transactions', () => {
     const p = await log.transactionalProducer('slow', { transactionTimeoutMs: 100 });
     p.beginTransaction();
     await p.send([{ topic: 't', key: null, value: bytes('late') }]);
-    await new Promise((r) => setTimeout(r, 300));
+    // The timer fires after 100 ms and the abort then writes and fsyncs its marker: on a loaded
+    // machine that takes a while, so wait for the outcome rather than for a fixed time.
+    const deadline = Date.now() + 10_000;
+    while (log.latestOffset('t', 0, 'read_committed') !== 2 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
     expect(log.latestOffset('t', 0, 'read_committed')).toBe(2); // data + abort marker, stable again
     await expect(p.commitTransaction()).rejects.toMatchObject({
       code: LogErrorCode.PRODUCER_FENCED,
