@@ -6,4 +6,23 @@ export const functions = {
   countRecords: () => {},
 };
 
-export default { functions };
+// SimpleBenchmark's streamprocesswithwindowstore processor: fetch key ± 10 over the last second,
+// drain the result, then put the record's value at its timestamp.
+export const processors = {
+  windowStoreProcessor: () => {
+    let store;
+    return {
+      init(ctx) {
+        store = ctx.getStateStore('store');
+      },
+      process(record) {
+        const ts = record.timestamp;
+        const found = store.fetch(record.key - 10, record.key + 10, ts - 1000, ts);
+        for (let i = 0; i < found.length; i++) void found[i];
+        store.put(record.key, record.value, ts);
+      },
+    };
+  },
+};
+
+export default { functions, processors };

@@ -4,7 +4,9 @@
 //   pnpm --filter @streamwright/topology-model build && pnpm --filter @streamwright/engine build
 //   node bench/engine/windows-joins.mjs [case...] [--records 1000000] [--runs 3] [--partitions 1] [--keys 10000]
 //
-// Cases: streamcountwindowed (groupByKey → hopping 1000 ms / 500 ms → count), streamtablejoin
+// Cases: streamcountwindowed (groupByKey → hopping 1000 ms / 500 ms → count),
+// streamprocesswithwindowstore (a Processor API processor on a window store of 1 s windows kept
+// 3 s: fetch key ± 10 over the last second, then put), streamtablejoin
 // (KStream–KTable leftJoin), streamstreamjoin (KStream–KStream leftJoin, 10 s window),
 // tabletablejoin (KTable–KTable leftJoin). Keys are Java integers from --keys, values 100 random
 // bytes, record timestamps one millisecond apart. Inputs are loaded once per case (not timed); a
@@ -26,7 +28,7 @@ const model = await import(
   new URL('../../packages/topology-model/dist/index.js', import.meta.url).href
 );
 const workerModule = new URL('./windows-joins-functions.mjs', import.meta.url).href;
-const { functions } = await import(workerModule);
+const { functions, processors } = await import(workerModule);
 const args = parseArgs(process.argv.slice(2));
 
 const src = (id, topic, kind = 'source') => ({
@@ -55,6 +57,31 @@ const CASES = {
       ['group', 'windows'],
       ['windows', 'count'],
     ],
+  },
+  streamprocesswithwindowstore: {
+    streams: ['input'],
+    tables: [],
+    // Stores.windowStoreBuilder(Stores.persistentWindowStore("store", 3 s, 1 s, false), …)
+    stores: [
+      {
+        name: 'store',
+        type: 'window',
+        keySerde: 'integer',
+        valueSerde: 'bytes',
+        retentionMs: 3000,
+        windowSizeMs: 1000,
+        retainDuplicates: false,
+      },
+    ],
+    nodes: [
+      src('source', 'input'),
+      {
+        id: 'process',
+        kind: 'process',
+        config: { processor: 'windowStoreProcessor', stores: ['store'] },
+      },
+    ],
+    edges: [['source', 'process']],
   },
   streamtablejoin: {
     streams: ['input'],
@@ -187,7 +214,7 @@ async function run(backend, spec, name, runIndex, total, untimed) {
       partitions: args.partitions,
       config: {},
     })),
-    stores: [],
+    stores: spec.stores ?? [],
     nodes: spec.nodes,
     edges: spec.edges.map(([from, to, toPort = 'in']) => ({ from, fromPort: 'out', to, toPort })),
     layout: { nodes: {} },
@@ -199,6 +226,7 @@ async function run(backend, spec, name, runIndex, total, untimed) {
     backend,
     stateDir: '/nonexistent',
     functions,
+    processors,
     workerModule,
   });
   await app.start();

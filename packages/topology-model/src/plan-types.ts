@@ -104,6 +104,11 @@ export interface StorePlan {
   /** Window and session stores: how long windows are kept (window size + grace at least). */
   retentionMs?: number;
   /**
+   * A document's window store (Stores.windowStoreBuilder): its window size and whether it keeps
+   * duplicates. Such stores hold plain values; the DSL's window stores are timestamped.
+   */
+  windowStore?: { sizeMs: number; retainDuplicates: boolean };
+  /**
    * Where the store is backed up: `<application.id>-<store>-changelog`, the table's source topic
    * (with `topology.optimization: reuse.ktable.source.topics`), or null when logging is off
    * (always for global stores).

@@ -5,6 +5,8 @@ export type {
   BuildOptions,
   StoreBuilder,
   KeyValueBytesStoreSupplier,
+  SessionBytesStoreSupplier,
+  WindowBytesStoreSupplier,
 } from './streams-builder.js';
 export { Branched } from './kstream-impl.js';
 export {

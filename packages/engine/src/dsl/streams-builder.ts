@@ -55,9 +55,18 @@ export interface BuildOptions {
   topics?: { name: string; partitions: number; config?: Record<string, string | number> }[];
 }
 
-/** A store for process / processValues (StoreBuilder from Stores.keyValueStoreBuilder). */
+/**
+ * A store for process / processValues (StoreBuilder from Stores.keyValueStoreBuilder,
+ * windowStoreBuilder or sessionStoreBuilder).
+ */
 export interface StoreBuilder<K, V> {
   readonly name: string;
+  readonly type: 'keyValue' | 'window' | 'session';
+  /** Window and session stores: the retention period (ms). */
+  readonly retentionMs?: number;
+  /** Window stores: the window size (ms) and whether duplicates are kept. */
+  readonly windowSizeMs?: number;
+  readonly retainDuplicates?: boolean;
   readonly keySerde: DslSerde<K>;
   readonly valueSerde: DslSerde<V>;
   readonly logging: boolean;
@@ -74,7 +83,106 @@ export interface KeyValueBytesStoreSupplier {
   readonly storeType: 'persistent' | 'inMemory';
 }
 
+/** Stores.persistentWindowStore / inMemoryWindowStore (durations in ms). */
+export interface WindowBytesStoreSupplier extends KeyValueBytesStoreSupplier {
+  readonly retentionMs: number;
+  readonly windowSizeMs: number;
+  readonly retainDuplicates: boolean;
+}
+
+/** Stores.persistentSessionStore / inMemorySessionStore. */
+export interface SessionBytesStoreSupplier extends KeyValueBytesStoreSupplier {
+  readonly retentionMs: number;
+}
+
+function windowSupplier(
+  name: string,
+  storeType: 'persistent' | 'inMemory',
+  retentionMs: number,
+  windowSizeMs: number,
+  retainDuplicates: boolean,
+): WindowBytesStoreSupplier {
+  // Stores#persistentWindowStore's own checks and messages.
+  if (retentionMs < 0) throw new RangeError('retentionPeriod cannot be negative');
+  if (windowSizeMs < 0) throw new RangeError('windowSize cannot be negative');
+  if (windowSizeMs > retentionMs)
+    throw new RangeError(
+      `The retention period of the window store ${name} must be no smaller than its window size. Got size=[${windowSizeMs}], retention=[${retentionMs}]`,
+    );
+  return { name, storeType, retentionMs, windowSizeMs, retainDuplicates };
+}
+
+function storeBuilder<K, V>(
+  base: Omit<StoreBuilder<K, V>, 'logging' | 'caching' | `with${string}`>,
+): StoreBuilder<K, V> {
+  const make = (logging: boolean, caching: boolean): StoreBuilder<K, V> => ({
+    ...base,
+    logging,
+    caching,
+    withLoggingDisabled: () => make(false, caching),
+    withLoggingEnabled: () => make(true, caching),
+    withCachingEnabled: () => make(logging, true),
+    withCachingDisabled: () => make(logging, false),
+  });
+  // Kafka's StoreBuilder defaults: logging on, caching off.
+  return make(true, false);
+}
+
 export const Stores = {
+  persistentWindowStore: (
+    name: string,
+    retentionPeriodMs: number,
+    windowSizeMs: number,
+    retainDuplicates: boolean,
+  ): WindowBytesStoreSupplier =>
+    windowSupplier(name, 'persistent', retentionPeriodMs, windowSizeMs, retainDuplicates),
+  inMemoryWindowStore: (
+    name: string,
+    retentionPeriodMs: number,
+    windowSizeMs: number,
+    retainDuplicates: boolean,
+  ): WindowBytesStoreSupplier =>
+    windowSupplier(name, 'inMemory', retentionPeriodMs, windowSizeMs, retainDuplicates),
+  persistentSessionStore: (name: string, retentionPeriodMs: number): SessionBytesStoreSupplier => ({
+    name,
+    storeType: 'persistent',
+    retentionMs: retentionPeriodMs,
+  }),
+  inMemorySessionStore: (name: string, retentionPeriodMs: number): SessionBytesStoreSupplier => ({
+    name,
+    storeType: 'inMemory',
+    retentionMs: retentionPeriodMs,
+  }),
+  windowStoreBuilder<K, V>(
+    supplier: WindowBytesStoreSupplier,
+    keySerde: DslSerde<K>,
+    valueSerde: DslSerde<V>,
+  ): StoreBuilder<K, V> {
+    return storeBuilder<K, V>({
+      name: supplier.name,
+      type: 'window',
+      storeType: supplier.storeType,
+      keySerde,
+      valueSerde,
+      retentionMs: supplier.retentionMs,
+      windowSizeMs: supplier.windowSizeMs,
+      retainDuplicates: supplier.retainDuplicates,
+    });
+  },
+  sessionStoreBuilder<K, V>(
+    supplier: SessionBytesStoreSupplier,
+    keySerde: DslSerde<K>,
+    valueSerde: DslSerde<V>,
+  ): StoreBuilder<K, V> {
+    return storeBuilder<K, V>({
+      name: supplier.name,
+      type: 'session',
+      storeType: supplier.storeType,
+      keySerde,
+      valueSerde,
+      retentionMs: supplier.retentionMs,
+    });
+  },
   persistentKeyValueStore: (name: string): KeyValueBytesStoreSupplier => ({
     name,
     storeType: 'persistent',
@@ -88,20 +196,13 @@ export const Stores = {
     keySerde: DslSerde<K>,
     valueSerde: DslSerde<V>,
   ): StoreBuilder<K, V> {
-    const make = (logging: boolean, caching: boolean): StoreBuilder<K, V> => ({
+    return storeBuilder<K, V>({
       name: supplier.name,
+      type: 'keyValue',
       storeType: supplier.storeType,
       keySerde,
       valueSerde,
-      logging,
-      caching,
-      withLoggingDisabled: () => make(false, caching),
-      withLoggingEnabled: () => make(true, caching),
-      withCachingEnabled: () => make(logging, true),
-      withCachingDisabled: () => make(logging, false),
     });
-    // Kafka's StoreBuilder defaults: logging on, caching off.
-    return make(true, false);
   },
 };
 
@@ -176,7 +277,10 @@ export class StreamsBuilder {
       throw new Error(`a store named ${store.name} was already added`);
     this.#doc.stores.push({
       name: store.name,
-      type: 'keyValue',
+      type: store.type,
+      ...(store.retentionMs === undefined ? {} : { retentionMs: store.retentionMs }),
+      ...(store.windowSizeMs === undefined ? {} : { windowSizeMs: store.windowSizeMs }),
+      ...(store.retainDuplicates === undefined ? {} : { retainDuplicates: store.retainDuplicates }),
       keySerde: store.keySerde.name,
       valueSerde: store.valueSerde.name,
       logging: store.logging,

@@ -52,6 +52,86 @@ export interface KeyValue<K, V> {
   readonly value: V;
 }
 
+/** Kafka Streams' Windowed<K>: a key and its window (a session's start and end, both inclusive). */
+export interface Windowed<K> {
+  readonly key: K;
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * Kafka Streams' WindowStore as a processor sees it (Stores.windowStoreBuilder). Windows are
+ * identified by key and start; reads see only windows starting after stream time − retention.
+ * Results come ordered by window start (key ranges: then by the keys' serialized bytes, as
+ * Kafka's in-memory window store orders them).
+ */
+export interface WindowStore<K, V> {
+  readonly name: string;
+  /** put(key, value, windowStartTimestamp); a null value deletes (not with retainDuplicates). */
+  put(key: K, value: V | null, windowStartTimestamp: number): void;
+  /** The value of the key's window starting at `time`, or null. */
+  fetch(key: K, time: number): V | null;
+  /** The key's windows starting within [timeFrom, timeTo]: key = the window start. */
+  fetch(key: K, timeFrom: number, timeTo: number): KeyValue<number, V>[];
+  /** Windows of keys within [keyFrom, keyTo] (null: open) starting within [timeFrom, timeTo]. */
+  fetch(
+    keyFrom: K | null,
+    keyTo: K | null,
+    timeFrom: number,
+    timeTo: number,
+  ): KeyValue<Windowed<K>, V>[];
+  backwardFetch(key: K, timeFrom: number, timeTo: number): KeyValue<number, V>[];
+  backwardFetch(
+    keyFrom: K | null,
+    keyTo: K | null,
+    timeFrom: number,
+    timeTo: number,
+  ): KeyValue<Windowed<K>, V>[];
+  fetchAll(timeFrom: number, timeTo: number): KeyValue<Windowed<K>, V>[];
+  backwardFetchAll(timeFrom: number, timeTo: number): KeyValue<Windowed<K>, V>[];
+  all(): KeyValue<Windowed<K>, V>[];
+  backwardAll(): KeyValue<Windowed<K>, V>[];
+}
+
+/**
+ * Kafka Streams' SessionStore as a processor sees it (Stores.sessionStoreBuilder). Sessions are
+ * identified by key, start and end; results are ordered by end, then key bytes, then start.
+ */
+export interface SessionStore<K, AGG> {
+  readonly name: string;
+  /** Sessions of the key ending at or after the first bound and starting at or before the second. */
+  findSessions(
+    key: K,
+    earliestSessionEndTime: number,
+    latestSessionStartTime: number,
+  ): KeyValue<Windowed<K>, AGG>[];
+  findSessions(
+    keyFrom: K | null,
+    keyTo: K | null,
+    earliestSessionEndTime: number,
+    latestSessionStartTime: number,
+  ): KeyValue<Windowed<K>, AGG>[];
+  backwardFindSessions(
+    key: K,
+    earliestSessionEndTime: number,
+    latestSessionStartTime: number,
+  ): KeyValue<Windowed<K>, AGG>[];
+  backwardFindSessions(
+    keyFrom: K | null,
+    keyTo: K | null,
+    earliestSessionEndTime: number,
+    latestSessionStartTime: number,
+  ): KeyValue<Windowed<K>, AGG>[];
+  fetchSession(key: K, sessionStartTime: number, sessionEndTime: number): AGG | null;
+  /** Every session of the key (of keys within the range). */
+  fetch(key: K): KeyValue<Windowed<K>, AGG>[];
+  fetch(keyFrom: K | null, keyTo: K | null): KeyValue<Windowed<K>, AGG>[];
+  backwardFetch(key: K): KeyValue<Windowed<K>, AGG>[];
+  backwardFetch(keyFrom: K | null, keyTo: K | null): KeyValue<Windowed<K>, AGG>[];
+  remove(sessionKey: Windowed<K>): void;
+  put(sessionKey: Windowed<K>, aggregate: AGG): void;
+}
+
 interface BaseContext {
   readonly applicationId: string;
   /** `<subtopology>_<partition>`, e.g. `0_1`. */

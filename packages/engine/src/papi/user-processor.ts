@@ -5,6 +5,9 @@ import type { ProcessorContext as EngineContext } from '../processor/processor-c
 import type { Processor as NodeProcessor } from '../processor/processor-node.js';
 import type { EngineRecord } from '../processor/record.js';
 import { keyValueStoreFacade } from '../state/key-value-facade.js';
+import { SegmentedSessionStore } from '../state/session-store.js';
+import { SegmentedWindowStore } from '../state/window-store.js';
+import { sessionStoreFacade, windowStoreFacade } from '../state/window-facades.js';
 import type {
   FixedKeyProcessor,
   FixedKeyProcessorContext,
@@ -72,12 +75,15 @@ export function userProcessorNode(
       }
       let facade = facades.get(name);
       if (facade === undefined) {
-        const store = ctx.store(name);
-        facade = keyValueStoreFacade(
-          store,
-          (k) => store.serializeKey(k),
-          () => ctx.currentTimestamp,
-        );
+        const now = (): number => ctx.currentTimestamp;
+        const own = ctx.stateStores.get(name);
+        if (own instanceof SegmentedWindowStore)
+          facade = windowStoreFacade(own, own.windowSizeMs, now);
+        else if (own instanceof SegmentedSessionStore) facade = sessionStoreFacade(own, now);
+        else {
+          const store = ctx.store(name);
+          facade = keyValueStoreFacade(store, (k) => store.serializeKey(k), now);
+        }
         facades.set(name, facade);
       }
       return facade as S;

@@ -132,6 +132,14 @@ function engineStoreSpec(
   sub: SubtopologyPlan,
   plan: Plan,
 ): EngineStoreSpec & StorePlan & { logging?: boolean } {
+  // Stores.windowStoreBuilder: plain values (WindowStore, not TimestampedWindowStore).
+  if (s.windowStore !== undefined)
+    return {
+      ...s,
+      retainDuplicates: s.windowStore.retainDuplicates,
+      timestamped: false,
+      windowSizeMs: s.windowStore.sizeMs,
+    };
   const users = sub.nodes.filter((n) => n.stores.includes(s.name));
   if (users.some((n) => n.op === 'join-window'))
     return { ...s, retainDuplicates: true, timestamped: false };

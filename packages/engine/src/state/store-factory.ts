@@ -30,6 +30,8 @@ export interface EngineStoreSpec
   retainDuplicates?: boolean;
   /** Window stores: values logged with their timestamp (the DSL's timestamped stores). */
   timestamped?: boolean;
+  /** Window stores of the Processor API: the window size. */
+  windowSizeMs?: number;
   /** A stream–stream join's outer store: the serdes of both sides. */
   outerJoin?: { keySerde: SerdeName; leftValueSerde: SerdeName; rightValueSerde: SerdeName };
   /** A suppression buffer over a windowed table: the window size its keys' ends derive from. */
@@ -58,6 +60,7 @@ export function createTaskStore(
           retentionMs: spec.retentionMs ?? 86_400_000,
           retainDuplicates: spec.retainDuplicates ?? false,
           timestamped: spec.timestamped ?? true,
+          ...(spec.windowSizeMs === undefined ? {} : { windowSizeMs: spec.windowSizeMs }),
         },
         partition,
       );

@@ -37,6 +37,8 @@ export interface WindowStoreOptions {
   retainDuplicates?: boolean;
   /** Values are logged with their timestamp (TimestampedWindowStore, the DSL's); default true. */
   timestamped?: boolean;
+  /** The window size, where the store knows it (Processor API stores: a windowed key's end). */
+  windowSizeMs?: number;
 }
 
 /** An identity for any record key (keys are compared by value, as bytes in Kafka Streams). */
@@ -172,6 +174,7 @@ export class SegmentedWindowStore implements TaskStateStore {
   readonly segmentIntervalMs: number;
   readonly retainDuplicates: boolean;
   readonly timestamped: boolean;
+  readonly windowSizeMs: number;
   readonly #segments = new Map<number, Segment>();
   /** Live segments, ascending by id. */
   #ordered: Segment[] = [];
@@ -196,6 +199,7 @@ export class SegmentedWindowStore implements TaskStateStore {
       options.segmentIntervalMs ?? defaultSegmentInterval(options.retentionMs);
     this.retainDuplicates = options.retainDuplicates ?? false;
     this.timestamped = options.timestamped ?? true;
+    this.windowSizeMs = options.windowSizeMs ?? 0;
     this.#keys = keyOrderFor(options.keySerde ?? 'json');
     this.#valueSerde = getSerde(options.valueSerde ?? 'json');
   }

@@ -52,6 +52,7 @@ export interface PendingStore {
   /** Window / session / suppression stores (window-planners.ts); key-value when absent. */
   type?: StorePlan['type'];
   retentionMs?: number;
+  windowStore?: StorePlan['windowStore'];
   modelNodeId: string | undefined;
 }
 
@@ -317,6 +318,7 @@ export function storePlanOf(
     name: store.name,
     type: store.type ?? 'keyValue',
     ...(store.retentionMs === undefined ? {} : { retentionMs: store.retentionMs }),
+    ...(store.windowStore === undefined ? {} : { windowStore: store.windowStore }),
     changelogTopic,
     keySerde: store.keySerde,
     valueSerde: store.valueSerde,

@@ -34,7 +34,7 @@ export function buildPlan(topology: Topology): { plan: Plan; conflicts: Planning
   });
   // StreamsBuilder#addStateStore: document stores exist whether or not a processor uses them.
   for (const s of topology.stores ?? []) {
-    b.addStore(
+    const pending = b.addStore(
       {
         name: s.name,
         keySerde: s.keySerde,
@@ -47,6 +47,14 @@ export function buildPlan(topology: Topology): { plan: Plan; conflicts: Planning
       },
       undefined,
     );
+    if (s.type === 'keyValue') continue;
+    pending.type = s.type;
+    pending.retentionMs = s.retentionMs ?? 0;
+    if (s.type === 'window')
+      pending.windowStore = {
+        sizeMs: s.windowSizeMs ?? 0,
+        retainDuplicates: s.retainDuplicates ?? false,
+      };
   }
   buildInDslOrder(topology, b);
   if (b.conflicts.length > 0) return { plan: emptyPlan(topology), conflicts: b.conflicts };

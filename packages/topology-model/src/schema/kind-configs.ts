@@ -257,14 +257,48 @@ export const tableAggregateConfigSchema = z.object({
 
 // ---- document-level state stores (StreamsBuilder#addStateStore) -------------------------------
 
-export const storeSpecSchema = z.object({
-  name: storeNameSchema,
-  /** Key-value stores for now; window and session stores arrive with windowing. */
-  type: z.enum(['keyValue']).default('keyValue'),
-  keySerde: serdeSchema.default('string'),
-  valueSerde: serdeSchema.default('json'),
-  logging: z.boolean().default(true),
-  caching: z.boolean().default(false),
-  storeType: z.enum(['persistent', 'inMemory']).default('persistent'),
-});
+export const storeSpecSchema = z
+  .object({
+    name: storeNameSchema,
+    /**
+     * `keyValue` (Stores.keyValueStoreBuilder), `window` (Stores.windowStoreBuilder) or `session`
+     * (Stores.sessionStoreBuilder).
+     */
+    type: z.enum(['keyValue', 'window', 'session']).default('keyValue'),
+    keySerde: serdeSchema.default('string'),
+    valueSerde: serdeSchema.default('json'),
+    logging: z.boolean().default(true),
+    caching: z.boolean().default(false),
+    storeType: z.enum(['persistent', 'inMemory']).default('persistent'),
+    /** Window and session stores: how long windows / sessions are kept (retentionPeriod). */
+    retentionMs: z.number().int().positive().optional(),
+    /** Window stores: the window size (a windowed key's end is its start + size). */
+    windowSizeMs: z.number().int().positive().optional(),
+    /** Window stores: keep every put, also for the same key and window (retainDuplicates). */
+    retainDuplicates: z.boolean().optional(),
+  })
+  .superRefine((s, ctx) => {
+    // Stores.persistentWindowStore / persistentSessionStore refuse these with the same messages.
+    if (s.type === 'keyValue') return;
+    if (s.retentionMs === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['retentionMs'],
+        message: `a ${s.type} store needs retentionMs (its retention period)`,
+      });
+    if (s.type === 'window') {
+      if (s.windowSizeMs === undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['windowSizeMs'],
+          message: 'a window store needs windowSizeMs (its window size)',
+        });
+      else if (s.retentionMs !== undefined && s.windowSizeMs > s.retentionMs)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['windowSizeMs'],
+          message: `The retention period of the window store ${s.name} must be no smaller than its window size. Got size=[${s.windowSizeMs}], retention=[${s.retentionMs}]`,
+        });
+    }
+  });
 export type StoreSpec = z.infer<typeof storeSpecSchema>;
