@@ -70,7 +70,9 @@ describe('consumer groups', () => {
       onAssigned: (p) => void events.push(`assigned ${p.length}`),
     });
     await log.createPartitions('t', 3);
-    await new Promise((r) => setTimeout(r, 20));
+    // The rebalance runs on its own, after an fsynced write of the generation: wait for it.
+    for (let waited = 0; events.length < 3 && waited < 2000; waited += 10)
+      await new Promise((r) => setTimeout(r, 10));
     expect(events).toEqual(['assigned 2', 'revoked 2', 'assigned 3']);
   });
 
