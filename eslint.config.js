@@ -37,6 +37,8 @@ export default tseslint.config(
       '**/test-results/**',
       '**/playwright-report/**',
       '**/.streamwright/**',
+      // programs examples/test/dsl-export.test.ts generates while it runs
+      'examples/.dsl-export-out/**',
     ],
   },
   js.configs.recommended,

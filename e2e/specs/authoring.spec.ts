@@ -54,9 +54,10 @@ test('the palette groups every kind: sources, stateless, stateful, windows, join
   const custom = page.getByTestId('palette-group-custom');
   await expect(custom.getByTestId('palette-process')).toBeVisible();
   await expect(custom.getByTestId('palette-processValues')).toBeVisible();
-  // the joins group says what is missing instead of hiding it
   const joins = page.getByTestId('palette-group-joins');
-  await expect(joins.locator('button, .sw-palette__empty').first()).toBeVisible();
+  await expect(joins.getByTestId('palette-streamStreamJoin')).toBeVisible();
+  const windows = page.getByTestId('palette-group-windows');
+  await expect(windows.getByTestId('palette-windowedBy')).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('palette.png') });
 });
 

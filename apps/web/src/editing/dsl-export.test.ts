@@ -114,4 +114,198 @@ export const built = builder.build({
       `const m = route.get('route-2')!.merge(route.get('route-0')!, Named.as('joined'));`,
     );
   });
+
+  it('spells windows, windowed aggregations, suppress and WindowedSerdes with the DSL API', () => {
+    const { code, unsupported } = exportDsl(
+      doc(
+        [
+          {
+            id: 'src',
+            kind: 'source',
+            config: { topic: 'lines', keySerde: 'string', valueSerde: 'json' },
+          },
+          { id: 'byKey', kind: 'groupByKey', config: {} },
+          {
+            id: 'w',
+            kind: 'windowedBy',
+            config: { window: { type: 'tumbling', sizeMs: 5000, graceMs: 2000 } },
+          },
+          { id: 'perWindow', kind: 'windowedCount', config: { store: 'c', retentionMs: 60000 } },
+          {
+            id: 'final',
+            kind: 'suppress',
+            name: 'final',
+            config: { until: 'windowCloses', whenFull: 'shutDown' },
+          },
+          { id: 'changes', kind: 'toStream', config: {} },
+          {
+            id: 'out',
+            kind: 'sink',
+            config: {
+              topic: 'counts',
+              valueSerde: 'long',
+              windowedKey: 'time',
+              windowSizeMs: 5000,
+            },
+          },
+          {
+            id: 'hop',
+            kind: 'windowedBy',
+            config: {
+              window: { type: 'hopping', sizeMs: 10000, advanceMs: 5000, graceMs: 0 },
+              emitStrategy: 'onWindowClose',
+            },
+          },
+          { id: 'sum', kind: 'windowedReduce', config: { expression: 'agg + value' } },
+          {
+            id: 'early',
+            kind: 'suppress',
+            config: {
+              until: 'timeLimit',
+              timeLimitMs: 1000,
+              maxRecords: 10,
+              whenFull: 'emitEarly',
+            },
+          },
+          {
+            id: 'sess',
+            kind: 'windowedBy',
+            config: { window: { type: 'session', gapMs: 3000, graceMs: 0 } },
+          },
+          {
+            id: 'agg',
+            kind: 'windowedAggregate',
+            config: { initializer: '0', aggregator: { function: 'add' }, merger: 'agg + value' },
+          },
+          {
+            id: 'slide',
+            kind: 'windowedBy',
+            config: { window: { type: 'sliding', timeDifferenceMs: 2000, graceMs: 500 } },
+          },
+          {
+            id: 'slideCount',
+            kind: 'windowedCount',
+            config: { keySerde: 'string', caching: false },
+          },
+        ],
+        [
+          ['src', 'byKey'],
+          ['byKey', 'w'],
+          ['w', 'perWindow'],
+          ['perWindow', 'final'],
+          ['final', 'changes'],
+          ['changes', 'out'],
+          ['byKey', 'hop'],
+          ['hop', 'sum'],
+          ['sum', 'early'],
+          ['byKey', 'sess'],
+          ['sess', 'agg'],
+          ['byKey', 'slide'],
+          ['slide', 'slideCount'],
+        ],
+      ),
+    );
+    expect(unsupported).toEqual([]);
+    expect(code).toContain(
+      `import { BufferConfig, Consumed, EmitStrategy, Materialized, Produced, Serdes, SessionWindows, SlidingWindows, StreamsBuilder, Suppressed, TimeWindows, WindowedSerdes } from '@streamwright/engine';`,
+    );
+    expect(code).toContain(`import { add } from './functions.js';`);
+    expect(code).toContain(`const w = byKey.windowedBy(TimeWindows.ofSizeAndGrace(5000, 2000));
+const perWindow = w.count(Materialized.as<never, never>('c').withRetention(60000));
+const final = perWindow.suppress(Suppressed.untilWindowCloses(BufferConfig.unbounded()).withName('final'));
+const changes = final.toStream();
+changes.to('counts', Produced.with(WindowedSerdes.timeWindowedSerdeFrom(Serdes.String(), 5000), Serdes.Long()));`);
+    expect(code)
+      .toContain(`const hop = byKey.windowedBy(TimeWindows.ofSizeWithNoGrace(10000).advanceBy(5000))
+  .emitStrategy(EmitStrategy.onWindowClose());
+const sum = hop.reduce('agg + value');
+const early = sum.suppress(Suppressed.untilTimeLimit(1000, BufferConfig.maxRecords(10)));`);
+    expect(code)
+      .toContain(`const sess = byKey.windowedBy(SessionWindows.ofInactivityGapWithNoGrace(3000));
+const agg = sess.aggregate('0', add, 'agg + value');`);
+    expect(code)
+      .toContain(`const slide = byKey.windowedBy(SlidingWindows.ofTimeDifferenceAndGrace(2000, 500));
+const slideCount = slide.count(Materialized.with(Serdes.String(), Serdes.Long()).withCachingDisabled());`);
+  });
+
+  it('spells every join kind with its windows, StreamJoined / Joined, Named and Materialized', () => {
+    const { code, unsupported } = exportDsl(
+      doc(
+        [
+          { id: 'orders', kind: 'source', config: { topic: 'orders' } },
+          { id: 'payments', kind: 'source', config: { topic: 'payments' } },
+          {
+            id: 'paid',
+            kind: 'streamStreamJoin',
+            name: 'order-payments',
+            config: {
+              type: 'inner',
+              joiner: '[left, right]',
+              window: { beforeMs: 1000, afterMs: 2000, graceMs: 500 },
+              keySerde: 'string',
+              valueSerde: 'json',
+            },
+          },
+          {
+            id: 'either',
+            kind: 'streamStreamJoin',
+            config: {
+              type: 'outer',
+              joiner: { function: 'pair' },
+              window: { beforeMs: 100, afterMs: 100, graceMs: 0 },
+            },
+          },
+          { id: 'customers', kind: 'table', config: { topic: 'customers' } },
+          {
+            id: 'withCustomer',
+            kind: 'streamTableJoin',
+            name: 'with-customer',
+            config: { type: 'left', joiner: 'right' },
+          },
+          { id: 'products', kind: 'globalTable', config: { topic: 'products' } },
+          {
+            id: 'withProduct',
+            kind: 'streamGlobalTableJoin',
+            config: { type: 'inner', keySelector: 'value.product', joiner: 'left' },
+          },
+          { id: 'accounts', kind: 'table', config: { topic: 'accounts' } },
+          {
+            id: 'tt',
+            kind: 'tableTableJoin',
+            name: 'tt',
+            config: { type: 'left', joiner: 'left', store: 'tt-store' },
+          },
+        ],
+        [
+          ['orders', 'paid', 'out', 'left'],
+          ['payments', 'paid', 'out', 'right'],
+          ['payments', 'either', 'out', 'left'],
+          ['orders', 'either', 'out', 'right'],
+          ['paid', 'withCustomer', 'out', 'left'],
+          ['customers', 'withCustomer', 'out', 'right'],
+          ['withCustomer', 'withProduct', 'out', 'left'],
+          ['products', 'withProduct', 'out', 'right'],
+          ['customers', 'tt', 'out', 'left'],
+          ['accounts', 'tt', 'out', 'right'],
+        ],
+      ),
+    );
+    expect(unsupported).toEqual([]);
+    expect(code).toContain(`import { pair } from './functions.js';`);
+    expect(code).toContain(
+      `const paid = orders.join(payments, '[left, right]', JoinWindows.ofTimeDifferenceAndGrace(2000, 500).before(1000), StreamJoined.with(Serdes.String(), Serdes.Json()).withName('order-payments'));`,
+    );
+    expect(code).toContain(
+      `const either = payments.outerJoin(orders, pair, JoinWindows.ofTimeDifferenceWithNoGrace(100));`,
+    );
+    expect(code).toContain(
+      `const withCustomer = paid.leftJoin(customers, 'right', Joined.as('with-customer'));`,
+    );
+    expect(code).toContain(
+      `const withProduct = withCustomer.join(products, 'value.product', 'left');`,
+    );
+    expect(code).toContain(
+      `const tt = customers.leftJoin(accounts, 'left', Named.as('tt'), Materialized.as('tt-store'));`,
+    );
+  });
 });

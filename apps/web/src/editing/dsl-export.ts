@@ -1,7 +1,8 @@
 // Exports a design as a TypeScript program on @streamwright/engine's DSL (docs/DSL.md): the same
 // Kafka Streams calls a developer would write (StreamsBuilder, KStream#filter, groupBy, count,
-// Materialized.as, …), CEL logic kept as strings, TypeScript functions and custom processors
-// imported by the names the document refers to. Statements follow the DSL's depth-first order
+// Materialized.as, windowedBy(TimeWindows…), join(…, JoinWindows…), suppress(Suppressed…), …), CEL
+// logic kept as strings, TypeScript functions and custom processors imported by the names the
+// document refers to. Statements follow the DSL's depth-first order
 // from each source, so the program's generated processor names match the design's.
 import {
   inputPortsOf,
@@ -10,18 +11,16 @@ import {
   type TopologyDocument,
 } from '@streamwright/topology-model';
 import type { RawNode } from '../model/diff.js';
+import {
+  joinOptions,
+  joinWindows,
+  num,
+  serde,
+  str,
+  suppressed,
+  windows,
+} from './dsl-export-options.js';
 
-const SERDE: Record<string, string> = {
-  string: 'Serdes.String()',
-  long: 'Serdes.Long()',
-  integer: 'Serdes.Integer()',
-  double: 'Serdes.Double()',
-  bytes: 'Serdes.ByteArray()',
-  json: 'Serdes.Json()',
-};
-
-const str = (s: string) =>
-  `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
 const IDENT = /^[A-Za-z_$][\w$]*$/;
 const RESERVED = new Set(
   [
@@ -76,13 +75,13 @@ export function exportDsl(doc: TopologyDocument): DslExport {
     }
     return typeof fn === 'string' ? `/* function ${fn} */ undefined as never` : "''";
   };
-  const serde = (name: unknown) => SERDE[String(name)] ?? 'Serdes.Json()';
   const named = (node: RawNode) => {
     if (!node.name) return null;
     used.add('Named');
     return `Named.as(${str(node.name)})`;
   };
-  const materialized = (c: Record<string, unknown>): string | null => {
+  /** Materialized for the node's config; `counts`: a count, whose values are longs. */
+  const materialized = (c: Record<string, unknown>, counts = false): string | null => {
     const parts: string[] = [];
     let head: string | null = null;
     if (typeof c.store === 'string') head = `Materialized.as(${str(c.store)})`;
@@ -93,19 +92,30 @@ export function exportDsl(doc: TopologyDocument): DslExport {
     if (c.caching === false) parts.push('.withCachingDisabled()');
     if (c.caching === true) parts.push('.withCachingEnabled()');
     if (typeof c.storeType === 'string') parts.push(`.withStoreType(${str(c.storeType)})`);
+    if (typeof c.retentionMs === 'number') parts.push(`.withRetention(${c.retentionMs})`);
     if (!head && parts.length === 0) return null;
     used.add('Materialized');
     if (!head) {
       // Materialized.with(key, value) then the rest, as Kafka Streams' API spells it
       const key = c.keySerde !== undefined ? serde(c.keySerde) : 'Serdes.String()';
-      const value = c.valueSerde !== undefined ? serde(c.valueSerde) : 'Serdes.Json()';
+      const value =
+        c.valueSerde !== undefined
+          ? serde(c.valueSerde)
+          : counts
+            ? 'Serdes.Long()'
+            : 'Serdes.Json()';
       return `Materialized.with(${key}, ${value})${parts.filter((p) => !p.startsWith('.withKeySerde') && !p.startsWith('.withValueSerde')).join('')}`;
     }
-    return head + parts.join('');
+    // TypeScript cannot infer a chained Materialized.as's key and value types from the call it
+    // is passed to; `never` (which the DSL's Materialized accepts for any types) stands in for
+    // the types the design does not know.
+    return parts.length
+      ? head.replace('Materialized.as(', 'Materialized.as<never, never>(') + parts.join('')
+      : head;
   };
   /** The optional trailing (Named, Materialized) arguments of a table-producing call. */
   const tail = (node: RawNode): string =>
-    [named(node), materialized(node.config)]
+    [named(node), materialized(node.config, /count/i.test(node.kind))]
       .filter((a): a is string => a !== null)
       .map((a) => `, ${a}`)
       .join('');
@@ -125,6 +135,10 @@ export function exportDsl(doc: TopologyDocument): DslExport {
   const args = (...list: (string | null)[]) =>
     list.filter((a): a is string => a !== null).join(', ');
 
+  const use = (name: string) => {
+    used.add(name);
+    return name;
+  };
   /** The expression for what flows out of `edge.from` on `edge.fromPort`. */
   const outputOf = (edge: Edge): string => {
     const from = byId.get(edge.from)!;
@@ -244,7 +258,13 @@ export function exportDsl(doc: TopologyDocument): DslExport {
       }
       case 'sink': {
         used.add('Produced');
-        let produced = `Produced.with(${serde(c.keySerde ?? 'string')}, ${serde(c.valueSerde ?? 'json')})`;
+        // windowed keys (a windowed aggregation's table) are written with Kafka's WindowedSerdes
+        let key = serde(c.keySerde ?? 'string');
+        if (c.windowedKey === 'time')
+          key = `${use('WindowedSerdes')}.timeWindowedSerdeFrom(${key}, ${num(c.windowSizeMs)})`;
+        else if (c.windowedKey === 'session')
+          key = `${use('WindowedSerdes')}.sessionWindowedSerdeFrom(${key})`;
+        let produced = `Produced.with(${key}, ${serde(c.valueSerde ?? 'json')})`;
         if (node.name) produced += `.withName(${str(node.name)})`;
         const target =
           typeof c.topic === 'string'
@@ -326,6 +346,54 @@ export function exportDsl(doc: TopologyDocument): DslExport {
           ...stores,
           named(node),
         );
+        break;
+      }
+      case 'windowedBy': {
+        statement = `const ${v} = ${input}.windowedBy(${windows(c.window, use)})${
+          c.emitStrategy === 'onWindowClose' || c.emitStrategy === 'onWindowUpdate'
+            ? `\n  .emitStrategy(${use('EmitStrategy')}.${c.emitStrategy}())`
+            : ''
+        };`;
+        break;
+      }
+      case 'windowedCount':
+        statement = `const ${v} = ${input}.count(${tail(node).slice(2)});`;
+        break;
+      case 'windowedReduce':
+        statement = `const ${v} = ${input}.reduce(${logic(c.expression)}${tail(node)});`;
+        break;
+      case 'windowedAggregate': {
+        const merger = c.merger !== undefined ? `, ${logic(c.merger)}` : '';
+        statement = `const ${v} = ${input}.aggregate(${logic(c.initializer)}, ${logic(c.aggregator)}${merger}${tail(node)});`;
+        break;
+      }
+      case 'suppress':
+        statement = call('suppress', suppressed(node, use));
+        break;
+      case 'streamStreamJoin':
+      case 'streamTableJoin':
+      case 'streamGlobalTableJoin':
+      case 'tableTableJoin': {
+        const side = (port: string) => {
+          const e = inputs.find((i) => i.toPort === port);
+          return e ? outputOf(e) : 'undefined';
+        };
+        const type = typeof c.type === 'string' ? c.type : 'inner';
+        const method = type === 'inner' ? 'join' : `${type}Join`;
+        const head = `const ${v} = ${side('left')}.${method}(${side('right')}`;
+        let rest: string;
+        if (node.kind === 'streamStreamJoin')
+          rest = args(
+            logic(c.joiner),
+            joinWindows(c.window, use),
+            joinOptions('StreamJoined', node, use),
+          );
+        else if (node.kind === 'streamTableJoin')
+          rest = args(logic(c.joiner), joinOptions('Joined', node, use));
+        else if (node.kind === 'streamGlobalTableJoin')
+          rest = args(logic(c.keySelector), logic(c.joiner), named(node));
+        else rest = logic(c.joiner) + tail(node);
+        statement = `${head}, ${rest});`;
         break;
       }
       default:

@@ -9,8 +9,7 @@ export function kindSpec(kind: string): NodeKindSpec | null {
 /**
  * The palette's groups. topology-model files kinds under four categories; the designer splits out
  * the families users look for by name, as Kafka Streams' docs do: windowed operations, joins and
- * custom (Processor API) processors. Windows and joins stay listed while the model has no kind
- * for them, so the palette says so instead of hiding the gap.
+ * custom (Processor API) processors.
  */
 export type PaletteCategory =
   'sources' | 'stateless' | 'stateful' | 'windows' | 'joins' | 'sinks' | 'custom';

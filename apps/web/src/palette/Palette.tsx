@@ -48,15 +48,6 @@ function PaletteView() {
           data-testid={`palette-group-${group.category}`}
         >
           <h3>{group.label}</h3>
-          {group.kinds.length === 0 && (
-            <p className="sw-palette__empty" data-testid={`palette-empty-${group.category}`}>
-              {group.category === 'windows'
-                ? 'No windowed operations in the topology model yet (windowedBy, suppress).'
-                : group.category === 'joins'
-                  ? 'No join operations in the topology model yet (stream–stream, stream–table, table–table).'
-                  : 'None yet.'}
-            </p>
-          )}
           <ul>
             {group.kinds.map(({ kind, spec }) => (
               <li key={kind}>
