@@ -3,11 +3,12 @@
 //
 //   pnpm --filter @streamwright/engine build
 //   node --expose-gc bench/engine/state.mjs [--records 1000000] [--keys 10000] [--partitions 2] [--runs 3]
-//                                          [--restore-records 1000000]
+//                                          [--restore-records 1000000] [--cases alos,alos-nocache,eos,lmdb,restore]
 //
 // - streamcount (SimpleBenchmark's case: groupByKey → count on integer keys from --keys, 100-byte
 //   values) under at_least_once (commit.interval.ms 30000) and exactly_once_v2 (100 ms, one
-//   transaction per commit): records/s from start() until every record is processed and committed.
+//   transaction per commit): records/s from start() until every record is processed and committed,
+//   and the process's CPU time per record. alos-nocache: the same with the record cache off.
 // - restore: a count store's changelog prefilled with --restore-records distinct keys; records/s
 //   from start() until every task is RUNNING with everything restored, and the process's peak RSS
 //   while those keys are held, for the in-memory store and the lmdb store.
@@ -35,6 +36,11 @@ const { values } = parseArgs({
     partitions: { type: 'string', default: '2' },
     runs: { type: 'string', default: '3' },
     'restore-records': { type: 'string', default: '1000000' },
+    /**
+     * Which cases to run (all by default): alos, alos-nocache (statestore.cache.max.bytes 0: every
+     * update forwarded), eos, lmdb (streamcount on lmdb), restore.
+     */
+    cases: { type: 'string', default: 'alos,alos-nocache,eos,lmdb,restore' },
   },
 });
 const RECORDS = Number(values.records);
@@ -43,6 +49,8 @@ const PARTITIONS = Number(values.partitions);
 const RUNS = Number(values.runs);
 const RESTORE = Number(values['restore-records']);
 const SOURCE = 'simpleBenchmarkSourceTopic';
+const CASES = new Set(values.cases.split(','));
+const cpuPerRecord = [];
 const gc = globalThis.gc ?? (() => undefined);
 
 console.log(
@@ -60,19 +68,23 @@ try {
   });
   await backend.createTopics([{ name: SOURCE, partitions: PARTITIONS }]);
   await preload(backend);
-  for (const [guarantee, lmdb] of [
-    ['at_least_once', false],
-    ['exactly_once_v2', false],
-    ['at_least_once', true],
+  for (const [name, guarantee, lmdb, noCache] of [
+    ['alos', 'at_least_once', false, false],
+    ['alos-nocache', 'at_least_once', false, true],
+    ['eos', 'exactly_once_v2', false, false],
+    ['lmdb', 'at_least_once', true, false],
   ]) {
+    if (!CASES.has(name)) continue;
     const rates = [];
+    cpuPerRecord.length = 0;
     for (let r = 0; r < RUNS; r++) {
       gc();
-      rates.push(await streamcount(backend, guarantee, r, lmdb));
+      rates.push(await streamcount(backend, guarantee, r, lmdb, noCache));
     }
-    report(`streamcount ${guarantee}${lmdb ? ' on lmdb' : ''}`, rates);
+    const label = `${guarantee}${lmdb ? ' on lmdb' : ''}${noCache ? ', no record cache' : ''}`;
+    report(`streamcount ${label}`, rates, cpuPerRecord);
   }
-  for (const lmdb of [false, true]) {
+  for (const lmdb of CASES.has('restore') ? [false, true] : []) {
     gc();
     await restore(backend, lmdb);
   }
@@ -81,7 +93,7 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-function countTopology(appId, guarantee, topics, lmdb) {
+function countTopology(appId, guarantee, topics, lmdb, noCache = false) {
   return {
     schemaVersion: 1,
     application: {
@@ -89,6 +101,7 @@ function countTopology(appId, guarantee, topics, lmdb) {
       config: {
         'processing.guarantee': guarantee,
         ...(lmdb ? { 'default.dsl.store': 'rocksDB' } : {}),
+        ...(noCache ? { 'statestore.cache.max.bytes': 0 } : {}),
       },
     },
     topics: topics.map((name) => ({ name, partitions: PARTITIONS, config: {} })),
@@ -131,14 +144,15 @@ async function preload(backend) {
   if (batch.length > 0) await backend.produce(batch);
 }
 
-async function streamcount(backend, guarantee, run, lmdb) {
-  const appId = `bench-count-${guarantee}-${lmdb ? 'lmdb-' : ''}${run}`;
+async function streamcount(backend, guarantee, run, lmdb, noCache) {
+  const appId = `bench-count-${guarantee}-${lmdb ? 'lmdb-' : ''}${noCache ? 'nocache-' : ''}${run}`;
   const app = engine.createStreamsApp({
-    topology: countTopology(appId, guarantee, [SOURCE], lmdb),
+    topology: countTopology(appId, guarantee, [SOURCE], lmdb, noCache),
     backend,
     stateDir: join(dir, 'state'),
   });
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   await app.start();
   const tps = Array.from({ length: PARTITIONS }, (_, partition) => ({ topic: SOURCE, partition }));
   for (;;) {
@@ -159,7 +173,10 @@ async function streamcount(backend, guarantee, run, lmdb) {
     await new Promise((r) => setTimeout(r, 2));
   }
   const ms = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
   await app.close();
+  // CPU of the whole process (engine, log, fsync syscalls) per record: independent of the load.
+  cpuPerRecord.push(((cpu.user + cpu.system) * 1000) / RECORDS);
   return (RECORDS / ms) * 1000;
 }
 
@@ -220,10 +237,11 @@ async function restore(backend, lmdb) {
   );
 }
 
-function report(name, rates) {
-  const sorted = [...rates].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)];
+function report(name, rates, cpu = []) {
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const cpuNote =
+    cpu.length > 0 ? `; CPU ${median(cpu).toFixed(0)} ns/record (median; whole process)` : '';
   console.log(
-    `${name}: median ${(median / 1e6).toFixed(3)} M records/s (runs: ${rates.map((r) => (r / 1e6).toFixed(3)).join(', ')})`,
+    `${name}: median ${(median(rates) / 1e6).toFixed(3)} M records/s (runs: ${rates.map((r) => (r / 1e6).toFixed(3)).join(', ')})${cpuNote}`,
   );
 }

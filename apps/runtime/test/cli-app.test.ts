@@ -61,9 +61,9 @@ describe('streamwright app', { timeout: 120_000 }, () => {
     const status = await app(['status']);
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(/^Application word-count: RUNNING\n/);
-    expect(status.stdout).toMatch(/^TASK\s+PARTITIONS\s+THREAD\s+STATE\s+STREAM TIME$/m);
+    expect(status.stdout).toMatch(/^TASK\s+PARTITIONS\s+THREAD\s+STATE\s+STREAM TIME\s+RESTORED$/m);
     expect(status.stdout).toMatch(
-      /^0_0\s+words-0\s+word-count-StreamThread-1\s+RUNNING\s+\d{4}-\d\d-\d\dT/m,
+      /^0_0\s+words-0\s+word-count-StreamThread-1\s+RUNNING\s+\d{4}-\d\d-\d\dT\S+\s+\d+$/m,
     );
     expect(status.stdout).toMatch(/^0_1\s+words-1\s+/m);
 

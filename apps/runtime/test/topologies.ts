@@ -58,11 +58,17 @@ export function expectedSink(
     .map((o) => ({ key: o.key, value: { user: o.user, total: o.amount * 2 } }));
 }
 
-/** words (2 partitions) → groupByKey → count (store `counts`) → toStream → word-counts (longs). */
+/**
+ * words (2 partitions) → groupByKey → count (store `counts`) → toStream → word-counts (longs).
+ * The tests count every update, so the record cache is off (as Kafka's integration tests do).
+ */
 export function wordCount(): Record<string, unknown> {
   return {
     schemaVersion: 1,
-    application: { id: 'word-count', config: { 'commit.interval.ms': 100 } },
+    application: {
+      id: 'word-count',
+      config: { 'commit.interval.ms': 100, 'statestore.cache.max.bytes': 0 },
+    },
     topics: [
       { name: 'words', partitions: 2 },
       { name: 'word-counts', partitions: 2 },

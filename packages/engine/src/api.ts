@@ -278,6 +278,12 @@ export interface MetricsSnapshot {
   nodes: Record<string, Record<string, MetricValues>>;
   /** Kafka Streams node name → model node id, so the UI can label its nodes. */
   nodeModelIds: Record<string, string>;
+  /**
+   * State-store metrics (Kafka's stream-state-metrics, recorded only with
+   * `metrics.recording.level` = DEBUG): task id → store name → its store type tag (`scope`:
+   * `in-memory` or `lmdb`) and values (`put-latency-avg` in ns, `put-rate`, …, `restore-rate`).
+   */
+  stores?: Record<string, Record<string, { scope: string; values: MetricValues }>>;
 }
 
 /** What the DSL's StreamsBuilder#build() returns (dsl/streams-builder.ts), accepted as a topology. */

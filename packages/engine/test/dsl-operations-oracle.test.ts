@@ -6,7 +6,7 @@
 import { runOracle, type OracleScenario } from '@streamwright/ks-oracle';
 import { validateTopology } from '@streamwright/topology-model';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestDriver } from '../src/test-driver/test-driver.js';
+import { createOracleTestDriver as createTestDriver } from './fixtures/oracle-driver.js';
 
 type Input = { topic: string; key: unknown; value: unknown; timestamp: number };
 

@@ -15,7 +15,7 @@ import {
   StreamsBuilder,
   type BuiltTopology,
 } from '../src/index.js';
-import { createTestDriver } from '../src/test-driver/test-driver.js';
+import { createOracleTestDriver as createTestDriver } from './fixtures/oracle-driver.js';
 
 interface Order {
   user: string;

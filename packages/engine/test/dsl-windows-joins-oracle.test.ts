@@ -25,7 +25,7 @@ import {
   WindowedSerdes,
   type Windowed,
 } from '../src/index.js';
-import { createTestDriver } from '../src/test-driver/test-driver.js';
+import { createOracleTestDriver as createTestDriver } from './fixtures/oracle-driver.js';
 
 type Click = { t: number };
 type Pick = <F>(cel: string, fn: F) => never;

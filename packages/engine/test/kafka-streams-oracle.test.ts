@@ -4,7 +4,7 @@
 import { runOracle, type OracleScenario } from '@streamwright/ks-oracle';
 import { validateTopology } from '@streamwright/topology-model';
 import { describe, expect, it } from 'vitest';
-import { createTestDriver } from '../src/test-driver/test-driver.js';
+import { createOracleTestDriver as createTestDriver } from './fixtures/oracle-driver.js';
 
 const countDocument = {
   schemaVersion: 1,

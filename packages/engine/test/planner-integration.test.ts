@@ -16,7 +16,10 @@ function valid(doc: unknown): Topology {
 
 const document = {
   schemaVersion: 1,
-  application: { id: 'shop', config: { 'commit.interval.ms': 100 } },
+  application: {
+    id: 'shop',
+    config: { 'commit.interval.ms': 100, 'statestore.cache.max.bytes': 0 },
+  },
   topics: [
     { name: 'orders', partitions: 3 },
     { name: 'big-orders', partitions: 1 },

@@ -174,7 +174,11 @@ describe('DSL programs on the embedded backend', () => {
         .to('per-value', Produced.with(Serdes.String(), Serdes.Long()));
       return builder.build({
         applicationId: 'reuse',
-        config: { 'commit.interval.ms': 50, 'topology.optimization': 'reuse.ktable.source.topics' },
+        config: {
+          'commit.interval.ms': 50,
+          'topology.optimization': 'reuse.ktable.source.topics',
+          'statestore.cache.max.bytes': 0,
+        },
       });
     };
     const put = (value: string) =>

@@ -5,7 +5,7 @@
 import { runOracle, type OracleScenario } from '@streamwright/ks-oracle';
 import { validateTopology } from '@streamwright/topology-model';
 import { expect, it } from 'vitest';
-import { createTestDriver } from '../src/test-driver/test-driver.js';
+import { createOracleTestDriver as createTestDriver } from './fixtures/oracle-driver.js';
 import { compareWithOracle, runOurs } from './fixtures/oracle-harness.js';
 import { input, windowedDoc } from './fixtures/windowed-doc.js';
 

@@ -71,16 +71,26 @@ export function statusText(status: StatusOutput): string {
       t.thread,
       t.state,
       t.streamTime === null ? '-' : new Date(t.streamTime).toISOString(),
+      // Changelog records replayed into the task's stores, and how many are left while RESTORING.
+      t.restoreRemainingRecords > 0
+        ? `${t.restoredRecords} (${t.restoreRemainingRecords} left)`
+        : String(t.restoredRecords),
     ]);
     lines.push(
-      formatTable(['TASK', 'PARTITIONS', 'THREAD', 'STATE', 'STREAM TIME'], rows).trimEnd(),
+      formatTable(
+        ['TASK', 'PARTITIONS', 'THREAD', 'STATE', 'STREAM TIME', 'RESTORED'],
+        rows,
+      ).trimEnd(),
     );
   }
   if (status.errors.length > 0) {
     lines.push(`Errors (most recent first, ${status.errors.length}):`);
     for (const e of status.errors.slice(0, 10)) {
       const where = `task ${e.taskId || '-'}, ${e.processor}${e.modelNodeId ? ` (node ${e.modelNodeId})` : ''}`;
-      lines.push(`  ${new Date(e.at).toISOString()} ${where}: ${e.message} [${e.handling}]`);
+      const dlq = e.deadLetter
+        ? ` → ${e.deadLetter.topic}${e.deadLetter.offset === undefined ? '' : `-${e.deadLetter.partition}@${e.deadLetter.offset}`}`
+        : '';
+      lines.push(`  ${new Date(e.at).toISOString()} ${where}: ${e.message} [${e.handling}]${dlq}`);
     }
   }
   return `${lines.join('\n')}\n`;

@@ -16,6 +16,11 @@ const snapshot: MetricsSnapshot = {
     },
   },
   nodeModelIds: { 'KSTREAM-SOURCE-0000000000': 'src' },
+  stores: {
+    '0_0': {
+      'counts-store': { scope: 'in-memory', values: { 'put-latency-avg': 850, 'put-rate': 12 } },
+    },
+  },
 };
 
 describe('toOpenMetrics', () => {
@@ -36,6 +41,9 @@ describe('toOpenMetrics', () => {
     );
     expect(text).toContain(
       'kafka_streams_application_info{application_id="orders-app",state="RUNNING"} 1\n',
+    );
+    expect(text).toContain(
+      'kafka_streams_state_put_latency_avg{task_id="0_0",store_scope="in-memory",state_id="counts-store"} 850\n',
     );
   });
 

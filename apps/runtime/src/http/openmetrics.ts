@@ -1,7 +1,8 @@
 // The engine's metrics snapshot in the OpenMetrics text format (what Prometheus scrapes).
 // Name mapping, documented in docs/API.md:
 //   kafka_streams_<level>_<metric name with "-" as "_">{labels}
-// level: thread (label thread_id), task (task_id), processor_node (task_id, processor_node_id).
+// level: thread (label thread_id), task (task_id), processor_node (task_id, processor_node_id),
+// state (task_id, store_scope — Kafka's store type tag, in-memory or lmdb — and state_id, the store).
 // Kafka Streams metric names ending in "-total" are counters: the family drops "_total" and
 // the sample keeps it, as OpenMetrics requires. Everything else is a gauge.
 import type { MetricValues, MetricsSnapshot } from '@streamwright/engine';
@@ -44,6 +45,11 @@ export function toOpenMetrics(snapshot: MetricsSnapshot | null, state: string | 
     for (const [task, nodes] of Object.entries(snapshot.nodes)) {
       for (const [node, values] of Object.entries(nodes)) {
         addLevel(families, 'processor_node', { task_id: task, processor_node_id: node }, values);
+      }
+    }
+    for (const [task, stores] of Object.entries(snapshot.stores ?? {})) {
+      for (const [store, { scope, values }] of Object.entries(stores)) {
+        addLevel(families, 'state', { task_id: task, store_scope: scope, state_id: store }, values);
       }
     }
   }

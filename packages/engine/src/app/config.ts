@@ -19,6 +19,8 @@ export interface EngineConfig {
   deadLetterQueueTopic: string | null;
   /** `statestore.cache.max.bytes` (Kafka Streams' default 10 MB; 0: no record cache). */
   cacheMaxBytes: number;
+  /** `metrics.recording.level`: INFO (default), DEBUG or TRACE; store metrics need DEBUG. */
+  metricsRecordingLevel: 'INFO' | 'DEBUG' | 'TRACE';
   /** `default.timestamp.extractor` (+ `default.timestamp.extractor.expression`). */
   timestampExtractor: TimestampExtractorConfig;
   maxTaskIdleMs: number;
@@ -62,6 +64,7 @@ export function engineConfig(applicationId: string, config: AppConfig): EngineCo
     productionExceptionHandler: config['default.production.exception.handler'] ?? 'log-and-fail',
     deadLetterQueueTopic: deadLetterTopicOf(config),
     cacheMaxBytes: Math.max(0, int(config, 'statestore.cache.max.bytes', 10 * 1024 * 1024)),
+    metricsRecordingLevel: recordingLevel(config['metrics.recording.level']),
     timestampExtractor: timestampExtractorConfig(config),
     maxTaskIdleMs: int(config, 'max.task.idle.ms', 0),
     maxPollRecords: Math.max(1, int(config, 'max.poll.records', 1000)),
@@ -78,4 +81,9 @@ export function engineConfig(applicationId: string, config: AppConfig): EngineCo
 export function deadLetterTopicOf(config: AppConfig): string | null {
   const name = config['errors.dead.letter.queue.topic.name'];
   return typeof name === 'string' && name.length > 0 ? name : null;
+}
+
+function recordingLevel(raw: unknown): EngineConfig['metricsRecordingLevel'] {
+  const level = String(raw ?? 'INFO').toUpperCase();
+  return level === 'DEBUG' || level === 'TRACE' ? level : 'INFO';
 }

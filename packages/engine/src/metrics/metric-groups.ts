@@ -251,6 +251,57 @@ export class NodeMetrics extends MetricGroup {
 }
 defineSlots(NodeMetrics.prototype, NODE_SLOTS);
 
+// ---- state store ---------------------------------------------------------------------------------
+
+/** The store operations Kafka Streams' MeteredKeyValueStore times (all() counts as a range). */
+export const STORE_OPERATIONS = ['put', 'get', 'delete', 'range', 'flush', 'restore'] as const;
+export type StoreOperation = (typeof STORE_OPERATIONS)[number];
+
+/** Per operation: calls, Σ latency (ns), max latency (ns); then records restored. */
+const STORE_SLOTS = [
+  ...STORE_OPERATIONS.flatMap((op) => [`${op}Total`, `${op}LatencySumNs`, `${op}LatencyMaxNs`]),
+  'restoredRecordsTotal',
+] as const;
+
+export class StoreMetrics extends MetricGroup {
+  declare restoredRecordsTotal: number;
+  static readonly SLOTS = STORE_SLOTS.length;
+  constructor(buffer: SharedArrayBuffer = newSlots(StoreMetrics.SLOTS)) {
+    super(buffer, StoreMetrics.SLOTS);
+  }
+
+  record(op: StoreOperation, ns: number): void {
+    const v = this.values;
+    const i = STORE_OPERATIONS.indexOf(op) * 3;
+    v[i] = v[i]! + 1;
+    v[i + 1] = v[i + 1]! + ns;
+    if (ns > v[i + 2]!) v[i + 2] = ns;
+  }
+
+  total(op: StoreOperation): number {
+    return this.values[STORE_OPERATIONS.indexOf(op) * 3]!;
+  }
+
+  latencyAvgNs(op: StoreOperation): number {
+    const i = STORE_OPERATIONS.indexOf(op) * 3;
+    const n = this.values[i]!;
+    return n === 0 ? 0 : this.values[i + 1]! / n;
+  }
+
+  latencyMaxNs(op: StoreOperation): number {
+    return this.values[STORE_OPERATIONS.indexOf(op) * 3 + 2]!;
+  }
+}
+// restoredRecordsTotal is the last slot.
+Object.defineProperty(StoreMetrics.prototype, 'restoredRecordsTotal', {
+  get(this: StoreMetrics) {
+    return this.values[STORE_SLOTS.length - 1];
+  },
+  set(this: StoreMetrics, v: number) {
+    this.values[STORE_SLOTS.length - 1] = v;
+  },
+});
+
 export function newSlots(count: number): SharedArrayBuffer {
   return new SharedArrayBuffer(count * 8);
 }

@@ -7,6 +7,8 @@ import type {
 } from '../api.js';
 import {
   NodeMetrics,
+  STORE_OPERATIONS,
+  StoreMetrics,
   TASK_STATE_CODES,
   TaskMetrics,
   ThreadMetrics,
@@ -42,6 +44,8 @@ export class MetricsRegistry {
   readonly tasks = new Map<string, TaskMetrics>();
   readonly taskInfo = new Map<string, TaskInfo>();
   readonly nodes = new Map<string, Map<string, NodeMetrics>>();
+  /** State-store metrics (recorded at metrics.recording.level DEBUG, as Kafka Streams). */
+  readonly stores = new Map<string, Map<string, { scope: string; metrics: StoreMetrics }>>();
   readonly #rates = new RateTracker();
   #timer: NodeJS.Timeout | null = null;
 
@@ -83,6 +87,19 @@ export class MetricsRegistry {
         (m = new NodeMetrics(this.source?.node(taskId, nodeName) ?? newSlots(NodeMetrics.SLOTS))),
       );
     return m;
+  }
+
+  /**
+   * A store's metrics (`scope`: Kafka's store type tag, `in-memory` or `lmdb`). Local to this
+   * registry: a worker thread's store metrics are not shown on the main thread yet.
+   */
+  store(taskId: string, storeName: string, scope: string): StoreMetrics {
+    let byStore = this.stores.get(taskId);
+    if (!byStore) this.stores.set(taskId, (byStore = new Map()));
+    let m = byStore.get(storeName);
+    if (!m) byStore.set(storeName, (m = { scope, metrics: new StoreMetrics() }));
+    m.scope = scope;
+    return m.metrics;
   }
 
   /** Samples totals every second so rates stay meaningful however rarely snapshots are taken. */
@@ -215,7 +232,7 @@ export class MetricsRegistry {
       }
       nodes[taskId] = out;
     }
-    return {
+    const snapshot: MetricsSnapshot = {
       at,
       applicationId: this.applicationId,
       threads,
@@ -223,6 +240,31 @@ export class MetricsRegistry {
       nodes,
       nodeModelIds: { ...this.nodeModelIds },
     };
+    if (this.stores.size > 0) snapshot.stores = this.#storeValues(rate);
+    return snapshot;
+  }
+
+  /** Kafka Streams' stream-state-metrics: <op>-latency-avg|max (ns), <op>-rate, restore-rate. */
+  #storeValues(
+    rate: (key: string, total: number) => number,
+  ): NonNullable<MetricsSnapshot['stores']> {
+    const out: NonNullable<MetricsSnapshot['stores']> = {};
+    for (const [taskId, byStore] of this.stores) {
+      const task: Record<string, { scope: string; values: MetricValues }> = {};
+      for (const [name, { scope, metrics: m }] of byStore) {
+        const values: MetricValues = {};
+        for (const op of STORE_OPERATIONS) {
+          values[`${op}-latency-avg`] = m.latencyAvgNs(op);
+          values[`${op}-latency-max`] = m.latencyMaxNs(op);
+          values[`${op}-rate`] = rate(`s:${taskId}:${name}:${op}`, m.total(op));
+        }
+        // Records restored per second (Kafka's restore-rate counts records, not calls).
+        values['restore-rate'] = rate(`s:${taskId}:${name}:restored`, m.restoredRecordsTotal);
+        task[name] = { scope, values };
+      }
+      out[taskId] = task;
+    }
+    return out;
   }
 
   #sample(at: number): void {
@@ -254,6 +296,12 @@ export class MetricsRegistry {
         r.record(`${k}process`, m.processTotal, at);
         r.record(`${k}busyTime`, m.busyTimeMs, at);
         r.record(`${k}busySamples`, m.busySamples, at);
+      }
+    }
+    for (const [taskId, byStore] of this.stores) {
+      for (const [name, { metrics: m }] of byStore) {
+        for (const op of STORE_OPERATIONS) r.record(`s:${taskId}:${name}:${op}`, m.total(op), at);
+        r.record(`s:${taskId}:${name}:restored`, m.restoredRecordsTotal, at);
       }
     }
   }

@@ -3,14 +3,17 @@
 // in dropped-records; the result carries the larger of the record's and the previous aggregate's
 // timestamp and is forwarded as a KTable Change (old value only when sendOldValues).
 import type { KeyValueStore } from '../state/key-value-store.js';
+import { changeForwarder } from './change-forwarder.js';
 import type { CompiledLogic } from './logic.js';
 import type { ProcessorContext } from './processor-context.js';
 import type { Processor } from './processor-node.js';
-import { Change, isNullish, type EngineRecord } from './record.js';
+import { isNullish, type EngineRecord } from './record.js';
 
 export interface AggregateOptions {
   store: KeyValueStore;
   sendOldValues: boolean;
+  /** False: never through the record cache (a cogroup's inputs share one store). */
+  cached?: boolean;
 }
 
 /** KStreamAggregate: `initializer()` for a new key, then `aggregator({key, value, agg})`. */
@@ -18,8 +21,9 @@ export function streamAggregateProcessor(
   ctx: ProcessorContext,
   initializer: CompiledLogic,
   aggregator: CompiledLogic,
-  { store, sendOldValues }: AggregateOptions,
+  { store, sendOldValues, cached = true }: AggregateOptions,
 ): Processor {
+  const forward = changeForwarder(ctx, cached ? store.name : null, sendOldValues);
   return {
     process(record: EngineRecord) {
       if (isNullish(record.key) || isNullish(record.value)) {
@@ -36,15 +40,12 @@ export function streamAggregateProcessor(
         oldAgg = old.value;
         timestamp = Math.max(record.timestamp, old.timestamp);
       }
+      const before = old === undefined ? null : oldAgg;
       const newAgg = aggregator({ key: record.key, value: record.value, agg: oldAgg });
       store.put(record.key, newAgg, timestamp);
-      // As KStreamAggregate: the old value sent is the initializer's result for a new key.
-      ctx.forward({
-        key: record.key,
-        value: new Change(newAgg, sendOldValues ? oldAgg : null),
-        timestamp,
-        headers: record.headers,
-      });
+      // As KStreamAggregate: the old value sent is the initializer's result for a new key (with
+      // a record cache, the value at the last flush).
+      forward(record.key, newAgg, oldAgg, before, timestamp, record.headers);
     },
   };
 }
@@ -63,8 +64,9 @@ export function streamCountProcessor(ctx: ProcessorContext, options: AggregateOp
 export function streamReduceProcessor(
   ctx: ProcessorContext,
   reducer: CompiledLogic,
-  { store, sendOldValues }: AggregateOptions,
+  { store, sendOldValues, cached = true }: AggregateOptions,
 ): Processor {
+  const forward = changeForwarder(ctx, cached ? store.name : null, sendOldValues);
   return {
     process(record: EngineRecord) {
       if (isNullish(record.key) || isNullish(record.value)) {
@@ -72,6 +74,8 @@ export function streamReduceProcessor(
         return;
       }
       const old = store.get(record.key);
+      // Read before the put: an in-memory store updates its entry in place.
+      const before = old === undefined ? null : old.value;
       let newAgg: unknown;
       let timestamp: number;
       if (old === undefined) {
@@ -82,12 +86,7 @@ export function streamReduceProcessor(
         timestamp = Math.max(record.timestamp, old.timestamp);
       }
       store.put(record.key, newAgg, timestamp);
-      ctx.forward({
-        key: record.key,
-        value: new Change(newAgg, sendOldValues && old !== undefined ? old.value : null),
-        timestamp,
-        headers: record.headers,
-      });
+      forward(record.key, newAgg, before, before, timestamp, record.headers);
     },
   };
 }

@@ -247,6 +247,7 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
         streamAggregateProcessor(ctx, initializer, aggregator, {
           store: ctx.store(storeName),
           sendOldValues,
+          cached: false,
         });
     }
     case 'cogroup':

@@ -6,6 +6,7 @@ import { errorMessage } from '../errors.js';
 import type { TaskMetrics } from '../metrics/metric-groups.js';
 import type { KeyValueStore } from '../state/key-value-store.js';
 import type { TaskStateStore } from '../state/task-store.js';
+import type { NamedCache } from '../state/record-cache.js';
 import type { RecordCollector } from '../task/record-collector.js';
 import { deadLetterRecord } from './dead-letter.js';
 import { FailedProcessingError } from './processing-failure.js';
@@ -27,6 +28,8 @@ export interface ProcessorContextOptions {
   stateStores?: Map<string, TaskStateStore>;
   /** The application's global stores (readable from any processor). */
   globalStores?: Map<string, KeyValueStore>;
+  /** Record caches of the task's caching stores, by store name. */
+  caches?: Map<string, NamedCache>;
   taskMetrics: TaskMetrics;
   processingHandler: ExceptionHandling;
   /** `default.production.exception.handler` (sinks); log-and-fail when absent. */
@@ -49,6 +52,7 @@ export class ProcessorContext {
   readonly stores: Map<string, KeyValueStore>;
   readonly stateStores: Map<string, TaskStateStore>;
   readonly globalStores: Map<string, KeyValueStore>;
+  readonly caches: Map<string, NamedCache>;
   readonly taskMetrics: TaskMetrics;
   recordMetadata: RecordMetadata | null = null;
   /** The source record being processed, as read (its raw bytes go to the dead-letter topic). */
@@ -86,6 +90,7 @@ export class ProcessorContext {
     this.stores = options.stores;
     this.stateStores = options.stateStores ?? new Map();
     this.globalStores = options.globalStores ?? new Map();
+    this.caches = options.caches ?? new Map();
     this.taskMetrics = options.taskMetrics;
     this.#handler = options.processingHandler;
     this.productionHandler = options.productionHandler ?? 'log-and-fail';
@@ -118,6 +123,11 @@ export class ProcessorContext {
         ? `processor ${this.#current?.name ?? '?'} is not connected to store ${name}`
         : `store ${name} is not a ${kind.name} (it is a ${s.constructor.name})`,
     );
+  }
+
+  /** The store's record cache, or null when it does not cache (state/record-cache.ts). */
+  recordCache(storeName: string): NamedCache | null {
+    return this.caches.get(storeName) ?? null;
   }
 
   /** Forwards to every child of the current node, depth-first. */

@@ -4,6 +4,7 @@
 // reduce, aggregate with adder and subtractor). They forward Change(new, old) pairs; the old
 // value only when a downstream processor asked for old values (sendOldValues).
 import type { KeyValueStore } from '../state/key-value-store.js';
+import { changeForwarder } from './change-forwarder.js';
 import type { CompiledLogic } from './logic.js';
 import type { ProcessorContext } from './processor-context.js';
 import type { Processor } from './processor-node.js';
@@ -30,6 +31,7 @@ export function tableSourceProcessor(
   ctx: ProcessorContext,
   { store, sendOldValues }: TableOptions,
 ): Processor {
+  const forward = changeForwarder(ctx, store === null ? null : store.name, sendOldValues);
   return {
     process(record) {
       if (isNullish(record.key)) {
@@ -43,7 +45,7 @@ export function tableSourceProcessor(
       }
       const old = valueOf(store, record.key);
       store.put(record.key, value, record.timestamp);
-      ctx.forward({ ...record, value: new Change(value, sendOldValues ? old : null) });
+      forward(record.key, value, old, old, record.timestamp, record.headers);
     },
   };
 }

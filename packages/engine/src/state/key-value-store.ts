@@ -6,7 +6,7 @@ import type { ProduceRecord, StoredRecord } from '../api.js';
 import type { SerdeName } from '@streamwright/topology-model';
 import { getSerde } from '../serdes/index.js';
 import type { Serde } from '../serdes/serde.js';
-import { storeKeyFunction } from './store-key.js';
+import { storeKeyFunction, type StoreKey } from './store-key.js';
 
 /** Kafka Streams' ValueAndTimestamp: timestamped stores keep the timestamp of the last update. */
 export interface ValueAndTimestamp {
@@ -60,11 +60,11 @@ export class InMemoryKeyValueStore implements TaskKeyValueStore {
   readonly name: string;
   readonly persistent = false;
   readonly changelogTopic: string | null;
-  readonly #map = new Map<string, KeyValueEntry>();
+  readonly #map = new Map<StoreKey, KeyValueEntry>();
   readonly #logging: boolean;
-  readonly #dirty = new Set<string>();
-  readonly #deleted = new Map<string, unknown>();
-  readonly #keyOf: (key: unknown) => string;
+  readonly #dirty = new Set<StoreKey>();
+  readonly #deleted = new Map<StoreKey, unknown>();
+  readonly #keyOf: (key: unknown) => StoreKey;
   readonly #keySerde: Serde<unknown>;
   readonly #valueSerde: Serde<unknown>;
 

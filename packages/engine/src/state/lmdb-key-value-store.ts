@@ -18,7 +18,7 @@ import type {
   TaskKeyValueStore,
   ValueAndTimestamp,
 } from './key-value-store.js';
-import { storeKeyFunction } from './store-key.js';
+import { storeKeyFunction, type StoreKey } from './store-key.js';
 
 // Loaded with the first persistent store: most topologies have none, and every worker thread would
 // otherwise load lmdb (its native binding and msgpackr) at start-up, ≈ 60 ms of CPU each.
@@ -37,10 +37,10 @@ export class LmdbKeyValueStore implements TaskKeyValueStore {
   readonly changelogTopic: string | null;
   readonly persistent = true;
   readonly #logging: boolean;
-  readonly #keyOf: (key: unknown) => string;
+  readonly #keyOf: (key: unknown) => StoreKey;
   readonly #keySerde: Serde<unknown>;
   readonly #valueSerde: Serde<unknown>;
-  readonly #pending = new Map<string, Pending>();
+  readonly #pending = new Map<StoreKey, Pending>();
   #env: RootDatabase<Buffer, Buffer> | null;
   #db: Database<Buffer, Buffer>;
 
@@ -116,7 +116,7 @@ export class LmdbKeyValueStore implements TaskKeyValueStore {
   }
 
   all(): KeyValueEntry[] {
-    const out = new Map<string, KeyValueEntry>();
+    const out = new Map<StoreKey, KeyValueEntry>();
     for (const { key: bytes, value } of this.#db.getRange()) {
       const key = this.#keySerde.deserialize(bytes);
       out.set(this.#keyOf(key), this.#decode(key, value));

@@ -13,6 +13,7 @@ import {
   type TaskKeyValueStore,
 } from './key-value-store.js';
 import { LmdbKeyValueStore } from './lmdb-key-value-store.js';
+import { MeteredKeyValueStore } from './metered-store.js';
 import { SegmentedSessionStore } from './session-store.js';
 import type { TaskStateStore } from './task-store.js';
 import { SegmentedWindowStore } from './window-store.js';
@@ -92,5 +93,9 @@ function createKeyValueStore(
 
 /** Whether a task store is a key-value store (what key-value readers and queries take). */
 export function isKeyValueStore(store: TaskStateStore): store is TaskKeyValueStore {
-  return store instanceof InMemoryKeyValueStore || store instanceof LmdbKeyValueStore;
+  return (
+    store instanceof InMemoryKeyValueStore ||
+    store instanceof LmdbKeyValueStore ||
+    store instanceof MeteredKeyValueStore
+  );
 }

@@ -21,7 +21,11 @@ import { ProcessorContext } from '../processor/processor-context.js';
 import { processSourceRecord } from '../processor/source-records.js';
 import { checkpointKey, takeCheckpoint, taskDirOf, writeCheckpoint } from '../state/checkpoint.js';
 import type { KeyValueStore } from '../state/key-value-store.js';
+import { MeteredKeyValueStore } from '../state/metered-store.js';
+import { NamedCache, type ThreadCache } from '../state/record-cache.js';
 import { createTaskStore, isKeyValueStore } from '../state/store-factory.js';
+import { storeKeyFunction } from '../state/store-key.js';
+import { getSerde } from '../serdes/index.js';
 import type { TaskStateStore } from '../state/task-store.js';
 import {
   createTimestampExtractor,
@@ -42,6 +46,8 @@ export interface StreamTaskOptions {
   metrics: MetricsRegistry;
   config: EngineConfig;
   onError: (error: ProcessingError) => void;
+  /** The thread's record cache (`statestore.cache.max.bytes` > 0), or null. */
+  threadCache?: ThreadCache | null;
   /** Backend#checkRecord, for the production exception handler. */
   checkRecord?: ((record: ProduceRecord) => Error | null) | undefined;
   now?: () => number;
@@ -61,6 +67,8 @@ export class StreamTask {
   readonly context: ProcessorContext;
   readonly graph: TaskGraph;
   readonly stores: TaskStateStore[];
+  /** Record caches of the stores materialized with caching (Materialized's default). */
+  readonly caches: NamedCache[] = [];
   /** `<state.dir>/<application.id>/<task id>`, or null without a state dir. */
   readonly #taskDir: string | null;
   readonly partitionGroup: PartitionGroup;
@@ -98,12 +106,37 @@ export class StreamTask {
       config.stateDir === undefined
         ? null
         : taskDirOf(config.stateDir, config.applicationId, this.id);
-    this.stores = subtopology.stores.map((s) =>
-      createTaskStore(s, partition, {
+    const metered = config.metricsRecordingLevel !== 'INFO';
+    this.stores = subtopology.stores.map((s) => {
+      const store = createTaskStore(s, partition, {
         taskDir: this.#taskDir,
         persistentStores: config.persistentStores,
-      }),
-    );
+      });
+      // Store metrics for key-value stores (window/session stores have their own layouts).
+      if (!metered || !isKeyValueStore(store)) return store;
+      const scope = store.persistent ? 'lmdb' : 'in-memory';
+      return new MeteredKeyValueStore(store, options.metrics.store(this.id, s.name, scope));
+    });
+    const threadCache = options.threadCache ?? null;
+    if (threadCache !== null) {
+      subtopology.stores.forEach((s, i) => {
+        const store = this.stores[i]!;
+        if (!s.caching || s.global || !isKeyValueStore(store)) return;
+        const keySerde = getSerde(s.keySerde);
+        const valueSerde = getSerde(s.valueSerde);
+        this.caches.push(
+          new NamedCache(
+            s.name,
+            threadCache,
+            store,
+            storeKeyFunction(s.keySerde, keySerde),
+            (key, value) =>
+              (keySerde.serialize(key)?.byteLength ?? 0) +
+              (value === null ? 0 : (valueSerde.serialize(value)?.byteLength ?? 0)),
+          ),
+        );
+      });
+    }
     this.context = new ProcessorContext({
       applicationId: config.applicationId,
       taskId: this.id,
@@ -114,6 +147,7 @@ export class StreamTask {
       ),
       stateStores: new Map(this.stores.map((s) => [s.name, s])),
       globalStores: subtopology.globalStores,
+      caches: new Map(this.caches.map((c) => [c.name, c])),
       taskMetrics: this.metrics,
       processingHandler: config.processingExceptionHandler,
       productionHandler: config.productionExceptionHandler,
@@ -391,6 +425,14 @@ export class StreamTask {
     return this.context.commitRequested;
   }
 
+  /**
+   * Kafka's prepareCommit: the record caches forward what they hold (downstream output lands in
+   * the collector), so the changelog and output that follow are complete. @throws FailedProcessingError
+   */
+  flushCaches(): void {
+    for (const c of this.caches) c.flush();
+  }
+
   /** Changelog records to write before this task's offsets are committed. */
   takeChangelogRecords(): ProduceRecord[] {
     const out: ProduceRecord[] = [];
@@ -424,6 +466,7 @@ export class StreamTask {
     for (const node of this.graph.nodes.values()) node.processor.close?.();
     this.context.streamTimePunctuation.clear();
     this.context.wallClockPunctuation.clear();
+    for (const c of this.caches) c.clear();
     for (const s of this.stores) s.close();
     this.partitionGroup.clear();
   }

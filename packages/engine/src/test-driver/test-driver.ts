@@ -24,6 +24,7 @@ import type { CodeRegistries } from '../processor/registries.js';
 import { getSerde } from '../serdes/index.js';
 import type { Serde } from '../serdes/serde.js';
 import type { KeyValueEntry, ValueAndTimestamp } from '../state/key-value-store.js';
+import { ThreadCache } from '../state/record-cache.js';
 import { StreamTask } from '../task/stream-task.js';
 import { isKeyValueStore } from '../state/store-factory.js';
 
@@ -145,6 +146,7 @@ export function createTestDriverFromPlan(
   const produced: ProduceRecord[] = [];
   const collector = { send: (r: ProduceRecord) => void produced.push(r) };
 
+  const threadCache = config.cacheMaxBytes > 0 ? new ThreadCache(config.cacheMaxBytes) : null;
   const taskByTopic = new Map<string, StreamTask>();
   const tasks: StreamTask[] = [];
   const outputSerdes = new Map<string, { key: Serde<unknown>; value: Serde<unknown> }>();
@@ -157,6 +159,7 @@ export function createTestDriverFromPlan(
       collector,
       metrics,
       config: { ...config, maxTaskIdleMs: -1 },
+      threadCache,
       onError: (e) => void errors.unshift(e),
       now: clock,
     });
@@ -185,6 +188,8 @@ export function createTestDriverFromPlan(
   // Everything written since the last call: decoded into the outputs, and fed back in when the
   // topology reads the topic (breadth-first, like TopologyTestDriver).
   const drainProduced = (queue: StoredRecord[]): void => {
+    // TopologyTestDriver commits after every record: the record caches flush each time.
+    for (const t of tasks) t.flushCaches();
     for (const t of tasks) produced.push(...t.takeChangelogRecords());
     for (const out of produced.splice(0)) {
       const stored: StoredRecord = {

@@ -12,6 +12,7 @@ import { StateMachine } from '../lifecycle/state-machine.js';
 import { THREAD_TRANSITIONS, type ThreadState } from '../lifecycle/states.js';
 import type { ThreadMetrics } from '../metrics/metric-groups.js';
 import { FailedProcessingError } from '../processor/processing-failure.js';
+import { ThreadCache } from '../state/record-cache.js';
 import { BufferedRecordCollector } from '../task/record-collector.js';
 import { tpKey } from '../task/record-queue.js';
 import type { StreamTask } from '../task/stream-task.js';
@@ -67,6 +68,11 @@ export class StreamThread implements StreamThreadHandle {
       threadIndex: index,
       threadMetrics: this.metrics,
       collector: () => this.#collector,
+      // Kafka Streams splits statestore.cache.max.bytes evenly between the stream threads.
+      threadCache:
+        ctx.config.cacheMaxBytes > 0
+          ? new ThreadCache(Math.floor(ctx.config.cacheMaxBytes / ctx.config.numStreamThreads))
+          : null,
       commit: (tasks) => this.#commit(tasks),
       failTask: (task, error) => this.#failTask(task, error),
     });
@@ -297,8 +303,18 @@ export class StreamThread implements StreamThreadHandle {
   }
 
   /** Flush output, write changelogs, then commit input offsets — in this order (at-least-once). */
-  async #commit(tasks: StreamTask[]): Promise<void> {
+  async #commit(committing: StreamTask[]): Promise<void> {
     const started = performance.now();
+    // The record caches forward what they collapsed since the last commit (Kafka's prepareCommit).
+    const tasks: StreamTask[] = [];
+    for (const t of committing) {
+      try {
+        t.flushCaches();
+        tasks.push(t);
+      } catch (error) {
+        this.#failTask(t, error);
+      }
+    }
     await this.#collector.flush();
     for (const t of tasks) for (const r of t.takeChangelogRecords()) this.#collector.send(r);
     await this.#collector.flush();

@@ -5,6 +5,7 @@ import type { TopicPartition } from '../api.js';
 import { errorMessage } from '../errors.js';
 import type { ThreadMetrics } from '../metrics/metric-groups.js';
 import type { CompiledSubtopology } from '../processor/compile.js';
+import type { ThreadCache } from '../state/record-cache.js';
 import type { RecordCollector } from '../task/record-collector.js';
 import { tpKey, type RecordQueue } from '../task/record-queue.js';
 import { StreamTask, taskIdOf } from '../task/stream-task.js';
@@ -15,6 +16,8 @@ export interface TaskManagerOptions {
   threadName: string;
   threadIndex: number;
   threadMetrics: ThreadMetrics;
+  /** The thread's record cache (`statestore.cache.max.bytes` > 0), shared by its tasks. */
+  threadCache: ThreadCache | null;
   /** The thread's current collector (exactly_once_v2 replaces it when the producer is renewed). */
   collector: () => RecordCollector;
   /** The thread's commit: flush output and changelogs, then commit the tasks' input offsets. */
@@ -78,6 +81,7 @@ export class TaskManager {
         partition: w.partition,
         partitions: w.tps,
         collector: this.#o.collector(),
+        threadCache: this.#o.threadCache,
         metrics,
         config,
         onError: this.#o.ctx.onError,

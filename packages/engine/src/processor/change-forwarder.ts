@@ -1,0 +1,59 @@
+// Kafka Streams' TimestampedTupleForwarder: how a KTable-producing processor with a store passes
+// its Change(new, old) on. Without a record cache it forwards at once; with one (the store is
+// materialized with caching and `statestore.cache.max.bytes` > 0) it only tells the cache, which
+// forwards the latest change per key at the next commit or eviction (state/record-cache.ts).
+import type { Headers } from '../api.js';
+import type { NamedCache } from '../state/record-cache.js';
+import type { ProcessorContext } from './processor-context.js';
+import type { ProcessorNode } from './processor-node.js';
+import { Change } from './record.js';
+
+export type ChangeForwarder = (
+  key: unknown,
+  newValue: unknown,
+  /** The old value to forward without a cache (e.g. the initializer's result for a new key). */
+  oldValue: unknown,
+  /** The store's value before this update (null: none): the cache's old value. */
+  before: unknown,
+  timestamp: number,
+  headers: Headers,
+) => void;
+
+export function changeForwarder(
+  ctx: ProcessorContext,
+  storeName: string | null,
+  sendOldValues: boolean,
+): ChangeForwarder {
+  const cache = storeName === null ? null : ctx.recordCache(storeName);
+  if (cache === null) {
+    return (key, newValue, oldValue, _before, timestamp, headers) => {
+      // Nothing downstream (a count whose table is only queried): no record to build.
+      if (ctx.currentNode!.children.length === 0) return;
+      ctx.forward({
+        key,
+        value: new Change(newValue, sendOldValues ? oldValue : null),
+        timestamp,
+        headers,
+      });
+    };
+  }
+  let owner: ProcessorNode | null = null;
+  const listen = (node: ProcessorNode, target: NamedCache): void => {
+    owner = node;
+    target.setListener((key, newValue, oldValue, timestamp, headers) => {
+      if (owner!.children.length === 0) return;
+      ctx.runAs(owner!, timestamp, () =>
+        ctx.forward({
+          key,
+          value: new Change(newValue, sendOldValues ? oldValue : null),
+          timestamp,
+          headers,
+        }),
+      );
+    });
+  };
+  return (key, newValue, _oldValue, before, timestamp, headers) => {
+    if (owner === null) listen(ctx.currentNode!, cache);
+    cache.put(key, before, newValue, timestamp, headers);
+  };
+}

@@ -1,0 +1,123 @@
+// Kafka Streams' record cache (ThreadCache + NamedCache behind CachingKeyValueStore), as far as it
+// is visible downstream: with `statestore.cache.max.bytes` > 0 a caching store's updates are not
+// forwarded one by one; the cache remembers which keys changed since the last flush and, at the
+// next commit (or when the thread's cache is full), forwards one Change(latest value, value as of
+// the last flush) per key, in the order of their last update, with the last update's timestamp
+// and headers. A key created and deleted between two flushes forwards nothing. The store itself is
+// written at once (it is in memory or has its own write-back buffer), so reads never go through
+// the cache; the changelog already collapses per commit (the store's dirty keys).
+//
+// Sizes follow Kafka's accounting only roughly: an entry costs its key and value bytes (measured
+// when it enters the cache) plus ENTRY_OVERHEAD. When a thread's cache is over budget, the caches
+// evict their longest-dirty entries (forwarding them) until it is not.
+import type { Headers } from '../api.js';
+import type { KeyValueStore } from './key-value-store.js';
+import type { StoreKey } from './store-key.js';
+
+/** Per-entry bytes on top of key and value (Kafka's LRUCacheEntry record context, roughly). */
+export const ENTRY_OVERHEAD = 56;
+
+/** One stream thread's budget (`statestore.cache.max.bytes` / `num.stream.threads`, as Kafka). */
+export class ThreadCache {
+  sizeBytes = 0;
+  /** Update sequence, for flushing in last-update order. */
+  seq = 0;
+  /** Entries forwarded because the cache was full (not at a commit). */
+  evictions = 0;
+
+  constructor(readonly maxBytes: number) {}
+}
+
+interface DirtyEntry {
+  key: unknown;
+  /** The value as of the last flush (null: none). */
+  old: unknown;
+  timestamp: number;
+  headers: Headers;
+  seq: number;
+  size: number;
+}
+
+export type FlushListener = (
+  key: unknown,
+  newValue: unknown,
+  oldValue: unknown,
+  timestamp: number,
+  headers: Headers,
+) => void;
+
+export class NamedCache {
+  readonly #dirty = new Map<StoreKey, DirtyEntry>();
+  #listener: FlushListener | null = null;
+
+  constructor(
+    readonly name: string,
+    readonly thread: ThreadCache,
+    readonly store: KeyValueStore,
+    private readonly keyOf: (key: unknown) => StoreKey,
+    private readonly sizeOf: (key: unknown, value: unknown) => number,
+  ) {}
+
+  /** Who forwards what the cache flushes (the store's processor). */
+  setListener(listener: FlushListener): void {
+    this.#listener = listener;
+  }
+
+  get dirtyCount(): number {
+    return this.#dirty.size;
+  }
+
+  /**
+   * Records an update of `key`, whose stored value before it was `before` (null: none). Called
+   * instead of forwarding; the store has been (or is being) written by the caller.
+   */
+  put(key: unknown, before: unknown, value: unknown, timestamp: number, headers: Headers): void {
+    const k = this.keyOf(key);
+    const thread = this.thread;
+    const e = this.#dirty.get(k);
+    if (e !== undefined) {
+      e.timestamp = timestamp;
+      e.headers = headers;
+      e.seq = ++thread.seq;
+      return;
+    }
+    const size = this.sizeOf(key, value) + ENTRY_OVERHEAD;
+    this.#dirty.set(k, { key, old: before, timestamp, headers, seq: ++thread.seq, size });
+    thread.sizeBytes += size;
+    if (thread.sizeBytes > thread.maxBytes) this.#evict();
+  }
+
+  /** Forwards every dirty key (a commit); synchronous. */
+  flush(): void {
+    if (this.#dirty.size === 0) return;
+    const entries = [...this.#dirty.values()];
+    this.#dirty.clear();
+    if (entries.length > 1) entries.sort((a, b) => a.seq - b.seq);
+    for (const e of entries) this.thread.sizeBytes -= e.size;
+    for (const e of entries) this.#emit(e);
+  }
+
+  /** Drops the dirty keys without forwarding (a dirty close: the task's state is discarded). */
+  clear(): void {
+    for (const e of this.#dirty.values()) this.thread.sizeBytes -= e.size;
+    this.#dirty.clear();
+  }
+
+  #evict(): void {
+    const thread = this.thread;
+    for (const [k, e] of this.#dirty) {
+      if (thread.sizeBytes <= thread.maxBytes) break;
+      this.#dirty.delete(k);
+      thread.sizeBytes -= e.size;
+      thread.evictions++;
+      this.#emit(e);
+    }
+  }
+
+  #emit(e: DirtyEntry): void {
+    const current = this.store.get(e.key)?.value ?? null;
+    // Created and deleted since the last flush: nothing to say (CachingKeyValueStore skips it).
+    if (current === null && e.old === null) return;
+    this.#listener?.(e.key, current, e.old, e.timestamp, e.headers);
+  }
+}
