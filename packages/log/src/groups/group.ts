@@ -202,7 +202,11 @@ export class Group {
         `member ${memberId} is not in group ${this.id} (removed after its session timed out, or left): rejoin`,
       );
     }
-    if (this.rebalancing)
+    // As Kafka's group coordinator: while members revoke (PreparingRebalance) the generation is
+    // still the current one and its members may commit — that is where an eager member commits
+    // what it processed before giving its partitions up (under exactly_once_v2, inside its
+    // transaction). Only the hand-out of the new assignment refuses commits.
+    if (this.state === 'CompletingRebalance')
       throw new LogError(LogErrorCode.REBALANCE_IN_PROGRESS, `group ${this.id} is rebalancing`);
     if (generation !== this.generation) {
       throw new LogError(

@@ -76,6 +76,27 @@ describe('consumer groups', () => {
     expect(events).toEqual(['assigned 2', 'revoked 2', 'assigned 3']);
   });
 
+  it('accepts a fenced commit from a revoking member (PreparingRebalance), as Kafka does', async () => {
+    const log = await openTestLog();
+    await log.createTopic('t', 2);
+    let revokeCommit: Promise<void> | null = null;
+    const a = await log.joinGroup('g', { topics: ['t'] });
+    a.onRevocation(() => {
+      // Like a stream thread: the commit comes after some asynchronous work (flushing output).
+      revokeCommit = new Promise((r) => setTimeout(r, 10)).then(() =>
+        a.commit([{ topic: 't', partition: 0, offset: 5 }]),
+      );
+      return revokeCommit;
+    });
+    await log.joinGroup('g', { topics: ['t'] });
+    expect(revokeCommit).not.toBeNull();
+    await revokeCommit;
+    expect(log.describeGroup('g').members).toHaveLength(2);
+    expect(log.describeGroup('g').offsets).toContainEqual(
+      expect.objectContaining({ topic: 't', partition: 0, committed: 5 }),
+    );
+  });
+
   it('waits for revocation listeners registered after joining before partitions move', async () => {
     const log = await openTestLog();
     await log.createTopic('t', 2);
