@@ -66,7 +66,7 @@ describe('exported DSL code for windows, joins and suppress', () => {
   }, 120_000);
 
   it.each(designs.map((d) => [d.application.id, d] as const))(
-    '%s: running the program builds the design (same describe() and node configs)',
+    '%s: running the program builds the design (same describe(), node configs and stores)',
     async (id, design) => {
       const module = (await import(pathToFileURL(programOf(id)).href)) as {
         built: BuiltTopology;
@@ -78,6 +78,7 @@ describe('exported DSL code for windows, joins and suppress', () => {
       // bounds, CEL): the nodes, in creation order, must agree too (functions by role only, as
       // the DSL registers lambdas under generated names)
       expect(nodesOf(module.built.topology)).toEqual(nodesOf(original.topology));
+      expect(module.built.topology.stores).toEqual(original.topology.stores);
     },
   );
 });

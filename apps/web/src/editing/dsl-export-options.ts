@@ -1,6 +1,7 @@
 // The option objects of the exported DSL program for windows, joins and suppression (TimeWindows,
 // SlidingWindows, SessionWindows, JoinWindows, StreamJoined / Joined, Suppressed with its
 // BufferConfig), spelled as docs/DSL.md's API from topology-model's configs.
+import type { StoreSpec } from '@streamwright/topology-model';
 import type { RawNode } from '../model/diff.js';
 
 /** Records that the program imports a DSL name, and returns it. */
@@ -89,4 +90,17 @@ export function suppressed(node: RawNode, use: Use): string {
       ? `${use('Suppressed')}.untilTimeLimit(${num(c.timeLimitMs)}, ${buffer})`
       : `${use('Suppressed')}.untilWindowCloses(${buffer})`;
   return node.name ? `${until}.withName(${str(node.name)})` : until;
+}
+
+/**
+ * `keyValueStoreBuilder(Stores.persistentKeyValueStore(name)`, or the window / session store
+ * builder with its supplier (retention, window size, duplicates), up to the serdes.
+ */
+export function storeBuilder(s: StoreSpec): string {
+  const where = s.storeType === 'inMemory' ? 'inMemory' : 'persistent';
+  if (s.type === 'window')
+    return `windowStoreBuilder(Stores.${where}WindowStore(${str(s.name)}, ${num(s.retentionMs)}, ${num(s.windowSizeMs)}, ${s.retainDuplicates === true})`;
+  if (s.type === 'session')
+    return `sessionStoreBuilder(Stores.${where}SessionStore(${str(s.name)}, ${num(s.retentionMs)})`;
+  return `keyValueStoreBuilder(Stores.${where}KeyValueStore(${str(s.name)})`;
 }

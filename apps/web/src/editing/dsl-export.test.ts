@@ -308,4 +308,33 @@ const slideCount = slide.count(Materialized.with(Serdes.String(), Serdes.Long())
       `const tt = customers.leftJoin(accounts, 'left', Named.as('tt'), Materialized.as('tt-store'));`,
     );
   });
+
+  it('adds window, session and key-value stores with their Stores suppliers', () => {
+    const design = doc([{ id: 'src', kind: 'source', config: { topic: 'lines' } }], []);
+    const store = {
+      keySerde: 'string',
+      valueSerde: 'long',
+      logging: true,
+      caching: false,
+    } as const;
+    design.stores = [
+      {
+        ...store,
+        name: 'recent',
+        type: 'window',
+        storeType: 'persistent',
+        retentionMs: 60000,
+        windowSizeMs: 10000,
+        retainDuplicates: false,
+      },
+      { ...store, name: 'visits', type: 'session', storeType: 'inMemory', retentionMs: 30000 },
+      { ...store, name: 'totals', type: 'keyValue', storeType: 'persistent', logging: false },
+    ];
+    const { code } = exportDsl(design);
+    expect(code).toContain(`const builder = new StreamsBuilder();
+builder.addStateStore(Stores.windowStoreBuilder(Stores.persistentWindowStore('recent', 60000, 10000, false), Serdes.String(), Serdes.Long()));
+builder.addStateStore(Stores.sessionStoreBuilder(Stores.inMemorySessionStore('visits', 30000), Serdes.String(), Serdes.Long()));
+builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore('totals'), Serdes.String(), Serdes.Long()).withLoggingDisabled());
+`);
+  });
 });

@@ -16,6 +16,7 @@ import {
   joinWindows,
   num,
   serde,
+  storeBuilder,
   str,
   suppressed,
   windows,
@@ -415,7 +416,7 @@ export function exportDsl(doc: TopologyDocument): DslExport {
 
   const stores = doc.stores.map((s) => {
     used.add('Stores');
-    let b = `Stores.keyValueStoreBuilder(Stores.${s.storeType === 'inMemory' ? 'inMemoryKeyValueStore' : 'persistentKeyValueStore'}(${str(s.name)}), ${serde(s.keySerde)}, ${serde(s.valueSerde)})`;
+    let b = `Stores.${storeBuilder(s)}, ${serde(s.keySerde)}, ${serde(s.valueSerde)})`;
     if (!s.logging) b += '.withLoggingDisabled()';
     if (s.caching) b += '.withCachingEnabled()';
     return `builder.addStateStore(${b});`;
