@@ -2,8 +2,8 @@
 // Kafka Streams calls a developer would write (StreamsBuilder, KStream#filter, groupBy, count,
 // Materialized.as, windowedBy(TimeWindows…), join(…, JoinWindows…), suppress(Suppressed…), …), CEL
 // logic kept as strings, TypeScript functions and custom processors imported by the names the
-// document refers to. Statements follow the DSL's depth-first order
-// from each source, so the program's generated processor names match the design's.
+// document refers to. Statements follow the DSL's depth-first order from each source, so the
+// program's generated processor names match the design's.
 import {
   inputPortsOf,
   isNodeKind,
