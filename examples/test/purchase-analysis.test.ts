@@ -138,7 +138,23 @@ describe('purchase analysis: orders ⋈ users → by item ⋈ items → local or
             };
           });
         await backend.produce(records);
-        await new Promise((r) => setTimeout(r, 300));
+        if (topic === 'orders') continue;
+        // Wait until the table is processed (its offsets committed), not for a fixed time: on a
+        // loaded machine orders could otherwise be joined before their user or item is in.
+        const info = (await backend.describeTopic(topic))!;
+        const tableDeadline = Date.now() + 20_000;
+        for (;;) {
+          const committed = await backend.committedOffsets(
+            topology.application.id,
+            info.offsets.map((o) => ({ topic, partition: o.partition })),
+          );
+          const done = (o: { partition: number; latest: number }): boolean =>
+            o.latest === 0 || committed.get(`${topic}:${o.partition}`) === o.latest;
+          if (info.offsets.every(done)) break;
+          if (Date.now() > tableDeadline)
+            throw new Error(`table ${topic} was not processed in 20 s`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
       }
       const expected = Object.fromEntries(
         (reference.outputs?.['local-orders-per-hour'] ?? []).map((r) => [r.key, r.value]),
