@@ -54,6 +54,10 @@ export const expressionFields: Partial<Record<NodeKind, readonly ExpressionField
     { field: 'joiner', context: 'joiner', optional: false },
   ],
   tableTableJoin: [{ field: 'joiner', context: 'joiner', optional: false }],
+  foreignKeyJoin: [
+    { field: 'foreignKeyExtractor', context: 'selectKey', optional: false },
+    { field: 'joiner', context: 'joiner', optional: false },
+  ],
   cogroup: [
     { field: 'initializer', context: 'initializer', optional: false },
     { field: 'inputs', each: 'aggregator', context: 'aggregator', optional: false },

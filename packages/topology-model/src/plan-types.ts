@@ -27,7 +27,15 @@ export type PlannedOp =
   | 'split-branch'
   | 'cogroup-aggregate'
   | 'join-window'
-  | 'join-merge';
+  | 'join-merge'
+  // foreignKeyJoin (fk-join-planner.ts): SubscriptionSend / Receive / Join, ForeignTableJoin,
+  // ResponseJoin processors and the KTableSource holding the result.
+  | 'fk-subscription-send'
+  | 'fk-subscription-receive'
+  | 'fk-subscription-join'
+  | 'fk-foreign-join'
+  | 'fk-response-join'
+  | 'fk-result';
 
 /** A Kafka Streams processor-graph node (Source / Processor / Sink in describe()). */
 export interface PlannedNode {

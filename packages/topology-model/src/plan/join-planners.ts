@@ -11,7 +11,7 @@ const DROPPED: SerdeName = 'json';
 type JoinKind = 'streamStreamJoin' | 'streamTableJoin' | 'streamGlobalTableJoin' | 'tableTableJoin';
 
 /** The source topics a flow's node reads from, through processors (InternalTopologyBuilder). */
-function sourceTopicsOf(b: PlanBuilder, from: string): string[] {
+export function sourceTopicsOf(b: PlanBuilder, from: string): string[] {
   const out = new Set<string>();
   const seen = new Set<string>();
   const walk = (name: string): void => {
@@ -27,7 +27,7 @@ function sourceTopicsOf(b: PlanBuilder, from: string): string[] {
 }
 
 /** KTableImpl#valueGetterSupplier: the store the join reads a table side from (materializing it). */
-function valueGetterStores(b: PlanBuilder, flow: Flow): string[] {
+export function valueGetterStores(b: PlanBuilder, flow: Flow): string[] {
   let name: string | undefined = flow.from;
   while (name !== undefined) {
     const node = b.nodes.get(name);

@@ -15,6 +15,7 @@ import type { PlanBuilder } from './builder.js';
 import { singleInput, type Flow, type Inputs, type Outputs, type Planner } from './flow.js';
 import { statefulPlanners } from './stateful-planners.js';
 import { windowPlanners } from './window-planners.js';
+import { foreignKeyJoinPlanners } from './fk-join-planner.js';
 import { joinPlanners } from './join-planners.js';
 
 function sourceLike(node: TopologyNode & { kind: 'source' | 'generator' }, b: PlanBuilder): Flow {
@@ -225,4 +226,5 @@ export const kindPlanners: { [K in NodeKind]: Planner<K> } = {
   ...statefulPlanners,
   ...windowPlanners,
   ...joinPlanners,
+  ...foreignKeyJoinPlanners,
 };

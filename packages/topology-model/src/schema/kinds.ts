@@ -2,6 +2,7 @@
 // described once here; validation, connection checks, planning and the designer derive from it.
 import type { z } from 'zod';
 import * as c from './kind-configs.js';
+import { foreignKeyJoinNodeKinds } from './fk-join-kind.js';
 import { joinNodeKinds } from './join-kinds.js';
 import { windowNodeKinds } from './window-kinds.js';
 
@@ -258,6 +259,7 @@ export const nodeKinds = {
   },
   ...windowNodeKinds,
   ...joinNodeKinds,
+  ...foreignKeyJoinNodeKinds,
   process: {
     config: c.processConfigSchema,
     inputs: streamIn,

@@ -99,6 +99,9 @@ final class Joins {
         }
         return TopologyBuilder.single(out, keyName, valueName);
       }
+      case "foreignKeyJoin" -> {
+        return ForeignKeyJoins.apply(tb, n, inputs, name);
+      }
       default -> throw new IllegalArgumentException("the oracle does not know node kind " + kind);
     }
   }
