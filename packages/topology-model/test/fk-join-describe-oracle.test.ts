@@ -16,7 +16,11 @@ const fkDoc = (config: Record<string, unknown>, name?: string, after = false) =>
       id: 'j',
       kind: 'foreignKeyJoin',
       ...(name === undefined ? {} : { name }),
-      config: { foreignKeyExtractor: 'value.product', joiner: '{"o": left, "p": right}', ...config },
+      config: {
+        foreignKeyExtractor: 'value.product',
+        joiner: '{"o": left, "p": right}',
+        ...config,
+      },
     },
     ...(after ? [{ id: 'f', kind: 'tableFilter', config: { expression: 'true' } }] : []),
     { id: 't', kind: 'toStream', config: {} },

@@ -11,6 +11,7 @@ import { EngineError } from '../errors.js';
 import { userProcessorNode } from '../papi/user-processor.js';
 import { windowNodeFactory } from '../windows/window-node-factory.js';
 import { windowedKeySerde } from '../windows/windowed-key.js';
+import { fkJoinNodeFactory } from '../joins/fk-join-node-factory.js';
 import { joinNodeFactory } from '../joins/join-node-factory.js';
 import { getSerde } from '../serdes/index.js';
 import type { Serde } from '../serdes/serde.js';
@@ -330,6 +331,13 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
     case 'streamGlobalTableJoin':
     case 'tableTableJoin':
       return joinNodeFactory({ node, config: cfg, logic, sendOldValues });
+    case 'fk-subscription-send':
+    case 'fk-subscription-receive':
+    case 'fk-subscription-join':
+    case 'fk-foreign-join':
+    case 'fk-response-join':
+    case 'fk-result':
+      return fkJoinNodeFactory({ node, config: cfg, logic, sendOldValues, ownStore: ownStore() });
     case 'windowedCount':
     case 'windowedReduce':
     case 'windowedAggregate':

@@ -21,6 +21,7 @@ export function nodesSendingOldValues(
       case 'table':
       case 'toTable':
       case 'globalTable':
+      case 'fk-result':
         if (!force && !materialized(node)) return false;
         sending.add(node.name);
         return true;
@@ -64,5 +65,10 @@ export function nodesSendingOldValues(
     if (type === 'outer' || (type === 'left' && node.port === 'left'))
       enable(node.predecessors[0], true);
   }
+  // KTableImpl#doJoinOnForeignKey: both tables send old values (an FK change must unsubscribe
+  // the old foreign key; the right side's old values save needless fan-outs).
+  for (const node of nodes)
+    if (node.op === 'fk-subscription-send' || node.op === 'fk-foreign-join')
+      enable(node.predecessors[0], true);
   return sending;
 }

@@ -47,10 +47,15 @@ export const foreignKeyJoinPlanners: { foreignKeyJoin: Planner<'foreignKeyJoin'>
     const resultStore = c.store ?? b.newStoreName('KTABLE-FK-JOIN-OUTPUT-');
 
     const extras = { modelNode: node };
-    // The FK processors carry the foreign key's serde as keySerde and the left key's as
-    // valueSerde: the subscription store compares foreign keys and orders left keys by their bytes.
+    // The FK processors carry the foreign key's serde as keySerde and, as valueSerde, the serde
+    // whose bytes they compare: the left value's (its hash, in the send processor) or the left
+    // key's (the subscription store orders left keys by their bytes, as Kafka's prefix scan does).
     const keys = { keySerde: right.keySerde, valueSerde: left.keySerde };
-    b.addProcessor(send, 'fk-subscription-send', [left.from], node.id, { ...extras, ...keys });
+    b.addProcessor(send, 'fk-subscription-send', [left.from], node.id, {
+      ...extras,
+      keySerde: right.keySerde,
+      valueSerde: left.valueSerde,
+    });
     const wrapperSerdes = { keySerde: right.keySerde, valueSerde: 'json' as const };
     b.addSink(
       registrationSink,

@@ -1,0 +1,92 @@
+// Processor factories for the foreign-key join's ops (fk-join-planner.ts in topology-model),
+// called from the processor factory switch (processor/node-factories.ts).
+import type { PlannedNode, SerdeName } from '@streamwright/topology-model';
+import { EngineError } from '../errors.js';
+import type { CompiledLogic } from '../processor/logic.js';
+import type { ProcessorContext } from '../processor/processor-context.js';
+import type { Processor } from '../processor/processor-node.js';
+import { tableSourceProcessor } from '../processor/table-processors.js';
+import { getSerde } from '../serdes/index.js';
+import {
+  foreignTableJoinProcessor,
+  responseJoinProcessor,
+  subscriptionJoinProcessor,
+  subscriptionReceiveProcessor,
+  subscriptionSendProcessor,
+} from './foreign-key-join.js';
+
+type Factory = (ctx: ProcessorContext) => Processor;
+
+export interface FkJoinFactoryContext {
+  node: PlannedNode;
+  config: Record<string, unknown>;
+  logic(field: string, context: 'joiner' | 'selectKey'): CompiledLogic;
+  sendOldValues: boolean;
+  /** The node's store that exists in the plan (the result store only when materialized). */
+  ownStore: string | null;
+}
+
+export function fkJoinNodeFactory(c: FkJoinFactoryContext): Factory {
+  const { node, config } = c;
+  const serde = (which: 'keySerde' | 'valueSerde') =>
+    getSerde((node[which] ?? 'json') as SerdeName);
+  const leftJoin = config['type'] === 'left';
+  const store = (ctx: ProcessorContext, name: string | undefined) => {
+    if (name === undefined)
+      throw new EngineError('INVALID_PLAN', `${node.name}: ${node.op} without a store`);
+    return ctx.store(name);
+  };
+  switch (node.op) {
+    case 'fk-subscription-send': {
+      const extractor = c.logic('foreignKeyExtractor', 'selectKey');
+      return (ctx) =>
+        subscriptionSendProcessor(ctx, {
+          leftJoin,
+          extractor: (key, value) => extractor({ key, value }),
+          foreignKeySerde: serde('keySerde'),
+          valueSerde: serde('valueSerde'),
+        });
+    }
+    case 'fk-subscription-receive': {
+      const name = node.stores[0];
+      return (ctx) => subscriptionReceiveProcessor(ctx, () => store(ctx, name));
+    }
+    case 'fk-subscription-join': {
+      const name = node.stores[0];
+      return (ctx) =>
+        subscriptionJoinProcessor(ctx, () =>
+          name === undefined ? undefined : ctx.stores.get(name),
+        );
+    }
+    case 'fk-foreign-join': {
+      const name = node.stores[0];
+      return (ctx) =>
+        foreignTableJoinProcessor(ctx, {
+          store: () => store(ctx, name),
+          foreignKeySerde: serde('keySerde'),
+          primaryKeySerde: serde('valueSerde'),
+        });
+    }
+    case 'fk-response-join': {
+      const logic = c.logic('joiner', 'joiner');
+      const name = node.stores[0];
+      return (ctx) =>
+        responseJoinProcessor(ctx, {
+          left: () => (name === undefined ? undefined : ctx.stores.get(name)),
+          valueSerde: serde('valueSerde'),
+          leftJoin,
+          joiner: (key, left, right) => logic({ key, left, right }),
+        });
+    }
+    case 'fk-result': {
+      const name = c.ownStore;
+      return (ctx) =>
+        tableSourceProcessor(ctx, {
+          store: name === null ? null : ctx.store(name),
+          sendOldValues: c.sendOldValues,
+        });
+    }
+    default:
+      throw new EngineError('INVALID_PLAN', `${node.name}: not a foreign-key join op`);
+  }
+}
