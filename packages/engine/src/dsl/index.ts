@@ -31,5 +31,6 @@ export {
   TimeWindows,
 } from './window-options.js';
 export { Serdes, WindowedSerdes } from './serdes.js';
+export { TableJoined } from './table-joined.js';
 export type { DslSerde } from './serdes.js';
 export type * from './types.js';

@@ -10,6 +10,7 @@ import {
   namedAndMaterialized,
   type Origin,
 } from './internals.js';
+import { foreignKeyJoin, isForeignKeyCall } from './fk-join.js';
 import type { Grouped, KeyValue, Materialized, Named } from './options.js';
 import type {
   Aggregator,
@@ -109,9 +110,7 @@ export class KTableImpl<K, V> implements KTable<K, V> {
     b: Materialized<K, VR> | undefined,
   ): KTable<K, VR> {
     if (!(other instanceof KTableImpl))
-      throw new Error(
-        'KTable#join: the other side must be a KTable (foreign-key joins are not supported yet)',
-      );
+      throw new Error('KTable#join: the other side must be a KTable');
     const { name, materialized } = namedAndMaterialized(a, b);
     const { origin } = joinNode(
       this.origin,
@@ -128,22 +127,36 @@ export class KTableImpl<K, V> implements KTable<K, V> {
     );
   }
 
-  join<VO, VR>(
-    other: KTable<K, VO>,
-    joiner: ValueJoiner<V, VO, VR>,
-    a?: Named | Materialized<K, VR>,
-    b?: Materialized<K, VR>,
+  #foreignKeyJoin<VR>(
+    type: 'inner' | 'left',
+    other: KTable<unknown, unknown>,
+    args: unknown[],
   ): KTable<K, VR> {
-    return this.#join('inner', other, joiner, a, b);
+    if (!(other instanceof KTableImpl))
+      throw new Error('KTable#join: the other side of a foreign-key join must be a KTable');
+    const { origin, storeName } = foreignKeyJoin(
+      this.origin,
+      (other as KTableImpl<unknown, unknown>).origin,
+      type,
+      ...(args as [unknown, unknown, unknown, unknown]),
+    );
+    return factories.table(origin, storeName);
   }
 
-  leftJoin<VO, VR>(
-    other: KTable<K, VO>,
-    joiner: ValueJoiner<V, VO | null, VR>,
-    a?: Named | Materialized<K, VR>,
-    b?: Materialized<K, VR>,
-  ): KTable<K, VR> {
-    return this.#join('left', other, joiner, a, b);
+  // The primary-key form (other, joiner[, Named][, Materialized]) or the foreign-key form
+  // (other, foreignKeyExtractor, joiner[, TableJoined][, Materialized]).
+  join<VR>(other: KTable<unknown, unknown>, ...args: unknown[]): KTable<K, VR> {
+    if (isForeignKeyCall(args[1])) return this.#foreignKeyJoin<VR>('inner', other, args);
+    const [joiner, a, b] = args as [unknown, Named | undefined, Materialized<K, VR> | undefined];
+    return this.#join<unknown, VR>('inner', other as KTable<K, unknown>, joiner, a, b);
+  }
+
+  // The primary-key form (other, joiner[, Named][, Materialized]) or the foreign-key form
+  // (other, foreignKeyExtractor, joiner[, TableJoined][, Materialized]).
+  leftJoin<VR>(other: KTable<unknown, unknown>, ...args: unknown[]): KTable<K, VR> {
+    if (isForeignKeyCall(args[1])) return this.#foreignKeyJoin<VR>('left', other, args);
+    const [joiner, a, b] = args as [unknown, Named | undefined, Materialized<K, VR> | undefined];
+    return this.#join<unknown, VR>('left', other as KTable<K, unknown>, joiner, a, b);
   }
 
   outerJoin<VO, VR>(

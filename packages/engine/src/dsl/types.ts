@@ -4,6 +4,7 @@
 // CEL results are untyped, so the result type parameter defaults to `unknown` for them.
 import type { Windowed } from '../windows/windowed-key.js';
 import type { FixedKeyProcessorSupplier, ProcessorSupplier } from '../papi/types.js';
+import type { TableJoined } from './table-joined.js';
 import type {
   Consumed,
   Grouped,
@@ -45,6 +46,8 @@ export interface RecordContext {
 export type ValueJoiner<V, VO, VR> =
   Cel | ((value: V, otherValue: VO) => VR) | ((readOnlyKey: never, value: V, otherValue: VO) => VR);
 /** Kafka's Merger of two session aggregates (the earlier session's first). */
+/** Kafka's Function<V, KO> or BiFunction<K, V, KO> (by the function's arity), or CEL over `key`, `value`. */
+export type ForeignKeyExtractor<K, V, KO> = Cel | ((value: V) => KO) | ((key: K, value: V) => KO);
 export type Merger<K, VA> = Cel | ((key: K, aggregate1: VA, aggregate2: VA) => VA);
 export type { Windowed } from '../windows/windowed-key.js';
 
@@ -198,6 +201,26 @@ export interface KTable<K, V> {
     other: KTable<K, VO>,
     joiner: ValueJoiner<V, VO | null, VR>,
     named?: Named,
+    materialized?: Materialized<K, VR>,
+  ): KTable<K, VR>;
+  /**
+   * Foreign-key joins: `foreignKeyExtractor` gives the other table's key for each value (CEL over
+   * `key`, `value`; a function of the value, or of key and value); the result is keyed like this
+   * table. Kafka's KTable#join(other, foreignKeyExtractor, joiner[, TableJoined][, Materialized]).
+   */
+  join<KO, VO, VR = unknown>(
+    other: KTable<KO, VO>,
+    foreignKeyExtractor: ForeignKeyExtractor<K, V, KO>,
+    joiner: ValueJoiner<V, VO, VR>,
+    tableJoined?: TableJoined | Materialized<K, VR>,
+    materialized?: Materialized<K, VR>,
+  ): KTable<K, VR>;
+  /** The foreign-key left join: `joiner(value, null)` while the other table has no match. */
+  leftJoin<KO, VO, VR = unknown>(
+    other: KTable<KO, VO>,
+    foreignKeyExtractor: ForeignKeyExtractor<K, V, KO>,
+    joiner: ValueJoiner<V, VO | null, VR>,
+    tableJoined?: TableJoined | Materialized<K, VR>,
     materialized?: Materialized<K, VR>,
   ): KTable<K, VR>;
   outerJoin<VO, VR = unknown>(
