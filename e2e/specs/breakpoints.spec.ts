@@ -6,7 +6,12 @@ import { test, expect } from '../support/fixtures.js';
 
 const counting = {
   schemaVersion: 1,
-  application: { id: 'breakpoint-app', config: { 'commit.interval.ms': 100 } },
+  // The record cache off: every count update goes on downstream at once, so Step can follow the
+  // record through toStream and the sink (with the cache on, they see it at the next commit).
+  application: {
+    id: 'breakpoint-app',
+    config: { 'commit.interval.ms': 100, 'statestore.cache.max.bytes': 0 },
+  },
   topics: [
     { name: 'bp-clicks', partitions: 1, config: {} },
     { name: 'bp-counts', partitions: 1, config: {} },
