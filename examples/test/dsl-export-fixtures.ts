@@ -329,6 +329,52 @@ export const joinDesigns: TopologyDocument[] = [
       ['b08', 'b09'],
     ],
   ),
+  doc(
+    'foreign-key-joins',
+    ['orders-t', 'customers-t', 'order-customers', 'order-names'],
+    [
+      {
+        id: 'c01',
+        kind: 'table',
+        config: { topic: 'orders-t', keySerde: 'string', valueSerde: 'json', store: 'orders-t' },
+      },
+      {
+        id: 'c02',
+        kind: 'table',
+        config: { topic: 'customers-t', keySerde: 'string', valueSerde: 'json' },
+      },
+      {
+        id: 'c03',
+        kind: 'foreignKeyJoin',
+        name: 'order-customer',
+        config: {
+          type: 'left',
+          foreignKeyExtractor: 'value.customer',
+          joiner: '[left, right]',
+          store: 'order-customers',
+        },
+      },
+      { id: 'c04', kind: 'toStream', config: {} },
+      { id: 'c05', kind: 'sink', config: { topic: 'order-customers' } },
+      {
+        id: 'c06',
+        kind: 'foreignKeyJoin',
+        config: { foreignKeyExtractor: 'value.customer', joiner: { function: 'pair' } },
+      },
+      { id: 'c07', kind: 'toStream', config: {} },
+      { id: 'c08', kind: 'sink', config: { topic: 'order-names' } },
+    ],
+    [
+      ['c01', 'c03', 'left'],
+      ['c02', 'c03', 'right'],
+      ['c03', 'c04'],
+      ['c04', 'c05'],
+      ['c01', 'c06', 'left'],
+      ['c02', 'c06', 'right'],
+      ['c06', 'c07'],
+      ['c07', 'c08'],
+    ],
+  ),
 ];
 
 /** The TypeScript functions the designs refer to by name (the exported program's ./functions.js). */

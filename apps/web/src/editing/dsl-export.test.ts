@@ -275,6 +275,17 @@ const slideCount = slide.count(Materialized.with(Serdes.String(), Serdes.Long())
             name: 'tt',
             config: { type: 'left', joiner: 'left', store: 'tt-store' },
           },
+          {
+            id: 'fk',
+            kind: 'foreignKeyJoin',
+            name: 'by-account',
+            config: { type: 'left', foreignKeyExtractor: 'value.account', joiner: 'right' },
+          },
+          {
+            id: 'fkInner',
+            kind: 'foreignKeyJoin',
+            config: { foreignKeyExtractor: 'value.account', joiner: 'left' },
+          },
         ],
         [
           ['orders', 'paid', 'out', 'left'],
@@ -287,6 +298,10 @@ const slideCount = slide.count(Materialized.with(Serdes.String(), Serdes.Long())
           ['products', 'withProduct', 'out', 'right'],
           ['customers', 'tt', 'out', 'left'],
           ['accounts', 'tt', 'out', 'right'],
+          ['customers', 'fk', 'out', 'left'],
+          ['accounts', 'fk', 'out', 'right'],
+          ['customers', 'fkInner', 'out', 'left'],
+          ['accounts', 'fkInner', 'out', 'right'],
         ],
       ),
     );
@@ -307,6 +322,11 @@ const slideCount = slide.count(Materialized.with(Serdes.String(), Serdes.Long())
     expect(code).toContain(
       `const tt = customers.leftJoin(accounts, 'left', Named.as('tt'), Materialized.as('tt-store'));`,
     );
+    expect(code).toContain(
+      `const fk = customers.leftJoin(accounts, 'value.account', 'right', TableJoined.as('by-account'));`,
+    );
+    expect(code).toContain(`const fkInner = customers.join(accounts, 'value.account', 'left');`);
+    expect(code).toMatch(/import \{[^}]*\bTableJoined\b[^}]*\} from '@streamwright\/engine'/);
   });
 
   it('adds window, session and key-value stores with their Stores suppliers', () => {

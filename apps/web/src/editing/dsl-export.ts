@@ -374,7 +374,8 @@ export function exportDsl(doc: TopologyDocument): DslExport {
       case 'streamStreamJoin':
       case 'streamTableJoin':
       case 'streamGlobalTableJoin':
-      case 'tableTableJoin': {
+      case 'tableTableJoin':
+      case 'foreignKeyJoin': {
         const side = (port: string) => {
           const e = inputs.find((i) => i.toPort === port);
           return e ? outputOf(e) : 'undefined';
@@ -393,6 +394,14 @@ export function exportDsl(doc: TopologyDocument): DslExport {
           rest = args(logic(c.joiner), joinOptions('Joined', node, use));
         else if (node.kind === 'streamGlobalTableJoin')
           rest = args(logic(c.keySelector), logic(c.joiner), named(node));
+        else if (node.kind === 'foreignKeyJoin')
+          // KTable#join(other, foreignKeyExtractor, joiner[, TableJoined][, Materialized])
+          rest = args(
+            logic(c.foreignKeyExtractor),
+            logic(c.joiner),
+            node.name ? `${use('TableJoined')}.as(${str(node.name)})` : null,
+            materialized(c),
+          );
         else rest = logic(c.joiner) + tail(node);
         statement = `${head}, ${rest});`;
         break;
