@@ -1,9 +1,7 @@
 // Breakpoints through the API on a real server: set one with a CEL condition, produce a matching
 // record, read the paused record and state while the server keeps answering, step, resume; bad
 // input is refused saying where; stopping a paused app does not hang.
-import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppRouter } from '../src/index.js';
 import type { Runtime } from '../src/runtime.js';
 import {
   eventually,
@@ -12,6 +10,7 @@ import {
   removeDataDir,
   startTestRuntime,
   type Client,
+  refusal,
 } from './harness.js';
 import { wordCount } from './topologies.js';
 
@@ -29,15 +28,6 @@ afterAll(async () => {
   await runtime?.close();
   await removeDataDir(dataDir);
 });
-
-async function refusal(call: Promise<unknown>): Promise<TRPCClientError<AppRouter>> {
-  const error = await call.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(TRPCClientError);
-  return error as TRPCClientError<AppRouter>;
-}
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   createTRPCClient,
+  TRPCClientError,
   httpBatchLink,
   httpSubscriptionLink,
   splitLink,
@@ -12,6 +13,7 @@ import {
 } from '@trpc/client';
 import { EventSource, type FetchLike } from 'eventsource';
 import { pino } from 'pino';
+import { expect } from 'vitest';
 import type { AppRouter } from '../src/index.js';
 import { startRuntime, type Runtime, type RuntimeOptions } from '../src/runtime.js';
 
@@ -87,4 +89,14 @@ export async function eventually<T>(
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** The tRPC error a call is refused with (the call must fail). */
+export async function refusal(call: Promise<unknown>): Promise<TRPCClientError<AppRouter>> {
+  const error = await call.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(TRPCClientError);
+  return error as TRPCClientError<AppRouter>;
 }

@@ -1,8 +1,6 @@
 // Live inspection of the running app: debug.sample (records into and out of a node) and the
 // store browser (state.stores|get|range|all through interactive queries).
-import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppRouter } from '../src/index.js';
 import type { Runtime } from '../src/runtime.js';
 import {
   eventually,
@@ -11,6 +9,7 @@ import {
   removeDataDir,
   startTestRuntime,
   type Client,
+  refusal,
 } from './harness.js';
 import { wordCount } from './topologies.js';
 
@@ -28,15 +27,6 @@ afterAll(async () => {
   await runtime?.close();
   await removeDataDir(dataDir);
 });
-
-async function refusal(call: Promise<unknown>): Promise<TRPCClientError<AppRouter>> {
-  const error = await call.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(TRPCClientError);
-  return error as TRPCClientError<AppRouter>;
-}
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 

@@ -1,8 +1,6 @@
 // Topic admin, record batches, fetch from offsets and consumer-group offsets through the API
 // (a real server, engine and embedded backend).
-import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppRouter } from '../src/index.js';
 import type { Runtime } from '../src/runtime.js';
 import {
   makeClient,
@@ -10,6 +8,7 @@ import {
   removeDataDir,
   startTestRuntime,
   type Client,
+  refusal,
 } from './harness.js';
 
 let runtime: Runtime;
@@ -30,15 +29,6 @@ afterAll(async () => {
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 const text = (base64: string | null) =>
   base64 === null ? null : Buffer.from(base64, 'base64').toString();
-
-async function refusal(call: Promise<unknown>): Promise<TRPCClientError<AppRouter>> {
-  const error = await call.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(TRPCClientError);
-  return error as TRPCClientError<AppRouter>;
-}
 
 describe('topic admin', () => {
   it('creates a topic with partitions and configs, describes it, refuses a second create', async () => {

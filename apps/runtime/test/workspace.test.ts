@@ -1,9 +1,7 @@
 // The designer's workspace through the API: versions on disk, rename, delete, structural diffs.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppRouter } from '../src/index.js';
 import type { Runtime } from '../src/runtime.js';
 import {
   makeClient,
@@ -11,6 +9,7 @@ import {
   removeDataDir,
   startTestRuntime,
   type Client,
+  refusal,
 } from './harness.js';
 import { ordersPipeline } from './topologies.js';
 
@@ -28,15 +27,6 @@ afterAll(async () => {
   await runtime?.close();
   await removeDataDir(dataDir);
 });
-
-async function refusal(call: Promise<unknown>): Promise<TRPCClientError<AppRouter>> {
-  const error = await call.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(TRPCClientError);
-  return error as TRPCClientError<AppRouter>;
-}
 
 function edited() {
   const doc = ordersPipeline() as {
