@@ -14,14 +14,22 @@ import type { SerdeName } from '@streamwright/topology-model';
 import type { ProduceRecord, StoredRecord } from '../api.js';
 import { getSerde } from '../serdes/index.js';
 import type { Serde } from '../serdes/serde.js';
-import type { ValueAndTimestamp } from './key-value-store.js';
-import { keyOrderFor, type KeyId, type KeyOrder } from './key-order.js';
+import { keyOrderFor, type KeyOrder } from './key-order.js';
 import { readLong, viewOf, writeLong, type TaskStateStore } from './task-store.js';
+import {
+  collect,
+  find,
+  findFirst,
+  insert,
+  keyOf,
+  remove,
+  replace,
+  Segment,
+  Slot,
+  type WindowEntry,
+} from './window-segments.js';
 
-export interface WindowEntry extends ValueAndTimestamp {
-  key: unknown;
-  start: number;
-}
+export type { WindowEntry } from './window-segments.js';
 
 export interface WindowStoreOptions {
   retentionMs: number;
@@ -56,112 +64,6 @@ export function keyId(key: unknown): string {
  */
 export function defaultSegmentInterval(retentionMs: number): number {
   return Math.max(Math.floor(retentionMs / 2), 1);
-}
-
-/** One window of one key (one put, with duplicates); the store's entries are these objects. */
-class Slot implements WindowEntry {
-  dirty = false;
-  /**
-   * A put never changes an entry a reader may hold: it puts a new one. The slot in the segment's
-   * dirty list then points to the latest (`latest`), and its successors to it (`listed`).
-   */
-  latest: Slot | null = null;
-  listed: Slot | null = null;
-  constructor(
-    public key: unknown,
-    public id: KeyId,
-    public start: number,
-    public seq: number,
-    public value: unknown,
-    public timestamp: number,
-  ) {}
-}
-
-/**
- * A key's windows within one segment: one window alone (the common case: no array), or several
- * ordered by start (then sequence number).
- */
-type Windows = Slot | Slot[];
-
-/**
- * One time segment: its windows by key, and those changed since the last commit — dropped with
- * the segment when it expires, so expired windows are neither kept alive nor logged.
- */
-class Segment {
-  readonly byKey = new Map<KeyId, Windows>();
-  dirty: Slot[] = [];
-  constructor(readonly id: number) {}
-}
-
-/** Where `start` goes in `windows`: the first index whose start is larger (binary search). */
-function upperBound(windows: Slot[], start: number): number {
-  let lo = 0;
-  let hi = windows.length;
-  // Most puts are for the newest window: check the end first.
-  if (hi === 0 || windows[hi - 1]!.start <= start) return hi;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (windows[mid]!.start <= start) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function find(windows: Windows | undefined, start: number): Slot | undefined {
-  if (windows === undefined) return undefined;
-  if (windows instanceof Slot) return windows.start === start ? windows : undefined;
-  const slot = windows[upperBound(windows, start) - 1];
-  return slot !== undefined && slot.start === start ? slot : undefined;
-}
-
-/** The first (earliest put) window of `start`, with duplicates. */
-function findFirst(windows: Windows | undefined, start: number): Slot | undefined {
-  if (windows === undefined || windows instanceof Slot) return find(windows, start);
-  return windows.find((s) => s.start === start);
-}
-
-function insert(segment: Segment, slot: Slot): void {
-  const windows = segment.byKey.get(slot.id);
-  if (windows === undefined) segment.byKey.set(slot.id, slot);
-  else if (windows instanceof Slot)
-    segment.byKey.set(slot.id, windows.start <= slot.start ? [windows, slot] : [slot, windows]);
-  else {
-    const at = upperBound(windows, slot.start);
-    if (at === windows.length) windows.push(slot);
-    else windows.splice(at, 0, slot);
-  }
-}
-
-function replace(segment: Segment, old: Slot, fresh: Slot): void {
-  const windows = segment.byKey.get(old.id);
-  if (windows === old) segment.byKey.set(old.id, fresh);
-  else if (Array.isArray(windows)) windows[windows.indexOf(old)] = fresh;
-}
-
-function remove(segment: Segment, slot: Slot): void {
-  const windows = segment.byKey.get(slot.id);
-  if (windows === slot) segment.byKey.delete(slot.id);
-  else if (Array.isArray(windows)) {
-    const i = windows.indexOf(slot);
-    if (i >= 0) windows.splice(i, 1);
-    if (windows.length === 1) segment.byKey.set(slot.id, windows[0]!);
-  }
-}
-
-/** Pushes the windows of `windows` starting within [from, to] onto `out`, by start. */
-function collect(windows: Windows, from: number, to: number, out: Slot[]): void {
-  if (windows instanceof Slot) {
-    if (windows.start >= from && windows.start <= to) out.push(windows);
-    return;
-  }
-  for (const s of windows) {
-    if (s.start > to) break;
-    if (s.start >= from) out.push(s);
-  }
-}
-
-function keyOf(windows: Windows): unknown {
-  return windows instanceof Slot ? windows.key : windows[0]!.key;
 }
 
 const SUFFIX_BYTES = 12;
