@@ -16,13 +16,18 @@
 // SimpleBenchmark does, and in steady state, from the first processed record on (so without
 // thread start-up: loading a worker's modules, joining the group). The CPU time of the whole
 // process (main thread and workers) per record is reported too: it does not depend on what else
-// the machine runs. Each configuration runs --runs times; medians are reported. The "plain" loop
-// does the same work on the same records without the engine: fetch in batches of 1000 per
-// partition, deserialize key and value, call the same peek function (and serialize and produce in
-// batches for the sink case), so engine/plain shows what the engine's machinery costs.
+// the machine runs; so does the CPU of each thread (stream threads, the main thread, the
+// process's other threads such as V8's GC helpers), read from /proc/thread-self/schedstat by
+// bench-functions.mjs, which also reports how long each thread waited for a core, its start-up
+// CPU and how the records were split between threads. Each configuration runs --runs times;
+// medians are reported. The "plain" loop does the same work on the same records without the
+// engine: fetch in batches of 1000 per partition, deserialize key and value, call the same peek
+// function (and serialize and produce in batches for the sink case), so engine/plain shows what
+// the engine's machinery costs.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
+import { BroadcastChannel } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 
 const dist = new URL('../../packages/engine/dist/index.js', import.meta.url);
@@ -34,7 +39,7 @@ if (!existsSync(fileURLToPath(dist))) {
 }
 const engine = await import(dist.href);
 const workerModule = new URL('./bench-functions.mjs', import.meta.url).href;
-const { functions } = await import(workerModule);
+const { functions, threadStats, resetThreadStats, STATS_CHANNEL } = await import(workerModule);
 
 const args = parseArgs(process.argv.slice(2));
 const SOURCE = 'simpleBenchmarkSourceTopic';
@@ -99,6 +104,7 @@ for (const c of cases) {
 const results = [];
 let steady = [];
 let cpuCost = [];
+let threadRuns = [];
 console.error(
   `# node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()
     .map((l) => l.toFixed(2))
@@ -123,6 +129,7 @@ for (const name of cases) {
     const rates = [];
     steady = [];
     cpuCost = [];
+    threadRuns = [];
     for (let r = 0; r < args.runs; r++) {
       gc();
       rates.push(await runEngine(backend, spec, name, threads, r));
@@ -130,9 +137,9 @@ for (const name of cases) {
     row.runs[threads] = summary(rates, bytes);
     row.steady[threads] = summary(steady, bytes);
     row.cpuNsPerRecord ??= {};
-    row.cpuNsPerRecord[threads] = [...cpuCost].sort((a, b) => a - b)[
-      Math.floor(cpuCost.length / 2)
-    ];
+    row.cpuNsPerRecord[threads] = median(cpuCost);
+    row.threadCpu ??= {};
+    row.threadCpu[threads] = threadSummary(threadRuns);
   }
   await backend.close();
   const one = row.runs[1] ?? row.runs[args.threads[0]];
@@ -140,6 +147,7 @@ for (const name of cases) {
   if (row.runs[1] && row.runs[2]) {
     row.twoVsOne = row.runs[2].median / row.runs[1].median;
     row.twoVsOneSteady = row.steady[2].median / row.steady[1].median;
+    row.cpuTwoVsOne = row.cpuNsPerRecord[2] / row.cpuNsPerRecord[1];
   }
   results.push(row);
   print(row);
@@ -228,6 +236,8 @@ async function runEngine(backend, spec, name, threads, run) {
     functions,
     workerModule,
   });
+  resetThreadStats();
+  const mainBefore = threadStats();
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   await app.start();
@@ -252,7 +262,10 @@ async function runEngine(backend, spec, name, threads, run) {
   }
   const ended = performance.now();
   const cpu = process.cpuUsage(cpuBefore);
+  const mainAfter = threadStats();
+  const workers = threads > 1 ? await threadStatsOfWorkers(threads) : [];
   await app.close();
+  threadRuns.push(threadReport(threads, cpu, mainBefore, mainAfter, workers));
   steady.push(((args.records - firstCount) / (ended - (firstAt ?? started))) * 1000);
   // CPU time of every thread of the process (main and workers): what a record costs, whatever
   // else the machine is doing.
@@ -268,6 +281,87 @@ async function resetSink(backend) {
 async function sinkEnd(backend) {
   const d = await backend.describeTopic(SINK);
   return d ? d.offsets.reduce((s, o) => s + o.latest, 0) : 0;
+}
+
+// ---- per-thread CPU -----------------------------------------------------------------------------
+
+/** Asks each worker of the running app for its thread's counters (bench-functions.mjs). */
+async function threadStatsOfWorkers(count) {
+  const channel = new BroadcastChannel(STATS_CHANNEL);
+  const replies = new Map();
+  await new Promise((resolve) => {
+    const timer = setTimeout(resolve, 2000);
+    channel.onmessage = (event) => {
+      if (typeof event.data === 'object') replies.set(event.data.threadId, event.data);
+      if (replies.size === count) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    channel.postMessage('ask');
+  });
+  channel.close();
+  return [...replies.values()];
+}
+
+/**
+ * Nanoseconds per record of: the stream thread(s) (all of it, and from each thread's first record
+ * on), the main thread (in the 2-thread case the app's coordinator; in the 1-thread case it is the
+ * stream thread), the process's other threads (V8's GC helpers, libuv's pool), and the whole
+ * process; plus the GC share of the stream threads' time, their wait for a core, start-up CPU per
+ * stream thread and the split of records between threads.
+ */
+function threadReport(threads, cpu, before, after, workers) {
+  const n = args.records;
+  const totalNs = (cpu.user + cpu.system) * 1000;
+  const mainNs = after.cpuNs - before.cpuNs;
+  const streams =
+    threads > 1
+      ? workers.map((w) => ({
+          cpuNs: w.cpuNs,
+          steadyNs: w.cpuNs - (w.firstCpuNs ?? w.cpuNs),
+          startNs: w.firstCpuNs ?? w.cpuNs,
+          gcNs: w.gcNs,
+          waitNs: w.waitNs,
+          processed: w.processed,
+        }))
+      : [
+          {
+            cpuNs: mainNs,
+            steadyNs: after.cpuNs - (after.firstCpuNs ?? after.cpuNs),
+            startNs: (after.firstCpuNs ?? after.cpuNs) - before.cpuNs,
+            gcNs: after.gcNs - before.gcNs,
+            waitNs: after.waitNs - before.waitNs,
+            processed: after.processed,
+          },
+        ];
+  const sum = (f) => streams.reduce((s, t) => s + f(t), 0);
+  const streamNs = sum((t) => t.cpuNs);
+  return {
+    workersSeen: threads > 1 ? workers.length : 1,
+    streamNsPerRecord: streamNs / n,
+    streamSteadyNsPerRecord: sum((t) => t.steadyNs) / sum((t) => t.processed),
+    startMsPerThread: sum((t) => t.startNs) / streams.length / 1e6,
+    gcShare: sum((t) => t.gcNs) / streamNs,
+    waitNsPerRecord: sum((t) => t.waitNs) / n,
+    mainNsPerRecord: threads > 1 ? mainNs / n : 0,
+    otherNsPerRecord: (totalNs - mainNs - (threads > 1 ? streamNs : 0)) / n,
+    totalNsPerRecord: totalNs / n,
+    split: streams.map((t) => t.processed),
+  };
+}
+
+function threadSummary(runs) {
+  const out = {};
+  for (const k of Object.keys(runs[0])) {
+    out[k] = k === 'split' ? runs.map((r) => r.split) : median(runs.map((r) => r[k]));
+  }
+  return out;
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
 }
 
 // ---- reporting ----------------------------------------------------------------------------------
@@ -293,11 +387,23 @@ function print(row) {
     console.log(
       `               ${row.cpuNsPerRecord[threads].toFixed(0)} ns of CPU per record (all threads, median)`,
     );
+    const t = row.threadCpu[threads];
+    console.log(
+      `               CPU/record by thread: stream thread${threads === '1' ? '' : 's'} ${t.streamNsPerRecord.toFixed(0)} ns ` +
+        `(from first record ${t.streamSteadyNsPerRecord.toFixed(0)} ns; start-up ${t.startMsPerThread.toFixed(0)} ms per thread; ` +
+        `GC pauses ${(t.gcShare * 100).toFixed(0)} % of it), main ${threads === '1' ? '= the stream thread' : `${t.mainNsPerRecord.toFixed(0)} ns`}, ` +
+        `other threads (GC helpers, pool) ${t.otherNsPerRecord.toFixed(0)} ns; waited for a core ${t.waitNsPerRecord.toFixed(0)} ns`,
+    );
+    if (threads !== '1')
+      console.log(
+        `               records per thread: ${t.split.map((s) => s.join(' / ')).join(', ')}${t.workersSeen < Number(threads) ? ' (a worker did not answer)' : ''}`,
+      );
   }
   console.log(`  engine / plain (1 thread, end to end): ${row.engineVsPlain.toFixed(2)}`);
   if (row.twoVsOne !== undefined) {
     console.log(
-      `  2 threads / 1 thread: ${row.twoVsOne.toFixed(2)} end to end, ${row.twoVsOneSteady.toFixed(2)} steady state`,
+      `  2 threads / 1 thread: ${row.twoVsOne.toFixed(2)} end to end, ${row.twoVsOneSteady.toFixed(2)} steady state; ` +
+        `CPU per record ${row.cpuTwoVsOne.toFixed(2)}× (target: ≥ 1.5× end to end on a quiet machine)`,
     );
   }
 }
