@@ -9,11 +9,22 @@
 //    per key and commit with the last value, and CachingInMemoryKeyValueStoreTest
 //    #shouldForwardDirtyItemsWhenFlushCalled / #shouldFlushEvictedItemsIntoUnderlyingStore expect
 //    dirty entries forwarded at flush and when the cache evicts. Expected values below follow them.
+//    The same holds for a KGroupedTable aggregation and a materialized KTable filter
+//    (CachingKeyValueStore behind KTableAggregate / KTableFilter): one change per key and commit,
+//    nothing for a key created and removed (or never present) between two commits.
 import type { OracleScenario } from '@streamwright/ks-oracle';
 import { describe, expect, it } from 'vitest';
 import { createStreamsApp } from '../src/app/streams-app.js';
 import { createEmbeddedBackend } from '../src/backends/embedded/embedded-backend.js';
-import { Consumed, Produced, Serdes, StreamsBuilder } from '../src/index.js';
+import {
+  Consumed,
+  Grouped,
+  KeyValue,
+  Materialized,
+  Produced,
+  Serdes,
+  StreamsBuilder,
+} from '../src/index.js';
 import { compareWithOracle } from './fixtures/oracle-harness.js';
 import { encode, readAll } from './fixtures/records.js';
 import { waitFor } from './fixtures/wait.js';
@@ -182,5 +193,98 @@ describe('record cache in a running app', () => {
         { key: 'b', value: 2 },
       ]),
     );
+  });
+});
+
+describe('record cache in a running app: table aggregations and materialized filters', () => {
+  // One commit after everything is processed (the close), so collapsing is deterministic.
+  const run = async (
+    id: string,
+    input: [string, string][],
+    build: (b: StreamsBuilder) => void,
+    out: string,
+  ) => {
+    const backend = await createEmbeddedBackend();
+    await backend.createTopics([{ name: 'in', partitions: 1 }]);
+    const builder = new StreamsBuilder();
+    build(builder);
+    await backend.produce(
+      input.map(([k, v], i) => ({
+        topic: 'in',
+        key: encode('string', k),
+        value: encode('string', v),
+        timestamp: i,
+      })),
+    );
+    const app = createStreamsApp({
+      topology: builder.build({ applicationId: id, config: { 'commit.interval.ms': 600_000 } }),
+      backend,
+      stateDir: '/nonexistent',
+    });
+    await app.start();
+    await waitFor(() => (app.metrics().tasks['0_0']?.['process-total'] ?? 0) >= input.length);
+    await app.close();
+    const records = (await readAll(backend, out, 'string', 'string')).map((r) => ({
+      key: r.key,
+      value: r.value,
+    }));
+    await backend.close();
+    return records;
+  };
+  const strings = Consumed.with(Serdes.String(), Serdes.String());
+
+  it('a KGroupedTable count forwards each group once per commit, in last-update order', async () => {
+    const out = await run(
+      'cache-table-count',
+      [
+        ['u1', 'oslo'],
+        ['u2', 'oslo'],
+        ['u1', 'rome'],
+        ['u3', 'rome'],
+      ],
+      (b) =>
+        b
+          .stream('in', strings)
+          .toTable(Materialized.as<string, string>('where').withCachingDisabled())
+          .groupBy(
+            (user: string, city: string) => KeyValue.pair(city, user),
+            Grouped.with(Serdes.String(), Serdes.String()),
+          )
+          .count()
+          .toStream()
+          .mapValues((n: number) => String(n))
+          .to('per-city', Produced.with(Serdes.String(), Serdes.String())),
+      'per-city',
+    );
+    // Uncached: oslo 1, oslo 2, oslo 1, rome 1, rome 2. oslo's last update (u1 leaving) comes
+    // before rome's.
+    expect(out).toEqual([
+      { key: 'oslo', value: '1' },
+      { key: 'rome', value: '2' },
+    ]);
+  });
+
+  it('a materialized KTable filter forwards nothing for keys filtered out since the last commit', async () => {
+    const out = await run(
+      'cache-table-filter',
+      [
+        ['u1', 'adult'],
+        ['u2', 'child'],
+        ['u1', 'child'],
+        ['u2', 'adult'],
+        ['u3', 'child'],
+      ],
+      (b) =>
+        b
+          .stream('in', strings)
+          .toTable(Materialized.as<string, string>('people').withCachingDisabled())
+          .filter((_k: string, v: string) => v === 'adult', Materialized.as('adults'))
+          .toStream()
+          .to('adults', Produced.with(Serdes.String(), Serdes.String())),
+      'adults',
+    );
+    // Uncached: u1 adult, u2 null, u1 null, u2 adult, u3 null. u1 was added and removed, u3 never
+    // passed: only u2 is forwarded.
+    expect(out).toEqual([{ key: 'u2', value: 'adult' }]);
   });
 });

@@ -12,8 +12,6 @@ import { isNullish, type EngineRecord } from './record.js';
 export interface AggregateOptions {
   store: KeyValueStore;
   sendOldValues: boolean;
-  /** False: never through the record cache (a cogroup's inputs share one store). */
-  cached?: boolean;
 }
 
 /** KStreamAggregate: `initializer()` for a new key, then `aggregator({key, value, agg})`. */
@@ -21,9 +19,9 @@ export function streamAggregateProcessor(
   ctx: ProcessorContext,
   initializer: CompiledLogic,
   aggregator: CompiledLogic,
-  { store, sendOldValues, cached = true }: AggregateOptions,
+  { store, sendOldValues }: AggregateOptions,
 ): Processor {
-  const forward = changeForwarder(ctx, cached ? store.name : null, sendOldValues);
+  const forward = changeForwarder(ctx, store.name, sendOldValues);
   return {
     process(record: EngineRecord) {
       if (isNullish(record.key) || isNullish(record.value)) {
@@ -64,9 +62,9 @@ export function streamCountProcessor(ctx: ProcessorContext, options: AggregateOp
 export function streamReduceProcessor(
   ctx: ProcessorContext,
   reducer: CompiledLogic,
-  { store, sendOldValues, cached = true }: AggregateOptions,
+  { store, sendOldValues }: AggregateOptions,
 ): Processor {
-  const forward = changeForwarder(ctx, cached ? store.name : null, sendOldValues);
+  const forward = changeForwarder(ctx, store.name, sendOldValues);
   return {
     process(record: EngineRecord) {
       if (isNullish(record.key) || isNullish(record.value)) {

@@ -248,7 +248,6 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
         streamAggregateProcessor(ctx, initializer, aggregator, {
           store: ctx.store(storeName),
           sendOldValues,
-          cached: false,
         });
     }
     case 'cogroup':

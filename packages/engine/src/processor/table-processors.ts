@@ -66,18 +66,18 @@ export function tableFilterProcessor(
       not
       ? value
       : null;
+  const forward = materializedForwarder(ctx, store, sendOldValues);
   return {
     process(record) {
       const change = changeOf(record);
       const newValue = compute(record.key, change.newValue, record);
-      const oldValue = !sendOldValues
-        ? null
-        : store !== null
-          ? valueOf(store, record.key)
-          : compute(record.key, change.oldValue, record);
-      if (sendOldValues && oldValue === null && newValue === null) return;
-      if (store !== null) store.put(record.key, newValue, record.timestamp);
-      ctx.forward({ ...record, value: new Change(newValue, oldValue) });
+      if (store === null) {
+        const oldValue = sendOldValues ? compute(record.key, change.oldValue, record) : null;
+        if (sendOldValues && oldValue === null && newValue === null) return;
+        ctx.forward({ ...record, value: new Change(newValue, oldValue) });
+        return;
+      }
+      forward(record, newValue, !sendOldValues);
     },
   };
 }
@@ -92,18 +92,40 @@ export function tableMapValuesProcessor(
     isNullish(value)
       ? null
       : mapper({ key, value, timestamp: record.timestamp, headers: record.headers });
+  const forward = materializedForwarder(ctx, store, sendOldValues);
   return {
     process(record) {
       const change = changeOf(record);
       const newValue = compute(record.key, change.newValue, record);
-      const oldValue = !sendOldValues
-        ? null
-        : store !== null
-          ? valueOf(store, record.key)
-          : compute(record.key, change.oldValue, record);
-      if (store !== null) store.put(record.key, newValue, record.timestamp);
-      ctx.forward({ ...record, value: new Change(newValue, oldValue) });
+      if (store === null) {
+        const oldValue = sendOldValues ? compute(record.key, change.oldValue, record) : null;
+        ctx.forward({ ...record, value: new Change(newValue, oldValue) });
+        return;
+      }
+      forward(record, newValue, true);
     },
+  };
+}
+
+/**
+ * KTableFilter / KTableMapValues with a materialized store: the old value is the store's, the
+ * store is written, and the change goes through the store's record cache when it has one
+ * (Kafka's TimestampedTupleForwarder). `forwardBothNull` false: with old values, an update whose
+ * old and new values are both null is not forwarded (KTableFilter).
+ */
+function materializedForwarder(
+  ctx: ProcessorContext,
+  store: KeyValueStore | null,
+  sendOldValues: boolean,
+): (record: EngineRecord, newValue: unknown, forwardBothNull: boolean) => void {
+  if (store === null) return () => {};
+  const forward = changeForwarder(ctx, store.name, sendOldValues);
+  const cached = ctx.recordCache(store.name) !== null;
+  return (record, newValue, forwardBothNull) => {
+    const old = sendOldValues || cached ? valueOf(store, record.key) : null;
+    if (!forwardBothNull && old === null && newValue === null) return;
+    store.put(record.key, newValue, record.timestamp);
+    forward(record.key, newValue, old, old, record.timestamp, record.headers);
   };
 }
 
@@ -188,6 +210,7 @@ export function tableAggregateProcessor(
   subtractor: CompiledLogic,
   { store, sendOldValues, storeName }: TableAggregateOptions,
 ): Processor {
+  const forward = changeForwarder(ctx, store.name, sendOldValues);
   return {
     process(record) {
       if (isNullish(record.key))
@@ -218,12 +241,7 @@ export function tableAggregateProcessor(
         newAgg = intermediate;
       }
       store.put(record.key, newAgg, timestamp);
-      ctx.forward({
-        key: record.key,
-        value: new Change(newAgg ?? null, sendOldValues ? oldAgg : null),
-        timestamp,
-        headers: record.headers,
-      });
+      forward(record.key, newAgg ?? null, oldAgg, oldAgg, timestamp, record.headers);
     },
   };
 }
@@ -235,6 +253,7 @@ export function tableReduceProcessor(
   subtractor: CompiledLogic,
   { store, sendOldValues, storeName }: TableAggregateOptions,
 ): Processor {
+  const forward = changeForwarder(ctx, store.name, sendOldValues);
   return {
     process(record) {
       if (isNullish(record.key))
@@ -265,12 +284,7 @@ export function tableReduceProcessor(
         newAgg = intermediate;
       }
       store.put(record.key, newAgg, timestamp);
-      ctx.forward({
-        key: record.key,
-        value: new Change(newAgg ?? null, sendOldValues ? oldAgg : null),
-        timestamp,
-        headers: record.headers,
-      });
+      forward(record.key, newAgg ?? null, oldAgg, oldAgg, timestamp, record.headers);
     },
   };
 }
