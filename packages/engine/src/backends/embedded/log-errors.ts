@@ -1,6 +1,6 @@
 // The log speaks Kafka's error codes; the engine's callers (threads, runtime, CLI) know the
 // engine's typed errors. Translate the few they act on and keep the rest as they are.
-import { isLogError, LogErrorCode } from '@streamwright/log';
+import { isLogError, LogErrorCode } from '@streamwright/log/reader';
 import { BackendClosedError, EngineError, UnknownTopicError } from '../../errors.js';
 
 export function engineErrorOf(error: unknown, topic?: string): unknown {

@@ -3,7 +3,11 @@
 // records at all when the backend is the embedded log: this thread reads the segment files itself
 // and only asks the main thread where they are (direct-reads.ts).
 import type { MessagePort } from 'node:worker_threads';
-import { BatchEncoder, recordMetadataOf, type ProducerTopicMetadata } from '@streamwright/log';
+import {
+  BatchEncoder,
+  recordMetadataOf,
+  type ProducerTopicMetadata,
+} from '@streamwright/log/encoder';
 import type {
   Backend,
   FetchRequest,
