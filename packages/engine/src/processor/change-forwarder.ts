@@ -53,7 +53,10 @@ export function changeForwarder(
     });
   };
   return (key, newValue, _oldValue, before, timestamp, headers) => {
-    if (owner === null) listen(ctx.currentNode!, cache);
+    const node = ctx.currentNode!;
+    // Nothing downstream: the cache would never forward anything (its reads are not modelled).
+    if (node.children.length === 0) return;
+    if (owner === null) listen(node, cache);
     cache.put(key, before, newValue, timestamp, headers);
   };
 }

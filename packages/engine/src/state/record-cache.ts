@@ -5,13 +5,14 @@
 // the last flush) per key, in the order of their last update, with the last update's timestamp
 // and headers. A key created and deleted between two flushes forwards nothing. The store itself is
 // written at once (it is in memory or has its own write-back buffer), so reads never go through
-// the cache; the changelog already collapses per commit (the store's dirty keys).
+// the cache; the changelog already collapses per commit (the store's dirty keys). The same cache
+// stands in front of window and session stores (Kafka's CachingWindowStore / CachingSessionStore),
+// keyed by the windowed key: the key and its window's bounds.
 //
 // Sizes follow Kafka's accounting only roughly: an entry costs its key and value bytes (measured
 // when it enters the cache) plus ENTRY_OVERHEAD. When a thread's cache is over budget, the caches
 // evict their longest-dirty entries (forwarding them) until it is not.
 import type { Headers } from '../api.js';
-import type { KeyValueStore } from './key-value-store.js';
 import type { StoreKey } from './store-key.js';
 
 /** Per-entry bytes on top of key and value (Kafka's LRUCacheEntry record context, roughly). */
@@ -30,6 +31,8 @@ export class ThreadCache {
 
 interface DirtyEntry {
   key: unknown;
+  /** The latest value (null: deleted). */
+  value: unknown;
   /** The value as of the last flush (null: none). */
   old: unknown;
   timestamp: number;
@@ -53,7 +56,7 @@ export class NamedCache {
   constructor(
     readonly name: string,
     readonly thread: ThreadCache,
-    readonly store: KeyValueStore,
+    /** The cache's identity of a key (for a windowed store: the key and its window). */
     private readonly keyOf: (key: unknown) => StoreKey,
     private readonly sizeOf: (key: unknown, value: unknown) => number,
   ) {}
@@ -76,13 +79,14 @@ export class NamedCache {
     const thread = this.thread;
     const e = this.#dirty.get(k);
     if (e !== undefined) {
+      e.value = value;
       e.timestamp = timestamp;
       e.headers = headers;
       e.seq = ++thread.seq;
       return;
     }
     const size = this.sizeOf(key, value) + ENTRY_OVERHEAD;
-    this.#dirty.set(k, { key, old: before, timestamp, headers, seq: ++thread.seq, size });
+    this.#dirty.set(k, { key, value, old: before, timestamp, headers, seq: ++thread.seq, size });
     thread.sizeBytes += size;
     if (thread.sizeBytes > thread.maxBytes) this.#evict();
   }
@@ -115,9 +119,9 @@ export class NamedCache {
   }
 
   #emit(e: DirtyEntry): void {
-    const current = this.store.get(e.key)?.value ?? null;
+    const value = e.value ?? null;
     // Created and deleted since the last flush: nothing to say (CachingKeyValueStore skips it).
-    if (current === null && e.old === null) return;
-    this.#listener?.(e.key, current, e.old, e.timestamp, e.headers);
+    if (value === null && e.old === null) return;
+    this.#listener?.(e.key, value, e.old, e.timestamp, e.headers);
   }
 }

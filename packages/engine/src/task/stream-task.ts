@@ -22,10 +22,9 @@ import { processSourceRecord } from '../processor/source-records.js';
 import { checkpointKey, takeCheckpoint, taskDirOf, writeCheckpoint } from '../state/checkpoint.js';
 import type { KeyValueStore } from '../state/key-value-store.js';
 import { MeteredKeyValueStore } from '../state/metered-store.js';
-import { NamedCache, type ThreadCache } from '../state/record-cache.js';
+import type { NamedCache, ThreadCache } from '../state/record-cache.js';
+import { createRecordCache } from '../state/record-cache-factory.js';
 import { createTaskStore, isKeyValueStore } from '../state/store-factory.js';
-import { storeKeyFunction } from '../state/store-key.js';
-import { getSerde } from '../serdes/index.js';
 import type { TaskStateStore } from '../state/task-store.js';
 import {
   createTimestampExtractor,
@@ -119,23 +118,10 @@ export class StreamTask {
     });
     const threadCache = options.threadCache ?? null;
     if (threadCache !== null) {
-      subtopology.stores.forEach((s, i) => {
-        const store = this.stores[i]!;
-        if (!s.caching || s.global || !isKeyValueStore(store)) return;
-        const keySerde = getSerde(s.keySerde);
-        const valueSerde = getSerde(s.valueSerde);
-        this.caches.push(
-          new NamedCache(
-            s.name,
-            threadCache,
-            store,
-            storeKeyFunction(s.keySerde, keySerde),
-            (key, value) =>
-              (keySerde.serialize(key)?.byteLength ?? 0) +
-              (value === null ? 0 : (valueSerde.serialize(value)?.byteLength ?? 0)),
-          ),
-        );
-      });
+      for (const s of subtopology.stores) {
+        const cache = createRecordCache(s, threadCache);
+        if (cache !== null) this.caches.push(cache);
+      }
     }
     this.context = new ProcessorContext({
       applicationId: config.applicationId,

@@ -5,7 +5,8 @@
 // observed stream time − grace − gap (a session can still grow until gap after its end). Results carry the session end as their timestamp.
 import type { ProcessorContext } from '../processor/processor-context.js';
 import type { Processor } from '../processor/processor-node.js';
-import { Change, isNullish, type EngineRecord } from '../processor/record.js';
+import { changeForwarder } from '../processor/change-forwarder.js';
+import { isNullish, type EngineRecord } from '../processor/record.js';
 import { SegmentedSessionStore } from '../state/session-store.js';
 import type { WindowAggregation } from './window-aggregate.js';
 import { SessionEmitOnClose } from './emit-on-close.js';
@@ -38,7 +39,12 @@ export function sessionWindowAggregateProcessor(
     options.emitStrategy === 'onWindowClose'
       ? new SessionEmitOnClose(ctx, options.emitIntervalMs)
       : null;
-  const forward = onClose === null ? (r: EngineRecord) => ctx.forward(r) : () => undefined;
+  // Through the store's record cache when it has one (Kafka's CachingSessionStore): a merged
+  // session's removal and the merged session are then updates of their windowed keys.
+  const forward =
+    onClose === null
+      ? changeForwarder(ctx, options.storeName, options.sendOldValues)
+      : () => undefined;
   return {
     init() {
       store = ctx.stateStore(options.storeName, SegmentedSessionStore);
@@ -71,23 +77,16 @@ export function sessionWindowAggregateProcessor(
       }
       if (start !== ts || end !== ts) {
         for (const s of merged) {
+          // Read before the removal: the store nulls the entry it handed out.
+          const old = s.value;
           store.remove(s.key, s.start, s.end, ts);
-          forward({
-            key: windowedKey(s.key, s.start, s.end),
-            value: new Change(null, options.sendOldValues ? s.value : null),
-            timestamp: s.end,
-            headers: record.headers,
-          });
+          forward(windowedKey(s.key, s.start, s.end), null, old, old, s.end, record.headers);
         }
       }
       agg = aggregation.add(record.key, record.value, agg);
+      // The merged session is new to the store (one with the same bounds was removed above).
       store.put({ key: record.key, start, end, value: agg }, ts);
-      forward({
-        key: windowedKey(record.key, start, end),
-        value: new Change(agg, null),
-        timestamp: end,
-        headers: record.headers,
-      });
+      forward(windowedKey(record.key, start, end), agg, null, null, end, record.headers);
     },
   };
 }

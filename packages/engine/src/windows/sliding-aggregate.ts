@@ -10,7 +10,8 @@ import type { WindowSpec } from '@streamwright/topology-model';
 import type { Headers } from '../api.js';
 import type { ProcessorContext } from '../processor/processor-context.js';
 import type { Processor } from '../processor/processor-node.js';
-import { Change, isNullish, type EngineRecord } from '../processor/record.js';
+import { changeForwarder } from '../processor/change-forwarder.js';
+import { isNullish, type EngineRecord } from '../processor/record.js';
 import type { ValueAndTimestamp } from '../state/key-value-store.js';
 import { SegmentedWindowStore } from '../state/window-store.js';
 import { EmitOnClose } from './emit-on-close.js';
@@ -41,6 +42,17 @@ export function slidingWindowAggregateProcessor(
       ? new EmitOnClose(ctx, d, { inclusiveEnd: true, intervalMs: options.emitIntervalMs })
       : null;
 
+  // Through the store's record cache when it has one (Kafka's CachingWindowStore).
+  const forward = changeForwarder(ctx, options.storeName, options.sendOldValues);
+  const cached = ctx.recordCache(options.storeName) !== null && onClose === null;
+  const forwardNoOld = (
+    key: unknown,
+    value: unknown,
+    before: unknown,
+    timestamp: number,
+    headers: Headers,
+  ): void => forward(key, value, null, before, timestamp, headers);
+
   /** One record's pass: the key, value, timestamp and close time it is processed with. */
   interface Pass {
     key: unknown;
@@ -60,15 +72,10 @@ export function slidingWindowAggregateProcessor(
     const oldAgg = existing.value;
     const newAgg = aggregation.add(p.key, p.value, oldAgg);
     const timestamp = isNullish(oldAgg) ? p.ts : Math.max(p.ts, existing.timestamp);
+    const before = cached ? (store.fetch(p.key, start)?.value ?? null) : null;
     store.put(p.key, newAgg, start, timestamp);
-    if (onClose === null) {
-      ctx.forward({
-        key: windowedKey(p.key, start, end),
-        value: new Change(newAgg, options.sendOldValues ? (oldAgg ?? null) : null),
-        timestamp,
-        headers: p.headers,
-      });
-    }
+    if (onClose === null)
+      forward(windowedKey(p.key, start, end), newAgg, oldAgg ?? null, before, timestamp, p.headers);
   };
 
   const fresh = (p: Pass): ValueAndTimestamp => ({ value: aggregation.initial(), timestamp: p.ts });
@@ -76,15 +83,17 @@ export function slidingWindowAggregateProcessor(
   // createCurrentRecordRightWindow: the right window holds exactly what the found window held.
   const createRightWindow = (p: Pass, rightWinAgg: ValueAndTimestamp): void => {
     const start = p.ts + 1;
+    const before = cached ? (store.fetch(p.key, start)?.value ?? null) : null;
     store.put(p.key, rightWinAgg.value, start, rightWinAgg.timestamp);
-    if (onClose === null) {
-      ctx.forward({
-        key: windowedKey(p.key, start, start + d),
-        value: new Change(rightWinAgg.value, null),
-        timestamp: rightWinAgg.timestamp,
-        headers: p.headers,
-      });
-    }
+    // As KStreamSlidingWindowAggregate: no old value for a new right window.
+    if (onClose === null)
+      forwardNoOld(
+        windowedKey(p.key, start, start + d),
+        rightWinAgg.value,
+        before,
+        rightWinAgg.timestamp,
+        p.headers,
+      );
   };
 
   const processReverse = (p: Pass): void => {

@@ -6,7 +6,8 @@
 import type { WindowSpec } from '@streamwright/topology-model';
 import type { ProcessorContext } from '../processor/processor-context.js';
 import type { Processor } from '../processor/processor-node.js';
-import { Change, isNullish, type EngineRecord } from '../processor/record.js';
+import { changeForwarder } from '../processor/change-forwarder.js';
+import { isNullish, type EngineRecord } from '../processor/record.js';
 import { SegmentedWindowStore } from '../state/window-store.js';
 import { firstWindowStart, sizeAndAdvance } from './window-assignment.js';
 import { windowedKey } from './windowed-key.js';
@@ -41,6 +42,8 @@ export function timeWindowAggregateProcessor(
     options.emitStrategy === 'onWindowClose'
       ? new EmitOnClose(ctx, size, { inclusiveEnd: false, intervalMs: options.emitIntervalMs })
       : null;
+  // Through the store's record cache when it has one (Kafka's CachingWindowStore).
+  const forward = changeForwarder(ctx, options.storeName, options.sendOldValues);
   return {
     init() {
       store = ctx.stateStore(options.storeName, SegmentedWindowStore);
@@ -67,14 +70,15 @@ export function timeWindowAggregateProcessor(
         const timestamp =
           old === undefined ? record.timestamp : Math.max(record.timestamp, old.timestamp);
         store.put(record.key, newAgg, start, timestamp);
-        if (onClose === null) {
-          ctx.forward({
-            key: windowedKey(record.key, start, end),
-            value: new Change(newAgg, options.sendOldValues ? (oldAgg ?? null) : null),
+        if (onClose === null)
+          forward(
+            windowedKey(record.key, start, end),
+            newAgg,
+            oldAgg ?? null,
+            old === undefined ? null : (old.value ?? null),
             timestamp,
-            headers: record.headers,
-          });
-        }
+            record.headers,
+          );
       }
       onClose?.maybeEmit(store, closeTime, record.headers);
     },

@@ -1,0 +1,66 @@
+// Which of a task's stores get a record cache (state/record-cache.ts), and how the cache names
+// and sizes their entries: Kafka Streams caches the DSL's key-value, window and session stores
+// materialized with caching (Materialized's default) when `statestore.cache.max.bytes` > 0. A
+// window store's cache entry is the key and the window start (CachingWindowStore keys by both);
+// a session store's the key and the session's bounds. Stores without processors that forward
+// through a cache (Processor API stores, join buffers, suppression buffers) get none.
+import { getSerde } from '../serdes/index.js';
+import type { EngineStoreSpec } from './store-factory.js';
+import { storeKeyFunction } from './store-key.js';
+import { NamedCache, type ThreadCache } from './record-cache.js';
+
+/** Kafka's window key suffix: the start (int64) and a sequence number (int32). */
+const WINDOW_KEY_SUFFIX = 12;
+/** Kafka's session key suffix: the end and the start (int64 each). */
+const SESSION_KEY_SUFFIX = 16;
+
+interface WindowedKeyLike {
+  key: unknown;
+  start: number;
+  end: number;
+}
+
+export function createRecordCache(
+  spec: EngineStoreSpec & { caching?: boolean; global?: boolean },
+  threadCache: ThreadCache,
+): NamedCache | null {
+  if (spec.caching !== true || spec.global === true || spec.outerJoin !== undefined) return null;
+  const keySerde = getSerde(spec.keySerde);
+  const valueSerde = getSerde(spec.valueSerde);
+  const storeKey = storeKeyFunction(spec.keySerde, keySerde);
+  const keyBytes = (key: unknown): number => keySerde.serialize(key)?.byteLength ?? 0;
+  const valueBytes = (value: unknown): number =>
+    value === null ? 0 : (valueSerde.serialize(value)?.byteLength ?? 0);
+  switch (spec.type ?? 'keyValue') {
+    case 'keyValue':
+      return new NamedCache(
+        spec.name,
+        threadCache,
+        storeKey,
+        (key, value) => keyBytes(key) + valueBytes(value),
+      );
+    case 'window':
+      if (spec.retainDuplicates === true) return null;
+      // The start is the last '@'-separated part, so any key string stays unambiguous.
+      return new NamedCache(
+        spec.name,
+        threadCache,
+        (wk) => `${storeKey((wk as WindowedKeyLike).key)}@${(wk as WindowedKeyLike).start}`,
+        (wk, value) =>
+          keyBytes((wk as WindowedKeyLike).key) + WINDOW_KEY_SUFFIX + valueBytes(value),
+      );
+    case 'session':
+      return new NamedCache(
+        spec.name,
+        threadCache,
+        (wk) => {
+          const w = wk as WindowedKeyLike;
+          return `${storeKey(w.key)}@${w.start}@${w.end}`;
+        },
+        (wk, value) =>
+          keyBytes((wk as WindowedKeyLike).key) + SESSION_KEY_SUFFIX + valueBytes(value),
+      );
+    case 'suppression':
+      return null;
+  }
+}
