@@ -1,6 +1,7 @@
 // The main thread's handle on a stream thread that runs in a worker_thread: it starts the worker,
 // serves it the backend and the metric slots, mirrors its lifecycle (so the application derives its
 // state exactly as for a thread on the main thread) and relays its errors and logs.
+import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
@@ -197,9 +198,11 @@ export class WorkerStreamThread implements StreamThreadHandle {
 }
 
 /**
- * Built, the worker runs dist/thread/worker/worker-main.js. From the TypeScript sources (tests,
- * which need no build) it loads worker-main.ts through tsx's ESM loader (a dev dependency), with
- * the `source` condition so workspace packages resolve to their sources as they do in vitest.
+ * Built, the worker runs dist/thread/worker/worker-main.bundle.js (the entry and the engine's
+ * modules in one file, scripts/bundle-worker.mjs: it starts faster than ~90 separate modules), or
+ * worker-main.js where only tsc built the package. From the TypeScript sources (tests, which need
+ * no build) it loads worker-main.ts through tsx's ESM loader (a dev dependency), with the `source`
+ * condition so workspace packages resolve to their sources as they do in vitest.
  */
 function spawnStreamWorker(init: WorkerInit, transferList: WorkerInit['backendPort'][]): Worker {
   const here = import.meta.url;
@@ -208,13 +211,22 @@ function spawnStreamWorker(init: WorkerInit, transferList: WorkerInit['backendPo
     transferList,
     name: threadName(init.config.applicationId, init.index),
   };
-  if (!here.endsWith('.ts')) return new Worker(new URL('./worker-main.js', here), options);
+  if (!here.endsWith('.ts')) return new Worker(builtEntry(here), options);
   const tsx = createRequire(here)
     .resolve('tsx/esm/api')
     .replace(/\.cjs$/, '.mjs');
   const entry = new URL('./worker-main.ts', here).href;
   const code = `import(${JSON.stringify(pathToFileURL(tsx).href)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); });`;
   return new Worker(code, { ...options, eval: true, execArgv: ['--conditions=source'] });
+}
+
+let entry: URL | null = null;
+function builtEntry(here: string): URL {
+  if (entry === null) {
+    const bundle = new URL('./worker-main.bundle.js', here);
+    entry = existsSync(bundle) ? bundle : new URL('./worker-main.js', here);
+  }
+  return entry;
 }
 
 function fromWire(w: WireError): Error {
