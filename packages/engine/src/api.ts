@@ -281,9 +281,16 @@ export interface MetricsSnapshot {
   /**
    * State-store metrics (Kafka's stream-state-metrics, recorded only with
    * `metrics.recording.level` = DEBUG): task id → store name → its store type tag (`scope`:
-   * `in-memory` or `lmdb`) and values (`put-latency-avg` in ns, `put-rate`, …, `restore-rate`).
+   * `in-memory` or `lmdb`) and values (`put-latency-avg` in ns, `put-rate`, …, `restore-rate`);
+   * suppression buffers as scope `in-memory-suppression` with `suppression-buffer-size-avg|max`
+   * (bytes) and `suppression-buffer-count-avg|max`.
    */
   stores?: Record<string, Record<string, { scope: string; values: MetricValues }>>;
+  /**
+   * Record-cache metrics (Kafka's stream-record-cache-metrics, DEBUG only): task id → the cached
+   * store's name (Kafka's record-cache-id) → `hit-ratio-avg|min|max`, absent before the first hit.
+   */
+  caches?: Record<string, Record<string, MetricValues>>;
 }
 
 /** What the DSL's StreamsBuilder#build() returns (dsl/streams-builder.ts), accepted as a topology. */

@@ -19,8 +19,13 @@ const snapshot: MetricsSnapshot = {
   stores: {
     '0_0': {
       'counts-store': { scope: 'in-memory', values: { 'put-latency-avg': 850, 'put-rate': 12 } },
+      'final-store': {
+        scope: 'in-memory-suppression',
+        values: { 'suppression-buffer-count-max': 3 },
+      },
     },
   },
+  caches: { '0_0': { 'counts-store': { 'hit-ratio-avg': 0.25 } } },
 };
 
 describe('toOpenMetrics', () => {
@@ -44,6 +49,13 @@ describe('toOpenMetrics', () => {
     );
     expect(text).toContain(
       'kafka_streams_state_put_latency_avg{task_id="0_0",store_scope="in-memory",state_id="counts-store"} 850\n',
+    );
+    expect(text).toContain(
+      'kafka_streams_state_suppression_buffer_count_max{task_id="0_0",store_scope="in-memory-suppression",state_id="final-store"} 3\n',
+    );
+    expect(text).toContain('# TYPE kafka_streams_record_cache_hit_ratio_avg gauge\n');
+    expect(text).toContain(
+      'kafka_streams_record_cache_hit_ratio_avg{task_id="0_0",record_cache_id="counts-store"} 0.25\n',
     );
   });
 

@@ -2,7 +2,8 @@
 // Name mapping, documented in docs/API.md:
 //   kafka_streams_<level>_<metric name with "-" as "_">{labels}
 // level: thread (label thread_id), task (task_id), processor_node (task_id, processor_node_id),
-// state (task_id, store_scope — Kafka's store type tag, in-memory or lmdb — and state_id, the store).
+// state (task_id, store_scope — Kafka's store type tag, in-memory, lmdb or in-memory-suppression —
+// and state_id, the store), record_cache (task_id, record_cache_id: the cached store).
 // Kafka Streams metric names ending in "-total" are counters: the family drops "_total" and
 // the sample keeps it, as OpenMetrics requires. Everything else is a gauge.
 import type { MetricValues, MetricsSnapshot } from '@streamwright/engine';
@@ -50,6 +51,11 @@ export function toOpenMetrics(snapshot: MetricsSnapshot | null, state: string | 
     for (const [task, stores] of Object.entries(snapshot.stores ?? {})) {
       for (const [store, { scope, values }] of Object.entries(stores)) {
         addLevel(families, 'state', { task_id: task, store_scope: scope, state_id: store }, values);
+      }
+    }
+    for (const [task, caches] of Object.entries(snapshot.caches ?? {})) {
+      for (const [cache, values] of Object.entries(caches)) {
+        addLevel(families, 'record_cache', { task_id: task, record_cache_id: cache }, values);
       }
     }
   }

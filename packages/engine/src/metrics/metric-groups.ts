@@ -302,6 +302,80 @@ Object.defineProperty(StoreMetrics.prototype, 'restoredRecordsTotal', {
   },
 });
 
+// ---- record cache ----------------------------------------------------------------------------------
+
+/**
+ * Kafka Streams' stream-record-cache-metrics (DEBUG): at each cache hit the hit ratio so far
+ * (hits / (hits + misses)) is recorded; hit-ratio-avg|min|max are over those recordings.
+ */
+export class CacheMetrics extends MetricGroup {
+  static readonly SLOTS = 6; // hits, misses, Σ ratio, ratio samples, min, max
+  constructor(buffer: SharedArrayBuffer = newSlots(CacheMetrics.SLOTS)) {
+    super(buffer, CacheMetrics.SLOTS);
+  }
+
+  hit(): void {
+    const v = this.values;
+    const hits = v[0]! + 1;
+    v[0] = hits;
+    const ratio = hits / (hits + v[1]!);
+    const n = v[3]!;
+    if (n === 0 || ratio < v[4]!) v[4] = ratio;
+    if (n === 0 || ratio > v[5]!) v[5] = ratio;
+    v[2] = v[2]! + ratio;
+    v[3] = n + 1;
+  }
+
+  miss(): void {
+    this.values[1] = this.values[1]! + 1;
+  }
+
+  /** hit-ratio-avg|min|max; NaN before the first hit, as Kafka's sensors. */
+  hitRatio(): { avg: number; min: number; max: number } {
+    const v = this.values;
+    const n = v[3]!;
+    return n === 0 ? { avg: NaN, min: NaN, max: NaN } : { avg: v[2]! / n, min: v[4]!, max: v[5]! };
+  }
+}
+
+// ---- suppression buffer -------------------------------------------------------------------------
+
+/**
+ * A suppression buffer's stream-state-metrics (Kafka's suppression-buffer-size-* in bytes and
+ * suppression-buffer-count-*, DEBUG), sampled whenever the buffer changes.
+ */
+export class BufferMetrics extends MetricGroup {
+  static readonly SLOTS = 5; // samples, Σ size, max size, Σ count, max count
+  constructor(buffer: SharedArrayBuffer = newSlots(BufferMetrics.SLOTS)) {
+    super(buffer, BufferMetrics.SLOTS);
+  }
+
+  record(bytes: number, count: number): void {
+    const v = this.values;
+    v[0] = v[0]! + 1;
+    v[1] = v[1]! + bytes;
+    if (bytes > v[2]!) v[2] = bytes;
+    v[3] = v[3]! + count;
+    if (count > v[4]!) v[4] = count;
+  }
+
+  get samples(): number {
+    return this.values[0]!;
+  }
+  sizeAvg(): number {
+    return this.samples === 0 ? 0 : this.values[1]! / this.samples;
+  }
+  sizeMax(): number {
+    return this.values[2]!;
+  }
+  countAvg(): number {
+    return this.samples === 0 ? 0 : this.values[3]! / this.samples;
+  }
+  countMax(): number {
+    return this.values[4]!;
+  }
+}
+
 export function newSlots(count: number): SharedArrayBuffer {
   return new SharedArrayBuffer(count * 8);
 }

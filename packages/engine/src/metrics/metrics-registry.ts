@@ -6,6 +6,8 @@ import type {
   TopicPartition,
 } from '../api.js';
 import {
+  BufferMetrics,
+  CacheMetrics,
   NodeMetrics,
   STORE_OPERATIONS,
   StoreMetrics,
@@ -32,7 +34,11 @@ export interface SlotSource {
   thread(name: string): SharedArrayBuffer;
   task(taskId: string, info: TaskInfo | undefined): SharedArrayBuffer;
   node(taskId: string, nodeName: string): SharedArrayBuffer;
+  /** A state store's, record cache's or suppression buffer's group (recorded at DEBUG only). */
+  state(kind: StateGroupKind, taskId: string, name: string, scope: string): SharedArrayBuffer;
 }
+
+export type StateGroupKind = 'store' | 'cache' | 'buffer';
 
 /**
  * One registry per application, holding Kafka Streams' thread-, task- and processor-node-level
@@ -46,6 +52,10 @@ export class MetricsRegistry {
   readonly nodes = new Map<string, Map<string, NodeMetrics>>();
   /** State-store metrics (recorded at metrics.recording.level DEBUG, as Kafka Streams). */
   readonly stores = new Map<string, Map<string, { scope: string; metrics: StoreMetrics }>>();
+  /** Record caches (Kafka's stream-record-cache-metrics, DEBUG): task id → store name. */
+  readonly caches = new Map<string, Map<string, CacheMetrics>>();
+  /** Suppression buffers' stream-state-metrics (DEBUG): task id → buffer (store) name. */
+  readonly buffers = new Map<string, Map<string, BufferMetrics>>();
   readonly #rates = new RateTracker();
   #timer: NodeJS.Timeout | null = null;
 
@@ -90,16 +100,48 @@ export class MetricsRegistry {
   }
 
   /**
-   * A store's metrics (`scope`: Kafka's store type tag, `in-memory` or `lmdb`). Local to this
-   * registry: a worker thread's store metrics are not shown on the main thread yet.
+   * A store's metrics (`scope`: Kafka's store type tag, `in-memory` or `lmdb`). A worker thread's
+   * registry gets the main registry's memory, so its tasks' store metrics show there too.
    */
   store(taskId: string, storeName: string, scope: string): StoreMetrics {
     let byStore = this.stores.get(taskId);
     if (!byStore) this.stores.set(taskId, (byStore = new Map()));
     let m = byStore.get(storeName);
-    if (!m) byStore.set(storeName, (m = { scope, metrics: new StoreMetrics() }));
+    if (!m) {
+      const buffer =
+        this.source?.state('store', taskId, storeName, scope) ?? newSlots(StoreMetrics.SLOTS);
+      byStore.set(storeName, (m = { scope, metrics: new StoreMetrics(buffer) }));
+    }
     m.scope = scope;
     return m.metrics;
+  }
+
+  /** A record cache's hit ratio (Kafka's record-cache-id is the store's name). */
+  cache(taskId: string, storeName: string): CacheMetrics {
+    return this.#stateGroup(this.caches, 'cache', taskId, storeName, CacheMetrics);
+  }
+
+  /** A suppression buffer's size and count. */
+  buffer(taskId: string, storeName: string): BufferMetrics {
+    return this.#stateGroup(this.buffers, 'buffer', taskId, storeName, BufferMetrics);
+  }
+
+  #stateGroup<G extends CacheMetrics | BufferMetrics>(
+    groups: Map<string, Map<string, G>>,
+    kind: StateGroupKind,
+    taskId: string,
+    name: string,
+    Group: { new (buffer: SharedArrayBuffer): G; readonly SLOTS: number },
+  ): G {
+    let byName = groups.get(taskId);
+    if (!byName) groups.set(taskId, (byName = new Map()));
+    let m = byName.get(name);
+    if (!m)
+      byName.set(
+        name,
+        (m = new Group(this.source?.state(kind, taskId, name, '') ?? newSlots(Group.SLOTS))),
+      );
+    return m;
   }
 
   /** Samples totals every second so rates stay meaningful however rarely snapshots are taken. */
@@ -240,7 +282,8 @@ export class MetricsRegistry {
       nodes,
       nodeModelIds: { ...this.nodeModelIds },
     };
-    if (this.stores.size > 0) snapshot.stores = this.#storeValues(rate);
+    if (this.stores.size > 0 || this.buffers.size > 0) snapshot.stores = this.#storeValues(rate);
+    if (this.caches.size > 0) snapshot.caches = this.#cacheValues();
     return snapshot;
   }
 
@@ -261,6 +304,36 @@ export class MetricsRegistry {
         // Records restored per second (Kafka's restore-rate counts records, not calls).
         values['restore-rate'] = rate(`s:${taskId}:${name}:restored`, m.restoredRecordsTotal);
         task[name] = { scope, values };
+      }
+      out[taskId] = task;
+    }
+    // Kafka reports a suppression buffer's metrics as a store of type in-memory-suppression.
+    for (const [taskId, byName] of this.buffers) {
+      const task = (out[taskId] ??= {});
+      for (const [name, m] of byName)
+        task[name] = {
+          scope: 'in-memory-suppression',
+          values: {
+            'suppression-buffer-size-avg': m.sizeAvg(),
+            'suppression-buffer-size-max': m.sizeMax(),
+            'suppression-buffer-count-avg': m.countAvg(),
+            'suppression-buffer-count-max': m.countMax(),
+          },
+        };
+    }
+    return out;
+  }
+
+  /** Kafka Streams' stream-record-cache-metrics; absent before the first hit (Kafka: NaN). */
+  #cacheValues(): NonNullable<MetricsSnapshot['caches']> {
+    const out: NonNullable<MetricsSnapshot['caches']> = {};
+    for (const [taskId, byName] of this.caches) {
+      const task: Record<string, MetricValues> = {};
+      for (const [name, m] of byName) {
+        const r = m.hitRatio();
+        task[name] = Number.isNaN(r.avg)
+          ? {}
+          : { 'hit-ratio-avg': r.avg, 'hit-ratio-min': r.min, 'hit-ratio-max': r.max };
       }
       out[taskId] = task;
     }

@@ -54,8 +54,9 @@ export function changeForwarder(
   };
   return (key, newValue, _oldValue, before, timestamp, headers) => {
     const node = ctx.currentNode!;
-    // Nothing downstream: the cache would never forward anything (its reads are not modelled).
-    if (node.children.length === 0) return;
+    // Nothing downstream: the cache would never forward anything (unless its hit ratio is
+    // measured, the updates need not go through it).
+    if (node.children.length === 0 && cache.metrics === null) return;
     if (owner === null) listen(node, cache);
     cache.put(key, before, newValue, timestamp, headers);
   };

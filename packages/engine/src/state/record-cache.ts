@@ -13,6 +13,7 @@
 // when it enters the cache) plus ENTRY_OVERHEAD. When a thread's cache is over budget, the caches
 // evict their longest-dirty entries (forwarding them) until it is not.
 import type { Headers } from '../api.js';
+import type { CacheMetrics } from '../metrics/metric-groups.js';
 import type { StoreKey } from './store-key.js';
 
 /** Per-entry bytes on top of key and value (Kafka's LRUCacheEntry record context, roughly). */
@@ -52,6 +53,11 @@ export type FlushListener = (
 export class NamedCache {
   readonly #dirty = new Map<StoreKey, DirtyEntry>();
   #listener: FlushListener | null = null;
+  /**
+   * Hit ratio (metrics.recording.level DEBUG). Kafka counts the store reads that go through the
+   * cache; here each update counts, as a hit when its key is still in the cache (dirty).
+   */
+  metrics: CacheMetrics | null = null;
 
   constructor(
     readonly name: string,
@@ -78,6 +84,10 @@ export class NamedCache {
     const k = this.keyOf(key);
     const thread = this.thread;
     const e = this.#dirty.get(k);
+    if (this.metrics !== null) {
+      if (e === undefined) this.metrics.miss();
+      else this.metrics.hit();
+    }
     if (e !== undefined) {
       e.value = value;
       e.timestamp = timestamp;

@@ -7,6 +7,7 @@
 // headers are the changelog record's.
 import type { SerdeName } from '@streamwright/topology-model';
 import type { ProduceRecord, StoredRecord } from '../api.js';
+import type { BufferMetrics } from '../metrics/metric-groups.js';
 import { Change, type EngineRecord } from '../processor/record.js';
 import { getSerde } from '../serdes/index.js';
 import type { Serde } from '../serdes/serde.js';
@@ -61,6 +62,8 @@ export class SuppressionBufferStore implements TaskStateStore {
   /** Changed since the last commit: id → the entry, or its key once emitted (a tombstone). */
   #dirty = new Map<string, BufferedEntry | { gone: unknown; timestamp: number }>();
   readonly #logging: boolean;
+  /** suppression-buffer-size|count (metrics.recording.level DEBUG), sampled as Kafka does. */
+  metrics: BufferMetrics | null = null;
   readonly #keySerde: Serde<unknown>;
   readonly #valueSerde: Serde<unknown>;
 
@@ -104,6 +107,7 @@ export class SuppressionBufferStore implements TaskStateStore {
       previous.bytes = sizeOf(record);
       this.#bytes += previous.bytes;
       this.#mark(id, previous);
+      this.recordMetrics();
       return;
     }
     const entry: BufferedEntry = { id, order: orderOf(record.key), time, record, bytes: 0 };
@@ -115,6 +119,12 @@ export class SuppressionBufferStore implements TaskStateStore {
     while (i > 0 && before(entry, queue[i - 1]!)) i--;
     queue.splice(i, 0, entry);
     this.#mark(id, entry);
+    this.recordMetrics();
+  }
+
+  /** Samples the buffer's size and count (after a put, and after each run of evictions). */
+  recordMetrics(): void {
+    this.metrics?.record(this.#bytes, this.#queue.length);
   }
 
   /** The entry with the smallest (time, key), if any. */

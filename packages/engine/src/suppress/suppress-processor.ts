@@ -70,9 +70,12 @@ export function suppressProcessor(ctx: ProcessorContext, options: SuppressOption
         first = buffer.first()
       )
         emitFirst();
+      // As Kafka's evictWhile: the buffer metrics are sampled once per run of evictions.
+      buffer.recordMetrics();
       if (!overCapacity()) return;
       if (c.whenFull === 'emitEarly') {
         while (overCapacity() && buffer.size > 0) emitFirst();
+        buffer.recordMetrics();
         return;
       }
       throw new EngineError(

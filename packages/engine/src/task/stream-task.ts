@@ -25,6 +25,7 @@ import { MeteredKeyValueStore } from '../state/metered-store.js';
 import type { NamedCache, ThreadCache } from '../state/record-cache.js';
 import { createRecordCache } from '../state/record-cache-factory.js';
 import { createTaskStore, isKeyValueStore } from '../state/store-factory.js';
+import { SuppressionBufferStore } from '../state/suppression-buffer.js';
 import type { TaskStateStore } from '../state/task-store.js';
 import {
   createTimestampExtractor,
@@ -120,9 +121,15 @@ export class StreamTask {
     if (threadCache !== null) {
       for (const s of subtopology.stores) {
         const cache = createRecordCache(s, threadCache);
-        if (cache !== null) this.caches.push(cache);
+        if (cache === null) continue;
+        if (metered) cache.metrics = options.metrics.cache(this.id, s.name);
+        this.caches.push(cache);
       }
     }
+    if (metered)
+      for (const store of this.stores)
+        if (store instanceof SuppressionBufferStore)
+          store.metrics = options.metrics.buffer(this.id, store.name);
     this.context = new ProcessorContext({
       applicationId: config.applicationId,
       taskId: this.id,

@@ -3,7 +3,7 @@
 // their records packed (wire.ts); everything else is small and structured-cloned.
 import type { ProducerTopicMetadata } from '@streamwright/log';
 import type { FetchRequest, IsolationLevel, TopicDescription, TopicPartition } from '../../api.js';
-import type { TaskInfo } from '../../metrics/metrics-registry.js';
+import type { StateGroupKind, TaskInfo } from '../../metrics/metrics-registry.js';
 import type { ReadPlan } from '@streamwright/log/reader';
 import type { PackedFetch, PackedProduce } from './wire.js';
 
@@ -122,4 +122,5 @@ export type ServerMessage =
 export type SlotRequest =
   | { group: 'thread'; name: string }
   | { group: 'task'; taskId: string; info: TaskInfo | undefined }
-  | { group: 'node'; taskId: string; nodeName: string };
+  | { group: 'node'; taskId: string; nodeName: string }
+  | { group: 'state'; kind: StateGroupKind; taskId: string; name: string; scope: string };

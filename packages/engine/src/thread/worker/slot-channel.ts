@@ -6,7 +6,12 @@
 // receiveMessageOnPort. This happens when tasks are created (rebalances), never per record; the
 // main thread answers from its event loop and never blocks on a worker, so it cannot deadlock.
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
-import type { MetricsRegistry, SlotSource, TaskInfo } from '../../metrics/metrics-registry.js';
+import type {
+  MetricsRegistry,
+  SlotSource,
+  StateGroupKind,
+  TaskInfo,
+} from '../../metrics/metrics-registry.js';
 import type { SlotRequest } from './protocol.js';
 
 /** What the worker gets: two ports and the flag both sides use. */
@@ -35,6 +40,10 @@ export function serveSlots(registry: MetricsRegistry): { end: SlotChannelEnd; cl
         break;
       case 'node':
         buffer = registry.node(req.taskId, req.nodeName).values.buffer as SharedArrayBuffer;
+        break;
+      case 'state':
+        buffer = stateGroup(registry, req.kind, req.taskId, req.name, req.scope).values
+          .buffer as SharedArrayBuffer;
         break;
     }
     replies.port1.postMessage(buffer);
@@ -74,5 +83,23 @@ export function remoteSlots(end: SlotChannelEnd): SlotSource {
     thread: (name) => request({ group: 'thread', name }),
     task: (taskId: string, info: TaskInfo | undefined) => request({ group: 'task', taskId, info }),
     node: (taskId, nodeName) => request({ group: 'node', taskId, nodeName }),
+    state: (kind, taskId, name, scope) => request({ group: 'state', kind, taskId, name, scope }),
   };
+}
+
+function stateGroup(
+  registry: MetricsRegistry,
+  kind: StateGroupKind,
+  taskId: string,
+  name: string,
+  scope: string,
+): { values: Float64Array } {
+  switch (kind) {
+    case 'store':
+      return registry.store(taskId, name, scope);
+    case 'cache':
+      return registry.cache(taskId, name);
+    case 'buffer':
+      return registry.buffer(taskId, name);
+  }
 }
