@@ -100,6 +100,9 @@ export class Group {
     this.pending = true;
     if (!this.loop) {
       this.loop = (async () => {
+        // Members that join (or leave) in the same turn of the event loop — an application's
+        // stream threads starting together — go into one rebalance, not one each.
+        await new Promise<void>((resolve) => setImmediate(resolve));
         while (this.pending) {
           this.pending = false;
           await this.runRebalance();

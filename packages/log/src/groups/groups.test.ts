@@ -39,6 +39,25 @@ describe('assignors (Kafka semantics)', () => {
 });
 
 describe('consumer groups', () => {
+  it('members joining in the same turn of the event loop share one rebalance', async () => {
+    const log = await openTestLog();
+    await log.createTopic('t', 4);
+    const revoked: string[] = [];
+    const join = (clientId: string) =>
+      log.joinGroup('g', {
+        topics: ['t'],
+        clientId,
+        onRevoked: (p) => void (p.length > 0 && revoked.push(clientId)),
+      });
+    const [a, b] = await Promise.all([join('a'), join('b')]);
+    expect(log.describeGroup('g').generation).toBe(1);
+    expect(a.generation).toBe(1);
+    expect(a.assignment()).toHaveLength(2);
+    expect(b.assignment()).toHaveLength(2);
+    expect(tps([...a.assignment(), ...b.assignment()])).toEqual(['t-0', 't-1', 't-2', 't-3']);
+    expect(revoked).toEqual([]);
+    await log.close();
+  });
   it('shares partitions among members (a queue) and gives each group everything (pub/sub)', async () => {
     const log = await openTestLog();
     await log.createTopic('t', 4);
