@@ -3,17 +3,19 @@
 //
 //   pnpm --filter @streamwright/engine build
 //   node --expose-gc bench/engine/state.mjs [--records 1000000] [--keys 10000] [--partitions 2] [--runs 3]
-//                                          [--restore-records 1000000] [--cases alos,alos-nocache,eos,lmdb,restore]
+//                                          [--restore-records 1000000] [--cases alos,alos-memory,alos-nocache,eos,eos-memory,restore]
 //
 // - streamcount (SimpleBenchmark's case: groupByKey → count on integer keys from --keys, 100-byte
 //   values) under at_least_once (commit.interval.ms 30000) and exactly_once_v2 (100 ms, one
-//   transaction per commit): records/s from start() until every record is processed and committed,
-//   and the process's CPU time per record. alos-nocache: the same with the record cache off.
+//   transaction per commit), on the default store (`default.dsl.store` rocksDB = lmdb, as Kafka
+//   Streams' default is persistent; cases alos, eos) and in memory (`in_memory`; alos-memory,
+//   eos-memory): records/s from start() until every record is processed and committed, and the
+//   process's CPU time per record. alos-nocache: in memory with the record cache off.
 // - restore: a count store's changelog prefilled with --restore-records distinct keys; records/s
 //   from start() until every task is RUNNING with everything restored, and the process's peak RSS
 //   while those keys are held, for the in-memory store and the lmdb store.
-// - streamcount on lmdb (`default.dsl.store: rocksDB`): a get and a put on a persistent store per
-//   record, the work of SimpleBenchmark's streamprocesswithstatestore.
+//   On lmdb a record is a get and a put on a persistent store, the work of SimpleBenchmark's
+//   streamprocesswithstatestore.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -37,10 +39,11 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3' },
     'restore-records': { type: 'string', default: '1000000' },
     /**
-     * Which cases to run (all by default): alos, alos-nocache (statestore.cache.max.bytes 0: every
-     * update forwarded), eos, lmdb (streamcount on lmdb), restore.
+     * Which cases to run (all by default): alos and eos (the default store, lmdb), alos-memory and
+     * eos-memory (in_memory), alos-nocache (in memory, statestore.cache.max.bytes 0: every update
+     * forwarded), restore.
      */
-    cases: { type: 'string', default: 'alos,alos-nocache,eos,lmdb,restore' },
+    cases: { type: 'string', default: 'alos,alos-memory,alos-nocache,eos,eos-memory,restore' },
   },
 });
 const RECORDS = Number(values.records);
@@ -69,10 +72,11 @@ try {
   await backend.createTopics([{ name: SOURCE, partitions: PARTITIONS }]);
   await preload(backend);
   for (const [name, guarantee, lmdb, noCache] of [
-    ['alos', 'at_least_once', false, false],
+    ['alos', 'at_least_once', true, false],
+    ['alos-memory', 'at_least_once', false, false],
     ['alos-nocache', 'at_least_once', false, true],
-    ['eos', 'exactly_once_v2', false, false],
-    ['lmdb', 'at_least_once', true, false],
+    ['eos', 'exactly_once_v2', true, false],
+    ['eos-memory', 'exactly_once_v2', false, false],
   ]) {
     if (!CASES.has(name)) continue;
     const rates = [];
@@ -81,7 +85,7 @@ try {
       gc();
       rates.push(await streamcount(backend, guarantee, r, lmdb, noCache));
     }
-    const label = `${guarantee}${lmdb ? ' on lmdb' : ''}${noCache ? ', no record cache' : ''}`;
+    const label = `${guarantee}, ${lmdb ? 'default store (lmdb)' : 'in_memory'}${noCache ? ', no record cache' : ''}`;
     report(`streamcount ${label}`, rates, cpuPerRecord);
   }
   for (const lmdb of CASES.has('restore') ? [false, true] : []) {
@@ -100,7 +104,7 @@ function countTopology(appId, guarantee, topics, lmdb, noCache = false) {
       id: appId,
       config: {
         'processing.guarantee': guarantee,
-        ...(lmdb ? { 'default.dsl.store': 'rocksDB' } : {}),
+        'default.dsl.store': lmdb ? 'rocksDB' : 'in_memory',
         ...(noCache ? { 'statestore.cache.max.bytes': 0 } : {}),
       },
     },

@@ -12,6 +12,7 @@ import { Consumed, Produced, Serdes, StreamsBuilder } from '../src/index.js';
 import { createTestDriver, type TestDriver } from '../src/test-driver/test-driver.js';
 import { encode } from './fixtures/records.js';
 import { waitFor } from './fixtures/wait.js';
+import { tempStateDir } from './fixtures/state-dir.js';
 
 const text = (b: unknown): string | null =>
   b === null ? null : Buffer.from(b as Uint8Array).toString('utf8');
@@ -171,7 +172,7 @@ describe('production exception handler', () => {
         },
       }),
       backend,
-      stateDir: '/nonexistent',
+      stateDir: tempStateDir(),
     });
     await app.start();
     try {

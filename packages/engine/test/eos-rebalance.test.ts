@@ -15,6 +15,7 @@ import { encode } from './fixtures/records.js';
 import { getSerde } from '../src/serdes/index.js';
 import { topology } from './fixtures/topologies.js';
 import { waitFor } from './fixtures/wait.js';
+import { tempStateDir } from './fixtures/state-dir.js';
 
 const N = 2000;
 
@@ -82,7 +83,7 @@ describe('exactly_once_v2 across a rebalance of stream threads', () => {
       );
       const t = shout();
       const app = createStreamsAppFromPlan(
-        { topology: t, backend, stateDir: '/nonexistent' },
+        { topology: t, backend, stateDir: tempStateDir() },
         handPlan(t),
       );
       try {

@@ -9,6 +9,7 @@ import { createStreamsApp } from '../src/app/streams-app.js';
 import { createEmbeddedBackend } from '../src/backends/embedded/embedded-backend.js';
 import { encode, readAll } from './fixtures/records.js';
 import { waitFor } from './fixtures/wait.js';
+import { tempStateDir } from './fixtures/state-dir.js';
 
 function valid(doc: unknown): Topology {
   const result = validateTopology(doc);
@@ -50,7 +51,7 @@ const document = {
 describe('foreign-key join on the embedded backend', () => {
   it('joins across partitions and follows right-side updates', async () => {
     const backend = await createEmbeddedBackend();
-    const app = createStreamsApp({ topology: valid(document), backend, stateDir: '/unused' });
+    const app = createStreamsApp({ topology: valid(document), backend, stateDir: tempStateDir() });
     await app.start();
     const products = ['p0', 'p1', 'p2', 'p3'];
     await backend.produce(

@@ -3,6 +3,7 @@
 // changelog; either way the counts continue correctly.
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import type { Topology } from '@streamwright/topology-model';
 import type { StreamsApp } from '../src/api.js';
 import {
   createEmbeddedBackend,
@@ -22,8 +23,9 @@ async function run(
   stateDir: string,
   words: string[],
   from: number,
+  t: Topology = topology,
 ): Promise<{ restored: number; app: StreamsApp }> {
-  const app = createStreamsAppFromPlan({ topology, backend, stateDir }, handPlan(topology));
+  const app = createStreamsAppFromPlan({ topology: t, backend, stateDir }, handPlan(t));
   await app.start();
   await waitFor(
     () => app.status().tasks.length === 1 && app.status().tasks[0]!.state === 'RUNNING',
@@ -52,6 +54,42 @@ const latestCounts = async (backend: EmbeddedBackend) =>
   new Map((await readAll(backend, 'counts', 'string', 'long')).map((r) => [r.key, r.value]));
 
 describe('persistent stores', () => {
+  it("are the default (Kafka Streams' default.dsl.store rocksDB); in_memory writes no store files", async () => {
+    await withTempDir(async (dir) => {
+      const backend = await createEmbeddedBackend({ dataDir: `${dir}/log` });
+      const byDefault = countPipeline({}, 1);
+      let { app } = await run(backend, `${dir}/default`, ['a', 'b', 'a'], 0, byDefault);
+      expect(existsSync(`${dir}/default/count-app/0_0/lmdb/counts-store`)).toBe(true);
+      await app.close();
+      const inMemory = countPipeline({ 'default.dsl.store': 'in_memory' }, 1);
+      ({ app } = await run(backend, `${dir}/memory`, ['a'], 3, inMemory));
+      expect(app.store('counts-store')!.get('a')?.value).toBe(3);
+      await app.close();
+      expect(existsSync(`${dir}/memory/count-app/0_0/lmdb`)).toBe(false);
+      expect(existsSync(`${dir}/memory/count-app/0_0/.checkpoint`)).toBe(false);
+      await backend.close();
+    });
+  });
+
+  it('a state dir that cannot be written fails the task with the store and the path', async () => {
+    await withTempDir(async (dir) => {
+      const backend = await createEmbeddedBackend({ dataDir: `${dir}/log` });
+      writeFileSync(`${dir}/a-file`, 'not a directory');
+      const t = countPipeline({}, 1);
+      const app = createStreamsAppFromPlan(
+        { topology: t, backend, stateDir: `${dir}/a-file` },
+        handPlan(t),
+      );
+      await app.start().catch(() => undefined);
+      await waitFor(() => app.status().errors.length > 0, 10_000, 'an error');
+      expect(app.status().errors[0]!.message).toMatch(
+        /persistent store 'counts-store' cannot open its lmdb files in .*a-file\/count-app\/0_0\/lmdb\/counts-store/,
+      );
+      await app.close();
+      await backend.close();
+    });
+  });
+
   it('restart from the checkpoint replays only the tail; a wiped state dir is rebuilt from the changelog', async () => {
     await withTempDir(async (dir) => {
       const stateDir = `${dir}/state`;

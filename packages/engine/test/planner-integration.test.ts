@@ -7,6 +7,7 @@ import { createEmbeddedBackend } from '../src/backends/embedded/embedded-backend
 import { createTestDriver } from '../src/test-driver/test-driver.js';
 import { encode, readAll } from './fixtures/records.js';
 import { waitFor } from './fixtures/wait.js';
+import { tempStateDir } from './fixtures/state-dir.js';
 
 function valid(doc: unknown): Topology {
   const result = validateTopology(doc);
@@ -68,7 +69,7 @@ describe('engine with the real planner', () => {
 
   it('createStreamsApp deploys it on the embedded backend with tasks 0_0, 0_1, 0_2', async () => {
     const backend = await createEmbeddedBackend();
-    const app = createStreamsApp({ topology: valid(document), backend, stateDir: '/unused' });
+    const app = createStreamsApp({ topology: valid(document), backend, stateDir: tempStateDir() });
     await app.start();
     await backend.produce(
       ['a', 'b', 'c', 'a', 'b', 'a'].map((user, i) => ({

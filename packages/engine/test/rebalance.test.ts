@@ -8,13 +8,14 @@ import { handPlan } from './fixtures/hand-planner.js';
 import { encode, readAll } from './fixtures/records.js';
 import { countPipeline } from './fixtures/topologies.js';
 import { waitFor } from './fixtures/wait.js';
+import { tempStateDir } from './fixtures/state-dir.js';
 
 describe('rebalancing between application instances', () => {
   it('moves tasks on join and leave without losing or double-counting', async () => {
     const backend = await createEmbeddedBackend();
     const topology = countPipeline({}, 3);
     const make = () =>
-      createStreamsAppFromPlan({ topology, backend, stateDir: '/unused' }, handPlan(topology));
+      createStreamsAppFromPlan({ topology, backend, stateDir: tempStateDir() }, handPlan(topology));
     const keys = Array.from({ length: 12 }, (_, i) => `w${i}`);
     const expected = new Map<string, number>();
     let sent = 0;

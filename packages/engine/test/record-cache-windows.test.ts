@@ -22,6 +22,7 @@ import {
 } from '../src/index.js';
 import { encode, readAll } from './fixtures/records.js';
 import { waitFor } from './fixtures/wait.js';
+import { tempStateDir } from './fixtures/state-dir.js';
 
 type Windowing = (g: KGroupedStream<string, string>) => KTable<Windowed<string>, number>;
 
@@ -58,7 +59,7 @@ async function run(
       },
     }),
     backend,
-    stateDir: '/nonexistent',
+    stateDir: tempStateDir(),
   });
   await app.start();
   await waitFor(() => (app.metrics().tasks['0_0']?.['process-total'] ?? 0) >= input.length);

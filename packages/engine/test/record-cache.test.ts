@@ -28,6 +28,7 @@ import {
 import { compareWithOracle } from './fixtures/oracle-harness.js';
 import { encode, readAll } from './fixtures/records.js';
 import { waitFor } from './fixtures/wait.js';
+import { tempStateDir } from './fixtures/state-dir.js';
 
 const CACHE_ON = { 'statestore.cache.max.bytes': 10_485_760 };
 const doc = (id: string, topics: string[], nodes: unknown[], edges: [string, string][]) => ({
@@ -153,7 +154,7 @@ describe('record cache in a running app', () => {
         },
       }),
       backend,
-      stateDir: '/nonexistent',
+      stateDir: tempStateDir(),
     });
     await app.start();
     await waitFor(() => (app.metrics().tasks['0_0']?.['process-total'] ?? 0) >= words.length);
@@ -219,7 +220,7 @@ describe('record cache in a running app: table aggregations and materialized fil
     const app = createStreamsApp({
       topology: builder.build({ applicationId: id, config: { 'commit.interval.ms': 600_000 } }),
       backend,
-      stateDir: '/nonexistent',
+      stateDir: tempStateDir(),
     });
     await app.start();
     await waitFor(() => (app.metrics().tasks['0_0']?.['process-total'] ?? 0) >= input.length);

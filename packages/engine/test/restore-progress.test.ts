@@ -12,7 +12,8 @@ import { waitFor } from './fixtures/wait.js';
 describe('restore progress', () => {
   it('a restarted app reports the changelog records it replayed per task, with nothing remaining once RUNNING', async () => {
     await withTempDir(async (dir) => {
-      const topology = countPipeline({}, 2);
+      // In memory: the restart replays the whole changelog (a persistent store would resume from its checkpoint).
+      const topology = countPipeline({ 'default.dsl.store': 'in_memory' }, 2);
       const backend = await createEmbeddedBackend({ dataDir: `${dir}/log` });
       let streams = createStreamsAppFromPlan(
         { topology, backend, stateDir: `${dir}/state` },

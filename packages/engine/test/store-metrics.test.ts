@@ -23,6 +23,7 @@ import { handPlan } from './fixtures/hand-planner.js';
 import { encode } from './fixtures/records.js';
 import { countPipeline } from './fixtures/topologies.js';
 import { waitFor } from './fixtures/wait.js';
+import { tempStateDir } from './fixtures/state-dir.js';
 
 const build = (level?: string) => {
   const builder = new StreamsBuilder();
@@ -93,7 +94,7 @@ describe('record cache and suppression buffer metrics (DEBUG)', () => {
         config: { 'metrics.recording.level': 'DEBUG', 'commit.interval.ms': 600_000 },
       }),
       backend,
-      stateDir: '/nonexistent',
+      stateDir: tempStateDir(),
     });
     await app.start();
     await waitFor(() => (app.metrics().tasks['0_0']?.['process-total'] ?? 0) >= 4);
@@ -158,7 +159,7 @@ describe('record cache and suppression buffer metrics (DEBUG)', () => {
       4,
     );
     const app = createStreamsAppFromPlan(
-      { topology: t, backend, stateDir: '/nonexistent' },
+      { topology: t, backend, stateDir: tempStateDir() },
       handPlan(t),
     );
     await app.start();
@@ -183,7 +184,8 @@ describe('record cache and suppression buffer metrics (DEBUG)', () => {
     const metrics = app.metrics();
     for (const task of status.tasks) {
       const store = metrics.stores?.[task.taskId]?.['counts-store'];
-      expect(store?.scope, task.taskId).toBe('in-memory');
+      // Persistent, the default store type (lmdb) in a running app.
+      expect(store?.scope, task.taskId).toBe('lmdb');
       expect(store!.values['put-latency-max'], task.taskId).toBeGreaterThan(0);
       expect(store!.values['get-latency-max'], task.taskId).toBeGreaterThan(0);
       expect(metrics.caches?.[task.taskId]?.['counts-store']?.['hit-ratio-max']).toBeGreaterThan(0);

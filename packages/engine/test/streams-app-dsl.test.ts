@@ -18,6 +18,7 @@ import {
 } from '../src/index.js';
 import { encode, readAll } from './fixtures/records.js';
 import { waitFor } from './fixtures/wait.js';
+import { tempStateDir } from './fixtures/state-dir.js';
 
 describe('DSL programs on the embedded backend', () => {
   it('loads a globalTable completely before processing; processors read it; commit() commits early', async () => {
@@ -73,7 +74,7 @@ describe('DSL programs on the embedded backend', () => {
         config: { 'commit.interval.ms': 600_000 },
       }),
       backend,
-      stateDir: '/nonexistent',
+      stateDir: tempStateDir(),
     });
     await app.start();
     try {
@@ -120,7 +121,7 @@ describe('DSL programs on the embedded backend', () => {
         process: () => undefined,
       }));
     const built = builder.build({ applicationId: 'sums', config: { 'commit.interval.ms': 100 } });
-    const app = createStreamsApp({ topology: built, backend, stateDir: '/nonexistent' });
+    const app = createStreamsApp({ topology: built, backend, stateDir: tempStateDir() });
     await app.start();
     try {
       const input: [string, number][] = [
@@ -195,7 +196,7 @@ describe('DSL programs on the embedded backend', () => {
         `${n} output records`,
       );
     try {
-      const first = createStreamsApp({ topology: program(), backend, stateDir: '/nonexistent' });
+      const first = createStreamsApp({ topology: program(), backend, stateDir: tempStateDir() });
       await first.start();
       await put('v1');
       await put('v2');
@@ -207,7 +208,7 @@ describe('DSL programs on the embedded backend', () => {
       );
 
       await put('v3');
-      const second = createStreamsApp({ topology: program(), backend, stateDir: '/nonexistent' });
+      const second = createStreamsApp({ topology: program(), backend, stateDir: tempStateDir() });
       await second.start();
       // The restored table knows k was v2, so v3 is an update: v2 loses k, v3 gains it.
       expect(await output(5)).toEqual([

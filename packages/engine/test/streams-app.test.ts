@@ -14,6 +14,7 @@ import { encode, readAll } from './fixtures/records.js';
 import { countPipeline, ordersPipeline } from './fixtures/topologies.js';
 import { waitFor } from './fixtures/wait.js';
 import type { Topology } from '@streamwright/topology-model';
+import { tempStateDir } from './fixtures/state-dir.js';
 
 function app(topology: Topology, backend: EmbeddedBackend, stateDir: string): StreamsApp {
   return createStreamsAppFromPlan({ topology, backend, stateDir }, handPlan(topology));
@@ -99,10 +100,11 @@ describe('streams app on the embedded backend', () => {
 
   // Expected counts as in Kafka Streams' KGroupedStreamImplTest#shouldCountAndMaterializeResults
   // (1→3, 2→1, 3→2, the null value skipped); then the count must continue after a restart from the
-  // changelog-restored store, as Kafka Streams' restore guarantees.
-  it('count emits Kafka Streams counts and continues after a restart via changelog restore', async () => {
+  // changelog-restored store, as Kafka Streams' restore guarantees. In memory (`in_memory`): the
+  // restart rebuilds the store from the whole changelog (test/persistent-state.test.ts covers lmdb).
+  it('count emits Kafka Streams counts and continues after a restart via changelog restore (in-memory store)', async () => {
     await withTempDir(async (dir) => {
-      const topology = countPipeline();
+      const topology = countPipeline({ 'default.dsl.store': 'in_memory' });
       const produce = (backend: EmbeddedBackend, rows: [string, string | null, number][]) =>
         backend.produce(
           rows.map(([k, v, ts]) => ({
@@ -183,7 +185,7 @@ describe('streams app on the embedded backend', () => {
   it('log-and-fail: the task fails, the app goes to ERROR with the record in status, the process keeps running', async () => {
     const backend = await createEmbeddedBackend();
     const topology = ordersPipeline({}, '{"user": value.user, "twice": value.qty * 2}');
-    const streams = app(topology, backend, '/nonexistent');
+    const streams = app(topology, backend, tempStateDir());
     await streams.start();
     await backend.produce([
       {
@@ -228,7 +230,7 @@ describe('streams app on the embedded backend', () => {
       { 'processing.exception.handler': 'log-and-continue' },
       '{"user": value.user, "twice": value.qty * 2}',
     );
-    const streams = app(topology, backend, '/nonexistent');
+    const streams = app(topology, backend, tempStateDir());
     await streams.start();
     await backend.produce([
       {
@@ -264,7 +266,7 @@ describe('streams app on the embedded backend', () => {
 
   it('a write to a deleted sink topic goes to the production handler (log-and-fail): the app stops with the reason in status', async () => {
     const backend = await createEmbeddedBackend();
-    const streams = app(ordersPipeline(), backend, '/nonexistent');
+    const streams = app(ordersPipeline(), backend, tempStateDir());
     await streams.start();
     await backend.deleteTopics(['big-orders']);
     await backend.produce([
@@ -290,7 +292,7 @@ describe('streams app on the embedded backend', () => {
 
   it('num.stream.threads=2 spreads the tasks over two named threads and processes everything once', async () => {
     const backend = await createEmbeddedBackend();
-    const streams = app(ordersPipeline({ 'num.stream.threads': 2 }), backend, '/nonexistent');
+    const streams = app(ordersPipeline({ 'num.stream.threads': 2 }), backend, tempStateDir());
     await streams.start();
     await backend.produce(
       Array.from({ length: 30 }, (_, i) => ({

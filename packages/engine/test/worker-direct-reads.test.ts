@@ -14,6 +14,7 @@ import { encode, readAll } from './fixtures/records.js';
 import { getSerde } from '../src/serdes/index.js';
 import { topology } from './fixtures/topologies.js';
 import { waitFor } from './fixtures/wait.js';
+import { tempStateDir } from './fixtures/state-dir.js';
 
 /** source(in, 4 partitions) → mapValues(value + "!") → sink(out, 2 partitions), on 2 threads. */
 function shout(config: Record<string, string | number> = {}): Topology {
@@ -62,7 +63,7 @@ function counted(backend: EmbeddedBackend): { backend: Backend; calls: Map<strin
 
 function start(t: Topology, backend: Backend): StreamsApp {
   return createStreamsAppFromPlan(
-    { topology: t, backend: backend as EmbeddedBackend, stateDir: '/nonexistent' },
+    { topology: t, backend: backend as EmbeddedBackend, stateDir: tempStateDir() },
     handPlan(t),
   );
 }

@@ -18,6 +18,7 @@ import { waitFor } from './fixtures/wait.js';
 import buildDslProgram from './fixtures/dsl-program.js';
 import { functions } from './fixtures/worker-code.js';
 import { createStreamsApp } from '../src/app/streams-app.js';
+import { tempStateDir } from './fixtures/state-dir.js';
 
 const workerModule = new URL('./fixtures/worker-code.ts', import.meta.url);
 
@@ -76,7 +77,7 @@ function start(
   extra: { workerModule?: URL; functions?: typeof functions } = {},
 ): StreamsApp {
   return createStreamsAppFromPlan(
-    { topology: t, backend, stateDir: '/nonexistent', ...extra },
+    { topology: t, backend, stateDir: tempStateDir(), ...extra },
     handPlan(t),
   );
 }
@@ -207,7 +208,7 @@ describe('stream threads in worker threads', () => {
     const app = createStreamsApp({
       topology: buildDslProgram(),
       backend,
-      stateDir: '/nonexistent',
+      stateDir: tempStateDir(),
       workerModule: new URL('./fixtures/dsl-program.ts', import.meta.url),
     });
     await app.start();
@@ -241,7 +242,7 @@ describe('stream threads in worker threads', () => {
       4,
     );
     const app = createStreamsAppFromPlan(
-      { topology: t, backend, stateDir: '/nonexistent' },
+      { topology: t, backend, stateDir: tempStateDir() },
       handPlan(t),
     );
     await app.start();

@@ -39,6 +39,12 @@ export const appConfigSchema = z
     'errors.dead.letter.queue.topic.name': topicNameSchema.optional(),
     /** Kafka Streams' record cache size in bytes (default 10485760; 0 disables it). */
     'statestore.cache.max.bytes': z.number().int().min(0).optional(),
+    /**
+     * Kafka Streams' store type of DSL stores: `rocksDB` (the default: persistent stores on disk,
+     * lmdb here, under `<state.dir>/<application.id>/<task id>/`) or `in_memory`. `lmdb` means
+     * the same as `rocksDB`. A store materialized `inMemory` stays in memory either way.
+     */
+    'default.dsl.store': z.enum(['rocksDB', 'in_memory', 'lmdb']).optional(),
     'max.task.idle.ms': z.number().int().min(-1).optional(),
     /**
      * Kafka Streams' topology optimizations: only `reuse.ktable.source.topics` is implemented

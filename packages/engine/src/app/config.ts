@@ -32,7 +32,11 @@ export interface EngineConfig {
   bufferedRecordsPerPartition: number;
   /** Kafka Streams' state.dir (the app's StreamsAppOptions.stateDir); persistent stores and checkpoints live there. */
   stateDir?: string;
-  /** `default.dsl.store` = `rocksDB` (Kafka's name) or `lmdb`: persistent key-value stores on lmdb. */
+  /**
+   * `default.dsl.store`: `rocksDB` (Kafka's default and name; `lmdb` says the same) puts the
+   * stores materialized as persistent on lmdb under the state dir; `in_memory` keeps every store
+   * in memory.
+   */
   persistentStores: boolean;
 }
 
@@ -70,11 +74,21 @@ export function engineConfig(applicationId: string, config: AppConfig): EngineCo
     maxPollRecords: Math.max(1, int(config, 'max.poll.records', 1000)),
     pollMs: Math.max(1, int(config, 'poll.ms', 100)),
     bufferedRecordsPerPartition: Math.max(1, int(config, 'buffered.records.per.partition', 1000)),
-    // Kafka's default is rocksDB; here stores stay in memory unless asked for (docs/STATE.md).
-    persistentStores: ['rocksDB', 'rocksdb', 'lmdb'].includes(
-      String(config['default.dsl.store'] ?? ''),
-    ),
+    persistentStores: dslStoreOf(config) !== 'in_memory',
   };
+}
+
+/** `default.dsl.store` (Kafka Streams' values `rocksDB`, `in_memory`; `lmdb` = `rocksDB`). */
+export function dslStoreOf(config: AppConfig): 'rocksDB' | 'in_memory' {
+  const raw = config['default.dsl.store'];
+  if (raw === undefined || raw === null) return 'rocksDB';
+  const name = String(raw);
+  if (name === 'in_memory') return 'in_memory';
+  if (name === 'rocksDB' || name === 'rocksdb' || name === 'lmdb') return 'rocksDB';
+  throw new Error(
+    `default.dsl.store: '${name}' is not a store type (Kafka Streams takes rocksDB or in_memory; ` +
+      `rocksDB, the default, means persistent stores on lmdb here)`,
+  );
 }
 
 /** The dead-letter topic the application config names, or null. */

@@ -4,6 +4,7 @@ import type { StreamsApp } from '../api.js';
 import { createEmbeddedBackend } from '../backends/embedded/index.js';
 import { stringSerde } from '../serdes/index.js';
 import { createStreamsApp } from './streams-app.js';
+import { tempStateDir } from '../../test/fixtures/state-dir.js';
 
 let app: StreamsApp | null = null;
 afterEach(async () => {
@@ -44,7 +45,7 @@ describe('StreamsApp#store (interactive queries)', () => {
     });
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
     const backend = await createEmbeddedBackend();
-    app = createStreamsApp({ topology: result.topology, backend, stateDir: '/nonexistent' });
+    app = createStreamsApp({ topology: result.topology, backend, stateDir: tempStateDir() });
     await app.start();
     const words = ['d', 'a', 'c', 'b', 'a', 'e', 'a', 'c'];
     await backend.produce(

@@ -2,8 +2,10 @@
 // synchronously on the record path. lmdb's cost is per write transaction (≈ 55 µs for a putSync
 // here, ≈ 5 µs per put inside one transactionSync), so writes go to an in-memory write-back buffer
 // that is written to lmdb in one synchronous transaction at each commit, as Kafka Streams' record
-// cache sits in front of RocksDB; reads look at the buffer first. The changelog records of a
-// commit are the buffer's keys, so updates of a key between commits collapse into one record.
+// cache sits in front of RocksDB. Reads go through the same map, which also keeps recently read
+// and written entries clean (bounded, oldest dropped first): a hot key costs a Map lookup, not an
+// lmdb read and a deserialization. The changelog records of a commit are the buffer's keys, so
+// updates of a key between commits collapse into one record.
 import { mkdirSync, rmSync } from 'node:fs';
 import { Buffer } from 'node:buffer';
 import { createRequire } from 'node:module';
@@ -18,6 +20,7 @@ import type {
   TaskKeyValueStore,
   ValueAndTimestamp,
 } from './key-value-store.js';
+import { errorMessage } from '../errors.js';
 import { storeKeyFunction, type StoreKey } from './store-key.js';
 
 // Loaded with the first persistent store: most topologies have none, and every worker thread would
@@ -26,11 +29,25 @@ let lmdbModule: typeof Lmdb | null = null;
 const lmdb = (): typeof Lmdb =>
   (lmdbModule ??= createRequire(import.meta.url)('lmdb') as typeof Lmdb);
 
-/** Buffered change of a key: the new entry, or null for a delete. */
-type Pending = { key: unknown; bytes: Buffer; entry: KeyValueEntry | null; logged: boolean };
+/**
+ * A key's cached state: its entry (null: absent or deleted) and whether it changed since the last
+ * commit. Clean slots mirror lmdb (reads of hot keys never reach lmdb or a serde); dirty ones are
+ * the write-back buffer.
+ */
+interface Slot {
+  key: unknown;
+  entry: KeyValueEntry | null;
+  dirty: boolean;
+}
 
 /** Restored records are written in transactions of this many. */
 const RESTORE_BATCH = 10_000;
+
+/**
+ * Clean entries kept per store (the role of RocksDB's block cache and of the clean entries of
+ * Kafka's record cache): a commit or a miss beyond this drops the oldest clean ones.
+ */
+export const READ_CACHE_ENTRIES = 65_536;
 
 export class LmdbKeyValueStore implements TaskKeyValueStore {
   readonly name: string;
@@ -40,7 +57,11 @@ export class LmdbKeyValueStore implements TaskKeyValueStore {
   readonly #keyOf: (key: unknown) => StoreKey;
   readonly #keySerde: Serde<unknown>;
   readonly #valueSerde: Serde<unknown>;
-  readonly #pending = new Map<StoreKey, Pending>();
+  readonly #slots = new Map<StoreKey, Slot>();
+  #dirty: Slot[] = [];
+  /** Changelog records being restored, not yet written to lmdb: [key bytes, encoded value or null]. */
+  #restoring: [Buffer, Buffer | null][] = [];
+  readonly #cacheEntries: number;
   #env: RootDatabase<Buffer, Buffer> | null;
   #db: Database<Buffer, Buffer>;
 
@@ -49,6 +70,7 @@ export class LmdbKeyValueStore implements TaskKeyValueStore {
     readonly partition: number,
     /** `<state.dir>/<application.id>/<task id>/lmdb/<store>`: one environment per store and task. */
     readonly path: string,
+    cacheEntries: number = READ_CACHE_ENTRIES,
   ) {
     this.name = spec.name;
     this.changelogTopic = spec.changelogTopic;
@@ -56,15 +78,23 @@ export class LmdbKeyValueStore implements TaskKeyValueStore {
     this.#keySerde = getSerde(spec.keySerde);
     this.#valueSerde = getSerde(spec.valueSerde);
     this.#keyOf = storeKeyFunction(spec.keySerde, this.#keySerde);
-    mkdirSync(path, { recursive: true });
-    // noSync: commits reach the page cache (a process crash keeps them); durability across a
-    // machine crash comes from the changelog, which is fsynced, and the checkpoint protocol.
-    this.#env = lmdb().open<Buffer, Buffer>({
-      path,
-      keyEncoding: 'binary',
-      encoding: 'binary',
-      noSync: true,
-    });
+    this.#cacheEntries = Math.max(0, cacheEntries);
+    try {
+      mkdirSync(path, { recursive: true });
+      // noSync: commits reach the page cache (a process crash keeps them); durability across a
+      // machine crash comes from the changelog, which is fsynced, and the checkpoint protocol.
+      this.#env = lmdb().open<Buffer, Buffer>({
+        path,
+        keyEncoding: 'binary',
+        encoding: 'binary',
+        noSync: true,
+      });
+    } catch (error) {
+      throw new Error(
+        `persistent store '${spec.name}' cannot open its lmdb files in ${path}: ${errorMessage(error)} ` +
+          `(set state.dir to a writable directory, or default.dsl.store to in_memory)`,
+      );
+    }
     this.#db = this.#env;
   }
 
@@ -78,19 +108,25 @@ export class LmdbKeyValueStore implements TaskKeyValueStore {
     return { key, value: this.#valueSerde.deserialize(raw.subarray(8)), timestamp };
   }
 
-  #encode(entry: KeyValueEntry): Buffer {
-    const value = this.#valueSerde.serialize(entry.value) ?? new Uint8Array(0);
-    const out = Buffer.allocUnsafe(8 + value.byteLength);
-    out.writeBigInt64BE(BigInt(Math.trunc(entry.timestamp)), 0);
-    out.set(value, 8);
+  #encodeValue(value: Uint8Array | null, timestamp: number): Buffer {
+    const out = Buffer.allocUnsafe(8 + (value?.byteLength ?? 0));
+    out.writeBigInt64BE(BigInt(Math.trunc(timestamp)), 0);
+    if (value !== null) out.set(value, 8);
     return out;
   }
 
   get(key: unknown): ValueAndTimestamp | undefined {
-    const pending = this.#pending.get(this.#keyOf(key));
-    if (pending) return pending.entry ?? undefined;
-    const raw = this.#db.getBinary(this.#bytes(key));
-    return raw ? this.#decode(key, raw) : undefined;
+    const k = this.#keyOf(key);
+    const slot = this.#slots.get(k);
+    if (slot !== undefined) return slot.entry ?? undefined;
+    if (this.#restoring.length > 0) this.#writeRestored();
+    const raw = this.#db.getBinaryFast(this.#bytes(key));
+    const entry = raw ? this.#decode(key, raw) : null;
+    if (this.#cacheEntries > 0) {
+      this.#slots.set(k, { key, entry, dirty: false });
+      if (this.#slots.size > this.#cacheEntries + (this.#cacheEntries >> 3)) this.#evictClean();
+    }
+    return entry ?? undefined;
   }
 
   put(key: unknown, value: unknown, timestamp: number): void {
@@ -98,91 +134,145 @@ export class LmdbKeyValueStore implements TaskKeyValueStore {
       this.delete(key);
       return;
     }
-    this.#pending.set(this.#keyOf(key), {
-      key,
-      bytes: this.#bytes(key),
-      entry: { key, value, timestamp },
-      logged: this.#logging,
-    });
+    const k = this.#keyOf(key);
+    const slot = this.#slots.get(k);
+    if (slot === undefined) {
+      const created = { key, entry: { key, value, timestamp }, dirty: true };
+      this.#slots.set(k, created);
+      this.#dirty.push(created);
+      return;
+    }
+    if (slot.entry === null) slot.entry = { key, value, timestamp };
+    else {
+      slot.entry.value = value;
+      slot.entry.timestamp = timestamp;
+    }
+    if (!slot.dirty) {
+      slot.dirty = true;
+      this.#dirty.push(slot);
+    }
   }
 
   delete(key: unknown): void {
-    this.#pending.set(this.#keyOf(key), {
-      key,
-      bytes: this.#bytes(key),
-      entry: null,
-      logged: this.#logging,
-    });
+    const k = this.#keyOf(key);
+    const slot = this.#slots.get(k);
+    if (slot === undefined) {
+      const created = { key, entry: null, dirty: true };
+      this.#slots.set(k, created);
+      this.#dirty.push(created);
+      return;
+    }
+    slot.entry = null;
+    if (!slot.dirty) {
+      slot.dirty = true;
+      this.#dirty.push(slot);
+    }
   }
 
   all(): KeyValueEntry[] {
+    if (this.#restoring.length > 0) this.#writeRestored();
     const out = new Map<StoreKey, KeyValueEntry>();
     for (const { key: bytes, value } of this.#db.getRange()) {
       const key = this.#keySerde.deserialize(bytes);
       out.set(this.#keyOf(key), this.#decode(key, value));
     }
-    for (const [k, p] of this.#pending) {
-      if (p.entry === null) out.delete(k);
-      else out.set(k, { ...p.entry });
+    for (const slot of this.#dirty) {
+      const k = this.#keyOf(slot.key);
+      if (slot.entry === null) out.delete(k);
+      else out.set(k, { ...slot.entry });
     }
     return [...out.values()];
   }
 
   approximateNumEntries(): number {
-    return this.#db.getCount() + this.#pending.size;
+    if (this.#restoring.length > 0) this.#writeRestored();
+    let added = 0;
+    for (const slot of this.#dirty) if (slot.entry !== null) added++;
+    return this.#db.getCount() + added;
   }
 
   serializeKey(key: unknown): Uint8Array | null {
     return this.#keySerde.serialize(key);
   }
 
-  /** Writes the buffer to lmdb in one transaction; returns the changelog records of the logged changes. */
+  /** Writes the changed keys to lmdb in one transaction; returns their changelog records. */
   takeChangelogRecords(): ProduceRecord[] {
+    if (this.#restoring.length > 0) this.#writeRestored();
     const out: ProduceRecord[] = [];
-    if (this.#pending.size === 0) return out;
+    if (this.#dirty.length === 0) return out;
+    const dirty = this.#dirty;
+    this.#dirty = [];
     const db = this.#db;
+    const topic = this.#logging ? this.changelogTopic : null;
+    const partition = this.partition;
     db.transactionSync(() => {
-      for (const p of this.#pending.values()) {
-        if (p.entry === null) db.removeSync(p.bytes);
-        else db.putSync(p.bytes, this.#encode(p.entry));
+      for (const slot of dirty) {
+        slot.dirty = false;
+        const keyBytes = this.#bytes(slot.key);
+        const entry = slot.entry;
+        if (entry === null) {
+          db.removeSync(keyBytes);
+          if (topic !== null)
+            out.push({ topic, partition, key: keyBytes, value: null, timestamp: Date.now() });
+          continue;
+        }
+        const value = this.#valueSerde.serialize(entry.value);
+        const encoded = this.#encodeValue(value, entry.timestamp);
+        db.putSync(keyBytes, encoded);
+        if (topic !== null)
+          out.push({ topic, partition, key: keyBytes, value, timestamp: entry.timestamp });
       }
     });
-    if (this.changelogTopic !== null) {
-      for (const p of this.#pending.values()) {
-        if (!p.logged) continue;
-        out.push({
-          topic: this.changelogTopic,
-          partition: this.partition,
-          key: p.bytes,
-          value: p.entry === null ? null : this.#valueSerde.serialize(p.entry.value),
-          timestamp: p.entry === null ? Date.now() : p.entry.timestamp,
-        });
-      }
-    }
-    this.#pending.clear();
+    if (this.#slots.size > this.#cacheEntries) this.#evictClean();
     return out;
   }
 
   /** Applies one changelog record while restoring (not logged; written in batches). */
   restore(record: StoredRecord): void {
     const key = this.#keySerde.deserialize(record.key);
-    const bytes = this.#bytes(key);
-    const entry =
-      record.value === null
-        ? null
-        : { key, value: this.#valueSerde.deserialize(record.value), timestamp: record.timestamp };
-    this.#pending.set(this.#keyOf(key), { key, bytes, entry, logged: false });
-    if (this.#pending.size >= RESTORE_BATCH) this.takeChangelogRecords();
+    this.#slots.delete(this.#keyOf(key));
+    this.#restoring.push([
+      this.#bytes(key),
+      record.value === null ? null : this.#encodeValue(record.value, record.timestamp),
+    ]);
+    if (this.#restoring.length >= RESTORE_BATCH) this.#writeRestored();
+  }
+
+  #writeRestored(): void {
+    const batch = this.#restoring;
+    this.#restoring = [];
+    const db = this.#db;
+    db.transactionSync(() => {
+      for (const [key, value] of batch) {
+        if (value === null) db.removeSync(key);
+        else db.putSync(key, value);
+      }
+    });
+  }
+
+  /** Drops the oldest clean slots until the cache holds at most its bound. */
+  #evictClean(): void {
+    let excess = this.#slots.size - this.#cacheEntries;
+    for (const [k, slot] of this.#slots) {
+      if (excess <= 0) break;
+      if (slot.dirty) continue;
+      this.#slots.delete(k);
+      excess--;
+    }
   }
 
   /** Empties the store (its local copy cannot be trusted: restored again from the changelog). */
   wipe(): void {
-    this.#pending.clear();
+    this.#slots.clear();
+    this.#dirty = [];
+    this.#restoring = [];
     this.#db.clearSync();
   }
 
   close(): void {
-    this.#pending.clear();
+    this.#slots.clear();
+    this.#dirty = [];
+    this.#restoring = [];
     if (this.#env) void this.#env.close();
     this.#env = null;
   }

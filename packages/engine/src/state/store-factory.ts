@@ -1,6 +1,7 @@
-// Which store a task gets: lmdb when the application asks for persistent DSL stores
-// (`default.dsl.store`, Kafka's key: `rocksDB`, or `lmdb`) and has a state dir, and the store is a
-// key-value store materialized as persistent (Materialized's default); otherwise in memory.
+// Which store a task gets: lmdb for a key-value store materialized as persistent (Materialized's
+// default) when the application's `default.dsl.store` is `rocksDB` (Kafka Streams' default) and
+// the task has a state dir (a running app always has; the test driver has not); otherwise in
+// memory (`default.dsl.store: in_memory`, or the store says `inMemory`).
 // Window and session stores, suppression buffers and stream–stream join outer stores are in
 // memory either way, each owning its changelog.
 import { join } from 'node:path';

@@ -19,7 +19,7 @@ export function killTopology(
       'commit.interval.ms': 100,
       // Every running count is checked, so no record cache (as Kafka's EOS integration tests).
       'statestore.cache.max.bytes': 0,
-      ...(persistentStores ? { 'default.dsl.store': 'rocksDB' } : {}),
+      'default.dsl.store': persistentStores ? 'rocksDB' : 'in_memory',
     },
     [
       { name: 'words', partitions: PARTITIONS, config: {} },
