@@ -2,7 +2,7 @@
 // and the in-memory embedded backend, one stream thread:
 //
 //   pnpm --filter @streamwright/topology-model build && pnpm --filter @streamwright/engine build
-//   node bench/engine/windows-joins.mjs [case...] [--records 1000000] [--runs 3] [--partitions 1] [--keys 10000]
+//   node bench/engine/windows-joins.mjs [case...] [--records 1000000] [--runs 3] [--partitions 1] [--keys 10000] [--profile DIR]
 //
 // Cases: streamcountwindowed (groupByKey → hopping 1000 ms / 500 ms → count),
 // streamprocesswithwindowstore (a Processor API processor on a window store of 1 s windows kept
@@ -13,8 +13,11 @@
 // run starts a fresh application and is timed from the first processed record until --records
 // input records are processed (thread start-up and group join excluded). For the joins, the
 // table sides (--keys records each) are loaded and processed before the timed stream side.
+// --profile DIR writes a CPU profile of each run's timed part (not the input load, unlike
+// node --cpu-prof) to DIR/<case>-<run>.cpuprofile.
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
@@ -135,6 +138,13 @@ console.error(
     .join(' ')}; ` +
     `${args.records} records, ${args.keys} keys, ${args.partitions} partition(s), ${args.runs} runs, 1 thread`,
 );
+let profiler = null;
+if (args.profile) {
+  profiler = new Session();
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+}
+
 const results = [];
 for (const name of cases) {
   const spec = CASES[name];
@@ -241,6 +251,7 @@ async function run(backend, spec, name, runIndex, total, untimed) {
       firstAt = performance.now();
       firstCpu = process.cpuUsage();
       firstCount = processed;
+      if (profiler) await profiler.post('Profiler.start');
     }
     if (processed >= total) break;
     if (app.state() === 'ERROR')
@@ -249,6 +260,11 @@ async function run(backend, spec, name, runIndex, total, untimed) {
   }
   const ended = performance.now();
   const cpu = process.cpuUsage(firstCpu);
+  if (profiler) {
+    const { profile } = await profiler.post('Profiler.stop');
+    mkdirSync(args.profile, { recursive: true });
+    writeFileSync(`${args.profile}/${name}-${runIndex}.cpuprofile`, JSON.stringify(profile));
+  }
   await app.close();
   const records = total - firstCount;
   // CPU of this process (all its threads: the stream thread, GC helpers) per timed record.
@@ -264,7 +280,15 @@ function medianOf(xs) {
 }
 
 function parseArgs(argv) {
-  const out = { _: [], records: 1_000_000, runs: 3, partitions: 1, keys: 10_000, json: false };
+  const out = {
+    _: [],
+    records: 1_000_000,
+    runs: 3,
+    partitions: 1,
+    keys: 10_000,
+    json: false,
+    profile: null,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = () => argv[++i];
@@ -273,6 +297,7 @@ function parseArgs(argv) {
     else if (a === '--partitions') out.partitions = Number(next());
     else if (a === '--keys') out.keys = Number(next());
     else if (a === '--json') out.json = true;
+    else if (a === '--profile') out.profile = next();
     else out._.push(a);
   }
   return out;

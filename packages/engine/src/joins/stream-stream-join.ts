@@ -12,7 +12,7 @@ import type { ProcessorContext } from '../processor/processor-context.js';
 import type { Processor } from '../processor/processor-node.js';
 import { isNullish, type EngineRecord } from '../processor/record.js';
 import { OuterJoinStore, type JoinSide } from '../state/outer-join-store.js';
-import { SegmentedWindowStore } from '../state/window-store.js';
+import { SegmentedWindowStore, type WindowEntry } from '../state/window-store.js';
 
 export type { JoinSide } from '../state/outer-join-store.js';
 export type Joiner = (key: unknown, left: unknown, right: unknown) => unknown;
@@ -79,6 +79,9 @@ export function streamStreamJoinProcessor(
     options.side === 'left' ? options.joiner(key, mine, theirs) : options.joiner(key, theirs, mine);
   let otherWindows: SegmentedWindowStore | undefined;
   let pending: OuterJoinStore | null = null;
+  // One array for every fetch: forwarding never comes back to this processor (a DAG), so the
+  // loop below is done with it before the next record fetches into it.
+  const matches: WindowEntry[] = [];
   const emitClosed = (outer: OuterJoinStore): void => {
     if (outer.size === 0) return;
     let leftOpen = false;
@@ -128,7 +131,9 @@ export function streamStreamJoinProcessor(
       state.streamTime = Math.max(state.streamTime, ts);
       if (pending !== null) emitClosed(pending);
       let needOuterJoin = options.outer;
-      for (const o of otherWindows!.fetchRange(record.key, timeFrom, timeTo)) {
+      const found = otherWindows!.fetchRangeInto(record.key, timeFrom, timeTo, matches);
+      for (let i = 0; i < found; i++) {
+        const o = matches[i]!;
         needOuterJoin = false;
         pending?.delete(other, record.key, o.start);
         ctx.forward({

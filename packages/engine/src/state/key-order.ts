@@ -16,11 +16,11 @@ export interface KeyOrder {
   /** Byte order of the serialized keys (unsigned, lexicographic). */
   compare(a: unknown, b: unknown): number;
   /**
-   * The ids of every key from `from` to `to` (both inclusive, byte order) when there are at most
-   * `max` of them and they can be listed (integer and long keys); [] for an empty range; null when
-   * the caller must scan instead.
+   * How many keys lie from `from` to `to` (both inclusive, byte order) when there are at most `max`
+   * of them and their ids are the consecutive numbers from `from` (integer and long keys): the
+   * caller looks up ids from, from + 1, …; 0 for an empty range; -1 when the caller must scan.
    */
-  enumerate(from: unknown, to: unknown, max: number): KeyId[] | null;
+  countRange(from: unknown, to: unknown, max: number): number;
 }
 
 const INT32_MIN = -2147483648;
@@ -52,16 +52,14 @@ function numericOrder(
       if (typeof a === 'number' && typeof b === 'number') return compareSigned(a, b);
       return compareBytes(serde, a, b);
     },
-    enumerate(from, to, max) {
-      if (!valid(from) || !valid(to)) return null;
+    countRange(from, to, max) {
+      if (!valid(from) || !valid(to)) return -1;
       const f = from as number;
       const t = to as number;
-      if (compareSigned(f, t) > 0) return [];
+      if (compareSigned(f, t) > 0) return 0;
       // Across the sign boundary the range wraps through the largest and smallest values.
-      if (f < 0 !== t < 0 || t - f + 1 > max) return null;
-      const out: number[] = [];
-      for (let k = f; k <= t; k++) out.push(k);
-      return out;
+      if (f < 0 !== t < 0 || t - f + 1 > max) return -1;
+      return t - f + 1;
     },
   };
 }
@@ -96,7 +94,7 @@ export function keyOrderFor(serdeName: SerdeName): KeyOrder {
         return String(key);
       },
       compare: (a, b) => compareBytes(serde, a, b),
-      enumerate: (from, to) => (compareBytes(serde, from, to) > 0 ? [] : null),
+      countRange: (from, to) => (compareBytes(serde, from, to) > 0 ? 0 : -1),
     };
   } else {
     order = {
@@ -108,7 +106,7 @@ export function keyOrderFor(serdeName: SerdeName): KeyOrder {
           : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
       },
       compare: (a, b) => compareBytes(serde, a, b),
-      enumerate: (from, to) => (compareBytes(serde, from, to) > 0 ? [] : null),
+      countRange: (from, to) => (compareBytes(serde, from, to) > 0 ? 0 : -1),
     };
   }
   if (cacheKey !== null) orders.set(cacheKey, order);

@@ -52,11 +52,14 @@ export class OuterJoinStore implements TaskStateStore {
   readonly name: string;
   readonly changelogTopic: string | null;
   readonly persistent = false;
-  /** The records of a key (few: one per timestamp and side). */
-  readonly #byKey = new Map<KeyId, Pending[]>();
-  /** Every record in store order. */
+  /**
+   * Every record in store order, so by timestamp: a record is found by binary search on its
+   * timestamp (few records share one), with no per-key index to keep up.
+   */
   #ordered: Pending[] = [];
   #changes: Pending[] = [];
+  /** Entries of #changes removed before they were logged: nothing to write, dropped lazily. */
+  #unloggedRemovals = 0;
   readonly #logging: boolean;
   readonly #keys: KeyOrder;
   readonly #values: Record<JoinSide, Serde<unknown>>;
@@ -86,17 +89,28 @@ export class OuterJoinStore implements TaskStateStore {
     return a.id !== b.id && this.#keys.compare(a.key, b.key) < 0;
   }
 
-  #find(id: KeyId, side: JoinSide, timestamp: number): Pending | undefined {
-    const list = this.#byKey.get(id);
-    if (list === undefined) return undefined;
-    for (const p of list) if (p.timestamp === timestamp && p.side === side) return p;
-    return undefined;
+  /** The index in #ordered of the record of `id`, `side` and `timestamp`, or -1. */
+  #find(id: KeyId, side: JoinSide, timestamp: number): number {
+    const list = this.#ordered;
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (list[mid]!.timestamp < timestamp) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < list.length && list[i]!.timestamp === timestamp; i++) {
+      const p = list[i]!;
+      if (p.side === side && p.id === id) return i;
+    }
+    return -1;
   }
 
   put(side: JoinSide, key: unknown, timestamp: number, value: unknown, headers: Headers): void {
     const id = this.#keys.id(key);
-    const existing = this.#find(id, side, timestamp);
-    if (existing !== undefined) {
+    const at = this.#find(id, side, timestamp);
+    if (at >= 0) {
+      const existing = this.#ordered[at]!;
       existing.value = value;
       existing.headers = headers;
       this.#changed(existing);
@@ -106,9 +120,6 @@ export class OuterJoinStore implements TaskStateStore {
   }
 
   #add(record: Pending, log = true): void {
-    const list = this.#byKey.get(record.id);
-    if (list === undefined) this.#byKey.set(record.id, [record]);
-    else list.push(record);
     const ordered = this.#ordered;
     let i = ordered.length;
     while (i > 0 && this.#before(record, ordered[i - 1]!)) i--;
@@ -124,19 +135,33 @@ export class OuterJoinStore implements TaskStateStore {
   }
 
   delete(side: JoinSide, key: unknown, timestamp: number): void {
-    const record = this.#find(this.#keys.id(key), side, timestamp);
-    if (record === undefined) return;
-    const i = this.#ordered.indexOf(record);
-    if (i >= 0) this.#ordered.splice(i, 1);
+    const at = this.#find(this.#keys.id(key), side, timestamp);
+    if (at < 0) return;
+    const record = this.#ordered[at]!;
+    this.#ordered.splice(at, 1);
     this.#unlink(record);
   }
 
   #unlink(record: Pending): void {
-    const list = this.#byKey.get(record.id)!;
-    if (list.length === 1) this.#byKey.delete(record.id);
-    else list.splice(list.indexOf(record), 1);
     record.removed = true;
     if (record.logged) this.#changed(record);
+    else if (record.dirty && ++this.#unloggedRemovals > 1024) this.#compactChanges();
+  }
+
+  /**
+   * Drops the records buffered and matched since the last commit from the change list once they
+   * are most of it, so a long commit interval does not keep every matched record alive.
+   */
+  #compactChanges(): void {
+    if (this.#unloggedRemovals * 2 < this.#changes.length) return;
+    const changes = this.#changes;
+    let kept = 0;
+    for (const record of changes) {
+      if (record.removed && !record.logged) record.dirty = false;
+      else changes[kept++] = record;
+    }
+    changes.length = kept;
+    this.#unloggedRemovals = 0;
   }
 
   /**
@@ -164,6 +189,7 @@ export class OuterJoinStore implements TaskStateStore {
     const out: ProduceRecord[] = [];
     const changes = this.#changes;
     this.#changes = [];
+    this.#unloggedRemovals = 0;
     for (const record of changes) {
       record.dirty = false;
       if (record.removed) {
@@ -213,12 +239,7 @@ export class OuterJoinStore implements TaskStateStore {
     const key = this.#keys.serde.deserialize(bytes.subarray(9));
     const id = this.#keys.id(key);
     const found = this.#find(id, side, timestamp);
-    if (found !== undefined) {
-      this.#ordered.splice(this.#ordered.indexOf(found), 1);
-      const list = this.#byKey.get(id)!;
-      if (list.length === 1) this.#byKey.delete(id);
-      else list.splice(list.indexOf(found), 1);
-    }
+    if (found >= 0) this.#ordered.splice(found, 1);
     if (record.value === null) return;
     const value = this.#values[side].deserialize(record.value.subarray(1));
     const restored = new Pending(side, key, id, timestamp, value, { ...record.headers });
@@ -227,9 +248,9 @@ export class OuterJoinStore implements TaskStateStore {
   }
 
   wipe(): void {
-    this.#byKey.clear();
     this.#ordered = [];
     this.#changes = [];
+    this.#unloggedRemovals = 0;
   }
 
   close(): void {

@@ -6,6 +6,7 @@
 import type { KeyValue, SessionStore, WindowStore, Windowed } from '../papi/types.js';
 import { windowedKey } from '../windows/windowed-key.js';
 import type { SegmentedSessionStore, SessionEntry } from './session-store.js';
+import { Slot } from './window-segments.js';
 import type { SegmentedWindowStore, WindowEntry } from './window-store.js';
 
 const MAX = Number.MAX_SAFE_INTEGER;
@@ -15,11 +16,25 @@ export function windowStoreFacade<K, V>(
   windowSizeMs: number,
   timestamp: () => number,
 ): WindowStore<K, V> {
-  const windowed = (e: WindowEntry): KeyValue<Windowed<K>, V> => ({
-    key: windowedKey(e.key, e.start, e.start + windowSizeMs) as Windowed<K>,
-    value: e.value as V,
-  });
+  // An entry never changes (a put makes a new one), so its windowed view is made once, frozen
+  // (a reader changing it must not change what the next reader sees), and kept on the entry.
+  const windowed = (e: WindowEntry): KeyValue<Windowed<K>, V> => {
+    const cached = e instanceof Slot ? e.view : undefined;
+    if (cached !== undefined) return cached as KeyValue<Windowed<K>, V>;
+    const view = Object.freeze({
+      key: Object.freeze(windowedKey(e.key, e.start, e.start + windowSizeMs)) as Windowed<K>,
+      value: e.value as V,
+    });
+    if (e instanceof Slot) e.view = view;
+    return view;
+  };
   const byTime = (e: WindowEntry): KeyValue<number, V> => ({ key: e.start, value: e.value as V });
+  // The store's result array is fresh for every read: turn it into the answer in place.
+  const inPlace = <T>(entries: WindowEntry[], as: (e: WindowEntry) => T): T[] => {
+    const out = entries as unknown[];
+    for (let i = 0; i < out.length; i++) out[i] = as(entries[i]!);
+    return out as T[];
+  };
   function fetch(key: K, time: number): V | null;
   function fetch(key: K, timeFrom: number, timeTo: number): KeyValue<number, V>[];
   function fetch(
@@ -31,10 +46,11 @@ export function windowStoreFacade<K, V>(
   function fetch(...args: unknown[]): unknown {
     if (args.length === 2) return (store.fetch(args[0], args[1] as number)?.value as V) ?? null;
     if (args.length === 3)
-      return store.fetchRange(args[0], args[1] as number, args[2] as number).map(byTime);
-    return store
-      .fetchKeyRange(args[0], args[1], args[2] as number, args[3] as number)
-      .map(windowed);
+      return inPlace(store.fetchRange(args[0], args[1] as number, args[2] as number), byTime);
+    return inPlace(
+      store.fetchKeyRange(args[0], args[1], args[2] as number, args[3] as number),
+      windowed,
+    );
   }
   function backwardFetch(key: K, timeFrom: number, timeTo: number): KeyValue<number, V>[];
   function backwardFetch(
@@ -53,11 +69,11 @@ export function windowStoreFacade<K, V>(
     },
     fetch,
     backwardFetch,
-    fetchAll: (timeFrom, timeTo) => store.fetchAll(timeFrom, timeTo).map(windowed),
+    fetchAll: (timeFrom, timeTo) => inPlace(store.fetchAll(timeFrom, timeTo), windowed),
     backwardFetchAll: (timeFrom, timeTo) =>
-      store.fetchAll(timeFrom, timeTo).map(windowed).reverse(),
-    all: () => store.all().map(windowed),
-    backwardAll: () => store.all().map(windowed).reverse(),
+      inPlace(store.fetchAll(timeFrom, timeTo), windowed).reverse(),
+    all: () => inPlace(store.all(), windowed),
+    backwardAll: () => inPlace(store.all(), windowed).reverse(),
   };
 }
 

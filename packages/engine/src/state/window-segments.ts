@@ -18,6 +18,11 @@ export class Slot implements WindowEntry {
    */
   latest: Slot | null = null;
   listed: Slot | null = null;
+  /**
+   * What readers of the Processor API see of this window (its KeyValue<Windowed<K>, V>), made at
+   * its first read: the entry never changes, so every later read returns the same frozen object.
+   */
+  view: unknown = undefined;
   constructor(
     public key: unknown,
     public id: KeyId,
@@ -109,6 +114,25 @@ export function collect(windows: Windows, from: number, to: number, out: Slot[])
     if (s.start > to) break;
     if (s.start >= from) out.push(s);
   }
+}
+
+/** As collect, writing from out[n] on; returns the new count (out keeps any older tail). */
+export function collectAt(
+  windows: Windows,
+  from: number,
+  to: number,
+  out: WindowEntry[],
+  n: number,
+): number {
+  if (windows instanceof Slot) {
+    if (windows.start >= from && windows.start <= to) out[n++] = windows;
+    return n;
+  }
+  for (const s of windows) {
+    if (s.start > to) break;
+    if (s.start >= from) out[n++] = s;
+  }
+  return n;
 }
 
 export function keyOf(windows: Windows): unknown {

@@ -1,7 +1,9 @@
 // Segmented window store: retention drops whole segments (Kafka Streams' segmented stores), and
 // windows at or before stream time − retention are invisible and skipped.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SegmentedWindowStore } from './window-store.js';
+import { windowStoreFacade } from './window-facades.js';
+import { SegmentedWindowStore, type WindowEntry } from './window-store.js';
 
 describe('SegmentedWindowStore', () => {
   it('uses segments of half the retention (Kafka’s persistent stores: at least 60 s)', () => {
@@ -81,5 +83,88 @@ describe('SegmentedWindowStore', () => {
     // -1 serializes as ff ff ff ff: above every non-negative key, so [-1, 10] is inverted.
     expect(keys(-1, 10)).toEqual([]);
     expect(keys(10, -1).map(([k]) => k)).toEqual([10, 11, 20, -1]);
+  });
+});
+
+describe('SegmentedWindowStore reads against a model', () => {
+  // Integer keys sort as their big-endian two's-complement bytes: as unsigned 32-bit numbers.
+  const bytesOrder = (k: number) => k >>> 0;
+  const op = fc.record({
+    key: fc.integer({ min: -3, max: 40 }),
+    start: fc.integer({ min: 0, max: 400 }),
+    value: fc.option(fc.integer(), { nil: null }),
+  });
+
+  it('fetchKeyRange / fetchRange / fetchAll return the live windows by start, then key bytes', () => {
+    fc.assert(
+      fc.property(
+        fc.array(op, { maxLength: 120 }),
+        fc.integer({ min: -3, max: 40 }),
+        fc.integer({ min: -3, max: 40 }),
+        fc.integer({ min: 0, max: 400 }),
+        fc.integer({ min: 0, max: 400 }),
+        (ops, keyFrom, keyTo, timeFrom, timeTo) => {
+          const store = new SegmentedWindowStore({
+            retentionMs: 150,
+            segmentIntervalMs: 40,
+            keySerde: 'integer',
+          });
+          const model = new Map<string, { key: number; start: number; value: number }>();
+          let streamTime = -1;
+          for (const { key, start, value } of ops) {
+            store.put(key, value, start, start);
+            streamTime = Math.max(streamTime, start);
+            if (start <= streamTime - 150) continue; // expired: skipped
+            if (value === null) model.delete(`${key}@${start}`);
+            else model.set(`${key}@${start}`, { key, start, value });
+          }
+          const live = [...model.values()]
+            .filter((e) => e.start > streamTime - 150)
+            .sort((a, b) => a.start - b.start || bytesOrder(a.key) - bytesOrder(b.key));
+          const inTime = live.filter((e) => e.start >= timeFrom && e.start <= timeTo);
+          const plain = (es: { key: unknown; start: number; value: unknown }[]) =>
+            es.map(({ key, start, value }) => ({ key, start, value }));
+          const inverted = bytesOrder(keyFrom) > bytesOrder(keyTo);
+          expect(plain(store.fetchKeyRange(keyFrom, keyTo, timeFrom, timeTo))).toEqual(
+            inverted
+              ? []
+              : inTime.filter(
+                  (e) =>
+                    bytesOrder(e.key) >= bytesOrder(keyFrom) &&
+                    bytesOrder(e.key) <= bytesOrder(keyTo),
+                ),
+          );
+          expect(plain(store.fetchKeyRange(null, keyTo, timeFrom, timeTo))).toEqual(
+            inTime.filter((e) => bytesOrder(e.key) <= bytesOrder(keyTo)),
+          );
+          expect(plain(store.fetchAll(timeFrom, timeTo))).toEqual(inTime);
+          expect(plain(store.fetchRange(keyFrom, timeFrom, timeTo))).toEqual(
+            inTime.filter((e) => e.key === keyFrom),
+          );
+          const into: WindowEntry[] = [{ key: 'stale', start: -1, value: 0, timestamp: 0 }];
+          const n = store.fetchRangeInto(keyFrom, timeFrom, timeTo, into);
+          expect(plain(into.slice(0, n))).toEqual(
+            plain(store.fetchRange(keyFrom, timeFrom, timeTo)),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('the Processor API window store facade', () => {
+  it('answers a read of an unchanged window with the same frozen view, a changed one anew', () => {
+    const store = new SegmentedWindowStore({ retentionMs: 1000, keySerde: 'integer' });
+    const facade = windowStoreFacade<number, string>(store, 100, () => 0);
+    facade.put(1, 'a', 0);
+    facade.put(2, 'b', 0);
+    const [first] = facade.fetch(1, 2, 0, 0);
+    expect(first).toEqual({ key: { key: 1, start: 0, end: 100 }, value: 'a' });
+    expect(Object.isFrozen(first) && Object.isFrozen(first!.key)).toBe(true);
+    expect(facade.fetchAll(0, 0)[0]).toBe(first); // KeyValue and Windowed are immutable in Kafka too
+    facade.put(1, 'c', 0);
+    expect(facade.fetch(1, 2, 0, 0).map((kv) => kv.value)).toEqual(['c', 'b']);
+    expect(facade.fetch(1, 0, 0)).toEqual([{ key: 0, value: 'c' }]);
   });
 });

@@ -18,6 +18,7 @@ import { keyOrderFor, type KeyOrder } from './key-order.js';
 import { readLong, viewOf, writeLong, type TaskStateStore } from './task-store.js';
 import {
   collect,
+  collectAt,
   find,
   findFirst,
   insert,
@@ -217,45 +218,50 @@ export class SegmentedWindowStore implements TaskStateStore {
     return this.retainDuplicates ? findFirst(windows, windowStart) : find(windows, windowStart);
   }
 
-  /** Live segments overlapping [from, to], ascending. */
-  #segmentsIn(timeFrom: number, timeTo: number): Segment[] {
-    const lo = this.segmentId(timeFrom);
-    const hi = this.segmentId(timeTo);
-    const out: Segment[] = [];
-    for (const segment of this.#ordered) {
-      if (segment.id < lo) continue;
-      if (segment.id > hi) break;
-      out.push(segment);
-    }
-    return out;
-  }
-
   #lowerBound(from: number): number {
     return Math.max(from, this.#observedStreamTime - this.retentionMs + 1);
   }
 
+  /** The index in #ordered of the first live segment that may hold windows starting at `from`. */
+  #firstSegment(from: number): number {
+    const lo = this.segmentId(from);
+    const list = this.#ordered;
+    let i = 0;
+    while (i < list.length && list[i]!.id < lo) i++;
+    return i;
+  }
+
   /** fetch(key, timeFrom, timeTo): the key's windows starting within [from, to], by start. */
   fetchRange(key: unknown, from: number, timeTo: number): WindowEntry[] {
-    const timeFrom = this.#lowerBound(from);
-    const out: Slot[] = [];
-    if (timeFrom > timeTo) return out;
-    const id = this.#keys.id(key);
-    const lo = this.segmentId(timeFrom);
-    const hi = this.segmentId(timeTo);
-    for (const segment of this.#ordered) {
-      if (segment.id < lo) continue;
-      if (segment.id > hi) break;
-      const windows = segment.byKey.get(id);
-      if (windows !== undefined) collect(windows, timeFrom, timeTo, out);
-    }
+    const out: WindowEntry[] = [];
+    out.length = this.fetchRangeInto(key, from, timeTo, out);
     return out;
+  }
+
+  /**
+   * fetchRange into out[0…n), returning n; entries past n are left as they were (a caller reusing
+   * one array for every fetch allocates nothing).
+   */
+  fetchRangeInto(key: unknown, from: number, timeTo: number, out: WindowEntry[]): number {
+    const timeFrom = this.#lowerBound(from);
+    if (timeFrom > timeTo) return 0;
+    const id = this.#keys.id(key);
+    const hi = this.segmentId(timeTo);
+    const list = this.#ordered;
+    let n = 0;
+    for (let i = this.#firstSegment(timeFrom); i < list.length && list[i]!.id <= hi; i++) {
+      const windows = list[i]!.byKey.get(id);
+      if (windows !== undefined) n = collectAt(windows, timeFrom, timeTo, out, n);
+    }
+    return n;
   }
 
   /**
    * fetch(keyFrom, keyTo, timeFrom, timeTo): windows of keys within [keyFrom, keyTo] (byte order;
    * null bounds are open) starting within [from, to]; ordered by start, then key bytes, as Kafka
    * Streams' in-memory window store returns them. An inverted key range is empty (Kafka logs a
-   * warning and returns nothing).
+   * warning and returns nothing). A short range of integer or long keys is looked up key by key
+   * in each segment; any other range scans the segments' keys.
    */
   fetchKeyRange(keyFrom: unknown, keyTo: unknown, from: number, timeTo: number): WindowEntry[] {
     const timeFrom = this.#lowerBound(from);
@@ -263,24 +269,29 @@ export class SegmentedWindowStore implements TaskStateStore {
     if (timeFrom > timeTo) return out;
     const hasFrom = keyFrom !== null && keyFrom !== undefined;
     const hasTo = keyTo !== null && keyTo !== undefined;
-    const listed = hasFrom && hasTo ? this.#keys.enumerate(keyFrom, keyTo, 64) : null;
-    if (listed !== null && listed.length === 0) return out;
-    for (const segment of this.#segmentsIn(timeFrom, timeTo)) {
-      if (listed !== null) {
-        for (const id of listed) {
-          const windows = segment.byKey.get(id);
+    const count = hasFrom && hasTo ? this.#keys.countRange(keyFrom, keyTo, 64) : -1;
+    if (count === 0) return out;
+    const hi = this.segmentId(timeTo);
+    const list = this.#ordered;
+    for (let i = this.#firstSegment(timeFrom); i < list.length && list[i]!.id <= hi; i++) {
+      const byKey = list[i]!.byKey;
+      if (count > 0) {
+        // countRange > 0: the ids are the consecutive numbers from keyFrom.
+        const first = keyFrom as number;
+        for (let k = 0; k < count; k++) {
+          const windows = byKey.get(first + k);
           if (windows !== undefined) collect(windows, timeFrom, timeTo, out);
         }
         continue;
       }
-      for (const windows of segment.byKey.values()) {
+      for (const windows of byKey.values()) {
         const key = keyOf(windows);
         if (hasFrom && this.#keys.compare(key, keyFrom) < 0) continue;
         if (hasTo && this.#keys.compare(key, keyTo) > 0) continue;
         collect(windows, timeFrom, timeTo, out);
       }
     }
-    return this.#ordered_(out);
+    return this.#sortByStartThenKey(out);
   }
 
   /**
@@ -294,23 +305,35 @@ export class SegmentedWindowStore implements TaskStateStore {
       : this.#lowerBound(from);
     const out: Slot[] = [];
     if (timeFrom > timeTo) return out;
-    for (const segment of this.#segmentsIn(timeFrom, timeTo))
-      for (const windows of segment.byKey.values()) collect(windows, timeFrom, timeTo, out);
-    return this.#ordered_(out);
+    const hi = this.segmentId(timeTo);
+    const list = this.#ordered;
+    for (let i = this.#firstSegment(timeFrom); i < list.length && list[i]!.id <= hi; i++)
+      for (const windows of list[i]!.byKey.values()) collect(windows, timeFrom, timeTo, out);
+    return this.#sortByStartThenKey(out);
   }
 
   all(): WindowEntry[] {
     return this.fetchAll(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
   }
 
-  #ordered_(slots: Slot[]): Slot[] {
-    if (slots.length < 2) return slots;
-    return slots.sort(
-      (a, b) =>
-        a.start - b.start ||
-        (a.id === b.id ? 0 : this.#keys.compare(a.key, b.key)) ||
-        a.seq - b.seq,
-    );
+  readonly #byStartThenKey = (a: Slot, b: Slot): number =>
+    a.start - b.start || (a.id === b.id ? 0 : this.#keys.compare(a.key, b.key)) || a.seq - b.seq;
+
+  #sortByStartThenKey(slots: Slot[]): Slot[] {
+    const n = slots.length;
+    if (n > 32) return slots.sort(this.#byStartThenKey);
+    // Insertion sort in place: no allocation, and linear on the nearly ordered matches of a
+    // short key range (keys collected in key order usually have their windows in time order).
+    for (let i = 1; i < n; i++) {
+      const slot = slots[i]!;
+      let j = i - 1;
+      while (j >= 0 && this.#byStartThenKey(slots[j]!, slot) > 0) {
+        slots[j + 1] = slots[j]!;
+        j--;
+      }
+      slots[j + 1] = slot;
+    }
+    return slots;
   }
 
   approximateNumEntries(): number {
@@ -401,6 +424,7 @@ export class SegmentedWindowStore implements TaskStateStore {
     if (existing !== undefined) {
       existing.value = value;
       existing.timestamp = timestamp;
+      existing.view = undefined;
     } else {
       this.#insert(new Slot(key, id, start, seq, value, timestamp), false);
     }
