@@ -172,6 +172,20 @@ describe('stream threads in worker threads', () => {
     await backend.close();
   }, 60_000);
 
+  it('the workers load first and their threads join together: one rebalance, two tasks each from the start', async () => {
+    const backend = await createEmbeddedBackend();
+    const app = start(pipeline({ 'num.stream.threads': 3 }, 'cel'), backend);
+    await app.start();
+    // Without the gate the first worker to load takes all four tasks and the others' joins each
+    // rebalance again (generation 3 with three threads).
+    const group = backend.log.describeGroup('workers-app');
+    expect(group.generation).toBe(1);
+    expect(group.members.map((m) => m.assignment.length).sort()).toEqual([1, 1, 2]);
+    await waitFor(() => app.state() === 'RUNNING', 10_000, 'RUNNING');
+    await app.close();
+    await backend.close();
+  }, 60_000);
+
   it('a task failing under log-and-fail stops the app; the error and the FAILED task show in status()', async () => {
     const backend = await createEmbeddedBackend();
     const app = start(pipeline({}, 'cel'), backend);

@@ -22,6 +22,7 @@ import { compilePlan, type CompiledSubtopology } from '../processor/compile.js';
 import { FailedProcessingError } from '../processor/processing-failure.js';
 import { streamsTaskAssignor } from '../thread/task-assignor.js';
 import { StreamThread, threadName, type StreamThreadHandle } from '../thread/stream-thread.js';
+import { JoinGate } from '../thread/worker/join-gate.js';
 import { WorkerStreamThread } from '../thread/worker/worker-stream-thread.js';
 import { engineConfig, type EngineConfig } from './config.js';
 import { GeneratorRunner } from './generator.js';
@@ -174,6 +175,7 @@ class StreamsAppImpl implements StreamsApp {
         }
         void this.#fail(error);
       };
+      const joinGate = new JoinGate(this.#config.numStreamThreads);
       for (let i = 1; i <= this.#config.numStreamThreads; i++) {
         const common = {
           backend: this.#options.backend,
@@ -185,7 +187,7 @@ class StreamsAppImpl implements StreamsApp {
           onFatal,
         };
         const thread: StreamThreadHandle = inWorkers
-          ? new WorkerStreamThread(i, { ...common, plan: this.#plan, workerModule })
+          ? new WorkerStreamThread(i, { ...common, plan: this.#plan, workerModule, joinGate })
           : new StreamThread(i, {
               ...common,
               subtopologies: streamSubtopologies,
@@ -194,9 +196,12 @@ class StreamsAppImpl implements StreamsApp {
         thread.lifecycle.onChange(() => this.#updateStateFromThreads());
         this.#threads.push(thread);
       }
-      // Workers load and compile in parallel; a thread on this event loop joins on its own.
-      if (inWorkers) await Promise.all(this.#threads.map((t) => t.start()));
-      else for (const t of this.#threads) await t.start();
+      // Workers load and compile in parallel, then their threads join the group together; a
+      // thread on this event loop joins on its own.
+      if (inWorkers) {
+        await Promise.all(this.#threads.map((t) => (t as WorkerStreamThread).load()));
+        await Promise.all(this.#threads.map((t) => t.start()));
+      } else for (const t of this.#threads) await t.start();
     } catch (error) {
       this.#logger.error({ err: errorMessage(error) }, 'application failed to start');
       await this.#fail(error);

@@ -21,6 +21,7 @@ import type {
   WireError,
 } from './protocol.js';
 import { packFetch, unpackProduce } from './wire.js';
+import type { JoinGate } from './join-gate.js';
 
 /** A backend whose partitions are files a worker can read itself (the embedded one). */
 interface ReadPlanBackend {
@@ -37,6 +38,8 @@ function hasReadPlans(b: Backend): b is Backend & ReadPlanBackend {
 export interface BackendServerOptions {
   /** What a worker's `assignor: 'app'` means: the application's task assignor. */
   assignor: PartitionAssignor;
+  /** Holds the worker's first join until the app's other workers join too (join-gate.ts). */
+  joinGate?: JoinGate;
 }
 
 export class BackendServer {
@@ -46,6 +49,7 @@ export class BackendServer {
   readonly #producers = new Map<number, TransactionalProducer>();
   #nextRevoke = 1;
   #closed = false;
+  #joinedOnce = false;
 
   constructor(
     private readonly backend: Backend,
@@ -202,6 +206,11 @@ export class BackendServer {
   async #join(m: Extract<BackendCall, { op: 'joinGroup' }>): Promise<BackendResults['joinGroup']> {
     const no = m.member;
     const assignor = m.assignor === 'app' ? this.options.assignor : m.assignor;
+    const gate = this.options.joinGate;
+    if (gate !== undefined && !this.#joinedOnce) {
+      this.#joinedOnce = true;
+      await gate.arrive();
+    }
     const member = await this.backend.joinGroup(m.groupId, m.topics, {
       assignor,
       ...(m.clientId !== undefined ? { clientId: m.clientId } : {}),

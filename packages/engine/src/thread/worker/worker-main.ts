@@ -51,9 +51,13 @@ const logger: EngineLogger = {
 // starts (or stops right after its start, which StreamThread handles).
 let stopRequested = false;
 let stopThread: (() => void) | null = null;
+// The thread joins its group when the main thread says so: after every worker of the app loaded.
+let joinNow!: () => void;
+const joinSignal = new Promise<void>((resolve) => (joinNow = resolve));
 port.on('message', (m: ThreadCommand) => {
-  if (m.type !== 'stop') return;
+  if (m.type === 'join') return joinNow();
   stopRequested = true;
+  joinNow();
   stopThread?.();
 });
 
@@ -116,6 +120,9 @@ async function main(): Promise<void> {
     await thread.stopped();
     await release();
   };
+  if (stopRequested) return release();
+  post({ type: 'ready' });
+  await joinSignal;
   if (stopRequested) return release();
   await thread.start();
   post({ type: 'started' });

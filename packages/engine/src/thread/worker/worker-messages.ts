@@ -20,6 +20,8 @@ export interface WorkerInit {
 
 /** Worker → main, on the worker's parentPort. */
 export type ThreadEvent =
+  /** Code loaded, plan compiled, global tables loaded: waiting for 'join'. */
+  | { type: 'ready' }
   | { type: 'started' }
   | { type: 'start-failed'; error: WireError }
   | { type: 'state'; state: ThreadState }
@@ -29,5 +31,5 @@ export type ThreadEvent =
   | { type: 'log'; level: 'info' | 'warn' | 'error'; obj: Record<string, unknown>; msg?: string }
   | { type: 'stopped' };
 
-/** Main → worker. */
-export type ThreadCommand = { type: 'stop' };
+/** Main → worker: 'join' once every worker of the app is ready (its thread then starts). */
+export type ThreadCommand = { type: 'join' } | { type: 'stop' };

@@ -16,6 +16,7 @@ import type { MetricsRegistry } from '../../metrics/metrics-registry.js';
 import { FailedProcessingError } from '../../processor/processing-failure.js';
 import { threadName, type StreamThreadHandle } from '../stream-thread.js';
 import { BackendServer } from './backend-server.js';
+import type { JoinGate } from './join-gate.js';
 import type { WireError } from './protocol.js';
 import { serveSlots } from './slot-channel.js';
 import type { ThreadCommand, ThreadEvent, WorkerInit } from './worker-messages.js';
@@ -29,6 +30,8 @@ export interface WorkerStreamThreadContext {
   logger: EngineLogger;
   /** URL of the module with the topology's TypeScript code (StreamsAppOptions.workerModule). */
   workerModule: string | null;
+  /** Shared by the app's workers: their first joins go to the group together. */
+  joinGate?: JoinGate;
   onError: (error: ProcessingError) => void;
   onFatal: (thread: StreamThreadHandle, error: unknown) => void;
 }
@@ -45,6 +48,8 @@ export class WorkerStreamThread implements StreamThreadHandle {
   #server: BackendServer | null = null;
   #closeSlots: (() => void) | null = null;
   #stoppedSignal: Promise<void> | null = null;
+  #loading: Promise<void> | null = null;
+  #started: Promise<void> = Promise.resolve();
   #stopRequested = false;
   #finished = false;
 
@@ -59,10 +64,30 @@ export class WorkerStreamThread implements StreamThreadHandle {
     return this.lifecycle.state;
   }
 
+  /**
+   * Spawns the worker; resolves once it has loaded its code, compiled the plan and loaded its
+   * global tables. It joins the group only at start(): the app loads all its workers first, so
+   * their threads join together instead of the first one taking every task and giving them up
+   * again (a rebalance with commits) when the others arrive.
+   */
+  load(): Promise<void> {
+    this.#loading ??= this.#spawn();
+    return this.#loading;
+  }
+
   /** Resolves once the worker's thread has joined the group (as StreamThread#start does). */
-  start(): Promise<void> {
+  async start(): Promise<void> {
+    await this.load();
+    this.#worker!.postMessage({ type: 'join' } satisfies ThreadCommand);
+    await this.#started;
+  }
+
+  #spawn(): Promise<void> {
     const { port1, port2 } = new MessageChannel();
-    this.#server = new BackendServer(this.#ctx.backend, port1, { assignor: this.#ctx.assignor });
+    this.#server = new BackendServer(this.#ctx.backend, port1, {
+      assignor: this.#ctx.assignor,
+      ...(this.#ctx.joinGate !== undefined ? { joinGate: this.#ctx.joinGate } : {}),
+    });
     const slots = serveSlots(this.#ctx.metrics);
     this.#closeSlots = slots.close;
     const init: WorkerInit = {
@@ -77,16 +102,28 @@ export class WorkerStreamThread implements StreamThreadHandle {
     this.#worker = worker;
     let exited!: () => void;
     this.#stoppedSignal = new Promise<void>((resolve) => (exited = resolve));
-    return new Promise<void>((resolve, reject) => {
+    let loaded!: () => void;
+    let failed!: (error: unknown) => void;
+    const ready = new Promise<void>((resolve, reject) => {
+      loaded = resolve;
+      failed = reject;
+    });
+    this.#started = new Promise<void>((resolve, reject) => {
       let started = false;
+      const fail = (error: unknown): void => {
+        failed(error);
+        reject(error);
+      };
       worker.on('message', (event: ThreadEvent) => {
-        if (event.type === 'started') {
+        if (event.type === 'ready') {
+          loaded();
+        } else if (event.type === 'started') {
           started = true;
           resolve();
         } else if (event.type === 'start-failed') {
           const error = fromWire(event.error);
           this.#finish();
-          if (!started) reject(error);
+          if (!started) fail(error);
         } else if (event.type === 'stopped') {
           this.#finished = true;
           void this.#exitSoon(worker);
@@ -100,7 +137,7 @@ export class WorkerStreamThread implements StreamThreadHandle {
           { thread: this.name, err: error.message },
           'stream thread worker crashed',
         );
-        if (!started) reject(error);
+        if (!started) fail(error);
         else if (!this.#finished) this.#ctx.onFatal(this, error);
       });
       worker.on('exit', (code) => {
@@ -114,7 +151,7 @@ export class WorkerStreamThread implements StreamThreadHandle {
           );
         }
         if (!started)
-          reject(
+          fail(
             new EngineError(
               'APP_STATE',
               `stream thread ${this.name} exited before it started (code ${code})`,
@@ -124,6 +161,9 @@ export class WorkerStreamThread implements StreamThreadHandle {
         exited();
       });
     });
+    // Whoever awaits start() sees a failure; one that comes while nobody waits must not go unhandled.
+    this.#started.catch(() => undefined);
+    return ready;
   }
 
   requestStop(): void {
