@@ -99,9 +99,10 @@ async function encodedRun() {
       partition: p.partition,
       batches: p.batches,
     }));
-    return log
-      .produceBatches(parts, { acks: 'all' })
-      .then((appended) => lib.recordMetadataOf(encoded, appended));
+    return log.produceBatches(parts, { acks: 'all' }).then((appended) => {
+      encoder.release(encoded); // the log is done with the buffers: reused, as a producer's pool
+      return lib.recordMetadataOf(encoded, appended);
+    });
   });
   return finish(dir, log, started, cpu);
 }

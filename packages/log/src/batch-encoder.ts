@@ -3,6 +3,7 @@
 // producer's RecordAccumulator does. It runs on the producer's thread (a worker's RemoteLog, the
 // engine's stream threads), so the log's own thread only validates the bytes and appends them.
 import { LogError, LogErrorCode } from './errors.js';
+import { BufferPool } from './format/buffer-pool.js';
 import { compress, type CompressionType } from './format/compression.js';
 import {
   encodeBatchSequence,
@@ -58,10 +59,30 @@ const RECORD_OVERHEAD = 24;
 export class BatchEncoder {
   private readonly clock: () => number;
   private readonly nullKeys: NullKeyPartitioner;
+  /** The memory batches are encoded into, reused once `release`d (Kafka's BufferPool). */
+  readonly pool: BufferPool;
+  private readonly alloc: (size: number) => Buffer;
 
-  constructor(opts: { clock?: () => number; nullKeys?: NullKeyPartitioner } = {}) {
+  constructor(
+    opts: { clock?: () => number; nullKeys?: NullKeyPartitioner; pool?: BufferPool } = {},
+  ) {
     this.clock = opts.clock ?? Date.now;
     this.nullKeys = opts.nullKeys ?? new NullKeyPartitioner();
+    this.pool = opts.pool ?? new BufferPool();
+    const pool = this.pool;
+    this.alloc = (size) => pool.acquire(size);
+  }
+
+  /**
+   * Gives an encoded produce's buffers back for reuse, once the log is done with them: after
+   * `Log.produceBatches` settled (the log owns them until then), or a buffer the log's thread
+   * handed back. Never call it while anything still reads the batches. Optional: buffers that are
+   * not released are simply garbage-collected.
+   */
+  release(encoded: EncodedProduce | Uint8Array): void {
+    if (encoded instanceof Uint8Array) return this.pool.release(encoded);
+    for (const p of encoded.partitions)
+      if (Buffer.isBuffer(p.batches)) this.pool.release(p.batches);
   }
 
   /**
@@ -116,7 +137,7 @@ export class BatchEncoder {
       partitions.push({
         topic: g.topic,
         partition: g.partition,
-        batches: encodeGroup(g, opts),
+        batches: encodeGroup(g, opts, this.alloc),
         indexes: g.indexes,
       });
     }
@@ -155,7 +176,11 @@ interface Group {
   records: RecordInput[];
 }
 
-function encodeGroup(g: Group, opts: EncodeOptions): Buffer | Promise<Buffer> {
+function encodeGroup(
+  g: Group,
+  opts: EncodeOptions,
+  alloc: (size: number) => Buffer,
+): Buffer | Promise<Buffer> {
   const codec: CompressionType =
     g.meta.compressionType === 'producer' ? (opts.compression ?? 'none') : g.meta.compressionType;
   const options: EncodeBatchOptions = { compression: codec };
@@ -165,14 +190,18 @@ function encodeGroup(g: Group, opts: EncodeOptions): Buffer | Promise<Buffer> {
     options.transactional = true;
   }
   const chunks = split(g.records, g.meta.maxMessageBytes);
-  if (codec === 'none') return encodeBatchSequence(chunks.map((records) => ({ records, options })));
+  if (codec === 'none')
+    return encodeBatchSequence(
+      chunks.map((records) => ({ records, options })),
+      alloc,
+    );
   return Promise.all(
     chunks.map(async (records): Promise<BatchSpec> => ({
       records,
       options,
       compressed: await compress(codec, encodeRecordsSection(records)),
     })),
-  ).then(encodeBatchSequence);
+  ).then((specs) => encodeBatchSequence(specs, alloc));
 }
 
 /** Splits a partition's records into batches that stay under max.message.bytes. */

@@ -72,6 +72,25 @@ describe('producer-encoded batches', () => {
     if (p1) expect(p1.baseOffset).toBe(2);
   });
 
+  it('reuses a released buffer for the next batches without touching what was written', async () => {
+    const log = await openTestLog();
+    await log.createTopic('t', 1);
+    const encoder = new BatchEncoder();
+    const first = await encodeFor(log, recs(50, 't', 0), encoder);
+    await log.produceBatches(first.parts);
+    encoder.release(first.encoded);
+    const second = await encodeFor(log, recs(50, 't', 0).reverse(), encoder);
+    expect(second.parts[0]!.batches.buffer).toBe(first.parts[0]!.batches.buffer);
+    await log.produceBatches(second.parts);
+    const { records } = await log.fetch('t', 0, 0, { maxRecords: 100 });
+    expect(records.map((r) => text(r.value))).toEqual([
+      ...recs(50).map((r) => text(r.value)),
+      ...recs(50)
+        .reverse()
+        .map((r) => text(r.value)),
+    ]);
+  });
+
   it('stamps LogAppendTime into the batches (and their CRC)', async () => {
     const clock = manualClock(5_000);
     const log = await openTestLog({ clock: clock.now });

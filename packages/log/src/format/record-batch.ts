@@ -312,13 +312,17 @@ export interface BatchSpec {
 
 /**
  * Several batches back to back (Kafka's MemoryRecords), in a buffer of its own: never a slice of
- * Buffer's shared pool, so its ArrayBuffer can be transferred to another thread.
+ * Buffer's shared pool, so its ArrayBuffer can be transferred to another thread. `alloc` gives
+ * that buffer (a BufferPool's, say); its contents are overwritten.
  */
-export function encodeBatchSequence(batches: readonly BatchSpec[]): Buffer {
+export function encodeBatchSequence(
+  batches: readonly BatchSpec[],
+  alloc: (size: number) => Buffer = Buffer.allocUnsafeSlow,
+): Buffer {
   const plans = batches.map((b) => planBatch(b.records, b.options ?? {}, b.compressed));
   let total = 0;
   for (const p of plans) total += p.size;
-  const buf = Buffer.allocUnsafeSlow(total);
+  const buf = alloc(total);
   let pos = 0;
   for (const p of plans) {
     writeBatch(buf, pos, p);

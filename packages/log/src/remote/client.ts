@@ -235,12 +235,17 @@ export class RemoteLog {
         batches: await p.batches,
       })),
     );
-    const appended = await this.call<{ baseOffset: number; logAppendTime: number }[]>(
+    const { appended, returned } = await this.call<{
+      appended: { baseOffset: number; logAppendTime: number }[];
+      returned: Uint8Array[];
+    }>(
       'produceBatches',
       [parts, { acks: opts.acks ?? 'all' }],
       // Each buffer is the encoder's own (never a slice of a shared pool): moved, not copied.
       parts.map((p) => p.batches.buffer as ArrayBuffer),
     );
+    // The log's thread moved the buffers back once it was done with them: reused for the next.
+    for (const b of returned) this.encoder.release(b);
     return recordMetadataOf(encoded, appended);
   }
 

@@ -115,11 +115,18 @@ export function serveLog(log: Log, port: MessagePort): void {
     produceBatches: async (
       parts: { topic: string; partition: number; batches: Uint8Array }[],
       opts: Parameters<Log['produceBatches']>[1],
-    ) =>
-      (await log.produceBatches(parts, opts)).map((r) => ({
+    ): Promise<Packable> => {
+      const appended = (await log.produceBatches(parts, opts)).map((r) => ({
         baseOffset: r.baseOffset,
         logAppendTime: r.logAppendTime,
-      })),
+      }));
+      // Written and acknowledged: nothing here reads the batches any more, so their memory goes
+      // back to the producer's encoder for its next batches instead of being collected here.
+      const returned = parts.map((p) => p.batches);
+      const transfer = new Set<ArrayBuffer>();
+      for (const b of returned) if (b.buffer instanceof ArrayBuffer) transfer.add(b.buffer);
+      return { value: { appended, returned }, transfer: [...transfer] };
+    },
     fetch: async (
       pollId: number,
       topic: string,
