@@ -198,6 +198,13 @@ report('append', {
     Object.entries(cpuPerMB).map(([k, v]) => [k, summary(v, 2)]),
   ),
   allRunsMBps: Object.fromEntries(Object.entries(mbps).map(([k, v]) => [k, v.map((x) => fmt(x))])),
+  allRunsRatioVsPlainFsync10ms: Object.fromEntries(
+    Object.entries(ratios).map(([k, v]) => [k, v.map((x) => fmt(x, 2))]),
+  ),
+  allRunsCpuMsPerMB: Object.fromEntries(
+    Object.entries(cpuPerMB).map(([k, v]) => [k, v.map((x) => fmt(x, 2))]),
+  ),
+  targetRatio: 0.6,
   crc32c: lib.crc32cImplementation,
   loadAverage: (await import('node:os')).loadavg().map((x) => fmt(x, 2)),
 });

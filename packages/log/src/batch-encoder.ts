@@ -100,6 +100,7 @@ export class BatchEncoder {
     const now = this.clock();
     let lastTopic = '';
     let meta: ProducerTopicMetadata | null = null;
+    let last = null as Group | null;
     for (let index = 0; index < records.length; index++) {
       const r = records[index]!;
       if (meta === null || r.topic !== lastTopic) {
@@ -114,9 +115,15 @@ export class BatchEncoder {
           `Compacted topic cannot accept message without key in topic partition ${r.topic}-${partition}.`,
         );
       }
-      const key = `${r.topic}\u0000${partition}`;
-      let g = groups.get(key);
-      if (!g) groups.set(key, (g = { topic: r.topic, partition, meta, indexes: [], records: [] }));
+      // Runs of records for one partition are the common case: no key string per record then.
+      let g: Group | null = last;
+      if (g === null || g.partition !== partition || g.topic !== r.topic) {
+        const key: string = `${r.topic}\u0000${partition}`;
+        g = groups.get(key) ?? null;
+        if (g === null)
+          groups.set(key, (g = { topic: r.topic, partition, meta, indexes: [], records: [] }));
+        last = g;
+      }
       // A producer record is already a valid RecordInput once it has a timestamp (extra fields are ignored).
       const record: RecordInput =
         r.timestamp !== undefined

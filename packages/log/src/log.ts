@@ -252,6 +252,19 @@ export class Log {
     return producerMetadataOf(this.topic(topic));
   }
 
+  /**
+   * @internal the transactional path of producer-encoded batches (see transactions/); a refused
+   * request throws synchronously, nothing of it written.
+   */
+  produceTransactionalBatches(
+    parts: readonly PartitionBatches[],
+    opts: Pick<ProduceOptions, 'acks'>,
+    txn: TransactionalAppend,
+  ): Promise<BatchesAppended[]> {
+    this.ensureOpen();
+    return this.producer.produceBatches(parts, opts, txn);
+  }
+
   /** @internal the transactional produce path (see transactions/). */
   produceTransactional(
     records: readonly ProducerRecord[],

@@ -105,12 +105,18 @@ export class Producer {
 
   /**
    * Appends batches a producer encoded: every partition's batches are validated before any is
-   * written, so a bad batch refuses the whole request and nothing of it lands.
+   * written, so a bad batch refuses the whole request and nothing of it lands. A refusal throws
+   * synchronously (a transaction tells it from a failed append that way). With `txn` the batches
+   * must be that producer's transactional batches (Kafka's LogValidator and producer state).
    */
-  async produceBatches(
+  produceBatches(
     parts: readonly PartitionBatches[],
     opts: Pick<ProduceOptions, 'acks'> = {},
+    txn?: TransactionalAppend,
   ): Promise<BatchesAppended[]> {
+    const transactional = txn
+      ? { producerId: txn.producerId, producerEpoch: txn.producerEpoch }
+      : undefined;
     const checked = parts.map((p) => {
       const topic = this.ctx.topic(p.topic);
       const log = topic.partitions[p.partition];
@@ -126,12 +132,13 @@ export class Producer {
         where: `${p.topic}-${p.partition}`,
         maxMessageBytes: topic.config.maxMessageBytes,
         compact: topic.config.compact,
+        ...(transactional ? { transactional } : {}),
       });
       return { topic: p.topic, log, buf, batches };
     });
     return Promise.all(
       checked.map(async ({ topic, log, buf, batches }) => {
-        const info = await this.appendInOrder(log, buf, () => batches);
+        const info = await this.appendInOrder(log, buf, () => batches, txn);
         await acknowledged(log, info.lastOffset, opts.acks);
         return { topic, partition: log.partition, ...info };
       }),

@@ -12,6 +12,8 @@ import { tmpDir } from './helpers.js';
 const CHILD = fileURLToPath(new URL('./fixtures/crash-child.ts', import.meta.url));
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const KILLS = Number(process.env.LOG_CRASH_KILLS ?? 20);
+/** Each kill starts a child (about 1–3 s on a busy machine): the time limit grows with the kills. */
+const TIME_LIMIT_MS = Math.max(300_000, KILLS * 10_000);
 
 interface RunResult {
   lines: string[];
@@ -51,95 +53,104 @@ function runAndKill(mode: 'append' | 'txn', dataDir: string): Promise<RunResult>
 }
 
 describe('crash safety (SIGKILL)', () => {
-  it(`keeps every acknowledged record across ${KILLS} kills with fsync per batch`, async () => {
-    const dir = tmpDir('swlog-crash-');
-    let acknowledged = -1;
-    let tornTails = 0;
-    let reopens = 0;
-    let verifiedEnd = 0;
-    for (let i = 0; i < KILLS; i++) {
-      const { lines } = await runAndKill('append', dir);
-      for (const l of lines)
-        if (l.startsWith('ACK ')) acknowledged = Math.max(acknowledged, Number(l.slice(4)));
-      const log = await Log.open({ dataDir: dir, background: false });
-      reopens++;
-      try {
-        tornTails += log.recoveryEvents.filter((e) => e.kind === 'truncated-torn-tail').length;
-        const end = log.latestOffset('crash', 0);
-        expect(end).toBeGreaterThan(acknowledged);
-        // Verify what earlier rounds verified too on the last round; else from a little before the
-        // previous end (the region a kill can touch), to keep the test fast.
-        const from = i === KILLS - 1 ? 0 : Math.max(0, verifiedEnd - 20_000);
-        let expected = from;
-        let off = from;
-        while (off < end) {
-          const r = await log.fetch('crash', 0, off, { maxBytes: 8 << 20 });
-          for (const rec of r.records) {
-            // In order, no gap, no duplicate, and the record's own content (plain checks: expect()
-            // per record would dominate the run time).
-            const ok =
-              rec.offset === expected &&
-              Buffer.from(rec.key!).toString() === String(rec.offset) &&
-              rec.value!.length === 1000 &&
-              rec.value![999] === 48 + (rec.offset % 10);
-            if (!ok) expect.fail(`record at ${rec.offset} (expected offset ${expected}) is wrong`);
-            expected++;
-          }
-          off = r.nextOffset;
-        }
-        expect(expected).toBe(end);
-        verifiedEnd = end;
-      } finally {
-        await log.close();
-      }
-    }
-    console.log(
-      `crash test: ${KILLS} kills, ${reopens} reopens, ${tornTails} torn tails truncated, ${acknowledged + 1} records acknowledged`,
-    );
-    expect(acknowledged).toBeGreaterThan(0);
-  }, 300_000);
-
-  it('never exposes part of a transaction after a kill during commits', async () => {
-    const dir = tmpDir('swlog-crash-tx-');
-    const committed = new Set<string>();
-    const kills = Math.max(5, Math.round(KILLS / 2));
-    for (let i = 0; i < kills; i++) {
-      const { lines } = await runAndKill('txn', dir);
-      for (const l of lines) if (l.startsWith('COMMITTED ')) committed.add(l.slice(10));
-      const log = await Log.open({ dataDir: dir, background: false });
-      try {
-        const perPartition: Map<string, number>[] = [];
-        for (let p = 0; p < 3; p++) {
-          const counts = new Map<string, number>();
-          let off = 0;
-          const end = log.latestOffset('tx', p, 'read_committed');
-          expect(end).toBe(log.latestOffset('tx', p)); // recovery left no transaction open
+  it(
+    `keeps every acknowledged record across ${KILLS} kills with fsync per batch`,
+    async () => {
+      const dir = tmpDir('swlog-crash-');
+      let acknowledged = -1;
+      let tornTails = 0;
+      let reopens = 0;
+      let verifiedEnd = 0;
+      for (let i = 0; i < KILLS; i++) {
+        const { lines } = await runAndKill('append', dir);
+        for (const l of lines)
+          if (l.startsWith('ACK ')) acknowledged = Math.max(acknowledged, Number(l.slice(4)));
+        const log = await Log.open({ dataDir: dir, background: false });
+        reopens++;
+        try {
+          tornTails += log.recoveryEvents.filter((e) => e.kind === 'truncated-torn-tail').length;
+          const end = log.latestOffset('crash', 0);
+          expect(end).toBeGreaterThan(acknowledged);
+          // Verify what earlier rounds verified too on the last round; else from a little before the
+          // previous end (the region a kill can touch), to keep the test fast.
+          const from = i === KILLS - 1 ? 0 : Math.max(0, verifiedEnd - 20_000);
+          let expected = from;
+          let off = from;
           while (off < end) {
-            const r = await log.fetch('tx', p, off, {
-              isolationLevel: 'read_committed',
-              maxBytes: 8 << 20,
-            });
+            const r = await log.fetch('crash', 0, off, { maxBytes: 8 << 20 });
             for (const rec of r.records) {
-              const k = Buffer.from(rec.key!).toString();
-              counts.set(k, (counts.get(k) ?? 0) + 1);
+              // In order, no gap, no duplicate, and the record's own content (plain checks: expect()
+              // per record would dominate the run time).
+              const ok =
+                rec.offset === expected &&
+                Buffer.from(rec.key!).toString() === String(rec.offset) &&
+                rec.value!.length === 1000 &&
+                rec.value![999] === 48 + (rec.offset % 10);
+              if (!ok)
+                expect.fail(`record at ${rec.offset} (expected offset ${expected}) is wrong`);
+              expected++;
             }
-            if (r.nextOffset === off) break;
             off = r.nextOffset;
           }
-          perPartition.push(counts);
+          expect(expected).toBe(end);
+          verifiedEnd = end;
+        } finally {
+          await log.close();
         }
-        // Atomic: a transaction is in all three partitions, whole, or in none.
-        expect([...perPartition[1]!.entries()].sort()).toEqual(
-          [...perPartition[0]!.entries()].sort(),
-        );
-        expect([...perPartition[2]!.entries()].sort()).toEqual(
-          [...perPartition[0]!.entries()].sort(),
-        );
-        for (const t of committed) expect(perPartition[0]!.has(t)).toBe(true); // acknowledged commits stay
-      } finally {
-        await log.close();
       }
-    }
-    expect(committed.size).toBeGreaterThan(0);
-  }, 300_000);
+      console.log(
+        `crash test: ${KILLS} kills, ${reopens} reopens, ${tornTails} torn tails truncated, ${acknowledged + 1} records acknowledged`,
+      );
+      expect(acknowledged).toBeGreaterThan(0);
+    },
+    TIME_LIMIT_MS,
+  );
+
+  it(
+    'never exposes part of a transaction after a kill during commits',
+    async () => {
+      const dir = tmpDir('swlog-crash-tx-');
+      const committed = new Set<string>();
+      const kills = Math.max(5, Math.round(KILLS / 2));
+      for (let i = 0; i < kills; i++) {
+        const { lines } = await runAndKill('txn', dir);
+        for (const l of lines) if (l.startsWith('COMMITTED ')) committed.add(l.slice(10));
+        const log = await Log.open({ dataDir: dir, background: false });
+        try {
+          const perPartition: Map<string, number>[] = [];
+          for (let p = 0; p < 3; p++) {
+            const counts = new Map<string, number>();
+            let off = 0;
+            const end = log.latestOffset('tx', p, 'read_committed');
+            expect(end).toBe(log.latestOffset('tx', p)); // recovery left no transaction open
+            while (off < end) {
+              const r = await log.fetch('tx', p, off, {
+                isolationLevel: 'read_committed',
+                maxBytes: 8 << 20,
+              });
+              for (const rec of r.records) {
+                const k = Buffer.from(rec.key!).toString();
+                counts.set(k, (counts.get(k) ?? 0) + 1);
+              }
+              if (r.nextOffset === off) break;
+              off = r.nextOffset;
+            }
+            perPartition.push(counts);
+          }
+          // Atomic: a transaction is in all three partitions, whole, or in none.
+          expect([...perPartition[1]!.entries()].sort()).toEqual(
+            [...perPartition[0]!.entries()].sort(),
+          );
+          expect([...perPartition[2]!.entries()].sort()).toEqual(
+            [...perPartition[0]!.entries()].sort(),
+          );
+          for (const t of committed) expect(perPartition[0]!.has(t)).toBe(true); // acknowledged commits stay
+        } finally {
+          await log.close();
+        }
+      }
+      expect(committed.size).toBeGreaterThan(0);
+    },
+    TIME_LIMIT_MS,
+  );
 });

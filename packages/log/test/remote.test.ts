@@ -51,7 +51,9 @@ describe('serving worker threads', () => {
     const joined = await waitFor('joined');
     expect(joined.assignment).toHaveLength(2);
     expect(log.committedOffsets('g').map((c) => c.offset)).toEqual([5]);
-    expect((await waitFor('transaction')).committed).toBe(true);
+    const txn = await waitFor('transaction');
+    expect(txn.committed).toBe(true);
+    expect((txn.committedValues as string[]).filter((v) => v.startsWith('tx'))).toEqual(['tx']);
 
     const mine = await log.joinGroup('g', { topics: ['t'] });
     expect(mine.assignment()).toHaveLength(1);

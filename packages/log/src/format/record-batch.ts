@@ -119,7 +119,7 @@ const NO_HEADERS: SizedHeader[] = [];
 /** First pass of encoding: each record's body size (and encoded headers, when it has any). */
 interface Layout {
   bodySizes: Int32Array;
-  headers: SizedHeader[][];
+  headers: SizedHeader[][] | null;
   total: number;
 }
 
@@ -129,7 +129,8 @@ function layoutRecords(
   offsetDeltas: readonly number[] | undefined,
 ): Layout {
   const bodySizes = new Int32Array(records.length);
-  const headers: SizedHeader[][] = new Array(records.length);
+  // Filled only once a record has headers; null means none has.
+  let headers: SizedHeader[][] | null = null;
   let total = 0;
   for (let i = 0; i < records.length; i++) {
     const r = records[i]!;
@@ -147,7 +148,10 @@ function layoutRecords(
       }
     }
     body += varintSize(hs.length);
-    headers[i] = hs;
+    if (hs !== NO_HEADERS) {
+      if (headers === null) headers = new Array<SizedHeader[]>(records.length).fill(NO_HEADERS);
+      headers[i] = hs;
+    }
     bodySizes[i] = body;
     total += varintSize(body) + body;
   }
@@ -195,7 +199,7 @@ function writeRecords(
     const value = r.value;
     if (value === null) out[p++] = 1;
     else p = copyInto(out, varint(out, p, value.length), value);
-    const hs = layout.headers[i]!;
+    const hs = layout.headers === null ? NO_HEADERS : layout.headers[i]!;
     p = varint(out, p, hs.length);
     for (const h of hs) {
       p = copyInto(out, varint(out, p, h.key.length), h.key);

@@ -5,6 +5,7 @@ import {
   BatchEncoder,
   recordMetadataOf,
   type EncodedProduce,
+  type EncodeOptions,
   type ProducerTopicMetadata,
 } from '../batch-encoder.js';
 import { isLogError, LogError, LogErrorCode } from '../errors.js';
@@ -23,7 +24,7 @@ import type {
   TopicPartition,
   TopicSpec,
 } from '../types.js';
-import { pack, transferables, unpack } from './pack.js';
+import { unpack } from './pack.js';
 import { serveLog, type PackedFetch, type WireError } from './server.js';
 
 /** Creates a port served by `log`; pass it to a worker (transferList) and `connectLog` it there. */
@@ -59,16 +60,6 @@ function unpackFetch(p: PackedFetch): FetchResult {
     headers: data[i]!.headers ?? {},
   }));
   return { ...rest, records };
-}
-
-function packProduce(records: readonly ProducerRecord[]) {
-  const packed = pack(records);
-  const topics = records.map((r) => ({
-    topic: r.topic,
-    ...(r.partition !== undefined ? { partition: r.partition } : {}),
-    ...(r.timestamp !== undefined ? { timestamp: r.timestamp } : {}),
-  }));
-  return { topics, packed };
 }
 
 export interface RemoteMembership {
@@ -196,25 +187,42 @@ export class RemoteLog {
    * and appends them. Stale metadata (partitions added, limits changed) is refreshed and the
    * produce retried once: a refused request wrote nothing.
    */
-  async produce(
+  produce(
     records: readonly ProducerRecord[],
     opts: Omit<ProduceOptions, 'partitioner'> = {},
   ): Promise<RecordMetadata[]> {
+    return this.withFreshMetadata(records, () =>
+      this.sendEncoded('produceBatches', [], records, opts, { acks: opts.acks ?? 'all' }),
+    );
+  }
+
+  /** Runs `send`, and once more after refreshing the topics' metadata when it was stale. */
+  private async withFreshMetadata<T>(
+    records: readonly ProducerRecord[],
+    send: () => Promise<T>,
+  ): Promise<T> {
     try {
-      return await this.produceEncoded(records, opts);
+      return await send();
     } catch (err) {
       const stale =
         isLogError(err, LogErrorCode.UNKNOWN_TOPIC_OR_PARTITION) ||
         isLogError(err, LogErrorCode.RECORD_TOO_LARGE);
       if (!stale) throw err;
       for (const r of records) this.metadata.delete(r.topic);
-      return this.produceEncoded(records, opts);
+      return send();
     }
   }
 
-  private async produceEncoded(
+  /**
+   * Encodes here and calls `method` (produceBatches, txnSendBatches) on the log's thread with
+   * `[...lead, parts, ...tail]`; the log's thread moves the buffers back once it is done with them.
+   */
+  private async sendEncoded(
+    method: string,
+    lead: unknown[],
     records: readonly ProducerRecord[],
-    opts: Omit<ProduceOptions, 'partitioner'>,
+    opts: EncodeOptions,
+    ...tail: unknown[]
   ): Promise<RecordMetadata[]> {
     const missing = [...new Set(records.map((r) => r.topic))].filter((t) => !this.metadata.has(t));
     if (missing.length > 0) {
@@ -239,8 +247,8 @@ export class RemoteLog {
       appended: { baseOffset: number; logAppendTime: number }[];
       returned: Uint8Array[];
     }>(
-      'produceBatches',
-      [parts, { acks: opts.acks ?? 'all' }],
+      method,
+      [...lead, parts, ...tail],
       // Each buffer is the encoder's own (never a slice of a shared pool): moved, not copied.
       parts.map((p) => p.batches.buffer as ArrayBuffer),
     );
@@ -402,10 +410,14 @@ export class RemoteLog {
       producerId,
       epoch,
       beginTransaction: () => this.call('beginTransaction', [key]),
-      send: (records, sendOpts = {}) => {
-        const { topics, packed } = packProduce(records);
-        return this.call('txnSend', [key, topics, packed, sendOpts], transferables(packed));
-      },
+      // Encoded here as transactional batches of this producer id and epoch, like produce().
+      send: (records, sendOpts = {}) =>
+        this.withFreshMetadata(records, () =>
+          this.sendEncoded('txnSendBatches', [key], records, {
+            ...sendOpts,
+            transactional: { producerId, producerEpoch: epoch },
+          }),
+        ),
       sendOffsetsToTransaction: (offsets, groupId, member) =>
         this.call('sendOffsetsToTransaction', [key, offsets, groupId, member]),
       commitTransaction: () => this.call('commitTransaction', [key]),

@@ -9,8 +9,8 @@ import { isLogError } from '../errors.js';
 import type { GroupMembership, JoinOptions } from '../groups/coordinator.js';
 import type { Log } from '../log.js';
 import type { TransactionalProducer } from '../transactions/coordinator.js';
-import type { FetchResult, ProducerRecord, TopicPartition } from '../types.js';
-import { pack, transferables, unpack, type Packed } from './pack.js';
+import type { FetchResult, TopicPartition } from '../types.js';
+import { pack, transferables, type Packed } from './pack.js';
 
 export interface Request {
   id: number;
@@ -68,6 +68,25 @@ function packFetch(r: FetchResult): { value: PackedFetch; transfer: ArrayBuffer[
 
 type Packable = { value: unknown; transfer: ArrayBuffer[] };
 
+/**
+ * The answer to an append of producer-encoded batches. Written and acknowledged, the batches are
+ * read by nothing here any more, so their memory moves back to the producer's encoder for its next
+ * batches instead of being collected on this thread.
+ */
+function handBack(
+  parts: readonly { batches: Uint8Array }[],
+  results: readonly { baseOffset: number; logAppendTime: number }[],
+): Packable {
+  const appended = results.map((r) => ({
+    baseOffset: r.baseOffset,
+    logAppendTime: r.logAppendTime,
+  }));
+  const returned = parts.map((p) => p.batches);
+  const transfer = new Set<ArrayBuffer>();
+  for (const b of returned) if (b.buffer instanceof ArrayBuffer) transfer.add(b.buffer);
+  return { value: { appended, returned }, transfer: [...transfer] };
+}
+
 export function serveLog(log: Log, port: MessagePort): void {
   const members = new Map<number, GroupMembership>();
   const producers = new Map<number, TransactionalProducer>();
@@ -77,19 +96,6 @@ export function serveLog(log: Log, port: MessagePort): void {
 
   const reply = (id: number, result: unknown, transfer: ArrayBuffer[] = []): void =>
     port.postMessage({ id, result }, transfer);
-
-  const unpackRecords = (
-    topicRecords: { topic: string; partition?: number; timestamp?: number }[],
-    packed: Packed,
-  ): ProducerRecord[] =>
-    unpack(packed).map((r, i) => {
-      const t = topicRecords[i]!;
-      const rec: ProducerRecord = { topic: t.topic, key: r.key, value: r.value };
-      if (t.partition !== undefined) rec.partition = t.partition;
-      if (t.timestamp !== undefined) rec.timestamp = t.timestamp;
-      if (r.headers) rec.headers = r.headers;
-      return rec;
-    });
 
   /** Sends an event to the client and waits for its acknowledgement (rebalance callbacks). */
   const event = (payload: object): Promise<void> =>
@@ -115,18 +121,7 @@ export function serveLog(log: Log, port: MessagePort): void {
     produceBatches: async (
       parts: { topic: string; partition: number; batches: Uint8Array }[],
       opts: Parameters<Log['produceBatches']>[1],
-    ): Promise<Packable> => {
-      const appended = (await log.produceBatches(parts, opts)).map((r) => ({
-        baseOffset: r.baseOffset,
-        logAppendTime: r.logAppendTime,
-      }));
-      // Written and acknowledged: nothing here reads the batches any more, so their memory goes
-      // back to the producer's encoder for its next batches instead of being collected here.
-      const returned = parts.map((p) => p.batches);
-      const transfer = new Set<ArrayBuffer>();
-      for (const b of returned) if (b.buffer instanceof ArrayBuffer) transfer.add(b.buffer);
-      return { value: { appended, returned }, transfer: [...transfer] };
-    },
+    ): Promise<Packable> => handBack(parts, await log.produceBatches(parts, opts)),
     fetch: async (
       pollId: number,
       topic: string,
@@ -208,12 +203,10 @@ export function serveLog(log: Log, port: MessagePort): void {
       return { key, producerId: p.producerId, epoch: p.epoch };
     },
     beginTransaction: (key: number) => producers.get(key)!.beginTransaction(),
-    txnSend: (
+    txnSendBatches: async (
       key: number,
-      topics: { topic: string; partition?: number; timestamp?: number }[],
-      packed: Packed,
-      opts: object,
-    ) => producers.get(key)!.send(unpackRecords(topics, packed), opts),
+      parts: { topic: string; partition: number; batches: Uint8Array }[],
+    ): Promise<Packable> => handBack(parts, await producers.get(key)!.sendBatches(parts)),
     sendOffsetsToTransaction: (
       key: number,
       offsets: Parameters<TransactionalProducer['sendOffsetsToTransaction']>[0],

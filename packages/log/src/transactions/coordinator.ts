@@ -11,7 +11,7 @@
 //     transaction), so they never see part of a transaction.
 import { LogError, LogErrorCode } from '../errors.js';
 import type { GroupCoordinator } from '../groups/coordinator.js';
-import type { TransactionalAppend } from '../produce.js';
+import type { BatchesAppended, PartitionBatches, TransactionalAppend } from '../produce.js';
 import type { PartitionLog } from '../storage/partition-log.js';
 import type {
   FetchOptions,
@@ -44,6 +44,12 @@ export interface TxnHost {
     opts: ProduceOptions,
     txn: TransactionalAppend,
   ): Promise<RecordMetadata[]>;
+  /** Throws synchronously when the batches are refused (nothing written). */
+  produceTransactionalBatches(
+    parts: readonly PartitionBatches[],
+    opts: Pick<ProduceOptions, 'acks'>,
+    txn: TransactionalAppend,
+  ): Promise<BatchesAppended[]>;
   fetch(
     topic: string,
     partition: number,
@@ -322,6 +328,24 @@ export class TransactionalProducer {
           { ...opts, acks: 1 },
           this.appendHook(),
         ),
+      );
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /**
+   * Appends batches this producer encoded itself (a BatchEncoder with `transactional` set to this
+   * producer's id and epoch, e.g. in a worker thread) inside the transaction. They are validated
+   * as any producer's batches, and must carry this producer's id and epoch. A refused request
+   * (stale metadata, a bad batch) wrote nothing and leaves the transaction as it was; a failed
+   * append aborts it at commit, as a failed send does.
+   */
+  sendBatches(parts: readonly PartitionBatches[]): Promise<BatchesAppended[]> {
+    try {
+      this.ensureTxn();
+      return this.track(
+        this.coordinator.logHost.produceTransactionalBatches(parts, { acks: 1 }, this.appendHook()),
       );
     } catch (err) {
       return Promise.reject(err);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LogErrorCode } from '../errors.js';
+import { BatchEncoder } from '../batch-encoder.js';
+import { isLogError, LogErrorCode } from '../errors.js';
 import { Log } from '../log.js';
 import { bytes, openTestLog, text, tmpDir } from '../../test/helpers.js';
 
@@ -37,6 +38,66 @@ describe('transactions', () => {
     await p.commitTransaction();
     expect(await values(log, 'a', 0, 'read_committed')).toEqual(['a1', 'plain']);
     expect(await values(log, 'b', 0, 'read_committed')).toEqual(['b1']);
+  });
+
+  it('appends batches the producer encoded itself inside the transaction; refuses others whole', async () => {
+    const log = await openTestLog();
+    await log.createTopic('t', 2);
+    const p = await log.transactionalProducer('tx-enc');
+    const encoder = new BatchEncoder();
+    const encode = async (
+      values: string[],
+      transactional = { producerId: p.producerId, producerEpoch: p.epoch },
+    ) => {
+      const encoded = encoder.encode(
+        values.map((v, i) => ({ topic: 't', partition: i % 2, key: bytes(v), value: bytes(v) })),
+        (t) => log.producerMetadata(t),
+        { transactional },
+      );
+      return Promise.all(
+        encoded.partitions.map(async (x) => ({
+          topic: x.topic,
+          partition: x.partition,
+          batches: await x.batches,
+        })),
+      );
+    };
+    const refused = async (parts: Awaited<ReturnType<typeof encode>>) =>
+      p.sendBatches(parts).then(
+        () => 'appended',
+        (e: unknown) => (isLogError(e) ? e.code : String(e)),
+      );
+    p.beginTransaction();
+    const appended = await p.sendBatches(await encode(['a', 'b', 'c']));
+    expect(appended.map((a) => [a.partition, a.baseOffset, a.lastOffset])).toEqual([
+      [0, 0, 1],
+      [1, 0, 0],
+    ]);
+    // Another epoch's batches, and non-transactional ones: refused, nothing written.
+    expect(
+      await refused(await encode(['x'], { producerId: p.producerId, producerEpoch: p.epoch - 1 })),
+    ).toBe(LogErrorCode.INVALID_RECORD);
+    const plain = encoder.encode(
+      [{ topic: 't', partition: 0, key: null, value: bytes('y') }],
+      (t) => log.producerMetadata(t),
+    );
+    expect(
+      await refused([{ topic: 't', partition: 0, batches: await plain.partitions[0]!.batches }]),
+    ).toBe(LogErrorCode.INVALID_RECORD);
+    await log.flush(); // sends are acks=1: readers see them once durable
+    expect(await values(log, 't', 0, 'read_uncommitted')).toEqual(['a', 'c']);
+    expect(await values(log, 't', 0, 'read_committed')).toEqual([]);
+    await p.commitTransaction(); // the refusals left the transaction committable
+    expect(await values(log, 't', 0, 'read_committed')).toEqual(['a', 'c']);
+    expect(await values(log, 't', 1, 'read_committed')).toEqual(['b']);
+    p.beginTransaction();
+    await p.sendBatches(await encode(['d']));
+    await p.abortTransaction();
+    expect(await values(log, 't', 0, 'read_committed')).toEqual(['a', 'c']);
+    expect(await values(log, 't', 0, 'read_uncommitted')).toEqual(['a', 'c', 'd']);
+    await expect(p.sendBatches(await encode(['e']))).rejects.toMatchObject({
+      code: LogErrorCode.INVALID_TXN_STATE,
+    });
   });
 
   it('skips aborted records for read_committed (also after a reopen) but not for read_uncommitted', async () => {
