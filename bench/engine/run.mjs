@@ -308,8 +308,8 @@ async function threadStatsOfWorkers(count) {
  * Nanoseconds per record of: the stream thread(s) (all of it, and from each thread's first record
  * on), the main thread (in the 2-thread case the app's coordinator; in the 1-thread case it is the
  * stream thread), the process's other threads (V8's GC helpers, libuv's pool), and the whole
- * process; plus the GC share of the stream threads' time, their wait for a core, start-up CPU per
- * stream thread and the split of records between threads.
+ * process; plus the stream threads' GC pauses, their wait for a core, start-up CPU per stream
+ * thread and the split of records between threads.
  */
 function threadReport(threads, cpu, before, after, workers) {
   const n = args.records;
@@ -342,7 +342,9 @@ function threadReport(threads, cpu, before, after, workers) {
     streamNsPerRecord: streamNs / n,
     streamSteadyNsPerRecord: sum((t) => t.steadyNs) / sum((t) => t.processed),
     startMsPerThread: sum((t) => t.startNs) / streams.length / 1e6,
-    gcShare: sum((t) => t.gcNs) / streamNs,
+    // GC pauses are wall-clock time (a PerformanceObserver's), so under load they include time
+    // the thread waited for a core: compare them with the thread's CPU only on a quiet machine.
+    gcPauseMsPerThread: sum((t) => t.gcNs) / streams.length / 1e6,
     waitNsPerRecord: sum((t) => t.waitNs) / n,
     mainNsPerRecord: threads > 1 ? mainNs / n : 0,
     otherNsPerRecord: (totalNs - mainNs - (threads > 1 ? streamNs : 0)) / n,
@@ -391,7 +393,7 @@ function print(row) {
     console.log(
       `               CPU/record by thread: stream thread${threads === '1' ? '' : 's'} ${t.streamNsPerRecord.toFixed(0)} ns ` +
         `(from first record ${t.streamSteadyNsPerRecord.toFixed(0)} ns; start-up ${t.startMsPerThread.toFixed(0)} ms per thread; ` +
-        `GC pauses ${(t.gcShare * 100).toFixed(0)} % of it), main ${threads === '1' ? '= the stream thread' : `${t.mainNsPerRecord.toFixed(0)} ns`}, ` +
+        `GC pauses ${t.gcPauseMsPerThread.toFixed(0)} ms wall per thread), main ${threads === '1' ? '= the stream thread' : `${t.mainNsPerRecord.toFixed(0)} ns`}, ` +
         `other threads (GC helpers, pool) ${t.otherNsPerRecord.toFixed(0)} ns; waited for a core ${t.waitNsPerRecord.toFixed(0)} ns`,
     );
     if (threads !== '1')
