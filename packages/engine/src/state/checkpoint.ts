@@ -1,8 +1,9 @@
 // Kafka Streams' `.checkpoint` file: per changelog partition, the offset up to which a persistent
-// store's local contents are known to match the changelog. Written at a clean close, after the
-// final commit; read and deleted when the task restores, so after a crash there is no checkpoint
-// and the store is wiped and rebuilt from the changelog (what Kafka Streams does under EOS, and
-// safe under at-least-once too). `<state.dir>/<application.id>/<task id>/.checkpoint`.
+// store's local contents are known to match the changelog. `<state.dir>/<application.id>/<task
+// id>/.checkpoint`. Written at a clean close after the final commit and, under at_least_once,
+// after a commit once the task's changelogs moved by more than OFFSET_DELTA_THRESHOLD_FOR_CHECKPOINT
+// records since the last one (Kafka's StateManagerUtil#checkpointNeeded). Under exactly_once_v2 it
+// is deleted when read, so after a crash there is none and the stores are rebuilt.
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -12,8 +13,11 @@ export const taskDirOf = (stateDir: string, applicationId: string, taskId: strin
 const fileOf = (taskDir: string): string => join(taskDir, '.checkpoint');
 const tpKey = (topic: string, partition: number): string => `${topic}:${partition}`;
 
-/** Reads the checkpoint and removes it (it is rewritten at the next clean close). */
-export function takeCheckpoint(taskDir: string): Map<string, number> {
+/** Kafka Streams' StateManagerUtil.OFFSET_DELTA_THRESHOLD_FOR_CHECKPOINT. */
+export const OFFSET_DELTA_THRESHOLD_FOR_CHECKPOINT = 10_000;
+
+/** Reads the checkpoint; `remove` deletes it (exactly_once_v2: rewritten only at a clean close). */
+export function readCheckpoint(taskDir: string, options: { remove: boolean }): Map<string, number> {
   const file = fileOf(taskDir);
   if (!existsSync(file)) return new Map();
   try {
@@ -22,7 +26,7 @@ export function takeCheckpoint(taskDir: string): Map<string, number> {
   } catch {
     return new Map(); // unreadable: as if absent (the stores are rebuilt)
   } finally {
-    rmSync(file, { force: true });
+    if (options.remove) rmSync(file, { force: true });
   }
 }
 

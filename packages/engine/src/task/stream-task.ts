@@ -19,7 +19,13 @@ import type { MetricsRegistry } from '../metrics/metrics-registry.js';
 import { instantiate, type CompiledSubtopology, type TaskGraph } from '../processor/compile.js';
 import { ProcessorContext } from '../processor/processor-context.js';
 import { processSourceRecord } from '../processor/source-records.js';
-import { checkpointKey, takeCheckpoint, taskDirOf, writeCheckpoint } from '../state/checkpoint.js';
+import {
+  checkpointKey,
+  OFFSET_DELTA_THRESHOLD_FOR_CHECKPOINT,
+  readCheckpoint,
+  taskDirOf,
+  writeCheckpoint,
+} from '../state/checkpoint.js';
 import type { KeyValueStore } from '../state/key-value-store.js';
 import { MeteredKeyValueStore } from '../state/metered-store.js';
 import type { NamedCache, ThreadCache } from '../state/record-cache.js';
@@ -74,6 +80,8 @@ export class StreamTask {
   readonly partitionGroup: PartitionGroup;
   readonly metrics: TaskMetrics;
   #commitNeeded = false;
+  /** Changelog records this task's stores wrote since its last checkpoint (Kafka sums the changelog offset deltas). */
+  #changelogSinceCheckpoint = 0;
   /** The input record being processed (one object per task, updated in place: no allocation per record). */
   readonly #metadata = { topic: '', partition: 0, offset: 0 };
   readonly #config: EngineConfig;
@@ -185,11 +193,16 @@ export class StreamTask {
     isolationLevel: IsolationLevel = 'read_uncommitted',
   ): Promise<void> {
     this.lifecycle.transition('RESTORING');
-    // A persistent store continues from its checkpoint (a clean close wrote it); without one its
-    // local contents cannot be trusted and it is rebuilt from the changelog.
+    // A persistent store continues from its checkpoint; without one its local contents cannot be
+    // trusted and it is rebuilt from the changelog. Under exactly_once_v2 the file is deleted once
+    // read (Kafka Streams: no checkpoint while processing, so after a crash there is none and the
+    // stores are wiped); under at_least_once it stays, and a crash resumes from the last one
+    // written during processing (the local store may be ahead of it: replaying the changelog's
+    // tail over it gives the changelog's values, which is what at-least-once promises).
+    const eos = this.#config.processingGuarantee === 'exactly_once_v2';
     const checkpoint =
       this.#taskDir !== null && this.stores.some((s) => s.persistent)
-        ? takeCheckpoint(this.#taskDir)
+        ? readCheckpoint(this.#taskDir, { remove: eos })
         : new Map<string, number>();
     for (const store of this.stores) {
       if (store.changelogTopic === null) continue;
@@ -237,10 +250,22 @@ export class StreamTask {
   }
 
   /**
-   * After a successful final commit (a clean close): records where each persistent store's
-   * changelog ends, so the next start replays only what comes after.
+   * After a successful commit (Kafka's postCommit): under at_least_once, writes the checkpoint
+   * when the task's stores wrote more than OFFSET_DELTA_THRESHOLD_FOR_CHECKPOINT (10,000)
+   * changelog records since the last one, so a crash replays only the changelog's tail. Under
+   * exactly_once_v2 only a clean close writes one (`enforce`), as in Kafka Streams.
    */
+  async maybeCheckpoint(backend: Backend, enforce: boolean): Promise<void> {
+    if (!enforce) {
+      if (this.#config.processingGuarantee === 'exactly_once_v2') return;
+      if (this.#changelogSinceCheckpoint <= OFFSET_DELTA_THRESHOLD_FOR_CHECKPOINT) return;
+    }
+    await this.writeCheckpoint(backend);
+  }
+
+  /** Records where each persistent store's changelog ends, so the next start replays only what comes after. */
   async writeCheckpoint(backend: Backend): Promise<void> {
+    this.#changelogSinceCheckpoint = 0;
     if (this.#taskDir === null) return;
     const offsets: { topic: string; partition: number; offset: number }[] = [];
     for (const store of this.stores) {
@@ -430,6 +455,7 @@ export class StreamTask {
   takeChangelogRecords(): ProduceRecord[] {
     const out: ProduceRecord[] = [];
     for (const s of this.stores) for (const r of s.takeChangelogRecords()) out.push(r);
+    this.#changelogSinceCheckpoint += out.length;
     return out;
   }
 

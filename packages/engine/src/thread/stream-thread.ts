@@ -328,8 +328,12 @@ export class StreamThread implements StreamThreadHandle {
         this.#ctx.config.applicationId,
         member ? { memberId: member.memberId, generation: member.generation() } : undefined,
       );
-    } else if (offsets.length > 0)
-      await this.#ctx.backend.commitOffsets(this.#ctx.config.applicationId, offsets);
+    } else {
+      if (offsets.length > 0)
+        await this.#ctx.backend.commitOffsets(this.#ctx.config.applicationId, offsets);
+      // Kafka's postCommit: a checkpoint once the changelogs moved far enough (at_least_once only).
+      for (const t of tasks) await t.maybeCheckpoint(this.#ctx.backend, false);
+    }
     this.metrics.recordCommit(performance.now() - started);
     this.#lastCommit = Date.now();
   }

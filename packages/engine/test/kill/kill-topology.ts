@@ -3,6 +3,8 @@
 // in and out (murmur2), so output partition p holds the running counts of input partition p, in
 // input order: the exact sequence exactly-once must produce.
 import type { Topology } from '@streamwright/topology-model';
+import type { Backend } from '../../src/api.js';
+import { getSerde } from '../../src/serdes/index.js';
 import { topology } from '../fixtures/topologies.js';
 
 export const KILL_APP_ID = 'kill-app';
@@ -52,4 +54,24 @@ export function killTopology(
       ['stream', 'out'],
     ],
   );
+}
+
+/** Produces `count` words from input position `from` on: keys `k<position % keys>`, value "x". */
+export async function produceWords(
+  backend: Backend,
+  from: number,
+  count: number,
+  keys: number,
+): Promise<void> {
+  const key = getSerde('string');
+  const value = key.serialize('x');
+  for (let at = from; at < from + count; at += 10_000)
+    await backend.produce(
+      Array.from({ length: Math.min(10_000, from + count - at) }, (_, i) => ({
+        topic: 'words',
+        key: key.serialize(`k${(at + i) % keys}`),
+        value,
+        timestamp: at + i,
+      })),
+    );
 }
