@@ -10,6 +10,7 @@ import { createStreamsAppFromPlan } from '../src/app/streams-app.js';
 import { UnsupportedConfigError } from '../src/errors.js';
 import { partitionFor } from '../src/partitioner/default-partitioner.js';
 import type { StreamsApp } from '../src/api.js';
+import type { EncodingTransactionalProducer } from '../src/backends/embedded/transactions.js';
 import { handPlan } from './fixtures/hand-planner.js';
 import { encode, readAll } from './fixtures/records.js';
 import { getSerde } from '../src/serdes/index.js';
@@ -251,6 +252,17 @@ describe('stream threads in worker threads', () => {
 
   it('exactly_once_v2 on 2 worker threads: transactions through the port, read_committed sees each count once', async () => {
     const backend = await createEmbeddedBackend();
+    // How the workers' sends arrive: as transactional batches they encoded, never as records.
+    const sends = { records: 0, batches: 0 };
+    const producerFor = backend.transactionalProducer.bind(backend);
+    backend.transactionalProducer = async (id) => {
+      const p = (await producerFor(id)) as EncodingTransactionalProducer;
+      return {
+        ...p,
+        send: (records) => (sends.records++, p.send(records)),
+        sendBatches: (parts) => (sends.batches++, p.sendBatches(parts)),
+      } satisfies EncodingTransactionalProducer;
+    };
     const t = countPipeline(
       { 'processing.guarantee': 'exactly_once_v2', 'num.stream.threads': 2 },
       4,
@@ -301,6 +313,8 @@ describe('stream threads in worker threads', () => {
       expected.set(w, [...(expected.get(w) ?? []), (expected.get(w)?.length ?? 0) + 1]);
     expect(byKey).toEqual(expected);
     expect(new Set(app.status().tasks.map((s) => s.thread)).size).toBe(2);
+    expect(sends.batches).toBeGreaterThan(0);
+    expect(sends.records).toBe(0);
     await backend.close();
   }, 60_000);
 

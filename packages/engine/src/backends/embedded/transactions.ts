@@ -27,13 +27,35 @@ async function call<T>(fn: () => Promise<T> | T): Promise<T> {
   }
 }
 
+/**
+ * The embedded backend's transactional producer also takes record batches a stream thread encoded
+ * itself as this producer's transactional batches (its id and epoch): the main thread then only
+ * validates and appends them, as for non-transactional produces.
+ */
+export interface EncodingTransactionalProducer extends TransactionalProducer {
+  readonly producerId: number;
+  readonly epoch: number;
+  /** Each part's base offset. A refusal (stale metadata, a bad batch) wrote nothing. */
+  sendBatches(
+    parts: { topic: string; partition: number; batches: Uint8Array }[],
+  ): Promise<number[]>;
+}
+
+export function takesEncodedBatches(p: TransactionalProducer): p is EncodingTransactionalProducer {
+  return typeof (p as Partial<EncodingTransactionalProducer>).sendBatches === 'function';
+}
+
 export async function transactionalProducer(
   log: Log,
   transactionalId: string,
-): Promise<TransactionalProducer> {
+): Promise<EncodingTransactionalProducer> {
   const producer = await log.transactionalProducer(transactionalId);
   return {
     transactionalId,
+    producerId: producer.producerId,
+    epoch: producer.epoch,
+    sendBatches: (parts) =>
+      call(async () => (await producer.sendBatches(parts)).map((r) => r.baseOffset)),
     beginTransaction() {
       try {
         producer.beginTransaction();

@@ -113,6 +113,21 @@ export class BackendClient implements Backend {
   async #produceEncoded(
     records: ProduceRecord[],
   ): Promise<{ partition: number; offset: number }[]> {
+    const { encoded, parts } = await this.#encode(records);
+    // Each buffer is the encoder's own (never a slice of a shared pool): moved, not copied.
+    const { offsets, returned } = (await this.#call(
+      { op: 'produceBatches', parts },
+      parts.map((p) => p.batches.buffer as ArrayBuffer),
+    )) as BackendResults['produceBatches'];
+    for (const b of returned) this.#encoder.release(b); // moved back once appended: reused
+    return recordMetadataOf(
+      encoded,
+      Array.from(offsets, (baseOffset) => ({ baseOffset, logAppendTime: -1 })),
+    );
+  }
+
+  /** Encodes on this thread with the topics' cached metadata (transactional batches with `txn`). */
+  async #encode(records: ProduceRecord[], txn?: { producerId: number; producerEpoch: number }) {
     const missing = [...new Set(records.map((r) => r.topic))].filter((t) => !this.#metadata.has(t));
     if (missing.length > 0) {
       const found = (await this.#call({
@@ -121,7 +136,11 @@ export class BackendClient implements Backend {
       })) as BackendResults['producerMetadata'];
       for (const [topic, meta] of found) this.#metadata.set(topic, meta);
     }
-    const encoded = this.#encoder.encode(records, (t) => this.#metadata.get(t)!);
+    const encoded = this.#encoder.encode(
+      records,
+      (t) => this.#metadata.get(t)!,
+      txn ? { transactional: txn } : {},
+    );
     const parts = await Promise.all(
       encoded.partitions.map(async (p) => ({
         topic: p.topic,
@@ -129,11 +148,21 @@ export class BackendClient implements Backend {
         batches: await p.batches,
       })),
     );
-    // Each buffer is the encoder's own (never a slice of a shared pool): moved, not copied.
-    const offsets = (await this.#call(
-      { op: 'produceBatches', parts },
+    return { encoded, parts };
+  }
+
+  /** A transactional send encoded here; the main thread validates the batches and appends them. */
+  async #txnSendEncoded(
+    producer: number,
+    txn: { producerId: number; producerEpoch: number },
+    records: ProduceRecord[],
+  ): Promise<{ partition: number; offset: number }[]> {
+    const { encoded, parts } = await this.#encode(records, txn);
+    const { offsets, returned } = (await this.#call(
+      { op: 'txnSendBatches', producer, parts },
       parts.map((p) => p.batches.buffer as ArrayBuffer),
-    )) as BackendResults['produceBatches'];
+    )) as BackendResults['txnSendBatches'];
+    for (const b of returned) this.#encoder.release(b);
     return recordMetadataOf(
       encoded,
       Array.from(offsets, (baseOffset) => ({ baseOffset, logAppendTime: -1 })),
@@ -289,7 +318,12 @@ export class BackendClient implements Backend {
   /** exactly_once_v2's producer, kept on the main thread; each call goes through the port, in order. */
   async transactionalProducer(transactionalId: string): Promise<TransactionalProducer> {
     const producer = this.#nextProducer++;
-    await this.#call({ op: 'txnInit', producer, transactionalId });
+    const ids = (await this.#call({
+      op: 'txnInit',
+      producer,
+      transactionalId,
+    })) as BackendResults['txnInit'];
+    const txn = ids && { producerId: ids.producerId, producerEpoch: ids.epoch };
     let failed: Error | null = null;
     const rethrow = (): void => {
       if (failed === null) return;
@@ -307,6 +341,17 @@ export class BackendClient implements Backend {
       },
       send: async (records) => {
         rethrow();
+        if (txn) {
+          // Encoded here, as a produce; stale metadata is refreshed and the send retried once (a
+          // refused send wrote nothing and left the transaction as it was).
+          try {
+            return await this.#txnSendEncoded(producer, txn, records);
+          } catch (error) {
+            if ((error as { code?: string }).code !== 'UNKNOWN_TOPIC') throw error;
+            for (const r of records) this.#metadata.delete(r.topic);
+            return this.#txnSendEncoded(producer, txn, records);
+          }
+        }
         const packed = packProduce(records);
         return toAcks(
           (await this.#call({ op: 'txnSend', producer, packed }, [

@@ -12,6 +12,7 @@ import type {
 } from '../../api.js';
 import type { Log, ReadPlan } from '@streamwright/log';
 import { translated } from '../../backends/embedded/log-errors.js';
+import { takesEncodedBatches } from '../../backends/embedded/transactions.js';
 import { EngineError } from '../../errors.js';
 import type {
   BackendCall,
@@ -121,20 +122,36 @@ export class BackendServer {
       case 'produceBatches': {
         const log = batchLog(b);
         const done = await translated(() => log.produceBatches(m.parts), m.parts[0]?.topic);
-        const offsets = Float64Array.from(done, (d) => d.baseOffset);
-        return { value: offsets, transfer: [offsets.buffer] };
+        return handBack(
+          m.parts,
+          done.map((d) => d.baseOffset),
+        );
       }
       case 'txnInit': {
         if (!b.transactionalProducer)
           throw new EngineError('UNSUPPORTED_CONFIG', `the ${b.kind} backend has no transactions`);
-        this.#producers.set(m.producer, await b.transactionalProducer(m.transactionalId));
-        return { value: undefined };
+        const producer = await b.transactionalProducer(m.transactionalId);
+        this.#producers.set(m.producer, producer);
+        return {
+          value: takesEncodedBatches(producer)
+            ? { producerId: producer.producerId, epoch: producer.epoch }
+            : undefined,
+        };
       }
       case 'txnBegin':
         this.#producer(m.producer).beginTransaction();
         return { value: undefined };
       case 'txnSend':
         return acks(await this.#producer(m.producer).send(unpackProduce(m.packed)));
+      case 'txnSendBatches': {
+        const producer = this.#producer(m.producer);
+        if (!takesEncodedBatches(producer))
+          throw new EngineError(
+            'UNSUPPORTED_CONFIG',
+            `the ${b.kind} backend takes no encoded batches`,
+          );
+        return handBack(m.parts, await producer.sendBatches(m.parts));
+      }
       case 'txnSendOffsets':
         await this.#producer(m.producer).sendOffsetsToTransaction(m.offsets, m.groupId, m.member);
         return { value: undefined };
@@ -261,6 +278,22 @@ function acks(results: { partition: number; offset: number }[]): {
     offsets[i] = results[i]!.offset;
   }
   return { value: { partitions, offsets }, transfer: [partitions.buffer, offsets.buffer] };
+}
+
+/**
+ * The answer to appended batches: each part's base offset, and the batches themselves moved back
+ * (nothing here reads them any more), so the worker's encoder reuses their memory instead of this
+ * thread collecting it and the worker allocating (and the kernel zero-filling) fresh pages.
+ */
+function handBack(
+  parts: readonly { batches: Uint8Array }[],
+  baseOffsets: readonly number[],
+): { value: BackendResults['produceBatches']; transfer: ArrayBuffer[] } {
+  const offsets = Float64Array.from(baseOffsets);
+  const returned = parts.map((p) => p.batches);
+  const transfer = new Set<ArrayBuffer>([offsets.buffer]);
+  for (const r of returned) if (r.buffer instanceof ArrayBuffer) transfer.add(r.buffer);
+  return { value: { offsets, returned }, transfer: [...transfer] };
 }
 
 /** The embedded backend's log, which takes batches encoded in the worker. */

@@ -62,6 +62,12 @@ export type BackendCall =
   | { op: 'txnInit'; producer: number; transactionalId: string }
   | { op: 'txnBegin'; producer: number }
   | { op: 'txnSend'; producer: number; packed: PackedProduce }
+  // Batches the worker encoded as the producer's transactional batches (id and epoch from txnInit).
+  | {
+      op: 'txnSendBatches';
+      producer: number;
+      parts: { topic: string; partition: number; batches: Uint8Array }[];
+    }
   | {
       op: 'txnSendOffsets';
       producer: number;
@@ -80,17 +86,19 @@ export interface BackendResults {
   describeTopic: TopicDescription | null;
   produce: { partitions: Int32Array; offsets: Float64Array };
   producerMetadata: [string, ProducerTopicMetadata][];
-  /** Each part's base offset. */
-  produceBatches: Float64Array;
+  /** Each part's base offset, and the batches' memory moved back for the worker's encoder. */
+  produceBatches: { offsets: Float64Array; returned: Uint8Array[] };
   fetchMany: PackedFetch;
   readPlans: ReadPlan[];
   joinGroup: { memberId: string; generation: number; assignment: TopicPartition[] };
   leaveGroup: undefined;
   commitOffsets: undefined;
   committedOffsets: [string, number][];
-  txnInit: undefined;
+  /** The producer's id and epoch when its backend takes encoded batches (txnSendBatches). */
+  txnInit: { producerId: number; epoch: number } | undefined;
   txnBegin: undefined;
   txnSend: { partitions: Int32Array; offsets: Float64Array };
+  txnSendBatches: BackendResults['produceBatches'];
   txnSendOffsets: undefined;
   txnCommit: undefined;
   txnAbort: undefined;
