@@ -51,7 +51,7 @@ const SUFFIX_BYTES = 16;
 export class SegmentedSessionStore implements TaskStateStore {
   readonly name: string;
   readonly changelogTopic: string | null;
-  readonly persistent = false;
+  readonly persistent: boolean = false;
   readonly retentionMs: number;
   readonly segmentIntervalMs: number;
   /** segment id (by end) → key id → the key's sessions there. */

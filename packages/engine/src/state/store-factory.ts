@@ -1,9 +1,10 @@
 // Which store a task gets: lmdb for a key-value store materialized as persistent (Materialized's
 // default) when the application's `default.dsl.store` is `rocksDB` (Kafka Streams' default) and
 // the task has a state dir (a running app always has; the test driver has not); otherwise in
-// memory (`default.dsl.store: in_memory`, or the store says `inMemory`).
-// Window and session stores, suppression buffers and stream–stream join outer stores are in
-// memory either way, each owning its changelog.
+// memory (`default.dsl.store: in_memory`, or the store says `inMemory`). Window and session
+// stores (windowed aggregations, stream–stream join buffers, Processor API stores) follow the same
+// rule when logged (lmdb-window-stores.ts); suppression buffers and stream–stream join outer
+// stores are in memory either way, each owning its changelog.
 import { join } from 'node:path';
 import type { SerdeName, StorePlan } from '@streamwright/topology-model';
 import { OuterJoinStore } from './outer-join-store.js';
@@ -15,6 +16,7 @@ import {
 } from './key-value-store.js';
 import { LmdbKeyValueStore } from './lmdb-key-value-store.js';
 import { MeteredKeyValueStore } from './metered-store.js';
+import { LmdbSessionStore, LmdbWindowStore } from './lmdb-window-stores.js';
 import { SegmentedSessionStore } from './session-store.js';
 import type { TaskStateStore } from './task-store.js';
 import { SegmentedWindowStore } from './window-store.js';
@@ -55,22 +57,26 @@ export function createTaskStore(
   if (spec.outerJoin !== undefined)
     return new OuterJoinStore({ ...common, ...spec.outerJoin }, partition);
   switch (spec.type ?? 'keyValue') {
-    case 'window':
-      return new SegmentedWindowStore(
-        {
-          ...common,
-          retentionMs: spec.retentionMs ?? 86_400_000,
-          retainDuplicates: spec.retainDuplicates ?? false,
-          timestamped: spec.timestamped ?? true,
-          ...(spec.windowSizeMs === undefined ? {} : { windowSizeMs: spec.windowSizeMs }),
-        },
-        partition,
-      );
-    case 'session':
-      return new SegmentedSessionStore(
-        { ...common, retentionMs: spec.retentionMs ?? 86_400_000 },
-        partition,
-      );
+    case 'window': {
+      const options = {
+        ...common,
+        retentionMs: spec.retentionMs ?? 86_400_000,
+        retainDuplicates: spec.retainDuplicates ?? false,
+        timestamped: spec.timestamped ?? true,
+        ...(spec.windowSizeMs === undefined ? {} : { windowSizeMs: spec.windowSizeMs }),
+      };
+      const path = persistentPath(spec, config, common.logging);
+      return path === null
+        ? new SegmentedWindowStore(options, partition)
+        : new LmdbWindowStore(options, partition, path);
+    }
+    case 'session': {
+      const options = { ...common, retentionMs: spec.retentionMs ?? 86_400_000 };
+      const path = persistentPath(spec, config, common.logging);
+      return path === null
+        ? new SegmentedSessionStore(options, partition)
+        : new LmdbSessionStore(options, partition, path);
+    }
     case 'suppression':
       return new SuppressionBufferStore(
         { ...common, ...(spec.windowed ? { windowed: spec.windowed } : {}) },
@@ -79,6 +85,22 @@ export function createTaskStore(
     case 'keyValue':
       return createKeyValueStore(spec, partition, config);
   }
+}
+
+/**
+ * Where a persistent window or session store keeps its segments, or null for an in-memory one.
+ * Only logged stores are persistent: their segments on disk are written from the changelog
+ * records each commit produces (a store with logging off stays in memory).
+ */
+function persistentPath(
+  spec: EngineStoreSpec,
+  config: StoreFactoryConfig,
+  logged: boolean,
+): string | null {
+  if (!config.persistentStores || config.taskDir === null || spec.storeType === 'inMemory')
+    return null;
+  if (!logged || spec.changelogTopic === null) return null;
+  return join(config.taskDir, 'lmdb', spec.name);
 }
 
 function createKeyValueStore(

@@ -72,7 +72,7 @@ const SUFFIX_BYTES = 12;
 export class SegmentedWindowStore implements TaskStateStore {
   readonly name: string;
   readonly changelogTopic: string | null;
-  readonly persistent = false;
+  readonly persistent: boolean = false;
   readonly retentionMs: number;
   readonly segmentIntervalMs: number;
   readonly retainDuplicates: boolean;

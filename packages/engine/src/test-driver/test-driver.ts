@@ -99,6 +99,11 @@ export interface TestDriverOptions extends CodeRegistries {
   config?: AppConfig;
   /** Wall clock for default timestamps, e2e latency and wall-clock punctuation (TopologyTestDriver's initial wall-clock time). */
   now?: () => number;
+  /**
+   * A state dir: stores are then persistent (lmdb) as in a running app (TopologyTestDriver runs
+   * Kafka's default RocksDB stores in a temp dir); without one every store is in memory.
+   */
+  stateDir?: string;
 }
 
 /** `topology`: a validated topology, or a DSL program's build() (its registries are used too). */
@@ -158,7 +163,11 @@ export function createTestDriverFromPlan(
       partitions: sub.sourceTopics.map((topic) => ({ topic, partition: 0 })),
       collector,
       metrics,
-      config: { ...config, maxTaskIdleMs: -1 },
+      config: {
+        ...config,
+        maxTaskIdleMs: -1,
+        ...(options.stateDir === undefined ? {} : { stateDir: options.stateDir }),
+      },
       threadCache,
       onError: (e) => void errors.unshift(e),
       now: clock,
