@@ -152,61 +152,125 @@ describe('production exception handler', () => {
     expect(dead[0]!.headers['__streams.errors.exception']).toBe('SerializationError');
   });
 
-  it('on the embedded log: a record the log refuses goes to the handler, its dead-letter offset to the errors', async () => {
-    const backend = await createEmbeddedBackend();
-    await backend.createTopics([
-      { name: 'in', partitions: 1 },
-      { name: 'compacted', partitions: 1, config: { 'cleanup.policy': 'compact' } },
-    ]);
-    const builder = new StreamsBuilder();
-    builder
-      .stream('in', Consumed.with(Serdes.String(), Serdes.String()))
-      .to('compacted', Produced.with(Serdes.String(), Serdes.String()));
-    const app = createStreamsApp({
-      topology: builder.build({
-        applicationId: 'refused',
-        config: {
-          'default.production.exception.handler': 'log-and-continue',
-          'errors.dead.letter.queue.topic.name': 'refused-dlq',
-          'commit.interval.ms': 50,
-        },
-      }),
-      backend,
-      stateDir: tempStateDir(),
-    });
-    await app.start();
-    try {
-      await backend.produce([
-        { topic: 'in', key: encode('string', 'k1'), value: encode('string', 'v1'), timestamp: 1 },
-        { topic: 'in', key: null, value: encode('string', 'no key'), timestamp: 2 },
-        { topic: 'in', key: encode('string', 'k3'), value: encode('string', 'v3'), timestamp: 3 },
+  it.each([1, 2])(
+    'on the embedded log: a record the log refuses goes to the handler, its dead-letter offset to the errors (num.stream.threads %i)',
+    async (threads) => {
+      const backend = await createEmbeddedBackend();
+      await backend.createTopics([
+        { name: 'in', partitions: 1 },
+        { name: 'compacted', partitions: 1, config: { 'cleanup.policy': 'compact' } },
       ]);
-      const error = await waitFor(async () => {
-        const e = app.status().errors[0];
-        return e?.deadLetter?.offset !== undefined ? e : undefined;
+      const builder = new StreamsBuilder();
+      builder
+        .stream('in', Consumed.with(Serdes.String(), Serdes.String()))
+        .to('compacted', Produced.with(Serdes.String(), Serdes.String()));
+      const app = createStreamsApp({
+        topology: builder.build({
+          applicationId: 'refused',
+          config: {
+            'default.production.exception.handler': 'log-and-continue',
+            'errors.dead.letter.queue.topic.name': 'refused-dlq',
+            'commit.interval.ms': 50,
+            // 2: the task runs on a worker thread, which checks each record as the main thread does.
+            'num.stream.threads': threads,
+          },
+        }),
+        backend,
+        stateDir: tempStateDir(),
       });
-      expect(error).toMatchObject({
-        handler: 'production',
-        handling: 'continue',
-        message: expect.stringMatching(
-          /compacted topic compacted cannot accept a record without a key/,
-        ),
-        deadLetter: { topic: 'refused-dlq', partition: 0, offset: 0 },
+      await app.start();
+      try {
+        await backend.produce([
+          { topic: 'in', key: encode('string', 'k1'), value: encode('string', 'v1'), timestamp: 1 },
+          { topic: 'in', key: null, value: encode('string', 'no key'), timestamp: 2 },
+          { topic: 'in', key: encode('string', 'k3'), value: encode('string', 'v3'), timestamp: 3 },
+        ]);
+        const error = await waitFor(async () => {
+          const e = app.status().errors[0];
+          return e?.deadLetter?.offset !== undefined ? e : undefined;
+        });
+        expect(error).toMatchObject({
+          handler: 'production',
+          handling: 'continue',
+          message: expect.stringMatching(
+            /compacted topic compacted cannot accept a record without a key/,
+          ),
+          deadLetter: { topic: 'refused-dlq', partition: 0, offset: 0 },
+        });
+        const out = await waitFor(async () => {
+          const d = await backend.describeTopic('compacted');
+          return d && d.offsets[0]!.latest === 2 ? d : undefined;
+        });
+        expect(out.offsets[0]!.latest).toBe(2);
+        const [dlq] = await backend.fetch({ topic: 'refused-dlq', partition: 0 }, 0, 10, 0);
+        expect(text(dlq!.value)).toBe('no key');
+        expect(dlq!.headers['__streams.errors.topic']).toBe('in');
+        expect(dlq!.headers['__streams.errors.offset']).toBe('1');
+        expect(app.metrics().tasks['0_0']!['dropped-records-total']).toBe(1);
+        expect(app.status().state).toBe('RUNNING');
+      } finally {
+        await app.close();
+        await backend.close();
+      }
+    },
+  );
+});
+
+describe('production exception handler on worker threads', () => {
+  it('a record over max.message.bytes goes to the handler (log-and-fail stops the app; log-and-continue drops only it)', async () => {
+    for (const handler of ['log-and-fail', 'log-and-continue'] as const) {
+      const backend = await createEmbeddedBackend();
+      await backend.createTopics([
+        { name: 'in', partitions: 2 },
+        { name: 'small', partitions: 1, config: { 'max.message.bytes': 200 } },
+      ]);
+      const builder = new StreamsBuilder();
+      builder
+        .stream('in', Consumed.with(Serdes.String(), Serdes.String()))
+        .to('small', Produced.with(Serdes.String(), Serdes.String()));
+      const app = createStreamsApp({
+        topology: builder.build({
+          applicationId: `too-large-${handler}`,
+          config: {
+            'default.production.exception.handler': handler,
+            'num.stream.threads': 2,
+            'commit.interval.ms': 50,
+          },
+        }),
+        backend,
+        stateDir: tempStateDir(),
       });
-      const out = await waitFor(async () => {
-        const d = await backend.describeTopic('compacted');
-        return d && d.offsets[0]!.latest === 2 ? d : undefined;
-      });
-      expect(out.offsets[0]!.latest).toBe(2);
-      const [dlq] = await backend.fetch({ topic: 'refused-dlq', partition: 0 }, 0, 10, 0);
-      expect(text(dlq!.value)).toBe('no key');
-      expect(dlq!.headers['__streams.errors.topic']).toBe('in');
-      expect(dlq!.headers['__streams.errors.offset']).toBe('1');
-      expect(app.metrics().tasks['0_0']!['dropped-records-total']).toBe(1);
-      expect(app.status().state).toBe('RUNNING');
-    } finally {
-      await app.close();
-      await backend.close();
+      await app.start();
+      try {
+        await backend.produce(
+          ['ok', 'x'.repeat(500), 'fine'].map((v, i) => ({
+            topic: 'in',
+            partition: 0,
+            key: encode('string', `k${i}`),
+            value: encode('string', v),
+            timestamp: i,
+          })),
+        );
+        const error = await waitFor(async () => app.status().errors[0]);
+        expect(error).toMatchObject({
+          handler: 'production',
+          handling: handler === 'log-and-fail' ? 'fail' : 'continue',
+          message: expect.stringMatching(/larger than max\.message\.bytes 200 of small/),
+        });
+        if (handler === 'log-and-fail') {
+          await waitFor(async () => (app.status().state === 'ERROR' ? true : undefined));
+        } else {
+          const out = await waitFor(async () => {
+            const d = await backend.describeTopic('small');
+            return d && d.offsets[0]!.latest === 2 ? d : undefined;
+          });
+          expect(out.offsets[0]!.latest).toBe(2);
+          expect(app.status().state).toBe('RUNNING');
+        }
+      } finally {
+        await app.close();
+        await backend.close();
+      }
     }
-  });
+  }, 60_000);
 });

@@ -40,6 +40,8 @@ export interface ProcessorContextOptions {
   produceCheck?: ((record: ProduceRecord) => Error | null) | undefined;
   /** Receives every handled error (for status, logs). */
   onError: (error: ProcessingError) => void;
+  /** After a dead-letter copy is written: the error's `deadLetter` has its partition and offset. */
+  onDeadLetterWritten?: ((error: ProcessingError) => void) | undefined;
   /** Wall clock for e2e latency; injectable for deterministic tests. */
   now?: () => number;
 }
@@ -80,6 +82,7 @@ export class ProcessorContext {
   readonly produceCheck: ((record: ProduceRecord) => Error | null) | undefined;
   readonly #deadLetterTopic: string | null;
   readonly #onError: (error: ProcessingError) => void;
+  readonly #onDeadLetterWritten: ((error: ProcessingError) => void) | undefined;
   readonly #now: () => number;
 
   constructor(options: ProcessorContextOptions) {
@@ -97,6 +100,7 @@ export class ProcessorContext {
     this.produceCheck = options.produceCheck;
     this.#deadLetterTopic = options.deadLetterQueueTopic ?? null;
     this.#onError = options.onError;
+    this.#onDeadLetterWritten = options.onDeadLetterWritten;
     this.#now = options.now ?? Date.now;
   }
 
@@ -293,6 +297,7 @@ export class ProcessorContext {
     this.collector.send(dlq, (partition, offset) => {
       where.partition = partition;
       where.offset = offset;
+      this.#onDeadLetterWritten?.(detail);
     });
   }
 

@@ -52,6 +52,8 @@ export interface StreamTaskOptions {
   metrics: MetricsRegistry;
   config: EngineConfig;
   onError: (error: ProcessingError) => void;
+  /** An error's dead-letter copy was acknowledged (worker threads relay where it went). */
+  onDeadLetterWritten?: (error: ProcessingError) => void;
   /** The thread's record cache (`statestore.cache.max.bytes` > 0), or null. */
   threadCache?: ThreadCache | null;
   /** Backend#checkRecord, for the production exception handler. */
@@ -155,6 +157,7 @@ export class StreamTask {
       deadLetterQueueTopic: config.deadLetterQueueTopic,
       produceCheck: options.checkRecord,
       onError: options.onError,
+      ...(options.onDeadLetterWritten ? { onDeadLetterWritten: options.onDeadLetterWritten } : {}),
       now: this.#now,
     });
     this.graph = instantiate(subtopology, this.context, (name) =>

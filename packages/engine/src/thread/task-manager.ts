@@ -85,6 +85,9 @@ export class TaskManager {
         metrics,
         config,
         onError: this.#o.ctx.onError,
+        ...(this.#o.ctx.onDeadLetterWritten
+          ? { onDeadLetterWritten: this.#o.ctx.onDeadLetterWritten }
+          : {}),
         checkRecord: backend.checkRecord?.bind(backend),
         ...(this.#o.ctx.pauseGate ? { pauseGate: this.#o.ctx.pauseGate } : {}),
       });

@@ -17,6 +17,8 @@ export interface StreamThreadContext {
   metrics: MetricsRegistry;
   logger: EngineLogger;
   onError: (error: ProcessingError) => void;
+  /** An error's dead-letter copy was written: `error.deadLetter` now has its partition and offset. */
+  onDeadLetterWritten?: (error: ProcessingError) => void;
   /** A task failed under log-and-fail, or the thread hit an unexpected error. */
   onFatal: (thread: StreamThreadHandle, error: unknown) => void;
   /** Where the thread stops between records while a debugger holds the app (src/debug/). */

@@ -2,7 +2,6 @@
 // (segments, consumer groups in __consumer_offsets, transactions). Each method is a call or two
 // into the Log; this module only translates shapes and errors. Without a data dir the log lives
 // in a temporary directory with fsync off, removed at close (the engine's "in-memory" mode).
-import { Buffer } from 'node:buffer';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +25,7 @@ import type {
   TransactionalProducer,
 } from '../../api.js';
 import { OffsetOutOfRangeError, UnknownTopicError } from '../../errors.js';
+import { checkProducedRecord } from './record-check.js';
 import { BatchFetcher } from './batch-fetch.js';
 import { joinGroup } from './group-member.js';
 import { engineErrorOf, translated } from './log-errors.js';
@@ -175,21 +175,8 @@ class LogBackend implements EmbeddedBackend {
   }
 
   checkRecord(record: ProduceRecord): Error | null {
-    if (!this.log.hasTopic(record.topic)) return new UnknownTopicError(record.topic);
-    const { config } = this.log.topic(record.topic);
-    if (config.compact && record.key === null) {
-      return new InvalidRecordError(
-        `compacted topic ${record.topic} cannot accept a record without a key`,
-      );
-    }
-    const size = recordSize(record);
-    if (size > config.maxMessageBytes) {
-      return new InvalidRecordError(
-        `the record is ${size} bytes, larger than max.message.bytes ${config.maxMessageBytes} of ${record.topic}`,
-        'RecordTooLargeError',
-      );
-    }
-    return null;
+    const known = this.log.hasTopic(record.topic);
+    return checkProducedRecord(record, known ? this.log.topic(record.topic).config : null);
   }
 
   async offsetForTimestamp(tp: TopicPartition, timestamp: number): Promise<number | null> {
@@ -382,21 +369,4 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done);
   });
-}
-
-/** A record the log refuses (Kafka's InvalidRecordException / RecordTooLargeException). */
-class InvalidRecordError extends Error {
-  constructor(message: string, name = 'InvalidRecordError') {
-    super(message);
-    this.name = name;
-  }
-}
-
-/** The record's size in a v2 batch, roughly (varint overheads counted at their maximum). */
-function recordSize(record: ProduceRecord): number {
-  let size = 24 + (record.key?.length ?? 0) + (record.value?.length ?? 0);
-  if (record.headers)
-    for (const [k, v] of Object.entries(record.headers))
-      size += 10 + Buffer.byteLength(k) + Buffer.byteLength(v);
-  return size;
 }

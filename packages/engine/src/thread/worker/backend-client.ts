@@ -37,6 +37,7 @@ import type {
   WireError,
 } from './protocol.js';
 import { fromLeftovers } from '../../backends/embedded/fetch-leftovers.js';
+import { checkProducedRecord } from '../../backends/embedded/record-check.js';
 import { DirectReads } from './direct-reads.js';
 import { packProduce, unpackFetch } from './wire.js';
 
@@ -65,6 +66,11 @@ export class BackendClient implements Backend {
   #closed = false;
   readonly #encoder = new BatchEncoder();
   readonly #metadata = new Map<string, ProducerTopicMetadata>();
+  /**
+   * The main thread's metadata of a topic not cached here yet, synchronously (null: no such
+   * topic; undefined: cannot say). Set by the worker; without it records are not checked.
+   */
+  lookupMetadata: ((topic: string) => ProducerTopicMetadata | null | undefined) | null = null;
 
   constructor(private readonly port: MessagePort) {
     port.on('message', (m: ServerMessage) => this.#onMessage(m));
@@ -91,6 +97,22 @@ export class BackendClient implements Backend {
 
   describeTopic(name: string): Promise<TopicDescription | null> {
     return this.#call({ op: 'describeTopic', name }) as Promise<TopicDescription | null>;
+  }
+
+  /**
+   * Backend#checkRecord in the worker: what the main thread's log would refuse, judged from the
+   * topic's producer metadata (cached, as the batch encoder's), so the production exception
+   * handler sees the record as on the main thread.
+   */
+  checkRecord(record: ProduceRecord): Error | null {
+    let meta = this.#metadata.get(record.topic);
+    if (meta === undefined) {
+      const found = this.lookupMetadata?.(record.topic);
+      if (found === undefined) return null;
+      if (found === null) return checkProducedRecord(record, null);
+      this.#metadata.set(record.topic, (meta = found));
+    }
+    return checkProducedRecord(record, meta);
   }
 
   /**

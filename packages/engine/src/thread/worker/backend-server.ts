@@ -297,6 +297,16 @@ function handBack(
 }
 
 /** The embedded backend's log, which takes batches encoded in the worker. */
+/** A topic's producer metadata on the embedded log (null: no such topic; undefined: no log). */
+export function topicMetadataOf(
+  b: Backend,
+  topic: string,
+): ReturnType<Log['producerMetadata']> | null | undefined {
+  const log = (b as { log?: Log }).log;
+  if (log === undefined || typeof log.producerMetadata !== 'function') return undefined;
+  return log.hasTopic(topic) ? log.producerMetadata(topic) : null;
+}
+
 function batchLog(b: Backend): Log {
   const log = (b as { log?: Log }).log;
   if (log === undefined || typeof log.produceBatches !== 'function')

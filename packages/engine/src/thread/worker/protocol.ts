@@ -131,4 +131,6 @@ export type SlotRequest =
   | { group: 'thread'; name: string }
   | { group: 'task'; taskId: string; info: TaskInfo | undefined }
   | { group: 'node'; taskId: string; nodeName: string }
-  | { group: 'state'; kind: StateGroupKind; taskId: string; name: string; scope: string };
+  | { group: 'state'; kind: StateGroupKind; taskId: string; name: string; scope: string }
+  /** Not a metric group: a topic's producer metadata, for the worker's per-record check. */
+  | { group: 'topic'; topic: string };

@@ -5,6 +5,8 @@
 // request, blocks on Atomics.wait until the main thread has answered, and takes the answer with
 // receiveMessageOnPort. This happens when tasks are created (rebalances), never per record; the
 // main thread answers from its event loop and never blocks on a worker, so it cannot deadlock.
+// The same channel answers the worker's first look at a topic's producer metadata (once per
+// topic), which the production exception handler's per-record check needs synchronously.
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import type {
   MetricsRegistry,
@@ -12,6 +14,7 @@ import type {
   StateGroupKind,
   TaskInfo,
 } from '../../metrics/metrics-registry.js';
+import type { ProducerTopicMetadata } from '@streamwright/log/encoder';
 import type { SlotRequest } from './protocol.js';
 
 /** What the worker gets: two ports and the flag both sides use. */
@@ -24,14 +27,21 @@ export interface SlotChannelEnd {
 const WAIT_MS = 30_000;
 
 /** Main thread: answers slot requests from `registry`. Returns the worker's end and a closer. */
-export function serveSlots(registry: MetricsRegistry): { end: SlotChannelEnd; close: () => void } {
+export function serveSlots(
+  registry: MetricsRegistry,
+  /** null: no such topic; undefined: the backend cannot say (the worker does not check). */
+  topicMetadata: (topic: string) => ProducerTopicMetadata | null | undefined = () => undefined,
+): { end: SlotChannelEnd; close: () => void } {
   const requests = new MessageChannel();
   const replies = new MessageChannel();
   const flag = new SharedArrayBuffer(4);
   const signal = new Int32Array(flag);
   requests.port1.on('message', (req: SlotRequest) => {
-    let buffer: SharedArrayBuffer;
+    let buffer: SharedArrayBuffer | ProducerTopicMetadata | null | undefined;
     switch (req.group) {
+      case 'topic':
+        buffer = topicMetadata(req.topic);
+        break;
       case 'thread':
         buffer = registry.thread(req.name).values.buffer as SharedArrayBuffer;
         break;
@@ -62,28 +72,45 @@ export function serveSlots(registry: MetricsRegistry): { end: SlotChannelEnd; cl
 
 /** Worker: a SlotSource that asks the main thread's registry, synchronously. */
 export function remoteSlots(end: SlotChannelEnd): SlotSource {
-  const signal = new Int32Array(end.flag);
-  const request = (req: SlotRequest): SharedArrayBuffer => {
-    Atomics.store(signal, 0, 0);
-    end.requests.postMessage(req);
-    const deadline = Date.now() + WAIT_MS;
-    for (;;) {
-      const reply = receiveMessageOnPort(end.replies);
-      if (reply !== undefined) return reply.message as SharedArrayBuffer;
-      const left = deadline - Date.now();
-      if (left <= 0)
-        throw new Error(`the main thread did not answer a metrics request within ${WAIT_MS} ms`);
-      // Woken by the main thread's notify (or re-check after a short wait: the reply may already
-      // be queued when the flag was set before we started waiting).
-      Atomics.wait(signal, 0, 0, Math.min(left, 50));
-      Atomics.store(signal, 0, 0);
-    }
-  };
+  const request = syncRequester(end) as (req: SlotRequest) => SharedArrayBuffer;
   return {
     thread: (name) => request({ group: 'thread', name }),
     task: (taskId: string, info: TaskInfo | undefined) => request({ group: 'task', taskId, info }),
     node: (taskId, nodeName) => request({ group: 'node', taskId, nodeName }),
     state: (kind, taskId, name, scope) => request({ group: 'state', kind, taskId, name, scope }),
+  };
+}
+
+/**
+ * Worker: a topic's producer metadata from the main thread's log (null: no such topic;
+ * undefined: the backend cannot say).
+ */
+export function remoteTopicMetadata(
+  end: SlotChannelEnd,
+): (topic: string) => ProducerTopicMetadata | null | undefined {
+  const request = syncRequester(end);
+  return (topic) => request({ group: 'topic', topic }) as ProducerTopicMetadata | null | undefined;
+}
+
+function syncRequester(end: SlotChannelEnd): (req: SlotRequest) => unknown {
+  const signal = new Int32Array(end.flag);
+  return (req: SlotRequest): unknown => {
+    Atomics.store(signal, 0, 0);
+    end.requests.postMessage(req);
+    const deadline = Date.now() + WAIT_MS;
+    for (;;) {
+      const reply = receiveMessageOnPort(end.replies);
+      if (reply !== undefined) return reply.message;
+      const left = deadline - Date.now();
+      if (left <= 0)
+        throw new Error(
+          `the main thread did not answer a ${req.group} request within ${WAIT_MS} ms`,
+        );
+      // Woken by the main thread's notify (or re-check after a short wait: the reply may already
+      // be queued when the flag was set before we started waiting).
+      Atomics.wait(signal, 0, 0, Math.min(left, 50));
+      Atomics.store(signal, 0, 0);
+    }
   };
 }
 

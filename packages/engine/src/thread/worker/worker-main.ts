@@ -14,7 +14,7 @@ import { StreamThread } from '../stream-thread.js';
 import { toWire } from './backend-server.js';
 import { BackendClient } from './backend-client.js';
 import { loadCodeModule } from './code-module.js';
-import { remoteSlots } from './slot-channel.js';
+import { remoteSlots, remoteTopicMetadata } from './slot-channel.js';
 import type { ThreadCommand, ThreadEvent, WorkerInit } from './worker-messages.js';
 
 const init = workerData as WorkerInit;
@@ -66,13 +66,29 @@ async function main(): Promise<void> {
     init.workerModule === null ? {} : await loadCodeModule(init.workerModule);
   const compiled = compilePlan(init.plan, registries);
   const backend = new BackendClient(init.backendPort);
+  backend.lookupMetadata = remoteTopicMetadata(init.slots);
   const metrics = new MetricsRegistry(
     init.config.applicationId,
     {},
     Date.now,
     remoteSlots(init.slots),
   );
-  const onError = (error: ProcessingError): void => post({ type: 'error', error });
+  // The main thread gets a copy of each error; a dead-letter copy's offset, known only after the
+  // next flush, follows under the error's id.
+  const errorIds = new WeakMap<ProcessingError, number>();
+  let nextErrorId = 1;
+  const onError = (error: ProcessingError): void => {
+    const id = nextErrorId++;
+    if (error.deadLetter !== undefined) errorIds.set(error, id);
+    post({ type: 'error', error, id });
+  };
+  const onDeadLetterWritten = (error: ProcessingError): void => {
+    const id = errorIds.get(error);
+    const where = error.deadLetter;
+    if (id === undefined || where?.offset === undefined) return;
+    errorIds.delete(error);
+    post({ type: 'dead-letter', id, partition: where.partition ?? 0, offset: where.offset });
+  };
 
   // Global tables: each worker keeps its own replica, loaded before its thread processes anything
   // (counted in a registry of its own: the main thread reports the global task's metrics).
@@ -98,6 +114,7 @@ async function main(): Promise<void> {
     metrics,
     logger,
     onError,
+    onDeadLetterWritten,
     onFatal: (_thread, error) =>
       post({
         type: 'fatal',

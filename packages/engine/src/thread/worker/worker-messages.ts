@@ -25,7 +25,10 @@ export type ThreadEvent =
   | { type: 'started' }
   | { type: 'start-failed'; error: WireError }
   | { type: 'state'; state: ThreadState }
-  | { type: 'error'; error: ProcessingError }
+  /** `id`: for a dead-letter copy's later 'dead-letter' event. */
+  | { type: 'error'; error: ProcessingError; id: number }
+  /** Where the dead-letter copy of error `id` was written (known once its flush is acknowledged). */
+  | { type: 'dead-letter'; id: number; partition: number; offset: number }
   /** The thread stops the app: a task failed under log-and-fail (detail) or something unexpected. */
   | { type: 'fatal'; error: WireError; detail: ProcessingError | null }
   | { type: 'log'; level: 'info' | 'warn' | 'error'; obj: Record<string, unknown>; msg?: string }

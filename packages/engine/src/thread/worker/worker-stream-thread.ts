@@ -15,7 +15,7 @@ import { TASK_STATE_CODES } from '../../metrics/metric-groups.js';
 import type { MetricsRegistry } from '../../metrics/metrics-registry.js';
 import { FailedProcessingError } from '../../processor/processing-failure.js';
 import { threadName, type StreamThreadHandle } from '../stream-thread.js';
-import { BackendServer } from './backend-server.js';
+import { BackendServer, topicMetadataOf } from './backend-server.js';
 import type { JoinGate } from './join-gate.js';
 import type { WireError } from './protocol.js';
 import { serveSlots } from './slot-channel.js';
@@ -47,6 +47,8 @@ export class WorkerStreamThread implements StreamThreadHandle {
   #worker: Worker | null = null;
   #server: BackendServer | null = null;
   #closeSlots: (() => void) | null = null;
+  /** Errors whose dead-letter copy the worker has not reported written yet, by error id. */
+  readonly #awaitingDeadLetter = new Map<number, ProcessingError>();
   #stoppedSignal: Promise<void> | null = null;
   #loading: Promise<void> | null = null;
   #started: Promise<void> = Promise.resolve();
@@ -88,7 +90,8 @@ export class WorkerStreamThread implements StreamThreadHandle {
       assignor: this.#ctx.assignor,
       ...(this.#ctx.joinGate !== undefined ? { joinGate: this.#ctx.joinGate } : {}),
     });
-    const slots = serveSlots(this.#ctx.metrics);
+    const backend = this.#ctx.backend;
+    const slots = serveSlots(this.#ctx.metrics, (topic) => topicMetadataOf(backend, topic));
     this.#closeSlots = slots.close;
     const init: WorkerInit = {
       index: this.index,
@@ -188,8 +191,20 @@ export class WorkerStreamThread implements StreamThreadHandle {
         this.lifecycle.tryTransition(event.state);
         return;
       case 'error':
+        // Kept until the worker says where its dead-letter copy went (the app lists this object).
+        if (event.error.deadLetter !== undefined && event.error.deadLetter.offset === undefined)
+          this.#awaitingDeadLetter.set(event.id, event.error);
         this.#ctx.onError(event.error);
         return;
+      case 'dead-letter': {
+        const error = this.#awaitingDeadLetter.get(event.id);
+        this.#awaitingDeadLetter.delete(event.id);
+        if (error?.deadLetter !== undefined) {
+          error.deadLetter.partition = event.partition;
+          error.deadLetter.offset = event.offset;
+        }
+        return;
+      }
       case 'fatal':
         this.#ctx.onFatal(
           this,
