@@ -1,7 +1,7 @@
 // Append throughput: 1 KB records in batches, flush every 10 ms (flush.ms=10, acks=all, so every
 // acknowledged byte is fsynced), beside a plain sequential fs write of the same bytes to the same
 // disk in the same run (with an fdatasync every 10 ms too, and with only a final one).
-//   node bench/log/append.mjs [--mb 256] [--runs 5] [--batch 256] [--inflight 64]
+//   node bench/log/append.mjs [--mb 256] [--runs 5] [--batch 256] [--inflight 64] [--modes a,b]
 //
 // Three producers, each timed from its first produce call to its last acknowledgement:
 //   records  Log.produce(records) on the log's thread: the log partitions, encodes (varints,
@@ -11,7 +11,10 @@
 //   worker   a worker thread produces through a RemoteLog (as the engine's stream threads do): it
 //            encodes the batches on its thread and transfers them; the log's thread validates and
 //            writes. Timed on the log's thread from 'go' to the worker's 'done' (its encoding
-//            included). Needs a second core: on a loaded machine it competes for one.
+//            included; its 8 warm-up produce calls before 'go' are not). Needs a second core: on
+//            a loaded machine it competes for one.
+// Prints one JSON line: medians (MB/s, ratio vs the plain write with fdatasync every 10 ms, CPU ms
+// per MB over every thread) and every run's ratio and CPU/MB; the target is ratio >= targetRatio.
 // In every case the records (keys, values) exist before the clock starts: this measures the
 // producer and the log, not the benchmark's own allocation of 16-byte keys.
 import fs from 'node:fs';
@@ -157,7 +160,12 @@ function plainRun(bytes, chunk, syncMs) {
   return { ms, cpu: cpuUsed };
 }
 
-const modes = { records: recordsRun, encoded: encodedRun, worker: workerRun };
+const allModes = { records: recordsRun, encoded: encodedRun, worker: workerRun };
+// --modes records,worker runs only those (for profiling one path); the default runs all three.
+const only = process.argv.includes('--modes')
+  ? process.argv[process.argv.indexOf('--modes') + 1].split(',')
+  : Object.keys(allModes);
+const modes = Object.fromEntries(Object.entries(allModes).filter(([k]) => only.includes(k)));
 const mbps = { records: [], encoded: [], worker: [], plainFsync10ms: [], plain: [] };
 /** CPU milliseconds (every thread of the process) per MB written: independent of the load. */
 const cpuPerMB = { records: [], encoded: [], worker: [], plainFsync10ms: [], plain: [] };
@@ -167,7 +175,7 @@ const toMBps = (bytes, ms) => bytes / 1048576 / (ms / 1000);
 for (let r = 0; r < RUNS; r++) {
   const results = {};
   for (const [name, run] of Object.entries(modes)) results[name] = await run();
-  const { bytes } = results.records;
+  const { bytes } = Object.values(results)[0];
   const batchBytes = Math.round(bytes / Math.ceil(total / BATCH));
   const plainSync = plainRun(bytes, batchBytes, 10);
   const plain = plainRun(bytes, batchBytes, null);
@@ -183,7 +191,7 @@ for (let r = 0; r < RUNS; r++) {
     ratios[name].push(toMBps(b, ms) / toMBps(bytes, plainSync.ms));
   }
 }
-const summary = (xs, digits = 0) => fmt(median(xs), digits);
+const summary = (xs, digits = 0) => (xs.length === 0 ? null : fmt(median(xs), digits));
 report('append', {
   records: total,
   recordBytes: RECORD,
