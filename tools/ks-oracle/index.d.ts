@@ -14,7 +14,7 @@ export interface OracleScenario {
   inputs?: { topic: string; key: unknown; value: unknown; timestamp?: number }[];
   /** Topics whose records to return (read after all inputs). */
   outputs?: string[];
-  /** Key-value stores (named by the document) whose final contents to return. */
+  /** Stores (named by the document) whose final contents to return: key-value, window or session. */
   stores?: string[];
   /** Only build the topology and return describe(). */
   describeOnly?: boolean;
@@ -23,8 +23,12 @@ export interface OracleResult {
   name: string;
   describe?: string;
   outputs?: Record<string, OracleRecord[]>;
-  /** store name → its entries [key, value] in the store's iteration order (by serialized key). */
-  stores?: Record<string, [unknown, unknown][]>;
+  /**
+   * Key-value stores: [key, value] by key bytes; window stores: [key, start, end, value,
+   * timestamp] (plain Processor API window stores: no timestamp) by start, then key bytes; session
+   * stores: [key, start, end, value] by end, then key bytes, then start.
+   */
+  stores?: Record<string, unknown[][]>;
   /** Task metrics summed over tasks: `dropped-records-total`. */
   metrics?: Record<string, number>;
   error?: string;

@@ -33,6 +33,12 @@ export const RUNTIME_ERRORS = {
   STORE_NOT_FOUND: 'NOT_FOUND',
   /** get / range / all on a window, session or suppression store. */
   NOT_KEY_VALUE_STORE: 'BAD_REQUEST',
+  /** window / windows on a store that is not a window store. */
+  NOT_WINDOW_STORE: 'BAD_REQUEST',
+  /** session / sessions on a store that is not a session store. */
+  NOT_SESSION_STORE: 'BAD_REQUEST',
+  /** A store query whose bounds contradict each other (a key and a key range, an empty time range). */
+  INVALID_QUERY: 'BAD_REQUEST',
   /**
    * Sampling and state queries reach stream threads on the runtime's event loop only; with
    * num.stream.threads > 1 they run in worker threads.

@@ -14,7 +14,8 @@ export type EngineErrorCode =
   | 'INVALID_PLAN'
   | 'PRODUCER_FENCED'
   | 'APP_STATE'
-  | 'INVALID_BREAKPOINT';
+  | 'INVALID_BREAKPOINT'
+  | 'INVALID_STATE_STORE';
 
 export class EngineError extends Error {
   readonly code: EngineErrorCode;

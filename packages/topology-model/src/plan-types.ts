@@ -117,6 +117,11 @@ export interface StorePlan {
    */
   windowStore?: { sizeMs: number; retainDuplicates: boolean };
   /**
+   * A windowed aggregation's window store: the window size (tumbling / hopping: size; sliding:
+   * time difference), which gives a stored window's end (start + size) in interactive queries.
+   */
+  windowSizeMs?: number;
+  /**
    * Where the store is backed up: `<application.id>-<store>-changelog`, the table's source topic
    * (with `topology.optimization: reuse.ktable.source.topics`), or null when logging is off
    * (always for global stores).

@@ -1,16 +1,20 @@
 // The store browser: interactive queries on the running app's key-value stores (Kafka Streams'
 // KafkaStreams#store), read-only, with keys as JSON values the store's key serde takes.
-import { EngineError, type QueryableKeyValueStore, type StreamsApp } from '@streamwright/engine';
+import type { QueryableKeyValueStore, StreamsApp } from '@streamwright/engine';
 import type { Plan } from '@streamwright/topology-model';
-import { RuntimeError } from '../errors.js';
 import { jsonSafe } from './json-safe.js';
+import { byKey, openStore } from './store-access.js';
+import { WindowedStateQueries } from './windowed-state-queries.js';
 
 export interface StoreInfo {
   name: string;
   type: string;
   /** A globalTable's store: every instance holds all of it. */
   global: boolean;
-  /** Entries across the app's tasks; null when it cannot be queried (not running, not key-value). */
+  /**
+   * Entries (windows, sessions) across the app's tasks; null when it cannot be queried (not
+   * running, a suppression buffer, stream threads in workers).
+   */
   entries: number | null;
 }
 
@@ -28,7 +32,12 @@ export interface StoreEntries {
 }
 
 export class StateQueries {
-  constructor(private readonly current: () => { app: StreamsApp; plan: Plan } | null) {}
+  /** Window and session stores (windowed-state-queries.ts). */
+  readonly windowed: WindowedStateQueries;
+
+  constructor(private readonly current: () => { app: StreamsApp; plan: Plan } | null) {
+    this.windowed = new WindowedStateQueries(current);
+  }
 
   stores(): StoreInfo[] {
     const deployed = this.current();
@@ -38,9 +47,16 @@ export class StateQueries {
       .map((s) => {
         const global = 'global' in s && s.global === true;
         let entries: number | null = null;
-        if (running && s.type === 'keyValue') {
+        if (running && s.type !== 'suppression') {
           try {
-            entries = deployed.app.store(s.name)?.approximateNumEntries() ?? null;
+            const app = deployed.app;
+            const store =
+              s.type === 'window'
+                ? app.windowStore(s.name)
+                : s.type === 'session'
+                  ? app.sessionStore(s.name)
+                  : app.store(s.name);
+            entries = store?.approximateNumEntries() ?? null;
           } catch {
             entries = null; // not queryable here (stream threads in workers)
           }
@@ -78,56 +94,7 @@ export class StateQueries {
   }
 
   private open(name: string): QueryableKeyValueStore {
-    const deployed = this.current();
-    if (!deployed)
-      throw new RuntimeError('NOT_DEPLOYED', 'nothing is deployed: deploy a topology first');
-    const planned = deployed.plan.stores.find((s) => s.name === name);
-    if (!planned) {
-      const known = deployed.plan.stores.map((s) => s.name).join(', ') || 'none';
-      throw new RuntimeError(
-        'STORE_NOT_FOUND',
-        `store: the application has no store "${name}" (stores: ${known})`,
-      );
-    }
-    if (planned.type !== 'keyValue') {
-      throw new RuntimeError(
-        'NOT_KEY_VALUE_STORE',
-        `store: "${name}" is a ${planned.type} store; get, range and all query key-value stores`,
-      );
-    }
-    let store: QueryableKeyValueStore | null;
-    try {
-      store = deployed.app.store(name);
-    } catch (error) {
-      if (error instanceof EngineError && error.code === 'UNSUPPORTED_CONFIG') {
-        throw new RuntimeError('INSPECTION_UNAVAILABLE', error.message, { cause: error });
-      }
-      throw error;
-    }
-    if (!store)
-      throw new RuntimeError('STORE_NOT_FOUND', `store: the application has no store "${name}"`);
-    const state = deployed.app.state();
-    if (state !== 'RUNNING') {
-      throw new RuntimeError(
-        'NOT_RUNNING',
-        `the application is ${state}: start it to query its stores`,
-      );
-    }
-    return store;
-  }
-}
-
-/** A key the store's key serde cannot serialize is the caller's mistake, not a crash. */
-function byKey<T>(query: () => T, field: string): T {
-  try {
-    return query();
-  } catch (error) {
-    if (error instanceof EngineError && error.code === 'SERIALIZATION_FAILED') {
-      throw new RuntimeError('BAD_RECORD', `${field}: not a key of this store (${error.message})`, {
-        cause: error,
-      });
-    }
-    throw error;
+    return openStore(this.current, name, 'keyValue', (app) => app.store(name));
   }
 }
 

@@ -3,7 +3,7 @@
 // from its threads' states.
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Plan, Topology } from '@streamwright/topology-model';
+import type { Plan, StorePlan, Topology } from '@streamwright/topology-model';
 import type {
   AppState,
   AppStatus,
@@ -11,6 +11,8 @@ import type {
   MetricsSnapshot,
   ProcessingError,
   QueryableKeyValueStore,
+  QueryableSessionStore,
+  QueryableWindowStore,
   StreamsApp,
   StreamsAppOptions,
 } from '../api.js';
@@ -29,6 +31,10 @@ import { GeneratorRunner } from './generator.js';
 import { GlobalStateUpdater } from './global-state.js';
 import { planOf } from './plan-topology.js';
 import { queryableStore } from './queryable-store.js';
+import { queryableSessionStore, queryableWindowStore } from './queryable-windowed-stores.js';
+import { SegmentedSessionStore } from '../state/session-store.js';
+import type { TaskStateStore } from '../state/task-store.js';
+import { SegmentedWindowStore } from '../state/window-store.js';
 import { tapSubtopologies } from './record-tap.js';
 import { debugSubtopologies } from '../debug/debug-tap.js';
 import { ensureTopics } from './topics.js';
@@ -272,11 +278,7 @@ class StreamsAppImpl implements StreamsApp {
   store(name: string): QueryableKeyValueStore | null {
     if (!this.#plan.stores.some((s) => s.name === name)) return null;
     const globalStores = this.#compiled[0]?.globalStores;
-    if (this.#config.numStreamThreads > 1 && !globalStores?.has(name)) {
-      throw new UnsupportedConfigError(
-        `interactive queries on ${name}: with num.stream.threads=${this.#config.numStreamThreads} the stores live in worker threads, which do not answer queries yet`,
-      );
-    }
+    if (!globalStores?.has(name)) this.#requireLocalStores(name);
     return queryableStore(name, () => {
       const global = globalStores?.get(name);
       if (global) return [global];
@@ -288,6 +290,56 @@ class StreamsAppImpl implements StreamsApp {
       }
       return instances;
     });
+  }
+
+  windowStore(name: string): QueryableWindowStore | null {
+    const planned = this.#queryablePlan(name, 'window', 'windowStore');
+    if (planned === null) return null;
+    const size = planned.windowSizeMs ?? planned.windowStore?.sizeMs ?? 0;
+    return queryableWindowStore(name, size, () =>
+      this.#localStores(name, (s): s is SegmentedWindowStore => s instanceof SegmentedWindowStore),
+    );
+  }
+
+  sessionStore(name: string): QueryableSessionStore | null {
+    if (this.#queryablePlan(name, 'session', 'sessionStore') === null) return null;
+    return queryableSessionStore(name, () =>
+      this.#localStores(
+        name,
+        (s): s is SegmentedSessionStore => s instanceof SegmentedSessionStore,
+      ),
+    );
+  }
+
+  /** The planned store `name` of `type`; null when there is none; throws for another type. */
+  #queryablePlan(name: string, type: 'window' | 'session', queryType: string): StorePlan | null {
+    const planned = this.#plan.stores.find((s) => s.name === name);
+    if (planned === undefined) return null;
+    if (planned.type !== type)
+      throw new EngineError(
+        'INVALID_STATE_STORE',
+        `Cannot get state store ${name} because the queryable store type [${queryType}] does not accept the state store: it is a ${planned.type} store`,
+      );
+    this.#requireLocalStores(name);
+    return planned;
+  }
+
+  #requireLocalStores(name: string): void {
+    if (this.#config.numStreamThreads > 1)
+      throw new UnsupportedConfigError(
+        `interactive queries on ${name}: with num.stream.threads=${this.#config.numStreamThreads} the stores live in worker threads, which do not answer queries yet`,
+      );
+  }
+
+  /** Every instance of store `name` in this instance's tasks. */
+  #localStores<S extends TaskStateStore>(name: string, kind: (s: TaskStateStore) => s is S): S[] {
+    const instances: S[] = [];
+    for (const thread of this.#threads) {
+      if (!(thread instanceof StreamThread)) continue;
+      for (const task of thread.tasks.values())
+        for (const s of task.stores) if (s.name === name && kind(s)) instances.push(s);
+    }
+    return instances;
   }
 
   async #startGenerators(topology: Topology): Promise<void> {

@@ -53,6 +53,7 @@ export interface PendingStore {
   type?: StorePlan['type'];
   retentionMs?: number;
   windowStore?: StorePlan['windowStore'];
+  windowSizeMs?: number;
   modelNodeId: string | undefined;
 }
 
@@ -319,6 +320,7 @@ export function storePlanOf(
     type: store.type ?? 'keyValue',
     ...(store.retentionMs === undefined ? {} : { retentionMs: store.retentionMs }),
     ...(store.windowStore === undefined ? {} : { windowStore: store.windowStore }),
+    ...(store.windowSizeMs === undefined ? {} : { windowSizeMs: store.windowSizeMs }),
     changelogTopic,
     keySerde: store.keySerde,
     valueSerde: store.valueSerde,

@@ -73,6 +73,8 @@ function markWindowStore(
   if (problem !== null)
     b.conflicts.push(new PlanningError('retention_too_small', problem, pending.modelNodeId));
   pending.retentionMs = retentionMs ?? defaultRetentionMs(window);
+  if (window.type === 'sliding') pending.windowSizeMs = window.timeDifferenceMs;
+  else if (window.type !== 'session') pending.windowSizeMs = window.sizeMs;
 }
 
 type WindowKind =

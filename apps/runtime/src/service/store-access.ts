@@ -1,0 +1,71 @@
+// Opening a running app's store for a state query, and the runtime errors for why it cannot be
+// (state-queries.ts for key-value stores, windowed-state-queries.ts for window and session ones).
+import { EngineError, type StreamsApp } from '@streamwright/engine';
+import type { Plan } from '@streamwright/topology-model';
+import { RuntimeError } from '../errors.js';
+
+type Deployed = { app: StreamsApp; plan: Plan };
+const QUERIES = {
+  keyValue: { code: 'NOT_KEY_VALUE_STORE', what: 'get, range and all query key-value stores' },
+  window: { code: 'NOT_WINDOW_STORE', what: 'window and windows query window stores' },
+  session: { code: 'NOT_SESSION_STORE', what: 'session and sessions query session stores' },
+} as const;
+
+/** The running app's store `name` of `type`, opened by `open`; a RuntimeError saying why not. */
+export function openStore<S>(
+  current: () => Deployed | null,
+  name: string,
+  type: keyof typeof QUERIES,
+  open: (app: StreamsApp) => S | null,
+): S {
+  const deployed = current();
+  if (!deployed)
+    throw new RuntimeError('NOT_DEPLOYED', 'nothing is deployed: deploy a topology first');
+  const planned = deployed.plan.stores.find((s) => s.name === name);
+  if (!planned) {
+    const known = deployed.plan.stores.map((s) => s.name).join(', ') || 'none';
+    throw new RuntimeError(
+      'STORE_NOT_FOUND',
+      `store: the application has no store "${name}" (stores: ${known})`,
+    );
+  }
+  if (planned.type !== type) {
+    throw new RuntimeError(
+      QUERIES[type].code,
+      `store: "${name}" is a ${planned.type} store; ${QUERIES[type].what}`,
+    );
+  }
+  let store: S | null;
+  try {
+    store = open(deployed.app);
+  } catch (error) {
+    if (error instanceof EngineError && error.code === 'UNSUPPORTED_CONFIG') {
+      throw new RuntimeError('INSPECTION_UNAVAILABLE', error.message, { cause: error });
+    }
+    throw error;
+  }
+  if (!store)
+    throw new RuntimeError('STORE_NOT_FOUND', `store: the application has no store "${name}"`);
+  const state = deployed.app.state();
+  if (state !== 'RUNNING') {
+    throw new RuntimeError(
+      'NOT_RUNNING',
+      `the application is ${state}: start it to query its stores`,
+    );
+  }
+  return store;
+}
+
+/** A key the store's key serde cannot serialize is the caller's mistake, not a crash. */
+export function byKey<T>(query: () => T, field: string): T {
+  try {
+    return query();
+  } catch (error) {
+    if (error instanceof EngineError && error.code === 'SERIALIZATION_FAILED') {
+      throw new RuntimeError('BAD_RECORD', `${field}: not a key of this store (${error.message})`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}

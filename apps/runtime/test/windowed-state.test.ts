@@ -1,0 +1,234 @@
+// The store browser on window and session stores (state.window|windows|session|sessions) of a
+// running app on a real runtime: a 10 s tumbling count and a 5 s-gap session count over the same
+// clicks. Expected windows follow Kafka Streams' semantics (epoch-aligned, half-open tumbling
+// windows; a session spans its records and merges those within the gap), derived by hand below;
+// the engine's views are compared with Kafka Streams itself in
+// packages/engine/test/interactive-queries-windowed-oracle.test.ts.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Runtime } from '../src/runtime.js';
+import {
+  eventually,
+  makeClient,
+  makeDataDir,
+  refusal,
+  removeDataDir,
+  startTestRuntime,
+  type Client,
+} from './harness.js';
+
+let runtime: Runtime;
+let client: Client;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = await makeDataDir();
+  runtime = await startTestRuntime({ dataDir });
+  client = makeClient(runtime.url);
+});
+
+afterAll(async () => {
+  await runtime?.close();
+  await removeDataDir(dataDir);
+});
+
+const b64 = (text: string) => Buffer.from(text).toString('base64');
+
+function clickCounts(): Record<string, unknown> {
+  const counted = (id: string, window: Record<string, unknown>, store: string) => [
+    { id: `${id}-w`, kind: 'windowedBy', config: { window } },
+    { id, kind: 'windowedCount', config: { store, retentionMs: 3_600_000 } },
+  ];
+  return {
+    schemaVersion: 1,
+    application: { id: 'clicks-app', config: { 'commit.interval.ms': 100 } },
+    topics: [{ name: 'clicks', partitions: 3 }],
+    nodes: [
+      {
+        id: 'clicks',
+        kind: 'source',
+        config: { topic: 'clicks', keySerde: 'string', valueSerde: 'string' },
+      },
+      { id: 'g', kind: 'groupByKey', config: {} },
+      ...counted('per10s', { type: 'tumbling', sizeMs: 10_000, graceMs: 60_000 }, 'per-10s'),
+      ...counted('visits', { type: 'session', gapMs: 5000, graceMs: 60_000 }, 'visits'),
+    ],
+    edges: [
+      { from: 'clicks', to: 'g' },
+      { from: 'g', to: 'per10s-w' },
+      { from: 'per10s-w', to: 'per10s' },
+      { from: 'g', to: 'visits-w' },
+      { from: 'visits-w', to: 'visits' },
+    ],
+  };
+}
+
+// alice: 1 s, 4 s, 12 s, 30 s; bob: 2 s, 15 s; carol: 9 s.
+const clicks: [string, number][] = [
+  ['alice', 1000],
+  ['bob', 2000],
+  ['alice', 4000],
+  ['carol', 9000],
+  ['alice', 12_000],
+  ['bob', 15_000],
+  ['alice', 30_000],
+];
+
+describe('state queries on window and session stores', () => {
+  beforeAll(async () => {
+    expect((await client.app.deploy.mutate({ topology: clickCounts() })).ok).toBe(true);
+    await eventually(
+      async () =>
+        (await client.app.status.query()).status?.state === 'RUNNING' ? true : undefined,
+      'RUNNING',
+    );
+    await client.topics.produceBatch.mutate({
+      topic: 'clicks',
+      records: clicks.map(([key, timestamp]) => ({ key: b64(key), value: b64('x'), timestamp })),
+    });
+    await eventually(async () => {
+      const all = await client.state.windows.query({ store: 'per-10s' });
+      return all.windows.length === 6 ? true : undefined;
+    }, 'every window counted');
+  });
+
+  it('lists window and session stores with their entry counts', async () => {
+    const stores = await client.state.stores.query();
+    expect(stores).toEqual([
+      { name: 'per-10s', type: 'window', global: false, entries: 6 },
+      { name: 'visits', type: 'session', global: false, entries: 6 },
+    ]);
+  });
+
+  it('fetches windows: one key, a key range, every key, by time, backward, one window', async () => {
+    const all = await client.state.windows.query({ store: 'per-10s' });
+    expect(all.windowSizeMs).toBe(10_000);
+    // By window start, then key bytes, across the tasks of all 3 partitions.
+    expect(all.windows.map((w) => [w.key, w.start, w.end, w.value])).toEqual([
+      ['alice', 0, 10_000, 2],
+      ['bob', 0, 10_000, 1],
+      ['carol', 0, 10_000, 1],
+      ['alice', 10_000, 20_000, 1],
+      ['bob', 10_000, 20_000, 1],
+      ['alice', 30_000, 40_000, 1],
+    ]);
+    expect(all.truncated).toBe(false);
+    expect(all.windows[0]!.timestamp).toBe(4000); // the latest record in the window
+
+    const alice = await client.state.windows.query({
+      store: 'per-10s',
+      key: 'alice',
+      timeTo: 20_000,
+    });
+    expect(alice.windows.map((w) => [w.start, w.value])).toEqual([
+      [0, 2],
+      [10_000, 1],
+    ]);
+    const backward = await client.state.windows.query({
+      store: 'per-10s',
+      key: 'alice',
+      backward: true,
+    });
+    expect(backward.windows.map((w) => w.start)).toEqual([30_000, 10_000, 0]);
+
+    const range = await client.state.windows.query({
+      store: 'per-10s',
+      from: 'b',
+      to: 'carol',
+      timeFrom: 0,
+      timeTo: 10_000,
+    });
+    expect(range.windows.map((w) => [w.key, w.start])).toEqual([
+      ['bob', 0],
+      ['carol', 0],
+      ['bob', 10_000],
+    ]);
+    const later = await client.state.windows.query({
+      store: 'per-10s',
+      timeFrom: 10_000,
+      limit: 2,
+    });
+    expect(later.windows.map((w) => [w.key, w.start])).toEqual([
+      ['alice', 10_000],
+      ['bob', 10_000],
+    ]);
+    expect(later.truncated).toBe(true);
+
+    expect(await client.state.window.query({ store: 'per-10s', key: 'alice', time: 0 })).toEqual({
+      store: 'per-10s',
+      key: 'alice',
+      start: 0,
+      end: 10_000,
+      found: true,
+      value: 2,
+      timestamp: 4000,
+    });
+    expect(
+      await client.state.window.query({ store: 'per-10s', key: 'carol', time: 10_000 }),
+    ).toMatchObject({ found: false, value: null, timestamp: null });
+  });
+
+  it('finds sessions: one key, a key range, by end and start bounds, backward, one session', async () => {
+    const all = await client.state.sessions.query({ store: 'visits' });
+    // By session end, then key bytes, then start.
+    expect(all.sessions.map((s) => [s.key, s.start, s.end, s.value])).toEqual([
+      ['bob', 2000, 2000, 1],
+      ['alice', 1000, 4000, 2],
+      ['carol', 9000, 9000, 1],
+      ['alice', 12_000, 12_000, 1],
+      ['bob', 15_000, 15_000, 1],
+      ['alice', 30_000, 30_000, 1],
+    ]);
+    // alice 4 s → 12 s is more than the 5 s gap: two sessions (and a third at 30 s).
+    const alice = await client.state.sessions.query({
+      store: 'visits',
+      key: 'alice',
+      earliestEnd: 4000,
+      latestStart: 12_000,
+    });
+    expect(alice.sessions.map((s) => [s.start, s.end])).toEqual([
+      [1000, 4000],
+      [12_000, 12_000],
+    ]);
+    const back = await client.state.sessions.query({
+      store: 'visits',
+      key: 'alice',
+      backward: true,
+    });
+    expect(back.sessions.map((s) => s.start)).toEqual([30_000, 12_000, 1000]);
+    const range = await client.state.sessions.query({ store: 'visits', from: 'bob', to: 'carol' });
+    expect(range.sessions.map((s) => [s.key, s.start])).toEqual([
+      ['bob', 2000],
+      ['carol', 9000],
+      ['bob', 15_000],
+    ]);
+    expect(
+      await client.state.session.query({ store: 'visits', key: 'alice', start: 1000, end: 4000 }),
+    ).toEqual({ store: 'visits', key: 'alice', start: 1000, end: 4000, found: true, value: 2 });
+    expect(
+      await client.state.session.query({ store: 'visits', key: 'alice', start: 1000, end: 5000 }),
+    ).toMatchObject({ found: false, value: null });
+  });
+
+  it('refuses the wrong kind of query, contradicting bounds and an unknown store', async () => {
+    const kv = await refusal(client.state.all.query({ store: 'per-10s' }));
+    expect(kv.data).toMatchObject({ code: 'BAD_REQUEST', runtimeCode: 'NOT_KEY_VALUE_STORE' });
+    const notWindow = await refusal(client.state.windows.query({ store: 'visits' }));
+    expect(notWindow.data).toMatchObject({ runtimeCode: 'NOT_WINDOW_STORE' });
+    expect(notWindow.message).toBe(
+      'store: "visits" is a session store; window and windows query window stores',
+    );
+    const notSession = await refusal(client.state.sessions.query({ store: 'per-10s' }));
+    expect(notSession.data).toMatchObject({ runtimeCode: 'NOT_SESSION_STORE' });
+    const both = await refusal(
+      client.state.windows.query({ store: 'per-10s', key: 'alice', from: 'a' }),
+    );
+    expect(both.data).toMatchObject({ code: 'BAD_REQUEST', runtimeCode: 'INVALID_QUERY' });
+    const empty = await refusal(
+      client.state.windows.query({ store: 'per-10s', timeFrom: 20_000, timeTo: 10_000 }),
+    );
+    expect(empty.message).toBe('timeFrom / timeTo: the range is empty (20000 > 10000)');
+    const unknown = await refusal(client.state.windows.query({ store: 'nope' }));
+    expect(unknown.data).toMatchObject({ runtimeCode: 'STORE_NOT_FOUND' });
+    expect(unknown.message).toMatch(/stores: per-10s, visits/);
+  });
+});
