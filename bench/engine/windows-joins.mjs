@@ -3,6 +3,7 @@
 //
 //   pnpm --filter @streamwright/topology-model build && pnpm --filter @streamwright/engine build
 //   node bench/engine/windows-joins.mjs [case...] [--records 1000000] [--runs 3] [--partitions 1] [--keys 10000] [--profile DIR]
+//                                       [--store rocksDB|in_memory]
 //
 // Cases: streamcountwindowed (groupByKey → hopping 1000 ms / 500 ms → count),
 // streamprocesswithwindowstore (a Processor API processor on a window store of 1 s windows kept
@@ -14,11 +15,14 @@
 // input records are processed (thread start-up and group join excluded). For the joins, the
 // table sides (--keys records each) are loaded and processed before the timed stream side.
 // --profile DIR writes a CPU profile of each run's timed part (not the input load, unlike
-// node --cpu-prof) to DIR/<case>-<run>.cpuprofile.
+// node --cpu-prof) to DIR/<case>-<run>.cpuprofile. --store: `default.dsl.store` (rocksDB, the
+// default as in Kafka Streams: persistent lmdb stores in a temp state dir removed at the end;
+// in_memory: every store in memory).
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { availableParallelism, loadavg } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const dist = new URL('../../packages/engine/dist/index.js', import.meta.url);
@@ -33,6 +37,8 @@ const model = await import(
 const workerModule = new URL('./windows-joins-functions.mjs', import.meta.url).href;
 const { functions, processors } = await import(workerModule);
 const args = parseArgs(process.argv.slice(2));
+const stateDir = mkdtempSync(join(tmpdir(), 'streamwright-windows-bench-'));
+process.on('exit', () => rmSync(stateDir, { recursive: true, force: true }));
 
 const src = (id, topic, kind = 'source') => ({
   id,
@@ -136,7 +142,7 @@ console.error(
   `# node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()
     .map((l) => l.toFixed(2))
     .join(' ')}; ` +
-    `${args.records} records, ${args.keys} keys, ${args.partitions} partition(s), ${args.runs} runs, 1 thread`,
+    `${args.records} records, ${args.keys} keys, ${args.partitions} partition(s), ${args.runs} runs, 1 thread, default.dsl.store ${args.store}`,
 );
 let profiler = null;
 if (args.profile) {
@@ -217,7 +223,11 @@ async function run(backend, spec, name, runIndex, total, untimed) {
     schemaVersion: 1,
     application: {
       id: `bench-${name}-${runIndex}-${Date.now()}`,
-      config: { 'num.stream.threads': 1, 'commit.interval.ms': 30_000 },
+      config: {
+        'num.stream.threads': 1,
+        'commit.interval.ms': 30_000,
+        'default.dsl.store': args.store,
+      },
     },
     topics: [...spec.tables, ...spec.streams].map((t) => ({
       name: t,
@@ -234,7 +244,7 @@ async function run(backend, spec, name, runIndex, total, untimed) {
   const app = engine.createStreamsApp({
     topology: validated.topology,
     backend,
-    stateDir: '/nonexistent',
+    stateDir,
     functions,
     processors,
     workerModule,
@@ -288,6 +298,7 @@ function parseArgs(argv) {
     keys: 10_000,
     json: false,
     profile: null,
+    store: 'rocksDB',
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -298,6 +309,7 @@ function parseArgs(argv) {
     else if (a === '--keys') out.keys = Number(next());
     else if (a === '--json') out.json = true;
     else if (a === '--profile') out.profile = next();
+    else if (a === '--store') out.store = next();
     else out._.push(a);
   }
   return out;

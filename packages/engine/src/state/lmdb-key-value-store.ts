@@ -229,10 +229,14 @@ export class LmdbKeyValueStore implements TaskKeyValueStore {
 
   /** Applies one changelog record while restoring (not logged; written in batches). */
   restore(record: StoredRecord): void {
-    const key = this.#keySerde.deserialize(record.key);
-    this.#slots.delete(this.#keyOf(key));
+    // The changelog key is the key serde's bytes (this store wrote it): lmdb takes them as they
+    // are; only a key the cache holds (after a wipe it holds none) needs the key itself.
+    const raw = record.key;
+    const bytes =
+      raw === null ? Buffer.alloc(0) : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+    if (this.#slots.size > 0) this.#slots.delete(this.#keyOf(this.#keySerde.deserialize(raw)));
     this.#restoring.push([
-      this.#bytes(key),
+      bytes,
       record.value === null ? null : this.#encodeValue(record.value, record.timestamp),
     ]);
     if (this.#restoring.length >= RESTORE_BATCH) this.#writeRestored();
