@@ -204,6 +204,8 @@ describe('record cache in a running app: table aggregations and materialized fil
     input: [string, string][],
     build: (b: StreamsBuilder) => void,
     out: string,
+    /** Records the last sub-topology (after a repartition topic) must have processed. */
+    downstream?: { taskId: string; records: number },
   ) => {
     const backend = await createEmbeddedBackend();
     await backend.createTopics([{ name: 'in', partitions: 1 }]);
@@ -224,6 +226,11 @@ describe('record cache in a running app: table aggregations and materialized fil
     });
     await app.start();
     await waitFor(() => (app.metrics().tasks['0_0']?.['process-total'] ?? 0) >= input.length);
+    if (downstream !== undefined)
+      await waitFor(
+        () =>
+          (app.metrics().tasks[downstream.taskId]?.['process-total'] ?? 0) >= downstream.records,
+      );
     await app.close();
     const records = (await readAll(backend, out, 'string', 'string')).map((r) => ({
       key: r.key,
@@ -256,6 +263,8 @@ describe('record cache in a running app: table aggregations and materialized fil
           .mapValues((n: number) => String(n))
           .to('per-city', Produced.with(Serdes.String(), Serdes.String())),
       'per-city',
+      // The repartition topic carries oslo+, oslo+, oslo− and rome+ (u1 moves), rome+.
+      { taskId: '1_0', records: 5 },
     );
     // Uncached: oslo 1, oslo 2, oslo 1, rome 1, rome 2. oslo's last update (u1 leaving) comes
     // before rome's.
