@@ -9,6 +9,13 @@
 // PerformanceObserver), and the thread's CPU when it processed its first record (so start-up —
 // module loading, group join — is told apart from the record path). In a worker the main thread
 // asks for these over a BroadcastChannel (threadStatsOfWorkers in run.mjs).
+//
+// Progress for run.mjs's completion check without asking the app for a metrics() snapshot (a full
+// registry walk, 250–425 µs a call under load, which every 2 ms cost the main thread and, with one
+// thread, the stream thread itself): every thread stores its count of processed records into its
+// own slot of a SharedArrayBuffer that the main thread owns (a worker asks for it over a
+// BroadcastChannel when it loads), on its first record and every 1024th. run.mjs sums the slots
+// and, once the sum is within a chunk per thread of the end, checks the exact count with metrics().
 import { readFileSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { BroadcastChannel, isMainThread, threadId } from 'node:worker_threads';
@@ -17,11 +24,28 @@ let processed = 0;
 let firstCpuNs = null;
 let gcNs = 0;
 
+/** Slots of 16 int32s (64 bytes: one cache line each, so the threads' stores do not contend). */
+const SLOTS = 64;
+const STRIDE = 16;
+export const PROGRESS_CHUNK = 1024;
+const slot = (threadId % SLOTS) * STRIDE;
+/** The main thread's; a worker's once the main thread has answered (null until then). */
+let progress = isMainThread ? new Int32Array(new SharedArrayBuffer(SLOTS * STRIDE * 4)) : null;
+
 export const functions = {
   countRecords: () => {
     if (processed++ === 0) firstCpuNs = threadTimes().cpuNs;
+    if ((processed & (PROGRESS_CHUNK - 1)) === 0 || processed === 1)
+      if (progress !== null) Atomics.store(progress, slot, processed);
   },
 };
+
+/** Records processed by all threads as last stored (each thread's lags by < PROGRESS_CHUNK). */
+export function progressTotal() {
+  let sum = 0;
+  for (let i = 0; i < SLOTS * STRIDE; i += STRIDE) sum += Atomics.load(progress, i);
+  return sum;
+}
 
 export function processedRecords() {
   return processed;
@@ -45,18 +69,35 @@ export function threadStats() {
   return { threadId, processed, firstCpuNs, gcNs, ...threadTimes() };
 }
 
-/** Resets the first-record mark (the main thread runs one app after another). */
+/** Resets the first-record mark and the progress slots (the main thread runs one app after another). */
 export function resetThreadStats() {
   processed = 0;
   firstCpuNs = null;
+  progress?.fill(0);
 }
 
 export const STATS_CHANNEL = 'streamwright-bench-thread-stats';
+const PROGRESS_CHANNEL = 'streamwright-bench-progress';
 if (!isMainThread) {
   const channel = new BroadcastChannel(STATS_CHANNEL);
   channel.unref();
   channel.onmessage = (event) => {
     if (event.data === 'ask') channel.postMessage(threadStats());
+  };
+  const progressChannel = new BroadcastChannel(PROGRESS_CHANNEL);
+  progressChannel.unref();
+  progressChannel.onmessage = (event) => {
+    if (!(event.data instanceof SharedArrayBuffer)) return;
+    progress = new Int32Array(event.data);
+    Atomics.store(progress, slot, processed);
+    progressChannel.close();
+  };
+  progressChannel.postMessage('progress?');
+} else {
+  const progressChannel = new BroadcastChannel(PROGRESS_CHANNEL);
+  progressChannel.unref();
+  progressChannel.onmessage = (event) => {
+    if (event.data === 'progress?') progressChannel.postMessage(progress.buffer);
   };
 }
 
