@@ -4,7 +4,7 @@ import { decodeRecords, encodeBatch, readBatchHeader } from '@streamwright/log';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { StoredRecord } from '../../api.js';
-import { decodeBatchInto } from './batch-records.js';
+import { decodeBatchInto, NO_HEADERS } from './batch-records.js';
 
 const bytes = fc.option(fc.uint8Array({ maxLength: 300 }), { nil: null });
 const record = fc.record({
@@ -55,5 +55,24 @@ describe('batch records', () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  it('gives records without headers one shared frozen empty object, and others their own', () => {
+    const batch = encodeBatch(
+      [
+        { key: null, value: new Uint8Array([1]), timestamp: 1, headers: {} },
+        { key: null, value: new Uint8Array([2]), timestamp: 2, headers: { h: 'v' } },
+        { key: null, value: new Uint8Array([3]), timestamp: 3, headers: {} },
+      ],
+      { baseOffset: 0 },
+    );
+    const out: StoredRecord[] = [];
+    decodeBatchInto(batch, readBatchHeader(batch, 0), 't', 0, 0, out);
+    expect(out[0]!.headers).toBe(NO_HEADERS);
+    expect(out[2]!.headers).toBe(NO_HEADERS);
+    expect(Object.isFrozen(NO_HEADERS)).toBe(true);
+    expect(Object.keys(NO_HEADERS)).toEqual([]);
+    expect(out[1]!.headers).toEqual({ h: 'v' });
+    expect(Object.isFrozen(out[1]!.headers)).toBe(false);
   });
 });
