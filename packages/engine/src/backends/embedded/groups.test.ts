@@ -58,7 +58,11 @@ describe('embedded backend: consumer groups', () => {
     const backend = await createEmbeddedBackend();
     const m = await backend.joinGroup('g', ['later']);
     expect(m.assignment()).toEqual([]);
+    // The rebalance a new topic triggers runs on the group's next turn (as a metadata change does in
+    // Kafka), so wait for the assignment it hands out rather than reading it right away.
+    const assigned = new Promise<TopicPartition[]>((resolve) => m.onAssignment(resolve));
     await backend.createTopics([{ name: 'later', partitions: 2 }]);
+    expect(names(await assigned)).toEqual(['later-0', 'later-1']);
     expect(names(m.assignment())).toEqual(['later-0', 'later-1']);
     await backend.close();
   });
