@@ -62,3 +62,108 @@ test('browse a running count store: all entries, one key, a key range', async ({
   await expect(rows.nth(0)).toContainText('bob');
   await page.screenshot({ path: test.info().outputPath('state-browser.png') });
 });
+
+// Windowed counts of the same clicks: per UTC day (one window holds every click of the test) and
+// per visit (sessions with a 1 h inactivity gap).
+const windowed = {
+  schemaVersion: 1,
+  application: { id: 'state-windows-app', config: { 'commit.interval.ms': 100 } },
+  topics: [{ name: 'sw-clicks', partitions: 2, config: {} }],
+  nodes: [
+    { id: 'clicks', kind: 'source', config: { topic: 'sw-clicks', valueSerde: 'string' } },
+    { id: 'byUser', kind: 'groupByKey', config: {} },
+    {
+      id: 'daily',
+      kind: 'windowedBy',
+      config: { window: { type: 'tumbling', sizeMs: 86_400_000 } },
+    },
+    { id: 'perDay', kind: 'windowedCount', config: { store: 'clicks-per-day' } },
+    {
+      id: 'visit',
+      kind: 'windowedBy',
+      config: { window: { type: 'session', gapMs: 3_600_000 } },
+    },
+    { id: 'perVisit', kind: 'windowedCount', config: { store: 'visits' } },
+  ],
+  edges: [
+    { from: 'clicks', to: 'byUser' },
+    { from: 'byUser', to: 'daily' },
+    { from: 'daily', to: 'perDay' },
+    { from: 'byUser', to: 'visit' },
+    { from: 'visit', to: 'perVisit' },
+  ],
+  layout: {
+    nodes: {
+      clicks: { x: 40, y: 40 },
+      byUser: { x: 300, y: 40 },
+      daily: { x: 560, y: 0 },
+      perDay: { x: 820, y: 0 },
+      visit: { x: 560, y: 160 },
+      perVisit: { x: 820, y: 160 },
+    },
+  },
+};
+
+test('browse window and session stores: their windows with start and end, one key', async ({
+  page,
+  designer,
+  topics,
+}) => {
+  await designer.open();
+  await designer.importJson('windowed.json', JSON.stringify(windowed));
+  await designer.deploy();
+
+  await topics.open();
+  await topics.choose('sw-clicks');
+  for (const key of ['ann', 'bob', 'ann', 'cid', 'ann', 'bob'])
+    await topics.produce({ key, value: 'click' });
+  await topics.backToDesigner();
+  await designer.expectCount('perVisit', 6);
+
+  await designer.bottomTab('state');
+  await page.getByTestId('state-refresh').click();
+  const storeSelect = page.getByTestId('state-store');
+  await expect(storeSelect).toContainText('clicks-per-day (window) · 3 windows');
+  await expect(storeSelect).toContainText('visits (session) · 3 sessions');
+  await storeSelect.selectOption('clicks-per-day');
+  await page.getByTestId('state-query').click();
+  const rows = page.getByTestId('state-row');
+  await expect(rows).toHaveCount(3);
+  // One day's window for each user, by start then key bytes: ann 3, bob 2, cid 1.
+  const cells = (i: number) => rows.nth(i).locator('td');
+  await expect(cells(0).nth(0)).toHaveText('ann');
+  await expect(cells(0).nth(3)).toHaveText('3');
+  const start = Number(await cells(0).nth(1).innerText());
+  const end = Number(await cells(0).nth(2).innerText());
+  expect(start % 86_400_000).toBe(0); // epoch-aligned
+  expect(end - start).toBe(86_400_000);
+  await expect(cells(1).nth(0)).toHaveText('bob');
+  await expect(cells(1).nth(3)).toHaveText('2');
+  await expect(cells(2).nth(0)).toHaveText('cid');
+
+  await page.getByTestId('state-mode').selectOption('get');
+  await page.getByTestId('state-key').fill('bob');
+  await page.getByTestId('state-time-from').fill(String(start));
+  await page.getByTestId('state-time-to').fill(String(start));
+  await page.getByTestId('state-query').click();
+  await expect(rows).toHaveCount(1);
+  await expect(cells(0).nth(3)).toHaveText('2');
+
+  await storeSelect.selectOption('visits');
+  await page.getByTestId('state-mode').selectOption('range');
+  await page.getByTestId('state-key').fill('b');
+  await page.getByTestId('state-to').fill('');
+  await page.getByTestId('state-time-from').fill('');
+  await page.getByTestId('state-time-to').fill('');
+  await page.getByTestId('state-query').click();
+  // bob's and cid's sessions (keys from "b"), each spanning its clicks.
+  await expect(rows).toHaveCount(2);
+  const keys = await rows.locator('td:first-child').allInnerTexts();
+  expect(keys.sort()).toEqual(['bob', 'cid']);
+  const bob = rows.filter({ hasText: 'bob' }).locator('td');
+  await expect(bob.nth(3)).toHaveText('2');
+  expect(Number(await bob.nth(2).innerText())).toBeGreaterThanOrEqual(
+    Number(await bob.nth(1).innerText()),
+  );
+  await page.screenshot({ path: test.info().outputPath('state-windows.png') });
+});

@@ -1,5 +1,7 @@
-// The state store browser: interactive queries on the running app's key-value stores (state.*):
-// every entry, one key, or a key range, across all tasks, in the store's key order.
+// The state store browser: interactive queries on the running app's stores (state.*), across all
+// tasks. Key-value stores: every entry, one key, or a key range, in the store's key order. Window
+// and session stores: every window (session), one key's, or a key range's, optionally within a
+// time range, each row with its window's start and end.
 import { useCallback, useEffect, useState } from 'react';
 import { useApi } from '../api/context.js';
 import type { RouterOutputs } from '../api/types.js';
@@ -8,19 +10,35 @@ import { messageOf } from '../runtime/runtime-actions.js';
 import { jsonOrText } from '../preview/parse-records.js';
 
 type StoreInfo = RouterOutputs['state']['stores'][number];
-type Row = { key: unknown; value: unknown; timestamp: number | null };
+type Row = {
+  key: unknown;
+  value: unknown;
+  timestamp: number | null;
+  start?: number;
+  end?: number;
+};
+type Mode = 'all' | 'get' | 'range';
 
 const show = (v: unknown) =>
   v === null || v === undefined ? '∅' : typeof v === 'string' ? v : JSON.stringify(v);
+
+/** A window bound as a UTC instant (its tooltip; the cell shows epoch ms as queries take them). */
+const instant = (ms: number | undefined) =>
+  ms === undefined || !Number.isFinite(ms) || ms > 8.64e15 ? '' : new Date(ms).toISOString();
 
 export function StatePanel() {
   const api = useApi();
   const actions = useActions();
   const [stores, setStores] = useState<StoreInfo[] | null>(null);
   const [store, setStore] = useState('');
-  const [mode, setMode] = useState<'all' | 'get' | 'range'>('all');
+  const [mode, setMode] = useState<Mode>('all');
   const [key, setKey] = useState('');
   const [to, setTo] = useState('');
+  const [timeFrom, setTimeFrom] = useState('');
+  const [timeTo, setTimeTo] = useState('');
+  const [backward, setBackward] = useState(false);
+  const type = stores?.find((s) => s.name === store)?.type ?? 'keyValue';
+  const windowed = type === 'window' || type === 'session';
   const [rows, setRows] = useState<Row[] | null>(null);
   const [note, setNote] = useState('');
 
@@ -38,8 +56,69 @@ export function StatePanel() {
   }, [api]);
   useEffect(reload, [reload]);
 
+  const time = (text: string): number | undefined =>
+    text.trim() === '' ? undefined : Number(text.trim());
+  const queryWindowed = async () => {
+    const keys =
+      mode === 'get'
+        ? { key: jsonOrText(key) }
+        : mode === 'range'
+          ? {
+              ...(key.trim() ? { from: jsonOrText(key) } : {}),
+              ...(to.trim() ? { to: jsonOrText(to) } : {}),
+            }
+          : {};
+    const from = time(timeFrom);
+    const until = time(timeTo);
+    if (type === 'window') {
+      const r = await api.state.windows.query({
+        store,
+        limit: 100,
+        backward,
+        ...keys,
+        ...(from === undefined ? {} : { timeFrom: from }),
+        ...(until === undefined ? {} : { timeTo: until }),
+      });
+      setRows(
+        r.windows.map((w) => ({
+          key: w.key,
+          value: w.value,
+          timestamp: w.timestamp,
+          start: w.start,
+          end: w.end,
+        })),
+      );
+      setNote(r.truncated ? 'first 100 shown; more matched' : r.windows.length ? '' : 'no windows');
+    } else {
+      const r = await api.state.sessions.query({
+        store,
+        limit: 100,
+        backward,
+        ...keys,
+        ...(from === undefined ? {} : { earliestEnd: from }),
+        ...(until === undefined ? {} : { latestStart: until }),
+      });
+      setRows(
+        r.sessions.map((x) => ({
+          key: x.key,
+          value: x.value,
+          timestamp: null,
+          start: x.start,
+          end: x.end,
+        })),
+      );
+      setNote(
+        r.truncated ? 'first 100 shown; more matched' : r.sessions.length ? '' : 'no sessions',
+      );
+    }
+  };
+
   const query = async () => {
     try {
+      if (windowed) {
+        await queryWindowed();
+        return;
+      }
       if (mode === 'get') {
         const r = await api.state.get.query({ store, key: jsonOrText(key) });
         setRows(r.found ? [{ key: r.key, value: r.value, timestamp: r.timestamp ?? null }] : []);
@@ -72,13 +151,19 @@ export function StatePanel() {
           <select
             data-testid="state-store"
             value={store}
-            onChange={(e) => setStore(e.target.value)}
+            onChange={(e) => {
+              setStore(e.target.value);
+              setRows(null);
+            }}
           >
             {(stores ?? []).map((s) => (
               <option key={s.name} value={s.name}>
                 {s.name}
                 {s.global ? ' (global)' : ''}
-                {s.entries !== null ? ` · ${s.entries} entries` : ''}
+                {s.type !== 'keyValue' ? ` (${s.type})` : ''}
+                {s.entries !== null
+                  ? ` · ${s.entries} ${s.type === 'window' ? 'windows' : s.type === 'session' ? 'sessions' : 'entries'}`
+                  : ''}
               </option>
             ))}
           </select>
@@ -95,10 +180,10 @@ export function StatePanel() {
           aria-label="Query"
           data-testid="state-mode"
           value={mode}
-          onChange={(e) => setMode(e.target.value as 'all' | 'get' | 'range')}
+          onChange={(e) => setMode(e.target.value as Mode)}
         >
           <option value="all">all</option>
-          <option value="get">get</option>
+          <option value="get">{windowed ? 'key' : 'get'}</option>
           <option value="range">range</option>
         </select>
         {mode !== 'all' && (
@@ -121,6 +206,35 @@ export function StatePanel() {
             onChange={(e) => setTo(e.target.value)}
           />
         )}
+        {windowed && (
+          <>
+            <input
+              type="number"
+              aria-label={type === 'window' ? 'Windows starting from' : 'Sessions ending from'}
+              placeholder={type === 'window' ? 'start ≥ (ms)' : 'end ≥ (ms)'}
+              data-testid="state-time-from"
+              value={timeFrom}
+              onChange={(e) => setTimeFrom(e.target.value)}
+            />
+            <input
+              type="number"
+              aria-label={type === 'window' ? 'Windows starting until' : 'Sessions starting until'}
+              placeholder="start ≤ (ms)"
+              data-testid="state-time-to"
+              value={timeTo}
+              onChange={(e) => setTimeTo(e.target.value)}
+            />
+            <label>
+              <input
+                type="checkbox"
+                data-testid="state-backward"
+                checked={backward}
+                onChange={(e) => setBackward(e.target.checked)}
+              />{' '}
+              latest first
+            </label>
+          </>
+        )}
         <button
           type="button"
           className="sw-button sw-button--primary sw-button--small"
@@ -137,25 +251,27 @@ export function StatePanel() {
         )}
       </div>
       {stores !== null && stores.length === 0 && (
-        <p className="sw-muted">
-          No queryable stores (the app must be running and have key-value stores).
-        </p>
+        <p className="sw-muted">No queryable stores (the app must be running and have stores).</p>
       )}
       {rows && (
         <table className="sw-table" data-testid="state-rows">
           <thead>
             <tr>
               <th>key</th>
+              {windowed && <th>start</th>}
+              {windowed && <th>end</th>}
               <th>value</th>
-              <th>timestamp</th>
+              {type !== 'session' && <th>timestamp</th>}
             </tr>
           </thead>
           <tbody>
             {rows.map((r, i) => (
               <tr key={i} data-testid="state-row">
                 <td>{show(r.key)}</td>
+                {windowed && <td title={instant(r.start)}>{r.start}</td>}
+                {windowed && <td title={instant(r.end)}>{r.end}</td>}
                 <td>{show(r.value)}</td>
-                <td>{r.timestamp ?? ''}</td>
+                {type !== 'session' && <td>{r.timestamp ?? ''}</td>}
               </tr>
             ))}
           </tbody>
