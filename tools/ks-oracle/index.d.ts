@@ -14,6 +14,8 @@ export interface OracleScenario {
   inputs?: { topic: string; key: unknown; value: unknown; timestamp?: number }[];
   /** Topics whose records to return (read after all inputs). */
   outputs?: string[];
+  /** Topics (internal ones too) whose records to return as raw bytes, base64. */
+  rawOutputs?: string[];
   /** Stores (named by the document) whose final contents to return: key-value, window or session. */
   stores?: string[];
   /** Only build the topology and return describe(). */
@@ -23,6 +25,8 @@ export interface OracleResult {
   name: string;
   describe?: string;
   outputs?: Record<string, OracleRecord[]>;
+  /** topic → its records with key and value as base64 text (null for null). */
+  rawOutputs?: Record<string, { key: string | null; value: string | null; timestamp: number }[]>;
   /**
    * Key-value stores: [key, value] by key bytes; window stores: [key, start, end, value,
    * timestamp] (plain Processor API window stores: no timestamp) by start, then key bytes; session

@@ -1,7 +1,11 @@
 // The engine's public contract, used by the runtime. Implementations live in their own modules.
 import type { Topology } from '@streamwright/topology-model';
 import type { RecordDebugger } from './debug/record-debugger.js';
-import type { FunctionRegistry, ProcessorRegistry } from './processor/registries.js';
+import type {
+  FunctionRegistry,
+  PartitionerRegistry,
+  ProcessorRegistry,
+} from './processor/registries.js';
 
 // ---- records and the backend interface --------------------------------------------------------
 
@@ -299,6 +303,7 @@ export interface BuiltTopologyLike {
   readonly topology: Topology;
   readonly functions: FunctionRegistry;
   readonly processors: ProcessorRegistry;
+  readonly partitioners?: PartitionerRegistry;
 }
 
 export interface StreamsAppOptions {
@@ -315,6 +320,11 @@ export interface StreamsAppOptions {
    * by the operator when starting the runtime. Trusted code: never from the API.
    */
   processors?: ProcessorRegistry;
+  /**
+   * Partitioners a foreign-key join's TableJoined names (`partitioner` / `otherPartitioner`),
+   * registered by the operator like processors. Trusted code: never from the API.
+   */
+  partitioners?: PartitionerRegistry;
   /**
    * With num.stream.threads > 1 the stream threads run in worker threads, which cannot receive the
    * in-process `functions` / `processors`: each worker imports this module instead (a file path or

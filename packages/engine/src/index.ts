@@ -37,6 +37,7 @@ export type {
   TestDriver,
   TestDriverOptions,
   TestRecord,
+  RawTestRecord,
   TestOutputTopic,
 } from './test-driver/test-driver.js';
 export type { ValueAndTimestamp, KeyValueEntry } from './state/key-value-store.js';
@@ -68,6 +69,8 @@ export type {
 export type {
   ProcessorRegistry,
   ProcessorFactory,
+  PartitionerRegistry,
+  StreamPartitioner,
   FunctionRegistry,
   LogicFunction,
   CodeRegistries,

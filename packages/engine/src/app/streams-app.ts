@@ -65,6 +65,7 @@ function resolveOptions(options: StreamsAppOptions): ResolvedOptions {
     topology: t.topology,
     functions: { ...t.functions, ...options.functions },
     processors: { ...t.processors, ...options.processors },
+    partitioners: { ...t.partitioners, ...options.partitioners },
   };
 }
 
@@ -97,6 +98,7 @@ class StreamsAppImpl implements StreamsApp {
     const registries = {
       ...(options.functions ? { functions: options.functions } : {}),
       ...(options.processors ? { processors: options.processors } : {}),
+      ...(options.partitioners ? { partitioners: options.partitioners } : {}),
     };
     const compiled = compilePlan(plan, registries);
     const tapped = options.recordTap ? tapSubtopologies(compiled, options.recordTap) : compiled;

@@ -6,8 +6,10 @@ import type { FunctionRef, Logic, StoreSpec } from '@streamwright/topology-model
 import type {
   FunctionRegistry,
   LogicFunction,
+  PartitionerRegistry,
   ProcessorFactory,
   ProcessorRegistry,
+  StreamPartitioner,
 } from '../processor/registries.js';
 
 export interface DocNode {
@@ -32,6 +34,7 @@ export class DocumentBuilder {
   readonly stores: StoreSpec[] = [];
   readonly functions: Record<string, LogicFunction> = {};
   readonly processors: Record<string, ProcessorFactory> = {};
+  readonly partitioners: Record<string, StreamPartitioner> = {};
   #counter = 0;
   #functionNames = new Map<unknown, string>();
 
@@ -91,8 +94,33 @@ export class DocumentBuilder {
     return name;
   }
 
-  registries(): { functions: FunctionRegistry; processors: ProcessorRegistry } {
-    return { functions: { ...this.functions }, processors: { ...this.processors } };
+  /** A TableJoined partitioner: its own name when usable, else `<node id>.<field>`. */
+  partitionerRef(partitioner: StreamPartitioner, nodeId: string, field: string): string {
+    const known = this.#functionNames.get(partitioner);
+    if (known !== undefined && known in this.partitioners) return known;
+    const own = partitioner.name;
+    const name =
+      REGISTRY_NAME.test(own) &&
+      !(own in this.partitioners) &&
+      !(own in this.processors) &&
+      !(own in this.functions)
+        ? own
+        : `${nodeId}.${field}`;
+    this.partitioners[name] = partitioner;
+    this.#functionNames.set(partitioner, name);
+    return name;
+  }
+
+  registries(): {
+    functions: FunctionRegistry;
+    processors: ProcessorRegistry;
+    partitioners: PartitionerRegistry;
+  } {
+    return {
+      functions: { ...this.functions },
+      processors: { ...this.processors },
+      partitioners: { ...this.partitioners },
+    };
   }
 }
 

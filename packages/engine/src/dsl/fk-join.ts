@@ -25,13 +25,14 @@ export function foreignKeyJoin(
     throw new Error(`${method}: the fifth argument must be a Materialized`);
   const materialized = (a instanceof Materialized ? a : b) as
     Materialized<unknown, unknown> | undefined;
-  const name = a instanceof TableJoined ? a.name : undefined;
+  const joined = a instanceof TableJoined ? a : undefined;
+  const name = joined?.name;
   // Kafka's Function<V, KO> (one parameter) sees only the value; BiFunction<K, V, KO> both.
   const extract =
     typeof extractor === 'function' && extractor.length < 2
       ? (_key: unknown, value: unknown) => (extractor as (v: unknown) => unknown)(value)
       : extractor;
-  const { origin } = joinNode(
+  const { node, origin } = joinNode(
     left,
     right,
     'foreignKeyJoin',
@@ -39,6 +40,14 @@ export function foreignKeyJoin(
     { foreignKeyExtractor: [extract, 'keyValue'], joiner: [joiner, 'joiner'] },
     name,
   );
+  // Partitioners are trusted code: registered by name, as processors are; the document names them.
+  for (const field of ['partitioner', 'otherPartitioner'] as const) {
+    const partitioner = joined?.[field] ?? null;
+    if (partitioner === null) continue;
+    if (typeof partitioner !== 'function')
+      throw new Error(`${method}: TableJoined's ${field} must be a function`);
+    node.config[field] = left.builder.partitionerRef(partitioner, node.id, field);
+  }
   const f = materialized?.fields() ?? {};
   return {
     origin: { ...origin, keySerde: f.keySerde ?? left.keySerde, valueSerde: f.valueSerde },

@@ -9,7 +9,11 @@ import {
   type Topology,
   type TopologyDocumentInput,
 } from '@streamwright/topology-model';
-import type { FunctionRegistry, ProcessorRegistry } from '../processor/registries.js';
+import type {
+  FunctionRegistry,
+  PartitionerRegistry,
+  ProcessorRegistry,
+} from '../processor/registries.js';
 import { DocumentBuilder } from './document-builder.js';
 import { derive, factories, materializedConfig, type Origin } from './internals.js';
 import { KGroupedStreamImpl, CogroupedKStreamImpl } from './kgrouped-stream-impl.js';
@@ -34,6 +38,8 @@ export interface BuiltTopology {
   readonly document: TopologyDocumentInput;
   readonly functions: FunctionRegistry;
   readonly processors: ProcessorRegistry;
+  /** TableJoined's partitioners, by the names the document gives them. */
+  readonly partitioners: PartitionerRegistry;
   /** Topology#describe() text. */
   describe(): string;
 }
@@ -308,13 +314,14 @@ export class StreamsBuilder {
       throw new Error(`the DSL program does not make a valid topology:\n${lines.join('\n')}`);
     }
     const topology = result.topology;
-    const { functions, processors } = this.#doc.registries();
+    const { functions, processors, partitioners } = this.#doc.registries();
     return {
       kind: 'streamwright.built-topology',
       topology,
       document,
       functions,
       processors,
+      partitioners,
       describe: () => describeTopology(planTopology(topology)),
     };
   }

@@ -7,6 +7,8 @@ import type { ProcessorContext } from '../processor/processor-context.js';
 import type { Processor } from '../processor/processor-node.js';
 import { tableSourceProcessor } from '../processor/table-processors.js';
 import { getSerde } from '../serdes/index.js';
+import type { Serde } from '../serdes/serde.js';
+import { responseWrapperSerde, subscriptionWrapperSerde } from './fk-wire.js';
 import {
   foreignTableJoinProcessor,
   responseJoinProcessor,
@@ -49,7 +51,12 @@ export function fkJoinNodeFactory(c: FkJoinFactoryContext): Factory {
     }
     case 'fk-subscription-receive': {
       const name = node.stores[0];
-      return (ctx) => subscriptionReceiveProcessor(ctx, () => store(ctx, name));
+      return (ctx) =>
+        subscriptionReceiveProcessor(ctx, {
+          store: () => store(ctx, name),
+          foreignKeySerde: serde('keySerde'),
+          primaryKeySerde: serde('valueSerde'),
+        });
     }
     case 'fk-subscription-join': {
       const name = node.stores[0];
@@ -89,4 +96,29 @@ export function fkJoinNodeFactory(c: FkJoinFactoryContext): Factory {
     default:
       throw new EngineError('INVALID_PLAN', `${node.name}: not a foreign-key join op`);
   }
+}
+
+/**
+ * The value serde of a foreign-key join's internal topic, for its sink (by the sink's parent) or
+ * its source (by the source's child): Kafka's SubscriptionWrapperSerde over the left key's serde
+ * on the registration topic, SubscriptionResponseWrapperSerde over the right value's on the
+ * response topic (the planner names that inner serde as the node's value serde). Null for any
+ * other topic.
+ */
+export function fkTopicValueSerde(
+  node: PlannedNode,
+  byName: ReadonlyMap<string, PlannedNode>,
+): Serde<unknown> | null {
+  const neighbours = node.role === 'sink' ? node.predecessors : node.successors;
+  const ops = neighbours.map((n) => byName.get(n)?.op);
+  const inner = getSerde((node.valueSerde ?? 'json') as SerdeName);
+  if (ops.includes('fk-subscription-send') || ops.includes('fk-subscription-receive'))
+    return subscriptionWrapperSerde(inner) as Serde<unknown>;
+  if (
+    ops.includes('fk-subscription-join') ||
+    ops.includes('fk-foreign-join') ||
+    ops.includes('fk-response-join')
+  )
+    return responseWrapperSerde(inner) as Serde<unknown>;
+  return null;
 }

@@ -48,6 +48,7 @@ function resolver(leftJoin: boolean) {
         hash: valueHash(getSerde('json'), subscribedWith),
         foreignValue,
         primaryPartition: 0,
+        version: 0,
       } satisfies SubscriptionResponse,
       timestamp: 5,
       headers: {},

@@ -3,49 +3,40 @@
 // left value), SubscriptionReceive + SubscriptionJoin (right side: keeps the subscriptions and
 // answers each with the current right value), ForeignTableJoin (right side: a right update
 // answers every subscription of its key) and ResponseJoin (left side: joins a response only if
-// the left value still hashes the same, so stale responses are dropped).
-import { createHash } from 'node:crypto';
+// the left value still hashes the same, so stale responses are dropped). The wire formats are
+// Kafka's (fk-wire.ts); the subscription store holds Kafka's bytes (fk-subscription-index.ts).
 import type { ProcessorContext } from '../processor/processor-context.js';
 import type { Processor } from '../processor/processor-node.js';
 import { Change, isNullish, type EngineRecord } from '../processor/record.js';
 import type { Serde } from '../serdes/serde.js';
 import type { KeyValueStore } from '../state/key-value-store.js';
+import { EngineError } from '../errors.js';
+import {
+  combinedKey,
+  combinedKeyPrefix,
+  decodeSubscription,
+  encodeSubscription,
+  sameBytes,
+  splitCombinedKey,
+  SUBSCRIPTION_VERSION,
+  RESPONSE_VERSION,
+  type Instruction,
+  type Subscription,
+  type SubscriptionResponse,
+} from './fk-wire.js';
+import { subscriptionIndex } from './fk-subscription-index.js';
+import { hash128 } from './murmur3.js';
 
-/** SubscriptionWrapper.Instruction. */
-export type Instruction =
-  | 'DELETE_KEY_NO_PROPAGATE'
-  | 'DELETE_KEY_AND_PROPAGATE'
-  | 'PROPAGATE_NULL_IF_NO_FK_VAL_AVAILABLE'
-  | 'PROPAGATE_ONLY_IF_FK_VAL_AVAILABLE';
-
-/** What the registration topic carries (JSON), keyed by the foreign key. */
-export interface Subscription {
-  hash: string | null;
-  instruction: Instruction;
-  primaryKey: unknown;
-  primaryPartition: number;
-}
-
-/** What the response topic carries (JSON), keyed by the left key. */
-export interface SubscriptionResponse {
-  hash: string | null;
-  foreignValue: unknown;
-  primaryPartition: number;
-}
+export type { Instruction, Subscription, SubscriptionResponse } from './fk-wire.js';
 
 type Bytes = Uint8Array | null;
 
-function sameBytes(a: Bytes, b: Bytes): boolean {
-  if (a === null || b === null) return a === b;
-  return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
-/** The left value's identity: a 128-bit digest of its bytes (Kafka uses Murmur3 128). */
-export function valueHash(serde: Serde<unknown>, value: unknown): string | null {
+/** The left value's identity: Murmur3.hash128 of its bytes, as Kafka's send and resolver use. */
+export function valueHash(serde: Serde<unknown>, value: unknown): Uint8Array | null {
   if (isNullish(value)) return null;
   const bytes = serde.serialize(value);
   if (bytes === null) return null;
-  return createHash('md5').update(bytes).digest('base64');
+  return hash128(bytes);
 }
 
 function changeOf(record: EngineRecord): Change {
@@ -71,14 +62,15 @@ export function subscriptionSendProcessor(
   return {
     process(record: EngineRecord) {
       const change = changeOf(record);
-      let hash: string | null | undefined;
+      let hash: Uint8Array | null | undefined;
       const send = (foreignKey: unknown, instruction: Instruction): void => {
-        hash ??= valueHash(options.valueSerde, change.newValue);
+        if (hash === undefined) hash = valueHash(options.valueSerde, change.newValue);
         const value: Subscription = {
           hash,
           instruction,
           primaryKey: record.key,
           primaryPartition: ctx.partition,
+          version: SUBSCRIPTION_VERSION,
         };
         ctx.forward({ ...record, key: foreignKey ?? null, value });
       };
@@ -117,17 +109,27 @@ export function subscriptionSendProcessor(
   };
 }
 
-/** The subscription store's key: Kafka's CombinedKey (foreign key, primary key). */
+/** What the receive processor forwards: Kafka's CombinedKey (foreign key, primary key). */
 type CombinedKey = [unknown, unknown];
+
+function checkVersion(version: number, max: number, what: string): void {
+  // Kafka guards rolling upgrades the same way: a newer wrapper than this version knows fails.
+  if (version > max)
+    throw new EngineError('PROCESSING_FAILED', `${what} is of an incompatible version.`);
+}
 
 /**
  * SubscriptionReceiveProcessorSupplier + SubscriptionJoinProcessorSupplier (two processors in
- * Kafka's graph, one function each here): the receive side stores or deletes the subscription,
- * the join side answers it with the right table's current value.
+ * Kafka's graph, one function each here): the receive side stores or deletes the subscription
+ * under its CombinedKey bytes, the join side answers it with the right table's current value.
  */
 export function subscriptionReceiveProcessor(
   ctx: ProcessorContext,
-  store: () => KeyValueStore,
+  options: {
+    store: () => KeyValueStore;
+    foreignKeySerde: Serde<unknown>;
+    primaryKeySerde: Serde<unknown>;
+  },
 ): Processor {
   return {
     process(record: EngineRecord) {
@@ -137,16 +139,24 @@ export function subscriptionReceiveProcessor(
         ctx.taskMetrics.droppedRecordsTotal++;
         return;
       }
-      const key: CombinedKey = [nullKey ? null : record.key, wrapper.primaryKey];
+      checkVersion(wrapper.version, SUBSCRIPTION_VERSION, 'SubscriptionWrapper');
       if (!nullKey) {
-        const s = store();
+        const store = options.store();
+        const index = subscriptionIndex(store);
+        const pk = options.primaryKeySerde.serialize(wrapper.primaryKey)!;
+        const key = combinedKey(options.foreignKeySerde.serialize(record.key)!, pk);
         if (
           wrapper.instruction === 'DELETE_KEY_AND_PROPAGATE' ||
           wrapper.instruction === 'DELETE_KEY_NO_PROPAGATE'
-        )
-          s.delete(key);
-        else s.put(key, wrapper, record.timestamp);
+        ) {
+          store.delete(key, record.timestamp);
+          index.remove(key);
+        } else {
+          store.put(key, encodeSubscription(wrapper, pk), record.timestamp);
+          index.add(key);
+        }
       }
+      const key: CombinedKey = [nullKey ? null : record.key, wrapper.primaryKey];
       ctx.forward({ ...record, key, value: wrapper });
     },
   };
@@ -168,6 +178,7 @@ export function subscriptionJoinProcessor(
           hash: wrapper.hash,
           foreignValue: foreignValue ?? null,
           primaryPartition: wrapper.primaryPartition,
+          version: RESPONSE_VERSION,
         };
         ctx.forward({ ...record, key: primaryKey, value, timestamp });
       };
@@ -190,7 +201,8 @@ export function subscriptionJoinProcessor(
 
 /**
  * ForeignTableJoinProcessorSupplier: a right-table change answers every subscription of its key,
- * in the order of the left keys' bytes (Kafka scans the store by the foreign-key prefix).
+ * in the order of their CombinedKey bytes (Kafka range-scans its store from the foreign key's
+ * prefix); the subscription index finds them without visiting other keys' subscriptions.
  */
 export function foreignTableJoinProcessor(
   ctx: ProcessorContext,
@@ -207,33 +219,23 @@ export function foreignTableJoinProcessor(
         return;
       }
       const change = changeOf(record);
-      const fk = options.foreignKeySerde.serialize(record.key);
-      const matches = options
-        .store()
-        .all()
-        .filter((e) => sameBytes(options.foreignKeySerde.serialize((e.key as CombinedKey)[0]), fk))
-        .map((e) => ({
-          pk: (e.key as CombinedKey)[1],
-          bytes: options.primaryKeySerde.serialize((e.key as CombinedKey)[1]) ?? new Uint8Array(),
-          wrapper: e.value as Subscription,
-        }))
-        .sort((a, b) => compareBytes(a.bytes, b.bytes));
-      for (const m of matches) {
+      const store = options.store();
+      const prefix = combinedKeyPrefix(options.foreignKeySerde.serialize(record.key)!);
+      for (const key of subscriptionIndex(store).prefixScan(prefix)) {
+        const stored = store.get(key);
+        if (stored === undefined) continue;
+        const subscription = decodeSubscription(stored.value as Uint8Array);
         const value: SubscriptionResponse = {
-          hash: m.wrapper.hash,
+          hash: subscription.hash,
           foreignValue: change.newValue ?? null,
-          primaryPartition: m.wrapper.primaryPartition,
+          primaryPartition: subscription.primaryPartition,
+          version: RESPONSE_VERSION,
         };
-        ctx.forward({ ...record, key: m.pk, value });
+        const pk = options.primaryKeySerde.deserialize(splitCombinedKey(key).primaryKey);
+        ctx.forward({ ...record, key: pk, value });
       }
     },
   };
-}
-
-function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-  return a.length - b.length;
 }
 
 /**
@@ -253,10 +255,15 @@ export function responseJoinProcessor(
   return {
     process(record: EngineRecord) {
       const response = record.value as SubscriptionResponse;
+      if (response.version !== RESPONSE_VERSION)
+        throw new EngineError(
+          'PROCESSING_FAILED',
+          'SubscriptionResponseWrapper is of an incompatible version.',
+        );
       const current = options.left()?.get(record.key);
       const currentHash =
         current === undefined ? null : valueHash(options.valueSerde, current.value);
-      if (response.hash !== currentHash) {
+      if (!sameBytes(response.hash, currentHash)) {
         ctx.taskMetrics.droppedRecordsTotal++;
         return;
       }

@@ -13,6 +13,7 @@ import type { NodeMetrics } from '../metrics/metric-groups.js';
 import type { KeyValueStore } from '../state/key-value-store.js';
 import type { EngineStoreSpec } from '../state/store-factory.js';
 import { windowSizeMs } from '../windows/window-assignment.js';
+import { fkTopicValueSerde } from '../joins/fk-join-node-factory.js';
 import { getSerde } from '../serdes/index.js';
 import type { Serde } from '../serdes/serde.js';
 import { changedSerde } from './changed-serde.js';
@@ -90,7 +91,7 @@ export function compileSubtopology(
       const carriesChanges = n.successors.some((s) =>
         TABLE_AGGREGATIONS.has(byName.get(s)?.op ?? ''),
       );
-      const valueSerde = getSerde(serdeOf(n, 'valueSerde'));
+      const valueSerde = fkTopicValueSerde(n, byName) ?? getSerde(serdeOf(n, 'valueSerde'));
       return {
         nodeName: n.name,
         topics,

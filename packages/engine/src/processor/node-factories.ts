@@ -11,7 +11,8 @@ import { EngineError } from '../errors.js';
 import { userProcessorNode } from '../papi/user-processor.js';
 import { windowNodeFactory } from '../windows/window-node-factory.js';
 import { windowedKeySerde } from '../windows/windowed-key.js';
-import { fkJoinNodeFactory } from '../joins/fk-join-node-factory.js';
+import { fkJoinNodeFactory, fkTopicValueSerde } from '../joins/fk-join-node-factory.js';
+import { fkSinkPartition } from '../joins/fk-partitioners.js';
 import { joinNodeFactory } from '../joins/join-node-factory.js';
 import { getSerde } from '../serdes/index.js';
 import type { Serde } from '../serdes/serde.js';
@@ -195,6 +196,11 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
       const parent = c.byName.get(node.predecessors[0] ?? '');
       if (node.op === 'repartition-sink' && parent?.op === 'tableGroupBy')
         valueSerde = changedSerde(valueSerde) as Serde<unknown>;
+      // A foreign-key join's internal topics: Kafka's wrappers, routed as Kafka routes them.
+      const fk = node.op === 'repartition-sink' ? fkTopicValueSerde(node, c.byName) : null;
+      if (fk !== null) valueSerde = fk;
+      const partitionOf =
+        fk === null ? null : fkSinkPartition(node, c.byName, c.registries.partitioners);
       const topic: string | CompiledLogic | undefined =
         node.topic ??
         (cfg['topic'] as string | undefined) ??
@@ -205,7 +211,8 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
           'INVALID_PLAN',
           `${node.name}: a sink without a topic or topic extractor`,
         );
-      return (ctx) => sinkLogicProcessor(ctx, topic, keySerde, valueSerde);
+      return (ctx) =>
+        sinkLogicProcessor(ctx, topic, keySerde, valueSerde, partitionOf ?? undefined);
     }
     case 'count': {
       const storeName = requiredStore();

@@ -38,6 +38,8 @@ export interface ProcessorContextOptions {
   deadLetterQueueTopic?: string | null;
   /** The backend's check of a record before it is buffered (Backend#checkRecord). */
   produceCheck?: ((record: ProduceRecord) => Error | null) | undefined;
+  /** The partition count of a topic, for custom partitioners (Kafka's producer partitionsFor). */
+  partitionsFor?: ((topic: string) => number | undefined) | undefined;
   /** Receives every handled error (for status, logs). */
   onError: (error: ProcessingError) => void;
   /** After a dead-letter copy is written: the error's `deadLetter` has its partition and offset. */
@@ -80,6 +82,7 @@ export class ProcessorContext {
   readonly #handler: ExceptionHandling;
   readonly productionHandler: ExceptionHandling;
   readonly produceCheck: ((record: ProduceRecord) => Error | null) | undefined;
+  readonly partitionsFor: (topic: string) => number | undefined;
   readonly #deadLetterTopic: string | null;
   readonly #onError: (error: ProcessingError) => void;
   readonly #onDeadLetterWritten: ((error: ProcessingError) => void) | undefined;
@@ -98,6 +101,7 @@ export class ProcessorContext {
     this.#handler = options.processingHandler;
     this.productionHandler = options.productionHandler ?? 'log-and-fail';
     this.produceCheck = options.produceCheck;
+    this.partitionsFor = options.partitionsFor ?? (() => undefined);
     this.#deadLetterTopic = options.deadLetterQueueTopic ?? null;
     this.#onError = options.onError;
     this.#onDeadLetterWritten = options.onDeadLetterWritten;

@@ -17,10 +17,27 @@ export type ProcessorFactory = (
 /** Processor name (as `config.processor` of a process / processValues node) → factory. */
 export type ProcessorRegistry = Readonly<Record<string, ProcessorFactory>>;
 
+/**
+ * Kafka's StreamPartitioner#partitions(topic, key, value, numPartitions): the partition for a
+ * record, a list of them (Kafka's Set: a foreign-key join needs exactly one), or null / undefined
+ * for the producer's default partitioner (murmur2 of the key bytes). TableJoined's partitioners
+ * see the key only (`value` is null), as in Kafka.
+ */
+export type StreamPartitioner = (
+  topic: string,
+  key: unknown,
+  value: unknown,
+  numPartitions: number,
+) => number | readonly number[] | null | undefined;
+
+/** Partitioner name (as a foreign-key join's `partitioner` / `otherPartitioner`) → partitioner. */
+export type PartitionerRegistry = Readonly<Record<string, StreamPartitioner>>;
+
 /** In-process code a topology may refer to by name, and where print() writes. */
 export interface CodeRegistries {
   functions?: FunctionRegistry;
   processors?: ProcessorRegistry;
+  partitioners?: PartitionerRegistry;
   /** print()'s System.out: defaults to process.stdout. */
   printLine?: (line: string) => void;
   /**

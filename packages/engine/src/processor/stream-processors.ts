@@ -2,6 +2,7 @@
 // KStreamFlatMap, KStreamFlatMapValues, KStreamPeek, ForeachProcessor, KStreamPrint,
 // KStreamBranch). Each forwards records with the input's timestamp and headers, as Kafka
 // Streams' record.withKey / withValue do.
+import type { ProduceRecord } from '../api.js';
 import type { Serde } from '../serdes/serde.js';
 import type { CompiledLogic } from './logic.js';
 import type { ProcessorContext } from './processor-context.js';
@@ -187,6 +188,8 @@ export function sinkLogicProcessor(
   topic: string | CompiledLogic,
   keySerde: Serde<unknown>,
   valueSerde: Serde<unknown>,
+  /** A custom partition choice (undefined from it: the default partitioner). */
+  partitionOf?: (ctx: ProcessorContext, topic: string, record: EngineRecord) => number | undefined,
 ): Processor {
   return {
     process(record) {
@@ -206,13 +209,17 @@ export function sinkLogicProcessor(
         ctx.handleError(ctx.currentNode!, record, error, ctx.productionHandler, 'production');
         return;
       }
-      const out = {
+      const out: ProduceRecord = {
         topic: target,
         key,
         value,
         timestamp: record.timestamp,
         headers: record.headers,
       };
+      if (partitionOf !== undefined) {
+        const partition = partitionOf(ctx, target, record);
+        if (partition !== undefined) out.partition = partition;
+      }
       const refused = ctx.produceCheck?.(out);
       if (refused) {
         ctx.handleError(

@@ -22,7 +22,11 @@ export interface KeyValueStore {
   readonly name: string;
   get(key: unknown): ValueAndTimestamp | undefined;
   put(key: unknown, value: unknown, timestamp: number): void;
-  delete(key: unknown): void;
+  /**
+   * `timestamp`: the changelog tombstone's (Kafka logs the current record's); stores that are
+   * not given one use the wall clock.
+   */
+  delete(key: unknown, timestamp?: number): void;
   /** Removes without logging (retention expiry in window and session stores); optional. */
   evict?(key: unknown): void;
   all(): KeyValueEntry[];
@@ -63,7 +67,7 @@ export class InMemoryKeyValueStore implements TaskKeyValueStore {
   readonly #map = new Map<StoreKey, KeyValueEntry>();
   readonly #logging: boolean;
   readonly #dirty = new Set<StoreKey>();
-  readonly #deleted = new Map<StoreKey, unknown>();
+  readonly #deleted = new Map<StoreKey, { key: unknown; timestamp: number | undefined }>();
   readonly #keyOf: (key: unknown) => StoreKey;
   readonly #keySerde: Serde<unknown>;
   readonly #valueSerde: Serde<unknown>;
@@ -104,12 +108,12 @@ export class InMemoryKeyValueStore implements TaskKeyValueStore {
     }
   }
 
-  delete(key: unknown): void {
+  delete(key: unknown, timestamp?: number): void {
     const k = this.#keyOf(key);
     this.#map.delete(k);
     if (this.#logging) {
       this.#dirty.delete(k);
-      this.#deleted.set(k, key);
+      this.#deleted.set(k, { key, timestamp });
     }
   }
 
@@ -150,13 +154,13 @@ export class InMemoryKeyValueStore implements TaskKeyValueStore {
         timestamp: e.timestamp,
       });
     }
-    for (const key of this.#deleted.values()) {
+    for (const { key, timestamp } of this.#deleted.values()) {
       out.push({
         topic: this.changelogTopic,
         partition: this.partition,
         key: this.#keySerde.serialize(key),
         value: null,
-        timestamp: Date.now(),
+        timestamp: timestamp ?? Date.now(),
       });
     }
     this.#dirty.clear();

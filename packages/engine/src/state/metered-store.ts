@@ -42,8 +42,8 @@ export class MeteredKeyValueStore implements TaskKeyValueStore {
   put(key: unknown, value: unknown, timestamp: number): void {
     this.#timed('put', () => this.inner.put(key, value, timestamp));
   }
-  delete(key: unknown): void {
-    this.#timed('delete', () => this.inner.delete(key));
+  delete(key: unknown, timestamp?: number): void {
+    this.#timed('delete', () => this.inner.delete(key, timestamp));
   }
   evict(key: unknown): void {
     this.inner.evict?.(key);

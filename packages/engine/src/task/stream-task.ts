@@ -58,6 +58,8 @@ export interface StreamTaskOptions {
   threadCache?: ThreadCache | null;
   /** Backend#checkRecord, for the production exception handler. */
   checkRecord?: ((record: ProduceRecord) => Error | null) | undefined;
+  /** Partition counts of topics, for custom partitioners (a foreign-key join's TableJoined). */
+  partitionsFor?: ((topic: string) => number | undefined) | undefined;
   now?: () => number;
   /** Processing stops between records while it is closed (a debugger's pause). */
   pauseGate?: Readonly<PauseGate>;
@@ -156,6 +158,7 @@ export class StreamTask {
       productionHandler: config.productionExceptionHandler,
       deadLetterQueueTopic: config.deadLetterQueueTopic,
       produceCheck: options.checkRecord,
+      partitionsFor: options.partitionsFor,
       onError: options.onError,
       ...(options.onDeadLetterWritten ? { onDeadLetterWritten: options.onDeadLetterWritten } : {}),
       now: this.#now,

@@ -21,6 +21,7 @@ import { changedSerde } from '../processor/changed-serde.js';
 import { tapSubtopologies } from '../app/record-tap.js';
 import { compilePlan, type CompiledSubtopology } from '../processor/compile.js';
 import type { CodeRegistries } from '../processor/registries.js';
+import { fkTopicValueSerde } from '../joins/fk-join-node-factory.js';
 import { getSerde } from '../serdes/index.js';
 import type { Serde } from '../serdes/serde.js';
 import type { KeyValueEntry, ValueAndTimestamp } from '../state/key-value-store.js';
@@ -46,6 +47,12 @@ export interface TestOutputTopic {
   getQueueSize(): number;
 }
 
+export interface RawTestRecord {
+  key: Uint8Array | null;
+  value: Uint8Array | null;
+  timestamp: number;
+}
+
 export interface TestDriver {
   /** Serializes with the reading source's serdes, then processes synchronously. */
   pipeInput(
@@ -69,6 +76,11 @@ export interface TestDriver {
   createOutputTopic(topic: string): TestOutputTopic;
   /** Takes (and removes) everything written to `topic` so far, decoded with its sink's serdes. */
   readOutput(topic: string): TestRecord[];
+  /**
+   * Takes (and removes) `topic`'s records as bytes, as they sit in the topic (internal topics
+   * too: a foreign-key join's wrappers, changelogs). Separate from readOutput's queue.
+   */
+  readRawOutput(topic: string): RawTestRecord[];
   /**
    * Runs a generator node `count` times (seq continues across calls), pipes the records into its
    * topic and returns them.
@@ -116,6 +128,7 @@ export function createTestDriver(
       ...options,
       functions: { ...topology.functions, ...options.functions },
       processors: { ...topology.processors, ...options.processors },
+      partitioners: { ...topology.partitioners, ...options.partitioners },
     };
     return createTestDriver(topology.topology, merged);
   }
@@ -171,6 +184,8 @@ export function createTestDriverFromPlan(
       threadCache,
       onError: (e) => void errors.unshift(e),
       now: clock,
+      // TopologyTestDriver's producer knows one partition of every topic.
+      partitionsFor: () => 1,
     });
     task.initializeWithoutRestore();
     if (sub.global)
@@ -188,6 +203,7 @@ export function createTestDriverFromPlan(
 
   const offsets = new Map<string, number>();
   const outputs = new Map<string, TestRecord[]>();
+  const rawOutputs = new Map<string, RawTestRecord[]>();
   const nextOffset = (topic: string) => {
     const o = offsets.get(topic) ?? 0;
     offsets.set(topic, o + 1);
@@ -221,6 +237,9 @@ export function createTestDriverFromPlan(
       let list = outputs.get(out.topic);
       if (!list) outputs.set(out.topic, (list = []));
       list.push(decoded);
+      let raw = rawOutputs.get(out.topic);
+      if (!raw) rawOutputs.set(out.topic, (raw = []));
+      raw.push({ key: stored.key, value: stored.value, timestamp: stored.timestamp });
       if (taskByTopic.has(out.topic)) queue.push(stored);
     }
   };
@@ -278,6 +297,12 @@ export function createTestDriverFromPlan(
     });
   };
 
+  const readRawOutput = (topic: string): RawTestRecord[] => {
+    const list = rawOutputs.get(topic) ?? [];
+    rawOutputs.set(topic, []);
+    return list;
+  };
+
   const readOutput = (topic: string): TestRecord[] => {
     const list = outputs.get(topic) ?? [];
     outputs.set(topic, []);
@@ -292,6 +317,7 @@ export function createTestDriverFromPlan(
     pipeRawInput,
     createInputTopic: (topic) => ({ pipeInput: (k, v, ts, h) => pipeInput(topic, k, v, ts, h) }),
     readOutput,
+    readRawOutput,
     createOutputTopic(topic) {
       const list = () => {
         let l = outputs.get(topic);
@@ -397,7 +423,9 @@ function collectOutputSerdes(
     if (n.role !== 'sink') continue;
     const cfg = (n.modelNode?.config ?? {}) as Record<string, unknown>;
     const topic = n.topic ?? (cfg['topic'] as string | undefined) ?? EXTRACTED;
-    const value = getSerde(n.valueSerde ?? (cfg['valueSerde'] as never) ?? 'json');
+    const value =
+      (n.op === 'repartition-sink' ? fkTopicValueSerde(n, byName) : null) ??
+      getSerde(n.valueSerde ?? (cfg['valueSerde'] as never) ?? 'json');
     const changes =
       n.op === 'repartition-sink' && byName.get(n.predecessors[0] ?? '')?.op === 'tableGroupBy';
     into.set(topic, {

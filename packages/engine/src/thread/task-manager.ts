@@ -73,6 +73,12 @@ export class TaskManager {
       [...this.tasks.values()].filter((t) => !wanted.has(t.id) && t.state !== 'FAILED'),
     );
     const created: StreamTask[] = [];
+    // Partition counts for custom partitioners (Kafka's producer asks partitionsFor per send;
+    // topics exist with fixed counts once the application started).
+    const counts = new Map<string, number>();
+    if (wanted.size > 0)
+      for (const t of await backend.listTopics()) counts.set(t.name, t.partitions);
+    const partitionsFor = (topic: string): number | undefined => counts.get(topic);
     for (const [id, w] of wanted) {
       const existing = this.tasks.get(id);
       if (existing && existing.state !== 'CLOSED') continue;
@@ -89,6 +95,7 @@ export class TaskManager {
           ? { onDeadLetterWritten: this.#o.ctx.onDeadLetterWritten }
           : {}),
         checkRecord: backend.checkRecord?.bind(backend),
+        partitionsFor,
         ...(this.#o.ctx.pauseGate ? { pauseGate: this.#o.ctx.pauseGate } : {}),
       });
       this.tasks.set(id, task);

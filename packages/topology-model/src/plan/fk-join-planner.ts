@@ -56,7 +56,10 @@ export const foreignKeyJoinPlanners: { foreignKeyJoin: Planner<'foreignKeyJoin'>
       keySerde: right.keySerde,
       valueSerde: left.valueSerde,
     });
-    const wrapperSerdes = { keySerde: right.keySerde, valueSerde: 'json' as const };
+    // The internal topics carry Kafka's wrappers (engine: joins/fk-wire.ts) around the inner
+    // serde named here: the registration topic's SubscriptionWrapper the left key's bytes, the
+    // response topic's SubscriptionResponseWrapper the right value's.
+    const wrapperSerdes = { keySerde: right.keySerde, valueSerde: left.keySerde };
     b.addSink(
       registrationSink,
       'repartition-sink',
@@ -72,8 +75,10 @@ export const foreignKeyJoinPlanners: { foreignKeyJoin: Planner<'foreignKeyJoin'>
     const store = b.addStore(
       {
         name: subscriptionStore,
-        keySerde: 'json',
-        valueSerde: 'json',
+        // Keyed by CombinedKey bytes ({int32 fk length}{fk}{pk}), valued by SubscriptionWrapper
+        // bytes: a right update reads its foreign key's prefix, and the changelog is Kafka's.
+        keySerde: 'bytes',
+        valueSerde: 'bytes',
         logging: true,
         caching: false,
         storeType: 'persistent',
@@ -98,7 +103,7 @@ export const foreignKeyJoinPlanners: { foreignKeyJoin: Planner<'foreignKeyJoin'>
       ...keys,
       stores: [subscriptionStore],
     });
-    const responseSerdes = { keySerde: left.keySerde, valueSerde: 'json' as const };
+    const responseSerdes = { keySerde: left.keySerde, valueSerde: right.valueSerde };
     addInternalTopics(b, [registrationTopic, responseTopic]);
     b.addSink(
       responseSink,

@@ -14,6 +14,7 @@ type Exported =
       kind: 'streamwright.built-topology';
       functions: CodeRegistries['functions'];
       processors: CodeRegistries['processors'];
+      partitioners?: CodeRegistries['partitioners'];
     };
 
 export async function loadCodeModule(specifier: string): Promise<CodeRegistries> {
@@ -29,6 +30,7 @@ export async function loadCodeModule(specifier: string): Promise<CodeRegistries>
   const out: CodeRegistries = {};
   if (exported.functions) out.functions = exported.functions;
   if (exported.processors) out.processors = exported.processors;
+  if (exported.partitioners) out.partitioners = exported.partitioners;
   if ('printLine' in exported && exported.printLine) out.printLine = exported.printLine;
   return out;
 }

@@ -3,10 +3,13 @@ package dev.streamwright.oracle;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.function.BiFunction;
 import org.apache.kafka.streams.kstream.KTable;
 import org.apache.kafka.streams.kstream.TableJoined;
 import org.apache.kafka.streams.kstream.ValueJoiner;
+import org.apache.kafka.streams.processor.StreamPartitioner;
 
 /**
  * The `foreignKeyJoin` kind: KTable#join / leftJoin(other, foreignKeyExtractor, joiner,
@@ -16,6 +19,16 @@ import org.apache.kafka.streams.kstream.ValueJoiner;
  */
 final class ForeignKeyJoins {
   private ForeignKeyJoins() {}
+
+  /**
+   * A partitioner named in the document (TableJoined.with(partitioner, otherPartitioner)) is
+   * trusted code registered with our engine; here it is a fixed Java partitioner choosing
+   * partition 0, which is every partition TopologyTestDriver has (its topics have one).
+   */
+  private static StreamPartitioner<Object, Void> partitioner(JsonNode name) {
+    if (name.isMissingNode() || name.isNull()) return null;
+    return (topic, key, value, numPartitions) -> Optional.of(Set.of(0));
+  }
 
   static Map<String, Flow> apply(TopologyBuilder tb, JsonNode n, Map<String, List<Flow>> inputs, String name) {
     JsonNode c = n.path("config");
@@ -30,7 +43,9 @@ final class ForeignKeyJoins {
     String valueName = c.hasNonNull("valueSerde") ? c.path("valueSerde").asText() : "json";
     KTable<Object, Object> l = left.table();
     KTable<Object, Object> r = right.table();
-    TableJoined<Object, Object> tj = name == null ? TableJoined.with(null, null) : TableJoined.as(name);
+    TableJoined<Object, Object> tj =
+        TableJoined.with(partitioner(c.path("partitioner")), partitioner(c.path("otherPartitioner")));
+    if (name != null) tj = tj.withName(name);
     KTable<Object, Object> out;
     if (TopologyBuilder.materializedGiven(c)) {
       var m = TopologyBuilder.materialized(c, keyName, valueName);

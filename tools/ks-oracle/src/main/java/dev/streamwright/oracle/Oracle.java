@@ -8,8 +8,10 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Properties;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
@@ -27,7 +29,7 @@ import org.apache.kafka.streams.kstream.Windowed;
 
 /**
  * Reads {"scenarios": [{name, topology, inputs: [{topic, key, value, timestamp}], outputs:
- * [topic...], stores: [store...]}]} on stdin, runs each on Apache Kafka Streams'
+ * [topic...], rawOutputs: [topic...], stores: [store...]}]} on stdin, runs each on Apache Kafka Streams'
  * TopologyTestDriver, and prints {"results": [...]} with one object per scenario: {name,
  * describe, outputs: {topic: [{key, value, timestamp}]}, stores: {store: [[key, value]...]}} or
  * {name, error}. Inputs may target any topic the topology reads (stream, table or global table
@@ -113,6 +115,24 @@ public final class Oracle {
           outputs.set(topic, records);
         }
         result.set("outputs", outputs);
+        // Any topic's records as raw bytes (base64), internal topics included: the wire formats
+        // of Kafka's own internal topics (e.g. a foreign-key join's subscription wrappers).
+        ObjectNode rawOutputs = JSON.createObjectNode();
+        for (JsonNode rawTopic : scenario.path("rawOutputs")) {
+          String topic = rawTopic.asText();
+          TestOutputTopic<byte[], byte[]> t =
+              driver.createOutputTopic(topic, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+          ArrayNode records = JSON.createArrayNode();
+          for (TestRecord<byte[], byte[]> r : t.readRecordsToList()) {
+            ObjectNode rec = JSON.createObjectNode();
+            rec.put("key", r.key() == null ? null : Base64.getEncoder().encodeToString(r.key()));
+            rec.put("value", r.value() == null ? null : Base64.getEncoder().encodeToString(r.value()));
+            rec.put("timestamp", r.timestamp());
+            records.add(rec);
+          }
+          rawOutputs.set(topic, records);
+        }
+        result.set("rawOutputs", rawOutputs);
         ObjectNode stores = JSON.createObjectNode();
         for (JsonNode storeName : scenario.path("stores")) {
           String store = storeName.asText();
