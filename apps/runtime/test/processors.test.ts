@@ -29,7 +29,46 @@ export const processors = {
 export const functions = {
   isLarge: ({ value }) => value.amount > 100,
 };
+// A foreign-key join's TableJoined partitioner: "o7" / "p7" → partition 7 % n.
+export const partitioners = {
+  'by-number': (topic, key, value, numPartitions) => Number(String(key).slice(1)) % numPartitions,
+};
 `;
+
+/** Orders joined with products by foreign key, both internal topics routed by 'by-number'. */
+function fkTopology(): Record<string, unknown> {
+  return {
+    schemaVersion: 1,
+    application: { id: 'fk-app', config: { 'commit.interval.ms': 100 } },
+    topics: [
+      { name: 'orders', partitions: 3 },
+      { name: 'products', partitions: 2 },
+      { name: 'enriched', partitions: 1 },
+    ],
+    nodes: [
+      { id: 'orders', kind: 'table', config: { topic: 'orders' } },
+      { id: 'products', kind: 'table', config: { topic: 'products' } },
+      {
+        id: 'j',
+        kind: 'foreignKeyJoin',
+        config: {
+          foreignKeyExtractor: 'value.product',
+          joiner: '{"qty": left.qty, "name": right.name}',
+          partitioner: 'by-number',
+          otherPartitioner: 'by-number',
+        },
+      },
+      { id: 't', kind: 'toStream', config: {} },
+      { id: 'out', kind: 'sink', config: { topic: 'enriched' } },
+    ],
+    edges: [
+      { from: 'orders', to: 'j', toPort: 'left' },
+      { from: 'products', to: 'j', toPort: 'right' },
+      { from: 'j', to: 't' },
+      { from: 't', to: 'out' },
+    ],
+  };
+}
 
 function customTopology(): Record<string, unknown> {
   return {
@@ -77,6 +116,7 @@ describe('operator processors', () => {
       expect(await client.registry.list.query()).toEqual({
         processors: ['tag-with-partition'],
         functions: ['isLarge'],
+        partitioners: ['by-number'],
       });
       const deployed = await client.app.deploy.mutate({ topology: customTopology() });
       expect(deployed.ok).toBe(true);
@@ -101,11 +141,60 @@ describe('operator processors', () => {
     }
   });
 
+  it('routes a foreign-key join by the partitioners the module registers', async () => {
+    const runtime = await startTestRuntime({ dataDir: join(root, 'fk'), code });
+    try {
+      const client = makeClient(runtime.url);
+      const deployed = await client.app.deploy.mutate({ topology: fkTopology() });
+      expect(deployed.ok).toBe(true);
+      // Both tables partitioned by the number in their keys, as the partitioner routes.
+      for (const p of [1, 2])
+        await client.topics.produce.mutate({
+          topic: 'products',
+          partition: p % 2,
+          key: `p${p}`,
+          value: JSON.stringify({ name: `name-${p}` }),
+        });
+      for (const o of [3, 4, 5])
+        await client.topics.produce.mutate({
+          topic: 'orders',
+          partition: o % 3,
+          key: `o${o}`,
+          value: JSON.stringify({ product: `p${(o % 2) + 1}`, qty: o }),
+        });
+      const out = await eventually(async () => {
+        const read = await client.topics.read.query({ topic: 'enriched', limit: 10 });
+        return read.length === 3 ? read : undefined;
+      }, 'the joined orders');
+      expect(Object.fromEntries(out.map((r) => [r.key, r.value]))).toEqual({
+        o3: { qty: 3, name: 'name-2' },
+        o4: { qty: 4, name: 'name-1' },
+        o5: { qty: 5, name: 'name-2' },
+      });
+      const responses = await client.topics.read.query({
+        topic: 'fk-app-KTABLE-FK-JOIN-SUBSCRIPTION-RESPONSE-0000000014-topic',
+        limit: 10,
+        valueSerde: 'bytes',
+      });
+      expect(responses.map((r) => [r.key, r.partition]).sort()).toEqual([
+        ['o3', 0],
+        ['o4', 1],
+        ['o5', 2],
+      ]);
+    } finally {
+      await runtime.close();
+    }
+  });
+
   it('refuses, as validation errors, names the runtime has not registered', async () => {
     const runtime = await startTestRuntime({ dataDir: join(root, 'bare') });
     try {
       const client = makeClient(runtime.url);
-      expect(await client.registry.list.query()).toEqual({ processors: [], functions: [] });
+      expect(await client.registry.list.query()).toEqual({
+        processors: [],
+        functions: [],
+        partitioners: [],
+      });
       const result = await client.app.deploy.mutate({ topology: customTopology() });
       expect(result.ok).toBe(false);
       if (result.ok) return;
@@ -118,6 +207,13 @@ describe('operator processors', () => {
       expect((await client.topology.validate.mutate({ topology: customTopology() })).ok).toBe(
         false,
       );
+      const fk = await client.topology.validate.mutate({ topology: fkTopology() });
+      expect(fk.ok).toBe(false);
+      if (fk.ok) return;
+      expect(fk.errors.map((e) => [e.path, e.code, e.nodeId])).toEqual([
+        ['nodes[2].config.partitioner', 'unknown_partitioner', 'j'],
+        ['nodes[2].config.otherPartitioner', 'unknown_partitioner', 'j'],
+      ]);
       expect((await client.app.status.query()).deployed).toBe(false);
     } finally {
       await runtime.close();

@@ -25,6 +25,7 @@ export async function runServe(options: ServeOptions): Promise<void> {
         module: code.module,
         processors: Object.keys(code.processors),
         functions: Object.keys(code.functions),
+        partitioners: Object.keys(code.partitioners),
       },
       'registered the operator processors and functions',
     );

@@ -1,14 +1,19 @@
 // The operator's code: custom Processor API processors (and TypeScript functions for logic
-// fields) from a module the runtime imports once at start (`serve --processors <module>`). It is
+// fields, partitioners for foreign-key joins' TableJoined) from a module the runtime imports once at start (`serve --processors <module>`). It is
 // trusted code running with the runtime's privileges; topologies only refer to it by name, and
 // nothing that arrives through the API is ever imported or evaluated (docs/SECURITY.md).
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { FunctionRegistry, ProcessorRegistry } from '@streamwright/engine';
+import type {
+  FunctionRegistry,
+  PartitionerRegistry,
+  ProcessorRegistry,
+} from '@streamwright/engine';
 
 export interface CodeRegistry {
   processors: ProcessorRegistry;
   functions: FunctionRegistry;
+  partitioners: PartitionerRegistry;
   /** The module's absolute path, or null when nothing was loaded. */
   module: string | null;
 }
@@ -16,14 +21,15 @@ export interface CodeRegistry {
 export const EMPTY_REGISTRY: CodeRegistry = Object.freeze({
   processors: Object.freeze({}),
   functions: Object.freeze({}),
+  partitioners: Object.freeze({}),
   module: null,
 });
 
 /**
  * Imports the module and takes its registries the way the engine's worker threads take them
  * (StreamsAppOptions.workerModule), so one module serves both: the default export, else a
- * `registries` export, else the module itself, each an object with `processors` and/or
- * `functions` (objects of name → function) or a function (possibly async) returning one.
+ * `registries` export, else the module itself, each an object with `processors`, `functions`
+ * and/or `partitioners` (objects of name → function) or a function (possibly async) returning one.
  */
 export async function loadCodeModule(path: string): Promise<CodeRegistry> {
   const absolute = resolve(path);
@@ -37,24 +43,30 @@ export async function loadCodeModule(path: string): Promise<CodeRegistry> {
   let exported: unknown = namespace.default ?? namespace.registries ?? namespace;
   if (typeof exported === 'function') exported = await (exported as () => unknown)();
   const registries = isObject(exported) ? exported : {};
-  const { processors, functions } = registries;
-  if (processors === undefined && functions === undefined) {
+  const { processors, functions, partitioners } = registries;
+  if (processors === undefined && functions === undefined && partitioners === undefined) {
     throw new Error(
-      `${absolute} exports neither \`processors\` nor \`functions\` (objects of name → factory / function)`,
+      `${absolute} exports neither \`processors\` nor \`functions\` nor \`partitioners\` (objects of name → factory / function)`,
     );
   }
   return {
     processors: registryOf(processors, 'processors', absolute) as ProcessorRegistry,
     functions: registryOf(functions, 'functions', absolute) as FunctionRegistry,
+    partitioners: registryOf(partitioners, 'partitioners', absolute) as PartitionerRegistry,
     module: absolute,
   };
 }
 
 /** The names a topology may refer to, for validateTopology. */
-export function registryNames(code: CodeRegistry): { processors: string[]; functions: string[] } {
+export function registryNames(code: CodeRegistry): {
+  processors: string[];
+  functions: string[];
+  partitioners: string[];
+} {
   return {
     processors: Object.keys(code.processors).sort(),
     functions: Object.keys(code.functions).sort(),
+    partitioners: Object.keys(code.partitioners).sort(),
   };
 }
 

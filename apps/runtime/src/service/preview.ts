@@ -80,6 +80,7 @@ export async function runPreview(options: {
       recordTap: tap,
       processors: options.code.processors,
       functions: options.code.functions,
+      partitioners: options.code.partitioners,
     });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

@@ -351,6 +351,7 @@ export class RuntimeService {
         topology,
         processors: this.code.processors,
         functions: this.code.functions,
+        partitioners: this.code.partitioners,
         // Stream threads in worker threads import the operator's module themselves.
         ...(this.code.module ? { workerModule: pathToFileURL(this.code.module).href } : {}),
         recordTap: sampler.tap,

@@ -25,6 +25,8 @@ export const ISSUE_CODES = [
   'unknown_function',
   /** A processor name not in the registry given to validateTopology (`processors` option). */
   'unknown_processor',
+  /** A foreign-key join's partitioner not in the registry given (`partitioners` option). */
+  'unknown_partitioner',
   /** A topic read by two sources (Kafka Streams: "Topic has already been registered by another source"). */
   'duplicate_source_topic',
   'unknown_topic',
@@ -62,6 +64,8 @@ export interface ValidateOptions {
   functions?: readonly string[];
   /** Names of custom processors process / processValues nodes may use. */
   processors?: readonly string[];
+  /** Names of partitioners a foreign-key join's `partitioner` / `otherPartitioner` may use. */
+  partitioners?: readonly string[];
 }
 
 export type ValidationResult =

@@ -79,6 +79,7 @@ export function checkNodes(
   const patterns: Parameters<typeof checkPatternOverlaps>[0] = [];
   const functions = options.functions ? new Set(options.functions) : null;
   const processors = options.processors ? new Set(options.processors) : null;
+  const partitioners = options.partitioners ? new Set(options.partitioners) : null;
   // Stores a process node may connect to: the document's and those DSL nodes materialize by
   // name. Global stores are readable everywhere and Kafka Streams refuses to connect them.
   const knownStores = new Set(declaredStores);
@@ -160,7 +161,7 @@ export function checkNodes(
     }
 
     if (parsed.success)
-      kindRules(raw.kind, config, { knownStores, globalStores, processors }, issue);
+      kindRules(raw.kind, config, { knownStores, globalStores, processors, partitioners }, issue);
 
     const useTopic = (topic: string, rest: PropertyKey[], reads: boolean): void => {
       if (!declaredTopics.has(topic))
@@ -224,11 +225,23 @@ export function checkNodes(
 function kindRules(
   kind: NodeKind,
   config: Record<string, unknown>,
-  known: { knownStores: Set<string>; globalStores: Set<string>; processors: Set<string> | null },
+  known: {
+    knownStores: Set<string>;
+    globalStores: Set<string>;
+    processors: Set<string> | null;
+    partitioners: Set<string> | null;
+  },
   issue: (rest: PropertyKey[], code: ValidationIssue['code'], message: string) => void,
 ): void {
-  const { knownStores, globalStores, processors } = known;
+  const { knownStores, globalStores, processors, partitioners } = known;
   switch (kind) {
+    case 'foreignKeyJoin':
+      for (const field of ['partitioner', 'otherPartitioner']) {
+        const name = config[field];
+        if (typeof name === 'string' && partitioners && !partitioners.has(name))
+          issue(['config', field], 'unknown_partitioner', `no partitioner "${name}" is registered`);
+      }
+      break;
     case 'source':
       checkSourceTopicChoice(config, issue);
       break;

@@ -141,6 +141,39 @@ describe('validateTopology: logic fields', () => {
       validateTopology(fixed, { functions: ['known', 'log'], processors: ['dedupe'] }).ok,
     ).toBe(true);
   });
+
+  it('refuses, given a partitioner registry, a foreign-key join naming another partitioner', () => {
+    const nodes: Nodes = [
+      { id: 'l', kind: 'table', config: { topic: 'left' } },
+      { id: 'r', kind: 'table', config: { topic: 'right' } },
+      {
+        id: 'j',
+        kind: 'foreignKeyJoin',
+        config: {
+          foreignKeyExtractor: 'value.fk',
+          joiner: 'left',
+          partitioner: 'by-region',
+          otherPartitioner: 'by-id',
+        },
+      },
+    ];
+    const edges: Edges = [
+      { from: 'l', to: 'j', toPort: 'left' },
+      { from: 'r', to: 'j', toPort: 'right' },
+    ];
+    const fk = doc('app', nodes, edges);
+    expect(validateTopology(fk).ok).toBe(true);
+    expect(
+      errorsOf(fk, { partitioners: ['by-id'] }).map((i) => [i.code, i.path, i.message]),
+    ).toEqual([
+      [
+        'unknown_partitioner',
+        'nodes[2].config.partitioner',
+        'no partitioner "by-region" is registered',
+      ],
+    ]);
+    expect(validateTopology(fk, { partitioners: ['by-id', 'by-region'] }).ok).toBe(true);
+  });
 });
 
 describe('validateTopology: kind rules', () => {
