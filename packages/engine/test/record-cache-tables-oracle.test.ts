@@ -252,6 +252,43 @@ const scenarios: OracleScenario[] = [
   },
 ];
 
+const joinOf = (type: string) => ({
+  name: `cache on: materialized ${type} table–table join (a null result never stored forwards nothing)`,
+  topology: doc(
+    `cached-${type}-join`,
+    ['a', 'b', 'out'],
+    [
+      { id: 'a', kind: 'table', config: { topic: 'a' } },
+      { id: 'b', kind: 'table', config: { topic: 'b' } },
+      {
+        id: 'j',
+        kind: 'tableTableJoin',
+        config: { type, joiner: '{"l": left, "r": right}', store: 'joined' },
+      },
+      { id: 'ts', kind: 'toStream', config: {} },
+      sink('o', 'out'),
+    ],
+    [
+      ['a', 'j', 'left'],
+      ['b', 'j', 'right'],
+      ['j', 'ts'],
+      ['ts', 'o'],
+    ],
+  ),
+  inputs: [
+    { topic: 'a', key: 'k1', value: { v: 1 }, timestamp: 1 },
+    { topic: 'b', key: 'k2', value: { v: 2 }, timestamp: 2 },
+    { topic: 'b', key: 'k1', value: { v: 3 }, timestamp: 3 },
+    { topic: 'a', key: 'k1', value: { v: 4 }, timestamp: 4 },
+    { topic: 'b', key: 'k1', value: null, timestamp: 5 },
+    { topic: 'a', key: 'k3', value: null, timestamp: 6 },
+    { topic: 'b', key: 'k2', value: null, timestamp: 7 },
+    { topic: 'a', key: 'k1', value: null, timestamp: 8 },
+  ],
+  outputs: ['out'],
+});
+scenarios.push(joinOf('inner'), joinOf('left'), joinOf('outer'));
+
 compareWithOracle(
   'record cache on KTable filter/mapValues, table aggregations and cogroup vs Apache Kafka Streams 4.1',
   scenarios,

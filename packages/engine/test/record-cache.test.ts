@@ -274,6 +274,38 @@ describe('record cache in a running app: table aggregations and materialized fil
     ]);
   });
 
+  it('a materialized table–table join forwards each joined key once per commit', async () => {
+    // One input topic feeds both tables (values "l:…" go left, "r:…" right), so one task sees
+    // the records in order: k1 joins at r:x, then l:2 updates the result; k2 never matches.
+    const out = await run(
+      'cache-table-join',
+      [
+        ['k1', 'l:1'],
+        ['k2', 'l:5'],
+        ['k1', 'r:x'],
+        ['k1', 'l:2'],
+      ],
+      (b) => {
+        const input = b.stream('in', strings);
+        const side = (prefix: string, store: string) =>
+          input
+            .filter((_k: string, v: string) => v.startsWith(prefix))
+            .toTable(Materialized.as<string, string>(store).withCachingDisabled());
+        side('l:', 'lefts')
+          .join(
+            side('r:', 'rights'),
+            (l: string, r: string) => `${l}+${r}`,
+            Materialized.as('joined'),
+          )
+          .toStream()
+          .to('joined', Produced.with(Serdes.String(), Serdes.String()));
+      },
+      'joined',
+    );
+    // Uncached: k1 l:1+r:x, then k1 l:2+r:x.
+    expect(out).toEqual([{ key: 'k1', value: 'l:2+r:x' }]);
+  });
+
   it('a materialized KTable filter forwards nothing for keys filtered out since the last commit', async () => {
     const out = await run(
       'cache-table-filter',

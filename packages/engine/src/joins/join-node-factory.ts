@@ -3,6 +3,7 @@
 // processor factory switch (processor/node-factories.ts).
 import type { JoinWindowSpec, PlannedNode } from '@streamwright/topology-model';
 import { EngineError } from '../errors.js';
+import { changeForwarder } from '../processor/change-forwarder.js';
 import type { CompiledLogic } from '../processor/logic.js';
 import type { ProcessorContext } from '../processor/processor-context.js';
 import type { Processor } from '../processor/processor-node.js';
@@ -107,16 +108,35 @@ export function joinNodeFactory(c: JoinFactoryContext): Factory {
         });
     }
     case 'join-merge': {
-      // KSTREAM-MERGE passes records on; KTableKTableJoinMerger also materializes the result.
+      // KSTREAM-MERGE passes records on; KTableKTableJoinMerger also materializes the result,
+      // forwarding through the store's record cache when it has one (TimestampedTupleForwarder):
+      // then a join result that was never in the store and is null forwards nothing.
       const store = node.stores[0];
-      return (ctx) => ({
-        process(record: EngineRecord) {
-          if (store !== undefined && record.value instanceof Change) {
-            ctx.stores.get(store)?.put(record.key, record.value.newValue, record.timestamp);
-          }
-          ctx.forward(record);
-        },
-      });
+      if (store === undefined) return (ctx) => ({ process: (record) => ctx.forward(record) });
+      return (ctx) => {
+        // The joins computed the old values as their downstream asked; passed on as they are.
+        const forward = changeForwarder(ctx, store, true);
+        return {
+          process(record: EngineRecord) {
+            const s = ctx.stores.get(store);
+            if (s === undefined || !(record.value instanceof Change)) {
+              ctx.forward(record);
+              return;
+            }
+            const change = record.value;
+            const before = s.get(record.key)?.value ?? null;
+            s.put(record.key, change.newValue, record.timestamp);
+            forward(
+              record.key,
+              change.newValue ?? null,
+              change.oldValue ?? null,
+              before,
+              record.timestamp,
+              record.headers,
+            );
+          },
+        };
+      };
     }
     default:
       throw new EngineError('INVALID_PLAN', `${node.name}: not a join op`);
