@@ -10,6 +10,8 @@ export type Headers = Record<string, string>;
 /**
  * Kafka Streams' `Record<K, V>`: key, value, timestamp (epoch ms) and headers. Plain and
  * immutable by convention: forward a new object (`{ ...record, value }`) instead of mutating.
+ * A record read without headers has a shared frozen empty `headers`: to add one, forward
+ * `{ ...record, headers: { ...record.headers, name: value } }`.
  */
 export interface StreamRecord<K, V> {
   readonly key: K;

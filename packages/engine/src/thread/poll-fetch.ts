@@ -1,12 +1,20 @@
 // What a stream thread's poll sends to its backend: one multi-partition fetch, sized in polls, whose
 // answer the thread's PrefetchingFetcher buffers (see backends/prefetching-fetcher.ts).
+import { isMainThread } from 'node:worker_threads';
 import type { Backend, FetchRequest } from '../api.js';
 import type { PartitionFetch } from '../backends/prefetching-fetcher.js';
 import type { EngineConfig } from '../app/config.js';
 import { tpKey } from '../task/record-queue.js';
 
-/** How many polls' worth of records (max.poll.records per partition) one fetch asks for. */
-export const FETCH_POLLS = 4;
+/**
+ * How many polls' worth of records (max.poll.records per partition) one fetch asks for. On the
+ * main thread a fetch is a round trip to the log whose cost is spread over four polls. A worker
+ * reads the embedded log's segment files itself, synchronously (thread/worker/direct-reads.ts), so
+ * a bigger fetch saves nothing and only keeps more decoded records alive across scavenges: with
+ * one poll's worth the workers of `streamprocess` (2 threads) spent ≈ 20 % less CPU per record
+ * (docs/BENCHMARKS.md).
+ */
+export const FETCH_POLLS = isMainThread ? 4 : 1;
 
 /** One fetch to the backend, answered per partition with the offset it started from. */
 export async function fetchForPoll(
