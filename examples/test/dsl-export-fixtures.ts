@@ -359,7 +359,11 @@ export const joinDesigns: TopologyDocument[] = [
       {
         id: 'c06',
         kind: 'foreignKeyJoin',
-        config: { foreignKeyExtractor: 'value.customer', joiner: { function: 'pair' } },
+        config: {
+          foreignKeyExtractor: 'value.customer',
+          joiner: { function: 'pair' },
+          otherPartitioner: 'byCustomer',
+        },
       },
       { id: 'c07', kind: 'toStream', config: {} },
       { id: 'c08', kind: 'sink', config: { topic: 'order-names' } },
@@ -382,4 +386,9 @@ export const functionsModule = `export const zero = (): number => 0;
 export const addOne = (_key: unknown, _value: unknown, agg: number): number => agg + 1;
 export const withCustomer = (order: unknown, customer: unknown) => ({ order, customer });
 export const pair = (left: unknown, right: unknown) => [left, right];
+`;
+
+/** The partitioners the designs refer to by name (the exported program's ./partitioners.js). */
+export const partitionersModule = `export const byCustomer = (_topic: string, key: unknown, _value: unknown, n: number): number =>
+  String(key).length % n;
 `;

@@ -13,7 +13,12 @@ import {
 import type { BuiltTopology } from '@streamwright/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportDsl } from '../../apps/web/src/editing/dsl-export.js';
-import { functionsModule, joinDesigns, windowedDesigns } from './dsl-export-fixtures.js';
+import {
+  functionsModule,
+  joinDesigns,
+  partitionersModule,
+  windowedDesigns,
+} from './dsl-export-fixtures.js';
 
 const designs = [...windowedDesigns, ...joinDesigns];
 
@@ -40,6 +45,7 @@ beforeAll(() => {
     mkdirSync(`${outDir}${design.application.id}`, { recursive: true });
     writeFileSync(programOf(design.application.id), code);
     writeFileSync(`${outDir}${design.application.id}/functions.ts`, functionsModule);
+    writeFileSync(`${outDir}${design.application.id}/partitioners.ts`, partitionersModule);
   }
 });
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));

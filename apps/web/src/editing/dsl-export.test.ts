@@ -286,6 +286,16 @@ const slideCount = slide.count(Materialized.with(Serdes.String(), Serdes.Long())
             kind: 'foreignKeyJoin',
             config: { foreignKeyExtractor: 'value.account', joiner: 'left' },
           },
+          {
+            id: 'fkRouted',
+            kind: 'foreignKeyJoin',
+            name: 'routed',
+            config: {
+              foreignKeyExtractor: 'value.account',
+              joiner: 'left',
+              otherPartitioner: 'byAccount',
+            },
+          },
         ],
         [
           ['orders', 'paid', 'out', 'left'],
@@ -302,6 +312,8 @@ const slideCount = slide.count(Materialized.with(Serdes.String(), Serdes.Long())
           ['accounts', 'fk', 'out', 'right'],
           ['customers', 'fkInner', 'out', 'left'],
           ['accounts', 'fkInner', 'out', 'right'],
+          ['customers', 'fkRouted', 'out', 'left'],
+          ['accounts', 'fkRouted', 'out', 'right'],
         ],
       ),
     );
@@ -326,6 +338,10 @@ const slideCount = slide.count(Materialized.with(Serdes.String(), Serdes.Long())
       `const fk = customers.leftJoin(accounts, 'value.account', 'right', TableJoined.as('by-account'));`,
     );
     expect(code).toContain(`const fkInner = customers.join(accounts, 'value.account', 'left');`);
+    expect(code).toContain(
+      `const fkRouted = customers.join(accounts, 'value.account', 'left', TableJoined.with(null, byAccount).withName('routed'));`,
+    );
+    expect(code).toContain(`import { byAccount } from './partitioners.js';`);
     expect(code).toMatch(/import \{[^}]*\bTableJoined\b[^}]*\} from '@streamwright\/engine'/);
   });
 

@@ -41,6 +41,7 @@ export function exportDsl(doc: TopologyDocument): DslExport {
   const used = new Set<string>(['Serdes', 'StreamsBuilder']);
   const functions = new Set<string>();
   const processors = new Set<string>();
+  const partitioners = new Set<string>();
   const unsupported: string[] = [];
   const lines: string[] = [];
   const byId = new Map(doc.nodes.map((n) => [n.id, n]));
@@ -66,6 +67,26 @@ export function exportDsl(doc: TopologyDocument): DslExport {
     return name;
   };
 
+  /** A registered partitioner the document names, imported from ./partitioners.js. */
+  const partitioner = (value: unknown): string => {
+    if (typeof value !== 'string') return 'null';
+    if (IDENT.test(value) && !RESERVED.has(value)) {
+      partitioners.add(value);
+      return value;
+    }
+    return `/* partitioner ${value} */ undefined as never`;
+  };
+  /** TableJoined.as(name) / TableJoined.with(partitioner, otherPartitioner)[.withName(name)]. */
+  const tableJoined = (
+    node: RawNode,
+    c: Record<string, unknown>,
+    use: (name: string) => string,
+  ): string | null => {
+    const custom = c.partitioner !== undefined || c.otherPartitioner !== undefined;
+    if (!custom) return node.name ? `${use('TableJoined')}.as(${str(node.name)})` : null;
+    const withName = node.name ? `.withName(${str(node.name)})` : '';
+    return `${use('TableJoined')}.with(${partitioner(c.partitioner)}, ${partitioner(c.otherPartitioner)})${withName}`;
+  };
   /** Logic as the DSL takes it: a CEL string, or the TypeScript function the document names. */
   const logic = (value: unknown): string => {
     if (typeof value === 'string') return str(value);
@@ -399,7 +420,7 @@ export function exportDsl(doc: TopologyDocument): DslExport {
           rest = args(
             logic(c.foreignKeyExtractor),
             logic(c.joiner),
-            node.name ? `${use('TableJoined')}.as(${str(node.name)})` : null,
+            tableJoined(node, c, use),
             materialized(c),
           );
         else rest = logic(c.joiner) + tail(node);
@@ -437,6 +458,12 @@ export function exportDsl(doc: TopologyDocument): DslExport {
       ? [
           `// TypeScript functions the design refers to by name`,
           `import { ${[...functions].sort().join(', ')} } from './functions.js';`,
+        ]
+      : []),
+    ...(partitioners.size
+      ? [
+          `// partitioners (TableJoined.with) the design refers to by name`,
+          `import { ${[...partitioners].sort().join(', ')} } from './partitioners.js';`,
         ]
       : []),
     ...(processors.size
