@@ -18,6 +18,8 @@ export interface OracleScenario {
   rawOutputs?: string[];
   /** Stores (named by the document) whose final contents to return: key-value, window or session. */
   stores?: string[];
+  /** get(key) (no asOf) or get(key, asOf) on versioned stores, after all inputs. */
+  versionedGets?: { store: string; key: unknown; asOf?: number }[];
   /** Only build the topology and return describe(). */
   describeOnly?: boolean;
 }
@@ -33,6 +35,8 @@ export interface OracleResult {
    * stores: [key, start, end, value] by end, then key bytes, then start.
    */
   stores?: Record<string, unknown[][]>;
+  /** One answer per versionedGets query: null, or the VersionedRecord (validTo when present). */
+  versionedGets?: ({ value: unknown; timestamp: number; validTo?: number } | null)[];
   /** Task metrics summed over tasks: `dropped-records-total`. */
   metrics?: Record<string, number>;
   error?: string;

@@ -122,6 +122,13 @@ export interface StorePlan {
    */
   windowSizeMs?: number;
   /**
+   * A versioned key-value store (KIP-889: Stores.persistentVersionedKeyValueStore): every version
+   * of a key is kept for `historyRetentionMs` behind the store's observed stream time. Its
+   * changelog logs every put with its timestamp; Kafka Streams compacts it no sooner than
+   * historyRetentionMs + 24 h (min.compaction.lag.ms).
+   */
+  versioned?: { historyRetentionMs: number; segmentIntervalMs: number };
+  /**
    * Where the store is backed up: `<application.id>-<store>-changelog`, the table's source topic
    * (with `topology.optimization: reuse.ktable.source.topics`), or null when logging is off
    * (always for global stores).

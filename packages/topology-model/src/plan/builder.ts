@@ -54,6 +54,7 @@ export interface PendingStore {
   retentionMs?: number;
   windowStore?: StorePlan['windowStore'];
   windowSizeMs?: number;
+  versioned?: StorePlan['versioned'];
   modelNodeId: string | undefined;
 }
 
@@ -321,6 +322,7 @@ export function storePlanOf(
     ...(store.retentionMs === undefined ? {} : { retentionMs: store.retentionMs }),
     ...(store.windowStore === undefined ? {} : { windowStore: store.windowStore }),
     ...(store.windowSizeMs === undefined ? {} : { windowSizeMs: store.windowSizeMs }),
+    ...(store.versioned === undefined ? {} : { versioned: store.versioned }),
     changelogTopic,
     keySerde: store.keySerde,
     valueSerde: store.valueSerde,

@@ -14,6 +14,7 @@ import { describeOrder } from './describe-order.js';
 import type { Flow } from './flow.js';
 import { javaHashOrder } from './java-collections.js';
 import { kindPlanners } from './kind-planners.js';
+import { versionedPlan } from './versioned-plan.js';
 
 /**
  * @throws PlanningError when two nodes get the same Kafka Streams name or materialize the same
@@ -47,6 +48,10 @@ export function buildPlan(topology: Topology): { plan: Plan; conflicts: Planning
       },
       undefined,
     );
+    if (s.type === 'versioned') {
+      pending.versioned = versionedPlan(s);
+      continue;
+    }
     if (s.type === 'keyValue') continue;
     pending.type = s.type;
     pending.retentionMs = s.retentionMs ?? 0;
@@ -93,14 +98,21 @@ export function assemblePlan(b: PlanBuilder): Plan {
       partitions: null,
       // Windowed changelogs are compacted and deleted after the store's retention plus
       // windowstore.changelog.additional.retention.ms (1 day), as Kafka Streams configures them.
+      // Versioned changelogs (VersionedChangelogTopicConfig) are compacted no sooner than the
+      // history retention plus one day, so a restore still finds the history.
       config:
-        s.retentionMs === undefined
-          ? { ...CHANGELOG_CONFIG }
-          : {
+        s.versioned !== undefined
+          ? {
               ...CHANGELOG_CONFIG,
-              'cleanup.policy': 'compact,delete',
-              'retention.ms': String(s.retentionMs + 86_400_000),
-            },
+              'min.compaction.lag.ms': String(s.versioned.historyRetentionMs + 86_400_000),
+            }
+          : s.retentionMs === undefined
+            ? { ...CHANGELOG_CONFIG }
+            : {
+                ...CHANGELOG_CONFIG,
+                'cleanup.policy': 'compact,delete',
+                'retention.ms': String(s.retentionMs + 86_400_000),
+              },
     }));
   return {
     applicationId: b.applicationId,

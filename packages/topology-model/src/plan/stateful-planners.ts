@@ -10,6 +10,7 @@ import {
   type TopologyNode,
 } from '../schema.js';
 import type { PendingStore, PlanBuilder } from './builder.js';
+import { versionedPlan } from './versioned-plan.js';
 import { singleInput, type Flow, type Inputs, type Planner, type TableHandle } from './flow.js';
 
 type MaterializedConfig = {
@@ -242,6 +243,11 @@ export const statefulPlanners: { [K in StatefulKind]: Planner<K> } = {
       materialized: c.store !== undefined,
       ...(b.reuseSourceTopics ? { sourceTopic: c.topic } : {}),
     });
+    if (c.versioned !== undefined) {
+      // VersionedKeyValueStoreBuilder: no caching layer.
+      pending.versioned = versionedPlan(c.versioned);
+      pending.caching = false;
+    }
     return {
       type: 'table',
       from: name,

@@ -63,18 +63,63 @@ export const sourceConfigSchema = z.object({
   timestampExtractor: timestampExtractorSchema.optional(),
 });
 
+/**
+ * Materialized.as(Stores.persistentVersionedKeyValueStore(store, historyRetention[,
+ * segmentInterval])): a versioned key-value store (KIP-889) keeping every version of a key for
+ * `historyRetentionMs` behind the store's observed stream time.
+ */
+export const versionedStoreSchema = z
+  .object({
+    /** How far back (ms, ≥ 0) get(key, asOf) answers; older puts are not stored. */
+    historyRetentionMs: z.number().int().min(0, 'historyRetention cannot be negative'),
+    /** The store's segment interval (ms, ≥ 1); Kafka Streams' default derives from the retention. */
+    segmentIntervalMs: z
+      .number()
+      .int()
+      .min(1, 'segmentInterval cannot be zero or negative')
+      .optional(),
+  })
+  .strict();
+export type VersionedStoreConfig = z.infer<typeof versionedStoreSchema>;
+
 /** builder.table(topic, Consumed, Materialized). */
-export const tableConfigSchema = z.object({
-  topic: topicNameSchema,
-  keySerde: serdeSchema.default('string'),
-  valueSerde: serdeSchema.default('json'),
-  offsetReset: z.enum(['earliest', 'latest']).default('earliest'),
-  timestampExtractor: timestampExtractorSchema.optional(),
-  store: materializedFields.store,
-  logging: materializedFields.logging,
-  caching: materializedFields.caching,
-  storeType: materializedFields.storeType,
-});
+export const tableConfigSchema = z
+  .object({
+    topic: topicNameSchema,
+    keySerde: serdeSchema.default('string'),
+    valueSerde: serdeSchema.default('json'),
+    offsetReset: z.enum(['earliest', 'latest']).default('earliest'),
+    timestampExtractor: timestampExtractorSchema.optional(),
+    store: materializedFields.store,
+    logging: materializedFields.logging,
+    caching: materializedFields.caching,
+    storeType: materializedFields.storeType,
+    /** A versioned store (Materialized.as(VersionedBytesStoreSupplier)); needs `store`. */
+    versioned: versionedStoreSchema.optional(),
+  })
+  .superRefine((c, ctx) => {
+    if (c.versioned === undefined) return;
+    // Materialized.as(supplier) names the store after the supplier: there is no generated name.
+    if (c.store === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['store'],
+        message: 'a versioned table needs a store name (Materialized.as(versionedStoreSupplier))',
+      });
+    // Kafka Streams' versioned stores have no caching layer and no in-memory variant.
+    if (c.caching === true)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['caching'],
+        message: 'Versioned stores do not support caching',
+      });
+    if (c.storeType !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['storeType'],
+        message: 'a versioned table takes its store from `versioned`, not from storeType',
+      });
+  });
 
 /** builder.globalTable(topic, Consumed, Materialized): global stores never log. */
 export const globalTableConfigSchema = z.object({
@@ -261,10 +306,11 @@ export const storeSpecSchema = z
   .object({
     name: storeNameSchema,
     /**
-     * `keyValue` (Stores.keyValueStoreBuilder), `window` (Stores.windowStoreBuilder) or `session`
-     * (Stores.sessionStoreBuilder).
+     * `keyValue` (Stores.keyValueStoreBuilder), `window` (Stores.windowStoreBuilder), `session`
+     * (Stores.sessionStoreBuilder) or `versioned` (Stores.versionedKeyValueStoreBuilder over
+     * Stores.persistentVersionedKeyValueStore).
      */
-    type: z.enum(['keyValue', 'window', 'session']).default('keyValue'),
+    type: z.enum(['keyValue', 'window', 'session', 'versioned']).default('keyValue'),
     keySerde: serdeSchema.default('string'),
     valueSerde: serdeSchema.default('json'),
     logging: z.boolean().default(true),
@@ -276,8 +322,38 @@ export const storeSpecSchema = z
     windowSizeMs: z.number().int().positive().optional(),
     /** Window stores: keep every put, also for the same key and window (retainDuplicates). */
     retainDuplicates: z.boolean().optional(),
+    /** Versioned stores: how far back get(key, asOf) answers (historyRetention, ms). */
+    historyRetentionMs: versionedStoreSchema.shape.historyRetentionMs.optional(),
+    /** Versioned stores: the segment interval (ms); Kafka Streams' default when absent. */
+    segmentIntervalMs: versionedStoreSchema.shape.segmentIntervalMs,
   })
   .superRefine((s, ctx) => {
+    const onlyFor = (field: 'historyRetentionMs' | 'segmentIntervalMs' | 'retentionMs') =>
+      ctx.addIssue({
+        code: 'custom',
+        path: [field],
+        message: `${field} is for ${field === 'retentionMs' ? 'window and session' : 'versioned'} stores, not ${s.type} stores`,
+      });
+    if (s.type !== 'versioned') {
+      if (s.historyRetentionMs !== undefined) onlyFor('historyRetentionMs');
+      if (s.segmentIntervalMs !== undefined) onlyFor('segmentIntervalMs');
+    }
+    if (s.type === 'versioned') {
+      if (s.historyRetentionMs === undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['historyRetentionMs'],
+          message: 'a versioned store needs historyRetentionMs (its history retention)',
+        });
+      if (s.retentionMs !== undefined) onlyFor('retentionMs');
+      if (s.caching)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['caching'],
+          message: 'Versioned stores do not support caching',
+        });
+      return;
+    }
     // Stores.persistentWindowStore / persistentSessionStore refuse these with the same messages.
     if (s.type === 'keyValue') return;
     if (s.retentionMs === undefined)

@@ -43,10 +43,29 @@ final class Tables {
           : builder.globalTable(topic, consumed);
       return TopologyBuilder.single(t, keyName, valueName);
     }
-    KTable<Object, Object> t = TopologyBuilder.materializedGiven(c)
-        ? builder.table(topic, consumed, TopologyBuilder.materialized(c, keyName, valueName))
-        : builder.table(topic, consumed);
+    KTable<Object, Object> t;
+    if (c.has("versioned")) {
+      // Materialized.as(Stores.persistentVersionedKeyValueStore(store, historyRetention[, segmentInterval])).
+      Materialized<Object, Object, KeyValueStore<Bytes, byte[]>> m =
+          Materialized.<Object, Object>as(versionedSupplier(c.path("store").asText(), c.path("versioned")))
+              .withKeySerde(TopologyBuilder.serde(keyName))
+              .withValueSerde(TopologyBuilder.serde(valueName));
+      if (c.has("logging") && !c.path("logging").asBoolean()) m = m.withLoggingDisabled();
+      t = builder.table(topic, consumed, m);
+    } else {
+      t = TopologyBuilder.materializedGiven(c)
+          ? builder.table(topic, consumed, TopologyBuilder.materialized(c, keyName, valueName))
+          : builder.table(topic, consumed);
+    }
     return TopologyBuilder.single(t, keyName, valueName);
+  }
+
+  /** Stores.persistentVersionedKeyValueStore from `historyRetentionMs` (and `segmentIntervalMs`). */
+  static org.apache.kafka.streams.state.VersionedBytesStoreSupplier versionedSupplier(String store, JsonNode v) {
+    java.time.Duration history = java.time.Duration.ofMillis(v.path("historyRetentionMs").asLong());
+    return v.hasNonNull("segmentIntervalMs")
+        ? org.apache.kafka.streams.state.Stores.persistentVersionedKeyValueStore(store, history, java.time.Duration.ofMillis(v.path("segmentIntervalMs").asLong()))
+        : org.apache.kafka.streams.state.Stores.persistentVersionedKeyValueStore(store, history);
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})

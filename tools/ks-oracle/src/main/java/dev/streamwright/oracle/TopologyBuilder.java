@@ -101,6 +101,13 @@ final class TopologyBuilder {
     for (JsonNode s : doc.path("stores")) {
       String keyName = s.path("keySerde").asText("string");
       String valueName = s.path("valueSerde").asText("json");
+      if (s.path("type").asText("keyValue").equals("versioned")) {
+        var vb = Stores.versionedKeyValueStoreBuilder(Tables.versionedSupplier(s.path("name").asText(), s), serde(keyName), serde(valueName));
+        if (!s.path("logging").asBoolean(true)) vb = vb.withLoggingDisabled();
+        builder.addStateStore(vb);
+        storeSerdes.put(s.path("name").asText(), serdes2(keyName, valueName));
+        continue;
+      }
       StoreBuilder<KeyValueStore<Object, Object>> sb = Stores.keyValueStoreBuilder(
           s.path("storeType").asText("persistent").equals("inMemory")
               ? Stores.inMemoryKeyValueStore(s.path("name").asText())
@@ -425,7 +432,7 @@ final class TopologyBuilder {
   }
 
   static boolean materializedGiven(JsonNode c) {
-    for (String k : List.of("store", "keySerde", "valueSerde", "logging", "caching", "storeType")) {
+    for (String k : List.of("store", "keySerde", "valueSerde", "logging", "caching", "storeType", "versioned")) {
       if (c.has(k)) return true;
     }
     return false;
