@@ -379,6 +379,15 @@ export interface QueryableKeyValueStore {
   /** Every entry, in the store's order. */
   all(): { key: unknown; value: unknown; timestamp: number }[];
   approximateNumEntries(): number;
+  /**
+   * Versioned stores only (IQv2's VersionedKeyQuery.withKey(key).asOf(asOf)): the version valid
+   * at `asOf`, with validTo when a later version exists; get(), range() and all() read the
+   * latest versions.
+   */
+  getAsOf?(
+    key: unknown,
+    asOf: number,
+  ): { value: unknown; timestamp: number; validTo?: number } | null;
 }
 
 /** A window of a window store as interactive queries return it: Windowed<K> and the value. */

@@ -47,6 +47,10 @@ export type { ThreadState } from './lifecycle/states.js';
 export { tasksFor, streamsTaskAssignor } from './thread/task-assignor.js';
 // The TypeScript DSL (docs/DSL.md).
 export * from './dsl/index.js';
+export {
+  PUT_RETURN_CODE_NOT_PUT,
+  PUT_RETURN_CODE_VALID_TO_UNDEFINED,
+} from './state/versioned-store.js';
 // The Processor API (docs/DSL.md#processor-api).
 export type {
   Processor,
@@ -59,6 +63,8 @@ export type {
   StreamRecord,
   RecordMetadata,
   KeyValueStore,
+  VersionedKeyValueStore,
+  VersionedRecord,
   WindowStore,
   SessionStore,
   Windowed,

@@ -1,12 +1,15 @@
 // Interactive queries (Kafka Streams' KafkaStreams#store with QueryableStoreTypes.keyValueStore()):
 // one read-only view over every local instance of a key-value store, one per task (each holds
-// the keys of its partition), or the one instance of a global store.
+// the keys of its partition), or the one instance of a global store. A versioned store also
+// answers getAsOf (IQv2's VersionedKeyQuery).
 import type { QueryableKeyValueStore } from '../api.js';
 import type { KeyValueEntry, KeyValueStore, ValueAndTimestamp } from '../state/key-value-store.js';
+import { isVersionedStore } from '../state/versioned-store.js';
 
 export function queryableStore(
   name: string,
   instances: () => KeyValueStore[],
+  versioned = false,
 ): QueryableKeyValueStore {
   const sortedEntries = (): KeyValueEntry[] => {
     const entries: { entry: KeyValueEntry; bytes: Uint8Array }[] = [];
@@ -43,6 +46,18 @@ export function queryableStore(
     },
     all: sortedEntries,
     approximateNumEntries: () => instances().reduce((n, s) => n + s.approximateNumEntries(), 0),
+    ...(versioned
+      ? {
+          getAsOf(key: unknown, asOf: number) {
+            for (const store of instances()) {
+              if (!isVersionedStore(store)) continue;
+              const found = store.getAsOf(key, asOf);
+              if (found !== null) return found;
+            }
+            return null;
+          },
+        }
+      : {}),
   };
 }
 

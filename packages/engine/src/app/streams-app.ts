@@ -278,20 +278,26 @@ class StreamsAppImpl implements StreamsApp {
   }
 
   store(name: string): QueryableKeyValueStore | null {
-    if (!this.#plan.stores.some((s) => s.name === name)) return null;
+    const planned = this.#plan.stores.find((s) => s.name === name);
+    if (planned === undefined) return null;
     const globalStores = this.#compiled[0]?.globalStores;
     if (!globalStores?.has(name)) this.#requireLocalStores(name);
-    return queryableStore(name, () => {
-      const global = globalStores?.get(name);
-      if (global) return [global];
-      const instances = [];
-      for (const thread of this.#threads) {
-        if (!(thread instanceof StreamThread)) continue;
-        for (const task of thread.tasks.values())
-          for (const s of task.stores) if (s.name === name && isKeyValueStore(s)) instances.push(s);
-      }
-      return instances;
-    });
+    return queryableStore(
+      name,
+      () => {
+        const global = globalStores?.get(name);
+        if (global) return [global];
+        const instances = [];
+        for (const thread of this.#threads) {
+          if (!(thread instanceof StreamThread)) continue;
+          for (const task of thread.tasks.values())
+            for (const s of task.stores)
+              if (s.name === name && isKeyValueStore(s)) instances.push(s);
+        }
+        return instances;
+      },
+      planned.versioned !== undefined,
+    );
   }
 
   windowStore(name: string): QueryableWindowStore | null {

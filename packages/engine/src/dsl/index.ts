@@ -7,6 +7,7 @@ export type {
   KeyValueBytesStoreSupplier,
   SessionBytesStoreSupplier,
   WindowBytesStoreSupplier,
+  VersionedBytesStoreSupplier,
 } from './streams-builder.js';
 export { Branched } from './kstream-impl.js';
 export {

@@ -63,10 +63,16 @@ export function namedAndMaterialized<K, V>(
 export function materializedConfig(
   m: Materialized<unknown, unknown> | undefined,
   withValueSerde = true,
+  options: { versioned?: boolean } = {},
 ): Record<string, unknown> {
   if (!m) return {};
   const f = m.fields();
+  if (f.versioned !== undefined && !options.versioned)
+    throw new Error(
+      `Materialized.as(a versioned store) is supported on builder.table only, not here (store ${f.storeName})`,
+    );
   return {
+    ...(f.versioned === undefined ? {} : { versioned: f.versioned }),
     store: f.storeName,
     keySerde: f.keySerde?.name,
     valueSerde: withValueSerde ? f.valueSerde?.name : undefined,

@@ -115,6 +115,18 @@ export class Grouped<K, V> {
   }
 }
 
+/**
+ * Stores.persistentVersionedKeyValueStore (KIP-889): for Stores.versionedKeyValueStoreBuilder and
+ * Materialized.as on builder.table.
+ */
+export interface VersionedBytesStoreSupplier {
+  readonly name: string;
+  readonly versioned: true;
+  readonly historyRetentionMs: number;
+  /** Absent: Kafka Streams' default for the history retention. */
+  readonly segmentIntervalMs?: number;
+}
+
 export class Materialized<K, V> {
   private constructor(
     readonly storeName?: string,
@@ -124,9 +136,33 @@ export class Materialized<K, V> {
     readonly caching?: boolean,
     readonly storeType?: 'persistent' | 'inMemory',
     readonly retentionMs?: number,
+    readonly versioned?: { historyRetentionMs: number; segmentIntervalMs?: number },
   ) {}
-  static as<K = unknown, V = unknown>(storeName: string): Materialized<K, V> {
-    return new Materialized<K, V>(storeName);
+  /**
+   * Materialized.as(storeName), or Materialized.as(Stores.persistentVersionedKeyValueStore(…)):
+   * a versioned store named after the supplier (builder.table only, so far).
+   */
+  static as<K = unknown, V = unknown>(
+    store: string | VersionedBytesStoreSupplier,
+  ): Materialized<K, V> {
+    if (typeof store === 'string') return new Materialized<K, V>(store);
+    const versioned =
+      store.segmentIntervalMs === undefined
+        ? { historyRetentionMs: store.historyRetentionMs }
+        : {
+            historyRetentionMs: store.historyRetentionMs,
+            segmentIntervalMs: store.segmentIntervalMs,
+          };
+    return new Materialized<K, V>(
+      store.name,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      versioned,
+    );
   }
   static with<K, V>(keySerde: DslSerde<K>, valueSerde: DslSerde<V>): Materialized<K, V> {
     return new Materialized(undefined, keySerde, valueSerde);
@@ -141,6 +177,7 @@ export class Materialized<K, V> {
       m.caching,
       m.storeType,
       m.retentionMs,
+      m.versioned,
     );
   }
   withKeySerde(serde: DslSerde<K>): Materialized<K, V> {
@@ -181,6 +218,7 @@ export class Materialized<K, V> {
     caching?: boolean;
     storeType?: 'persistent' | 'inMemory';
     retentionMs?: number;
+    versioned?: { historyRetentionMs: number; segmentIntervalMs?: number };
   } {
     const out: ReturnType<Materialized<K, V>['fields']> = {};
     if (this.storeName !== undefined) out.storeName = this.storeName;
@@ -190,6 +228,7 @@ export class Materialized<K, V> {
     if (this.caching !== undefined) out.caching = this.caching;
     if (this.storeType !== undefined) out.storeType = this.storeType;
     if (this.retentionMs !== undefined) out.retentionMs = this.retentionMs;
+    if (this.versioned !== undefined) out.versioned = { ...this.versioned };
     return out;
   }
 }

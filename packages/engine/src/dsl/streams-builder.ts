@@ -19,7 +19,9 @@ import { derive, factories, materializedConfig, type Origin } from './internals.
 import { KGroupedStreamImpl, CogroupedKStreamImpl } from './kgrouped-stream-impl.js';
 import { KStreamImpl } from './kstream-impl.js';
 import { GlobalKTableImpl, KGroupedTableImpl, KTableImpl } from './ktable-impl.js';
-import type { Consumed, Materialized } from './options.js';
+import type { Consumed, Materialized, VersionedBytesStoreSupplier } from './options.js';
+
+export type { VersionedBytesStoreSupplier } from './options.js';
 import type { DslSerde } from './serdes.js';
 import type { GlobalKTable, KStream, KTable } from './types.js';
 
@@ -67,7 +69,10 @@ export interface BuildOptions {
  */
 export interface StoreBuilder<K, V> {
   readonly name: string;
-  readonly type: 'keyValue' | 'window' | 'session';
+  readonly type: 'keyValue' | 'window' | 'session' | 'versioned';
+  /** Versioned stores: the history retention and segment interval (ms). */
+  readonly historyRetentionMs?: number;
+  readonly segmentIntervalMs?: number;
   /** Window and session stores: the retention period (ms). */
   readonly retentionMs?: number;
   /** Window stores: the window size (ms) and whether duplicates are kept. */
@@ -94,6 +99,20 @@ export interface WindowBytesStoreSupplier extends KeyValueBytesStoreSupplier {
   readonly retentionMs: number;
   readonly windowSizeMs: number;
   readonly retainDuplicates: boolean;
+}
+
+function versionedSupplier(
+  name: string,
+  historyRetentionMs: number,
+  segmentIntervalMs?: number,
+): VersionedBytesStoreSupplier {
+  // Stores#persistentVersionedKeyValueStore's own checks and messages.
+  if (!Number.isSafeInteger(historyRetentionMs) || historyRetentionMs < 0)
+    throw new RangeError('historyRetention cannot be negative');
+  if (segmentIntervalMs === undefined) return { name, versioned: true, historyRetentionMs };
+  if (!Number.isSafeInteger(segmentIntervalMs) || segmentIntervalMs < 1)
+    throw new RangeError('segmentInterval cannot be zero or negative');
+  return { name, versioned: true, historyRetentionMs, segmentIntervalMs };
 }
 
 /** Stores.persistentSessionStore / inMemorySessionStore. */
@@ -127,7 +146,11 @@ function storeBuilder<K, V>(
     caching,
     withLoggingDisabled: () => make(false, caching),
     withLoggingEnabled: () => make(true, caching),
-    withCachingEnabled: () => make(logging, true),
+    withCachingEnabled: () => {
+      // VersionedKeyValueStoreBuilder#withCachingEnabled.
+      if (base.type === 'versioned') throw new Error('Versioned stores do not support caching');
+      return make(logging, true);
+    },
     withCachingDisabled: () => make(logging, false),
   });
   // Kafka's StoreBuilder defaults: logging on, caching off.
@@ -187,6 +210,33 @@ export const Stores = {
       keySerde,
       valueSerde,
       retentionMs: supplier.retentionMs,
+    });
+  },
+  /**
+   * A versioned key-value store keeping every version of a key for `historyRetentionMs` behind
+   * its observed stream time (KIP-889). In memory here, rebuilt from its changelog on start.
+   */
+  persistentVersionedKeyValueStore: (
+    name: string,
+    historyRetentionMs: number,
+    segmentIntervalMs?: number,
+  ): VersionedBytesStoreSupplier => versionedSupplier(name, historyRetentionMs, segmentIntervalMs),
+  /** A process / processValues store: getStateStore gives a VersionedKeyValueStore. */
+  versionedKeyValueStoreBuilder<K, V>(
+    supplier: VersionedBytesStoreSupplier,
+    keySerde: DslSerde<K>,
+    valueSerde: DslSerde<V>,
+  ): StoreBuilder<K, V> {
+    return storeBuilder<K, V>({
+      name: supplier.name,
+      type: 'versioned',
+      storeType: 'persistent',
+      keySerde,
+      valueSerde,
+      historyRetentionMs: supplier.historyRetentionMs,
+      ...(supplier.segmentIntervalMs === undefined
+        ? {}
+        : { segmentIntervalMs: supplier.segmentIntervalMs }),
     });
   },
   persistentKeyValueStore: (name: string): KeyValueBytesStoreSupplier => ({
@@ -252,7 +302,9 @@ export class StreamsBuilder {
         timestampExtractor: consumed?.timestampExtractor,
         // The table's serdes are Consumed's: Materialized only names and configures the store.
         ...withoutSerdes(
-          materializedConfig(materialized as Materialized<unknown, unknown> | undefined),
+          materializedConfig(materialized as Materialized<unknown, unknown> | undefined, true, {
+            versioned: true,
+          }),
         ),
       },
       consumed?.name,
@@ -287,6 +339,12 @@ export class StreamsBuilder {
       ...(store.retentionMs === undefined ? {} : { retentionMs: store.retentionMs }),
       ...(store.windowSizeMs === undefined ? {} : { windowSizeMs: store.windowSizeMs }),
       ...(store.retainDuplicates === undefined ? {} : { retainDuplicates: store.retainDuplicates }),
+      ...(store.historyRetentionMs === undefined
+        ? {}
+        : { historyRetentionMs: store.historyRetentionMs }),
+      ...(store.segmentIntervalMs === undefined
+        ? {}
+        : { segmentIntervalMs: store.segmentIntervalMs }),
       keySerde: store.keySerde.name,
       valueSerde: store.valueSerde.name,
       logging: store.logging,

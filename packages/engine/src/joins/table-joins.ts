@@ -7,6 +7,7 @@ import type { ProcessorContext } from '../processor/processor-context.js';
 import type { Processor } from '../processor/processor-node.js';
 import { Change, isNullish, type EngineRecord } from '../processor/record.js';
 import type { KeyValueStore } from '../state/key-value-store.js';
+import { isVersionedStore } from '../state/versioned-store.js';
 import type { Joiner } from './stream-stream-join.js';
 
 /**
@@ -27,7 +28,14 @@ export function streamTableJoinProcessor(
         ctx.taskMetrics.droppedRecordsTotal++;
         return;
       }
-      const other = nullKey ? undefined : table()?.get(record.key);
+      // A versioned table is read as of the stream record's time (KIP-914).
+      const store = nullKey ? undefined : table();
+      const other =
+        store === undefined
+          ? undefined
+          : isVersionedStore(store)
+            ? (store.getAsOf(record.key, record.timestamp) ?? undefined)
+            : store.get(record.key);
       if (other === undefined && !leftJoin) return;
       ctx.forward({ ...record, value: joiner(record.key, record.value, other?.value ?? null) });
     },
@@ -91,6 +99,11 @@ export function tableTableJoinProcessor(
         return;
       }
       const change = record.value instanceof Change ? record.value : new Change(record.value, null);
+      // KIP-914: out-of-order updates of a versioned table produce no join result (dropped).
+      if (!change.isLatest) {
+        ctx.taskMetrics.droppedRecordsTotal++;
+        return;
+      }
       const other = options.other()?.get(record.key);
       const otherValue = other?.value ?? null;
       let timestamp = record.timestamp;

@@ -49,6 +49,40 @@ export interface KeyValueStore<K, V> {
   approximateNumEntries(): number;
 }
 
+/**
+ * Kafka Streams' VersionedRecord: a value valid from `timestamp`. Kafka 4.1's store layer returns
+ * it without validTo from get and delete (checked against 4.1); put's result is the validTo.
+ */
+export interface VersionedRecord<V> {
+  readonly value: V;
+  readonly timestamp: number;
+  /** The next version's timestamp, where known (never from a processor's store, as in Kafka). */
+  readonly validTo?: number;
+}
+
+/**
+ * Kafka Streams' VersionedKeyValueStore (KIP-889, Stores.versionedKeyValueStoreBuilder): every
+ * put is a version of its key valid from its timestamp until the next version's. The store's
+ * observed stream time is the largest timestamp put; history older than observed stream time −
+ * historyRetention is gone (puts are refused, gets as of then answer null unless the latest
+ * version is old enough).
+ */
+export interface VersionedKeyValueStore<K, V> {
+  readonly name: string;
+  /**
+   * Returns the new version's validTo: PUT_RETURN_CODE_VALID_TO_UNDEFINED (-1) when it is the
+   * latest, PUT_RETURN_CODE_NOT_PUT (Number.MIN_SAFE_INTEGER) when older than the history
+   * retention. A null value is a tombstone.
+   */
+  put(key: K, value: V | null, timestamp: number): number;
+  /** A tombstone at `timestamp`; returns the version valid at `timestamp` (or null). */
+  delete(key: K, timestamp: number): VersionedRecord<V> | null;
+  /** The latest version, or null (none, or a tombstone). */
+  get(key: K): VersionedRecord<V> | null;
+  /** The version valid at `asOfTimestamp`, or null. */
+  get(key: K, asOfTimestamp: number): VersionedRecord<V> | null;
+}
+
 export interface KeyValue<K, V> {
   readonly key: K;
   readonly value: V;

@@ -8,6 +8,8 @@ import { keyValueStoreFacade } from '../state/key-value-facade.js';
 import { SegmentedSessionStore } from '../state/session-store.js';
 import { SegmentedWindowStore } from '../state/window-store.js';
 import { sessionStoreFacade, windowStoreFacade } from '../state/window-facades.js';
+import { versionedStoreFacade } from '../state/versioned-facade.js';
+import { isVersionedStore } from '../state/versioned-store.js';
 import type {
   FixedKeyProcessor,
   FixedKeyProcessorContext,
@@ -80,6 +82,7 @@ export function userProcessorNode(
         if (own instanceof SegmentedWindowStore)
           facade = windowStoreFacade(own, own.windowSizeMs, now);
         else if (own instanceof SegmentedSessionStore) facade = sessionStoreFacade(own, now);
+        else if (isVersionedStore(own)) facade = versionedStoreFacade(own);
         else {
           const store = ctx.store(name);
           facade = keyValueStoreFacade(store, (k) => store.serializeKey(k), now);

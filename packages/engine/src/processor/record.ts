@@ -14,11 +14,21 @@ export interface EngineRecord {
  * value with `newValue` / `oldValue` fields is never mistaken for one.
  */
 export class Change {
+  /**
+   * False for an out-of-order update of a versioned table (older than the key's latest version):
+   * table–table joins and groupBy ignore it (KIP-914). Not an own property unless false, so
+   * changes shown to users (samples, the debugger) stay {newValue, oldValue}.
+   */
+  declare readonly isLatest: boolean;
   constructor(
     readonly newValue: unknown,
     readonly oldValue: unknown,
-  ) {}
+    isLatest = true,
+  ) {
+    if (!isLatest) Object.defineProperty(this, 'isLatest', { value: false, enumerable: false });
+  }
 }
+Object.defineProperty(Change.prototype, 'isLatest', { value: true });
 
 /** Topic, partition and offset of the input record being processed (Kafka's RecordMetadata). */
 export interface RecordMetadata {

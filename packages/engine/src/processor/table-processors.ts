@@ -4,6 +4,11 @@
 // reduce, aggregate with adder and subtractor). They forward Change(new, old) pairs; the old
 // value only when a downstream processor asked for old values (sendOldValues).
 import type { KeyValueStore } from '../state/key-value-store.js';
+import {
+  isVersionedStore,
+  PUT_RETURN_CODE_NOT_PUT,
+  PUT_RETURN_CODE_VALID_TO_UNDEFINED,
+} from '../state/versioned-store.js';
 import { changeForwarder } from './change-forwarder.js';
 import type { CompiledLogic } from './logic.js';
 import type { ProcessorContext } from './processor-context.js';
@@ -44,6 +49,20 @@ export function tableSourceProcessor(
         return;
       }
       const old = valueOf(store, record.key);
+      if (isVersionedStore(store)) {
+        // KTableSource over a versioned store (KIP-914): an update older than the history
+        // retention is neither stored nor forwarded; an out-of-order one is forwarded marked as
+        // not the latest (no cache: versioned stores have none).
+        const validTo = store.putVersion(record.key, value, record.timestamp);
+        if (validTo === PUT_RETURN_CODE_NOT_PUT) return;
+        if (ctx.currentNode!.children.length === 0) return;
+        const isLatest = validTo === PUT_RETURN_CODE_VALID_TO_UNDEFINED;
+        ctx.forward({
+          ...record,
+          value: new Change(value, sendOldValues ? old : null, isLatest),
+        });
+        return;
+      }
       store.put(record.key, value, record.timestamp);
       forward(record.key, value, old, old, record.timestamp, record.headers);
     },
@@ -74,7 +93,7 @@ export function tableFilterProcessor(
       if (store === null) {
         const oldValue = sendOldValues ? compute(record.key, change.oldValue, record) : null;
         if (sendOldValues && oldValue === null && newValue === null) return;
-        ctx.forward({ ...record, value: new Change(newValue, oldValue) });
+        ctx.forward({ ...record, value: new Change(newValue, oldValue, change.isLatest) });
         return;
       }
       forward(record, newValue, !sendOldValues);
@@ -99,7 +118,7 @@ export function tableMapValuesProcessor(
       const newValue = compute(record.key, change.newValue, record);
       if (store === null) {
         const oldValue = sendOldValues ? compute(record.key, change.oldValue, record) : null;
-        ctx.forward({ ...record, value: new Change(newValue, oldValue) });
+        ctx.forward({ ...record, value: new Change(newValue, oldValue, change.isLatest) });
         return;
       }
       forward(record, newValue, true);
@@ -172,6 +191,8 @@ export function tableGroupByProcessor(ctx: ProcessorContext, selector: CompiledL
       if (isNullish(record.key))
         throw new Error('Record key for the grouping KTable should not be null.');
       const change = changeOf(record);
+      // KIP-914: an out-of-order update of a versioned table does not change the aggregation.
+      if (!change.isLatest) return;
       const newPair = select(record.key, change.newValue, record);
       const oldPair = select(record.key, change.oldValue, record);
       const send = (key: unknown, value: Change) =>

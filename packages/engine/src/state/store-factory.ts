@@ -5,6 +5,7 @@
 // stores (windowed aggregations, stream–stream join buffers, Processor API stores) follow the same
 // rule when logged (lmdb-window-stores.ts); suppression buffers and stream–stream join outer
 // stores are in memory either way, each owning its changelog.
+// Versioned key-value stores are in memory (rebuilt from their changelog) either way.
 import { join } from 'node:path';
 import type { SerdeName, StorePlan } from '@streamwright/topology-model';
 import { OuterJoinStore } from './outer-join-store.js';
@@ -19,6 +20,7 @@ import { MeteredKeyValueStore } from './metered-store.js';
 import { LmdbSessionStore, LmdbWindowStore } from './lmdb-window-stores.js';
 import { SegmentedSessionStore } from './session-store.js';
 import type { TaskStateStore } from './task-store.js';
+import { InMemoryVersionedKeyValueStore, isVersionedStore } from './versioned-store.js';
 import { SegmentedWindowStore } from './window-store.js';
 
 export interface StoreFactoryConfig {
@@ -29,7 +31,7 @@ export interface StoreFactoryConfig {
 
 /** What compile.ts adds to a planned store for the engine's own store kinds. */
 export interface EngineStoreSpec
-  extends StoreSpec, Partial<Pick<StorePlan, 'type' | 'storeType' | 'retentionMs'>> {
+  extends StoreSpec, Partial<Pick<StorePlan, 'type' | 'storeType' | 'retentionMs' | 'versioned'>> {
   /** Window stores: keep every put (stream–stream join buffers; Stores…(retainDuplicates)). */
   retainDuplicates?: boolean;
   /** Window stores: values logged with their timestamp (the DSL's timestamped stores). */
@@ -108,6 +110,12 @@ function createKeyValueStore(
   partition: number,
   config: StoreFactoryConfig,
 ): TaskKeyValueStore {
+  // Versioned stores are in memory and rebuilt from their changelog (docs/STATE.md).
+  if (spec.versioned !== undefined)
+    return new InMemoryVersionedKeyValueStore(
+      { ...spec, historyRetentionMs: spec.versioned.historyRetentionMs },
+      partition,
+    );
   const persistent =
     config.persistentStores && config.taskDir !== null && spec.storeType !== 'inMemory';
   if (!persistent) return new InMemoryKeyValueStore(spec, partition);
@@ -119,6 +127,7 @@ export function isKeyValueStore(store: TaskStateStore): store is TaskKeyValueSto
   return (
     store instanceof InMemoryKeyValueStore ||
     store instanceof LmdbKeyValueStore ||
-    store instanceof MeteredKeyValueStore
+    store instanceof MeteredKeyValueStore ||
+    isVersionedStore(store)
   );
 }

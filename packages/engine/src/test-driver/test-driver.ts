@@ -2,6 +2,9 @@
 // through the same compiled processor graph and StreamTask code the running app uses, with one
 // partition per topic and no backend. Output written to a topic that the topology also reads
 // (e.g. a generator's topic or a repartition topic) is fed back in, as TopologyTestDriver does.
+import type { VersionedKeyValueStore } from '../papi/types.js';
+import { versionedStoreFacade } from '../state/versioned-facade.js';
+import { isVersionedStore } from '../state/versioned-store.js';
 import type { AppConfig, Plan, Topology } from '@streamwright/topology-model';
 import { compileExpression } from '@streamwright/topology-model';
 import type {
@@ -91,6 +94,8 @@ export interface TestDriver {
     getWithTimestamp(key: unknown): ValueAndTimestamp | undefined;
     all(): KeyValueEntry[];
   };
+  /** A versioned store (Stores.persistentVersionedKeyValueStore, a versioned table) to query. */
+  getVersionedKeyValueStore<K = unknown, V = unknown>(name: string): VersionedKeyValueStore<K, V>;
   /**
    * Advances the mock wall clock and fires due WALL_CLOCK_TIME punctuations, then processes what
    * they wrote to topics the topology reads (TopologyTestDriver#advanceWallClockTime).
@@ -383,6 +388,11 @@ export function createTestDriverFromPlan(
         getWithTimestamp: (k) => store.get(k),
         all: () => store.all(),
       };
+    },
+    getVersionedKeyValueStore<K, V>(name: string) {
+      const store = tasks.flatMap((t) => t.stores).find((s) => s.name === name);
+      if (!isVersionedStore(store)) throw new Error(`no versioned store named ${name}`);
+      return versionedStoreFacade<K, V>(store);
     },
     advanceWallClockTime(ms) {
       if (!(ms >= 0)) throw new RangeError(`advanceWallClockTime needs a duration ≥ 0, got ${ms}`);
