@@ -39,6 +39,8 @@ export const RUNTIME_ERRORS = {
   NOT_SESSION_STORE: 'BAD_REQUEST',
   /** A store query whose bounds contradict each other (a key and a key range, an empty time range). */
   INVALID_QUERY: 'BAD_REQUEST',
+  /** An as-of query on a store that keeps no versions. */
+  NOT_VERSIONED_STORE: 'BAD_REQUEST',
   /**
    * Sampling and state queries reach stream threads on the runtime's event loop only; with
    * num.stream.threads > 1 they run in worker threads.

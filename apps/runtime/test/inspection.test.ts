@@ -177,3 +177,77 @@ describe('state', () => {
     expect(sampling.data).toMatchObject({ runtimeCode: 'INSPECTION_UNAVAILABLE' });
   });
 });
+
+describe('state on a versioned table', () => {
+  it('lists it as versioned and answers get with asOf (IQv2 VersionedKeyQuery: validTo included)', async () => {
+    const topology = {
+      schemaVersion: 1,
+      application: { id: 'prices', config: { 'commit.interval.ms': 100 } },
+      topics: [{ name: 'prices', partitions: 1 }],
+      nodes: [
+        {
+          id: 'prices',
+          kind: 'table',
+          config: {
+            topic: 'prices',
+            valueSerde: 'string',
+            store: 'prices-store',
+            versioned: { historyRetentionMs: 60_000 },
+          },
+        },
+      ],
+      edges: [],
+    };
+    expect((await client.app.deploy.mutate({ topology })).ok).toBe(true);
+    await eventually(
+      async () =>
+        (await client.app.status.query()).status?.state === 'RUNNING' ? true : undefined,
+      'RUNNING',
+    );
+    await client.topics.produceBatch.mutate({
+      topic: 'prices',
+      records: [
+        { key: b64('a'), value: b64('a1'), timestamp: 1000 },
+        { key: b64('a'), value: b64('a3'), timestamp: 3000 },
+        { key: b64('a'), value: b64('a2'), timestamp: 2000 },
+      ],
+    });
+    await eventually(
+      async () =>
+        (await client.state.get.query({ store: 'prices-store', key: 'a', asOf: 2500 })).found
+          ? true
+          : undefined,
+      'a2 stored',
+    );
+    expect(await client.state.stores.query()).toEqual([
+      {
+        name: 'prices-store',
+        type: 'keyValue',
+        global: false,
+        entries: 1,
+        versioned: { historyRetentionMs: 60_000 },
+      },
+    ]);
+    expect(await client.state.get.query({ store: 'prices-store', key: 'a' })).toMatchObject({
+      value: 'a3',
+      timestamp: 3000,
+    });
+    expect(
+      await client.state.get.query({ store: 'prices-store', key: 'a', asOf: 2500 }),
+    ).toMatchObject({ found: true, value: 'a2', timestamp: 2000, validTo: 3000 });
+    expect(
+      await client.state.get.query({ store: 'prices-store', key: 'a', asOf: 999 }),
+    ).toMatchObject({ found: false, value: null, timestamp: null, validTo: null });
+  });
+
+  it('refuses asOf on a store that keeps no versions', async () => {
+    expect((await client.app.deploy.mutate({ topology: wordCount() })).ok).toBe(true);
+    await eventually(
+      async () =>
+        (await client.app.status.query()).status?.state === 'RUNNING' ? true : undefined,
+      'RUNNING',
+    );
+    const error = await refusal(client.state.get.query({ store: 'counts', key: 'a', asOf: 1 }));
+    expect(error.data).toMatchObject({ code: 'BAD_REQUEST', runtimeCode: 'NOT_VERSIONED_STORE' });
+  });
+});

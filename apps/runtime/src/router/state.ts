@@ -13,8 +13,15 @@ export const stateRouter = router({
   stores: procedure.query(({ ctx }) => ctx.service.state.stores()),
 
   get: procedure
-    .input(z.object({ store: storeInput, key: keyInput }))
-    .query(({ input, ctx }) => ctx.service.state.get(input.store, input.key ?? null)),
+    .input(
+      z.object({
+        store: storeInput,
+        key: keyInput,
+        /** Versioned stores: the version valid at this time (epoch ms) instead of the latest. */
+        asOf: z.number().int().optional(),
+      }),
+    )
+    .query(({ input, ctx }) => ctx.service.state.get(input.store, input.key ?? null, input.asOf)),
 
   range: procedure
     .input(

@@ -16,6 +16,8 @@ export interface StoreInfo {
    * running, a suppression buffer, stream threads in workers).
    */
   entries: number | null;
+  /** A versioned key-value store (KIP-889): get takes `asOf`. */
+  versioned?: { historyRetentionMs: number };
 }
 
 export interface StoreEntry {
@@ -61,16 +63,51 @@ export class StateQueries {
             entries = null; // not queryable here (stream threads in workers)
           }
         }
-        return { name: s.name, type: s.type, global, entries };
+        return {
+          name: s.name,
+          type: s.type,
+          global,
+          entries,
+          ...(s.versioned === undefined
+            ? {}
+            : { versioned: { historyRetentionMs: s.versioned.historyRetentionMs } }),
+        };
       })
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
+  /** The latest value, or with `asOf` (versioned stores) the version valid then and its validTo. */
   get(
     store: string,
     key: unknown,
-  ): { store: string; key: unknown; found: boolean; value: unknown; timestamp: number | null } {
-    const found = byKey(() => this.open(store).get(key), 'key');
+    asOf?: number,
+  ): {
+    store: string;
+    key: unknown;
+    found: boolean;
+    value: unknown;
+    timestamp: number | null;
+    validTo?: number | null;
+  } {
+    const opened = this.open(store);
+    if (asOf !== undefined) {
+      const getAsOf = opened.getAsOf?.bind(opened);
+      if (getAsOf === undefined)
+        throw new RuntimeError(
+          'NOT_VERSIONED_STORE',
+          `asOf: "${store}" is not a versioned store; only versioned stores keep older values`,
+        );
+      const version = byKey(() => getAsOf(key, asOf), 'key');
+      return {
+        store,
+        key: jsonSafe(key),
+        found: version !== null,
+        value: version === null ? null : jsonSafe(version.value),
+        timestamp: version?.timestamp ?? null,
+        validTo: version?.validTo ?? null,
+      };
+    }
+    const found = byKey(() => opened.get(key), 'key');
     return {
       store,
       key: jsonSafe(key),

@@ -92,6 +92,15 @@ export function suppressed(node: RawNode, use: Use): string {
   return node.name ? `${until}.withName(${str(node.name)})` : until;
 }
 
+/** `Stores.persistentVersionedKeyValueStore(name, historyRetentionMs[, segmentIntervalMs])`. */
+export function versionedSupplier(
+  name: string,
+  v: { historyRetentionMs?: number | undefined; segmentIntervalMs?: number | undefined },
+): string {
+  const segment = v.segmentIntervalMs === undefined ? '' : `, ${num(v.segmentIntervalMs)}`;
+  return `Stores.persistentVersionedKeyValueStore(${str(name)}, ${num(v.historyRetentionMs)}${segment})`;
+}
+
 /**
  * `keyValueStoreBuilder(Stores.persistentKeyValueStore(name)`, or the window / session store
  * builder with its supplier (retention, window size, duplicates), up to the serdes.
@@ -102,5 +111,7 @@ export function storeBuilder(s: StoreSpec): string {
     return `windowStoreBuilder(Stores.${where}WindowStore(${str(s.name)}, ${num(s.retentionMs)}, ${num(s.windowSizeMs)}, ${s.retainDuplicates === true})`;
   if (s.type === 'session')
     return `sessionStoreBuilder(Stores.${where}SessionStore(${str(s.name)}, ${num(s.retentionMs)})`;
+  if (s.type === 'versioned')
+    return `versionedKeyValueStoreBuilder(${versionedSupplier(s.name, s)}`;
   return `keyValueStoreBuilder(Stores.${where}KeyValueStore(${str(s.name)})`;
 }

@@ -373,4 +373,41 @@ builder.addStateStore(Stores.sessionStoreBuilder(Stores.inMemorySessionStore('vi
 builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore('totals'), Serdes.String(), Serdes.Long()).withLoggingDisabled());
 `);
   });
+
+  it('spells versioned tables and versioned stores with Stores.persistentVersionedKeyValueStore', () => {
+    const design = doc(
+      [
+        {
+          id: 'prices',
+          kind: 'table',
+          config: {
+            topic: 'prices',
+            store: 'prices-store',
+            versioned: { historyRetentionMs: 60000 },
+          },
+        },
+      ],
+      [],
+    );
+    design.stores = [
+      {
+        name: 'history',
+        type: 'versioned',
+        keySerde: 'string',
+        valueSerde: 'long',
+        logging: true,
+        caching: false,
+        storeType: 'persistent',
+        historyRetentionMs: 3600000,
+        segmentIntervalMs: 600000,
+      },
+    ];
+    const { code } = exportDsl(design);
+    expect(code).toContain(
+      `builder.table('prices', Consumed.with(Serdes.String(), Serdes.Json()), Materialized.as(Stores.persistentVersionedKeyValueStore('prices-store', 60000)));`,
+    );
+    expect(code).toContain(
+      `builder.addStateStore(Stores.versionedKeyValueStoreBuilder(Stores.persistentVersionedKeyValueStore('history', 3600000, 600000), Serdes.String(), Serdes.Long()));`,
+    );
+  });
 });

@@ -17,6 +17,7 @@ import {
   num,
   serde,
   storeBuilder,
+  versionedSupplier,
   str,
   suppressed,
   windows,
@@ -107,6 +108,10 @@ export function exportDsl(doc: TopologyDocument): DslExport {
     const parts: string[] = [];
     let head: string | null = null;
     if (typeof c.store === 'string') head = `Materialized.as(${str(c.store)})`;
+    if (typeof c.store === 'string' && typeof c.versioned === 'object' && c.versioned !== null) {
+      used.add('Stores');
+      head = `Materialized.as(${versionedSupplier(c.store, c.versioned as { historyRetentionMs?: number })})`;
+    }
     if (c.keySerde !== undefined) parts.push(`.withKeySerde(${serde(c.keySerde)})`);
     if (c.valueSerde !== undefined) parts.push(`.withValueSerde(${serde(c.valueSerde)})`);
     if (c.logging === false) parts.push('.withLoggingDisabled()');
@@ -207,6 +212,7 @@ export function exportDsl(doc: TopologyDocument): DslExport {
           logging: c.logging,
           caching: c.caching,
           storeType: c.storeType,
+          versioned: c.versioned,
         });
         statement = `const ${v} = builder.${node.kind}(${args(str(String(c.topic ?? '')), consumed, m)});`;
         break;

@@ -110,4 +110,14 @@ describe('structured fields get row editors instead of raw JSON', () => {
     });
     expect(process.find((f) => f.key === 'params')!.control).toEqual({ type: 'entries' });
   });
+
+  it('gives the table kind an optional versioned-store group (history retention, segment interval)', () => {
+    const versioned = fieldsOf(nodeKinds.table.config).find((f) => f.key === 'versioned');
+    expect(versioned).toMatchObject({ optional: true, control: { type: 'object' } });
+    const inner = versioned?.control.type === 'object' ? versioned.control.fields : [];
+    expect(inner.map((f) => [f.key, f.optional])).toEqual([
+      ['historyRetentionMs', false],
+      ['segmentIntervalMs', true],
+    ]);
+  });
 });
