@@ -190,6 +190,37 @@ const processWithVersionedStore = doc(
   [{ name: 'history', type: 'versioned', historyRetentionMs: 60_000 }],
 );
 
+// KStream#toTable(Materialized.as(versioned supplier)): the same table source semantics, and a
+// stream–table join reading it as of each order's time.
+const toTableJoin = doc(
+  [
+    { id: 'orders', kind: 'source', config: { topic: 'orders', valueSerde: 'long' } },
+    { id: 'updates', kind: 'source', config: { topic: 'prices', valueSerde: 'long' } },
+    {
+      id: 'tt',
+      kind: 'toTable',
+      config: { store: 'tt-store', versioned: { historyRetentionMs: 10 } },
+    },
+    { id: 'changes', kind: 'toStream', config: {} },
+    { id: 'log', kind: 'sink', config: { topic: 'log', valueSerde: 'long' } },
+    {
+      id: 'j',
+      kind: 'streamTableJoin',
+      config: { type: 'left', joiner: '{"qty": left, "price": right}' },
+    },
+    { id: 'out', kind: 'sink', config: { topic: 'out' } },
+  ],
+  [
+    { from: 'updates', to: 'tt' },
+    { from: 'tt', to: 'changes' },
+    { from: 'changes', to: 'log' },
+    { from: 'orders', to: 'j', toPort: 'left' },
+    { from: 'tt', to: 'j', toPort: 'right' },
+    { from: 'j', to: 'out' },
+  ],
+  ['orders', 'prices', 'log', 'out'],
+);
+
 const scenarios: OracleScenario[] = [
   {
     name: 'versioned table source: out-of-order updates forwarded, expired ones not, null keys dropped',
@@ -216,6 +247,12 @@ const scenarios: OracleScenario[] = [
     inputs: tableTableInput,
     outputs: ['out'],
   })),
+  {
+    name: 'toTable with a versioned store: table source semantics and as-of joins',
+    topology: toTableJoin,
+    inputs: joinInput,
+    outputs: ['log', 'out'],
+  },
   {
     name: 'groupBy + count over a versioned table ignores out-of-order updates',
     topology: groupByCount,

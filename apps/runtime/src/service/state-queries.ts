@@ -2,6 +2,7 @@
 // KafkaStreams#store), read-only, with keys as JSON values the store's key serde takes.
 import type { QueryableKeyValueStore, StreamsApp } from '@streamwright/engine';
 import type { Plan } from '@streamwright/topology-model';
+import { RuntimeError } from '../errors.js';
 import { jsonSafe } from './json-safe.js';
 import { byKey, openStore } from './store-access.js';
 import { WindowedStateQueries } from './windowed-state-queries.js';

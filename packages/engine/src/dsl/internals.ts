@@ -69,7 +69,7 @@ export function materializedConfig(
   const f = m.fields();
   if (f.versioned !== undefined && !options.versioned)
     throw new Error(
-      `Materialized.as(a versioned store) is supported on builder.table only, not here (store ${f.storeName})`,
+      `Materialized.as(a versioned store) is supported on builder.table and KStream#toTable only, not here (store ${f.storeName})`,
     );
   return {
     ...(f.versioned === undefined ? {} : { versioned: f.versioned }),

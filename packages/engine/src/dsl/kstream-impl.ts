@@ -207,7 +207,9 @@ export class KStreamImpl<K, V> implements KStream<K, V> {
     const node = attach(
       this.origin,
       'toTable',
-      materializedConfig(materialized as Materialized<unknown, unknown> | undefined),
+      materializedConfig(materialized as Materialized<unknown, unknown> | undefined, true, {
+        versioned: true,
+      }),
       name,
     );
     const f = materialized?.fields() ?? {};

@@ -140,7 +140,7 @@ export class Materialized<K, V> {
   ) {}
   /**
    * Materialized.as(storeName), or Materialized.as(Stores.persistentVersionedKeyValueStore(…)):
-   * a versioned store named after the supplier (builder.table only, so far).
+   * a versioned store named after the supplier (builder.table and KStream#toTable only, so far).
    */
   static as<K = unknown, V = unknown>(
     store: string | VersionedBytesStoreSupplier,

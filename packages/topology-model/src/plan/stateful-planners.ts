@@ -418,6 +418,10 @@ export const statefulPlanners: { [K in StatefulKind]: Planner<K> } = {
     const pending = declareStore(b, node, store, c, serdes, {
       materialized: c.store !== undefined,
     });
+    if (c.versioned !== undefined) {
+      pending.versioned = versionedPlan(c.versioned);
+      pending.caching = false;
+    }
     return {
       type: 'table',
       from: name,

@@ -82,6 +82,42 @@ export const versionedStoreSchema = z
   .strict();
 export type VersionedStoreConfig = z.infer<typeof versionedStoreSchema>;
 
+/**
+ * Materialized.as(versioned supplier): the store is named by the supplier, has no caching layer
+ * and no store type of its own (builder.table and KStream#toTable).
+ */
+function versionedMaterializedChecks(
+  c: {
+    versioned?: unknown;
+    store?: string | undefined;
+    caching?: boolean | undefined;
+    storeType?: string | undefined;
+  },
+  ctx: z.RefinementCtx,
+): void {
+  if (c.versioned === undefined) return;
+  // Materialized.as(supplier) names the store after the supplier: there is no generated name.
+  if (c.store === undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['store'],
+      message: 'a versioned table needs a store name (Materialized.as(versionedStoreSupplier))',
+    });
+  // Kafka Streams' versioned stores have no caching layer and no in-memory variant.
+  if (c.caching === true)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['caching'],
+      message: 'Versioned stores do not support caching',
+    });
+  if (c.storeType !== undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['storeType'],
+      message: 'a versioned table takes its store from `versioned`, not from storeType',
+    });
+}
+
 /** builder.table(topic, Consumed, Materialized). */
 export const tableConfigSchema = z
   .object({
@@ -97,29 +133,7 @@ export const tableConfigSchema = z
     /** A versioned store (Materialized.as(VersionedBytesStoreSupplier)); needs `store`. */
     versioned: versionedStoreSchema.optional(),
   })
-  .superRefine((c, ctx) => {
-    if (c.versioned === undefined) return;
-    // Materialized.as(supplier) names the store after the supplier: there is no generated name.
-    if (c.store === undefined)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['store'],
-        message: 'a versioned table needs a store name (Materialized.as(versionedStoreSupplier))',
-      });
-    // Kafka Streams' versioned stores have no caching layer and no in-memory variant.
-    if (c.caching === true)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['caching'],
-        message: 'Versioned stores do not support caching',
-      });
-    if (c.storeType !== undefined)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['storeType'],
-        message: 'a versioned table takes its store from `versioned`, not from storeType',
-      });
-  });
+  .superRefine(versionedMaterializedChecks);
 
 /** builder.globalTable(topic, Consumed, Materialized): global stores never log. */
 export const globalTableConfigSchema = z.object({
@@ -205,7 +219,13 @@ export const sinkConfigSchema = z
   });
 
 /** toTable(Named, Materialized). */
-export const toTableConfigSchema = z.object({ ...materializedFields });
+export const toTableConfigSchema = z
+  .object({
+    ...materializedFields,
+    /** A versioned store (Materialized.as(VersionedBytesStoreSupplier)); needs `store`. */
+    versioned: versionedStoreSchema.optional(),
+  })
+  .superRefine(versionedMaterializedChecks);
 
 /**
  * process / processValues: a custom Processor API processor looked up by `processor` in the

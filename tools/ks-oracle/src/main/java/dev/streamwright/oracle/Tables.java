@@ -135,7 +135,15 @@ final class Tables {
       case "toTable" -> {
         String keyName = text(c, "keySerde", in.keySerde());
         String valueName = text(c, "valueSerde", in.valueSerde());
-        var m = TopologyBuilder.materialized(c, keyName, valueName);
+        Materialized<Object, Object, KeyValueStore<Bytes, byte[]>> m;
+        if (c.has("versioned")) {
+          m = Materialized.<Object, Object>as(versionedSupplier(c.path("store").asText(), c.path("versioned")))
+              .withKeySerde(TopologyBuilder.serde(keyName))
+              .withValueSerde(TopologyBuilder.serde(valueName));
+          if (c.has("logging") && !c.path("logging").asBoolean()) m = m.withLoggingDisabled();
+        } else {
+          m = TopologyBuilder.materialized(c, keyName, valueName);
+        }
         KStream<Object, Object> s = in.stream();
         KTable<Object, Object> t = named == null ? s.toTable(m) : s.toTable(named, m);
         register(tb, c, keyName, valueName);
