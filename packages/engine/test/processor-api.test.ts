@@ -2,6 +2,7 @@
 // forward to all or one named child, stores only when connected, record metadata and headers,
 // stream time, punctuation on STREAM_TIME (aligned to 0, fires as soon as there is data) and
 // WALL_CLOCK_TIME, exceptions through the processing exception handler, init/close.
+import { Buffer } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
 import {
   Consumed,
@@ -137,6 +138,44 @@ describe('Processor API', () => {
     expect(denied).toMatch(/no access to state store other/);
     expect(driver.getKeyValueStore('seen').get('x')).toBe(2);
     expect(driver.getKeyValueStore('seen').get('y')).toBe(1);
+  });
+
+  it("logs a store's deletes with the current record's timestamp, or the punctuation's in a punctuator (Kafka's record context)", () => {
+    const built = app(() => {
+      let store: KeyValueStore<string, number>;
+      return {
+        init(c) {
+          store = c.getStateStore('seen');
+          c.schedule(100, 'WALL_CLOCK_TIME', () => {
+            for (const { key } of store.all()) store.delete(key);
+          });
+        },
+        process(r) {
+          if (r.value === 'delete') store.delete(r.key);
+          else if (r.value === 'null') store.put(r.key, null);
+          else store.put(r.key, 1);
+        },
+      };
+    });
+    const driver = createTestDriver(built, { now: () => 0 });
+    driver.pipeInput('in', 'x', '', 5);
+    driver.pipeInput('in', 'y', '', 6);
+    driver.pipeInput('in', 'x', 'delete', 3);
+    driver.pipeInput('in', 'y', 'null', 4);
+    driver.pipeInput('in', 'z', '', 7);
+    driver.advanceWallClockTime(250);
+    const changelog = driver
+      .readRawOutput('papi-seen-changelog')
+      .map((r) => [Buffer.from(r.key!).toString(), r.value === null ? null : 1, r.timestamp]);
+    expect(changelog).toEqual([
+      ['x', 1, 5],
+      ['y', 1, 6],
+      ['x', null, 3],
+      ['y', null, 4],
+      ['z', 1, 7],
+      // A wall-clock punctuation's timestamp is the clock when it fires (PunctuationQueue's now).
+      ['z', null, 250],
+    ]);
   });
 
   it('STREAM_TIME punctuation is aligned to 0, fires as soon as there is data, advances only with records and skips missed intervals', () => {

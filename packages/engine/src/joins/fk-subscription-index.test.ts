@@ -34,7 +34,7 @@ describe('foreign-key subscription index', () => {
               if (indexed) subscriptionIndex(store).add(key);
               model.set(id, Buffer.from(key));
             } else {
-              store.delete(key);
+              store.delete(key, 0);
               if (indexed) subscriptionIndex(store).remove(key);
               model.delete(id);
             }

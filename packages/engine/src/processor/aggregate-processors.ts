@@ -40,7 +40,8 @@ export function streamAggregateProcessor(
       }
       const before = old === undefined ? null : oldAgg;
       const newAgg = aggregator({ key: record.key, value: record.value, agg: oldAgg });
-      store.put(record.key, newAgg, timestamp);
+      // A null aggregate deletes: Kafka logs the tombstone with the record's own timestamp.
+      store.put(record.key, newAgg, isNullish(newAgg) ? record.timestamp : timestamp);
       // As KStreamAggregate: the old value sent is the initializer's result for a new key (with
       // a record cache, the value at the last flush).
       forward(record.key, newAgg, oldAgg, before, timestamp, record.headers);
@@ -83,7 +84,8 @@ export function streamReduceProcessor(
         newAgg = reducer({ key: record.key, value: record.value, agg: old.value });
         timestamp = Math.max(record.timestamp, old.timestamp);
       }
-      store.put(record.key, newAgg, timestamp);
+      // A null aggregate deletes: Kafka logs the tombstone with the record's own timestamp.
+      store.put(record.key, newAgg, isNullish(newAgg) ? record.timestamp : timestamp);
       forward(record.key, newAgg, before, before, timestamp, record.headers);
     },
   };

@@ -261,7 +261,8 @@ export function tableAggregateProcessor(
       } else {
         newAgg = intermediate;
       }
-      store.put(record.key, newAgg, timestamp);
+      // A null aggregate deletes: Kafka logs the tombstone with the record's own timestamp.
+      store.put(record.key, newAgg, isNullish(newAgg) ? record.timestamp : timestamp);
       forward(record.key, newAgg ?? null, oldAgg, oldAgg, timestamp, record.headers);
     },
   };
@@ -304,7 +305,8 @@ export function tableReduceProcessor(
       } else {
         newAgg = intermediate;
       }
-      store.put(record.key, newAgg, timestamp);
+      // A null aggregate deletes: Kafka logs the tombstone with the record's own timestamp.
+      store.put(record.key, newAgg, isNullish(newAgg) ? record.timestamp : timestamp);
       forward(record.key, newAgg ?? null, oldAgg, oldAgg, timestamp, record.headers);
     },
   };

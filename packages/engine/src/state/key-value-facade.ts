@@ -34,7 +34,7 @@ export function keyValueStoreFacade<K, V>(
   };
   const get = (key: K): V | null => (store.get(key)?.value as V | undefined) ?? null;
   const put = (key: K, value: V | null): void => {
-    if (value === null || value === undefined) store.delete(key);
+    if (value === null || value === undefined) store.delete(key, timestamp());
     else store.put(key, value, timestamp());
   };
   return {
@@ -51,7 +51,7 @@ export function keyValueStoreFacade<K, V>(
     },
     delete(key) {
       const old = get(key);
-      store.delete(key);
+      store.delete(key, timestamp());
       return old;
     },
     range: inRange,

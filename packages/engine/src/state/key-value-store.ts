@@ -23,10 +23,10 @@ export interface KeyValueStore {
   get(key: unknown): ValueAndTimestamp | undefined;
   put(key: unknown, value: unknown, timestamp: number): void;
   /**
-   * `timestamp`: the changelog tombstone's (Kafka logs the current record's); stores that are
-   * not given one use the wall clock.
+   * `timestamp`: the changelog tombstone's: the timestamp of the record (or punctuation) being
+   * processed, as Kafka's ChangeLoggingKeyValueBytesStore logs it.
    */
-  delete(key: unknown, timestamp?: number): void;
+  delete(key: unknown, timestamp: number): void;
   /** Removes without logging (retention expiry in window and session stores); optional. */
   evict?(key: unknown): void;
   all(): KeyValueEntry[];
@@ -67,7 +67,7 @@ export class InMemoryKeyValueStore implements TaskKeyValueStore {
   readonly #map = new Map<StoreKey, KeyValueEntry>();
   readonly #logging: boolean;
   readonly #dirty = new Set<StoreKey>();
-  readonly #deleted = new Map<StoreKey, { key: unknown; timestamp: number | undefined }>();
+  readonly #deleted = new Map<StoreKey, { key: unknown; timestamp: number }>();
   readonly #keyOf: (key: unknown) => StoreKey;
   readonly #keySerde: Serde<unknown>;
   readonly #valueSerde: Serde<unknown>;
@@ -91,7 +91,7 @@ export class InMemoryKeyValueStore implements TaskKeyValueStore {
 
   put(key: unknown, value: unknown, timestamp: number): void {
     if (value === null || value === undefined) {
-      this.delete(key);
+      this.delete(key, timestamp);
       return;
     }
     const k = this.#keyOf(key);
@@ -108,7 +108,7 @@ export class InMemoryKeyValueStore implements TaskKeyValueStore {
     }
   }
 
-  delete(key: unknown, timestamp?: number): void {
+  delete(key: unknown, timestamp: number): void {
     const k = this.#keyOf(key);
     this.#map.delete(k);
     if (this.#logging) {
@@ -160,7 +160,7 @@ export class InMemoryKeyValueStore implements TaskKeyValueStore {
         partition: this.partition,
         key: this.#keySerde.serialize(key),
         value: null,
-        timestamp: timestamp ?? Date.now(),
+        timestamp,
       });
     }
     this.#dirty.clear();

@@ -19,7 +19,7 @@ describe('lmdb key-value store', () => {
       store.put('a', 2, 11);
       store.put('b', 5, 12);
       store.put('c', 7, 13);
-      store.delete('c');
+      store.delete('c', 14);
       expect(store.get('a')).toEqual({ key: 'a', value: 2, timestamp: 11 });
       expect(store.get('c')).toBeUndefined();
       const changelog = store.takeChangelogRecords();
@@ -28,11 +28,13 @@ describe('lmdb key-value store', () => {
           text(r.key),
           r.value === null ? null : getSerde('long').deserialize(r.value),
           r.partition,
+          r.timestamp,
         ]),
       ).toEqual([
-        ['a', 2, 1],
-        ['b', 5, 1],
-        ['c', null, 1],
+        ['a', 2, 1, 11],
+        ['b', 5, 1, 12],
+        // The tombstone carries the deleting record's timestamp (Kafka's context.timestamp()).
+        ['c', null, 1, 14],
       ]);
       expect(store.takeChangelogRecords()).toEqual([]);
       store.close();

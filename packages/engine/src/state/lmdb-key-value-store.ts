@@ -38,6 +38,8 @@ interface Slot {
   key: unknown;
   entry: KeyValueEntry | null;
   dirty: boolean;
+  /** A deleted entry's tombstone timestamp (the record being processed when it was deleted). */
+  deletedAt?: number;
 }
 
 /** Restored records are written in transactions of this many. */
@@ -131,7 +133,7 @@ export class LmdbKeyValueStore implements TaskKeyValueStore {
 
   put(key: unknown, value: unknown, timestamp: number): void {
     if (value === null || value === undefined) {
-      this.delete(key);
+      this.delete(key, timestamp);
       return;
     }
     const k = this.#keyOf(key);
@@ -153,16 +155,17 @@ export class LmdbKeyValueStore implements TaskKeyValueStore {
     }
   }
 
-  delete(key: unknown): void {
+  delete(key: unknown, timestamp: number): void {
     const k = this.#keyOf(key);
     const slot = this.#slots.get(k);
     if (slot === undefined) {
-      const created = { key, entry: null, dirty: true };
+      const created = { key, entry: null, dirty: true, deletedAt: timestamp };
       this.#slots.set(k, created);
       this.#dirty.push(created);
       return;
     }
     slot.entry = null;
+    slot.deletedAt = timestamp;
     if (!slot.dirty) {
       slot.dirty = true;
       this.#dirty.push(slot);
@@ -213,7 +216,13 @@ export class LmdbKeyValueStore implements TaskKeyValueStore {
         if (entry === null) {
           db.removeSync(keyBytes);
           if (topic !== null)
-            out.push({ topic, partition, key: keyBytes, value: null, timestamp: Date.now() });
+            out.push({
+              topic,
+              partition,
+              key: keyBytes,
+              value: null,
+              timestamp: slot.deletedAt ?? 0,
+            });
           continue;
         }
         const value = this.#valueSerde.serialize(entry.value);

@@ -42,7 +42,7 @@ export class MeteredKeyValueStore implements TaskKeyValueStore {
   put(key: unknown, value: unknown, timestamp: number): void {
     this.#timed('put', () => this.inner.put(key, value, timestamp));
   }
-  delete(key: unknown, timestamp?: number): void {
+  delete(key: unknown, timestamp: number): void {
     this.#timed('delete', () => this.inner.delete(key, timestamp));
   }
   evict(key: unknown): void {

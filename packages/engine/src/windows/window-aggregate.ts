@@ -69,7 +69,8 @@ export function timeWindowAggregateProcessor(
         const newAgg = aggregation.add(record.key, record.value, oldAgg);
         const timestamp =
           old === undefined ? record.timestamp : Math.max(record.timestamp, old.timestamp);
-        store.put(record.key, newAgg, start, timestamp);
+        // A null aggregate deletes: Kafka logs the tombstone with the record's own timestamp.
+        store.put(record.key, newAgg, start, newAgg == null ? record.timestamp : timestamp);
         if (onClose === null)
           forward(
             windowedKey(record.key, start, end),
