@@ -502,7 +502,8 @@ export interface StreamsApp {
   /**
    * Kafka Streams' KafkaStreams#store for key-value stores: `name` across the app's tasks (or a
    * global store), read-only; null when the topology has no such store. Throws
-   * UNSUPPORTED_CONFIG while the stream threads run in worker threads (num.stream.threads > 1).
+   * UNSUPPORTED_CONFIG while the stream threads run in worker threads (num.stream.threads > 1):
+   * queryStore answers then.
    */
   store(name: string): QueryableKeyValueStore | null;
   /**
@@ -513,4 +514,17 @@ export interface StreamsApp {
   windowStore(name: string): QueryableWindowStore | null;
   /** Interactive queries on a session store (a session-windowed aggregation's, or a Processor API one). */
   sessionStore(name: string): QueryableSessionStore | null;
+  /**
+   * An interactive query whatever num.stream.threads is: `method` of the store's queryable view
+   * (QueryableKeyValueStore / QueryableWindowStore / QueryableSessionStore, by `type`) called with
+   * `args`. With stream threads in worker threads each worker runs it on its own tasks' stores
+   * and the answers are merged in the order one view returns. Resolves to null when the
+   * application has no store `name`; rejects with INVALID_STATE_STORE for a store of another type.
+   */
+  queryStore(
+    name: string,
+    type: 'keyValue' | 'window' | 'session',
+    method: string,
+    args: unknown[],
+  ): Promise<unknown>;
 }

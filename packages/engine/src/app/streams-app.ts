@@ -31,6 +31,7 @@ import { GeneratorRunner } from './generator.js';
 import { GlobalStateUpdater } from './global-state.js';
 import { planOf } from './plan-topology.js';
 import { queryableStore } from './queryable-store.js';
+import { forwardQuery, mergeStoreAnswers, type StoreQuery } from './store-query.js';
 import { queryableSessionStore, queryableWindowStore } from './queryable-windowed-stores.js';
 import { SegmentedSessionStore } from '../state/session-store.js';
 import type { TaskStateStore } from '../state/task-store.js';
@@ -319,8 +320,59 @@ class StreamsAppImpl implements StreamsApp {
     );
   }
 
+  async queryStore(
+    name: string,
+    type: 'keyValue' | 'window' | 'session',
+    method: string,
+    args: unknown[],
+  ): Promise<unknown> {
+    const planned = this.#plan.stores.find((s) => s.name === name);
+    if (planned === undefined) return null;
+    const global = this.#compiled[0]?.globalStores?.has(name) === true;
+    if (this.#config.numStreamThreads === 1 || global) {
+      const view =
+        type === 'keyValue'
+          ? this.store(name)
+          : type === 'window'
+            ? this.windowStore(name)
+            : this.sessionStore(name);
+      const call = (view as unknown as Record<string, unknown> | null)?.[method];
+      if (typeof call !== 'function')
+        throw new TypeError(`queryStore: ${type} stores have no method ${method}`);
+      return (call as (...a: unknown[]) => unknown).apply(view, args);
+    }
+    if (type !== 'keyValue') this.#queryablePlan(name, type, `${type}Store`, false);
+    else if (planned.type !== 'keyValue')
+      throw new EngineError(
+        'INVALID_STATE_STORE',
+        `Cannot get state store ${name} because the queryable store type [keyValueStore] does not accept the state store: it is a ${planned.type} store`,
+      );
+    const asked: StoreQuery = {
+      store: name,
+      type,
+      method,
+      args,
+      versioned: planned.versioned !== undefined,
+      windowSizeMs: planned.windowSizeMs ?? planned.windowStore?.sizeMs ?? 0,
+    };
+    const { query, reverse } = forwardQuery(asked);
+    const answers = await Promise.all(
+      this.#threads.map((t) => (t instanceof WorkerStreamThread ? t.query(query) : null)),
+    );
+    return mergeStoreAnswers(
+      query,
+      answers.filter((a) => a !== null),
+      reverse,
+    );
+  }
+
   /** The planned store `name` of `type`; null when there is none; throws for another type. */
-  #queryablePlan(name: string, type: 'window' | 'session', queryType: string): StorePlan | null {
+  #queryablePlan(
+    name: string,
+    type: 'window' | 'session',
+    queryType: string,
+    local = true,
+  ): StorePlan | null {
     const planned = this.#plan.stores.find((s) => s.name === name);
     if (planned === undefined) return null;
     if (planned.type !== type)
@@ -328,14 +380,14 @@ class StreamsAppImpl implements StreamsApp {
         'INVALID_STATE_STORE',
         `Cannot get state store ${name} because the queryable store type [${queryType}] does not accept the state store: it is a ${planned.type} store`,
       );
-    this.#requireLocalStores(name);
+    if (local) this.#requireLocalStores(name);
     return planned;
   }
 
   #requireLocalStores(name: string): void {
     if (this.#config.numStreamThreads > 1)
       throw new UnsupportedConfigError(
-        `interactive queries on ${name}: with num.stream.threads=${this.#config.numStreamThreads} the stores live in worker threads, which do not answer queries yet`,
+        `interactive queries on ${name}: with num.stream.threads=${this.#config.numStreamThreads} the stores live in worker threads, which answer queryStore only`,
       );
   }
 

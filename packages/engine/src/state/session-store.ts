@@ -91,6 +91,11 @@ export class SegmentedSessionStore implements TaskStateStore {
     return this.#keys.compare(a, b);
   }
 
+  /** The key's serialized bytes (the order compareKeys goes by). */
+  serializeKey(key: unknown): Uint8Array | null {
+    return this.#keys.serde.serialize(key);
+  }
+
   /** put(session); a null value removes it. `timestamp`: what the changelog record carries. */
   put(session: SessionEntry, timestamp: number = session.end): boolean {
     const id = this.#keys.id(session.key);

@@ -125,6 +125,11 @@ export class SegmentedWindowStore implements TaskStateStore {
     return this.#keys.compare(a, b);
   }
 
+  /** The key's serialized bytes (the order compareKeys goes by). */
+  serializeKey(key: unknown): Uint8Array | null {
+    return this.#keys.serde.serialize(key);
+  }
+
   /**
    * put(key, value, windowStart); a null value deletes (without duplicates). False when skipped
    * as expired.

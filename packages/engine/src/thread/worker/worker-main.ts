@@ -5,6 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { EngineLogger, ProcessingError } from '../../api.js';
 import { GlobalStateUpdater } from '../../app/global-state.js';
+import { answerStoreQuery } from '../../app/store-query.js';
 import { errorMessage } from '../../errors.js';
 import { MetricsRegistry } from '../../metrics/metrics-registry.js';
 import { compilePlan } from '../../processor/compile.js';
@@ -54,8 +55,20 @@ let stopThread: (() => void) | null = null;
 // The thread joins its group when the main thread says so: after every worker of the app loaded.
 let joinNow!: () => void;
 const joinSignal = new Promise<void>((resolve) => (joinNow = resolve));
+// The thread whose tasks' stores answer interactive queries (none before it exists: no stores).
+let queried: StreamThread | null = null;
 port.on('message', (m: ThreadCommand) => {
   if (m.type === 'join') return joinNow();
+  if (m.type === 'query') {
+    try {
+      const stores = [];
+      for (const task of queried?.tasks.values() ?? []) stores.push(...task.stores);
+      post({ type: 'query-result', id: m.id, ok: true, answer: answerStoreQuery(m.query, stores) });
+    } catch (error) {
+      post({ type: 'query-result', id: m.id, ok: false, error: toWire(error) });
+    }
+    return;
+  }
   stopRequested = true;
   joinNow();
   stopThread?.();
@@ -123,6 +136,7 @@ async function main(): Promise<void> {
       }),
   });
   thread.lifecycle.onChange((state) => post({ type: 'state', state }));
+  queried = thread;
 
   // Closing every port lets the worker exit on its own.
   const release = async (): Promise<void> => {

@@ -3,6 +3,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { Plan } from '@streamwright/topology-model';
 import type { ProcessingError } from '../../api.js';
 import type { EngineConfig } from '../../app/config.js';
+import type { StoreQuery, StoreQueryAnswer } from '../../app/store-query.js';
 import type { ThreadState } from '../../lifecycle/states.js';
 import type { WireError } from './protocol.js';
 import type { SlotChannelEnd } from './slot-channel.js';
@@ -32,7 +33,14 @@ export type ThreadEvent =
   /** The thread stops the app: a task failed under log-and-fail (detail) or something unexpected. */
   | { type: 'fatal'; error: WireError; detail: ProcessingError | null }
   | { type: 'log'; level: 'info' | 'warn' | 'error'; obj: Record<string, unknown>; msg?: string }
-  | { type: 'stopped' };
+  | { type: 'stopped' }
+  /** The answer to interactive query `id` (store-query.ts), run on this worker's stores. */
+  | { type: 'query-result'; id: number; ok: true; answer: StoreQueryAnswer }
+  | { type: 'query-result'; id: number; ok: false; error: WireError };
 
-/** Main → worker: 'join' once every worker of the app is ready (its thread then starts). */
-export type ThreadCommand = { type: 'join' } | { type: 'stop' };
+/**
+ * Main → worker: 'join' once every worker of the app is ready (its thread then starts); 'query'
+ * runs an interactive query on the worker's stores.
+ */
+export type ThreadCommand =
+  { type: 'join' } | { type: 'stop' } | { type: 'query'; id: number; query: StoreQuery };

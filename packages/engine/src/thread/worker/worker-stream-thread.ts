@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import type { Plan } from '@streamwright/topology-model';
 import type { Backend, EngineLogger, PartitionAssignor, ProcessingError } from '../../api.js';
 import type { EngineConfig } from '../../app/config.js';
+import type { StoreQuery, StoreQueryAnswer } from '../../app/store-query.js';
 import { EngineError, type EngineErrorCode } from '../../errors.js';
 import { StateMachine } from '../../lifecycle/state-machine.js';
 import { THREAD_TRANSITIONS, type ThreadState } from '../../lifecycle/states.js';
@@ -54,6 +55,12 @@ export class WorkerStreamThread implements StreamThreadHandle {
   #started: Promise<void> = Promise.resolve();
   #stopRequested = false;
   #finished = false;
+  /** Interactive queries sent to the worker and not answered yet, by id. */
+  readonly #queries = new Map<
+    number,
+    { resolve: (a: StoreQueryAnswer) => void; reject: (e: Error) => void }
+  >();
+  #nextQueryId = 1;
 
   constructor(index: number, ctx: WorkerStreamThreadContext) {
     this.index = index;
@@ -169,6 +176,17 @@ export class WorkerStreamThread implements StreamThreadHandle {
     return ready;
   }
 
+  /** Runs an interactive query on the stores of the worker's tasks; null: no worker (no tasks). */
+  query(query: StoreQuery): Promise<StoreQueryAnswer | null> {
+    const worker = this.#worker;
+    if (worker === null || this.#server === null) return Promise.resolve(null);
+    const id = this.#nextQueryId++;
+    return new Promise<StoreQueryAnswer>((resolve, reject) => {
+      this.#queries.set(id, { resolve, reject });
+      worker.postMessage({ type: 'query', id, query } satisfies ThreadCommand);
+    });
+  }
+
   requestStop(): void {
     this.#stopRequested = true;
     const worker = this.#worker;
@@ -213,6 +231,13 @@ export class WorkerStreamThread implements StreamThreadHandle {
             : fromWire(event.error),
         );
         return;
+      case 'query-result': {
+        const pending = this.#queries.get(event.id);
+        this.#queries.delete(event.id);
+        if (event.ok) pending?.resolve(event.answer);
+        else pending?.reject(fromWire(event.error));
+        return;
+      }
       case 'log': {
         const log = this.#ctx.logger[event.level];
         log.call(this.#ctx.logger, event.obj, event.msg);
@@ -238,6 +263,9 @@ export class WorkerStreamThread implements StreamThreadHandle {
     this.#closeSlots?.();
     this.lifecycle.tryTransition('PENDING_SHUTDOWN');
     this.lifecycle.tryTransition('DEAD');
+    for (const pending of this.#queries.values())
+      pending.reject(new EngineError('APP_STATE', `stream thread ${this.name} stopped`));
+    this.#queries.clear();
     // Tasks a crashed worker still owned would otherwise look alive forever.
     for (const m of this.#ctx.metrics.tasks.values()) {
       const state = TASK_STATE_CODES[m.stateCode];

@@ -1,0 +1,141 @@
+// Interactive queries that reach stream threads in worker threads: the main thread sends each
+// worker one StoreQuery, the worker runs it on the view over its own tasks' stores (the same
+// queryable views the in-process path uses) and answers with the result and, for range reads,
+// each row's serialized key; the main thread merges the answers into what one view over every
+// instance would return (the same order as the single-thread path).
+import type {
+  QueryableKeyValueStore,
+  QueryableSessionStore,
+  QueryableWindowStore,
+} from '../api.js';
+import { isKeyValueStore } from '../state/store-factory.js';
+import { SegmentedSessionStore } from '../state/session-store.js';
+import type { TaskStateStore } from '../state/task-store.js';
+import { SegmentedWindowStore } from '../state/window-store.js';
+import { queryableStore } from './queryable-store.js';
+import { queryableSessionStore, queryableWindowStore } from './queryable-windowed-stores.js';
+
+export type StoreQueryType = 'keyValue' | 'window' | 'session';
+
+export interface StoreQuery {
+  store: string;
+  type: StoreQueryType;
+  /** A method of the queryable view (get, range, all, getAsOf, fetch, findSessions, …). */
+  method: string;
+  args: unknown[];
+  versioned: boolean;
+  windowSizeMs: number;
+}
+
+export interface StoreQueryAnswer {
+  value: unknown;
+  /** For a range read: each row's serialized key, to order rows across workers. */
+  keys: (Uint8Array | null)[] | null;
+}
+
+// Backward reads are the forward read reversed (as in the views): merged forward, then reversed.
+const FORWARD: Record<string, string> = {
+  backwardFetch: 'fetch',
+  backwardFetchAll: 'fetchAll',
+  backwardAll: 'all',
+  backwardFindSessions: 'findSessions',
+};
+
+/** The forward method a worker runs for `query.method`, and whether the merge reverses it. */
+export function forwardQuery(query: StoreQuery): { query: StoreQuery; reverse: boolean } {
+  const forward = FORWARD[query.method];
+  return forward === undefined
+    ? { query, reverse: false }
+    : { query: { ...query, method: forward }, reverse: true };
+}
+
+type View = Record<string, (...args: unknown[]) => unknown>;
+
+/** On the thread that owns the stores: the query run on the view over `stores`. */
+export function answerStoreQuery(query: StoreQuery, stores: TaskStateStore[]): StoreQueryAnswer {
+  const mine = stores.filter((s) => s.name === query.store);
+  let view: QueryableKeyValueStore | QueryableWindowStore | QueryableSessionStore;
+  let keyOf: (row: unknown) => unknown;
+  let serialize: (key: unknown) => Uint8Array | null;
+  if (query.type === 'keyValue') {
+    const kv = mine.filter(isKeyValueStore);
+    view = queryableStore(query.store, () => kv, query.versioned);
+    keyOf = (row) => (row as { key: unknown }).key;
+    serialize = (k) => kv[0]?.serializeKey(k) ?? null;
+  } else if (query.type === 'window') {
+    const ws = mine.filter((s): s is SegmentedWindowStore => s instanceof SegmentedWindowStore);
+    view = queryableWindowStore(query.store, query.windowSizeMs, () => ws);
+    keyOf = (row) => (row as { key: { key: unknown } }).key.key;
+    serialize = (k) => ws[0]?.serializeKey(k) ?? null;
+  } else {
+    const ss = mine.filter((s): s is SegmentedSessionStore => s instanceof SegmentedSessionStore);
+    view = queryableSessionStore(query.store, () => ss);
+    keyOf = (row) => (row as { key: { key: unknown } }).key.key;
+    serialize = (k) => ss[0]?.serializeKey(k) ?? null;
+  }
+  const method = (view as unknown as View)[query.method];
+  if (typeof method !== 'function')
+    throw new TypeError(`interactive query: ${query.type} stores have no method ${query.method}`);
+  const value = method.apply(view, query.args);
+  return {
+    value,
+    keys: isRangeRead(query) ? (value as unknown[]).map((r) => serialize(keyOf(r))) : null,
+  };
+}
+
+/** Reads whose rows come from every instance (ordered by key), not from the one holding a key. */
+function isRangeRead(query: StoreQuery): boolean {
+  const n = query.args.length;
+  switch (query.method) {
+    case 'range':
+    case 'all':
+    case 'fetchAll':
+      return true;
+    case 'fetch':
+      return query.type === 'window' ? n === 4 : n === 2;
+    case 'findSessions':
+      return n === 4;
+    default:
+      return false;
+  }
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** On the main thread: the workers' answers (in thread order) as one view's result. */
+export function mergeStoreAnswers(
+  query: StoreQuery,
+  answers: StoreQueryAnswer[],
+  reverse: boolean,
+): unknown {
+  let merged: unknown;
+  if (isRangeRead(query)) {
+    const rows: { row: unknown; key: Uint8Array }[] = [];
+    for (const a of answers)
+      (a.value as unknown[]).forEach((row, i) => rows.push({ row, key: a.keys?.[i] ?? EMPTY }));
+    const bytes = (a: Uint8Array, b: Uint8Array): number => Buffer.compare(a, b);
+    // The views' orders: key-value by key; windows by start, then key; sessions by end, key, start.
+    if (query.type === 'keyValue') rows.sort((a, b) => bytes(a.key, b.key));
+    else if (query.type === 'window') {
+      const start = (r: unknown): number => (r as { key: { start: number } }).key.start;
+      rows.sort((a, b) => start(a.row) - start(b.row) || bytes(a.key, b.key));
+    } else {
+      const w = (r: unknown): { start: number; end: number } =>
+        (r as { key: { start: number; end: number } }).key;
+      rows.sort(
+        (a, b) =>
+          w(a.row).end - w(b.row).end || bytes(a.key, b.key) || w(a.row).start - w(b.row).start,
+      );
+    }
+    merged = rows.map((r) => r.row);
+  } else if (query.method === 'approximateNumEntries') {
+    merged = answers.reduce((n, a) => n + (a.value as number), 0);
+  } else {
+    // A key lives in one task: the first instance that has it answers.
+    const found = answers.find((a) =>
+      Array.isArray(a.value) ? a.value.length > 0 : a.value !== null && a.value !== undefined,
+    );
+    merged = found?.value ?? answers[0]?.value ?? null;
+  }
+  return reverse ? (merged as unknown[]).reverse() : merged;
+}
