@@ -159,7 +159,8 @@ describe('state', () => {
     expect(limited.entries).toHaveLength(2);
   });
 
-  it('refuses an unknown store, a stopped app, and stream threads in workers', async () => {
+  it('refuses an unknown store and a stopped app; answers with stream threads in workers', async () => {
+    const oneThread = await client.state.all.query({ store: 'counts' });
     const unknown = await refusal(client.state.get.query({ store: 'nope', key: 'a' }));
     expect(unknown.data).toMatchObject({ code: 'NOT_FOUND', runtimeCode: 'STORE_NOT_FOUND' });
     expect(unknown.message).toMatch(/stores: counts/);
@@ -170,9 +171,27 @@ describe('state', () => {
 
     const threaded = wordCount() as { application: { config: Record<string, unknown> } };
     threaded.application.config['num.stream.threads'] = 2;
-    expect((await client.app.deploy.mutate({ topology: threaded, start: false })).ok).toBe(true);
-    const workers = await refusal(client.state.get.query({ store: 'counts', key: 'a' }));
-    expect(workers.data).toMatchObject({ runtimeCode: 'INSPECTION_UNAVAILABLE' });
+    expect((await client.app.deploy.mutate({ topology: threaded })).ok).toBe(true);
+    // Two stream threads in worker threads, each holding the counts of its tasks' partitions:
+    // the same entries, in the same order, as the one-thread app's once its state is restored.
+    const all = await eventually(async () => {
+      const a = await client.state.all.query({ store: 'counts' }).catch(() => undefined);
+      return a !== undefined && a.entries.length === oneThread.entries.length ? a : undefined;
+    }, 'the restored counts');
+    expect(all.entries.map((e) => [e.key, e.value])).toEqual(
+      oneThread.entries.map((e) => [e.key, e.value]),
+    );
+    expect(await client.state.get.query({ store: 'counts', key: 'apple' })).toMatchObject({
+      found: true,
+      value: 2,
+    });
+    expect(await client.state.get.query({ store: 'counts', key: 'durian' })).toMatchObject({
+      found: false,
+    });
+    const range = await client.state.range.query({ store: 'counts', from: 'b', to: 'l' });
+    expect(range.entries.map((e) => e.key)).toEqual(['fig', 'kiwi']);
+    const stores = await client.state.stores.query();
+    expect(stores[0]).toMatchObject({ name: 'counts', entries: oneThread.entries.length });
     const sampling = await refusal(client.debug.sample.query({ nodeId: 'count' }));
     expect(sampling.data).toMatchObject({ runtimeCode: 'INSPECTION_UNAVAILABLE' });
   });

@@ -231,4 +231,27 @@ describe('state queries on window and session stores', () => {
     expect(unknown.data).toMatchObject({ runtimeCode: 'STORE_NOT_FOUND' });
     expect(unknown.message).toMatch(/stores: per-10s, visits/);
   });
+
+  it('answers the same with two stream threads in worker threads', async () => {
+    const asked = async () => ({
+      windows: await client.state.windows.query({ store: 'per-10s' }),
+      backward: await client.state.windows.query({ store: 'per-10s', backward: true }),
+      alice: await client.state.windows.query({ store: 'per-10s', key: 'alice' }),
+      range: await client.state.windows.query({ store: 'per-10s', from: 'b', to: 'c' }),
+      window: await client.state.window.query({ store: 'per-10s', key: 'alice', time: 0 }),
+      sessions: await client.state.sessions.query({ store: 'visits' }),
+      bob: await client.state.sessions.query({ store: 'visits', key: 'bob', backward: true }),
+      stores: await client.state.stores.query(),
+    });
+    const oneThread = await asked();
+    expect(oneThread.windows.windows).toHaveLength(6);
+    const threaded = clickCounts() as { application: { config: Record<string, unknown> } };
+    threaded.application.config['num.stream.threads'] = 2;
+    expect((await client.app.deploy.mutate({ topology: threaded })).ok).toBe(true);
+    await eventually(async () => {
+      const all = await client.state.windows.query({ store: 'per-10s' }).catch(() => undefined);
+      return all?.windows.length === 6 ? true : undefined;
+    }, 'the restored windows');
+    expect(await asked()).toEqual(oneThread);
+  });
 });

@@ -1,6 +1,6 @@
 // The store browser: interactive queries on the running app's key-value stores (Kafka Streams'
 // KafkaStreams#store), read-only, with keys as JSON values the store's key serde takes.
-import type { QueryableKeyValueStore, StreamsApp } from '@streamwright/engine';
+import type { StreamsApp } from '@streamwright/engine';
 import type { Plan } from '@streamwright/topology-model';
 import { RuntimeError } from '../errors.js';
 import { jsonSafe } from './json-safe.js';
@@ -14,7 +14,7 @@ export interface StoreInfo {
   global: boolean;
   /**
    * Entries (windows, sessions) across the app's tasks; null when it cannot be queried (not
-   * running, a suppression buffer, stream threads in workers).
+   * running, a suppression buffer).
    */
   entries: number | null;
   /** A versioned key-value store (KIP-889): get takes `asOf`. */
@@ -34,6 +34,9 @@ export interface StoreEntries {
   truncated: boolean;
 }
 
+type ValueAndTimestamp = { value: unknown; timestamp: number };
+type VersionedRecord = { value: unknown; timestamp: number; validTo: number | null };
+
 export class StateQueries {
   /** Window and session stores (windowed-state-queries.ts). */
   readonly windowed: WindowedStateQueries;
@@ -42,26 +45,26 @@ export class StateQueries {
     this.windowed = new WindowedStateQueries(current);
   }
 
-  stores(): StoreInfo[] {
+  async stores(): Promise<StoreInfo[]> {
     const deployed = this.current();
     if (!deployed) return [];
     const running = deployed.app.state() === 'RUNNING';
-    return deployed.plan.stores
-      .map((s) => {
+    const infos = await Promise.all(
+      deployed.plan.stores.map(async (s) => {
         const global = 'global' in s && s.global === true;
         let entries: number | null = null;
         if (running && s.type !== 'suppression') {
           try {
-            const app = deployed.app;
-            const store =
-              s.type === 'window'
-                ? app.windowStore(s.name)
-                : s.type === 'session'
-                  ? app.sessionStore(s.name)
-                  : app.store(s.name);
-            entries = store?.approximateNumEntries() ?? null;
+            const type = s.type === 'window' || s.type === 'session' ? s.type : 'keyValue';
+            const counted = await deployed.app.queryStore(
+              s.name,
+              type,
+              'approximateNumEntries',
+              [],
+            );
+            entries = typeof counted === 'number' ? counted : null;
           } catch {
-            entries = null; // not queryable here (stream threads in workers)
+            entries = null; // not queryable (stopped meanwhile)
           }
         }
         return {
@@ -73,32 +76,35 @@ export class StateQueries {
             ? {}
             : { versioned: { historyRetentionMs: s.versioned.historyRetentionMs } }),
         };
-      })
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      }),
+    );
+    return infos.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   /** The latest value, or with `asOf` (versioned stores) the version valid then and its validTo. */
-  get(
+  async get(
     store: string,
     key: unknown,
     asOf?: number,
-  ): {
+  ): Promise<{
     store: string;
     key: unknown;
     found: boolean;
     value: unknown;
     timestamp: number | null;
     validTo?: number | null;
-  } {
+  }> {
     const opened = this.open(store);
     if (asOf !== undefined) {
-      const getAsOf = opened.getAsOf?.bind(opened);
-      if (getAsOf === undefined)
+      if (opened.planned.versioned === undefined)
         throw new RuntimeError(
           'NOT_VERSIONED_STORE',
           `asOf: "${store}" is not a versioned store; only versioned stores keep older values`,
         );
-      const version = byKey(() => getAsOf(key, asOf), 'key');
+      const version = await byKey(
+        () => opened.query<VersionedRecord | null>('getAsOf', key, asOf),
+        'key',
+      );
       return {
         store,
         key: jsonSafe(key),
@@ -108,7 +114,7 @@ export class StateQueries {
         validTo: version?.validTo ?? null,
       };
     }
-    const found = byKey(() => opened.get(key), 'key');
+    const found = await byKey(() => opened.query<ValueAndTimestamp | null>('get', key), 'key');
     return {
       store,
       key: jsonSafe(key),
@@ -118,21 +124,21 @@ export class StateQueries {
     };
   }
 
-  range(store: string, from: unknown, to: unknown, limit: number): StoreEntries {
+  async range(store: string, from: unknown, to: unknown, limit: number): Promise<StoreEntries> {
     const opened = this.open(store);
     return limited(
       store,
-      byKey(() => opened.range(from ?? null, to ?? null), 'from / to'),
+      await byKey(() => opened.query<StoreEntry[]>('range', from ?? null, to ?? null), 'from / to'),
       limit,
     );
   }
 
-  all(store: string, limit: number): StoreEntries {
-    return limited(store, this.open(store).all(), limit);
+  async all(store: string, limit: number): Promise<StoreEntries> {
+    return limited(store, await this.open(store).query<StoreEntry[]>('all'), limit);
   }
 
-  private open(name: string): QueryableKeyValueStore {
-    return openStore(this.current, name, 'keyValue', (app) => app.store(name));
+  private open(name: string) {
+    return openStore(this.current, name, 'keyValue');
   }
 }
 

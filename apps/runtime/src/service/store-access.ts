@@ -1,7 +1,7 @@
 // Opening a running app's store for a state query, and the runtime errors for why it cannot be
 // (state-queries.ts for key-value stores, windowed-state-queries.ts for window and session ones).
 import { EngineError, type StreamsApp } from '@streamwright/engine';
-import type { Plan } from '@streamwright/topology-model';
+import type { Plan, StorePlan } from '@streamwright/topology-model';
 import { RuntimeError } from '../errors.js';
 
 type Deployed = { app: StreamsApp; plan: Plan };
@@ -11,13 +11,18 @@ const QUERIES = {
   session: { code: 'NOT_SESSION_STORE', what: 'session and sessions query session stores' },
 } as const;
 
-/** The running app's store `name` of `type`, opened by `open`; a RuntimeError saying why not. */
-export function openStore<S>(
+/** An interactive query on the opened store: a method of its queryable view and its arguments. */
+export type StoreQuery = <T>(method: string, ...args: unknown[]) => Promise<T>;
+
+/**
+ * The running app's store `name` of `type` (its plan, and a function querying it through
+ * StreamsApp#queryStore, whatever num.stream.threads is); a RuntimeError saying why not.
+ */
+export function openStore(
   current: () => Deployed | null,
   name: string,
   type: keyof typeof QUERIES,
-  open: (app: StreamsApp) => S | null,
-): S {
+): { planned: StorePlan; query: StoreQuery } {
   const deployed = current();
   if (!deployed)
     throw new RuntimeError('NOT_DEPLOYED', 'nothing is deployed: deploy a topology first');
@@ -35,17 +40,6 @@ export function openStore<S>(
       `store: "${name}" is a ${planned.type} store; ${QUERIES[type].what}`,
     );
   }
-  let store: S | null;
-  try {
-    store = open(deployed.app);
-  } catch (error) {
-    if (error instanceof EngineError && error.code === 'UNSUPPORTED_CONFIG') {
-      throw new RuntimeError('INSPECTION_UNAVAILABLE', error.message, { cause: error });
-    }
-    throw error;
-  }
-  if (!store)
-    throw new RuntimeError('STORE_NOT_FOUND', `store: the application has no store "${name}"`);
   const state = deployed.app.state();
   if (state !== 'RUNNING') {
     throw new RuntimeError(
@@ -53,13 +47,18 @@ export function openStore<S>(
       `the application is ${state}: start it to query its stores`,
     );
   }
-  return store;
+  const app = deployed.app;
+  return {
+    planned,
+    query: async <T>(method: string, ...args: unknown[]): Promise<T> =>
+      (await app.queryStore(name, type, method, args)) as T,
+  };
 }
 
 /** A key the store's key serde cannot serialize is the caller's mistake, not a crash. */
-export function byKey<T>(query: () => T, field: string): T {
+export async function byKey<T>(query: () => Promise<T>, field: string): Promise<T> {
   try {
-    return query();
+    return await query();
   } catch (error) {
     if (error instanceof EngineError && error.code === 'SERIALIZATION_FAILED') {
       throw new RuntimeError('BAD_RECORD', `${field}: not a key of this store (${error.message})`, {

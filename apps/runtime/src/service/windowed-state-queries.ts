@@ -2,9 +2,9 @@
 // ReadOnlyWindowStore / ReadOnlySessionStore views (StreamsApp#windowStore / #sessionStore),
 // across the tasks of every partition, with keys as JSON values the store's key serde takes.
 import type {
+  QueriedSession,
   QueriedWindow,
-  QueryableSessionStore,
-  QueryableWindowStore,
+  QueriedWindowOfKey,
   StreamsApp,
 } from '@streamwright/engine';
 import type { Plan } from '@streamwright/topology-model';
@@ -89,11 +89,11 @@ export class WindowedStateQueries {
   constructor(private readonly current: () => { app: StreamsApp; plan: Plan } | null) {}
 
   /** fetch(key, time): the key's window starting at `time`. */
-  window(
+  async window(
     store: string,
     key: unknown,
     time: number,
-  ): {
+  ): Promise<{
     store: string;
     key: unknown;
     start: number;
@@ -101,9 +101,12 @@ export class WindowedStateQueries {
     found: boolean;
     value: unknown;
     timestamp: number | null;
-  } {
+  }> {
     const opened = this.#window(store);
-    const found = byKey(() => opened.fetch(key, time), 'key');
+    const found = await byKey(
+      () => opened.query<{ value: unknown; timestamp: number } | null>('fetch', key, time),
+      'key',
+    );
     return {
       store,
       key: jsonSafe(key),
@@ -115,7 +118,7 @@ export class WindowedStateQueries {
     };
   }
 
-  windows(store: string, q: WindowQuery): WindowRows {
+  async windows(store: string, q: WindowQuery): Promise<WindowRows> {
     bothKeyForms(q);
     const opened = this.#window(store);
     const timeFrom = q.timeFrom ?? EARLIEST;
@@ -123,11 +126,14 @@ export class WindowedStateQueries {
     timeRange(timeFrom, timeTo, 'timeFrom / timeTo');
     let rows: WindowRow[];
     if (given(q.key)) {
-      const found = byKey(
+      const found = await byKey(
         () =>
-          q.backward
-            ? opened.backwardFetch(q.key, timeFrom, timeTo)
-            : opened.fetch(q.key, timeFrom, timeTo),
+          opened.query<QueriedWindowOfKey[]>(
+            q.backward ? 'backwardFetch' : 'fetch',
+            q.key,
+            timeFrom,
+            timeTo,
+          ),
         'key',
       );
       rows = found.map((w) => ({
@@ -140,14 +146,20 @@ export class WindowedStateQueries {
     } else {
       const from = q.from ?? null;
       const to = q.to ?? null;
-      const found: QueriedWindow[] = byKey(() => {
+      const found = await byKey(() => {
         if (from === null && to === null)
-          return q.backward
-            ? opened.backwardFetchAll(timeFrom, timeTo)
-            : opened.fetchAll(timeFrom, timeTo);
-        return q.backward
-          ? opened.backwardFetch(from, to, timeFrom, timeTo)
-          : opened.fetch(from, to, timeFrom, timeTo);
+          return opened.query<QueriedWindow[]>(
+            q.backward ? 'backwardFetchAll' : 'fetchAll',
+            timeFrom,
+            timeTo,
+          );
+        return opened.query<QueriedWindow[]>(
+          q.backward ? 'backwardFetch' : 'fetch',
+          from,
+          to,
+          timeFrom,
+          timeTo,
+        );
       }, 'from / to');
       rows = found.map((w) => ({ ...w.key, value: w.value, timestamp: w.timestamp }));
     }
@@ -166,14 +178,21 @@ export class WindowedStateQueries {
   }
 
   /** fetchSession(key, start, end): exactly that session's aggregate. */
-  session(
+  async session(
     store: string,
     key: unknown,
     start: number,
     end: number,
-  ): { store: string; key: unknown; start: number; end: number; found: boolean; value: unknown } {
+  ): Promise<{
+    store: string;
+    key: unknown;
+    start: number;
+    end: number;
+    found: boolean;
+    value: unknown;
+  }> {
     const opened = this.#session(store);
-    const value = byKey(() => opened.fetchSession(key, start, end), 'key');
+    const value = await byKey(() => opened.query<unknown>('fetchSession', key, start, end), 'key');
     return {
       store,
       key: jsonSafe(key),
@@ -184,24 +203,26 @@ export class WindowedStateQueries {
     };
   }
 
-  sessions(store: string, q: SessionQuery): SessionRows {
+  async sessions(store: string, q: SessionQuery): Promise<SessionRows> {
     bothKeyForms(q);
     const opened = this.#session(store);
     const earliestEnd = q.earliestEnd ?? EARLIEST;
     const latestStart = q.latestStart ?? LATEST;
+    const method = q.backward ? 'backwardFindSessions' : 'findSessions';
     const found = given(q.key)
-      ? byKey(
-          () =>
-            q.backward
-              ? opened.backwardFindSessions(q.key, earliestEnd, latestStart)
-              : opened.findSessions(q.key, earliestEnd, latestStart),
+      ? await byKey(
+          () => opened.query<QueriedSession[]>(method, q.key, earliestEnd, latestStart),
           'key',
         )
-      : byKey(
+      : await byKey(
           () =>
-            q.backward
-              ? opened.backwardFindSessions(q.from ?? null, q.to ?? null, earliestEnd, latestStart)
-              : opened.findSessions(q.from ?? null, q.to ?? null, earliestEnd, latestStart),
+            opened.query<QueriedSession[]>(
+              method,
+              q.from ?? null,
+              q.to ?? null,
+              earliestEnd,
+              latestStart,
+            ),
           'from / to',
         );
     return {
@@ -216,11 +237,14 @@ export class WindowedStateQueries {
     };
   }
 
-  #window(name: string): QueryableWindowStore {
-    return openStore(this.current, name, 'window', (app) => app.windowStore(name));
+  /** The window store, and its window size (a window's end is its start + this). */
+  #window(name: string) {
+    const opened = openStore(this.current, name, 'window');
+    const windowSizeMs = opened.planned.windowSizeMs ?? opened.planned.windowStore?.sizeMs ?? 0;
+    return { ...opened, windowSizeMs };
   }
 
-  #session(name: string): QueryableSessionStore {
-    return openStore(this.current, name, 'session', (app) => app.sessionStore(name));
+  #session(name: string) {
+    return openStore(this.current, name, 'session');
   }
 }
