@@ -154,6 +154,14 @@ describe('state', () => {
     expect(range.entries.map((e) => e.key)).toEqual(['fig', 'kiwi']);
     const upTo = await client.state.range.query({ store: 'counts', to: 'fig' });
     expect(upTo.entries.map((e) => e.key)).toEqual(['apple', 'fig']);
+    const prefixed = await client.state.prefix.query({ store: 'counts', prefix: 'w' });
+    expect(prefixed.entries.map((e) => e.key)).toEqual(
+      keys.filter((k) => String(k).startsWith('w')),
+    );
+    expect(prefixed.entries.map((e) => e.key)).toEqual(expect.arrayContaining(['w0', 'w9']));
+    expect((await client.state.prefix.query({ store: 'counts', prefix: 'zz' })).entries).toEqual(
+      [],
+    );
     const limited = await client.state.all.query({ store: 'counts', limit: 2 });
     expect(limited).toMatchObject({ truncated: true });
     expect(limited.entries).toHaveLength(2);
@@ -190,6 +198,10 @@ describe('state', () => {
     });
     const range = await client.state.range.query({ store: 'counts', from: 'b', to: 'l' });
     expect(range.entries.map((e) => e.key)).toEqual(['fig', 'kiwi']);
+    const prefixed = await client.state.prefix.query({ store: 'counts', prefix: 'w' });
+    expect(prefixed.entries.map((e) => [e.key, e.value])).toEqual(
+      oneThread.entries.filter((e) => String(e.key).startsWith('w')).map((e) => [e.key, e.value]),
+    );
     const stores = await client.state.stores.query();
     expect(stores[0]).toMatchObject({ name: 'counts', entries: oneThread.entries.length });
     const sampling = await refusal(client.debug.sample.query({ nodeId: 'count' }));

@@ -378,6 +378,12 @@ export interface QueryableKeyValueStore {
   range(from: unknown, to: unknown): { key: unknown; value: unknown; timestamp: number }[];
   /** Every entry, in the store's order. */
   all(): { key: unknown; value: unknown; timestamp: number }[];
+  /**
+   * ReadOnlyKeyValueStore#prefixScan: the entries whose serialized key starts with `prefix`
+   * serialized by the store's key serde (Kafka takes a prefix serializer; here it is the key's),
+   * in the store's order.
+   */
+  prefixScan(prefix: unknown): { key: unknown; value: unknown; timestamp: number }[];
   approximateNumEntries(): number;
   /**
    * Versioned stores only (IQv2's VersionedKeyQuery.withKey(key).asOf(asOf)): the version valid

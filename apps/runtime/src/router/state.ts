@@ -36,6 +36,13 @@ export const stateRouter = router({
       ctx.service.state.range(input.store, input.from ?? null, input.to ?? null, input.limit),
     ),
 
+  /** Entries whose serialized key starts with `prefix` serialized by the store's key serde. */
+  prefix: procedure
+    .input(z.object({ store: storeInput, prefix: keyInput, limit: limitInput }))
+    .query(({ input, ctx }) =>
+      ctx.service.state.prefix(input.store, input.prefix ?? null, input.limit),
+    ),
+
   all: procedure
     .input(z.object({ store: storeInput, limit: limitInput }))
     .query(({ input, ctx }) => ctx.service.state.all(input.store, input.limit)),

@@ -133,6 +133,16 @@ export class StateQueries {
     );
   }
 
+  /** ReadOnlyKeyValueStore#prefixScan with the store's key serde as the prefix serializer. */
+  async prefix(store: string, prefix: unknown, limit: number): Promise<StoreEntries> {
+    const opened = this.open(store);
+    return limited(
+      store,
+      await byKey(() => opened.query<StoreEntry[]>('prefixScan', prefix), 'prefix'),
+      limit,
+    );
+  }
+
   async all(store: string, limit: number): Promise<StoreEntries> {
     return limited(store, await this.open(store).query<StoreEntry[]>('all'), limit);
   }

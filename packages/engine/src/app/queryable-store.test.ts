@@ -74,6 +74,47 @@ describe('StreamsApp#store (interactive queries)', () => {
     await backend.close();
   });
 
+  it('prefix-scans a key-value store across the tasks of every partition, in key order', async () => {
+    const result = validateTopology({
+      schemaVersion: 1,
+      application: { id: 'iq-prefix', config: { 'commit.interval.ms': 50 } },
+      topics: [{ name: 'words', partitions: 3 }],
+      nodes: [
+        { id: 'words', kind: 'source', config: { topic: 'words', valueSerde: 'string' } },
+        { id: 'group', kind: 'groupByKey', config: {} },
+        { id: 'count', kind: 'count', config: { store: 'word-counts' } },
+      ],
+      edges: [
+        { from: 'words', to: 'group' },
+        { from: 'group', to: 'count' },
+      ],
+    });
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    const backend = await createEmbeddedBackend();
+    app = createStreamsApp({ topology: result.topology, backend, stateDir: tempStateDir() });
+    await app.start();
+    const words = ['apple', 'b', 'apricot', 'ap', 'banana', 'a', 'apple', 'bap'];
+    await backend.produce(
+      words.map((w) => ({
+        topic: 'words',
+        key: stringSerde.serialize(w),
+        value: stringSerde.serialize(w),
+      })),
+    );
+    const store = app.store('word-counts')!;
+    await until(() => store.approximateNumEntries() === 7);
+    // Kafka's prefixScan: serialized keys starting with the serialized prefix, by key bytes.
+    expect(store.prefixScan('ap').map((e) => [e.key, e.value])).toEqual([
+      ['ap', 1],
+      ['apple', 2],
+      ['apricot', 1],
+    ]);
+    expect(store.prefixScan('b').map((e) => e.key)).toEqual(['b', 'banana', 'bap']);
+    expect(store.prefixScan('').map((e) => e.key)).toEqual(store.all().map((e) => e.key));
+    expect(store.prefixScan('zz')).toEqual([]);
+    await backend.close();
+  });
+
   it('queries a versioned table latest and as of a time, and a restarted app restores its history', async () => {
     const result = validateTopology({
       schemaVersion: 1,

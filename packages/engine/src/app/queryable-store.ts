@@ -45,6 +45,12 @@ export function queryableStore(
       });
     },
     all: sortedEntries,
+    prefixScan(prefix: unknown): KeyValueEntry[] {
+      const first = instances()[0];
+      if (!first) return [];
+      const bytes = first.serializeKey(prefix) ?? EMPTY;
+      return sortedEntries().filter((e) => startsWith(first.serializeKey(e.key) ?? EMPTY, bytes));
+    },
     approximateNumEntries: () => instances().reduce((n, s) => n + s.approximateNumEntries(), 0),
     ...(versioned
       ? {
@@ -62,3 +68,9 @@ export function queryableStore(
 }
 
 const EMPTY = new Uint8Array(0);
+
+function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
+  if (bytes.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (bytes[i] !== prefix[i]) return false;
+  return true;
+}

@@ -88,6 +88,7 @@ function isRangeRead(query: StoreQuery): boolean {
   const n = query.args.length;
   switch (query.method) {
     case 'range':
+    case 'prefixScan':
     case 'all':
     case 'fetchAll':
       return true;
