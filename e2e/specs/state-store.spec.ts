@@ -63,14 +63,25 @@ test('browse a running count store: all entries, one key, a key range', async ({
   await page.screenshot({ path: test.info().outputPath('state-browser.png') });
 });
 
-// Windowed counts of the same clicks: per UTC day (one window holds every click of the test) and
-// per visit (sessions with a 1 h inactivity gap).
+// Windowed counts of the same clicks: per UTC day and per visit (sessions with a 1 h inactivity
+// gap). Every click is stamped with one fixed instant by the source's timestamp extractor, so one
+// day's window holds all of them even when the test runs across midnight UTC.
+const CLICK_TIME = 1_699_923_600_000; // 2023-11-14 01:00 UTC
+const DAY_START = 1_699_920_000_000; // 2023-11-14 00:00 UTC
 const windowed = {
   schemaVersion: 1,
   application: { id: 'state-windows-app', config: { 'commit.interval.ms': 100 } },
   topics: [{ name: 'sw-clicks', partitions: 2, config: {} }],
   nodes: [
-    { id: 'clicks', kind: 'source', config: { topic: 'sw-clicks', valueSerde: 'string' } },
+    {
+      id: 'clicks',
+      kind: 'source',
+      config: {
+        topic: 'sw-clicks',
+        valueSerde: 'string',
+        timestampExtractor: { expression: String(CLICK_TIME) },
+      },
+    },
     { id: 'byUser', kind: 'groupByKey', config: {} },
     {
       id: 'daily',
@@ -135,7 +146,7 @@ test('browse window and session stores: their windows with start and end, one ke
   await expect(cells(0).nth(3)).toHaveText('3');
   const start = Number(await cells(0).nth(1).innerText());
   const end = Number(await cells(0).nth(2).innerText());
-  expect(start % 86_400_000).toBe(0); // epoch-aligned
+  expect(start).toBe(DAY_START); // epoch-aligned
   expect(end - start).toBe(86_400_000);
   await expect(cells(1).nth(0)).toHaveText('bob');
   await expect(cells(1).nth(3)).toHaveText('2');
