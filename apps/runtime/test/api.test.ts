@@ -1,33 +1,12 @@
 // The tRPC API through a real HTTP server, engine and embedded backend.
 import { TRPCClientError } from '@trpc/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AppRouter } from '../src/index.js';
-import type { Runtime } from '../src/runtime.js';
-import {
-  eventually,
-  makeClient,
-  makeDataDir,
-  removeDataDir,
-  startTestRuntime,
-  type Client,
-} from './harness.js';
+import { eventually, useTestRuntime } from './harness.js';
 import { collectMetrics, perModelNode, taskSum } from './metrics-helpers.js';
 import { expectedSink, orders, ordersPipeline } from './topologies.js';
 
-let runtime: Runtime;
-let client: Client;
-let dataDir: string;
-
-beforeAll(async () => {
-  dataDir = await makeDataDir();
-  runtime = await startTestRuntime({ dataDir });
-  client = makeClient(runtime.url);
-});
-
-afterAll(async () => {
-  await runtime?.close();
-  await removeDataDir(dataDir);
-});
+const env = useTestRuntime();
 
 async function badRequest(call: Promise<unknown>): Promise<string> {
   const error = await call.then(
@@ -43,7 +22,7 @@ async function badRequest(call: Promise<unknown>): Promise<string> {
 
 describe('health and topology tools', () => {
   it('reports health', async () => {
-    const health = await client.health.query();
+    const health = await env.client.health.query();
     expect(health).toEqual({
       ok: true,
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
@@ -63,7 +42,7 @@ describe('health and topology tools', () => {
       { from: 'orders', to: 'large' },
       { from: 'large', to: 'ghost' },
     ];
-    const result = await client.topology.validate.mutate({ topology: broken });
+    const result = await env.client.topology.validate.mutate({ topology: broken });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     const byNode = (id: string) => result.errors.filter((e) => e.nodeId === id);
@@ -87,7 +66,7 @@ describe('health and topology tools', () => {
   });
 
   it('describes a topology in Kafka Streams text', async () => {
-    const result = await client.topology.describe.mutate({ topology: ordersPipeline() });
+    const result = await env.client.topology.describe.mutate({ topology: ordersPipeline() });
     expect(result).toEqual({
       ok: true,
       text: [
@@ -110,15 +89,15 @@ describe('health and topology tools', () => {
   });
 
   it('describes nothing for an invalid topology, listing its errors', async () => {
-    const result = await client.topology.describe.mutate({ topology: { schemaVersion: 1 } });
+    const result = await env.client.topology.describe.mutate({ topology: { schemaVersion: 1 } });
     expect(result.ok).toBe(false);
   });
 
   it('returns the example topology as a canonical document', async () => {
-    const example = await client.topology.example.query();
+    const example = await env.client.topology.example.query();
     expect(example.schemaVersion).toBe(1);
     expect(example.nodes.some((n) => n.kind === 'generator')).toBe(true);
-    const validation = await client.topology.validate.mutate({ topology: example });
+    const validation = await env.client.topology.validate.mutate({ topology: example });
     expect(validation).toEqual({ ok: true });
   });
 });
@@ -126,38 +105,44 @@ describe('health and topology tools', () => {
 describe('malformed input is a BAD_REQUEST naming the field', () => {
   it('names a field of the wrong type', async () => {
     const message = await badRequest(
-      client.topics.produce.mutate({ topic: 'orders', key: 5 as unknown as string, value: null }),
+      env.client.topics.produce.mutate({
+        topic: 'orders',
+        key: 5 as unknown as string,
+        value: null,
+      }),
     );
     expect(message).toMatch(/\bkey\b/);
   });
 
   it('names a field out of range', async () => {
-    expect(await badRequest(client.topics.read.query({ topic: 'orders', limit: 0 }))).toMatch(
+    expect(await badRequest(env.client.topics.read.query({ topic: 'orders', limit: 0 }))).toMatch(
       /\blimit\b/,
     );
-    expect(await badRequest(client.topics.read.query({ topic: 'orders', limit: 501 }))).toMatch(
+    expect(await badRequest(env.client.topics.read.query({ topic: 'orders', limit: 501 }))).toMatch(
       /\blimit\b/,
     );
-    expect(await badRequest(client.topics.read.query({ topic: 'orders', partition: -1 }))).toMatch(
-      /\bpartition\b/,
-    );
+    expect(
+      await badRequest(env.client.topics.read.query({ topic: 'orders', partition: -1 })),
+    ).toMatch(/\bpartition\b/);
   });
 
   it('names a missing field and a wrong serde', async () => {
     expect(
-      await badRequest(client.topics.produce.mutate({ key: null, value: null } as never)),
+      await badRequest(env.client.topics.produce.mutate({ key: null, value: null } as never)),
     ).toMatch(/\btopic\b/);
     expect(
-      await badRequest(client.topics.read.query({ topic: 'orders', valueSerde: 'avro' as never })),
+      await badRequest(
+        env.client.topics.read.query({ topic: 'orders', valueSerde: 'avro' as never }),
+      ),
     ).toMatch(/\bvalueSerde\b/);
     expect(
-      await badRequest(client.app.deploy.mutate({ topology: {}, start: 'yes' as never })),
+      await badRequest(env.client.app.deploy.mutate({ topology: {}, start: 'yes' as never })),
     ).toMatch(/\bstart\b/);
   });
 
   it('names a header of the wrong type', async () => {
     const message = await badRequest(
-      client.topics.produce.mutate({
+      env.client.topics.produce.mutate({
         topic: 'orders',
         key: null,
         value: null,
@@ -171,34 +156,34 @@ describe('malformed input is a BAD_REQUEST naming the field', () => {
 describe('deploying', () => {
   it('deploys nothing for an invalid topology', async () => {
     const broken = { ...ordersPipeline(), edges: [{ from: 'orders', to: 'nowhere' }] };
-    const result = await client.app.deploy.mutate({ topology: broken });
+    const result = await env.client.app.deploy.mutate({ topology: broken });
     expect(result.ok).toBe(false);
-    expect(await client.app.status.query()).toEqual({
+    expect(await env.client.app.status.query()).toEqual({
       deployed: false,
       topology: null,
       status: null,
     });
-    const topics = await client.topics.list.query();
+    const topics = await env.client.topics.list.query();
     expect(topics.map((t) => t.name)).not.toContain('orders');
   });
 
   it('refuses start and stop with nothing deployed', async () => {
-    const error = await client.app.start.mutate().catch((e: unknown) => e);
+    const error = await env.client.app.start.mutate().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TRPCClientError);
     expect((error as TRPCClientError<AppRouter>).data?.code).toBe('PRECONDITION_FAILED');
   });
 
   it('runs source → filter → mapValues → sink over 3 partitions with exact results and counters', async () => {
-    const deployed = await client.app.deploy.mutate({ topology: ordersPipeline() });
+    const deployed = await env.client.app.deploy.mutate({ topology: ordersPipeline() });
     expect(deployed.ok).toBe(true);
 
-    const topics = await client.topics.list.query();
+    const topics = await env.client.topics.list.query();
     expect(topics.find((t) => t.name === 'orders')?.partitions).toBe(3);
     expect(topics.find((t) => t.name === 'large-orders')?.partitions).toBe(3);
 
     const input = orders(30);
     for (const order of input) {
-      const written = await client.topics.produce.mutate({
+      const written = await env.client.topics.produce.mutate({
         topic: 'orders',
         key: order.key,
         value: JSON.stringify({ user: order.user, amount: order.amount }),
@@ -209,7 +194,7 @@ describe('deploying', () => {
     const expected = expectedSink(input);
 
     const records = await eventually(async () => {
-      const read = await client.topics.read.query({ topic: 'large-orders', limit: 500 });
+      const read = await env.client.topics.read.query({ topic: 'large-orders', limit: 500 });
       return read.length >= expected.length ? read : undefined;
     }, 'the sink records');
     expect(records).toHaveLength(expected.length);
@@ -228,14 +213,14 @@ describe('deploying', () => {
       ).toBe(true);
     }
 
-    const view = await client.app.status.query();
+    const view = await env.client.app.status.query();
     expect(view.deployed).toBe(true);
     expect(view.topology?.application.id).toBe('orders-app');
     expect(view.status?.state).toBe('RUNNING');
     expect(view.status?.tasks.map((t) => t.taskId).sort()).toEqual(['0_0', '0_1', '0_2']);
 
     const metrics = await eventually(async () => {
-      const [event] = await collectMetrics(client, 1);
+      const [event] = await collectMetrics(env.client, 1);
       const snapshot = event?.data.metrics;
       return snapshot && perModelNode(snapshot, 'process-total').out === expected.length
         ? snapshot
@@ -252,7 +237,7 @@ describe('deploying', () => {
   });
 
   it('streams status and metrics every second on one subscription, the first at once', async () => {
-    const events = await collectMetrics(client, 3);
+    const events = await collectMetrics(env.client, 3);
     // The first event does not wait for the interval; the next ones follow it (the upper bound
     // is loose: a loaded CI machine delays timers, it never makes them early).
     expect(events[0]!.after).toBeLessThan(1000);
@@ -268,52 +253,52 @@ describe('deploying', () => {
   });
 
   it('leaves the running app alone when a new deploy is invalid', async () => {
-    const before = await client.app.status.query();
+    const before = await env.client.app.status.query();
     const broken = {
       ...ordersPipeline(),
       nodes: [{ id: 'orders', kind: 'source', config: {} }],
       edges: [],
     };
-    const result = await client.app.deploy.mutate({ topology: broken });
+    const result = await env.client.app.deploy.mutate({ topology: broken });
     expect(result.ok).toBe(false);
-    const after = await client.app.status.query();
+    const after = await env.client.app.status.query();
     expect(after.topology).toEqual(before.topology);
     expect(after.status?.state).toBe('RUNNING');
   });
 
   it('reads one partition, the latest records only', async () => {
-    const all = await client.topics.read.query({ topic: 'orders', limit: 500 });
+    const all = await env.client.topics.read.query({ topic: 'orders', limit: 500 });
     expect(all).toHaveLength(30);
-    const latest = await client.topics.read.query({ topic: 'orders', limit: 5 });
+    const latest = await env.client.topics.read.query({ topic: 'orders', limit: 5 });
     expect(latest).toEqual(all.slice(-5));
-    const p1 = await client.topics.read.query({ topic: 'orders', partition: 1, limit: 500 });
+    const p1 = await env.client.topics.read.query({ topic: 'orders', partition: 1, limit: 500 });
     expect(p1.length).toBeGreaterThan(0);
     expect(p1.every((r) => r.partition === 1)).toBe(true);
   });
 
   it('refuses bad JSON for the json serde and a partition out of range', async () => {
     const message = await badRequest(
-      client.topics.produce.mutate({ topic: 'orders', key: 'k', value: '{"a":' }),
+      env.client.topics.produce.mutate({ topic: 'orders', key: 'k', value: '{"a":' }),
     );
     expect(message).toMatch(/value: not valid JSON/);
     const range = await badRequest(
-      client.topics.produce.mutate({ topic: 'orders', partition: 3, key: 'k', value: '{}' }),
+      env.client.topics.produce.mutate({ topic: 'orders', partition: 3, key: 'k', value: '{}' }),
     );
     expect(range).toMatch(/partition/);
-    const missing = await client.topics.read
+    const missing = await env.client.topics.read
       .query({ topic: 'no-such-topic' })
       .catch((e: unknown) => e);
     expect((missing as TRPCClientError<AppRouter>).data?.code).toBe('NOT_FOUND');
   });
 
   it('produces with serdes, headers and a partition, and shows undecodable bytes as base64', async () => {
-    await client.app.deploy.mutate({
+    await env.client.app.deploy.mutate({
       topology: {
         ...ordersPipeline(),
         topics: [...(ordersPipeline().topics as object[]), { name: 'misc', partitions: 2 }],
       },
     });
-    const long = await client.topics.produce.mutate({
+    const long = await env.client.topics.produce.mutate({
       topic: 'misc',
       partition: 1,
       key: '42',
@@ -323,7 +308,7 @@ describe('deploying', () => {
       headers: { source: 'test' },
     });
     expect(long.partition).toBe(1);
-    const [asText] = await client.topics.read.query({
+    const [asText] = await env.client.topics.read.query({
       topic: 'misc',
       partition: 1,
       keySerde: 'long',
@@ -335,7 +320,7 @@ describe('deploying', () => {
       headers: { source: 'test' },
       undecodable: { key: false, value: false },
     });
-    const [asJson] = await client.topics.read.query({
+    const [asJson] = await env.client.topics.read.query({
       topic: 'misc',
       partition: 1,
       keySerde: 'long',
@@ -347,7 +332,12 @@ describe('deploying', () => {
       undecodable: { key: false, value: true },
     });
     const badLong = await badRequest(
-      client.topics.produce.mutate({ topic: 'misc', key: '4.2', keySerde: 'long', value: null }),
+      env.client.topics.produce.mutate({
+        topic: 'misc',
+        key: '4.2',
+        keySerde: 'long',
+        value: null,
+      }),
     );
     expect(badLong).toMatch(/key: the long serde needs an integer/);
   });
@@ -355,14 +345,14 @@ describe('deploying', () => {
 
 describe('HTTP endpoints', () => {
   it('serves /healthz as JSON', async () => {
-    const response = await fetch(`${runtime.url}/healthz`);
+    const response = await fetch(`${env.runtime.url}/healthz`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await response.json()).toMatchObject({ ok: true, backend: 'embedded', app: 'RUNNING' });
   });
 
   it('serves /metrics in the OpenMetrics text format', async () => {
-    const response = await fetch(`${runtime.url}/metrics`);
+    const response = await fetch(`${env.runtime.url}/metrics`);
     expect(response.headers.get('content-type')).toMatch(
       /^application\/openmetrics-text; version=1\.0\.0/,
     );

@@ -5,33 +5,12 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TRPCClientError } from '@trpc/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AppRouter } from '../src/index.js';
-import type { Runtime } from '../src/runtime.js';
-import {
-  eventually,
-  makeClient,
-  makeDataDir,
-  removeDataDir,
-  startTestRuntime,
-  type Client,
-} from './harness.js';
+import { eventually, useTestRuntime } from './harness.js';
 import { wordCount } from './topologies.js';
 
-let runtime: Runtime;
-let client: Client;
-let dataDir: string;
-
-beforeAll(async () => {
-  dataDir = await makeDataDir();
-  runtime = await startTestRuntime({ dataDir });
-  client = makeClient(runtime.url);
-});
-
-afterAll(async () => {
-  await runtime?.close();
-  await removeDataDir(dataDir);
-});
+const env = useTestRuntime();
 
 // murmur2 puts apple and banana on partition 1, elder and fig on partition 0.
 const WORDS = ['apple', 'banana', 'elder', 'fig'];
@@ -46,12 +25,12 @@ async function produceWords(rounds: number): Promise<void> {
         value: Buffer.from(word).toString('base64'),
       });
   }
-  await client.topics.produceBatch.mutate({ topic: 'words', records });
+  await env.client.topics.produceBatch.mutate({ topic: 'words', records });
 }
 
 /** Latest count per word in the output topic, and how many records it holds. */
 async function counts(): Promise<{ latest: Record<string, number>; total: number }> {
-  const records = await client.topics.read.query({
+  const records = await env.client.topics.read.query({
     topic: 'word-counts',
     limit: 500,
     valueSerde: 'long',
@@ -64,7 +43,7 @@ async function counts(): Promise<{ latest: Record<string, number>; total: number
 
 describe('app.lag', () => {
   it('needs a deployment', async () => {
-    const error = await client.app.lag.query().catch((e: unknown) => e);
+    const error = await env.client.app.lag.query().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TRPCClientError);
     expect((error as TRPCClientError<AppRouter>).data).toMatchObject({
       code: 'PRECONDITION_FAILED',
@@ -73,10 +52,10 @@ describe('app.lag', () => {
   });
 
   it('reports committed and end offsets per input partition, reaching zero lag', async () => {
-    expect((await client.app.deploy.mutate({ topology: wordCount() })).ok).toBe(true);
+    expect((await env.client.app.deploy.mutate({ topology: wordCount() })).ok).toBe(true);
     await produceWords(5);
     const lag = await eventually(async () => {
-      const l = await client.app.lag.query();
+      const l = await env.client.app.lag.query();
       return l.partitions.length === 2 && l.partitions.every((p) => p.committed === p.end)
         ? l
         : undefined;
@@ -98,7 +77,7 @@ describe('app.lag', () => {
 
 describe('app.reset', () => {
   it('dry run: lists what it would do and changes nothing', async () => {
-    const report = await client.app.reset.mutate({ dryRun: true });
+    const report = await env.client.app.reset.mutate({ dryRun: true });
     expect(report).toMatchObject({
       applicationId: 'word-count',
       dryRun: true,
@@ -107,37 +86,37 @@ describe('app.reset', () => {
         { topic: 'words', partition: 1, offset: 0 },
       ],
       deletedTopics: [CHANGELOG],
-      stateDir: join(dataDir, 'state', 'word-count'),
+      stateDir: join(env.dataDir, 'state', 'word-count'),
     });
     expect(report.status?.state).toBe('RUNNING');
-    const topics = (await client.topics.list.query()).map((t) => t.name);
+    const topics = (await env.client.topics.list.query()).map((t) => t.name);
     expect(topics).toContain(CHANGELOG);
-    expect((await client.app.lag.query()).total).toBe(0);
+    expect((await env.client.app.lag.query()).total).toBe(0);
   });
 
   it('stops the app, rewinds its input, deletes internal topics and local state, stays stopped', async () => {
-    const appState = join(dataDir, 'state', 'word-count');
+    const appState = join(env.dataDir, 'state', 'word-count');
     await mkdir(appState, { recursive: true });
     await writeFile(join(appState, 'checkpoint'), 'stale');
 
-    const report = await client.app.reset.mutate();
+    const report = await env.client.app.reset.mutate();
     expect(report.dryRun).toBe(false);
     expect(report.status?.state).toBe('NOT_RUNNING');
     expect(report.deletedTopics).toEqual([CHANGELOG]);
     expect(existsSync(appState)).toBe(false);
 
-    const topics = (await client.topics.list.query()).map((t) => t.name);
+    const topics = (await env.client.topics.list.query()).map((t) => t.name);
     expect(topics).not.toContain(CHANGELOG);
     expect(topics).toEqual(expect.arrayContaining(['words', 'word-counts']));
-    const lag = await client.app.lag.query();
+    const lag = await env.client.app.lag.query();
     expect(lag.partitions.map((p) => p.committed)).toEqual([0, 0]);
     expect(lag.total).toBe(20);
 
-    const view = await client.app.status.query();
+    const view = await env.client.app.status.query();
     expect(view.deployed).toBe(true);
     expect(view.status?.state).toBe('NOT_RUNNING');
     // Saved as stopped: a restarted runtime keeps it stopped.
-    const saved = JSON.parse(await readFile(join(dataDir, 'app.json'), 'utf8')) as {
+    const saved = JSON.parse(await readFile(join(env.dataDir, 'app.json'), 'utf8')) as {
       running: boolean;
     };
     expect(saved.running).toBe(false);
@@ -146,7 +125,7 @@ describe('app.reset', () => {
   it('reprocesses from scratch on the next start: counts start over, not from the old state', async () => {
     const before = await counts();
     expect(before.total).toBe(20);
-    await client.app.start.mutate();
+    await env.client.app.start.mutate();
     const after = await eventually(async () => {
       const c = await counts();
       return c.total === 40 ? c : undefined;
@@ -154,7 +133,7 @@ describe('app.reset', () => {
     // Had the changelog or the local state survived, the counts would have gone on to 10.
     expect(after.latest).toEqual({ apple: 5, banana: 5, elder: 5, fig: 5 });
     await eventually(
-      async () => ((await client.app.lag.query()).total === 0 ? true : undefined),
+      async () => ((await env.client.app.lag.query()).total === 0 ? true : undefined),
       'zero lag again',
     );
   });

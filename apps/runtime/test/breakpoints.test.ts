@@ -1,38 +1,16 @@
 // Breakpoints through the API on a real server: set one with a CEL condition, produce a matching
 // record, read the paused record and state while the server keeps answering, step, resume; bad
 // input is refused saying where; stopping a paused app does not hang.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../src/runtime.js';
-import {
-  eventually,
-  makeClient,
-  makeDataDir,
-  removeDataDir,
-  startTestRuntime,
-  type Client,
-  refusal,
-} from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { eventually, refusal, useTestRuntime } from './harness.js';
 import { wordCount } from './topologies.js';
 
-let runtime: Runtime;
-let client: Client;
-let dataDir: string;
-
-beforeAll(async () => {
-  dataDir = await makeDataDir();
-  runtime = await startTestRuntime({ dataDir });
-  client = makeClient(runtime.url);
-});
-
-afterAll(async () => {
-  await runtime?.close();
-  await removeDataDir(dataDir);
-});
+const env = useTestRuntime();
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
 async function produce(words: string[], partition = 0): Promise<void> {
-  await client.topics.produceBatch.mutate({
+  await env.client.topics.produceBatch.mutate({
     topic: 'words',
     records: words.map((w) => ({ key: b64(w), value: b64(w), partition })),
   });
@@ -40,29 +18,30 @@ async function produce(words: string[], partition = 0): Promise<void> {
 
 async function running(): Promise<void> {
   await eventually(
-    async () => ((await client.app.status.query()).status?.state === 'RUNNING' ? true : undefined),
+    async () =>
+      (await env.client.app.status.query()).status?.state === 'RUNNING' ? true : undefined,
     'RUNNING',
   );
 }
 
 describe('debug breakpoints', () => {
   it('refuses with nothing deployed', async () => {
-    const error = await refusal(client.debug.breakpoints.query());
+    const error = await refusal(env.client.debug.breakpoints.query());
     expect(error.data).toMatchObject({ runtimeCode: 'NOT_DEPLOYED' });
   });
 
   it('pauses at a matching record with the node state, steps, resumes', async () => {
-    expect((await client.app.deploy.mutate({ topology: wordCount() })).ok).toBe(true);
+    expect((await env.client.app.deploy.mutate({ topology: wordCount() })).ok).toBe(true);
     await running();
     const bad = await refusal(
-      client.debug.setBreakpoint.mutate({ nodeId: 'count', condition: 'key ==' }),
+      env.client.debug.setBreakpoint.mutate({ nodeId: 'count', condition: 'key ==' }),
     );
     expect(bad.data).toMatchObject({ code: 'BAD_REQUEST', runtimeCode: 'INVALID_BREAKPOINT' });
     expect(bad.message).toMatch(/^condition: /);
-    const unknown = await refusal(client.debug.setBreakpoint.mutate({ nodeId: 'nope' }));
+    const unknown = await refusal(env.client.debug.setBreakpoint.mutate({ nodeId: 'nope' }));
     expect(unknown.message).toMatch(/^nodeId: /);
 
-    const set = await client.debug.setBreakpoint.mutate({
+    const set = await env.client.debug.setBreakpoint.mutate({
       nodeId: 'count',
       condition: 'key == "fig"',
     });
@@ -73,7 +52,7 @@ describe('debug breakpoints', () => {
 
     await produce(['apple', 'fig', 'apple']);
     const paused = await eventually(async () => {
-      const v = await client.debug.breakpoints.query();
+      const v = await env.client.debug.breakpoints.query();
       return v.pause ?? undefined;
     }, 'the pause');
     expect(paused.stops.map((s) => s.nodeId)).toEqual(['count', 'changes', 'out']);
@@ -91,18 +70,18 @@ describe('debug breakpoints', () => {
       ],
     });
     // The server keeps answering while the app is held, and the third word waits.
-    const status = await client.app.status.query();
+    const status = await env.client.app.status.query();
     expect(status.status?.state).toBe('RUNNING');
 
-    const stepped = await client.debug.step.mutate();
+    const stepped = await env.client.debug.step.mutate();
     expect(stepped.pause?.position).toBe(1);
     expect(stepped.pause?.stops[1]).toMatchObject({ nodeId: 'changes', record: { value: 1 } });
 
-    const resumed = await client.debug.resume.mutate();
+    const resumed = await env.client.debug.resume.mutate();
     expect(resumed.pause).toBeNull();
     expect(resumed.breakpoints[0]!.hits).toBe(1);
     const counts = await eventually(async () => {
-      const r = await client.topics.read.query({
+      const r = await env.client.topics.read.query({
         topic: 'word-counts',
         limit: 10,
         valueSerde: 'long',
@@ -111,21 +90,21 @@ describe('debug breakpoints', () => {
     }, 'three counts');
     expect(counts.map((r) => r.value).sort()).toEqual([1, 1, 2]);
 
-    const removed = await client.debug.removeBreakpoint.mutate({ id: set.breakpoints[0]!.id });
+    const removed = await env.client.debug.removeBreakpoint.mutate({ id: set.breakpoints[0]!.id });
     expect(removed.breakpoints).toEqual([]);
-    const missing = await refusal(client.debug.removeBreakpoint.mutate({ id: 'bp999' }));
+    const missing = await refusal(env.client.debug.removeBreakpoint.mutate({ id: 'bp999' }));
     expect(missing.data).toMatchObject({ code: 'NOT_FOUND', runtimeCode: 'BREAKPOINT_NOT_FOUND' });
   });
 
   it('stopping a paused app does not hang', async () => {
-    await client.debug.setBreakpoint.mutate({ nodeId: 'words' });
+    await env.client.debug.setBreakpoint.mutate({ nodeId: 'words' });
     await produce(['kiwi']);
     await eventually(
-      async () => ((await client.debug.breakpoints.query()).pause ? true : undefined),
+      async () => ((await env.client.debug.breakpoints.query()).pause ? true : undefined),
       'the pause',
     );
-    await client.app.stop.mutate();
-    expect((await client.app.status.query()).status?.state).toBe('NOT_RUNNING');
-    expect((await client.debug.breakpoints.query()).pause).toBeNull();
+    await env.client.app.stop.mutate();
+    expect((await env.client.app.status.query()).status?.state).toBe('NOT_RUNNING');
+    expect((await env.client.debug.breakpoints.query()).pause).toBeNull();
   });
 });

@@ -1,34 +1,13 @@
-// `streamwright app status|lag|reset|start|stop --url`: the built CLI against a running runtime.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../src/runtime.js';
+// `streamwright app status|lag|reset|start|stop --url`: the built CLI against a running env.runtime.
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, ensureBuilt } from './cli-harness.js';
-import {
-  eventually,
-  makeClient,
-  makeDataDir,
-  removeDataDir,
-  startTestRuntime,
-  type Client,
-} from './harness.js';
+import { eventually, useTestRuntime } from './harness.js';
 import { wordCount } from './topologies.js';
 
-let runtime: Runtime;
-let client: Client;
-let dataDir: string;
+beforeAll(ensureBuilt, 300_000);
+const env = useTestRuntime();
 
-beforeAll(async () => {
-  await ensureBuilt();
-  dataDir = await makeDataDir();
-  runtime = await startTestRuntime({ dataDir });
-  client = makeClient(runtime.url);
-}, 300_000);
-
-afterAll(async () => {
-  await runtime?.close();
-  await removeDataDir(dataDir);
-});
-
-const app = (args: string[]) => cli(['app', ...args, '--url', runtime.url]);
+const app = (args: string[]) => cli(['app', ...args, '--url', env.runtime.url]);
 
 // Each test spawns CLI processes one after another: slow on a loaded machine.
 describe('streamwright app', { timeout: 120_000 }, () => {
@@ -40,9 +19,9 @@ describe('streamwright app', { timeout: 120_000 }, () => {
   });
 
   it('shows status with tasks, and lag per input partition', async () => {
-    expect((await client.app.deploy.mutate({ topology: wordCount() })).ok).toBe(true);
+    expect((await env.client.app.deploy.mutate({ topology: wordCount() })).ok).toBe(true);
     const words = ['apple', 'banana', 'elder', 'fig', 'apple'];
-    await client.topics.produceBatch.mutate({
+    await env.client.topics.produceBatch.mutate({
       topic: 'words',
       records: words.map((w) => ({
         key: Buffer.from(w).toString('base64'),
@@ -51,8 +30,8 @@ describe('streamwright app', { timeout: 120_000 }, () => {
     });
     await eventually(
       async () =>
-        (await client.app.lag.query()).total === 0 &&
-        (await client.app.lag.query()).partitions.every((p) => p.committed !== null)
+        (await env.client.app.lag.query()).total === 0 &&
+        (await env.client.app.lag.query()).partitions.every((p) => p.committed !== null)
           ? true
           : undefined,
       'zero lag',
@@ -91,7 +70,7 @@ describe('streamwright app', { timeout: 120_000 }, () => {
     expect(dry.code).toBe(0);
     expect(dry.stdout).toMatch(/^Dry run: nothing is changed\.\n/);
     expect(dry.stdout).toMatch(/Would delete internal topics: word-count-counts-changelog/);
-    expect((await client.app.status.query()).status?.state).toBe('RUNNING');
+    expect((await env.client.app.status.query()).status?.state).toBe('RUNNING');
 
     const reset = await app(['reset']);
     expect(reset.code).toBe(0);
@@ -109,7 +88,7 @@ describe('streamwright app', { timeout: 120_000 }, () => {
       stdout: expect.stringMatching(/^word-count: (RUNNING|REBALANCING)\n$/),
     });
     await eventually(
-      async () => ((await client.app.lag.query()).total === 0 ? true : undefined),
+      async () => ((await env.client.app.lag.query()).total === 0 ? true : undefined),
       'reprocessed',
     );
     expect(await app(['stop'])).toMatchObject({ code: 0, stdout: 'word-count: NOT_RUNNING\n' });

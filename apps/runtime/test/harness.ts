@@ -13,7 +13,7 @@ import {
 } from '@trpc/client';
 import { EventSource, type FetchLike } from 'eventsource';
 import { pino } from 'pino';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { AppRouter } from '../src/index.js';
 import { startRuntime, type Runtime, type RuntimeOptions } from '../src/runtime.js';
 
@@ -99,4 +99,53 @@ export async function refusal(call: Promise<unknown>): Promise<TRPCClientError<A
   );
   expect(error).toBeInstanceOf(TRPCClientError);
   return error as TRPCClientError<AppRouter>;
+}
+
+/** A running test runtime with its client and data dir. */
+export interface TestRuntime {
+  readonly runtime: Runtime;
+  readonly client: Client;
+  readonly dataDir: string;
+  /** Closes the runtime and starts a new one on the same data dir (a new client too). */
+  restart(): Promise<void>;
+}
+
+/**
+ * Starts a runtime on a fresh data dir before the file's tests (before each test with `each`)
+ * and closes it and removes the dir after; read the fields inside tests and hooks only.
+ */
+export function useTestRuntime(options: { each?: boolean } = {}): TestRuntime {
+  let current: Omit<TestRuntime, 'restart'> | undefined;
+  const need = (): Omit<TestRuntime, 'restart'> => {
+    if (!current) throw new Error('the test runtime is used outside a test or hook');
+    return current;
+  };
+  (options.each ? beforeEach : beforeAll)(async () => {
+    const dataDir = await makeDataDir();
+    const runtime = await startTestRuntime({ dataDir });
+    current = { runtime, client: makeClient(runtime.url), dataDir };
+  });
+  (options.each ? afterEach : afterAll)(async () => {
+    const started = current;
+    current = undefined;
+    await started?.runtime.close();
+    if (started) await removeDataDir(started.dataDir);
+  });
+  return {
+    get runtime() {
+      return need().runtime;
+    },
+    get client() {
+      return need().client;
+    },
+    get dataDir() {
+      return need().dataDir;
+    },
+    async restart() {
+      const { runtime, dataDir } = need();
+      await runtime.close();
+      const next = await startTestRuntime({ dataDir });
+      current = { runtime: next, client: makeClient(next.url), dataDir };
+    },
+  };
 }

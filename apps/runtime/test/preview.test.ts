@@ -1,32 +1,12 @@
 // preview.run: an unsaved topology over sample records in the engine's test driver, every node's
 // inputs and outputs, and nothing written anywhere.
 import { TRPCClientError } from '@trpc/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AppRouter } from '../src/index.js';
-import type { Runtime } from '../src/runtime.js';
-import {
-  makeClient,
-  makeDataDir,
-  removeDataDir,
-  startTestRuntime,
-  type Client,
-} from './harness.js';
+import { type Client, useTestRuntime } from './harness.js';
 import { ordersPipeline, wordCount } from './topologies.js';
 
-let runtime: Runtime;
-let client: Client;
-let dataDir: string;
-
-beforeAll(async () => {
-  dataDir = await makeDataDir();
-  runtime = await startTestRuntime({ dataDir });
-  client = makeClient(runtime.url);
-});
-
-afterAll(async () => {
-  await runtime?.close();
-  await removeDataDir(dataDir);
-});
+const env = useTestRuntime();
 
 const order = (key: string, user: string, amount: number, timestamp: number) => ({
   topic: 'orders',
@@ -38,7 +18,7 @@ const order = (key: string, user: string, amount: number, timestamp: number) => 
 type Preview = Extract<Awaited<ReturnType<Client['preview']['run']['mutate']>>, { ok: true }>;
 
 async function preview(topology: unknown, records: unknown, limit?: number): Promise<Preview> {
-  const result = await client.preview.run.mutate({
+  const result = await env.client.preview.run.mutate({
     topology,
     records: records as never,
     ...(limit ? { limit } : {}),
@@ -86,8 +66,8 @@ describe('preview.run', () => {
       { user: 'u3', total: 500 },
     ]);
     // Nothing was deployed, created or written.
-    expect(await client.topics.list.query()).toEqual([]);
-    expect((await client.app.status.query()).deployed).toBe(false);
+    expect(await env.client.topics.list.query()).toEqual([]);
+    expect((await env.client.app.status.query()).deployed).toBe(false);
   });
 
   it('lists a record forwarded to two nodes once, with both receivers', async () => {
@@ -154,30 +134,30 @@ describe('preview.run', () => {
   });
 
   it('samples the latest records of a topic without consuming or changing it', async () => {
-    await client.topics.create.mutate({ name: 'orders', partitions: 2 });
+    await env.client.topics.create.mutate({ name: 'orders', partitions: 2 });
     for (let i = 0; i < 5; i++) {
-      await client.topics.produce.mutate({
+      await env.client.topics.produce.mutate({
         topic: 'orders',
         key: `s${i}`,
         value: JSON.stringify({ user: 'u', amount: i * 100 }),
       });
     }
-    const before = await client.topics.describe.query({ name: 'orders' });
+    const before = await env.client.topics.describe.query({ name: 'orders' });
     const result = await preview(ordersPipeline(), { sampleFromTopic: 'orders', limit: 3 });
     expect(result.processed).toBe(3);
     const source = result.nodes.find((n) => n.nodeId === 'orders')!;
     expect(source.inputs.map((r) => r.key).sort()).toEqual(['s2', 's3', 's4']);
-    expect(await client.topics.describe.query({ name: 'orders' })).toEqual(before);
-    expect((await client.topics.list.query()).map((t) => t.name)).toEqual(['orders']);
+    expect(await env.client.topics.describe.query({ name: 'orders' })).toEqual(before);
+    expect((await env.client.topics.list.query()).map((t) => t.name)).toEqual(['orders']);
   });
 
   it('returns validation errors for an invalid topology, and refuses unknown topics', async () => {
-    const invalid = await client.preview.run.mutate({
+    const invalid = await env.client.preview.run.mutate({
       topology: { ...ordersPipeline(), edges: [{ from: 'orders', to: 'nowhere' }] },
       records: [],
     });
     expect(invalid.ok).toBe(false);
-    const error = await client.preview.run
+    const error = await env.client.preview.run
       .mutate({
         topology: ordersPipeline(),
         records: [{ topic: 'elsewhere', key: 'k', value: {} }],

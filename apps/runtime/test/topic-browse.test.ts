@@ -1,27 +1,15 @@
 // topics.browse on a real server: pages of one partition from an offset, from a time (Kafka's
 // offsetsForTimes: the first record at or after it) and from the end, with older/newer links.
 import { TRPCClientError } from '@trpc/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../src/runtime.js';
-import {
-  makeClient,
-  makeDataDir,
-  removeDataDir,
-  startTestRuntime,
-  type Client,
-} from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestRuntime } from './harness.js';
 
-let runtime: Runtime;
-let client: Client;
-let dataDir: string;
+const env = useTestRuntime();
 
 beforeAll(async () => {
-  dataDir = await makeDataDir();
-  runtime = await startTestRuntime({ dataDir });
-  client = makeClient(runtime.url);
-  await client.topics.create.mutate({ name: 'pages', partitions: 2 });
+  await env.client.topics.create.mutate({ name: 'pages', partitions: 2 });
   // 25 records on partition 0 at t = 1000, 1010, …, 1240; one on partition 1.
-  await client.topics.produceBatch.mutate({
+  await env.client.topics.produceBatch.mutate({
     topic: 'pages',
     records: Array.from({ length: 25 }, (_, i) => ({
       key: Buffer.from(`k${i}`).toString('base64'),
@@ -30,19 +18,20 @@ beforeAll(async () => {
       timestamp: 1000 + i * 10,
     })),
   });
-  await client.topics.produceBatch.mutate({
+  await env.client.topics.produceBatch.mutate({
     topic: 'pages',
     records: [{ key: null, value: Buffer.from('other').toString('base64'), partition: 1 }],
   });
 });
 
-afterAll(async () => {
-  await runtime?.close();
-  await removeDataDir(dataDir);
-});
-
 const browse = (start: { offset: number } | { timestamp: number } | { latest: true }, limit = 10) =>
-  client.topics.browse.query({ topic: 'pages', partition: 0, start, limit, valueSerde: 'string' });
+  env.client.topics.browse.query({
+    topic: 'pages',
+    partition: 0,
+    start,
+    limit,
+    valueSerde: 'string',
+  });
 
 describe('topics.browse', () => {
   it('pages back from the latest records and forward again', async () => {
@@ -87,7 +76,7 @@ describe('topics.browse', () => {
   it('clamps an offset past the end, and refuses a partition the topic lacks', async () => {
     const end = await browse({ offset: 1000 });
     expect(end).toMatchObject({ records: [], from: 25, newer: null, older: 15 });
-    const error = await client.topics.browse
+    const error = await env.client.topics.browse
       .query({ topic: 'pages', partition: 7, start: { offset: 0 } })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TRPCClientError);

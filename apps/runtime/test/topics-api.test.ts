@@ -1,30 +1,16 @@
 // Topic admin, record batches, fetch from offsets and consumer-group offsets through the API
 // (a real server, engine and embedded backend).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../src/runtime.js';
+import { describe, expect, it } from 'vitest';
 import {
   makeClient,
   makeDataDir,
   removeDataDir,
   startTestRuntime,
-  type Client,
   refusal,
+  useTestRuntime,
 } from './harness.js';
 
-let runtime: Runtime;
-let client: Client;
-let dataDir: string;
-
-beforeAll(async () => {
-  dataDir = await makeDataDir();
-  runtime = await startTestRuntime({ dataDir });
-  client = makeClient(runtime.url);
-});
-
-afterAll(async () => {
-  await runtime?.close();
-  await removeDataDir(dataDir);
-});
+const env = useTestRuntime();
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 const text = (base64: string | null) =>
@@ -32,7 +18,7 @@ const text = (base64: string | null) =>
 
 describe('topic admin', () => {
   it('creates a topic with partitions and configs, describes it, refuses a second create', async () => {
-    const created = await client.topics.create.mutate({
+    const created = await env.client.topics.create.mutate({
       name: 'payments',
       partitions: 4,
       config: { 'cleanup.policy': 'compact', 'retention.ms': 3_600_000 },
@@ -44,15 +30,15 @@ describe('topic admin', () => {
       config: { 'cleanup.policy': 'compact', 'retention.ms': '3600000' },
     });
     expect(created.offsets).toHaveLength(4);
-    expect(await client.topics.describe.query({ name: 'payments' })).toEqual(created);
+    expect(await env.client.topics.describe.query({ name: 'payments' })).toEqual(created);
 
-    const again = await refusal(client.topics.create.mutate({ name: 'payments' }));
+    const again = await refusal(env.client.topics.create.mutate({ name: 'payments' }));
     expect(again.data).toMatchObject({ code: 'CONFLICT', runtimeCode: 'TOPIC_EXISTS' });
   });
 
   it('refuses unknown config keys and ill-typed values, naming each', async () => {
     const error = await refusal(
-      client.topics.create.mutate({
+      env.client.topics.create.mutate({
         name: 'bad-config',
         config: { 'retention.msec': 1, 'segment.ms': 'soon', 'min.cleanable.dirty.ratio': 2 },
       }),
@@ -61,39 +47,41 @@ describe('topic admin', () => {
     expect(error.message).toMatch(/unknown topic config "retention\.msec"/);
     expect(error.message).toMatch(/segment\.ms must be an integer ≥ 1, got "soon"/);
     expect(error.message).toMatch(/min\.cleanable\.dirty\.ratio must be a number 0\.\.1/);
-    const names = (await client.topics.list.query()).map((t) => t.name);
+    const names = (await env.client.topics.list.query()).map((t) => t.name);
     expect(names).not.toContain('bad-config');
 
-    const badName = await refusal(client.topics.create.mutate({ name: 'no spaces' }));
+    const badName = await refusal(env.client.topics.create.mutate({ name: 'no spaces' }));
     expect(badName.data?.issues?.[0]?.path).toBe('name');
-    const zero = await refusal(client.topics.create.mutate({ name: 'zero', partitions: 0 }));
+    const zero = await refusal(env.client.topics.create.mutate({ name: 'zero', partitions: 0 }));
     expect(zero.data?.issues?.[0]?.path).toBe('partitions');
   });
 
   it('deletes a topic with its committed offsets', async () => {
-    await client.topics.create.mutate({ name: 'doomed' });
-    await client.topics.produceBatch.mutate({
+    await env.client.topics.create.mutate({ name: 'doomed' });
+    await env.client.topics.produceBatch.mutate({
       topic: 'doomed',
       records: [{ key: null, value: b64('x') }],
     });
-    await client.groups.commit.mutate({
+    await env.client.groups.commit.mutate({
       group: 'g',
       topic: 'doomed',
       offsets: [{ partition: 0, offset: 1 }],
     });
-    expect(await client.topics.delete.mutate({ name: 'doomed' })).toEqual({ deleted: 'doomed' });
-    const missing = await refusal(client.topics.describe.query({ name: 'doomed' }));
+    expect(await env.client.topics.delete.mutate({ name: 'doomed' })).toEqual({
+      deleted: 'doomed',
+    });
+    const missing = await refusal(env.client.topics.describe.query({ name: 'doomed' }));
     expect(missing.data).toMatchObject({ code: 'NOT_FOUND', runtimeCode: 'TOPIC_NOT_FOUND' });
     // Recreated, it starts empty and the group has no offset for it.
-    await client.topics.create.mutate({ name: 'doomed' });
-    expect(await client.groups.committed.query({ group: 'g', topic: 'doomed' })).toEqual([]);
+    await env.client.topics.create.mutate({ name: 'doomed' });
+    expect(await env.client.groups.committed.query({ group: 'g', topic: 'doomed' })).toEqual([]);
   });
 });
 
 describe('records as bytes', () => {
   it('produces a batch in order and fetches it back from offsets', async () => {
-    await client.topics.create.mutate({ name: 'log', partitions: 2 });
-    const { results } = await client.topics.produceBatch.mutate({
+    await env.client.topics.create.mutate({ name: 'log', partitions: 2 });
+    const { results } = await env.client.topics.produceBatch.mutate({
       topic: 'log',
       records: [
         { key: b64('a'), value: b64('first'), partition: 1, timestamp: 1000, headers: { h: '1' } },
@@ -106,7 +94,7 @@ describe('records as bytes', () => {
       { partition: 1, offset: 1 },
       { partition: 0, offset: 0 },
     ]);
-    const { partitions } = await client.topics.fetch.mutate({
+    const { partitions } = await env.client.topics.fetch.mutate({
       topic: 'log',
       positions: [
         { partition: 0, offset: 0 },
@@ -134,8 +122,8 @@ describe('records as bytes', () => {
       value: b64(`v${i}`),
       partition: i % 2,
     }));
-    await client.topics.produceBatch.mutate({ topic: 'log', records });
-    const { partitions } = await client.topics.fetch.mutate({
+    await env.client.topics.produceBatch.mutate({ topic: 'log', records });
+    const { partitions } = await env.client.topics.fetch.mutate({
       topic: 'log',
       positions: [
         { partition: 0, offset: 0 },
@@ -144,7 +132,7 @@ describe('records as bytes', () => {
       maxRecords: 20,
     });
     expect(partitions.reduce((n, p) => n + p.records.length, 0)).toBe(20);
-    const past = await client.topics.fetch.mutate({
+    const past = await env.client.topics.fetch.mutate({
       topic: 'log',
       positions: [{ partition: 0, offset: 999 }],
     });
@@ -152,15 +140,15 @@ describe('records as bytes', () => {
   });
 
   it('long-polls until a record arrives', async () => {
-    await client.topics.create.mutate({ name: 'quiet' });
+    await env.client.topics.create.mutate({ name: 'quiet' });
     const started = Date.now();
-    const waiting = client.topics.fetch.mutate({
+    const waiting = env.client.topics.fetch.mutate({
       topic: 'quiet',
       positions: [{ partition: 0, offset: 0 }],
       maxWaitMs: 20_000,
     });
     await new Promise((resolve) => setTimeout(resolve, 300));
-    await client.topics.produceBatch.mutate({
+    await env.client.topics.produceBatch.mutate({
       topic: 'quiet',
       records: [{ key: null, value: b64('hi') }],
     });
@@ -171,14 +159,14 @@ describe('records as bytes', () => {
 
   it('refuses bad base64, a partition the topic lacks and an unknown topic', async () => {
     const bad = await refusal(
-      client.topics.produceBatch.mutate({
+      env.client.topics.produceBatch.mutate({
         topic: 'log',
         records: [{ key: 'not base64!', value: null }],
       }),
     );
     expect(bad.data?.issues).toEqual([{ path: 'records[0].key', message: 'expected base64 text' }]);
     const range = await refusal(
-      client.topics.produceBatch.mutate({
+      env.client.topics.produceBatch.mutate({
         topic: 'log',
         records: [{ key: null, value: null, partition: 2 }],
       }),
@@ -188,25 +176,30 @@ describe('records as bytes', () => {
       runtimeCode: 'PARTITION_OUT_OF_RANGE',
     });
     const fetchRange = await refusal(
-      client.topics.fetch.mutate({ topic: 'log', positions: [{ partition: 5, offset: 0 }] }),
+      env.client.topics.fetch.mutate({ topic: 'log', positions: [{ partition: 5, offset: 0 }] }),
     );
     expect(fetchRange.data?.runtimeCode).toBe('PARTITION_OUT_OF_RANGE');
     const unknown = await refusal(
-      client.topics.produceBatch.mutate({ topic: 'nope', records: [{ key: null, value: null }] }),
+      env.client.topics.produceBatch.mutate({
+        topic: 'nope',
+        records: [{ key: null, value: null }],
+      }),
     );
     expect(unknown.data?.runtimeCode).toBe('TOPIC_NOT_FOUND');
-    const empty = await refusal(client.topics.produceBatch.mutate({ topic: 'log', records: [] }));
+    const empty = await refusal(
+      env.client.topics.produceBatch.mutate({ topic: 'log', records: [] }),
+    );
     expect(empty.data?.issues?.[0]?.path).toBe('records');
   });
 
   it("keeps a consumer group's committed offsets per partition", async () => {
-    expect(await client.groups.committed.query({ group: 'readers', topic: 'log' })).toEqual([]);
-    await client.groups.commit.mutate({
+    expect(await env.client.groups.committed.query({ group: 'readers', topic: 'log' })).toEqual([]);
+    await env.client.groups.commit.mutate({
       group: 'readers',
       topic: 'log',
       offsets: [{ partition: 1, offset: 7 }],
     });
-    await client.groups.commit.mutate({
+    await env.client.groups.commit.mutate({
       group: 'readers',
       topic: 'log',
       offsets: [
@@ -214,11 +207,11 @@ describe('records as bytes', () => {
         { partition: 1, offset: 9 },
       ],
     });
-    expect(await client.groups.committed.query({ group: 'readers', topic: 'log' })).toEqual([
+    expect(await env.client.groups.committed.query({ group: 'readers', topic: 'log' })).toEqual([
       { partition: 0, offset: 3 },
       { partition: 1, offset: 9 },
     ]);
-    expect(await client.groups.committed.query({ group: 'others', topic: 'log' })).toEqual([]);
+    expect(await env.client.groups.committed.query({ group: 'others', topic: 'log' })).toEqual([]);
   });
 });
 

@@ -4,32 +4,10 @@
 // windows; a session spans its records and merges those within the gap), derived by hand below;
 // the engine's views are compared with Kafka Streams itself in
 // packages/engine/test/interactive-queries-windowed-oracle.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../src/runtime.js';
-import {
-  eventually,
-  makeClient,
-  makeDataDir,
-  refusal,
-  removeDataDir,
-  startTestRuntime,
-  type Client,
-} from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { eventually, refusal, useTestRuntime } from './harness.js';
 
-let runtime: Runtime;
-let client: Client;
-let dataDir: string;
-
-beforeAll(async () => {
-  dataDir = await makeDataDir();
-  runtime = await startTestRuntime({ dataDir });
-  client = makeClient(runtime.url);
-});
-
-afterAll(async () => {
-  await runtime?.close();
-  await removeDataDir(dataDir);
-});
+const env = useTestRuntime();
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
@@ -75,24 +53,24 @@ const clicks: [string, number][] = [
 
 describe('state queries on window and session stores', () => {
   beforeAll(async () => {
-    expect((await client.app.deploy.mutate({ topology: clickCounts() })).ok).toBe(true);
+    expect((await env.client.app.deploy.mutate({ topology: clickCounts() })).ok).toBe(true);
     await eventually(
       async () =>
-        (await client.app.status.query()).status?.state === 'RUNNING' ? true : undefined,
+        (await env.client.app.status.query()).status?.state === 'RUNNING' ? true : undefined,
       'RUNNING',
     );
-    await client.topics.produceBatch.mutate({
+    await env.client.topics.produceBatch.mutate({
       topic: 'clicks',
       records: clicks.map(([key, timestamp]) => ({ key: b64(key), value: b64('x'), timestamp })),
     });
     await eventually(async () => {
-      const all = await client.state.windows.query({ store: 'per-10s' });
+      const all = await env.client.state.windows.query({ store: 'per-10s' });
       return all.windows.length === 6 ? true : undefined;
     }, 'every window counted');
   });
 
   it('lists window and session stores with their entry counts', async () => {
-    const stores = await client.state.stores.query();
+    const stores = await env.client.state.stores.query();
     expect(stores).toEqual([
       { name: 'per-10s', type: 'window', global: false, entries: 6 },
       { name: 'visits', type: 'session', global: false, entries: 6 },
@@ -100,7 +78,7 @@ describe('state queries on window and session stores', () => {
   });
 
   it('fetches windows: one key, a key range, every key, by time, backward, one window', async () => {
-    const all = await client.state.windows.query({ store: 'per-10s' });
+    const all = await env.client.state.windows.query({ store: 'per-10s' });
     expect(all.windowSizeMs).toBe(10_000);
     // By window start, then key bytes, across the tasks of all 3 partitions.
     expect(all.windows.map((w) => [w.key, w.start, w.end, w.value])).toEqual([
@@ -114,7 +92,7 @@ describe('state queries on window and session stores', () => {
     expect(all.truncated).toBe(false);
     expect(all.windows[0]!.timestamp).toBe(4000); // the latest record in the window
 
-    const alice = await client.state.windows.query({
+    const alice = await env.client.state.windows.query({
       store: 'per-10s',
       key: 'alice',
       timeTo: 20_000,
@@ -123,14 +101,14 @@ describe('state queries on window and session stores', () => {
       [0, 2],
       [10_000, 1],
     ]);
-    const backward = await client.state.windows.query({
+    const backward = await env.client.state.windows.query({
       store: 'per-10s',
       key: 'alice',
       backward: true,
     });
     expect(backward.windows.map((w) => w.start)).toEqual([30_000, 10_000, 0]);
 
-    const range = await client.state.windows.query({
+    const range = await env.client.state.windows.query({
       store: 'per-10s',
       from: 'b',
       to: 'carol',
@@ -142,7 +120,7 @@ describe('state queries on window and session stores', () => {
       ['carol', 0],
       ['bob', 10_000],
     ]);
-    const later = await client.state.windows.query({
+    const later = await env.client.state.windows.query({
       store: 'per-10s',
       timeFrom: 10_000,
       limit: 2,
@@ -153,7 +131,9 @@ describe('state queries on window and session stores', () => {
     ]);
     expect(later.truncated).toBe(true);
 
-    expect(await client.state.window.query({ store: 'per-10s', key: 'alice', time: 0 })).toEqual({
+    expect(
+      await env.client.state.window.query({ store: 'per-10s', key: 'alice', time: 0 }),
+    ).toEqual({
       store: 'per-10s',
       key: 'alice',
       start: 0,
@@ -163,12 +143,12 @@ describe('state queries on window and session stores', () => {
       timestamp: 4000,
     });
     expect(
-      await client.state.window.query({ store: 'per-10s', key: 'carol', time: 10_000 }),
+      await env.client.state.window.query({ store: 'per-10s', key: 'carol', time: 10_000 }),
     ).toMatchObject({ found: false, value: null, timestamp: null });
   });
 
   it('finds sessions: one key, a key range, by end and start bounds, backward, one session', async () => {
-    const all = await client.state.sessions.query({ store: 'visits' });
+    const all = await env.client.state.sessions.query({ store: 'visits' });
     // By session end, then key bytes, then start.
     expect(all.sessions.map((s) => [s.key, s.start, s.end, s.value])).toEqual([
       ['bob', 2000, 2000, 1],
@@ -179,7 +159,7 @@ describe('state queries on window and session stores', () => {
       ['alice', 30_000, 30_000, 1],
     ]);
     // alice 4 s → 12 s is more than the 5 s gap: two sessions (and a third at 30 s).
-    const alice = await client.state.sessions.query({
+    const alice = await env.client.state.sessions.query({
       store: 'visits',
       key: 'alice',
       earliestEnd: 4000,
@@ -189,67 +169,81 @@ describe('state queries on window and session stores', () => {
       [1000, 4000],
       [12_000, 12_000],
     ]);
-    const back = await client.state.sessions.query({
+    const back = await env.client.state.sessions.query({
       store: 'visits',
       key: 'alice',
       backward: true,
     });
     expect(back.sessions.map((s) => s.start)).toEqual([30_000, 12_000, 1000]);
-    const range = await client.state.sessions.query({ store: 'visits', from: 'bob', to: 'carol' });
+    const range = await env.client.state.sessions.query({
+      store: 'visits',
+      from: 'bob',
+      to: 'carol',
+    });
     expect(range.sessions.map((s) => [s.key, s.start])).toEqual([
       ['bob', 2000],
       ['carol', 9000],
       ['bob', 15_000],
     ]);
     expect(
-      await client.state.session.query({ store: 'visits', key: 'alice', start: 1000, end: 4000 }),
+      await env.client.state.session.query({
+        store: 'visits',
+        key: 'alice',
+        start: 1000,
+        end: 4000,
+      }),
     ).toEqual({ store: 'visits', key: 'alice', start: 1000, end: 4000, found: true, value: 2 });
     expect(
-      await client.state.session.query({ store: 'visits', key: 'alice', start: 1000, end: 5000 }),
+      await env.client.state.session.query({
+        store: 'visits',
+        key: 'alice',
+        start: 1000,
+        end: 5000,
+      }),
     ).toMatchObject({ found: false, value: null });
   });
 
   it('refuses the wrong kind of query, contradicting bounds and an unknown store', async () => {
-    const kv = await refusal(client.state.all.query({ store: 'per-10s' }));
+    const kv = await refusal(env.client.state.all.query({ store: 'per-10s' }));
     expect(kv.data).toMatchObject({ code: 'BAD_REQUEST', runtimeCode: 'NOT_KEY_VALUE_STORE' });
-    const notWindow = await refusal(client.state.windows.query({ store: 'visits' }));
+    const notWindow = await refusal(env.client.state.windows.query({ store: 'visits' }));
     expect(notWindow.data).toMatchObject({ runtimeCode: 'NOT_WINDOW_STORE' });
     expect(notWindow.message).toBe(
       'store: "visits" is a session store; window and windows query window stores',
     );
-    const notSession = await refusal(client.state.sessions.query({ store: 'per-10s' }));
+    const notSession = await refusal(env.client.state.sessions.query({ store: 'per-10s' }));
     expect(notSession.data).toMatchObject({ runtimeCode: 'NOT_SESSION_STORE' });
     const both = await refusal(
-      client.state.windows.query({ store: 'per-10s', key: 'alice', from: 'a' }),
+      env.client.state.windows.query({ store: 'per-10s', key: 'alice', from: 'a' }),
     );
     expect(both.data).toMatchObject({ code: 'BAD_REQUEST', runtimeCode: 'INVALID_QUERY' });
     const empty = await refusal(
-      client.state.windows.query({ store: 'per-10s', timeFrom: 20_000, timeTo: 10_000 }),
+      env.client.state.windows.query({ store: 'per-10s', timeFrom: 20_000, timeTo: 10_000 }),
     );
     expect(empty.message).toBe('timeFrom / timeTo: the range is empty (20000 > 10000)');
-    const unknown = await refusal(client.state.windows.query({ store: 'nope' }));
+    const unknown = await refusal(env.client.state.windows.query({ store: 'nope' }));
     expect(unknown.data).toMatchObject({ runtimeCode: 'STORE_NOT_FOUND' });
     expect(unknown.message).toMatch(/stores: per-10s, visits/);
   });
 
   it('answers the same with two stream threads in worker threads', async () => {
     const asked = async () => ({
-      windows: await client.state.windows.query({ store: 'per-10s' }),
-      backward: await client.state.windows.query({ store: 'per-10s', backward: true }),
-      alice: await client.state.windows.query({ store: 'per-10s', key: 'alice' }),
-      range: await client.state.windows.query({ store: 'per-10s', from: 'b', to: 'c' }),
-      window: await client.state.window.query({ store: 'per-10s', key: 'alice', time: 0 }),
-      sessions: await client.state.sessions.query({ store: 'visits' }),
-      bob: await client.state.sessions.query({ store: 'visits', key: 'bob', backward: true }),
-      stores: await client.state.stores.query(),
+      windows: await env.client.state.windows.query({ store: 'per-10s' }),
+      backward: await env.client.state.windows.query({ store: 'per-10s', backward: true }),
+      alice: await env.client.state.windows.query({ store: 'per-10s', key: 'alice' }),
+      range: await env.client.state.windows.query({ store: 'per-10s', from: 'b', to: 'c' }),
+      window: await env.client.state.window.query({ store: 'per-10s', key: 'alice', time: 0 }),
+      sessions: await env.client.state.sessions.query({ store: 'visits' }),
+      bob: await env.client.state.sessions.query({ store: 'visits', key: 'bob', backward: true }),
+      stores: await env.client.state.stores.query(),
     });
     const oneThread = await asked();
     expect(oneThread.windows.windows).toHaveLength(6);
     const threaded = clickCounts() as { application: { config: Record<string, unknown> } };
     threaded.application.config['num.stream.threads'] = 2;
-    expect((await client.app.deploy.mutate({ topology: threaded })).ok).toBe(true);
+    expect((await env.client.app.deploy.mutate({ topology: threaded })).ok).toBe(true);
     await eventually(async () => {
-      const all = await client.state.windows.query({ store: 'per-10s' }).catch(() => undefined);
+      const all = await env.client.state.windows.query({ store: 'per-10s' }).catch(() => undefined);
       return all?.windows.length === 6 ? true : undefined;
     }, 'the restored windows');
     expect(await asked()).toEqual(oneThread);

@@ -1,32 +1,11 @@
 // The designer's workspace through the API: versions on disk, rename, delete, structural diffs.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../src/runtime.js';
-import {
-  makeClient,
-  makeDataDir,
-  removeDataDir,
-  startTestRuntime,
-  type Client,
-  refusal,
-} from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { refusal, useTestRuntime } from './harness.js';
 import { ordersPipeline } from './topologies.js';
 
-let runtime: Runtime;
-let client: Client;
-let dataDir: string;
-
-beforeAll(async () => {
-  dataDir = await makeDataDir();
-  runtime = await startTestRuntime({ dataDir });
-  client = makeClient(runtime.url);
-});
-
-afterAll(async () => {
-  await runtime?.close();
-  await removeDataDir(dataDir);
-});
+const env = useTestRuntime();
 
 function edited() {
   const doc = ordersPipeline() as {
@@ -39,7 +18,7 @@ function edited() {
 describe('workspace', () => {
   it('saves versions with their time, lists and opens them', async () => {
     const before = Date.now();
-    const v1 = await client.workspace.save.mutate({
+    const v1 = await env.client.workspace.save.mutate({
       name: 'Orders pipeline',
       topology: ordersPipeline(),
       message: 'first',
@@ -52,21 +31,24 @@ describe('workspace', () => {
       errors: [],
     });
     expect(v1.savedAt).toBeGreaterThanOrEqual(before);
-    const v2 = await client.workspace.save.mutate({ name: 'Orders pipeline', topology: edited() });
+    const v2 = await env.client.workspace.save.mutate({
+      name: 'Orders pipeline',
+      topology: edited(),
+    });
     expect(v2).toMatchObject({ version: 2, valid: true, message: null });
-    await client.workspace.save.mutate({ name: 'Another', topology: ordersPipeline() });
+    await env.client.workspace.save.mutate({ name: 'Another', topology: ordersPipeline() });
 
-    const list = await client.workspace.list.query();
+    const list = await env.client.workspace.list.query();
     expect(list.map((e) => [e.name, e.versions, e.latest.version])).toEqual([
       ['Another', 1, 1],
       ['Orders pipeline', 2, 2],
     ]);
-    const history = await client.workspace.history.query({ name: 'Orders pipeline' });
+    const history = await env.client.workspace.history.query({ name: 'Orders pipeline' });
     expect(history.versions.map((v) => [v.version, v.message])).toEqual([
       [2, null],
       [1, 'first'],
     ]);
-    const first = await client.workspace.open.query({ name: 'Orders pipeline', version: 1 });
+    const first = await env.client.workspace.open.query({ name: 'Orders pipeline', version: 1 });
     expect(first).toMatchObject({ name: 'Orders pipeline', version: 1, valid: true });
     // Valid topologies are kept in canonical form (defaults filled in, as exported).
     expect(first.topology).toMatchObject({
@@ -74,15 +56,19 @@ describe('workspace', () => {
       application: { id: 'orders-app' },
       layout: { nodes: {} },
     });
-    const latest = await client.workspace.open.query({ name: 'Orders pipeline' });
+    const latest = await env.client.workspace.open.query({ name: 'Orders pipeline' });
     expect(latest.version).toBe(2);
     // Each version is a file of its own.
-    const dirs = await readdir(join(dataDir, 'workspace'));
+    const dirs = await readdir(join(env.dataDir, 'workspace'));
     expect(dirs).toHaveLength(2);
   });
 
   it('diffs two versions field by field', async () => {
-    const result = await client.workspace.diff.query({ name: 'Orders pipeline', from: 1, to: 2 });
+    const result = await env.client.workspace.diff.query({
+      name: 'Orders pipeline',
+      from: 1,
+      to: 2,
+    });
     expect(result.from.version).toBe(1);
     expect(result.to.version).toBe(2);
     expect(result.diff).toMatchObject({
@@ -111,15 +97,15 @@ describe('workspace', () => {
     expect(result.diff.summary).toEqual([
       'node large (filter): config.expression: "value.amount > 100" → "value.amount > 500"',
     ]);
-    const same = await client.workspace.diff.query({ name: 'Orders pipeline', from: 2, to: 2 });
+    const same = await env.client.workspace.diff.query({ name: 'Orders pipeline', from: 2, to: 2 });
     expect(same.diff.identical).toBe(true);
   });
 
   it('reports layout-only changes apart', async () => {
     const moved = edited();
     moved.layout = { nodes: { orders: { x: 10, y: 20 } } };
-    const v3 = await client.workspace.save.mutate({ name: 'Orders pipeline', topology: moved });
-    const result = await client.workspace.diff.query({
+    const v3 = await env.client.workspace.save.mutate({ name: 'Orders pipeline', topology: moved });
+    const result = await env.client.workspace.diff.query({
       name: 'Orders pipeline',
       from: 2,
       to: v3.version,
@@ -130,63 +116,65 @@ describe('workspace', () => {
 
   it('keeps an invalid draft, flagged with its errors; refuses what is not a topology', async () => {
     const draft = { ...ordersPipeline(), edges: [{ from: 'orders', to: 'ghost' }] };
-    const saved = await client.workspace.save.mutate({ name: 'Draft', topology: draft });
+    const saved = await env.client.workspace.save.mutate({ name: 'Draft', topology: draft });
     expect(saved.valid).toBe(false);
     expect(saved.errors.map((e) => e.code)).toContain('dangling_edge');
-    const opened = await client.workspace.open.query({ name: 'Draft' });
+    const opened = await env.client.workspace.open.query({ name: 'Draft' });
     expect(opened.valid).toBe(false);
     expect((opened.topology as { edges: unknown[] }).edges).toEqual([
       { from: 'orders', fromPort: 'out', to: 'ghost', toPort: 'in' },
     ]);
 
     const notATopology = await refusal(
-      client.workspace.save.mutate({ name: 'Junk', topology: [1, 2] }),
+      env.client.workspace.save.mutate({ name: 'Junk', topology: [1, 2] }),
     );
     expect(notATopology.data).toMatchObject({ code: 'BAD_REQUEST', runtimeCode: 'NOT_A_TOPOLOGY' });
     const future = await refusal(
-      client.workspace.save.mutate({
+      env.client.workspace.save.mutate({
         name: 'Junk',
         topology: { ...ordersPipeline(), schemaVersion: 99 },
       }),
     );
     expect(future.message).toMatch(/schemaVersion 99 is newer/);
-    expect((await client.workspace.list.query()).map((e) => e.name)).not.toContain('Junk');
+    expect((await env.client.workspace.list.query()).map((e) => e.name)).not.toContain('Junk');
   });
 
   it('renames and deletes, refusing a taken name and unknown names', async () => {
-    const taken = await refusal(client.workspace.rename.mutate({ from: 'Another', to: 'Draft' }));
+    const taken = await refusal(
+      env.client.workspace.rename.mutate({ from: 'Another', to: 'Draft' }),
+    );
     expect(taken.data).toMatchObject({ code: 'CONFLICT', runtimeCode: 'WORKSPACE_EXISTS' });
-    const renamed = await client.workspace.rename.mutate({
+    const renamed = await env.client.workspace.rename.mutate({
       from: 'Another',
       to: 'Renamed/with spaces ✓',
     });
     expect(renamed).toMatchObject({ name: 'Renamed/with spaces ✓', versions: 1 });
-    expect((await client.workspace.open.query({ name: 'Renamed/with spaces ✓' })).name).toBe(
+    expect((await env.client.workspace.open.query({ name: 'Renamed/with spaces ✓' })).name).toBe(
       'Renamed/with spaces ✓',
     );
-    const gone = await refusal(client.workspace.open.query({ name: 'Another' }));
+    const gone = await refusal(env.client.workspace.open.query({ name: 'Another' }));
     expect(gone.data).toMatchObject({ code: 'NOT_FOUND', runtimeCode: 'WORKSPACE_NOT_FOUND' });
 
-    expect(await client.workspace.delete.mutate({ name: 'Draft' })).toEqual({ deleted: 'Draft' });
-    expect((await client.workspace.list.query()).map((e) => e.name)).toEqual([
+    expect(await env.client.workspace.delete.mutate({ name: 'Draft' })).toEqual({
+      deleted: 'Draft',
+    });
+    expect((await env.client.workspace.list.query()).map((e) => e.name)).toEqual([
       'Orders pipeline',
       'Renamed/with spaces ✓',
     ]);
     const noVersion = await refusal(
-      client.workspace.open.query({ name: 'Orders pipeline', version: 9 }),
+      env.client.workspace.open.query({ name: 'Orders pipeline', version: 9 }),
     );
     expect(noVersion.message).toBe('"Orders pipeline" has no version 9 (versions 1..3)');
     const badName = await refusal(
-      client.workspace.save.mutate({ name: '  ', topology: ordersPipeline() }),
+      env.client.workspace.save.mutate({ name: '  ', topology: ordersPipeline() }),
     );
     expect(badName.data?.issues?.[0]?.path).toBe('name');
   });
 
   it('survives a runtime restart', async () => {
-    await runtime.close();
-    runtime = await startTestRuntime({ dataDir });
-    client = makeClient(runtime.url);
-    const list = await client.workspace.list.query();
+    await env.restart();
+    const list = await env.client.workspace.list.query();
     expect(list.map((e) => [e.name, e.versions])).toEqual([
       ['Orders pipeline', 3],
       ['Renamed/with spaces ✓', 1],
