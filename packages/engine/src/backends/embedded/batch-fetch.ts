@@ -7,7 +7,8 @@
 // - records of a batch beyond `maxRecords` are kept for the next fetch at the following offset, as
 //   Kafka's consumer keeps the rest of a fetch for its next poll, instead of being decoded again.
 // Only read_uncommitted goes this way: read_committed needs the log's aborted-transaction index.
-import { isLogError, LogErrorCode, type Log, type ReadBatch } from '@streamwright/log';
+import type { Log, ReadBatch } from '@streamwright/log';
+import { isLogError, LogErrorCode } from '@streamwright/log/reader';
 import type { FetchRequest, FetchResponse, StoredRecord } from '../../api.js';
 import { decodeBatchInto, isControlBatch, lastOffsetOfBatch } from './batch-records.js';
 import { FetchLeftovers, fromLeftovers } from './fetch-leftovers.js';

@@ -1,7 +1,10 @@
 // The log's transactional producer through the engine's TransactionalProducer interface, with
 // PRODUCER_FENCED surfaced as the engine's ProducerFencedError (the thread closes its tasks dirty
 // and rejoins) and other log errors translated as elsewhere in this adapter.
-import { isLogError, LogErrorCode, type Log } from '@streamwright/log';
+import type { Log } from '@streamwright/log';
+// From log/reader, not the log's index: this module is in a worker's graph (the whole log costs a
+// worker ≈ 40 ms of CPU to load; docs/BENCHMARKS.md, "Worker start-up").
+import { isLogError, LogErrorCode } from '@streamwright/log/reader';
 import type { ProduceRecord, TransactionalProducer } from '../../api.js';
 import { ProducerFencedError } from '../../errors.js';
 import { engineErrorOf } from './log-errors.js';
