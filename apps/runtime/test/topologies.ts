@@ -92,3 +92,33 @@ export function wordCount(): Record<string, unknown> {
     ],
   };
 }
+
+/** A 10 s tumbling count (`per-10s`) and a 5 s-gap session count (`visits`) of clicks per user. */
+export function clickCounts(): Record<string, unknown> {
+  const counted = (id: string, window: Record<string, unknown>, store: string) => [
+    { id: `${id}-w`, kind: 'windowedBy', config: { window } },
+    { id, kind: 'windowedCount', config: { store, retentionMs: 3_600_000 } },
+  ];
+  return {
+    schemaVersion: 1,
+    application: { id: 'clicks-app', config: { 'commit.interval.ms': 100 } },
+    topics: [{ name: 'clicks', partitions: 3 }],
+    nodes: [
+      {
+        id: 'clicks',
+        kind: 'source',
+        config: { topic: 'clicks', keySerde: 'string', valueSerde: 'string' },
+      },
+      { id: 'g', kind: 'groupByKey', config: {} },
+      ...counted('per10s', { type: 'tumbling', sizeMs: 10_000, graceMs: 60_000 }, 'per-10s'),
+      ...counted('visits', { type: 'session', gapMs: 5000, graceMs: 60_000 }, 'visits'),
+    ],
+    edges: [
+      { from: 'clicks', to: 'g' },
+      { from: 'g', to: 'per10s-w' },
+      { from: 'per10s-w', to: 'per10s' },
+      { from: 'g', to: 'visits-w' },
+      { from: 'visits-w', to: 'visits' },
+    ],
+  };
+}

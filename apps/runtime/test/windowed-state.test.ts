@@ -6,39 +6,11 @@
 // packages/engine/test/interactive-queries-windowed-oracle.test.ts.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventually, refusal, useTestRuntime } from './harness.js';
+import { clickCounts } from './topologies.js';
 
 const env = useTestRuntime();
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
-
-function clickCounts(): Record<string, unknown> {
-  const counted = (id: string, window: Record<string, unknown>, store: string) => [
-    { id: `${id}-w`, kind: 'windowedBy', config: { window } },
-    { id, kind: 'windowedCount', config: { store, retentionMs: 3_600_000 } },
-  ];
-  return {
-    schemaVersion: 1,
-    application: { id: 'clicks-app', config: { 'commit.interval.ms': 100 } },
-    topics: [{ name: 'clicks', partitions: 3 }],
-    nodes: [
-      {
-        id: 'clicks',
-        kind: 'source',
-        config: { topic: 'clicks', keySerde: 'string', valueSerde: 'string' },
-      },
-      { id: 'g', kind: 'groupByKey', config: {} },
-      ...counted('per10s', { type: 'tumbling', sizeMs: 10_000, graceMs: 60_000 }, 'per-10s'),
-      ...counted('visits', { type: 'session', gapMs: 5000, graceMs: 60_000 }, 'visits'),
-    ],
-    edges: [
-      { from: 'clicks', to: 'g' },
-      { from: 'g', to: 'per10s-w' },
-      { from: 'per10s-w', to: 'per10s' },
-      { from: 'g', to: 'visits-w' },
-      { from: 'visits-w', to: 'visits' },
-    ],
-  };
-}
 
 // alice: 1 s, 4 s, 12 s, 30 s; bob: 2 s, 15 s; carol: 9 s.
 const clicks: [string, number][] = [

@@ -3,6 +3,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { VERSION } from '../version.js';
 import { registerAppCommands } from './program-app.js';
+import { registerStateCommands } from './program-state.js';
 import { registerTopicCommands } from './program-topics.js';
 
 // Command implementations are imported when the command runs: `--help` and `--version` load
@@ -109,6 +110,7 @@ Examples:
 
   registerTopicCommands(program);
   registerAppCommands(program);
+  registerStateCommands(program);
   return program;
 }
 
