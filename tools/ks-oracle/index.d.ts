@@ -40,6 +40,8 @@ export interface OracleResult {
   /** Task metrics summed over tasks: `dropped-records-total`. */
   metrics?: Record<string, number>;
   error?: string;
+  /** The error's root cause, when it has one (a processor's exception inside a StreamsException). */
+  errorCause?: string;
 }
 export function ensureOracleBuilt(options?: { verbose?: boolean }): void;
 export function runOracle(scenarios: OracleScenario[]): Promise<OracleResult[]>;

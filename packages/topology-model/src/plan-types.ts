@@ -106,9 +106,10 @@ export interface StorePlan {
   name: string;
   /**
    * `window` / `session`: a windowed aggregation's store (segmented by time, keys are windowed);
-   * `suppression`: KTable#suppress's buffer.
+   * `suppression`: KTable#suppress's buffer; `timeOrderedBuffer`: a stream–table join's buffer of
+   * stream records (Joined#withGracePeriod: RocksDBTimeOrderedKeyValueBuffer, `<join>-Buffer`).
    */
-  type: 'keyValue' | 'window' | 'session' | 'suppression';
+  type: 'keyValue' | 'window' | 'session' | 'suppression' | 'timeOrderedBuffer';
   /** Window and session stores: how long windows are kept (window size + grace at least). */
   retentionMs?: number;
   /**

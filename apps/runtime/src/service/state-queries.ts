@@ -53,7 +53,7 @@ export class StateQueries {
       deployed.plan.stores.map(async (s) => {
         const global = 'global' in s && s.global === true;
         let entries: number | null = null;
-        if (running && s.type !== 'suppression') {
+        if (running && s.type !== 'suppression' && s.type !== 'timeOrderedBuffer') {
           try {
             const type = s.type === 'window' || s.type === 'session' ? s.type : 'keyValue';
             const counted = await deployed.app.queryStore(

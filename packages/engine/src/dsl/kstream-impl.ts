@@ -256,7 +256,12 @@ export class KStreamImpl<K, V> implements KStream<K, V> {
         this.origin,
         other.origin,
         'streamTableJoin',
-        { type, keySerde: joined?.keySerde?.name, valueSerde: joined?.valueSerde?.name },
+        {
+          type,
+          keySerde: joined?.keySerde?.name,
+          valueSerde: joined?.valueSerde?.name,
+          gracePeriodMs: joined?.gracePeriodMs,
+        },
         { joiner: [a, 'joiner'] },
         joined?.name,
       );

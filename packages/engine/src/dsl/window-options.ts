@@ -240,25 +240,44 @@ export class StreamJoined<K, V, VO> extends JoinOptions<K, V, VO> {
   }
 }
 
-/** Joined: serdes (and name) of a stream–table join. */
+/**
+ * Joined: serdes, name and grace period of a stream–table join. `withGracePeriod(ms)` (KIP-923)
+ * buffers the stream side for that long and joins it in timestamp order against a versioned
+ * table as of each record's timestamp.
+ */
 export class Joined<K, V, VO> extends JoinOptions<K, V, VO> {
+  /** Joined#withGracePeriod, in milliseconds (undefined: no buffer). */
+  readonly gracePeriodMs?: number | undefined;
+  private constructor(fields: JoinFields<K, V, VO>, gracePeriodMs?: number) {
+    super(fields);
+    this.gracePeriodMs = gracePeriodMs;
+  }
   static with<K, V, VO>(
     keySerde: DslSerde<K>,
     valueSerde: DslSerde<V>,
     otherValueSerde?: DslSerde<VO>,
+    name?: string,
+    gracePeriodMs?: number,
   ): Joined<K, V, VO> {
-    return new Joined({ keySerde, valueSerde, otherValueSerde });
+    return new Joined({ keySerde, valueSerde, otherValueSerde, name }, gracePeriodMs);
   }
   static as<K = unknown, V = unknown, VO = unknown>(name: string): Joined<K, V, VO> {
     return new Joined<K, V, VO>({ name });
   }
   withName(name: string): Joined<K, V, VO> {
-    return new Joined({ ...this.fields(), name });
+    return new Joined({ ...this.fields(), name }, this.gracePeriodMs);
   }
   withKeySerde<K2>(keySerde: DslSerde<K2>): Joined<K2, V, VO> {
-    return new Joined({ ...this.fields(), keySerde });
+    return new Joined({ ...this.fields(), keySerde }, this.gracePeriodMs);
   }
   withValueSerde<V2>(valueSerde: DslSerde<V2>): Joined<K, V2, VO> {
-    return new Joined({ ...this.fields(), valueSerde });
+    return new Joined({ ...this.fields(), valueSerde }, this.gracePeriodMs);
+  }
+  withGracePeriod(gracePeriodMs: number): Joined<K, V, VO> {
+    if (!Number.isInteger(gracePeriodMs) || gracePeriodMs < 0)
+      throw new Error(
+        `Joined#withGracePeriod: the grace period must be a non-negative integer of milliseconds, got ${gracePeriodMs}`,
+      );
+    return new Joined(this.fields(), gracePeriodMs);
   }
 }

@@ -8,6 +8,7 @@ import type { CompiledLogic } from '../processor/logic.js';
 import type { ProcessorContext } from '../processor/processor-context.js';
 import type { Processor } from '../processor/processor-node.js';
 import { Change, type EngineRecord } from '../processor/record.js';
+import { TimeOrderedKeyValueBuffer } from '../state/time-ordered-buffer.js';
 import {
   joinStateFor,
   joinWindowProcessor,
@@ -69,14 +70,30 @@ export function joinNodeFactory(c: JoinFactoryContext): Factory {
     }
     case 'streamTableJoin': {
       const joiner = joinerOf(c);
-      const store = node.stores[0];
+      // Joined#withGracePeriod: the processor also has its buffer, `<name>-Buffer`.
+      const bufferName =
+        typeof config['gracePeriodMs'] === 'number' ? `${node.name}-Buffer` : undefined;
+      if (bufferName !== undefined && !node.stores.includes(bufferName))
+        throw new EngineError('INVALID_PLAN', `${node.name}: the plan gives it no ${bufferName}`);
+      const store = node.stores.find((s) => s !== bufferName);
       if (store === undefined)
         throw new EngineError(
           'INVALID_PLAN',
           `${node.name}: the table side has no store to join with`,
         );
       const leftJoin = config['type'] === 'left';
-      return (ctx) => streamTableJoinProcessor(ctx, () => ctx.stores.get(store), leftJoin, joiner);
+      return (ctx) => {
+        let buffer: TimeOrderedKeyValueBuffer | undefined;
+        return streamTableJoinProcessor(
+          ctx,
+          () => ctx.stores.get(store),
+          leftJoin,
+          joiner,
+          bufferName === undefined
+            ? undefined
+            : () => (buffer ??= ctx.stateStore(bufferName, TimeOrderedKeyValueBuffer)),
+        );
+      };
     }
     case 'streamGlobalTableJoin': {
       const joiner = joinerOf(c);

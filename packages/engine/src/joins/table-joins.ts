@@ -7,37 +7,66 @@ import type { ProcessorContext } from '../processor/processor-context.js';
 import type { Processor } from '../processor/processor-node.js';
 import { Change, isNullish, type EngineRecord } from '../processor/record.js';
 import type { KeyValueStore } from '../state/key-value-store.js';
+import type {
+  BufferedStreamRecord,
+  TimeOrderedKeyValueBuffer,
+} from '../state/time-ordered-buffer.js';
 import { isVersionedStore } from '../state/versioned-store.js';
 import type { Joiner } from './stream-stream-join.js';
 
 /**
- * KStreamKTableJoin. Records with a null value are dropped (dropped-records), as are null keys in
- * inner joins; left joins join a null key with null (Kafka Streams 3.7+, KIP-962, checked
- * against 4.1).
+ * KStreamKTableJoinProcessor. Records with a null value are dropped (dropped-records), as are null
+ * keys in inner joins; left joins join a null key with null (Kafka Streams 3.7+, KIP-962, checked
+ * against 4.1). With a grace period (Joined#withGracePeriod, KIP-923) each record goes to the
+ * time-ordered buffer, which hands back, in timestamp order, every record stream time − grace has
+ * reached; a record already older than that joins at once. (A left join's null key reaches the
+ * buffer too, which refuses it: the task fails, as in Kafka Streams 4.1.)
  */
 export function streamTableJoinProcessor(
   ctx: ProcessorContext,
   table: () => KeyValueStore | undefined,
   leftJoin: boolean,
   joiner: Joiner,
+  buffer?: () => TimeOrderedKeyValueBuffer,
 ): Processor {
+  const join = (record: EngineRecord): void => {
+    // A versioned table is read as of the stream record's time (KIP-914).
+    const store = isNullish(record.key) ? undefined : table();
+    const other =
+      store === undefined
+        ? undefined
+        : isVersionedStore(store)
+          ? (store.getAsOf(record.key, record.timestamp) ?? undefined)
+          : store.get(record.key);
+    if (other === undefined && !leftJoin) return;
+    ctx.forward({ ...record, value: joiner(record.key, record.value, other?.value ?? null) });
+  };
+  // An evicted record joins in the context it was buffered with (topic, partition, offset).
+  const emit = (buffered: BufferedStreamRecord): void => {
+    const { key, value, timestamp, headers } = buffered;
+    const current = ctx.recordMetadata;
+    ctx.recordMetadata = buffered.metadata;
+    try {
+      join({ key, value, timestamp, headers });
+    } finally {
+      ctx.recordMetadata = current;
+    }
+  };
   return {
     process(record: EngineRecord) {
-      const nullKey = isNullish(record.key);
-      if (isNullish(record.value) || (!leftJoin && nullKey)) {
+      if (isNullish(record.value) || (!leftJoin && isNullish(record.key))) {
         ctx.taskMetrics.droppedRecordsTotal++;
         return;
       }
-      // A versioned table is read as of the stream record's time (KIP-914).
-      const store = nullKey ? undefined : table();
-      const other =
-        store === undefined
-          ? undefined
-          : isVersionedStore(store)
-            ? (store.getAsOf(record.key, record.timestamp) ?? undefined)
-            : store.get(record.key);
-      if (other === undefined && !leftJoin) return;
-      ctx.forward({ ...record, value: joiner(record.key, record.value, other?.value ?? null) });
+      if (buffer === undefined) {
+        join(record);
+        return;
+      }
+      const b = buffer();
+      const now = ctx.wallClockMs();
+      const metadata = ctx.recordMetadata ?? { topic: '', partition: ctx.partition, offset: -1 };
+      if (!b.put({ ...record, metadata }, now)) join(record);
+      else b.evict(emit, now);
     },
   };
 }

@@ -163,6 +163,12 @@ function engineStoreSpec(
       },
     };
   }
+  if (s.type === 'timeOrderedBuffer') {
+    // Joined#withGracePeriod: the join's grace decides what the buffer keeps.
+    const join = users.find((n) => n.op === 'streamTableJoin')?.modelNode;
+    const grace = join?.kind === 'streamTableJoin' ? join.config.gracePeriodMs : undefined;
+    return { ...s, timeOrderedBuffer: { graceMs: grace ?? 0 } };
+  }
   const window = s.type === 'suppression' ? users[0]?.windowing?.window : undefined;
   if (window !== undefined) {
     return {

@@ -61,6 +61,7 @@ export function createRecordCache(
           keyBytes((wk as WindowedKeyLike).key) + SESSION_KEY_SUFFIX + valueBytes(value),
       );
     case 'suppression':
+    case 'timeOrderedBuffer':
       return null;
   }
 }

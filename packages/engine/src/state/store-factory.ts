@@ -4,12 +4,13 @@
 // memory (`default.dsl.store: in_memory`, or the store says `inMemory`). Window and session
 // stores (windowed aggregations, stream–stream join buffers, Processor API stores) follow the same
 // rule when logged (lmdb-window-stores.ts); suppression buffers and stream–stream join outer
-// stores are in memory either way, each owning its changelog.
+// stores and stream–table join buffers are in memory either way, each owning its changelog.
 // Versioned key-value stores are in memory (rebuilt from their changelog) either way.
 import { join } from 'node:path';
 import type { SerdeName, StorePlan } from '@streamwright/topology-model';
 import { OuterJoinStore } from './outer-join-store.js';
 import { SuppressionBufferStore } from './suppression-buffer.js';
+import { TimeOrderedKeyValueBuffer } from './time-ordered-buffer.js';
 import {
   InMemoryKeyValueStore,
   type StoreSpec,
@@ -40,6 +41,8 @@ export interface EngineStoreSpec
   windowSizeMs?: number;
   /** A stream–stream join's outer store: the serdes of both sides. */
   outerJoin?: { keySerde: SerdeName; leftValueSerde: SerdeName; rightValueSerde: SerdeName };
+  /** A stream–table join's buffer (Joined#withGracePeriod): the grace period. */
+  timeOrderedBuffer?: { graceMs: number };
   /** A suppression buffer over a windowed table: the window size its keys' ends derive from. */
   windowed?: { type: 'time'; sizeMs: number } | { type: 'session' };
 }
@@ -82,6 +85,11 @@ export function createTaskStore(
     case 'suppression':
       return new SuppressionBufferStore(
         { ...common, ...(spec.windowed ? { windowed: spec.windowed } : {}) },
+        partition,
+      );
+    case 'timeOrderedBuffer':
+      return new TimeOrderedKeyValueBuffer(
+        { ...common, graceMs: spec.timeOrderedBuffer?.graceMs ?? 0 },
         partition,
       );
     case 'keyValue':

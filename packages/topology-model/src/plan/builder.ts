@@ -8,7 +8,8 @@ import type { SerdeName, TopologyNode } from '../schema.js';
 export class PlanningError extends Error {
   override readonly name = 'PlanningError';
   constructor(
-    readonly code: 'duplicate_name' | 'duplicate_store' | 'retention_too_small',
+    readonly code:
+      'duplicate_name' | 'duplicate_store' | 'retention_too_small' | 'grace_needs_versioned_table',
     message: string,
     readonly nodeId: string | undefined,
   ) {

@@ -3,7 +3,7 @@
 // which names are burnt is what makes generated names match. A stream side whose key changed is
 // repartitioned first; the source topics of both sides form a co-partition group.
 import type { SerdeName } from '../schema.js';
-import type { PlanBuilder } from './builder.js';
+import { PlanningError, type PlanBuilder } from './builder.js';
 import { singleInput, type Flow, type Planner } from './flow.js';
 
 const DROPPED: SerdeName = 'json';
@@ -58,6 +58,19 @@ function joinableStream(
   const valueSerde = serdes.valueSerde ?? flow.valueSerde;
   const source = b.repartition(repartitionName, flow.from, id, { keySerde, valueSerde });
   return { ...flow, from: source, keySerde, valueSerde, repartitionRequired: false };
+}
+
+/**
+ * Joined#withGracePeriod needs a versioned table whose history covers the grace period
+ * (KStreamImpl#doStreamTableJoin, StreamTableJoinNode#writeToTopology; Kafka's messages).
+ */
+function graceProblem(b: PlanBuilder, tableStores: string[], grace: number): string | null {
+  const versioned = tableStores.map((s) => b.stores.get(s)?.versioned);
+  if (versioned.length === 0 || versioned.some((v) => v === undefined))
+    return 'KTable must be versioned to use a grace period in a stream table join.';
+  if (versioned.some((v) => v !== undefined && grace > v.historyRetentionMs))
+    return 'History retention must be at least grace period.';
+  return null;
 }
 
 export const joinPlanners: { [K in JoinKind]: Planner<K> } = {
@@ -179,7 +192,31 @@ export const joinPlanners: { [K in JoinKind]: Planner<K> } = {
     b.copartitionGroups.push([
       ...new Set([...sourceTopicsOf(b, left.from), ...sourceTopicsOf(b, right.from)]),
     ]);
-    const stores = valueGetterStores(b, right);
+    const tableStores = valueGetterStores(b, right);
+    const grace = node.config.gracePeriodMs;
+    let stores = tableStores;
+    if (grace !== undefined) {
+      const problem = graceProblem(b, tableStores, grace);
+      if (problem !== null)
+        b.conflicts.push(new PlanningError('grace_needs_versioned_table', problem, node.id));
+      // RocksDBTimeOrderedKeyValueBuffer.Builder(name + "-Buffer", Joined's serdes or the
+      // stream's), logged; the processor's supplier adds it before the table's stores.
+      const buffer = b.addStore(
+        {
+          name: `${name}-Buffer`,
+          keySerde: node.config.keySerde ?? left.keySerde,
+          valueSerde: node.config.valueSerde ?? left.valueSerde,
+          logging: true,
+          caching: false,
+          storeType: 'persistent',
+          global: false,
+          materialized: true,
+        },
+        node.id,
+      );
+      buffer.type = 'timeOrderedBuffer';
+      stores = [buffer.name, ...tableStores];
+    }
     b.addProcessor(name, 'streamTableJoin', [left.from], node.id, { modelNode: node, stores });
     return {
       type: 'stream',

@@ -34,6 +34,12 @@ export const streamStreamJoinConfigSchema = z.object({
 export const streamTableJoinConfigSchema = z.object({
   type: z.enum(['inner', 'left']).default('inner'),
   joiner: logicSchema,
+  /**
+   * Joined#withGracePeriod (KIP-923): stream records wait in a time-ordered buffer until stream
+   * time passes their timestamp + grace, then join in timestamp order against the (versioned)
+   * table as of their timestamp. The table must be versioned, its history retention ≥ grace.
+   */
+  gracePeriodMs: ms.optional(),
   ...joinSerdes,
 });
 

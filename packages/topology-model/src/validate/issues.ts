@@ -19,6 +19,11 @@ export const ISSUE_CODES = [
   'duplicate_store',
   /** Materialized#withRetention below the window's size (time difference, gap) plus grace. */
   'retention_too_small',
+  /**
+   * A stream–table join with gracePeriodMs over a table that is not versioned, or whose history
+   * retention is shorter than the grace period (Kafka Streams' IllegalArgumentExceptions).
+   */
+  'grace_needs_versioned_table',
   /** A process / processValues node connects to a store that no node or `stores` entry defines. */
   'unknown_store',
   /** A function reference not in the registry given to validateTopology (`functions` option). */

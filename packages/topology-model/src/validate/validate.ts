@@ -43,7 +43,9 @@ export function validateTopology(input: unknown, options: ValidateOptions = {}):
         ? 'config.store'
         : conflict.code === 'retention_too_small'
           ? 'config.retentionMs'
-          : 'name';
+          : conflict.code === 'grace_needs_versioned_table'
+            ? 'config.gracePeriodMs'
+            : 'name';
     const issue: ValidationIssue = {
       path: index >= 0 ? `nodes[${index}].${field}` : 'nodes',
       code: conflict.code,

@@ -115,3 +115,66 @@ describe('versioned stores in documents', () => {
     ]);
   });
 });
+
+// Joined#withGracePeriod (KIP-923) on a stream–table join: Kafka Streams' refusals at
+// `config.gracePeriodMs`, and the buffer store with its changelog in the plan (describe() and the
+// changelog bytes are compared with Kafka Streams in packages/engine's grace oracle test).
+describe('stream–table joins with a grace period', () => {
+  const graceJoin = (gracePeriodMs: unknown, table: Record<string, unknown>, name?: string) =>
+    doc(
+      'app',
+      [
+        { id: 'orders', kind: 'source', config: { topic: 'orders' } },
+        { id: 'prices', kind: 'table', config: { topic: 'prices', ...table } },
+        {
+          id: 'j',
+          kind: 'streamTableJoin',
+          ...(name === undefined ? {} : { name }),
+          config: { type: 'left', joiner: 'right', gracePeriodMs },
+        },
+      ],
+      [
+        { from: 'orders', to: 'j', toPort: 'left' },
+        { from: 'prices', to: 'j', toPort: 'right' },
+      ],
+    );
+  const versioned = { store: 'p', versioned: { historyRetentionMs: 50 } };
+
+  it('plans the join with its <name>-Buffer store, logged to <application.id>-<store>-changelog', () => {
+    const result = validateTopology(graceJoin(50, versioned, 'priced'));
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    const plan = planTopology(result.topology);
+    const join = plan.subtopologies[0]!.nodes.find((n) => n.name === 'priced')!;
+    expect([...join.stores].sort()).toEqual(['p', 'priced-Buffer']);
+    expect(plan.stores.find((s) => s.name === 'priced-Buffer')).toMatchObject({
+      type: 'timeOrderedBuffer',
+      changelogTopic: 'app-priced-Buffer-changelog',
+      // The stream's serdes (Joined's when given): a source's default key serde is string.
+      keySerde: 'string',
+      valueSerde: 'json',
+    });
+    expect(plan.internalTopics.find((t) => t.name === 'app-priced-Buffer-changelog')).toEqual({
+      name: 'app-priced-Buffer-changelog',
+      kind: 'changelog',
+      partitions: null,
+      config: { 'message.timestamp.type': 'CreateTime', 'cleanup.policy': 'compact' },
+    });
+  });
+
+  it('refuses a table that is not versioned, a history shorter than the grace, a bad grace', () => {
+    const at = 'nodes[2].config.gracePeriodMs';
+    expect(issues(graceJoin(10, {}))).toEqual([
+      [at, 'KTable must be versioned to use a grace period in a stream table join.'],
+    ]);
+    expect(issues(graceJoin(10, { store: 'p' }))).toEqual([
+      [at, 'KTable must be versioned to use a grace period in a stream table join.'],
+    ]);
+    expect(issues(graceJoin(51, versioned))).toEqual([
+      [at, 'History retention must be at least grace period.'],
+    ]);
+    expect(issues(graceJoin(-1, versioned))).toEqual([
+      [at, 'Too small: expected number to be >=0'],
+    ]);
+    expect(validateTopology(graceJoin(50, versioned)).ok).toBe(true);
+  });
+});

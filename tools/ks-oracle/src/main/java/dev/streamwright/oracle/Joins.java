@@ -59,6 +59,8 @@ final class Joins {
       case "streamTableJoin" -> {
         Joined joined = Joined.with(TopologyBuilder.serde(text(c, "keySerde", left.keySerde())), TopologyBuilder.serde(text(c, "valueSerde", left.valueSerde())), TopologyBuilder.serde(right.valueSerde()));
         if (name != null) joined = joined.withName(name);
+        // Joined#withGracePeriod (KIP-923): stream records wait in a time-ordered buffer.
+        if (c.hasNonNull("gracePeriodMs")) joined = joined.withGracePeriod(Duration.ofMillis(c.path("gracePeriodMs").asLong()));
         KStream<Object, Object> l = left.stream();
         KTable<Object, Object> r = right.table();
         KStream<Object, Object> out = type.equals("left") ? l.leftJoin(r, joiner, joined) : l.join(r, joiner, joined);

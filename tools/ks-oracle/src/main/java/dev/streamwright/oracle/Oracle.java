@@ -189,6 +189,10 @@ public final class Oracle {
       }
     } catch (Exception | Error e) {
       result.put("error", e.getClass().getSimpleName() + ": " + e.getMessage());
+      // The root cause (a processor's own exception inside Kafka's StreamsException).
+      Throwable root = e;
+      while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+      if (root != e) result.put("errorCause", root.getClass().getSimpleName() + ": " + root.getMessage());
     }
     return result;
   }
