@@ -178,3 +178,78 @@ test('browse window and session stores: their windows with start and end, one ke
   );
   await page.screenshot({ path: test.info().outputPath('state-windows.png') });
 });
+
+// A versioned table (KIP-889) of prices, each update stamped with its `ts` field: widget 5 at
+// t = 1000, 7 at t = 2000, 6 at t = 3000.
+const versionedPrices = {
+  schemaVersion: 1,
+  application: { id: 'prices-app', config: { 'commit.interval.ms': 100 } },
+  topics: [{ name: 'sw-prices', partitions: 1, config: {} }],
+  nodes: [
+    {
+      id: 'prices',
+      kind: 'table',
+      config: {
+        topic: 'sw-prices',
+        valueSerde: 'json',
+        store: 'prices',
+        versioned: { historyRetentionMs: 3_600_000 },
+        timestampExtractor: { expression: 'value.ts' },
+      },
+    },
+  ],
+  edges: [],
+  layout: { nodes: { prices: { x: 40, y: 40 } } },
+};
+
+test('read a versioned store as of a time: the version valid then and until when', async ({
+  page,
+  designer,
+  topics,
+}) => {
+  await designer.open();
+  await designer.importJson('prices.json', JSON.stringify(versionedPrices));
+  await designer.deploy();
+
+  await topics.open();
+  await topics.choose('sw-prices');
+  for (const [price, ts] of [
+    [5, 1000],
+    [7, 2000],
+    [6, 3000],
+  ])
+    await topics.produce({ key: 'widget', value: JSON.stringify({ price, ts }) });
+  await topics.backToDesigner();
+
+  await designer.bottomTab('state');
+  const storeSelect = page.getByTestId('state-store');
+  const rows = page.getByTestId('state-row');
+  const cells = rows.nth(0).locator('td');
+  await page.getByTestId('state-mode').selectOption('get');
+  await page.getByTestId('state-key').fill('widget');
+  // The latest version, once all three updates are in.
+  await expect(async () => {
+    await page.getByTestId('state-refresh').click();
+    await expect(storeSelect).toContainText('prices (versioned)');
+    await page.getByTestId('state-query').click();
+    await expect(cells.nth(1)).toHaveText('{"price":6,"ts":3000}', { timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
+  await expect(cells.nth(2)).toHaveText('3000');
+
+  await page.getByTestId('state-as-of').fill('2500');
+  await page.getByTestId('state-query').click();
+  await expect(cells.nth(1)).toHaveText('{"price":7,"ts":2000}');
+  await expect(cells.nth(2)).toHaveText('2000');
+  await expect(cells.nth(3)).toHaveText('3000'); // valid until the next version
+
+  await page.getByTestId('state-as-of').fill('3000');
+  await page.getByTestId('state-query').click();
+  await expect(cells.nth(1)).toHaveText('{"price":6,"ts":3000}');
+  await expect(cells.nth(3)).toHaveText('latest');
+
+  await page.getByTestId('state-as-of').fill('999');
+  await page.getByTestId('state-query').click();
+  await expect(rows).toHaveCount(0);
+  await expect(page.getByTestId('state-note')).toHaveText('no version at that time');
+  await page.screenshot({ path: test.info().outputPath('state-versioned.png') });
+});

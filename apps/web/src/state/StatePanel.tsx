@@ -1,7 +1,8 @@
 // The state store browser: interactive queries on the running app's stores (state.*), across all
 // tasks. Key-value stores: every entry, one key, or a key range, in the store's key order. Window
 // and session stores: every window (session), one key's, or a key range's, optionally within a
-// time range, each row with its window's start and end.
+// time range, each row with its window's start and end. A versioned store's key can be read as
+// of a time (VersionedKeyValueStore#get(key, asOfTimestamp)), with the version's validTo.
 import { useCallback, useEffect, useState } from 'react';
 import { useApi } from '../api/context.js';
 import type { RouterOutputs } from '../api/types.js';
@@ -16,6 +17,8 @@ type Row = {
   timestamp: number | null;
   start?: number;
   end?: number;
+  /** A versioned store's version queried as of a time: when it stopped being valid (null: it is the latest). */
+  validTo?: number | null;
 };
 type Mode = 'all' | 'get' | 'range';
 
@@ -25,6 +28,17 @@ const show = (v: unknown) =>
 /** A window bound as a UTC instant (its tooltip; the cell shows epoch ms as queries take them). */
 const instant = (ms: number | undefined) =>
   ms === undefined || !Number.isFinite(ms) || ms > 8.64e15 ? '' : new Date(ms).toISOString();
+
+/** "1 entry", "3 windows", "1 session". */
+function entriesText(n: number, type: string): string {
+  const [one, many] =
+    type === 'window'
+      ? ['window', 'windows']
+      : type === 'session'
+        ? ['session', 'sessions']
+        : ['entry', 'entries'];
+  return `${n} ${n === 1 ? one : many}`;
+}
 
 export function StatePanel() {
   const api = useApi();
@@ -37,7 +51,12 @@ export function StatePanel() {
   const [timeFrom, setTimeFrom] = useState('');
   const [timeTo, setTimeTo] = useState('');
   const [backward, setBackward] = useState(false);
-  const type = stores?.find((s) => s.name === store)?.type ?? 'keyValue';
+  const [asOf, setAsOf] = useState('');
+  const chosen = stores?.find((s) => s.name === store);
+  const type = chosen?.type ?? 'keyValue';
+  const versioned = chosen?.versioned !== undefined;
+  const asOfTime =
+    versioned && mode === 'get' && asOf.trim() !== '' ? Number(asOf.trim()) : undefined;
   const windowed = type === 'window' || type === 'session';
   const [rows, setRows] = useState<Row[] | null>(null);
   const [note, setNote] = useState('');
@@ -120,9 +139,24 @@ export function StatePanel() {
         return;
       }
       if (mode === 'get') {
-        const r = await api.state.get.query({ store, key: jsonOrText(key) });
-        setRows(r.found ? [{ key: r.key, value: r.value, timestamp: r.timestamp ?? null }] : []);
-        setNote(r.found ? '' : 'no such key');
+        const r = await api.state.get.query({
+          store,
+          key: jsonOrText(key),
+          ...(asOfTime === undefined ? {} : { asOf: asOfTime }),
+        });
+        setRows(
+          r.found
+            ? [
+                {
+                  key: r.key,
+                  value: r.value,
+                  timestamp: r.timestamp ?? null,
+                  ...(r.validTo === undefined ? {} : { validTo: r.validTo }),
+                },
+              ]
+            : [],
+        );
+        setNote(r.found ? '' : asOfTime === undefined ? 'no such key' : 'no version at that time');
       } else {
         const r =
           mode === 'all'
@@ -161,9 +195,8 @@ export function StatePanel() {
                 {s.name}
                 {s.global ? ' (global)' : ''}
                 {s.type !== 'keyValue' ? ` (${s.type})` : ''}
-                {s.entries !== null
-                  ? ` · ${s.entries} ${s.type === 'window' ? 'windows' : s.type === 'session' ? 'sessions' : 'entries'}`
-                  : ''}
+                {s.versioned ? ' (versioned)' : ''}
+                {s.entries !== null ? ` · ${entriesText(s.entries, s.type)}` : ''}
               </option>
             ))}
           </select>
@@ -194,6 +227,16 @@ export function StatePanel() {
             data-testid="state-key"
             value={key}
             onChange={(e) => setKey(e.target.value)}
+          />
+        )}
+        {versioned && mode === 'get' && (
+          <input
+            type="number"
+            aria-label="As of (ms)"
+            placeholder="as of (ms): latest if empty"
+            data-testid="state-as-of"
+            value={asOf}
+            onChange={(e) => setAsOf(e.target.value)}
           />
         )}
         {mode === 'range' && (
@@ -262,6 +305,7 @@ export function StatePanel() {
               {windowed && <th>end</th>}
               <th>value</th>
               {type !== 'session' && <th>timestamp</th>}
+              {rows.some((r) => r.validTo !== undefined) && <th>valid to</th>}
             </tr>
           </thead>
           <tbody>
@@ -272,6 +316,7 @@ export function StatePanel() {
                 {windowed && <td title={instant(r.end)}>{r.end}</td>}
                 <td>{show(r.value)}</td>
                 {type !== 'session' && <td>{r.timestamp ?? ''}</td>}
+                {r.validTo !== undefined && <td>{r.validTo ?? 'latest'}</td>}
               </tr>
             ))}
           </tbody>
