@@ -1,30 +1,64 @@
-// The built package's stream threads: with num.stream.threads > 1 a worker starts from the bundled
-// entry (scripts/bundle-worker.mjs → dist/thread/worker/worker-main.bundle.js) when the package
-// is built. The other worker tests run from sources (tsx), so this one runs a child process on
-// dist (build the engine first).
+// The built package's stream threads: with num.stream.threads > 1 a worker starts from the built
+// entry (dist/thread/worker/worker-entry.js, which runs the bundled worker code
+// dist/thread/worker/worker-main.bundle.cjs from V8's code cache when an earlier worker left one)
+// when the package is built. The other worker tests run from sources (tsx), so this one runs a
+// child process on dist (build the engine first).
 import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const child = fileURLToPath(new URL('./fixtures/built-app.mjs', import.meta.url));
+const cacheDir = mkdtempSync(join(tmpdir(), 'sw-code-cache-'));
+afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
+
+const input = Array.from({ length: 300 }, (_, i) => ({
+  key: `k${i}`,
+  value: { amount: (i * 37) % 250 },
+}));
+const byKey = (a: { key: string }, b: { key: string }): number => a.key.localeCompare(b.key);
+// filter (CEL) value.amount > 100, then mapValues (the worker module's `double`)
+const expected = input
+  .filter((r) => r.value.amount > 100)
+  .map((r) => ({ key: r.key, value: { amount: r.value.amount * 2 } }))
+  .sort(byKey);
+
+async function runBuiltApp(): Promise<{ output: typeof expected; threads: string[] }> {
+  const { stdout } = await run(process.execPath, [child, JSON.stringify(input)], {
+    timeout: 60_000,
+    env: { ...process.env, STREAMWRIGHT_CODE_CACHE_DIR: cacheDir },
+  });
+  return JSON.parse(stdout) as { output: typeof expected; threads: string[] };
+}
+
+const cacheFiles = (): string[] => readdirSync(cacheDir).filter((f) => f.endsWith('.bin'));
 
 describe('the built engine', () => {
-  it('runs 2 stream threads from the bundled worker entry with exactly the expected output', async () => {
-    const input = Array.from({ length: 300 }, (_, i) => ({
-      key: `k${i}`,
-      value: { amount: (i * 37) % 250 },
-    }));
-    const { stdout } = await run(process.execPath, [child, JSON.stringify(input)], {
-      timeout: 60_000,
-    });
-    const { output, threads } = JSON.parse(stdout) as {
-      output: { key: string; value: { amount: number } }[];
-      threads: string[];
-    };
-    const byKey = (a: { key: string }, b: { key: string }): number => a.key.localeCompare(b.key);
-    expect([...output].sort(byKey)).toEqual(input.filter((r) => r.value.amount > 100).sort(byKey));
-    expect(threads).toEqual(['built-app-StreamThread-1', 'built-app-StreamThread-2']);
-  }, 90_000);
+  it('runs 2 stream threads from the bundled worker code, with and without a code cache, with exactly the expected output', async () => {
+    // No cache yet: the workers compile the bundle and one of them leaves its code cache.
+    const first = await runBuiltApp();
+    expect([...first.output].sort(byKey)).toEqual(expected);
+    expect(first.threads).toEqual(['built-app-StreamThread-1', 'built-app-StreamThread-2']);
+    expect(cacheFiles()).toHaveLength(1);
+    const file = join(cacheDir, cacheFiles()[0]!);
+    expect(readFileSync(file).length).toBeGreaterThan(100);
+    const written = statSync(file).mtimeMs;
+
+    // From the cache: the same output, and the cache stays as it was (a worker whose cache V8
+    // rejected would write it again).
+    const second = await runBuiltApp();
+    expect([...second.output].sort(byKey)).toEqual(expected);
+    expect(statSync(file).mtimeMs).toBe(written);
+
+    // A damaged cache is rejected by V8: the workers still run, and the cache is written anew.
+    writeFileSync(file, Buffer.from('not a code cache'));
+    const third = await runBuiltApp();
+    expect([...third.output].sort(byKey)).toEqual(expected);
+    expect(cacheFiles()).toHaveLength(1);
+    expect(readFileSync(file).length).toBeGreaterThan(100);
+  }, 180_000);
 });

@@ -2,6 +2,7 @@
 // sent to a worker thread: functions do not cross threads. Instead each worker imports a module
 // (StreamsAppOptions.workerModule) and takes the registries from it. See docs/ENGINE.md#threads.
 import type { CodeRegistries } from '../../processor/registries.js';
+import { importModule } from './dynamic-import.js';
 
 /**
  * What the module may export, as `default` or as `registries` (or the namespace itself, when it
@@ -18,7 +19,7 @@ type Exported =
     };
 
 export async function loadCodeModule(specifier: string): Promise<CodeRegistries> {
-  const ns = (await import(specifier)) as Record<string, unknown>;
+  const ns = (await importModule(specifier)) as Record<string, unknown>;
   let value: unknown = ns['default'] ?? ns['registries'] ?? ns;
   if (typeof value === 'function') value = await (value as () => unknown)();
   if (typeof value !== 'object' || value === null) {

@@ -281,8 +281,9 @@ export class WorkerStreamThread implements StreamThreadHandle {
 }
 
 /**
- * Built, the worker runs dist/thread/worker/worker-main.bundle.js (the entry and the engine's
- * modules in one file, scripts/bundle-worker.mjs: it starts faster than ~90 separate modules), or
+ * Built, the worker runs dist/thread/worker/worker-entry.js, which runs worker-main.bundle.cjs (the
+ * entry and the engine's modules in one script, scripts/bundle-worker.mjs: it starts faster than ~90
+ * separate modules, and from V8's code cache once a worker left one), or
  * worker-main.js where only tsc built the package. From the TypeScript sources (tests, which need
  * no build) it loads worker-main.ts through tsx's ESM loader (a dev dependency), with the `source`
  * condition so workspace packages resolve to their sources as they do in vitest.
@@ -306,8 +307,8 @@ function spawnStreamWorker(init: WorkerInit, transferList: WorkerInit['backendPo
 let entry: URL | null = null;
 function builtEntry(here: string): URL {
   if (entry === null) {
-    const bundle = new URL('./worker-main.bundle.js', here);
-    entry = existsSync(bundle) ? bundle : new URL('./worker-main.js', here);
+    const bundled = existsSync(new URL('./worker-main.bundle.cjs', here));
+    entry = new URL(bundled ? './worker-entry.js' : './worker-main.js', here);
   }
   return entry;
 }

@@ -1,0 +1,132 @@
+// The built engine's stream-thread worker starts here (worker-stream-thread.ts picks this file when
+// the build made the bundle). It runs worker-main.bundle.cjs, the worker's code as one script
+// (scripts/bundle-worker.mjs), compiled from V8's code cache when an earlier worker left one:
+// compiling the bundle and, lazily, every function a thread runs until its first records cost
+// each worker ≈ 15 ms of CPU that the cache saves (docs/BENCHMARKS.md, "Worker start-up"). Node 20
+// has no compile cache of its own for ES modules (module.enableCompileCache is Node 22), so the
+// bundle is a script run through node:vm, whose cachedData V8 checks itself: a cache made by
+// another Node, V8 flags or bundle is rejected, and then replaced.
+//
+// The cache lives in STREAMWRIGHT_CODE_CACHE_DIR (default: <os tmpdir>/streamwright-code-cache),
+// one file per Node version, flags and bundle; `off` disables it. It is written once, by the first
+// worker that found none (or a rejected one), when it exits or after CACHE_AFTER_MS of running, so
+// it holds the functions a running thread compiled, not only the bundle's top level. Nothing here
+// may fail a worker: a cache that cannot be read or written is simply not used.
+//
+// This file imports only what the bundle leaves outside (the log's reader and encoder, which load
+// native modules relative to their own files) and Node's built-ins.
+import * as logEncoder from '@streamwright/log/encoder';
+import * as logReader from '@streamwright/log/reader';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+import { threadId } from 'node:worker_threads';
+
+/** A thread that runs this long has compiled its record path; a cache written then includes it. */
+const CACHE_AFTER_MS = 5_000;
+
+const bundleUrl = new URL('./worker-main.bundle.cjs', import.meta.url);
+const bundlePath = fileURLToPath(bundleUrl);
+const source = readFileSync(bundlePath, 'utf8');
+const cacheFile = cachePath(bundlePath, source.length);
+const cached = cacheFile === null ? undefined : readOrUndefined(cacheFile);
+
+// One line, so the bundle's own lines (and its source map) keep their numbers. The parameters are
+// what scripts/bundle-worker.mjs leaves for the loader to give: CommonJS's five, the bundle's URL
+// (for import.meta.url) and a dynamic import (a script compiled from a code cache has no module
+// loader for import() of its own).
+const wrapped =
+  '(function (exports, require, module, __filename, __dirname, __bundleUrl, __dynamicImport) {' +
+  '"use strict";' +
+  source +
+  '\n})';
+const script = new Script(wrapped, {
+  filename: bundlePath,
+  ...(cached !== undefined ? { cachedData: cached } : {}),
+});
+
+if (cacheFile !== null && (cached === undefined || script.cachedDataRejected === true)) {
+  let written = false;
+  const write = (): void => {
+    if (written) return;
+    written = true;
+    try {
+      const data = script.createCachedData();
+      const tmp = `${cacheFile}.${process.pid}.${threadId}.tmp`;
+      writeFileSync(tmp, data);
+      renameSync(tmp, cacheFile); // atomic: a worker starting meanwhile reads the old file or this
+    } catch {
+      // a read-only or full disk: run without a cache
+    }
+  };
+  setTimeout(write, CACHE_AFTER_MS).unref();
+  process.once('exit', write);
+}
+
+const externals: Record<string, unknown> = {
+  '@streamwright/log/reader': logReader,
+  '@streamwright/log/encoder': logEncoder,
+};
+const requireFromBundle = createRequire(bundleUrl);
+const requireExternal = (id: string): unknown => externals[id] ?? requireFromBundle(id);
+const module = { exports: {} };
+const run = script.runInThisContext() as (
+  exports: object,
+  require: (id: string) => unknown,
+  module: object,
+  filename: string,
+  dirname: string,
+  bundleUrl: string,
+  dynamicImport: (specifier: string) => Promise<unknown>,
+) => void;
+run(
+  module.exports,
+  requireExternal,
+  module,
+  bundlePath,
+  fileURLToPath(new URL('.', bundleUrl)),
+  bundleUrl.href,
+  (specifier) => import(specifier),
+);
+
+/** Where this Node, these flags and this bundle keep their code cache; null: no cache. */
+function cachePath(bundle: string, length: number): string | null {
+  const setting = process.env['STREAMWRIGHT_CODE_CACHE_DIR'];
+  if (setting === 'off') return null;
+  const dir =
+    setting !== undefined && setting !== '' ? setting : join(tmpdir(), 'streamwright-code-cache');
+  try {
+    mkdirSync(dir, { recursive: true });
+    const { mtimeMs } = statSync(bundle);
+    // V8 rejects a cache of other flags itself; keying by them too keeps two ways of running
+    // (tests, a benchmark with --expose-gc) from replacing each other's cache on every start.
+    const key = fnv1a(
+      [bundle, length, mtimeMs, process.execArgv.join(' '), process.env['NODE_OPTIONS'] ?? ''].join(
+        '\n',
+      ),
+    );
+    return join(dir, `worker-${process.version}-${process.arch}-${key}.bin`);
+  } catch {
+    return null;
+  }
+}
+
+function readOrUndefined(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+function fnv1a(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
