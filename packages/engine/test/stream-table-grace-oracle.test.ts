@@ -281,5 +281,12 @@ describe('stream–table joins with a grace period (Kafka Streams 4.1)', () => {
     ).toEqual(reference.outputs?.['out']);
     driver.close();
     expect(describeTopology(planTopology(built.topology))).toBe(reference.describe);
+    // Null serdes (what the designer's DSL export writes for a grace period alone): the stream's.
+    const joined = Joined.with(null, null).withGracePeriod(10);
+    expect([joined.keySerde, joined.valueSerde, joined.gracePeriodMs]).toEqual([
+      undefined,
+      undefined,
+      10,
+    ]);
   });
 });

@@ -56,7 +56,10 @@ export function joinWindows(spec: unknown, use: Use): string {
       : `${use('JoinWindows')}.ofTimeDifferenceAndGrace(${num(w.afterMs)}, ${grace})`;
   return w.beforeMs === w.afterMs ? base : `${base}.before(${num(w.beforeMs)})`;
 }
-/** StreamJoined / Joined: the join's serdes and name, or null when it has neither. */
+/**
+ * StreamJoined / Joined: the join's serdes, name and (Joined#withGracePeriod) grace period, or
+ * null when it has none of them.
+ */
 export function joinOptions(
   cls: 'StreamJoined' | 'Joined',
   node: RawNode,
@@ -68,6 +71,9 @@ export function joinOptions(
     out = `${use(cls)}.with(${serde(c.keySerde ?? 'string')}, ${serde(c.valueSerde ?? 'json')})`;
     if (node.name) out += `.withName(${str(node.name)})`;
   } else if (node.name) out = `${use(cls)}.as(${str(node.name)})`;
+  if (cls === 'Joined' && typeof c.gracePeriodMs === 'number')
+    // null serdes: the stream's, as Kafka's Joined.with accepts
+    out = `${out ?? `${use(cls)}.with(null, null)`}.withGracePeriod(${num(c.gracePeriodMs)})`;
   return out;
 }
 /** Suppressed.untilWindowCloses / untilTimeLimit with its BufferConfig (and name). */

@@ -410,4 +410,43 @@ builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore
       `builder.addStateStore(Stores.versionedKeyValueStoreBuilder(Stores.persistentVersionedKeyValueStore('history', 3600000, 600000), Serdes.String(), Serdes.Long()));`,
     );
   });
+
+  it('spells a stream–table join’s grace period with Joined#withGracePeriod', () => {
+    const { code, unsupported } = exportDsl(
+      doc(
+        [
+          { id: 'orders', kind: 'source', config: { topic: 'orders' } },
+          {
+            id: 'prices',
+            kind: 'table',
+            config: { topic: 'prices', store: 'p', versioned: { historyRetentionMs: 60000 } },
+          },
+          {
+            id: 'priced',
+            kind: 'streamTableJoin',
+            name: 'priced',
+            config: { type: 'left', joiner: 'right', gracePeriodMs: 5000, keySerde: 'string' },
+          },
+          {
+            id: 'late',
+            kind: 'streamTableJoin',
+            config: { type: 'inner', joiner: 'right', gracePeriodMs: 0 },
+          },
+        ],
+        [
+          ['orders', 'priced', 'out', 'left'],
+          ['prices', 'priced', 'out', 'right'],
+          ['orders', 'late', 'out', 'left'],
+          ['prices', 'late', 'out', 'right'],
+        ],
+      ),
+    );
+    expect(unsupported).toEqual([]);
+    expect(code).toContain(
+      `const priced = orders.leftJoin(prices, 'right', Joined.with(Serdes.String(), Serdes.Json()).withName('priced').withGracePeriod(5000));`,
+    );
+    expect(code).toContain(
+      `const late = orders.join(prices, 'right', Joined.with(null, null).withGracePeriod(0));`,
+    );
+  });
 });

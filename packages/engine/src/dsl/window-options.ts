@@ -252,14 +252,21 @@ export class Joined<K, V, VO> extends JoinOptions<K, V, VO> {
     super(fields);
     this.gracePeriodMs = gracePeriodMs;
   }
+  /** Null serdes are the stream's (and the table's), as in Kafka Streams. */
   static with<K, V, VO>(
-    keySerde: DslSerde<K>,
-    valueSerde: DslSerde<V>,
-    otherValueSerde?: DslSerde<VO>,
+    keySerde: DslSerde<K> | null,
+    valueSerde: DslSerde<V> | null,
+    otherValueSerde?: DslSerde<VO> | null,
     name?: string,
     gracePeriodMs?: number,
   ): Joined<K, V, VO> {
-    return new Joined({ keySerde, valueSerde, otherValueSerde, name }, gracePeriodMs);
+    const joined = new Joined<K, V, VO>({
+      keySerde: keySerde ?? undefined,
+      valueSerde: valueSerde ?? undefined,
+      otherValueSerde: otherValueSerde ?? undefined,
+      name,
+    });
+    return gracePeriodMs === undefined ? joined : joined.withGracePeriod(gracePeriodMs);
   }
   static as<K = unknown, V = unknown, VO = unknown>(name: string): Joined<K, V, VO> {
     return new Joined<K, V, VO>({ name });
