@@ -111,6 +111,66 @@ const outOfOrder: Input[] = [
   order('k', 60, 400),
 ];
 
+/**
+ * The designer's end-to-end story (e2e/specs/stream-table-grace.spec.ts): JSON values timed by
+ * `value.ts`, an inner join whose grace the user sets to 100 in the inspector. The e2e spec
+ * expects exactly what Kafka Streams gives here.
+ */
+const designerStory = {
+  topology: {
+    schemaVersion: 1,
+    application: { id: 'grace-app' },
+    topics: ['sw-orders', 'sw-prices', 'sw-priced'].map((name) => ({ name, partitions: 1 })),
+    nodes: [
+      {
+        id: 'orders',
+        kind: 'source',
+        config: { topic: 'sw-orders', timestampExtractor: { expression: 'value.ts' } },
+      },
+      {
+        id: 'prices',
+        kind: 'table',
+        config: {
+          topic: 'sw-prices',
+          store: 'prices',
+          versioned: { historyRetentionMs: 1000 },
+          timestampExtractor: { expression: 'value.ts' },
+        },
+      },
+      {
+        id: 'j',
+        kind: 'streamTableJoin',
+        config: {
+          type: 'inner',
+          joiner: '{"qty": left.qty, "price": right.price}',
+          gracePeriodMs: 100,
+        },
+      },
+      { id: 'out', kind: 'sink', config: { topic: 'sw-priced' } },
+    ],
+    edges: [
+      { from: 'orders', to: 'j', toPort: 'left' },
+      { from: 'prices', to: 'j', toPort: 'right' },
+      { from: 'j', to: 'out' },
+    ],
+  },
+  inputs: [
+    ...[
+      [1, 0],
+      [2, 100],
+      [3, 200],
+    ].map(([p, ts]) => ({ topic: 'sw-prices', key: 'k', value: { price: p, ts }, timestamp: 0 })),
+    ...[
+      [10, 250],
+      [20, 150],
+      [30, 50],
+      [40, 210],
+      [50, 199],
+      [60, 400],
+    ].map(([qty, ts]) => ({ topic: 'sw-orders', key: 'k', value: { qty, ts }, timestamp: 0 })),
+  ],
+};
+
 const bufferChangelog = (name: string) => `grace-${name}-Buffer-changelog`;
 const outputs = ['out'];
 
@@ -147,6 +207,12 @@ const scenarios: OracleScenario[] = [
     topology: joinDoc({ type: 'inner', graceMs: 10 }),
     inputs: [...input.slice(0, 4), order(null, 99, 26), ...input.slice(4)],
     outputs,
+  },
+  {
+    name: 'the designer’s story: JSON orders and prices timed by value.ts, grace 100',
+    topology: designerStory.topology,
+    inputs: designerStory.inputs,
+    outputs: ['sw-priced'],
   },
   {
     name: 'a named join with grace: Joined#withName names the processor and its buffer',
