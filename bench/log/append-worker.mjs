@@ -2,9 +2,10 @@
 // 'go' produces them through a RemoteLog (which encodes the batches here, on this thread) with
 // `inflight` produce calls in flight, and reports 'done' once the last one is acknowledged.
 import { parentPort, workerData } from 'node:worker_threads';
-import { lib } from './common.mjs';
 
-const { port, total, batch, inflight, recordBytes } = workerData;
+const { port, total, batch, inflight, recordBytes, libUrl } = workerData;
+// The build under test (or the baseline of an A/B run: see append.mjs --baseline).
+const lib = await import(libUrl);
 const remote = lib.connectLog(port);
 const value = Buffer.alloc(recordBytes - 16, 7);
 const batches = [];

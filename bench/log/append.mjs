@@ -15,12 +15,15 @@
 //            a loaded machine it competes for one.
 // Prints one JSON line: medians (MB/s, ratio vs the plain write with fdatasync every 10 ms, CPU ms
 // per MB over every thread) and every run's ratio and CPU/MB; the target is ratio >= targetRatio.
+// --baseline <dist dir> (a build of another commit, e.g. `cp -r packages/log/dist /tmp/base`
+// there) runs every mode against it too, alternating in the same runs, as `base.<mode>`: an A/B
+// in one process whose CPU ms/MB the machine's load does not swamp.
 // In every case the records (keys, values) exist before the clock starts: this measures the
 // producer and the log, not the benchmark's own allocation of 16-byte keys.
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { arg, fmt, lib, median, report, rm, tmpDir } from './common.mjs';
+import { arg, fmt, lib, libUrl, libUrlOf, median, report, rm, tmpDir } from './common.mjs';
 
 const MB = arg('mb', 256);
 const RUNS = arg('runs', 5);
@@ -29,8 +32,11 @@ const INFLIGHT = arg('inflight', 64); // produce calls in flight, as a Kafka pro
 const RECORD = 1024;
 const total = Math.floor((MB * 1024 * 1024) / RECORD);
 const value = Buffer.alloc(RECORD - 16, 7);
+const baselineAt = process.argv.indexOf('--baseline');
+const baselineUrl = baselineAt > 0 ? libUrlOf(process.argv[baselineAt + 1]) : null;
+const baseLib = baselineUrl ? await import(baselineUrl) : null;
 
-async function openBenchLog() {
+async function openBenchLog(lib) {
   const dir = tmpDir('append');
   const log = await lib.Log.open({ dataDir: dir, background: false });
   await log.createTopic('bench', 1, { 'flush.messages': lib.LONG_MAX, 'flush.ms': 10 });
@@ -79,8 +85,8 @@ async function finish(dir, log, started, cpu) {
   return { ms, bytes, cpu: cpuUsed };
 }
 
-async function recordsRun() {
-  const { dir, log } = await openBenchLog();
+async function recordsRun(lib) {
+  const { dir, log } = await openBenchLog(lib);
   const batches = buildBatches();
   const cpu = process.cpuUsage();
   const started = performance.now();
@@ -88,8 +94,8 @@ async function recordsRun() {
   return finish(dir, log, started, cpu);
 }
 
-async function encodedRun() {
-  const { dir, log } = await openBenchLog();
+async function encodedRun(lib) {
+  const { dir, log } = await openBenchLog(lib);
   const batches = buildBatches();
   const encoder = new lib.BatchEncoder();
   const metadata = () => log.producerMetadata('bench');
@@ -110,11 +116,11 @@ async function encodedRun() {
   return finish(dir, log, started, cpu);
 }
 
-async function workerRun() {
-  const { dir, log } = await openBenchLog();
+async function workerRun(lib, url) {
+  const { dir, log } = await openBenchLog(lib);
   const port = lib.createLogPort(log);
   const worker = new Worker(new URL('./append-worker.mjs', import.meta.url), {
-    workerData: { port, total, batch: BATCH, inflight: INFLIGHT, recordBytes: RECORD },
+    workerData: { port, total, batch: BATCH, inflight: INFLIGHT, recordBytes: RECORD, libUrl: url },
     transferList: [port],
   });
   const next = () =>
@@ -165,16 +171,25 @@ const allModes = { records: recordsRun, encoded: encodedRun, worker: workerRun }
 const only = process.argv.includes('--modes')
   ? process.argv[process.argv.indexOf('--modes') + 1].split(',')
   : Object.keys(allModes);
-const modes = Object.fromEntries(Object.entries(allModes).filter(([k]) => only.includes(k)));
-const mbps = { records: [], encoded: [], worker: [], plainFsync10ms: [], plain: [] };
+const modes = {};
+for (const [name, run] of Object.entries(allModes)) {
+  if (!only.includes(name)) continue;
+  modes[name] = () => run(lib, libUrl);
+  if (baseLib) modes[`base.${name}`] = () => run(baseLib, baselineUrl);
+}
+const names = [...Object.keys(modes), 'plainFsync10ms', 'plain'];
+const mbps = Object.fromEntries(names.map((k) => [k, []]));
 /** CPU milliseconds (every thread of the process) per MB written: independent of the load. */
-const cpuPerMB = { records: [], encoded: [], worker: [], plainFsync10ms: [], plain: [] };
+const cpuPerMB = Object.fromEntries(names.map((k) => [k, []]));
 /** Per run, each producer vs the plain write with fsync every 10 ms in the same run. */
-const ratios = { records: [], encoded: [], worker: [] };
+const ratios = Object.fromEntries(Object.keys(modes).map((k) => [k, []]));
 const toMBps = (bytes, ms) => bytes / 1048576 / (ms / 1000);
 for (let r = 0; r < RUNS; r++) {
   const results = {};
-  for (const [name, run] of Object.entries(modes)) results[name] = await run();
+  // With a baseline, alternate which build goes first in each run.
+  const order = Object.entries(modes);
+  if (baseLib && r % 2 === 1) order.reverse();
+  for (const [name, run] of order) results[name] = await run();
   const { bytes } = Object.values(results)[0];
   const batchBytes = Math.round(bytes / Math.ceil(total / BATCH));
   const plainSync = plainRun(bytes, batchBytes, 10);
@@ -213,6 +228,7 @@ report('append', {
     Object.entries(cpuPerMB).map(([k, v]) => [k, v.map((x) => fmt(x, 2))]),
   ),
   targetRatio: 0.6,
+  ...(baselineUrl ? { baseline: baselineUrl } : {}),
   crc32c: lib.crc32cImplementation,
   loadAverage: (await import('node:os')).loadavg().map((x) => fmt(x, 2)),
 });

@@ -4,7 +4,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-export const lib = await import(new URL('../../packages/log/dist/index.js', import.meta.url).href);
+export const libUrl = new URL('../../packages/log/dist/index.js', import.meta.url).href;
+export const lib = await import(libUrl);
+
+/** Another build of the log (a `dist` directory, e.g. a copy of main's) for A/B runs. */
+export function libUrlOf(distDir) {
+  return new URL(`file://${path.resolve(distDir)}/index.js`).href;
+}
 
 export function tmpDir(name) {
   return fs.mkdtempSync(path.join(process.env.BENCH_DIR ?? os.tmpdir(), `swlog-bench-${name}-`));

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isLogError, LogErrorCode } from './errors.js';
 import { Log } from './log.js';
 import { bytes, manualClock, openTestLog, text, tmpDir } from '../test/helpers.js';
@@ -336,6 +336,26 @@ describe('flush policy and acknowledgements', () => {
     await log.produce([{ topic: 't', key: null, value: bytes('b') }]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
     expect(log.latestOffset('t', 0)).toBe(2);
+  });
+
+  it('with flush.ms, a burst that keeps the thread busy past it gets its fsync during the burst', async () => {
+    const log = await openTestLog();
+    await log.createTopic('t', 1, { 'flush.messages': '9223372036854775807', 'flush.ms': 20 });
+    const fdatasync = vi.spyOn(fs, 'fdatasync'); // counts the real calls
+    try {
+      const first = log.produce([{ topic: 't', key: null, value: bytes('a') }]);
+      const busyUntil = performance.now() + 30;
+      while (performance.now() < busyUntil); // the thread is busy: no timer can fire
+      const second = log.produce([{ topic: 't', key: null, value: bytes('b') }]);
+      // The second append found the first one past flush.ms: the fsync started right then (on
+      // libuv's pool), not once the busy task ends, and it covers both appends.
+      expect(fdatasync).toHaveBeenCalledTimes(1);
+      await Promise.all([first, second]);
+      expect(fdatasync).toHaveBeenCalledTimes(1);
+      expect(log.partition('t', 0).highWatermark).toBe(2);
+    } finally {
+      fdatasync.mockRestore();
+    }
   });
 
   it('with flush.messages=N fsyncs once N messages are pending', async () => {

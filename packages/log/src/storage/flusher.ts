@@ -1,14 +1,18 @@
 // The flush policy of one partition: fsync after `flush.messages` unflushed messages or once the
-// oldest unflushed write is `flush.ms` old. Acknowledgements (acks=all) wait for the fsync that
-// covers them; concurrent appends share one fsync (group commit). Nothing runs while idle: a timer
-// exists only while unflushed data does.
+// oldest unflushed write is `flush.ms` old (and at most one such timed flush per `flush.ms`, as
+// Kafka's). Acknowledgements (acks=all) wait for the fsync that covers them; concurrent appends
+// share one fsync (group commit). The age of the oldest unflushed append is also checked as
+// appends arrive, so a burst of appends that keeps the thread busy past the timer still gets its
+// fsync on time, running on libuv's pool beside the burst; appends made while a flush runs wait
+// for the next one. Nothing runs while idle: a timer exists only while unflushed data does.
+import { performance } from 'node:perf_hooks';
 import { LogError, LogErrorCode } from '../errors.js';
 
 export interface FlushTarget {
   /** The offset after the last appended batch. */
   endOffset(): number;
-  /** fsyncs everything written so far (data files, and the directory after a roll). */
-  sync(): Promise<void>;
+  /** fsyncs what is appended (data files, and the directory after a roll); returns its end offset. */
+  sync(): Promise<number>;
   /** Resolves once every record below `offset + 1` is written to the page cache. */
   written(offset: number): Promise<void>;
   /** Called after a flush made `offset` (exclusive) durable. */
@@ -24,10 +28,18 @@ export interface FlushPolicy {
 export const COUNT_POLICY_MAX_WAIT_MS = 1000;
 
 export class Flusher {
+  /** Messages appended and not yet durable. */
   private unflushed = 0;
+  /** Appends not yet durable, oldest first: the offset after each, its messages, its time. */
+  private pendingEnds: number[] = [];
+  private pendingMessages: number[] = [];
+  private pendingAt: number[] = [];
+  /** Index of the oldest entry still pending in the arrays above (they are compacted lazily). */
+  private pendingHead = 0;
   private timer: NodeJS.Timeout | null = null;
+  /** When the last time-triggered flush started: at most one per flush.ms, as Kafka's. */
+  private lastTimedFlushAt = -Infinity;
   private running: Promise<void> | null = null;
-  private again = false;
   private waiters: { offset: number; resolve: () => void; reject: (e: unknown) => void }[] = [];
   private failure: LogError | null = null;
   durableOffset: number;
@@ -57,16 +69,32 @@ export class Flusher {
       );
       return;
     }
-    const { flushMessages, flushMs } = this.policy();
+    this.pendingEnds.push(this.target.endOffset());
+    this.pendingMessages.push(messages);
+    this.pendingAt.push(performance.now());
     this.unflushed += messages;
+    if (this.running === null) this.schedule();
+  }
+
+  /** Flushes now if the policy says so, else arms the timer for when it will. */
+  private schedule(): void {
+    if (this.pendingHead === this.pendingEnds.length || this.failure) return;
+    const { flushMessages, flushMs } = this.policy();
+    const wait = flushMs === Infinity ? COUNT_POLICY_MAX_WAIT_MS : flushMs;
+    const oldest = this.pendingAt[this.pendingHead]!;
+    const due = Math.max(oldest, this.lastTimedFlushAt) + wait - performance.now();
     if (this.unflushed >= flushMessages) {
-      this.request();
+      void this.request();
+    } else if (due <= 0) {
+      this.lastTimedFlushAt = performance.now();
+      // At once, not after the current task: in a burst of produce calls a microtask can wait
+      // for tens of milliseconds, and what is appended is already in the files.
+      void this.request(true);
     } else if (this.timer === null) {
-      const wait = flushMs === Infinity ? COUNT_POLICY_MAX_WAIT_MS : flushMs;
       this.timer = setTimeout(() => {
         this.timer = null;
-        this.request();
-      }, wait);
+        if (this.running === null) this.schedule();
+      }, Math.ceil(due));
     }
   }
 
@@ -77,33 +105,29 @@ export class Flusher {
     return new Promise((resolve, reject) => this.waiters.push({ offset, resolve, reject }));
   }
 
-  /** Starts a flush now (coalescing with one already running). */
-  request(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
+  /**
+   * Starts a flush (or returns the one running: what it does not cover is flushed next): after
+   * the current task's synchronous appends, so one fsync covers them all, or `now`.
+   */
+  request(now = false): Promise<void> {
+    if (this.running) return this.running;
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
     }
     this.running = (async () => {
-      // Let the current task finish its synchronous appends so one fsync covers them all.
-      await Promise.resolve();
-      do {
-        this.again = false;
-        if (this.timer) {
-          clearTimeout(this.timer);
-          this.timer = null;
-        }
-        const end = this.target.endOffset();
-        this.unflushed = 0;
-        try {
-          await this.target.sync();
-        } catch (err) {
-          this.fail(storageError('fsync', err));
-          return;
-        }
-        this.advance(end);
-      } while (this.again);
+      if (!now) await Promise.resolve();
+      let end: number;
+      try {
+        end = await this.target.sync();
+      } catch (err) {
+        this.fail(storageError('fsync', err));
+        return;
+      }
+      this.advance(end);
     })().finally(() => {
       this.running = null;
+      this.schedule();
     });
     return this.running;
   }
@@ -111,6 +135,21 @@ export class Flusher {
   private advance(end: number): void {
     if (end <= this.durableOffset) return;
     this.durableOffset = end;
+    let head = this.pendingHead;
+    while (head < this.pendingEnds.length && this.pendingEnds[head]! <= end)
+      this.unflushed -= this.pendingMessages[head++]!;
+    if (head === this.pendingEnds.length) {
+      this.pendingEnds = [];
+      this.pendingMessages = [];
+      this.pendingAt = [];
+      this.pendingHead = 0;
+      this.unflushed = 0;
+    } else if (head > 1024) {
+      this.pendingEnds = this.pendingEnds.slice(head);
+      this.pendingMessages = this.pendingMessages.slice(head);
+      this.pendingAt = this.pendingAt.slice(head);
+      this.pendingHead = 0;
+    } else this.pendingHead = head;
     this.target.flushed(end);
     const done = this.waiters.filter((w) => w.offset < end);
     this.waiters = this.waiters.filter((w) => w.offset >= end);
@@ -126,8 +165,12 @@ export class Flusher {
   /** Flushes whatever is pending (used by close). */
   async flushAll(): Promise<void> {
     if (this.disabled) return;
-    while (this.running) await this.running;
-    if (this.target.endOffset() > this.durableOffset) await this.request();
+    for (;;) {
+      while (this.running) await this.running;
+      // A failed flush has rejected its waiters already; close goes on.
+      if (this.failure || this.target.endOffset() <= this.durableOffset) return;
+      await this.request();
+    }
   }
 
   /** Forgets durability beyond `offset` (after a truncation). */

@@ -270,13 +270,17 @@ export class PartitionLog {
     this.dirNeedsSync = true;
   }
 
-  private async sync(): Promise<void> {
+  /**
+   * fsyncs everything appended so far and returns the offset after it. The fdatasync calls are
+   * issued before the first await: appends are written as they are made (see WriteQueue).
+   */
+  private async sync(): Promise<number> {
+    this.writes.check();
     const segs = [...this.dirty, this.active];
     this.dirty.clear();
     const dir = this.dirNeedsSync;
     this.dirNeedsSync = false;
     const end = this.logEndOffset;
-    await this.writes.written(end - 1);
     await Promise.all(
       segs.map(async (s) => {
         if (!s.acquire()) return;
@@ -289,6 +293,7 @@ export class PartitionLog {
     );
     if (dir) fsyncDirSync(this.dir);
     this.recoveryPoint = Math.max(this.recoveryPoint, end);
+    return end;
   }
 
   // ---- reads ---------------------------------------------------------------------------------
@@ -460,7 +465,7 @@ export class PartitionLog {
 
   /** fsyncs everything regardless of policy (a clean shutdown). */
   async flushAll(): Promise<void> {
-    await this.writes.written(this.logEndOffset - 1);
+    this.writes.check();
     await this.flusher.flushAll();
     if (this.flusher.disabled || this.dirty.size > 0) {
       await this.sync();
