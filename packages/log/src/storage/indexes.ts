@@ -46,9 +46,19 @@ class Growable {
   }
 }
 
+/**
+ * Entries appended to an open index wait in memory and go to its file together, at the partition's
+ * next flush or once this many are waiting: one small write per flush instead of one per indexed
+ * batch. Lookups use the entries in memory, and an index file that lacks its last entries after
+ * a crash only makes recovery scan a little more (indexes are derived data, checked on open).
+ */
+const MAX_UNWRITTEN_ENTRIES = 256;
+
 abstract class FileIndex {
   protected readonly entries = new Growable();
   private fd: number | null = null;
+  /** Entries in the file; those from here to `count` are still only in memory. */
+  private written = 0;
 
   constructor(
     readonly file: string,
@@ -67,11 +77,26 @@ abstract class FileIndex {
     if (this.fd === null) this.fd = fs.openSync(this.file, fs.existsSync(this.file) ? 'r+' : 'w+');
   }
 
-  protected writeEntry(i: number): void {
-    if (this.fd === null) return;
-    const buf = Buffer.allocUnsafe(this.entrySize);
-    this.encode(i, buf);
-    writeAllSync(this.fd, buf, i * this.entrySize);
+  /** Marks the entries in memory as the file's (after a load). */
+  protected loaded(): this {
+    this.written = this.entries.count;
+    return this;
+  }
+
+  /** Called after an entry was added in memory. */
+  protected appended(): void {
+    if (this.fd !== null && this.entries.count - this.written >= MAX_UNWRITTEN_ENTRIES)
+      this.writePending();
+  }
+
+  /** Writes the entries still only in memory to the open file, with one write. */
+  writePending(): void {
+    const n = this.entries.count - this.written;
+    if (this.fd === null || n <= 0) return;
+    const buf = Buffer.allocUnsafe(n * this.entrySize);
+    for (let i = 0; i < n; i++) this.encode(this.written + i, buf.subarray(i * this.entrySize));
+    writeAllSync(this.fd, buf, this.written * this.entrySize);
+    this.written = this.entries.count;
   }
 
   /** Writes every entry to the file, replacing what was there. */
@@ -82,22 +107,27 @@ abstract class FileIndex {
       fs.ftruncateSync(this.fd, 0);
       writeAllSync(this.fd, buf, 0);
     } else fs.writeFileSync(this.file, buf);
+    this.written = this.count;
   }
 
   /** Drops entries from `i` on, in memory and on disk. */
   protected truncateEntries(i: number): void {
     if (i >= this.entries.count) return;
     this.entries.count = i;
+    if (this.written <= i) return; // what goes is not in the file yet
+    this.written = i;
     if (this.fd !== null) fs.ftruncateSync(this.fd, i * this.entrySize);
     else if (fs.existsSync(this.file)) fs.truncateSync(this.file, i * this.entrySize);
   }
 
   fsyncSync(): void {
+    this.writePending();
     if (this.fd !== null) fs.fsyncSync(this.fd);
   }
 
   close(): void {
     if (this.fd !== null) {
+      this.writePending();
       // A sealed index is exactly its entries; nothing is preallocated to trim.
       fs.closeSync(this.fd);
       this.fd = null;
@@ -137,14 +167,14 @@ export class OffsetIndex extends FileIndex {
       lastRel = rel;
       lastPos = pos;
     }
-    return index;
+    return index.loaded();
   }
 
   append(offset: number, position: number): void {
     const n = this.entries.count;
     if (n > 0 && (offset <= this.entries.a[n - 1]! || position <= this.entries.b[n - 1]!)) return;
     this.entries.push(offset, position);
-    this.writeEntry(n);
+    this.appended();
   }
 
   /** The entry with the largest offset <= `offset`, or the segment start. */
@@ -209,7 +239,7 @@ export class TimeIndex extends FileIndex {
       lastTs = ts;
       lastOffset = offset;
     }
-    return index;
+    return index.loaded();
   }
 
   /** Appends when `timestamp` is a new maximum; the entry stores the batch offset reaching it. */
@@ -217,7 +247,7 @@ export class TimeIndex extends FileIndex {
     const n = this.entries.count;
     if (n > 0 && timestamp <= this.entries.a[n - 1]!) return;
     this.entries.push(timestamp, offset);
-    this.writeEntry(n);
+    this.appended();
   }
 
   /** Offset from which a scan for the first record with timestamp >= `ts` can start. */

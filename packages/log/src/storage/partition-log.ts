@@ -276,6 +276,7 @@ export class PartitionLog {
    */
   private async sync(): Promise<number> {
     this.writes.check();
+    this.active.writeIndexes();
     const segs = [...this.dirty, this.active];
     this.dirty.clear();
     const dir = this.dirNeedsSync;

@@ -191,3 +191,32 @@ describe('recovery on open', () => {
     expect(await readAll(log)).toHaveLength(40);
   });
 });
+
+describe('index entries', () => {
+  it('reach their files together at the flush, and a crash before it only costs a longer scan', async () => {
+    const dir = tmpDir();
+    const log = await openTestLog({ dataDir: dir });
+    await log.createTopic('t', 1, {
+      'index.interval.bytes': 1, // an entry for every batch
+      'flush.messages': '9223372036854775807',
+      'flush.ms': '9223372036854775807',
+    });
+    for (let i = 0; i < 20; i++)
+      await log.produce([{ topic: 't', key: null, value: bytes(`v${i}`) }], { acks: 1 });
+    const part = path.join(dir, 't-0');
+    const index = path.join(part, '00000000000000000000.index');
+    const timeIndex = path.join(part, '00000000000000000000.timeindex');
+    expect(fs.statSync(index).size).toBe(0); // 19 entries, all still in memory
+    // What a crash now would leave: the log, its index files as they are, no recovery checkpoint.
+    const crashed = tmpDir();
+    fs.cpSync(dir, crashed, { recursive: true });
+    fs.rmSync(path.join(crashed, '.lock'));
+    fs.rmSync(path.join(crashed, 'recovery-point-offset-checkpoint'), { force: true });
+    await log.flush();
+    expect(fs.statSync(index).size).toBe(19 * 8); // one write at the flush
+    expect(fs.statSync(timeIndex).size).toBeGreaterThan(0);
+    const reopened = await openTestLog({ dataDir: crashed });
+    expect(await readAll(reopened)).toEqual(Array.from({ length: 20 }, (_, i) => `v${i}`));
+    expect((await reopened.fetch('t', 0, 12)).records[0]!.offset).toBe(12);
+  });
+});

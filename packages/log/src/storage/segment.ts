@@ -285,6 +285,12 @@ export class Segment {
     );
   }
 
+  /** Writes the index entries still only in memory to their files (at each flush). */
+  writeIndexes(): void {
+    this.index.writePending();
+    this.timeIndex.writePending();
+  }
+
   /** Called when a newer segment takes over appends: records the exact max timestamp, closes files. */
   seal(): void {
     if (this.maxTimestamp >= 0)
