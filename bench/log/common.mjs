@@ -4,13 +4,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-export const libUrl = new URL('../../packages/log/dist/index.js', import.meta.url).href;
-export const lib = await import(libUrl);
-
 /** Another build of the log (a `dist` directory, e.g. a copy of main's) for A/B runs. */
 export function libUrlOf(distDir) {
   return new URL(`file://${path.resolve(distDir)}/index.js`).href;
 }
+
+// LOG_DIST=<dist dir> runs any of these benchmarks against another build (A/B).
+export const libUrl = process.env.LOG_DIST
+  ? libUrlOf(process.env.LOG_DIST)
+  : new URL('../../packages/log/dist/index.js', import.meta.url).href;
+export const lib = await import(libUrl);
 
 export function tmpDir(name) {
   return fs.mkdtempSync(path.join(process.env.BENCH_DIR ?? os.tmpdir(), `swlog-bench-${name}-`));

@@ -224,7 +224,15 @@ export class RemoteLog {
     opts: EncodeOptions,
     ...tail: unknown[]
   ): Promise<RecordMetadata[]> {
-    const missing = [...new Set(records.map((r) => r.topic))].filter((t) => !this.metadata.has(t));
+    // Topics without cached metadata (no array or set per call: records of one topic in a row
+    // are the common case).
+    const missing: string[] = [];
+    let last: string | null = null;
+    for (const r of records) {
+      if (r.topic === last) continue;
+      last = r.topic;
+      if (!this.metadata.has(last) && !missing.includes(last)) missing.push(last);
+    }
     if (missing.length > 0) {
       const found = await this.call<[string, ProducerTopicMetadata][]>('producerMetadata', [
         missing,
