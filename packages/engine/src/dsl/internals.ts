@@ -59,7 +59,11 @@ export function namedAndMaterialized<K, V>(
   return { name: a instanceof Named ? a.name : undefined, materialized: b };
 }
 
-/** The document's Materialized fields (store, serdes, logging, caching, storeType). */
+/**
+ * The document's Materialized fields (store, serdes, logging, caching, storeType, versioned).
+ * Every key-value materialization takes a versioned supplier, as in Kafka Streams 4.1; window and
+ * session stores (`versioned: false`) do not.
+ */
 export function materializedConfig(
   m: Materialized<unknown, unknown> | undefined,
   withValueSerde = true,
@@ -67,9 +71,9 @@ export function materializedConfig(
 ): Record<string, unknown> {
   if (!m) return {};
   const f = m.fields();
-  if (f.versioned !== undefined && !options.versioned)
+  if (f.versioned !== undefined && options.versioned === false)
     throw new Error(
-      `Materialized.as(a versioned store) is supported on builder.table and KStream#toTable only, not here (store ${f.storeName})`,
+      `Materialized.as(a versioned store) is a key-value store; windowed aggregations need a window or session store (store ${f.storeName})`,
     );
   return {
     ...(f.versioned === undefined ? {} : { versioned: f.versioned }),
@@ -167,7 +171,9 @@ export function aggregationNode<VA>(
 ): { node: DocNode; origin: Origin; storeName: string | null } {
   const { name, materialized } = namedAndMaterialized(a, b);
   const m = materialized as Materialized<unknown, unknown> | undefined;
-  const config = materializedConfig(m, options.valueSerde);
+  const config = materializedConfig(m, options.valueSerde, {
+    versioned: options.retention !== true,
+  });
   const f = materialized?.fields() ?? {};
   if (options.retention === true) config['retentionMs'] = f.retentionMs;
   else if (f.retentionMs !== undefined)

@@ -207,9 +207,7 @@ export class KStreamImpl<K, V> implements KStream<K, V> {
     const node = attach(
       this.origin,
       'toTable',
-      materializedConfig(materialized as Materialized<unknown, unknown> | undefined, true, {
-        versioned: true,
-      }),
+      materializedConfig(materialized as Materialized<unknown, unknown> | undefined),
       name,
     );
     const f = materialized?.fields() ?? {};

@@ -117,7 +117,7 @@ export class Grouped<K, V> {
 
 /**
  * Stores.persistentVersionedKeyValueStore (KIP-889): for Stores.versionedKeyValueStoreBuilder and
- * Materialized.as on builder.table.
+ * Materialized.as on any operation whose result is a key-value table.
  */
 export interface VersionedBytesStoreSupplier {
   readonly name: string;
@@ -140,7 +140,7 @@ export class Materialized<K, V> {
   ) {}
   /**
    * Materialized.as(storeName), or Materialized.as(Stores.persistentVersionedKeyValueStore(…)):
-   * a versioned store named after the supplier (builder.table and KStream#toTable only, so far).
+   * a versioned store named after the supplier (any key-value table: KIP-914).
    */
   static as<K = unknown, V = unknown>(
     store: string | VersionedBytesStoreSupplier,
@@ -200,6 +200,8 @@ export class Materialized<K, V> {
   }
   /** Kafka's withStoreType(DslStoreSuppliers): `inMemory` or `persistent`. */
   withStoreType(type: 'persistent' | 'inMemory'): Materialized<K, V> {
+    if (this.versioned !== undefined)
+      throw new Error('Cannot set store type when store supplier is pre-configured.');
     return this.#copy({ storeType: type });
   }
   /**

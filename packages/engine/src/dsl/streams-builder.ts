@@ -302,9 +302,7 @@ export class StreamsBuilder {
         timestampExtractor: consumed?.timestampExtractor,
         // The table's serdes are Consumed's: Materialized only names and configures the store.
         ...withoutSerdes(
-          materializedConfig(materialized as Materialized<unknown, unknown> | undefined, true, {
-            versioned: true,
-          }),
+          materializedConfig(materialized as Materialized<unknown, unknown> | undefined),
         ),
       },
       consumed?.name,

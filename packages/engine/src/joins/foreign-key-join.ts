@@ -62,6 +62,11 @@ export function subscriptionSendProcessor(
   return {
     process(record: EngineRecord) {
       const change = changeOf(record);
+      // KIP-914: an out-of-order update of a versioned left table subscribes nothing (dropped).
+      if (!change.isLatest) {
+        ctx.taskMetrics.droppedRecordsTotal++;
+        return;
+      }
       let hash: Uint8Array | null | undefined;
       const send = (foreignKey: unknown, instruction: Instruction): void => {
         if (hash === undefined) hash = valueHash(options.valueSerde, change.newValue);
@@ -219,6 +224,11 @@ export function foreignTableJoinProcessor(
         return;
       }
       const change = changeOf(record);
+      // KIP-914: an out-of-order update of a versioned right table answers no one (dropped).
+      if (!change.isLatest) {
+        ctx.taskMetrics.droppedRecordsTotal++;
+        return;
+      }
       const store = options.store();
       const prefix = combinedKeyPrefix(options.foreignKeySerde.serialize(record.key)!);
       for (const key of subscriptionIndex(store).prefixScan(prefix)) {

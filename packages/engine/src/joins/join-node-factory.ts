@@ -3,7 +3,8 @@
 // processor factory switch (processor/node-factories.ts).
 import type { JoinWindowSpec, PlannedNode } from '@streamwright/topology-model';
 import { EngineError } from '../errors.js';
-import { changeForwarder } from '../processor/change-forwarder.js';
+import { changeForwarder, putVersionAndForward } from '../processor/change-forwarder.js';
+import { isVersionedStore } from '../state/versioned-store.js';
 import type { CompiledLogic } from '../processor/logic.js';
 import type { ProcessorContext } from '../processor/processor-context.js';
 import type { Processor } from '../processor/processor-node.js';
@@ -141,6 +142,20 @@ export function joinNodeFactory(c: JoinFactoryContext): Factory {
               return;
             }
             const change = record.value;
+            if (isVersionedStore(s)) {
+              // KTableKTableJoinMerger over a versioned store (KIP-914): the put's validTo decides.
+              putVersionAndForward(
+                ctx,
+                s,
+                true,
+                record.key,
+                change.newValue,
+                change.oldValue,
+                record.timestamp,
+                record.headers,
+              );
+              return;
+            }
             const before = s.get(record.key)?.value ?? null;
             s.put(record.key, change.newValue, record.timestamp);
             forward(

@@ -150,8 +150,9 @@ export function tableTableJoinProcessor(
         return otherOuter && other !== undefined ? join(record.key, null, otherValue) : null;
       };
       const newValue = result(change.newValue);
-      const oldValue =
-        options.sendOldValues && present(change.oldValue) ? result(change.oldValue) : null;
+      // As Kafka's joins: the old result is computed like the new one (a right join's or outer
+      // join's old result exists from the other side alone).
+      const oldValue = options.sendOldValues ? result(change.oldValue) : null;
       ctx.forward({
         key: record.key,
         value: new Change(newValue, oldValue),

@@ -3,7 +3,8 @@
 // in dropped-records; the result carries the larger of the record's and the previous aggregate's
 // timestamp and is forwarded as a KTable Change (old value only when sendOldValues).
 import type { KeyValueStore } from '../state/key-value-store.js';
-import { changeForwarder } from './change-forwarder.js';
+import { isVersionedStore } from '../state/versioned-store.js';
+import { changeForwarder, putVersionAndForward } from './change-forwarder.js';
 import type { CompiledLogic } from './logic.js';
 import type { ProcessorContext } from './processor-context.js';
 import type { Processor } from './processor-node.js';
@@ -40,6 +41,20 @@ export function streamAggregateProcessor(
       }
       const before = old === undefined ? null : oldAgg;
       const newAgg = aggregator({ key: record.key, value: record.value, agg: oldAgg });
+      if (isVersionedStore(store)) {
+        // KStreamAggregate over a versioned store (KIP-914): the put's validTo decides.
+        putVersionAndForward(
+          ctx,
+          store,
+          sendOldValues,
+          record.key,
+          newAgg,
+          oldAgg,
+          timestamp,
+          record.headers,
+        );
+        return;
+      }
       // A null aggregate deletes: Kafka logs the tombstone with the record's own timestamp.
       store.put(record.key, newAgg, isNullish(newAgg) ? record.timestamp : timestamp);
       // As KStreamAggregate: the old value sent is the initializer's result for a new key (with
@@ -83,6 +98,19 @@ export function streamReduceProcessor(
       } else {
         newAgg = reducer({ key: record.key, value: record.value, agg: old.value });
         timestamp = Math.max(record.timestamp, old.timestamp);
+      }
+      if (isVersionedStore(store)) {
+        putVersionAndForward(
+          ctx,
+          store,
+          sendOldValues,
+          record.key,
+          newAgg,
+          before,
+          timestamp,
+          record.headers,
+        );
+        return;
       }
       // A null aggregate deletes: Kafka logs the tombstone with the record's own timestamp.
       store.put(record.key, newAgg, isNullish(newAgg) ? record.timestamp : timestamp);

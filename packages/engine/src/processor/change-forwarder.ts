@@ -4,6 +4,11 @@
 // forwards the latest change per key at the next commit or eviction (state/record-cache.ts).
 import type { Headers } from '../api.js';
 import type { NamedCache } from '../state/record-cache.js';
+import {
+  PUT_RETURN_CODE_NOT_PUT,
+  PUT_RETURN_CODE_VALID_TO_UNDEFINED,
+  type InMemoryVersionedKeyValueStore,
+} from '../state/versioned-store.js';
 import type { ProcessorContext } from './processor-context.js';
 import type { ProcessorNode } from './processor-node.js';
 import { Change } from './record.js';
@@ -60,4 +65,36 @@ export function changeForwarder(
     if (owner === null) listen(node, cache);
     cache.put(key, before, newValue, timestamp, headers);
   };
+}
+
+/**
+ * KeyValueStoreWrapper#put then TimestampedTupleForwarder#maybeForward over a versioned store
+ * (KIP-914; versioned stores have no record cache): a put older than the store's observed stream
+ * time − history retention is not stored and nothing is forwarded; an out-of-order one (older
+ * than the key's latest version) is stored as history and forwarded marked as not the latest,
+ * which table–table joins, foreign-key joins and groupBy then ignore.
+ */
+export function putVersionAndForward(
+  ctx: ProcessorContext,
+  store: InMemoryVersionedKeyValueStore,
+  sendOldValues: boolean,
+  key: unknown,
+  newValue: unknown,
+  oldValue: unknown,
+  timestamp: number,
+  headers: Headers,
+): void {
+  const validTo = store.putVersion(key, newValue, timestamp);
+  if (validTo === PUT_RETURN_CODE_NOT_PUT) return;
+  if (ctx.currentNode!.children.length === 0) return;
+  ctx.forward({
+    key,
+    value: new Change(
+      newValue ?? null,
+      sendOldValues ? (oldValue ?? null) : null,
+      validTo === PUT_RETURN_CODE_VALID_TO_UNDEFINED,
+    ),
+    timestamp,
+    headers,
+  });
 }

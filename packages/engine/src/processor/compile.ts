@@ -22,6 +22,7 @@ import type { ProcessorContext } from './processor-context.js';
 import { ProcessorNode, type Processor } from './processor-node.js';
 import type { CodeRegistries } from './registries.js';
 import { nodesSendingOldValues } from './send-old-values.js';
+import { filtersWithVersionedSemantics } from './versioned-semantics.js';
 
 export interface CompiledSource {
   nodeName: string;
@@ -76,6 +77,7 @@ export function compileSubtopology(
     plan,
     registries,
     sendingOldValues: nodesSendingOldValues(sub.nodes, materialized),
+    versionedFilters: filtersWithVersionedSemantics(sub.nodes, plan.stores, planned),
     plannedStores: planned,
     byName,
   };

@@ -55,6 +55,8 @@ export interface NodeCompileContext {
   plan: Plan;
   registries: CodeRegistries;
   sendingOldValues: ReadonlySet<string>;
+  /** KTable filters reading a versioned table (InternalStreamsBuilder#enableVersionedSemantics). */
+  versionedFilters: ReadonlySet<string>;
   plannedStores: ReadonlySet<string>;
   byName: ReadonlyMap<string, PlannedNode>;
 }
@@ -278,6 +280,7 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
         tableFilterProcessor(ctx, predicate, not, {
           store: storeName === null ? null : ctx.store(storeName),
           sendOldValues,
+          versionedSemantics: c.versionedFilters.has(node.name),
         });
     }
     case 'tableMapValues': {

@@ -39,6 +39,15 @@ export function nodesSendingOldValues(
       case 'tableAggregate':
         sending.add(node.name);
         return true;
+      case 'join-merge':
+        // KTableKTableJoinMerger → both KTableKTableAbstractJoins → both joined tables, forced
+        // (table-table joins read their sides through materialized stores).
+        for (const p of node.predecessors) {
+          sending.add(p);
+          enable(byName.get(p)?.predecessors[0], true);
+        }
+        sending.add(node.name);
+        return true;
       case 'cogroup':
         // KTablePassThrough: every cogrouped aggregator sends old values.
         for (const p of node.predecessors) enable(p, force);

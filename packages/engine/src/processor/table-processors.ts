@@ -4,12 +4,8 @@
 // reduce, aggregate with adder and subtractor). They forward Change(new, old) pairs; the old
 // value only when a downstream processor asked for old values (sendOldValues).
 import type { KeyValueStore } from '../state/key-value-store.js';
-import {
-  isVersionedStore,
-  PUT_RETURN_CODE_NOT_PUT,
-  PUT_RETURN_CODE_VALID_TO_UNDEFINED,
-} from '../state/versioned-store.js';
-import { changeForwarder } from './change-forwarder.js';
+import { isVersionedStore } from '../state/versioned-store.js';
+import { changeForwarder, putVersionAndForward } from './change-forwarder.js';
 import type { CompiledLogic } from './logic.js';
 import type { ProcessorContext } from './processor-context.js';
 import type { Processor } from './processor-node.js';
@@ -50,17 +46,17 @@ export function tableSourceProcessor(
       }
       const old = valueOf(store, record.key);
       if (isVersionedStore(store)) {
-        // KTableSource over a versioned store (KIP-914): an update older than the history
-        // retention is neither stored nor forwarded; an out-of-order one is forwarded marked as
-        // not the latest (no cache: versioned stores have none).
-        const validTo = store.putVersion(record.key, value, record.timestamp);
-        if (validTo === PUT_RETURN_CODE_NOT_PUT) return;
-        if (ctx.currentNode!.children.length === 0) return;
-        const isLatest = validTo === PUT_RETURN_CODE_VALID_TO_UNDEFINED;
-        ctx.forward({
-          ...record,
-          value: new Change(value, sendOldValues ? old : null, isLatest),
-        });
+        // KTableSource over a versioned store (KIP-914): see putVersionAndForward.
+        putVersionAndForward(
+          ctx,
+          store,
+          sendOldValues,
+          record.key,
+          value,
+          old,
+          record.timestamp,
+          record.headers,
+        );
         return;
       }
       store.put(record.key, value, record.timestamp);
@@ -71,13 +67,18 @@ export function tableSourceProcessor(
 
 /**
  * KTableFilter: a value that fails the predicate becomes null (a delete downstream). With old
- * values, an update where both old and new are filtered out is not forwarded at all.
+ * values, an update where both old and new are filtered out is not forwarded at all, unless the
+ * filter reads a versioned table (`versionedSemantics`: Kafka then forwards every update).
  */
 export function tableFilterProcessor(
   ctx: ProcessorContext,
   predicate: CompiledLogic,
   not: boolean,
-  { store, sendOldValues }: TableOptions,
+  {
+    store,
+    sendOldValues,
+    versionedSemantics = false,
+  }: TableOptions & { versionedSemantics?: boolean },
 ): Processor {
   const compute = (key: unknown, value: unknown, record: EngineRecord): unknown =>
     !isNullish(value) &&
@@ -86,17 +87,18 @@ export function tableFilterProcessor(
       ? value
       : null;
   const forward = materializedForwarder(ctx, store, sendOldValues);
+  const skipBothNull = sendOldValues && !versionedSemantics;
   return {
     process(record) {
       const change = changeOf(record);
       const newValue = compute(record.key, change.newValue, record);
       if (store === null) {
         const oldValue = sendOldValues ? compute(record.key, change.oldValue, record) : null;
-        if (sendOldValues && oldValue === null && newValue === null) return;
+        if (skipBothNull && oldValue === null && newValue === null) return;
         ctx.forward({ ...record, value: new Change(newValue, oldValue, change.isLatest) });
         return;
       }
-      forward(record, newValue, !sendOldValues);
+      forward(record, newValue, !skipBothNull);
     },
   };
 }
@@ -138,6 +140,21 @@ function materializedForwarder(
   sendOldValues: boolean,
 ): (record: EngineRecord, newValue: unknown, forwardBothNull: boolean) => void {
   if (store === null) return () => {};
+  if (isVersionedStore(store))
+    return (record, newValue, forwardBothNull) => {
+      const old = sendOldValues ? valueOf(store, record.key) : null;
+      if (!forwardBothNull && old === null && newValue === null) return;
+      putVersionAndForward(
+        ctx,
+        store,
+        sendOldValues,
+        record.key,
+        newValue,
+        old,
+        record.timestamp,
+        record.headers,
+      );
+    };
   const forward = changeForwarder(ctx, store.name, sendOldValues);
   const cached = ctx.recordCache(store.name) !== null;
   return (record, newValue, forwardBothNull) => {
@@ -261,6 +278,20 @@ export function tableAggregateProcessor(
       } else {
         newAgg = intermediate;
       }
+      if (isVersionedStore(store)) {
+        // KTableAggregate / KTableReduce over a versioned store: the put's validTo decides.
+        putVersionAndForward(
+          ctx,
+          store,
+          sendOldValues,
+          record.key,
+          newAgg,
+          oldAgg,
+          timestamp,
+          record.headers,
+        );
+        return;
+      }
       // A null aggregate deletes: Kafka logs the tombstone with the record's own timestamp.
       store.put(record.key, newAgg, isNullish(newAgg) ? record.timestamp : timestamp);
       forward(record.key, newAgg ?? null, oldAgg, oldAgg, timestamp, record.headers);
@@ -304,6 +335,20 @@ export function tableReduceProcessor(
         }
       } else {
         newAgg = intermediate;
+      }
+      if (isVersionedStore(store)) {
+        // KTableAggregate / KTableReduce over a versioned store: the put's validTo decides.
+        putVersionAndForward(
+          ctx,
+          store,
+          sendOldValues,
+          record.key,
+          newAgg,
+          oldAgg,
+          timestamp,
+          record.headers,
+        );
+        return;
       }
       // A null aggregate deletes: Kafka logs the tombstone with the record's own timestamp.
       store.put(record.key, newAgg, isNullish(newAgg) ? record.timestamp : timestamp);

@@ -5,6 +5,7 @@
 // The registration topic (keyed by the foreign key) splits the left table's sub-topology from the
 // right one's; the response topic (keyed by the left key) brings results back.
 import { REPARTITION_TOPIC_CONFIG, type PlanBuilder } from './builder.js';
+import { applyVersioned } from './versioned-plan.js';
 import { singleInput, type Planner } from './flow.js';
 import { sourceTopicsOf, valueGetterStores } from './join-planners.js';
 
@@ -141,6 +142,7 @@ export const foreignKeyJoinPlanners: { foreignKeyJoin: Planner<'foreignKeyJoin'>
       },
       node.id,
     );
+    applyVersioned(pending, c);
     return {
       type: 'table',
       from: result,

@@ -4,6 +4,7 @@
 // repartitioned first; the source topics of both sides form a co-partition group.
 import type { SerdeName } from '../schema.js';
 import { PlanningError, type PlanBuilder } from './builder.js';
+import { applyVersioned } from './versioned-plan.js';
 import { singleInput, type Flow, type Planner } from './flow.js';
 
 const DROPPED: SerdeName = 'json';
@@ -256,7 +257,7 @@ export const joinPlanners: { [K in JoinKind]: Planner<K> } = {
     const queryable = c.store !== undefined;
     const materialized =
       queryable ||
-      (['keySerde', 'valueSerde', 'logging', 'caching', 'storeType'] as const).some(
+      (['keySerde', 'valueSerde', 'logging', 'caching', 'storeType', 'versioned'] as const).some(
         (k) => c[k] !== undefined,
       );
     const store = materialized ? (c.store ?? b.newStoreName('KTABLE-MERGE-')) : null;
@@ -287,7 +288,7 @@ export const joinPlanners: { [K in JoinKind]: Planner<K> } = {
       stores: store === null ? [] : [store],
     });
     if (store !== null) {
-      b.addStore(
+      const pending = b.addStore(
         {
           name: store,
           keySerde,
@@ -300,6 +301,7 @@ export const joinPlanners: { [K in JoinKind]: Planner<K> } = {
         },
         node.id,
       );
+      applyVersioned(pending, c);
     }
     return {
       type: 'table',

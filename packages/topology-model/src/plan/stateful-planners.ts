@@ -10,7 +10,7 @@ import {
   type TopologyNode,
 } from '../schema.js';
 import type { PendingStore, PlanBuilder } from './builder.js';
-import { versionedPlan } from './versioned-plan.js';
+import { applyVersioned } from './versioned-plan.js';
 import { singleInput, type Flow, type Inputs, type Planner, type TableHandle } from './flow.js';
 
 type MaterializedConfig = {
@@ -20,6 +20,7 @@ type MaterializedConfig = {
   logging?: boolean | undefined;
   caching?: boolean | undefined;
   storeType?: StoreSpec['storeType'] | undefined;
+  versioned?: { historyRetentionMs: number; segmentIntervalMs?: number | undefined } | undefined;
 };
 
 /** Whether the equivalent DSL call passes a Materialized at all (some calls then burn a name). */
@@ -47,7 +48,9 @@ function declareStore(
     materialized: options.materialized ?? true,
   };
   if (options.sourceTopic !== undefined) store.sourceTopicChangelog = options.sourceTopic;
-  return b.addStore(store, node.id);
+  const pending = b.addStore(store, node.id);
+  applyVersioned(pending, config);
+  return pending;
 }
 
 /** A KTableSource (table(), toTable()): materialized when named, or when forced downstream. */
@@ -243,11 +246,6 @@ export const statefulPlanners: { [K in StatefulKind]: Planner<K> } = {
       materialized: c.store !== undefined,
       ...(b.reuseSourceTopics ? { sourceTopic: c.topic } : {}),
     });
-    if (c.versioned !== undefined) {
-      // VersionedKeyValueStoreBuilder: no caching layer.
-      pending.versioned = versionedPlan(c.versioned);
-      pending.caching = false;
-    }
     return {
       type: 'table',
       from: name,
@@ -418,10 +416,6 @@ export const statefulPlanners: { [K in StatefulKind]: Planner<K> } = {
     const pending = declareStore(b, node, store, c, serdes, {
       materialized: c.store !== undefined,
     });
-    if (c.versioned !== undefined) {
-      pending.versioned = versionedPlan(c.versioned);
-      pending.caching = false;
-    }
     return {
       type: 'table',
       from: name,

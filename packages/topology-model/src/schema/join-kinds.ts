@@ -5,7 +5,11 @@
 // CEL over `key`, `left` and `right` (the two values; the missing side is null in left / outer
 // joins).
 import { z } from 'zod';
-import { logicSchema, materializedFields, serdeSchema } from './primitives.js';
+import { logicSchema, serdeSchema } from './primitives.js';
+import {
+  keyValueMaterializedFields,
+  versionedMaterializedChecks,
+} from './versioned-materialized.js';
 
 const ms = z.number().int().min(0);
 
@@ -50,11 +54,13 @@ export const streamGlobalTableJoinConfigSchema = z.object({
   joiner: logicSchema,
 });
 
-export const tableTableJoinConfigSchema = z.object({
-  type: z.enum(['inner', 'left', 'outer']).default('inner'),
-  joiner: logicSchema,
-  ...materializedFields,
-});
+export const tableTableJoinConfigSchema = z
+  .object({
+    type: z.enum(['inner', 'left', 'outer']).default('inner'),
+    joiner: logicSchema,
+    ...keyValueMaterializedFields,
+  })
+  .superRefine(versionedMaterializedChecks);
 
 const joinPorts = <L extends string, R extends string>(left: L, right: R) =>
   [

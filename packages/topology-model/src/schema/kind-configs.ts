@@ -16,6 +16,13 @@ import {
   storeNameSchema,
   topicNameSchema,
 } from './primitives.js';
+import {
+  keyValueMaterializedFields,
+  versionedMaterializedChecks,
+  versionedStoreSchema,
+} from './versioned-materialized.js';
+
+export { versionedStoreSchema, type VersionedStoreConfig } from './versioned-materialized.js';
 
 // ---- sources --------------------------------------------------------------------------------
 
@@ -63,61 +70,6 @@ export const sourceConfigSchema = z.object({
   timestampExtractor: timestampExtractorSchema.optional(),
 });
 
-/**
- * Materialized.as(Stores.persistentVersionedKeyValueStore(store, historyRetention[,
- * segmentInterval])): a versioned key-value store (KIP-889) keeping every version of a key for
- * `historyRetentionMs` behind the store's observed stream time.
- */
-export const versionedStoreSchema = z
-  .object({
-    /** How far back (ms, ≥ 0) get(key, asOf) answers; older puts are not stored. */
-    historyRetentionMs: z.number().int().min(0, 'historyRetention cannot be negative'),
-    /** The store's segment interval (ms, ≥ 1); Kafka Streams' default derives from the retention. */
-    segmentIntervalMs: z
-      .number()
-      .int()
-      .min(1, 'segmentInterval cannot be zero or negative')
-      .optional(),
-  })
-  .strict();
-export type VersionedStoreConfig = z.infer<typeof versionedStoreSchema>;
-
-/**
- * Materialized.as(versioned supplier): the store is named by the supplier, has no caching layer
- * and no store type of its own (builder.table and KStream#toTable).
- */
-function versionedMaterializedChecks(
-  c: {
-    versioned?: unknown;
-    store?: string | undefined;
-    caching?: boolean | undefined;
-    storeType?: string | undefined;
-  },
-  ctx: z.RefinementCtx,
-): void {
-  if (c.versioned === undefined) return;
-  // Materialized.as(supplier) names the store after the supplier: there is no generated name.
-  if (c.store === undefined)
-    ctx.addIssue({
-      code: 'custom',
-      path: ['store'],
-      message: 'a versioned table needs a store name (Materialized.as(versionedStoreSupplier))',
-    });
-  // Kafka Streams' versioned stores have no caching layer and no in-memory variant.
-  if (c.caching === true)
-    ctx.addIssue({
-      code: 'custom',
-      path: ['caching'],
-      message: 'Versioned stores do not support caching',
-    });
-  if (c.storeType !== undefined)
-    ctx.addIssue({
-      code: 'custom',
-      path: ['storeType'],
-      message: 'a versioned table takes its store from `versioned`, not from storeType',
-    });
-}
-
 /** builder.table(topic, Consumed, Materialized). */
 export const tableConfigSchema = z
   .object({
@@ -130,8 +82,7 @@ export const tableConfigSchema = z
     logging: materializedFields.logging,
     caching: materializedFields.caching,
     storeType: materializedFields.storeType,
-    /** A versioned store (Materialized.as(VersionedBytesStoreSupplier)); needs `store`. */
-    versioned: versionedStoreSchema.optional(),
+    versioned: keyValueMaterializedFields.versioned,
   })
   .superRefine(versionedMaterializedChecks);
 
@@ -220,11 +171,7 @@ export const sinkConfigSchema = z
 
 /** toTable(Named, Materialized). */
 export const toTableConfigSchema = z
-  .object({
-    ...materializedFields,
-    /** A versioned store (Materialized.as(VersionedBytesStoreSupplier)); needs `store`. */
-    versioned: versionedStoreSchema.optional(),
-  })
+  .object({ ...keyValueMaterializedFields })
   .superRefine(versionedMaterializedChecks);
 
 /**
@@ -255,21 +202,28 @@ export const groupByConfigSchema = z.object({
 });
 
 /** count(Materialized): values are always longs. */
-export const countConfigSchema = z.object({
-  store: materializedFields.store,
-  keySerde: materializedFields.keySerde,
-  logging: materializedFields.logging,
-  caching: materializedFields.caching,
-  storeType: materializedFields.storeType,
-});
+export const countConfigSchema = z
+  .object({
+    store: materializedFields.store,
+    keySerde: materializedFields.keySerde,
+    logging: materializedFields.logging,
+    caching: materializedFields.caching,
+    storeType: materializedFields.storeType,
+    versioned: keyValueMaterializedFields.versioned,
+  })
+  .superRefine(versionedMaterializedChecks);
 /** reduce(reducer, Materialized): the expression combines `agg` and `value`. */
-export const reduceConfigSchema = z.object({ expression: logicSchema, ...materializedFields });
+export const reduceConfigSchema = z
+  .object({ expression: logicSchema, ...keyValueMaterializedFields })
+  .superRefine(versionedMaterializedChecks);
 /** aggregate(initializer, aggregator, Materialized). */
-export const aggregateConfigSchema = z.object({
-  initializer: logicSchema,
-  aggregator: logicSchema,
-  ...materializedFields,
-});
+export const aggregateConfigSchema = z
+  .object({
+    initializer: logicSchema,
+    aggregator: logicSchema,
+    ...keyValueMaterializedFields,
+  })
+  .superRefine(versionedMaterializedChecks);
 
 /**
  * grouped₁.cogroup(aggregator₁).cogroup(grouped₂, aggregator₂)…aggregate(initializer, Named,
@@ -279,25 +233,31 @@ export const aggregateConfigSchema = z.object({
 export const cogroupInputSchema = z
   .object({ port: portNameSchema, aggregator: logicSchema })
   .strict();
-export const cogroupConfigSchema = z.object({
-  inputs: z.array(cogroupInputSchema).min(1, 'a cogroup needs at least one input'),
-  initializer: logicSchema,
-  ...materializedFields,
-});
+export const cogroupConfigSchema = z
+  .object({
+    inputs: z.array(cogroupInputSchema).min(1, 'a cogroup needs at least one input'),
+    initializer: logicSchema,
+    ...keyValueMaterializedFields,
+  })
+  .superRefine(versionedMaterializedChecks);
 
 // ---- KTable operations ------------------------------------------------------------------------
 
 export const toStreamConfigSchema = z.object({});
 /** KTable#filter / filterNot(predicate, Named, Materialized). */
-export const tableFilterConfigSchema = z.object({
-  expression: logicSchema,
-  ...materializedFields,
-});
+export const tableFilterConfigSchema = z
+  .object({
+    expression: logicSchema,
+    ...keyValueMaterializedFields,
+  })
+  .superRefine(versionedMaterializedChecks);
 /** KTable#mapValues(mapper, Named, Materialized). */
-export const tableMapValuesConfigSchema = z.object({
-  expression: logicSchema,
-  ...materializedFields,
-});
+export const tableMapValuesConfigSchema = z
+  .object({
+    expression: logicSchema,
+    ...keyValueMaterializedFields,
+  })
+  .superRefine(versionedMaterializedChecks);
 /** KTable#groupBy(selector, Grouped): the expression returns `{"key": …, "value": …}`. */
 export const tableGroupByConfigSchema = z.object({
   expression: logicSchema,
@@ -307,18 +267,22 @@ export const tableGroupByConfigSchema = z.object({
 /** KGroupedTable#count(Named, Materialized). */
 export const tableCountConfigSchema = countConfigSchema;
 /** KGroupedTable#reduce(adder, subtractor, Named, Materialized). */
-export const tableReduceConfigSchema = z.object({
-  adder: logicSchema,
-  subtractor: logicSchema,
-  ...materializedFields,
-});
+export const tableReduceConfigSchema = z
+  .object({
+    adder: logicSchema,
+    subtractor: logicSchema,
+    ...keyValueMaterializedFields,
+  })
+  .superRefine(versionedMaterializedChecks);
 /** KGroupedTable#aggregate(initializer, adder, subtractor, Named, Materialized). */
-export const tableAggregateConfigSchema = z.object({
-  initializer: logicSchema,
-  adder: logicSchema,
-  subtractor: logicSchema,
-  ...materializedFields,
-});
+export const tableAggregateConfigSchema = z
+  .object({
+    initializer: logicSchema,
+    adder: logicSchema,
+    subtractor: logicSchema,
+    ...keyValueMaterializedFields,
+  })
+  .superRefine(versionedMaterializedChecks);
 
 // ---- document-level state stores (StreamsBuilder#addStateStore) -------------------------------
 

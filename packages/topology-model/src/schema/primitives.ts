@@ -133,6 +133,7 @@ export const MATERIALIZED_OPTIONS = [
   'logging',
   'caching',
   'storeType',
+  'versioned',
 ] as const;
 
 export {

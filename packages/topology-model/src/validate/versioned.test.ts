@@ -66,22 +66,20 @@ describe('versioned stores in documents', () => {
       ['nodes[0].config.versioned.historyRetentionMs', 'historyRetention cannot be negative'],
       ['nodes[0].config.versioned.segmentIntervalMs', 'segmentInterval cannot be zero or negative'],
     ]);
+    // Materialized#withStoreType refuses a pre-configured supplier with this message.
     expect(
-      issues(
-        table({
-          store: 's',
-          caching: true,
-          storeType: 'inMemory',
-          versioned: { historyRetentionMs: 10 },
-        }),
-      ),
+      issues(table({ store: 's', storeType: 'inMemory', versioned: { historyRetentionMs: 10 } })),
     ).toEqual([
-      ['nodes[0].config.caching', 'Versioned stores do not support caching'],
-      [
-        'nodes[0].config.storeType',
-        'a versioned table takes its store from `versioned`, not from storeType',
-      ],
+      ['nodes[0].config.storeType', 'Cannot set store type when store supplier is pre-configured.'],
     ]);
+  });
+
+  it('caching asked for on a versioned table is left off, as KeyValueStoreMaterializer does', () => {
+    const result = validateTopology(
+      table({ store: 's', caching: true, versioned: { historyRetentionMs: 10 } }),
+    );
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    expect(planTopology(result.topology).stores[0]).toMatchObject({ name: 's', caching: false });
   });
 
   it('document stores of type versioned need historyRetentionMs and take no window fields', () => {
@@ -112,6 +110,147 @@ describe('versioned stores in documents', () => {
         'stores[0].historyRetentionMs',
         'historyRetentionMs is for versioned stores, not keyValue stores',
       ],
+    ]);
+  });
+
+  // Every DSL operation whose result is a key-value table takes Materialized.as(versioned
+  // supplier) in Kafka Streams 4.1: the store is versioned, without cache.
+  const versioned = { store: 'v', versioned: { historyRetentionMs: 50 } };
+  const tables = (kind: string, config: Record<string, unknown>) =>
+    doc(
+      'app',
+      [
+        { id: 'l', kind: 'table', config: { topic: 'l' } },
+        { id: 'r', kind: 'table', config: { topic: 'r' } },
+        { id: 'n', kind, config },
+      ],
+      [
+        { from: 'l', to: 'n', toPort: 'left' },
+        { from: 'r', to: 'n', toPort: 'right' },
+      ],
+    );
+  const after = (steps: { kind: string; config: Record<string, unknown> }[], from = 'table') =>
+    doc(
+      'app',
+      [
+        from === 'table'
+          ? { id: 'n0', kind: 'table', config: { topic: 'in' } }
+          : { id: 'n0', kind: 'source', config: { topic: 'in' } },
+        ...steps.map((s, i) => ({ id: `n${i + 1}`, ...s })),
+      ],
+      steps.map((_, i) => ({ from: `n${i}`, to: `n${i + 1}` })),
+    );
+  const cases: [string, unknown][] = [
+    ['tableFilter', after([{ kind: 'tableFilter', config: { expression: 'true', ...versioned } }])],
+    [
+      'tableFilterNot',
+      after([{ kind: 'tableFilterNot', config: { expression: 'false', ...versioned } }]),
+    ],
+    [
+      'tableMapValues',
+      after([{ kind: 'tableMapValues', config: { expression: 'value', ...versioned } }]),
+    ],
+    ['tableTableJoin', tables('tableTableJoin', { joiner: 'left', ...versioned })],
+    [
+      'foreignKeyJoin',
+      tables('foreignKeyJoin', { foreignKeyExtractor: 'value', joiner: 'left', ...versioned }),
+    ],
+    [
+      'tableCount',
+      after([
+        { kind: 'tableGroupBy', config: { expression: '{"key": value, "value": value}' } },
+        { kind: 'tableCount', config: versioned },
+      ]),
+    ],
+    [
+      'tableReduce',
+      after([
+        { kind: 'tableGroupBy', config: { expression: '{"key": value, "value": value}' } },
+        { kind: 'tableReduce', config: { adder: 'value', subtractor: 'agg', ...versioned } },
+      ]),
+    ],
+    [
+      'tableAggregate',
+      after([
+        { kind: 'tableGroupBy', config: { expression: '{"key": value, "value": value}' } },
+        {
+          kind: 'tableAggregate',
+          config: { initializer: '0', adder: 'agg', subtractor: 'agg', ...versioned },
+        },
+      ]),
+    ],
+    [
+      'count',
+      after(
+        [
+          { kind: 'groupByKey', config: {} },
+          { kind: 'count', config: versioned },
+        ],
+        'source',
+      ),
+    ],
+    [
+      'reduce',
+      after(
+        [
+          { kind: 'groupByKey', config: {} },
+          { kind: 'reduce', config: { expression: 'value', ...versioned } },
+        ],
+        'source',
+      ),
+    ],
+    [
+      'aggregate',
+      after(
+        [
+          { kind: 'groupByKey', config: {} },
+          { kind: 'aggregate', config: { initializer: '0', aggregator: 'agg', ...versioned } },
+        ],
+        'source',
+      ),
+    ],
+  ];
+  it.each(cases)('%s with a versioned store plans a versioned store without cache', (_, input) => {
+    const result = validateTopology(input);
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    const plan = planTopology(result.topology);
+    expect(plan.stores.find((s) => s.name === 'v')).toMatchObject({
+      caching: false,
+      versioned: { historyRetentionMs: 50, segmentIntervalMs: 2_000 },
+    });
+    expect(plan.internalTopics.find((t) => t.name === 'app-v-changelog')?.config).toMatchObject({
+      'min.compaction.lag.ms': String(50 + 86_400_000),
+    });
+  });
+
+  it('a versioned operation without a store name, or with a store type, is refused at its path', () => {
+    expect(
+      issues(
+        after([
+          {
+            kind: 'tableMapValues',
+            config: { expression: 'value', versioned: { historyRetentionMs: 1 } },
+          },
+        ]),
+      ),
+    ).toEqual([
+      [
+        'nodes[1].config.store',
+        'a versioned table needs a store name (Materialized.as(versionedStoreSupplier))',
+      ],
+    ]);
+    expect(
+      issues(
+        tables('tableTableJoin', {
+          joiner: 'left',
+          ...versioned,
+          storeType: 'inMemory',
+          versioned: { historyRetentionMs: -5 },
+        }),
+      ),
+    ).toEqual([
+      ['nodes[2].config.versioned.historyRetentionMs', 'historyRetention cannot be negative'],
+      ['nodes[2].config.storeType', 'Cannot set store type when store supplier is pre-configured.'],
     ]);
   });
 });

@@ -43,20 +43,9 @@ final class Tables {
           : builder.globalTable(topic, consumed);
       return TopologyBuilder.single(t, keyName, valueName);
     }
-    KTable<Object, Object> t;
-    if (c.has("versioned")) {
-      // Materialized.as(Stores.persistentVersionedKeyValueStore(store, historyRetention[, segmentInterval])).
-      Materialized<Object, Object, KeyValueStore<Bytes, byte[]>> m =
-          Materialized.<Object, Object>as(versionedSupplier(c.path("store").asText(), c.path("versioned")))
-              .withKeySerde(TopologyBuilder.serde(keyName))
-              .withValueSerde(TopologyBuilder.serde(valueName));
-      if (c.has("logging") && !c.path("logging").asBoolean()) m = m.withLoggingDisabled();
-      t = builder.table(topic, consumed, m);
-    } else {
-      t = TopologyBuilder.materializedGiven(c)
-          ? builder.table(topic, consumed, TopologyBuilder.materialized(c, keyName, valueName))
-          : builder.table(topic, consumed);
-    }
+    KTable<Object, Object> t = TopologyBuilder.materializedGiven(c)
+        ? builder.table(topic, consumed, TopologyBuilder.materialized(c, keyName, valueName))
+        : builder.table(topic, consumed);
     return TopologyBuilder.single(t, keyName, valueName);
   }
 
@@ -135,15 +124,7 @@ final class Tables {
       case "toTable" -> {
         String keyName = text(c, "keySerde", in.keySerde());
         String valueName = text(c, "valueSerde", in.valueSerde());
-        Materialized<Object, Object, KeyValueStore<Bytes, byte[]>> m;
-        if (c.has("versioned")) {
-          m = Materialized.<Object, Object>as(versionedSupplier(c.path("store").asText(), c.path("versioned")))
-              .withKeySerde(TopologyBuilder.serde(keyName))
-              .withValueSerde(TopologyBuilder.serde(valueName));
-          if (c.has("logging") && !c.path("logging").asBoolean()) m = m.withLoggingDisabled();
-        } else {
-          m = TopologyBuilder.materialized(c, keyName, valueName);
-        }
+        Materialized<Object, Object, KeyValueStore<Bytes, byte[]>> m = TopologyBuilder.materialized(c, keyName, valueName);
         KStream<Object, Object> s = in.stream();
         KTable<Object, Object> t = named == null ? s.toTable(m) : s.toTable(named, m);
         register(tb, c, keyName, valueName);

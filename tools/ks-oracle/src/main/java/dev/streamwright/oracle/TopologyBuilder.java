@@ -416,9 +416,14 @@ final class TopologyBuilder {
     return inputs.get(port).get(0).valueSerde();
   }
 
-  /** Materialized for a config: `as(store)` when named, else `with(serdes)`; options applied. */
+  /**
+   * Materialized for a config: `as(Stores.persistentVersionedKeyValueStore(store, …))` when
+   * versioned, `as(store)` when named, else `with(serdes)`; options applied.
+   */
   static Materialized<Object, Object, KeyValueStore<Bytes, byte[]>> materialized(JsonNode c, String keyName, String valueName) {
-    Materialized<Object, Object, KeyValueStore<Bytes, byte[]>> m = c.hasNonNull("store")
+    Materialized<Object, Object, KeyValueStore<Bytes, byte[]>> m = c.has("versioned")
+        ? Materialized.<Object, Object>as(Tables.versionedSupplier(c.path("store").asText(), c.path("versioned")))
+        : c.hasNonNull("store")
         ? Materialized.<Object, Object, KeyValueStore<Bytes, byte[]>>as(c.path("store").asText())
         : Materialized.with(null, null);
     m = m.withKeySerde(serde(keyName)).withValueSerde(serde(valueName));

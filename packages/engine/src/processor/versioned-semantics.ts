@@ -1,0 +1,39 @@
+// InternalStreamsBuilder#enableVersionedSemantics, over a sub-topology's planned nodes: which
+// KTable filters read a versioned table (directly or through unmaterialized filters / mapValues /
+// groupBy). A node's output is versioned when its own store is (a table source, toTable, a
+// materialized filter / mapValues, a join's merger, a foreign-key join's result, an
+// aggregation); nodes without a store of their own pass their parent's on; any other node, a
+// non-materialized table–table join's merger included, is not versioned (Kafka sets its
+// outputVersioned to false). Out-of-order updates themselves travel as Change#isLatest; what
+// needs this plan-time flag is KTableFilter, which with versioned semantics forwards an update
+// even when both its old and new values are filtered out.
+import type { PlannedNode, StorePlan } from '@streamwright/topology-model';
+
+const INHERITING = new Set(['tableFilter', 'tableFilterNot', 'tableMapValues', 'tableGroupBy']);
+
+export function filtersWithVersionedSemantics(
+  nodes: readonly PlannedNode[],
+  stores: readonly StorePlan[],
+  planned: ReadonlySet<string>,
+): Set<string> {
+  const byName = new Map(nodes.map((n) => [n.name, n]));
+  const versionedStores = new Set(
+    stores.filter((s) => s.versioned !== undefined).map((s) => s.name),
+  );
+  const outputVersioned = (node: PlannedNode | undefined): boolean => {
+    if (node === undefined) return false;
+    const own = node.stores.filter((s) => planned.has(s));
+    // A cogroup's merge (KTablePassThrough) is the table of the aggregators' shared store.
+    if ((INHERITING.has(node.op) && own.length === 0) || node.op === 'cogroup')
+      return outputVersioned(byName.get(node.predecessors[0] ?? ''));
+    return own.some((s) => versionedStores.has(s)) && node.op !== 'tableTableJoin';
+  };
+  const out = new Set<string>();
+  for (const n of nodes)
+    if (
+      (n.op === 'tableFilter' || n.op === 'tableFilterNot') &&
+      outputVersioned(byName.get(n.predecessors[0] ?? ''))
+    )
+      out.add(n.name);
+  return out;
+}
