@@ -14,7 +14,9 @@ import {
   Produced,
   Repartitioned,
   Serdes,
+  Stores,
   StreamsBuilder,
+  TimeWindows,
   type KStream,
 } from '../src/index.js';
 import { createTestDriver } from '../src/test-driver/test-driver.js';
@@ -227,5 +229,38 @@ describe('StreamsBuilder → topology document', () => {
     expect(() => builder.build({ applicationId: 'bad' })).toThrow(
       /does not make a valid topology[\s\S]*no-such-store/,
     );
+  });
+
+  it('takes Materialized.as(a versioned store) wherever the result is a key-value table, as Kafka Streams 4.1 does', () => {
+    const v = (name: string) =>
+      Materialized.as<string, never>(Stores.persistentVersionedKeyValueStore(name, 1000));
+    const builder = new StreamsBuilder();
+    const t = builder.table('t', Consumed.with(Serdes.String(), Serdes.Long()));
+    const f = t.filter('value > 1', v('f'));
+    f.join(t, 'left + right', v('j')).groupBy('{"key": "all", "value": value}').count(v('c'));
+    builder.stream('s').groupByKey().count(v('sc'));
+    const nodes = builder.build({ applicationId: 'v' }).topology.nodes;
+    expect(
+      nodes
+        .filter((n) => (n.config as { versioned?: unknown }).versioned !== undefined)
+        .map((n) => [n.kind, (n.config as { store?: string }).store]),
+    ).toEqual([
+      ['tableFilter', 'f'],
+      ['tableTableJoin', 'j'],
+      ['tableCount', 'c'],
+      ['count', 'sc'],
+    ]);
+    // Materialized#withStoreType refuses a pre-configured supplier; windowed stores are not
+    // key-value stores.
+    expect(() => v('x').withStoreType('inMemory')).toThrow(
+      'Cannot set store type when store supplier is pre-configured.',
+    );
+    expect(() =>
+      new StreamsBuilder()
+        .stream('s')
+        .groupByKey()
+        .windowedBy(TimeWindows.ofSizeWithNoGrace(10))
+        .count(v('w')),
+    ).toThrow(/windowed aggregations need a window or session store/);
   });
 });

@@ -3,7 +3,7 @@
 // on KTable#filter / mapValues, table–table joins, foreign-key joins and aggregations of tables
 // and streams, and versioned tables read by filters and foreign-key joins. Same describe(), output
 // records and dropped records; the versioned stores answer get / get(asOf) as Kafka's do.
-import type { OracleScenario } from '@streamwright/ks-oracle';
+import { runOracle, type OracleScenario } from '@streamwright/ks-oracle';
 import { validateTopology } from '@streamwright/topology-model';
 import { expect, it } from 'vitest';
 import {
@@ -528,3 +528,52 @@ compareWithOracle('versioned operations (Kafka Streams 4.1)', scenarios, (expect
     expect(out).toEqual(reference.outputs);
   });
 });
+
+// suppress() of a versioned table: Kafka Streams refuses it when building (KTableImpl#suppress
+// for a versioned table itself, InternalStreamsBuilder#enableVersionedSemantics below one).
+const suppressed = (between: Node[]) =>
+  doc(
+    [
+      table('t', 'long', versioned('t-store', 10)),
+      ...between,
+      { id: 's', kind: 'suppress', config: { until: 'timeLimit', timeLimitMs: 1000 } },
+      toStream('ss'),
+      sink('out', 'long'),
+    ],
+    [
+      ...[{ id: 't' }, ...between].map((n, i, all) => ({
+        from: n.id as string,
+        to: (all[i + 1]?.id as string | undefined) ?? 's',
+      })),
+      { from: 's', to: 'ss' },
+      { from: 'ss', to: 'out' },
+    ],
+    ['t', 'out'],
+  );
+
+it('suppress() of a versioned table, or below one, is refused with Kafka Streams’ messages', async () => {
+  const direct = suppressed([]);
+  const inherited = suppressed([{ id: 'f', kind: 'tableFilter', config: { expression: 'true' } }]);
+  const notVersioned = suppressed([
+    { id: 'f', kind: 'tableFilter', config: { expression: 'true', store: 'plain' } },
+  ]);
+  const reference = await runOracle([
+    { name: 'direct', topology: direct, describeOnly: true },
+    { name: 'inherited', topology: inherited, describeOnly: true },
+    { name: 'not versioned', topology: notVersioned, describeOnly: true },
+  ]);
+  const mine = [direct, inherited, notVersioned].map((d) => {
+    const result = validateTopology(d);
+    return result.ok ? null : result.errors.map((e) => [e.path, e.code, e.message]);
+  });
+  const message = (i: number) => reference[i]?.error?.replace(/^TopologyException: /, '');
+  expect(mine).toEqual([
+    [['nodes[1]', 'suppress_of_versioned_table', message(0)]],
+    [['nodes[2]', 'suppress_of_versioned_table', message(1)]],
+    null,
+  ]);
+  expect(message(0)).toBe(
+    'Invalid topology: suppress() is only supported for non-versioned KTables',
+  );
+  expect(reference[2]?.error).toBeUndefined();
+}, 300_000);

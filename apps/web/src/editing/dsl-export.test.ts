@@ -449,4 +449,41 @@ builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore
       `const late = orders.join(prices, 'right', Joined.with(null, null).withGracePeriod(0));`,
     );
   });
+
+  it('spells a versioned store on KTable filter / mapValues, joins and aggregations (KIP-914)', () => {
+    const v = (store: string) => ({ store, versioned: { historyRetentionMs: 5000 } });
+    const { code, unsupported } = exportDsl(
+      doc(
+        [
+          { id: 'l', kind: 'table', config: { topic: 'lines' } },
+          { id: 'r', kind: 'table', config: { topic: 'counts' } },
+          { id: 'f', kind: 'tableFilter', config: { expression: 'value > 1', ...v('f-store') } },
+          {
+            id: 'm',
+            kind: 'tableMapValues',
+            config: { expression: 'value * 2', caching: true, ...v('m-store') },
+          },
+          { id: 'j', kind: 'tableTableJoin', config: { joiner: 'left + right', ...v('j-store') } },
+          { id: 'g', kind: 'tableGroupBy', config: { expression: '{"key": value, "value": key}' } },
+          { id: 'c', kind: 'tableCount', config: v('c-store') },
+        ],
+        [
+          ['l', 'f'],
+          ['f', 'm'],
+          ['m', 'j', 'out', 'left'],
+          ['r', 'j', 'out', 'right'],
+          ['j', 'g'],
+          ['g', 'c'],
+        ],
+      ),
+    );
+    expect(unsupported).toEqual([]);
+    for (const [store, extra] of [
+      ['f-store', ''],
+      ['m-store', '.withCachingEnabled()'],
+      ['j-store', ''],
+      ['c-store', ''],
+    ])
+      expect(code).toContain(`(Stores.persistentVersionedKeyValueStore('${store}', 5000))${extra}`);
+  });
 });

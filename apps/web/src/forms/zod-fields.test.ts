@@ -111,13 +111,36 @@ describe('structured fields get row editors instead of raw JSON', () => {
     expect(process.find((f) => f.key === 'params')!.control).toEqual({ type: 'entries' });
   });
 
-  it('gives the table kind an optional versioned-store group (history retention, segment interval)', () => {
-    const versioned = fieldsOf(nodeKinds.table.config).find((f) => f.key === 'versioned');
-    expect(versioned).toMatchObject({ optional: true, control: { type: 'object' } });
-    const inner = versioned?.control.type === 'object' ? versioned.control.fields : [];
-    expect(inner.map((f) => [f.key, f.optional])).toEqual([
-      ['historyRetentionMs', false],
-      ['segmentIntervalMs', true],
-    ]);
+  it.each([
+    'table',
+    'toTable',
+    'tableFilter',
+    'tableFilterNot',
+    'tableMapValues',
+    'tableTableJoin',
+    'foreignKeyJoin',
+    'count',
+    'reduce',
+    'aggregate',
+    'cogroup',
+    'tableCount',
+    'tableReduce',
+    'tableAggregate',
+  ] as const)(
+    'gives %s an optional versioned-store group (history retention, segment interval)',
+    (kind) => {
+      const versioned = fieldsOf(nodeKinds[kind].config).find((f) => f.key === 'versioned');
+      expect(versioned).toMatchObject({ optional: true, control: { type: 'object' } });
+      const inner = versioned?.control.type === 'object' ? versioned.control.fields : [];
+      expect(inner.map((f) => [f.key, f.optional])).toEqual([
+        ['historyRetentionMs', false],
+        ['segmentIntervalMs', true],
+      ]);
+    },
+  );
+
+  it('gives windowed aggregations no versioned store (they materialize window or session stores)', () => {
+    for (const kind of ['windowedCount', 'windowedReduce', 'windowedAggregate'] as const)
+      expect(fieldsOf(nodeKinds[kind].config).some((f) => f.key === 'versioned')).toBe(false);
   });
 });

@@ -9,7 +9,11 @@ export class PlanningError extends Error {
   override readonly name = 'PlanningError';
   constructor(
     readonly code:
-      'duplicate_name' | 'duplicate_store' | 'retention_too_small' | 'grace_needs_versioned_table',
+      | 'duplicate_name'
+      | 'duplicate_store'
+      | 'retention_too_small'
+      | 'grace_needs_versioned_table'
+      | 'suppress_of_versioned_table',
     message: string,
     readonly nodeId: string | undefined,
   ) {

@@ -1,7 +1,7 @@
 // A versioned key-value store's plan (KIP-889): its history retention and segment interval, the
 // interval defaulting as Stores.persistentVersionedKeyValueStore(name, historyRetention) does.
 import type { StorePlan } from '../plan-types.js';
-import type { PendingStore } from './builder.js';
+import type { PendingStore, PlanBuilder } from './builder.js';
 
 /** RocksDbVersionedKeyValueBytesStoreSupplier's default segment interval for a history retention. */
 export function defaultSegmentIntervalMs(historyRetentionMs: number): number {
@@ -35,4 +35,34 @@ export function applyVersioned(
   if (config.versioned === undefined) return;
   pending.versioned = versionedPlan(config.versioned);
   pending.caching = false;
+}
+
+const PASSING_ON = new Set(['tableFilter', 'tableFilterNot', 'tableMapValues']);
+
+/**
+ * InternalStreamsBuilder#isVersionedOrVersionedUpstream for a table node: its own store decides
+ * (a versioned one, or not), an unmaterialized filter / mapValues passes its parent's on, a
+ * cogroup's merge its aggregators' store; anything else (an unmaterialized join's merger too) is
+ * not versioned.
+ */
+export function tableOutputVersioned(b: PlanBuilder, name: string): boolean {
+  const node = b.nodes.get(name);
+  if (!node) return false;
+  if (node.op === 'cogroup') return tableOutputVersioned(b, node.parents[0] ?? '');
+  if (node.stores.length === 0)
+    return PASSING_ON.has(node.op) && tableOutputVersioned(b, node.parents[0] ?? '');
+  return node.stores.some((s) => b.stores.get(s)?.versioned !== undefined);
+}
+
+/**
+ * KTableImpl#suppress and InternalStreamsBuilder#enableVersionedSemantics refuse to suppress a
+ * versioned table, with these messages (TopologyException's "Invalid topology: " prefix).
+ */
+export function suppressProblem(b: PlanBuilder, parent: string): string | null {
+  if (!tableOutputVersioned(b, parent)) return null;
+  const node = b.nodes.get(parent);
+  const direct = node !== undefined && (node.stores.length > 0 || node.op === 'cogroup');
+  return direct
+    ? 'Invalid topology: suppress() is only supported for non-versioned KTables'
+    : 'Invalid topology: suppress() is only supported for non-versioned KTables (note that version semantics might be inherited from upstream)';
 }

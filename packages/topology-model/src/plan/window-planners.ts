@@ -7,6 +7,7 @@ import type { SerdeName, WindowSpec } from '../schema.js';
 import { PlanningError, type PlanBuilder } from './builder.js';
 import { singleInput, type Flow, type Planner } from './flow.js';
 import { materializedGiven, streamAggregation } from './stateful-planners.js';
+import { suppressProblem } from './versioned-plan.js';
 
 const DROPPED: SerdeName = 'json';
 
@@ -154,6 +155,9 @@ export const windowPlanners: { [K in WindowKind]: Planner<K> } = {
     const store =
       node.name !== undefined ? `${node.name}-store` : b.newStoreName('KTABLE-SUPPRESS-');
     inFlow.table?.enableSendingOldValues(true);
+    const problem = suppressProblem(b, inFlow.from);
+    if (problem !== null)
+      b.conflicts.push(new PlanningError('suppress_of_versioned_table', problem, node.id));
     b.addProcessor(name, 'suppress', [inFlow.from], node.id, { modelNode: node, stores: [store] });
     const serdes = { keySerde: inFlow.keySerde, valueSerde: inFlow.valueSerde };
     const pending = b.addStore(

@@ -24,6 +24,8 @@ export const ISSUE_CODES = [
    * retention is shorter than the grace period (Kafka Streams' IllegalArgumentExceptions).
    */
   'grace_needs_versioned_table',
+  /** suppress() of a versioned table, or below one (Kafka Streams' TopologyException). */
+  'suppress_of_versioned_table',
   /** A process / processValues node connects to a store that no node or `stores` entry defines. */
   'unknown_store',
   /** A function reference not in the registry given to validateTopology (`functions` option). */

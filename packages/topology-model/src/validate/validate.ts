@@ -45,9 +45,11 @@ export function validateTopology(input: unknown, options: ValidateOptions = {}):
           ? 'config.retentionMs'
           : conflict.code === 'grace_needs_versioned_table'
             ? 'config.gracePeriodMs'
-            : 'name';
+            : conflict.code === 'suppress_of_versioned_table'
+              ? ''
+              : 'name';
     const issue: ValidationIssue = {
-      path: index >= 0 ? `nodes[${index}].${field}` : 'nodes',
+      path: index < 0 ? 'nodes' : field === '' ? `nodes[${index}]` : `nodes[${index}].${field}`,
       code: conflict.code,
       message: conflict.message,
     };

@@ -316,4 +316,35 @@ describe('stream–table joins with a grace period', () => {
     ]);
     expect(validateTopology(graceJoin(50, versioned)).ok).toBe(true);
   });
+
+  it('refuses suppress() of a versioned table at the suppress node (messages checked against Kafka in the engine)', () => {
+    const versioned = { store: 'v', versioned: { historyRetentionMs: 50 } };
+    const suppressAfter = (steps: { kind: string; config: Record<string, unknown> }[]) => {
+      const all = [...steps, { kind: 'suppress', config: { until: 'timeLimit', timeLimitMs: 10 } }];
+      return doc(
+        'app',
+        [
+          { id: 'n0', kind: 'table', config: { topic: 'in' } },
+          ...all.map((step, i) => ({ id: `n${i + 1}`, ...step })),
+        ],
+        all.map((_, i) => ({ from: `n${i}`, to: `n${i + 1}` })),
+      );
+    };
+    const filter = (extra: Record<string, unknown>) => ({
+      kind: 'tableFilter',
+      config: { expression: 'true', ...extra },
+    });
+    const codes = (input: unknown) => {
+      const result = validateTopology(input);
+      return result.ok ? [] : result.errors.map((e) => [e.path, e.code]);
+    };
+    expect(codes(suppressAfter([filter(versioned)]))).toEqual([
+      ['nodes[2]', 'suppress_of_versioned_table'],
+    ]);
+    expect(codes(suppressAfter([filter(versioned), filter({})]))).toEqual([
+      ['nodes[3]', 'suppress_of_versioned_table'],
+    ]);
+    // A non-versioned materialization in between turns versioned semantics off.
+    expect(codes(suppressAfter([filter(versioned), filter({ store: 'plain' })]))).toEqual([]);
+  });
 });
