@@ -13,10 +13,7 @@
 // it holds the functions a running thread compiled, not only the bundle's top level. Nothing here
 // may fail a worker: a cache that cannot be read or written is simply not used.
 //
-// This file imports only what the bundle leaves outside (the log's reader and encoder, which load
-// native modules relative to their own files) and Node's built-ins.
-import * as logEncoder from '@streamwright/log/encoder';
-import * as logReader from '@streamwright/log/reader';
+// This file imports only Node's built-ins: the log's reader and encoder are in the bundle too.
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -36,10 +33,12 @@ const cached = cacheFile === null ? undefined : readOrUndefined(cacheFile);
 
 // One line, so the bundle's own lines (and its source map) keep their numbers. The parameters are
 // what scripts/bundle-worker.mjs leaves for the loader to give: CommonJS's five, the bundle's URL
-// (for import.meta.url) and a dynamic import (a script compiled from a code cache has no module
-// loader for import() of its own).
+// (import.meta.url of the engine's modules), the URL of the log's reader entry (import.meta.url
+// of the log's modules, which load their native modules — CRC-32C, snappy — from the log's own
+// dependencies) and a dynamic import (a script compiled from a code cache has no module loader
+// for import() of its own).
 const wrapped =
-  '(function (exports, require, module, __filename, __dirname, __bundleUrl, __dynamicImport) {' +
+  '(function (exports, require, module, __filename, __dirname, __bundleUrl, __logUrl, __dynamicImport) {' +
   '"use strict";' +
   source +
   '\n})';
@@ -66,12 +65,6 @@ if (cacheFile !== null && (cached === undefined || script.cachedDataRejected ===
   process.once('exit', write);
 }
 
-const externals: Record<string, unknown> = {
-  '@streamwright/log/reader': logReader,
-  '@streamwright/log/encoder': logEncoder,
-};
-const requireFromBundle = createRequire(bundleUrl);
-const requireExternal = (id: string): unknown => externals[id] ?? requireFromBundle(id);
 const module = { exports: {} };
 const run = script.runInThisContext() as (
   exports: object,
@@ -80,15 +73,17 @@ const run = script.runInThisContext() as (
   filename: string,
   dirname: string,
   bundleUrl: string,
+  logUrl: string,
   dynamicImport: (specifier: string) => Promise<unknown>,
 ) => void;
 run(
   module.exports,
-  requireExternal,
+  createRequire(bundleUrl),
   module,
   bundlePath,
   fileURLToPath(new URL('.', bundleUrl)),
   bundleUrl.href,
+  import.meta.resolve('@streamwright/log/reader'),
   (specifier) => import(specifier),
 );
 
