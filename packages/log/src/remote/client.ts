@@ -24,6 +24,7 @@ import type {
   TopicPartition,
   TopicSpec,
 } from '../types.js';
+import { eachMessage, MessageBatcher } from './batching.js';
 import { unpack } from './pack.js';
 import { serveLog, type PackedFetch, type WireError } from './server.js';
 
@@ -119,35 +120,41 @@ export class RemoteLog {
   /** Topic metadata for the encoder, as a Kafka producer caches it; refreshed on a refusal. */
   private readonly metadata = new Map<string, ProducerTopicMetadata>();
 
+  /** Calls go out batched per turn of this thread's event loop (see batching.ts). */
+  private readonly out: MessageBatcher;
+
   constructor(private readonly port: MessagePort) {
+    this.out = new MessageBatcher(port);
+    const handle = (msg: {
+      id?: number;
+      result?: unknown;
+      error?: WireError;
+      event?: {
+        member: number;
+        eventId: number;
+        type: string;
+        partitions: TopicPartition[];
+        generation?: number;
+      };
+    }): void => {
+      if (msg.event) {
+        const e = msg.event;
+        const handler = this.memberHandlers.get(e.member);
+        void Promise.resolve(handler?.(e))
+          .catch(() => undefined)
+          .then(() => this.out.send({ ack: e.eventId }));
+        return;
+      }
+      const p = this.pending.get(msg.id!);
+      if (!p) return;
+      this.pending.delete(msg.id!);
+      if (msg.error) p.reject(fromWire(msg.error));
+      else p.resolve(msg.result);
+    };
     port.on(
       'message',
-      (msg: {
-        id?: number;
-        result?: unknown;
-        error?: WireError;
-        event?: {
-          member: number;
-          eventId: number;
-          type: string;
-          partitions: TopicPartition[];
-          generation?: number;
-        };
-      }) => {
-        if (msg.event) {
-          const e = msg.event;
-          const handler = this.memberHandlers.get(e.member);
-          void Promise.resolve(handler?.(e))
-            .catch(() => undefined)
-            .then(() => port.postMessage({ ack: e.eventId }));
-          return;
-        }
-        const p = this.pending.get(msg.id!);
-        if (!p) return;
-        this.pending.delete(msg.id!);
-        if (msg.error) p.reject(fromWire(msg.error));
-        else p.resolve(msg.result);
-      },
+      (data: Parameters<typeof handle>[0] | { batch: Parameters<typeof handle>[0][] }) =>
+        eachMessage(data, handle),
     );
   }
 
@@ -155,7 +162,7 @@ export class RemoteLog {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.port.postMessage({ id, method, args }, transfer);
+      this.out.send({ id, method, args }, transfer);
     });
   }
 
@@ -438,6 +445,7 @@ export class RemoteLog {
   close(): void {
     for (const t of this.heartbeats) clearInterval(t);
     this.heartbeats.clear();
+    this.out.flush();
     this.port.close();
   }
 }

@@ -10,6 +10,7 @@ import type { GroupMembership, JoinOptions } from '../groups/coordinator.js';
 import type { Log } from '../log.js';
 import type { TransactionalProducer } from '../transactions/coordinator.js';
 import type { FetchResult, TopicPartition } from '../types.js';
+import { eachMessage, MessageBatcher } from './batching.js';
 import { pack, transferables, type Packed } from './pack.js';
 
 export interface Request {
@@ -94,15 +95,16 @@ export function serveLog(log: Log, port: MessagePort): void {
   const acks = new Map<number, () => void>();
   let nextKey = 1;
 
+  const out = new MessageBatcher(port);
   const reply = (id: number, result: unknown, transfer: ArrayBuffer[] = []): void =>
-    port.postMessage({ id, result }, transfer);
+    out.send({ id, result }, transfer);
 
   /** Sends an event to the client and waits for its acknowledgement (rebalance callbacks). */
   const event = (payload: object): Promise<void> =>
     new Promise((resolve) => {
       const eventId = nextKey++;
       acks.set(eventId, resolve);
-      port.postMessage({ event: { ...payload, eventId } });
+      out.send({ event: { ...payload, eventId } });
     });
 
   const methods: Record<string, (...args: never[]) => unknown> = {
@@ -218,7 +220,7 @@ export function serveLog(log: Log, port: MessagePort): void {
     closeProducer: (key: number) => void producers.delete(key),
   };
 
-  port.on('message', (msg: Request | { ack: number }) => {
+  const handle = (msg: Request | { ack: number }): void => {
     if ('ack' in msg) {
       acks.get(msg.ack)?.();
       acks.delete(msg.ack);
@@ -226,7 +228,7 @@ export function serveLog(log: Log, port: MessagePort): void {
     }
     const fn = methods[msg.method];
     if (!fn)
-      return port.postMessage({
+      return out.send({
         id: msg.id,
         error: { name: 'Error', message: `unknown method ${msg.method}` },
       });
@@ -239,9 +241,14 @@ export function serveLog(log: Log, port: MessagePort): void {
             reply(msg.id, r.value, r.transfer);
           else reply(msg.id, result);
         },
-        (err: unknown) => port.postMessage({ id: msg.id, error: toWire(err) }),
+        (err: unknown) => out.send({ id: msg.id, error: toWire(err) }),
       );
-  });
+  };
+  port.on(
+    'message',
+    (data: Parameters<typeof handle>[0] | { batch: Parameters<typeof handle>[0][] }) =>
+      eachMessage(data, handle),
+  );
 
   port.on('close', () => {
     for (const ac of polls.values()) ac.abort();
