@@ -7,8 +7,9 @@
 // bundle is a script run through node:vm, whose cachedData V8 checks itself: a cache made by
 // another Node, V8 flags or bundle is rejected, and then replaced.
 //
-// The cache lives in STREAMWRIGHT_CODE_CACHE_DIR (default: <os tmpdir>/streamwright-code-cache),
-// one file per Node version, flags and bundle; `off` disables it. It is written once, by the first
+// The cache lives in STREAMWRIGHT_CODE_CACHE_DIR (default: <os tmpdir>/streamwright-code-cache-
+// <uid>; used only when this user owns it and nobody else can write to it), one file per Node
+// version, flags and bundle; `off` disables it. It is written once, by the first
 // worker that found none (or a rejected one), when it exits or after CACHE_AFTER_MS of running, so
 // it holds the functions a running thread compiled, not only the bundle's top level. Nothing here
 // may fail a worker: a cache that cannot be read or written is simply not used.
@@ -91,10 +92,16 @@ run(
 function cachePath(bundle: string, length: number): string | null {
   const setting = process.env['STREAMWRIGHT_CODE_CACHE_DIR'];
   if (setting === 'off') return null;
+  const uid = process.getuid?.();
   const dir =
-    setting !== undefined && setting !== '' ? setting : join(tmpdir(), 'streamwright-code-cache');
+    setting !== undefined && setting !== ''
+      ? setting
+      : join(tmpdir(), `streamwright-code-cache-${uid ?? 'user'}`);
   try {
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // V8 runs what a cache holds: only a directory of this user that nobody else can write to.
+    const owner = statSync(dir);
+    if ((uid !== undefined && owner.uid !== uid) || (owner.mode & 0o022) !== 0) return null;
     const { mtimeMs } = statSync(bundle);
     // V8 rejects a cache of other flags itself; keying by them too keeps two ways of running
     // (tests, a benchmark with --expose-gc) from replacing each other's cache on every start.
