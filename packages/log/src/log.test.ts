@@ -358,6 +358,34 @@ describe('flush policy and acknowledgements', () => {
     }
   });
 
+  it("with flush.ms, the partitions' timed fsyncs go out together, once per interval", async () => {
+    const log = await openTestLog();
+    await log.createTopic('t', 3, { 'flush.messages': '9223372036854775807', 'flush.ms': 300 });
+    const calls: number[] = [];
+    const real = fs.fdatasync;
+    // The real fdatasync, with the time of each call noted.
+    const fdatasync = vi.spyOn(fs, 'fdatasync').mockImplementation(((
+      fd: number,
+      cb: (err: NodeJS.ErrnoException | null) => void,
+    ) => {
+      calls.push(performance.now());
+      real(fd, cb);
+    }) as typeof fs.fdatasync);
+    try {
+      const acked: Promise<unknown>[] = [];
+      for (let p = 0; p < 3; p++) {
+        // Due at 300, 350 and 400 ms: within half an interval of the first one.
+        acked.push(log.produce([{ topic: 't', partition: p, key: null, value: bytes(`${p}`) }]));
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await Promise.all(acked);
+      expect(calls).toHaveLength(3);
+      expect(Math.max(...calls) - Math.min(...calls)).toBeLessThan(30); // one round
+    } finally {
+      fdatasync.mockRestore();
+    }
+  });
+
   it('with flush.messages=N fsyncs once N messages are pending', async () => {
     const log = await openTestLog();
     await log.createTopic('t', 1, { 'flush.messages': 3 });

@@ -21,6 +21,7 @@ import {
 import { LogError, LogErrorCode } from './errors.js';
 import type { TopicHandle } from './produce.js';
 import { PartitionLog } from './storage/partition-log.js';
+import { FlushRounds } from './storage/flush-rounds.js';
 import type { RecoveryEvent } from './storage/segment.js';
 import type { PartitionState, TopicDescription, TopicSpec } from './types.js';
 
@@ -36,6 +37,8 @@ export class Topics {
   readonly map = new Map<string, TopicState>();
   private readonly registry: TopicRegistry;
   private readonly defaults: Record<string, string>;
+  /** The timed flushes of all partitions go out together (see FlushRounds). */
+  private readonly flushRounds = new FlushRounds();
 
   constructor(
     private readonly dataDir: string,
@@ -92,6 +95,7 @@ export class Topics {
       partition,
       config: (): TopicConfig => state.config,
       clock: this.clock,
+      flushRounds: this.flushRounds,
     };
   }
 

@@ -7,6 +7,7 @@
 // for the next one. Nothing runs while idle: a timer exists only while unflushed data does.
 import { performance } from 'node:perf_hooks';
 import { LogError, LogErrorCode } from '../errors.js';
+import { FlushRounds, type TimedFlush } from './flush-rounds.js';
 
 export interface FlushTarget {
   /** The offset after the last appended batch. */
@@ -27,7 +28,7 @@ export interface FlushPolicy {
 /** With a count policy but no time bound, acks still complete within this time. */
 export const COUNT_POLICY_MAX_WAIT_MS = 1000;
 
-export class Flusher {
+export class Flusher implements TimedFlush {
   /** Messages appended and not yet durable. */
   private unflushed = 0;
   /** Appends not yet durable, oldest first: the offset after each, its messages, its time. */
@@ -36,7 +37,6 @@ export class Flusher {
   private pendingAt: number[] = [];
   /** Index of the oldest entry still pending in the arrays above (they are compacted lazily). */
   private pendingHead = 0;
-  private timer: NodeJS.Timeout | null = null;
   /** When the last time-triggered flush started: at most one per flush.ms, as Kafka's. */
   private lastTimedFlushAt = -Infinity;
   private running: Promise<void> | null = null;
@@ -48,6 +48,8 @@ export class Flusher {
     private readonly target: FlushTarget,
     private readonly policy: () => FlushPolicy,
     startOffset: number,
+    /** Shared by the partitions of a Log: their timed flushes go out together. */
+    private readonly rounds: FlushRounds = new FlushRounds(),
   ) {
     this.durableOffset = startOffset;
   }
@@ -76,26 +78,36 @@ export class Flusher {
     if (this.running === null) this.schedule();
   }
 
-  /** Flushes now if the policy says so, else arms the timer for when it will. */
+  /** Its timed flush interval: flush.ms, or the count policy's time bound. */
+  interval(): number {
+    const { flushMs } = this.policy();
+    return flushMs === Infinity ? COUNT_POLICY_MAX_WAIT_MS : flushMs;
+  }
+
+  /** Flushes now if the policy says so, else tells the Log's flush rounds when it will. */
   private schedule(): void {
     if (this.pendingHead === this.pendingEnds.length || this.failure) return;
-    const { flushMessages, flushMs } = this.policy();
-    const wait = flushMs === Infinity ? COUNT_POLICY_MAX_WAIT_MS : flushMs;
-    const oldest = this.pendingAt[this.pendingHead]!;
-    const due = Math.max(oldest, this.lastTimedFlushAt) + wait - performance.now();
-    if (this.unflushed >= flushMessages) {
+    const due =
+      Math.max(this.pendingAt[this.pendingHead]!, this.lastTimedFlushAt) +
+      this.interval() -
+      performance.now();
+    if (this.unflushed >= this.policy().flushMessages) {
       void this.request();
     } else if (due <= 0) {
-      this.lastTimedFlushAt = performance.now();
-      // At once, not after the current task: in a burst of produce calls a microtask can wait
-      // for tens of milliseconds, and what is appended is already in the files.
-      void this.request(true);
-    } else if (this.timer === null) {
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        if (this.running === null) this.schedule();
-      }, Math.ceil(due));
-    }
+      this.flushTimed();
+      // The other partitions due soon flush now too (see FlushRounds).
+      this.rounds.run(this);
+    } else this.rounds.at(this, performance.now() + due);
+  }
+
+  /** A timed flush, now (the policy's time has come, or a round of the Log's partitions). */
+  flushTimed(): void {
+    if (this.running !== null || this.pendingHead === this.pendingEnds.length || this.failure)
+      return; // a running flush schedules what it leaves
+    this.lastTimedFlushAt = performance.now();
+    // At once, not after the current task: in a burst of produce calls a microtask can wait for
+    // tens of milliseconds, and what is appended is already in the files.
+    void this.request(true);
   }
 
   /** Resolves once every offset below `offset + 1` is durable under the policy. */
@@ -111,10 +123,7 @@ export class Flusher {
    */
   request(now = false): Promise<void> {
     if (this.running) return this.running;
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = null;
-    }
+    this.rounds.cancel(this);
     this.running = (async () => {
       if (!now) await Promise.resolve();
       let end: number;
@@ -179,8 +188,7 @@ export class Flusher {
   }
 
   stop(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.rounds.cancel(this);
     this.fail(
       new LogError(LogErrorCode.LOG_CLOSED, 'the log was closed before the write became durable'),
     );

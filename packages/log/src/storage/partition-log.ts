@@ -18,6 +18,7 @@ import {
 } from '../format/record-batch.js';
 import type { TopicConfig } from '../config.js';
 import { Flusher } from './flusher.js';
+import type { FlushRounds } from './flush-rounds.js';
 import { fdatasync, fsyncDirSync } from './fs-util.js';
 import { segmentsToDelete } from './retention.js';
 import { openSegments, swapInCleaned } from './partition-files.js';
@@ -52,6 +53,8 @@ export interface PartitionOptions {
   partition: number;
   config: () => TopicConfig;
   clock: () => number;
+  /** The Log's flush rounds (its partitions' timed flushes go out together). */
+  flushRounds?: FlushRounds;
 }
 
 export class PartitionLog {
@@ -87,6 +90,7 @@ export class PartitionLog {
       },
       () => this.config,
       0,
+      opts.flushRounds,
     );
   }
 
