@@ -3,7 +3,8 @@
 // registration topic (key = foreign key bytes, value = SubscriptionWrapper v1 with the Murmur3
 // hash of the left value), the response topic (key = left key bytes, value =
 // SubscriptionResponseWrapper v0), the subscription store's changelog (key = CombinedKey bytes)
-// and the output, for JSON tables and for tables with bytes, long and string serdes.
+// and the output, for JSON tables and for tables with bytes, long and string serdes, and with
+// upgrade.from 3.3 or older set.
 import { runOracle, type OracleResult, type OracleScenario } from '@streamwright/ks-oracle';
 import { planTopology, validateTopology } from '@streamwright/topology-model';
 import { Buffer } from 'node:buffer';
@@ -15,9 +16,10 @@ type Serde = 'json' | 'string' | 'long' | 'bytes';
 const fkJoin = (
   serdes: { leftKey: Serde; leftValue: Serde; rightKey: Serde; rightValue: Serde },
   config: Record<string, unknown>,
+  appConfig: Record<string, string> = {},
 ) => ({
   schemaVersion: 1,
-  application: { id: 'wire' },
+  application: { id: 'wire', config: appConfig },
   topics: ['orders', 'products', 'out'].map((t) => ({ name: t, partitions: 1 })),
   nodes: [
     {
@@ -116,6 +118,22 @@ const cases: { name: string; topology: ReturnType<typeof fkJoin>; inputs: typeof
     ),
     inputs: bytesStory,
   },
+  // upgrade.from 3.3 or older: Kafka's SubscriptionWrapperSerde would write version 0 wrappers,
+  // but Kafka Streams 4.1 never configures that serde with the application's config, so version
+  // 1 wrappers are what it writes, and what we write.
+  ...['3.3', '2.4'].map((upgradeFrom) => ({
+    name: `left join with upgrade.from ${upgradeFrom} (still version 1 wrappers)`,
+    topology: fkJoin(
+      plain,
+      {
+        type: 'left',
+        foreignKeyExtractor: '"product" in value ? value.product : null',
+        joiner: '{"qty": left.qty, "product": right}',
+      },
+      { 'upgrade.from': upgradeFrom },
+    ),
+    inputs: jsonStory,
+  })),
 ];
 
 /** The topics compared: both internal topics, the subscription changelog and the output. */
@@ -196,3 +214,17 @@ describe('foreign-key join wire formats against Kafka Streams 4.1', () => {
     });
   }
 });
+
+it('refuses an upgrade.from Kafka Streams does not know, with its ConfigException message', async () => {
+  const topology = fkJoin(
+    plain,
+    { foreignKeyExtractor: 'value.product', joiner: 'left' },
+    { 'upgrade.from': '3.11' },
+  );
+  const [reference] = await runOracle([{ name: 'bad upgrade.from', topology, inputs: [] }]);
+  const result = validateTopology(topology);
+  expect(result.ok).toBe(false);
+  const issue = result.ok ? undefined : result.errors[0];
+  expect(issue?.path).toBe('application.config["upgrade.from"]');
+  expect(reference?.error).toBe(`ConfigException: ${issue?.message}`);
+}, 300_000);

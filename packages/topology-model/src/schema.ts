@@ -19,6 +19,36 @@ const positiveInt = z.number().int().positive();
 export const processingGuaranteeSchema = z.enum(['at_least_once', 'exactly_once_v2']);
 export const exceptionHandlerSchema = z.enum(['log-and-fail', 'log-and-continue']);
 
+/** Kafka Streams 4.1's UpgradeFromValues. */
+export const UPGRADE_FROM_VALUES = [
+  '0.10.0',
+  '0.10.1',
+  '0.10.2',
+  '0.11.0',
+  '1.0',
+  '1.1',
+  '2.0',
+  '2.1',
+  '2.2',
+  '2.3',
+  '2.4',
+  '2.5',
+  '2.6',
+  '2.7',
+  '2.8',
+  '3.0',
+  '3.1',
+  '3.2',
+  '3.3',
+  '3.4',
+  '3.5',
+  '3.6',
+  '3.7',
+  '3.8',
+  '3.9',
+  '4.0',
+] as const;
+
 /**
  * Application config uses Kafka Streams' dotted keys. Known keys are typed; unknown keys are kept
  * (as Kafka Streams passes them to clients) but must be scalar.
@@ -51,6 +81,18 @@ export const appConfigSchema = z
      * (a table's source topic doubles as its store's changelog); `none` is the default.
      */
     'topology.optimization': z.enum(['none', 'reuse.ktable.source.topics']).optional(),
+    /**
+     * Kafka Streams' upgrade.from (a rolling upgrade from that version): from 3.3 or older, a
+     * foreign-key join writes version 0 subscription wrappers (no primary partition), which
+     * Kafka Streams before 3.4 can read. Other effects (rebalance protocol versions) do not exist
+     * here.
+     */
+    'upgrade.from': z
+      .enum(UPGRADE_FROM_VALUES, {
+        error: (issue) =>
+          `Invalid value ${String(issue.input)} for configuration upgrade.from: String must be one of: null, ${UPGRADE_FROM_VALUES.join(', ')}`,
+      })
+      .optional(),
   })
   .catchall(z.union([z.string(), z.number(), z.boolean()]));
 export type AppConfig = z.infer<typeof appConfigSchema>;
