@@ -195,10 +195,12 @@ for (const name of cases) {
     median,
     runs: rates.map(Math.round),
     cpuNsPerRecord: Math.round(cpuNs),
+    cpuNsPerRecordRuns: cpus.map(Math.round),
   });
   console.log(
     `${name}: ${(median / 1e3).toFixed(0)} k records/s median (runs: ${rates.map((x) => (x / 1e3).toFixed(0)).join(', ')} k), ` +
-      `${cpuNs.toFixed(0)} ns CPU per record median (≙ ${(1e6 / cpuNs).toFixed(0)} k records/s per core)`,
+      `${cpuNs.toFixed(0)} ns CPU per record median (≙ ${(1e6 / cpuNs).toFixed(0)} k records/s per core; ` +
+      `runs: ${cpus.map((x) => x.toFixed(0)).join(', ')} ns)`,
   );
 }
 if (args.json) console.log(JSON.stringify(results));

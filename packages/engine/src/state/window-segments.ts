@@ -1,6 +1,6 @@
-// The in-memory layout of SegmentedWindowStore (window-store.ts): a window entry per put (Slot),
-// a key's windows within one time segment (one Slot or an array ordered by start), and the sorted
-// insert / find / remove helpers over them.
+// The in-memory layout of a SegmentedWindowStore without duplicates (window-store.ts; with
+// duplicates: window-columns.ts): a window entry per put (Slot), a key's windows within one time
+// segment (one Slot or an array ordered by start), and the sorted insert / find / remove helpers.
 import type { ValueAndTimestamp } from './key-value-store.js';
 import type { KeyId } from './key-order.js';
 
@@ -9,7 +9,7 @@ export interface WindowEntry extends ValueAndTimestamp {
   start: number;
 }
 
-/** One window of one key (one put, with duplicates); the store's entries are these objects. */
+/** One window of one key; the store's entries are these objects. */
 export class Slot implements WindowEntry {
   dirty = false;
   /**
@@ -68,12 +68,6 @@ export function find(windows: Windows | undefined, start: number): Slot | undefi
   if (windows instanceof Slot) return windows.start === start ? windows : undefined;
   const slot = windows[upperBound(windows, start) - 1];
   return slot !== undefined && slot.start === start ? slot : undefined;
-}
-
-/** The first (earliest put) window of `start`, with duplicates. */
-export function findFirst(windows: Windows | undefined, start: number): Slot | undefined {
-  if (windows === undefined || windows instanceof Slot) return find(windows, start);
-  return windows.find((s) => s.start === start);
 }
 
 export function insert(segment: Segment, slot: Slot): void {

@@ -5,22 +5,22 @@
 // segment lives (AbstractRocksDBSegmentedBytesStore's actualFrom).
 //
 // The store owns its changelog: a put marks the window dirty (once, however often it changes
-// before the commit) and the commit writes one record per dirty window in Kafka's layout —
-// key = the key's bytes, the window start (int64) and a sequence number (int32, WindowKeySchema);
-// value = the value's bytes, prefixed by the timestamp (int64) in a timestamped store
-// (ValueAndTimestampSerializer). With `retainDuplicates` (stream–stream join buffers) every put is
-// a new entry with its own sequence number, as Kafka's stores with duplicates keep them.
+// before the commit) and the commit writes one record per dirty window in Kafka's layout
+// (window-changelog.ts). With `retainDuplicates` (stream–stream join buffers) every put is
+// a new entry with its own sequence number, as Kafka's stores with duplicates keep them; such a
+// store keeps its segments in columns (window-columns.ts), the others a window object each
+// (window-segments.ts).
 import type { SerdeName } from '@streamwright/topology-model';
 import type { ProduceRecord, StoredRecord } from '../api.js';
 import { getSerde } from '../serdes/index.js';
-import type { Serde } from '../serdes/serde.js';
-import { keyOrderFor, type KeyOrder } from './key-order.js';
-import { readLong, viewOf, writeLong, type TaskStateStore } from './task-store.js';
+import { keyOrderFor, type KeyId, type KeyOrder } from './key-order.js';
+import type { TaskStateStore } from './task-store.js';
+import { WindowChangelogFormat } from './window-changelog.js';
+import { ColumnSegment, WindowRead } from './window-columns.js';
 import {
   collect,
   collectAt,
   find,
-  findFirst,
   insert,
   keyOf,
   remove,
@@ -67,7 +67,13 @@ export function defaultSegmentInterval(retentionMs: number): number {
   return Math.max(Math.floor(retentionMs / 2), 1);
 }
 
-const SUFFIX_BYTES = 12;
+/** What range reads sort by (Slot and WindowRead both have it). */
+interface Sortable {
+  start: number;
+  id: KeyId;
+  key: unknown;
+  seq: number;
+}
 
 export class SegmentedWindowStore implements TaskStateStore {
   readonly name: string;
@@ -78,14 +84,15 @@ export class SegmentedWindowStore implements TaskStateStore {
   readonly retainDuplicates: boolean;
   readonly timestamped: boolean;
   readonly windowSizeMs: number;
-  readonly #segments = new Map<number, Segment>();
+  /** Segments by id: ColumnSegments with duplicates, Segments without. */
+  readonly #segments = new Map<number, Segment | ColumnSegment>();
   /** Live segments, ascending by id. */
-  #ordered: Segment[] = [];
+  #ordered: (Segment | ColumnSegment)[] = [];
   #observedStreamTime = -1;
   #seq = 0;
   readonly #logging: boolean;
   readonly #keys: KeyOrder;
-  readonly #valueSerde: Serde<unknown>;
+  readonly #format: WindowChangelogFormat;
   /** Puts skipped because their segment had expired (Kafka: expired-window-record-drop). */
   expiredRecordsTotal = 0;
 
@@ -104,7 +111,11 @@ export class SegmentedWindowStore implements TaskStateStore {
     this.timestamped = options.timestamped ?? true;
     this.windowSizeMs = options.windowSizeMs ?? 0;
     this.#keys = keyOrderFor(options.keySerde ?? 'json');
-    this.#valueSerde = getSerde(options.valueSerde ?? 'json');
+    this.#format = new WindowChangelogFormat(
+      this.#keys.serde,
+      getSerde(options.valueSerde ?? 'json'),
+      this.timestamped,
+    );
   }
 
   segmentId(timestamp: number): number {
@@ -141,10 +152,12 @@ export class SegmentedWindowStore implements TaskStateStore {
     if (this.retainDuplicates) {
       // Kafka Streams' stores with duplicates ignore deletes (a null put is a no-op).
       if (deleting) return true;
-      this.#insert(new Slot(key, id, windowStart, ++this.#seq, value, timestamp), true);
+      const columns = this.#segment(this.segmentId(windowStart)) as ColumnSegment;
+      const at = columns.add(key, id, windowStart, ++this.#seq, value, timestamp);
+      if (this.#logging) columns.dirty.push(at);
       return true;
     }
-    const segment = this.#segments.get(this.segmentId(windowStart));
+    const segment = this.#segments.get(this.segmentId(windowStart)) as Segment | undefined;
     const slot = find(segment?.byKey.get(id), windowStart);
     if (slot !== undefined) {
       const fresh = new Slot(key, id, windowStart, 0, deleting ? null : value, timestamp);
@@ -161,7 +174,7 @@ export class SegmentedWindowStore implements TaskStateStore {
     }
     const fresh = new Slot(key, id, windowStart, 0, deleting ? null : value, timestamp);
     // Deleting what is not here still logs a tombstone (the window may be in the changelog).
-    if (deleting) this.#markDirty(this.#segment(this.segmentId(windowStart)), fresh);
+    if (deleting) this.#markDirty(this.#segment(this.segmentId(windowStart)) as Segment, fresh);
     else this.#insert(fresh, true);
     return true;
   }
@@ -186,11 +199,17 @@ export class SegmentedWindowStore implements TaskStateStore {
     return true;
   }
 
-  #segment(segmentId: number): Segment {
+  #segment(segmentId: number): Segment | ColumnSegment {
     let segment = this.#segments.get(segmentId);
     if (segment === undefined) {
-      this.#segments.set(segmentId, (segment = new Segment(segmentId)));
       const list = this.#ordered;
+      // A new column segment starts as large as the newest one ended up (segments see similar
+      // traffic), so its columns rarely grow.
+      const newest = list[list.length - 1];
+      segment = this.retainDuplicates
+        ? new ColumnSegment(segmentId, newest instanceof ColumnSegment ? newest.size : 0)
+        : new Segment(segmentId);
+      this.#segments.set(segmentId, segment);
       let i = list.length;
       while (i > 0 && list[i - 1]!.id > segmentId) i--;
       if (i === list.length) list.push(segment);
@@ -200,7 +219,7 @@ export class SegmentedWindowStore implements TaskStateStore {
   }
 
   #insert(slot: Slot, log: boolean): void {
-    const segment = this.#segment(this.segmentId(slot.start));
+    const segment = this.#segment(this.segmentId(slot.start)) as Segment;
     insert(segment, slot);
     if (log) this.#markDirty(segment, slot);
   }
@@ -218,9 +237,13 @@ export class SegmentedWindowStore implements TaskStateStore {
   /** fetch(key, windowStart): the window's value, or undefined (also when expired). */
   fetch(key: unknown, windowStart: number): WindowEntry | undefined {
     if (!this.#live(windowStart)) return undefined;
-    const windows = this.#segments.get(this.segmentId(windowStart))?.byKey.get(this.#keys.id(key));
-    // With duplicates: the earliest put of that window (WindowStore#fetch(key, time)).
-    return this.retainDuplicates ? findFirst(windows, windowStart) : find(windows, windowStart);
+    const segment = this.#segments.get(this.segmentId(windowStart));
+    if (segment instanceof ColumnSegment) {
+      // With duplicates: the earliest put of that window (WindowStore#fetch(key, time)).
+      const at = segment.findFirst(this.#keys.id(key), windowStart);
+      return at < 0 ? undefined : new WindowRead(segment, at);
+    }
+    return find(segment?.byKey.get(this.#keys.id(key)), windowStart);
   }
 
   #lowerBound(from: number): number {
@@ -244,8 +267,9 @@ export class SegmentedWindowStore implements TaskStateStore {
   }
 
   /**
-   * fetchRange into out[0…n), returning n; entries past n are left as they were (a caller reusing
-   * one array for every fetch allocates nothing).
+   * fetchRange into out[0…n), returning n; entries past n are left as they were. With duplicates
+   * the reads found in out are reused (a caller reusing one array for every fetch allocates
+   * little, and is done with the previous fetch's entries); without, out gets the store's own.
    */
   fetchRangeInto(key: unknown, from: number, timeTo: number, out: WindowEntry[]): number {
     const timeFrom = this.#lowerBound(from);
@@ -255,7 +279,13 @@ export class SegmentedWindowStore implements TaskStateStore {
     const list = this.#ordered;
     let n = 0;
     for (let i = this.#firstSegment(timeFrom); i < list.length && list[i]!.id <= hi; i++) {
-      const windows = list[i]!.byKey.get(id);
+      const segment = list[i]!;
+      if (segment instanceof ColumnSegment) {
+        const positions = segment.byKey.get(id);
+        if (positions !== undefined) n = segment.collectAt(positions, timeFrom, timeTo, out, n);
+        continue;
+      }
+      const windows = segment.byKey.get(id);
       if (windows !== undefined) n = collectAt(windows, timeFrom, timeTo, out, n);
     }
     return n;
@@ -270,7 +300,7 @@ export class SegmentedWindowStore implements TaskStateStore {
    */
   fetchKeyRange(keyFrom: unknown, keyTo: unknown, from: number, timeTo: number): WindowEntry[] {
     const timeFrom = this.#lowerBound(from);
-    const out: Slot[] = [];
+    const out: (Slot | WindowRead)[] = [];
     if (timeFrom > timeTo) return out;
     const hasFrom = keyFrom !== null && keyFrom !== undefined;
     const hasTo = keyTo !== null && keyTo !== undefined;
@@ -279,21 +309,18 @@ export class SegmentedWindowStore implements TaskStateStore {
     const hi = this.segmentId(timeTo);
     const list = this.#ordered;
     for (let i = this.#firstSegment(timeFrom); i < list.length && list[i]!.id <= hi; i++) {
-      const byKey = list[i]!.byKey;
+      const segment = list[i]!;
       if (count > 0) {
         // countRange > 0: the ids are the consecutive numbers from keyFrom.
         const first = keyFrom as number;
-        for (let k = 0; k < count; k++) {
-          const windows = byKey.get(first + k);
-          if (windows !== undefined) collect(windows, timeFrom, timeTo, out);
-        }
+        for (let k = 0; k < count; k++) this.#collect(segment, first + k, timeFrom, timeTo, out);
         continue;
       }
-      for (const windows of byKey.values()) {
-        const key = keyOf(windows);
+      for (const id of segment.byKey.keys()) {
+        const key = this.#keyOf(segment, id);
         if (hasFrom && this.#keys.compare(key, keyFrom) < 0) continue;
         if (hasTo && this.#keys.compare(key, keyTo) > 0) continue;
-        collect(windows, timeFrom, timeTo, out);
+        this.#collect(segment, id, timeFrom, timeTo, out);
       }
     }
     return this.#sortByStartThenKey(out);
@@ -308,23 +335,48 @@ export class SegmentedWindowStore implements TaskStateStore {
     const timeFrom = retentionEdge
       ? Math.max(from, this.#observedStreamTime - this.retentionMs)
       : this.#lowerBound(from);
-    const out: Slot[] = [];
+    const out: (Slot | WindowRead)[] = [];
     if (timeFrom > timeTo) return out;
     const hi = this.segmentId(timeTo);
     const list = this.#ordered;
-    for (let i = this.#firstSegment(timeFrom); i < list.length && list[i]!.id <= hi; i++)
-      for (const windows of list[i]!.byKey.values()) collect(windows, timeFrom, timeTo, out);
+    for (let i = this.#firstSegment(timeFrom); i < list.length && list[i]!.id <= hi; i++) {
+      const segment = list[i]!;
+      for (const id of segment.byKey.keys()) this.#collect(segment, id, timeFrom, timeTo, out);
+    }
     return this.#sortByStartThenKey(out);
+  }
+
+  /** Pushes the key's windows in `segment` starting within [from, to] onto `out`, by start. */
+  #collect(
+    segment: Segment | ColumnSegment,
+    id: KeyId,
+    from: number,
+    to: number,
+    out: (Slot | WindowRead)[],
+  ): void {
+    if (segment instanceof ColumnSegment) {
+      const positions = segment.byKey.get(id);
+      if (positions !== undefined) segment.collect(positions, from, to, out);
+    } else {
+      const windows = segment.byKey.get(id);
+      if (windows !== undefined) collect(windows, from, to, out as Slot[]);
+    }
+  }
+
+  #keyOf(segment: Segment | ColumnSegment, id: KeyId): unknown {
+    return segment instanceof ColumnSegment
+      ? segment.keyOf(segment.byKey.get(id)!)
+      : keyOf(segment.byKey.get(id)!);
   }
 
   all(): WindowEntry[] {
     return this.fetchAll(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
   }
 
-  readonly #byStartThenKey = (a: Slot, b: Slot): number =>
+  readonly #byStartThenKey = (a: Sortable, b: Sortable): number =>
     a.start - b.start || (a.id === b.id ? 0 : this.#keys.compare(a.key, b.key)) || a.seq - b.seq;
 
-  #sortByStartThenKey(slots: Slot[]): Slot[] {
+  #sortByStartThenKey<T extends Sortable>(slots: T[]): T[] {
     const n = slots.length;
     if (n > 32) return slots.sort(this.#byStartThenKey);
     // Insertion sort in place: no allocation, and linear on the nearly ordered matches of a
@@ -343,9 +395,12 @@ export class SegmentedWindowStore implements TaskStateStore {
 
   approximateNumEntries(): number {
     let n = 0;
-    for (const segment of this.#ordered)
-      for (const windows of segment.byKey.values())
-        n += windows instanceof Slot ? 1 : windows.length;
+    for (const segment of this.#ordered) {
+      if (segment instanceof ColumnSegment) n += segment.indexed;
+      else
+        for (const windows of segment.byKey.values())
+          n += windows instanceof Slot ? 1 : windows.length;
+    }
     return n;
   }
 
@@ -353,6 +408,10 @@ export class SegmentedWindowStore implements TaskStateStore {
     if (this.changelogTopic === null) return [];
     const out: ProduceRecord[] = [];
     for (const segment of this.#ordered) {
+      if (segment instanceof ColumnSegment) {
+        this.#columnChangelog(segment, out);
+        continue;
+      }
       const dirty = segment.dirty;
       if (dirty.length === 0) continue;
       segment.dirty = [];
@@ -367,8 +426,8 @@ export class SegmentedWindowStore implements TaskStateStore {
         out.push({
           topic: this.changelogTopic,
           partition: this.partition,
-          key: this.#changelogKey(slot),
-          value: slot.value === null ? null : this.#changelogValue(slot),
+          key: this.#format.key(slot.key, slot.start, slot.seq),
+          value: slot.value === null ? null : this.#format.value(slot.value, slot.timestamp),
           timestamp: slot.timestamp,
         });
       }
@@ -376,38 +435,37 @@ export class SegmentedWindowStore implements TaskStateStore {
     return out;
   }
 
-  #changelogKey(slot: Slot): Uint8Array {
-    const key = this.#keys.serde.serialize(slot.key) ?? new Uint8Array(0);
-    const out = new Uint8Array(key.byteLength + SUFFIX_BYTES);
-    out.set(key, 0);
-    const view = viewOf(out);
-    writeLong(view, key.byteLength, slot.start);
-    view.setInt32(key.byteLength + 8, slot.seq, false);
-    return out;
-  }
-
-  #changelogValue(slot: Slot): Uint8Array | null {
-    const value = this.#valueSerde.serialize(slot.value);
-    if (!this.timestamped) return value;
-    const bytes = value ?? new Uint8Array(0);
-    const out = new Uint8Array(8 + bytes.byteLength);
-    writeLong(viewOf(out), 0, slot.timestamp);
-    out.set(bytes, 8);
-    return out;
+  /** A column segment's windows put since the last commit, in put order. */
+  #columnChangelog(segment: ColumnSegment, out: ProduceRecord[]): void {
+    const dirty = segment.dirty;
+    if (dirty.length === 0) return;
+    segment.dirty = [];
+    for (const at of dirty) {
+      const start = segment.starts[at]!;
+      if (!this.#live(start)) continue; // as above
+      const timestamp = segment.timestamps[at]!;
+      out.push({
+        topic: this.changelogTopic!,
+        partition: this.partition,
+        key: this.#format.key(segment.keys[at], start, segment.seqs[at]!),
+        value: this.#format.value(segment.values[at], timestamp),
+        timestamp,
+      });
+    }
   }
 
   restore(record: StoredRecord): void {
-    const bytes = record.key;
-    if (bytes === null || bytes.byteLength < SUFFIX_BYTES) return;
-    const n = bytes.byteLength - SUFFIX_BYTES;
-    const view = viewOf(bytes);
-    const start = readLong(view, n);
-    const seq = view.getInt32(n + 8, false);
-    const key = this.#keys.serde.deserialize(bytes.subarray(0, n));
+    const parsed = this.#format.parseKey(record.key);
+    if (parsed === null) return;
+    const { key, start, seq } = parsed;
     const id = this.#keys.id(key);
     if (!this.#advance(start)) return;
     if (seq > this.#seq) this.#seq = seq;
-    const segment = this.#segments.get(this.segmentId(start));
+    if (this.retainDuplicates) {
+      this.#restoreColumn(record, key, id, start, seq);
+      return;
+    }
+    const segment = this.#segments.get(this.segmentId(start)) as Segment | undefined;
     const windows = segment?.byKey.get(id);
     const existing =
       windows === undefined
@@ -419,13 +477,7 @@ export class SegmentedWindowStore implements TaskStateStore {
       if (existing !== undefined) remove(segment!, existing);
       return;
     }
-    let timestamp = record.timestamp;
-    let valueBytes: Uint8Array = record.value;
-    if (this.timestamped && valueBytes.byteLength >= 8) {
-      timestamp = readLong(viewOf(valueBytes), 0);
-      valueBytes = valueBytes.subarray(8);
-    }
-    const value = this.#valueSerde.deserialize(valueBytes);
+    const { value, timestamp } = this.#format.parseValue(record.value, record.timestamp);
     if (existing !== undefined) {
       existing.value = value;
       existing.timestamp = timestamp;
@@ -433,6 +485,26 @@ export class SegmentedWindowStore implements TaskStateStore {
     } else {
       this.#insert(new Slot(key, id, start, seq, value, timestamp), false);
     }
+  }
+
+  #restoreColumn(record: StoredRecord, key: unknown, id: KeyId, start: number, seq: number): void {
+    const segment = this.#segments.get(this.segmentId(start)) as ColumnSegment | undefined;
+    const existing = segment === undefined ? -1 : segment.findSeq(id, start, seq);
+    if (record.value === null) {
+      if (existing >= 0) segment!.unindex(existing);
+      return;
+    }
+    const { value, timestamp } = this.#format.parseValue(record.value, record.timestamp);
+    if (existing >= 0) segment!.replace(existing, value, timestamp);
+    else
+      (this.#segment(this.segmentId(start)) as ColumnSegment).add(
+        key,
+        id,
+        start,
+        seq,
+        value,
+        timestamp,
+      );
   }
 
   wipe(): void {
