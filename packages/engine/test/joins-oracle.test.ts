@@ -147,7 +147,96 @@ const globalInput = [
   { topic: 'orders', key: 'o3', value: { item: 'i9' }, timestamp: 50 },
 ];
 
+// A re-keyed stream (repartitioned: Kafka names the join after the repartition's three nodes)
+// joined with a table read through unmaterialized filter and mapValues (KTableFilter /
+// KTableMapValues value getters: a filtered-out user is missing, others are mapped).
+const rekeyedThroughGetters = (type: string) =>
+  doc(
+    [
+      { id: 'orders', kind: 'source', config: { topic: 'orders' } },
+      { id: 'byUser', kind: 'selectKey', config: { expression: 'value.user' } },
+      { id: 'users', kind: 'table', config: { topic: 'users' } },
+      { id: 'adults', kind: 'tableFilter', config: { expression: 'value.age >= 18' } },
+      { id: 'names', kind: 'tableMapValues', config: { expression: 'value.name' } },
+      {
+        id: 'j',
+        kind: 'streamTableJoin',
+        config: { type, joiner: '{"o": left, "u": right}', keySerde: 'string' },
+      },
+      { id: 'out', kind: 'sink', config: { topic: 'out' } },
+    ],
+    [
+      { from: 'orders', to: 'byUser' },
+      { from: 'byUser', to: 'j', toPort: 'left' },
+      { from: 'users', to: 'adults' },
+      { from: 'adults', to: 'names' },
+      { from: 'names', to: 'j', toPort: 'right' },
+      { from: 'j', to: 'out' },
+    ],
+    ['orders', 'users', 'out'],
+  );
+const rekeyedInput = [
+  { topic: 'users', key: 'u1', value: { name: 'Ann', age: 30 }, timestamp: 0 },
+  { topic: 'users', key: 'u2', value: { name: 'Bo', age: 12 }, timestamp: 1 },
+  { topic: 'orders', key: 'o1', value: { user: 'u1' }, timestamp: 10 },
+  { topic: 'orders', key: 'o2', value: { user: 'u2' }, timestamp: 20 },
+  { topic: 'orders', key: 'o3', value: { user: 'u3' }, timestamp: 30 },
+  { topic: 'users', key: 'u2', value: { name: 'Bo', age: 18 }, timestamp: 40 },
+  { topic: 'users', key: 'u1', value: { name: 'Ann', age: 17 }, timestamp: 41 },
+  { topic: 'orders', key: 'o4', value: { user: 'u2' }, timestamp: 50 },
+  { topic: 'orders', key: 'o5', value: { user: 'u1' }, timestamp: 60 },
+];
+
+// Table–table joins whose sides are read through filter and mapValues getters (each side looks
+// the other up through the other's KTableFilter / KTableMapValues getters).
+const tableTableThroughGetters = (type: string) =>
+  doc(
+    [
+      { id: 'users', kind: 'table', config: { topic: 'users' } },
+      { id: 'adults', kind: 'tableFilter', config: { expression: 'value.age >= 18' } },
+      { id: 'names', kind: 'tableMapValues', config: { expression: 'value.name' } },
+      { id: 'accounts', kind: 'table', config: { topic: 'accounts' } },
+      { id: 'open', kind: 'tableFilterNot', config: { expression: 'value.closed' } },
+      { id: 'j', kind: 'tableTableJoin', config: { type, joiner: '{"l": left, "r": right}' } },
+      { id: 'ts', kind: 'toStream', config: {} },
+      { id: 'out', kind: 'sink', config: { topic: 'out' } },
+    ],
+    [
+      { from: 'users', to: 'adults' },
+      { from: 'adults', to: 'names' },
+      { from: 'names', to: 'j', toPort: 'left' },
+      { from: 'accounts', to: 'open' },
+      { from: 'open', to: 'j', toPort: 'right' },
+      { from: 'j', to: 'ts' },
+      { from: 'ts', to: 'out' },
+    ],
+    ['users', 'accounts', 'out'],
+  );
+const tableTableGetterInput = [
+  { topic: 'users', key: 'u1', value: { name: 'Ann', age: 30 }, timestamp: 0 },
+  { topic: 'users', key: 'u2', value: { name: 'Bo', age: 12 }, timestamp: 1 },
+  { topic: 'accounts', key: 'u1', value: { closed: false, n: 1 }, timestamp: 2 },
+  { topic: 'accounts', key: 'u2', value: { closed: false, n: 2 }, timestamp: 3 },
+  { topic: 'accounts', key: 'u3', value: { closed: true, n: 3 }, timestamp: 4 },
+  { topic: 'users', key: 'u3', value: { name: 'Cy', age: 40 }, timestamp: 5 },
+  { topic: 'users', key: 'u2', value: { name: 'Bo', age: 18 }, timestamp: 6 },
+  { topic: 'accounts', key: 'u1', value: { closed: true, n: 1 }, timestamp: 7 },
+  { topic: 'users', key: 'u1', value: { name: 'Ann', age: 31 }, timestamp: 8 },
+];
+
 const scenarios: OracleScenario[] = [
+  ...['inner', 'left', 'outer'].map((t) => ({
+    name: `table–table ${t}, both sides through filter / mapValues getters`,
+    topology: tableTableThroughGetters(t),
+    inputs: tableTableGetterInput,
+    outputs: ['out'],
+  })),
+  ...['inner', 'left'].map((t) => ({
+    name: `stream–table ${t}, re-keyed, through a table filter and mapValues`,
+    topology: rekeyedThroughGetters(t),
+    inputs: rekeyedInput,
+    outputs: ['out'],
+  })),
   ...['inner', 'left'].map((t) => ({
     name: `stream–table ${t}`,
     topology: streamTable(t),

@@ -1,6 +1,6 @@
 // The plan: what the engine executes. topology-model owns it so that the designer, describe()
 // and the engine agree on sub-topologies, Kafka Streams node names, internal topics and stores.
-import type { NodeKind, SerdeName, TopologyNode, WindowSpec } from './schema.js';
+import type { Logic, NodeKind, SerdeName, TopologyNode, WindowSpec } from './schema.js';
 
 /**
  * What the engine runs at a planned node. Model kinds map to their own op, plus the nodes the
@@ -87,6 +87,21 @@ export interface PlannedNode {
   windowing?: { window: WindowSpec; emitStrategy: 'onWindowUpdate' | 'onWindowClose' };
   /** A stream–globalTable join: the global store it reads (not connected, as in Kafka Streams). */
   globalStores?: string[];
+  /**
+   * A stream–table join (or one side of a table–table join) reading its table (the other side)
+   * through unmaterialized tableFilter / tableFilterNot /
+   * tableMapValues nodes (KTableImpl#valueGetterSupplier chains their getters over the store):
+   * their logic, store side first, applied to every value looked up.
+   */
+  tableGetter?: TableGetterStep[];
+}
+
+/** One KTableFilter / KTableMapValues value getter over the store a join reads. */
+export interface TableGetterStep {
+  op: 'tableFilter' | 'tableFilterNot' | 'tableMapValues';
+  expression: Logic;
+  /** The Kafka Streams node it belongs to (for error messages). */
+  node: string;
 }
 
 export interface SubtopologyPlan {

@@ -5,7 +5,8 @@ import type { JoinWindowSpec, PlannedNode } from '@streamwright/topology-model';
 import { EngineError } from '../errors.js';
 import { changeForwarder, putVersionAndForward } from '../processor/change-forwarder.js';
 import { isVersionedStore } from '../state/versioned-store.js';
-import type { CompiledLogic } from '../processor/logic.js';
+import { compileLogic, type CompiledLogic } from '../processor/logic.js';
+import type { FunctionRegistry } from '../processor/registries.js';
 import type { ProcessorContext } from '../processor/processor-context.js';
 import type { Processor } from '../processor/processor-node.js';
 import { Change, type EngineRecord } from '../processor/record.js';
@@ -31,6 +32,37 @@ export interface JoinFactoryContext {
   config: Record<string, unknown>;
   logic(field: string, context: 'joiner' | 'selectKey'): CompiledLogic;
   sendOldValues: boolean;
+  /** The function registry: for the logic of the table getter's filter / mapValues steps. */
+  functions?: FunctionRegistry;
+}
+
+/**
+ * KTableFilter / KTableMapValues value getters over the store a join reads its table (the other
+ * table) from, for the unmaterialized table nodes between them: a value filtered out, or mapped to
+ * null, is missing.
+ */
+function tableGetterOf(c: JoinFactoryContext): ((key: unknown, value: unknown) => unknown) | null {
+  const steps = c.node.tableGetter ?? [];
+  if (steps.length === 0) return null;
+  const compiled = steps.map((step) => ({
+    op: step.op,
+    fn: compileLogic(
+      step.expression,
+      step.op === 'tableMapValues' ? 'mapValues' : 'filter',
+      c.functions ?? {},
+      `${step.node} expression`,
+    ),
+  }));
+  return (key, value) => {
+    let current = value;
+    for (const { op, fn } of compiled) {
+      if (current === null || current === undefined) return null;
+      const vars = { key, value: current, timestamp: 0, headers: {} };
+      if (op === 'tableMapValues') current = fn(vars);
+      else if ((fn(vars) === true) !== (op === 'tableFilter')) current = null;
+    }
+    return current ?? null;
+  };
 }
 
 function joinerOf(c: JoinFactoryContext): Joiner {
@@ -83,6 +115,7 @@ export function joinNodeFactory(c: JoinFactoryContext): Factory {
           `${node.name}: the table side has no store to join with`,
         );
       const leftJoin = config['type'] === 'left';
+      const getter = tableGetterOf(c) ?? undefined;
       return (ctx) => {
         let buffer: TimeOrderedKeyValueBuffer | undefined;
         return streamTableJoinProcessor(
@@ -93,6 +126,7 @@ export function joinNodeFactory(c: JoinFactoryContext): Factory {
           bufferName === undefined
             ? undefined
             : () => (buffer ??= ctx.stateStore(bufferName, TimeOrderedKeyValueBuffer)),
+          getter,
         );
       };
     }
@@ -116,6 +150,7 @@ export function joinNodeFactory(c: JoinFactoryContext): Factory {
       const joiner = joinerOf(c);
       const store = node.stores[0];
       const type = config['type'] as TableJoinType;
+      const getter = tableGetterOf(c);
       return (ctx) =>
         tableTableJoinProcessor(ctx, {
           side: side === 'right' ? 'right' : 'left',
@@ -123,6 +158,7 @@ export function joinNodeFactory(c: JoinFactoryContext): Factory {
           other: () => (store === undefined ? undefined : ctx.stores.get(store)),
           joiner,
           sendOldValues: c.sendOldValues,
+          ...(getter === null ? {} : { getter }),
         });
     }
     case 'join-merge': {

@@ -28,18 +28,22 @@ export function streamTableJoinProcessor(
   leftJoin: boolean,
   joiner: Joiner,
   buffer?: () => TimeOrderedKeyValueBuffer,
+  /** The table's filter / mapValues getters over the store (null: filtered out). */
+  getter?: (key: unknown, value: unknown) => unknown,
 ): Processor {
   const join = (record: EngineRecord): void => {
     // A versioned table is read as of the stream record's time (KIP-914).
     const store = isNullish(record.key) ? undefined : table();
-    const other =
+    const found =
       store === undefined
         ? undefined
         : isVersionedStore(store)
           ? (store.getAsOf(record.key, record.timestamp) ?? undefined)
           : store.get(record.key);
-    if (other === undefined && !leftJoin) return;
-    ctx.forward({ ...record, value: joiner(record.key, record.value, other?.value ?? null) });
+    let other: unknown = found?.value ?? null;
+    if (getter !== undefined && other !== null) other = getter(record.key, other);
+    if ((other === null || other === undefined) && !leftJoin) return;
+    ctx.forward({ ...record, value: joiner(record.key, record.value, other) });
   };
   // An evicted record joins in the context it was buffered with (topic, partition, offset).
   const emit = (buffered: BufferedStreamRecord): void => {
@@ -113,6 +117,8 @@ export function tableTableJoinProcessor(
     other: () => KeyValueStore | undefined;
     joiner: Joiner;
     sendOldValues: boolean;
+    /** The other table's filter / mapValues getters over its store (null: filtered out). */
+    getter?: (key: unknown, value: unknown) => unknown;
   },
 ): Processor {
   const thisOuter =
@@ -133,7 +139,11 @@ export function tableTableJoinProcessor(
         ctx.taskMetrics.droppedRecordsTotal++;
         return;
       }
-      const other = options.other()?.get(record.key);
+      let other = options.other()?.get(record.key);
+      if (other !== undefined && options.getter !== undefined) {
+        const value = options.getter(record.key, other.value);
+        other = isNullish(value) ? undefined : { ...other, value };
+      }
       const otherValue = other?.value ?? null;
       let timestamp = record.timestamp;
       if (other === undefined) {

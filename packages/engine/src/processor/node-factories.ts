@@ -339,7 +339,7 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
     case 'streamTableJoin':
     case 'streamGlobalTableJoin':
     case 'tableTableJoin':
-      return joinNodeFactory({ node, config: cfg, logic, sendOldValues });
+      return joinNodeFactory({ node, config: cfg, logic, sendOldValues, functions });
     case 'fk-subscription-send':
     case 'fk-subscription-receive':
     case 'fk-subscription-join':

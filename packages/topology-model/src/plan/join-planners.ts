@@ -2,6 +2,7 @@
 // doStreamTableJoin, globalTableJoin) and KTableImpl#doJoin (Kafka Streams 4.1): the order in
 // which names are burnt is what makes generated names match. A stream side whose key changed is
 // repartitioned first; the source topics of both sides form a co-partition group.
+import type { TableGetterStep } from '../plan-types.js';
 import type { SerdeName } from '../schema.js';
 import { PlanningError, type PlanBuilder } from './builder.js';
 import { applyVersioned } from './versioned-plan.js';
@@ -29,21 +30,41 @@ export function sourceTopicsOf(b: PlanBuilder, from: string): string[] {
 
 /** KTableImpl#valueGetterSupplier: the store the join reads a table side from (materializing it). */
 export function valueGetterStores(b: PlanBuilder, flow: Flow): string[] {
+  return valueGetter(b, flow).stores;
+}
+
+/**
+ * The store a table side is read from and the getters of the unmaterialized filter / mapValues
+ * nodes on the way (KTableFilter / KTableMapValues value getters), store side first.
+ */
+export function valueGetter(
+  b: PlanBuilder,
+  flow: Flow,
+): { stores: string[]; steps: TableGetterStep[] } {
+  const steps: TableGetterStep[] = [];
   let name: string | undefined = flow.from;
   while (name !== undefined) {
     const node = b.nodes.get(name);
-    if (!node) return [];
+    if (!node) return { stores: [], steps };
     if (node.stores.length > 0) {
       for (const s of node.stores) {
         const pending = b.stores.get(s);
         if (pending) pending.materialized = true;
       }
-      return node.stores;
+      return { stores: node.stores, steps: steps.reverse() };
     }
     // Unmaterialized filter / mapValues read through their parent's getter.
+    const model = node.modelNode;
+    if (
+      model !== undefined &&
+      (model.kind === 'tableFilter' ||
+        model.kind === 'tableFilterNot' ||
+        model.kind === 'tableMapValues')
+    )
+      steps.push({ op: model.kind, expression: model.config.expression, node: node.name });
     name = node.parents.length === 1 ? node.parents[0] : undefined;
   }
-  return [];
+  return { stores: [], steps };
 }
 
 /** KStreamImpl#repartitionForJoin when the key changed before the join. */
@@ -181,19 +202,19 @@ export const joinPlanners: { [K in JoinKind]: Planner<K> } = {
     };
   },
 
-  // KStreamImpl#join(KTable): the join name (KSTREAM-JOIN- / KSTREAM-LEFTJOIN-) first, then a
-  // repartition named after the stream's node if its key changed; the processor reads the table
-  // through its store (materializing a source table).
+  // KStreamImpl#join(KTable): a repartition named after the stream's node if its key changed,
+  // then the join name (KSTREAM-JOIN- / KSTREAM-LEFTJOIN-; checked against 4.1); the processor
+  // reads the table through its store (materializing a source table).
   streamTableJoin: (node, inputs, b) => {
     let left = singleInput(inputs, node.id, 'left');
     const right = singleInput(inputs, node.id, 'right');
     const leftJoin = node.config.type === 'left';
-    const name = b.nameOrGenerate(node.name, leftJoin ? 'KSTREAM-LEFTJOIN-' : 'KSTREAM-JOIN-');
     left = joinableStream(b, left, node.id, node.name ?? left.from, node.config);
+    const name = b.nameOrGenerate(node.name, leftJoin ? 'KSTREAM-LEFTJOIN-' : 'KSTREAM-JOIN-');
     b.copartitionGroups.push([
       ...new Set([...sourceTopicsOf(b, left.from), ...sourceTopicsOf(b, right.from)]),
     ]);
-    const tableStores = valueGetterStores(b, right);
+    const { stores: tableStores, steps } = valueGetter(b, right);
     const grace = node.config.gracePeriodMs;
     let stores = tableStores;
     if (grace !== undefined) {
@@ -219,6 +240,8 @@ export const joinPlanners: { [K in JoinKind]: Planner<K> } = {
       stores = [buffer.name, ...tableStores];
     }
     b.addProcessor(name, 'streamTableJoin', [left.from], node.id, { modelNode: node, stores });
+    const joinNode = b.nodes.get(name);
+    if (joinNode && steps.length > 0) joinNode.tableGetter = steps;
     return {
       type: 'stream',
       from: name,
@@ -269,18 +292,23 @@ export const joinPlanners: { [K in JoinKind]: Planner<K> } = {
     if (c.type === 'outer') right.table?.enableSendingOldValues(true);
     const joinThis = b.suffixOrGenerate(node.name, '-join-this', 'KTABLE-JOINTHIS-');
     const joinOther = b.suffixOrGenerate(node.name, '-join-other', 'KTABLE-JOINOTHER-');
-    const leftStores = valueGetterStores(b, left);
-    const rightStores = valueGetterStores(b, right);
+    const leftGetter = valueGetter(b, left);
+    const rightGetter = valueGetter(b, right);
     b.addProcessor(joinThis, 'tableTableJoin', [left.from], node.id, {
       modelNode: node,
       port: 'left',
-      stores: rightStores,
+      stores: rightGetter.stores,
     });
     b.addProcessor(joinOther, 'tableTableJoin', [right.from], node.id, {
       modelNode: node,
       port: 'right',
-      stores: leftStores,
+      stores: leftGetter.stores,
     });
+    // Each side reads the other through that side's filter / mapValues getters.
+    const thisNode = b.nodes.get(joinThis);
+    const otherNode = b.nodes.get(joinOther);
+    if (thisNode && rightGetter.steps.length > 0) thisNode.tableGetter = rightGetter.steps;
+    if (otherNode && leftGetter.steps.length > 0) otherNode.tableGetter = leftGetter.steps;
     const keySerde = c.keySerde ?? left.keySerde;
     const valueSerde = c.valueSerde ?? DROPPED;
     b.addProcessor(merge, 'join-merge', [joinThis, joinOther], node.id, {
