@@ -1,7 +1,8 @@
-// The RemoteLog protocol's messages go out in batches: what one side sends within one turn of its
-// event loop (a burst of produce calls, or the answers to the 64 produce calls one fsync
-// acknowledged) travels as one message, so each side pays one post, one wake-up and one
-// deserialisation per burst instead of per call. A single message goes out as it is.
+// The log's thread answers RemoteLog calls in batches: what it sends within one turn of its event
+// loop (typically the answers to all the produce calls one fsync acknowledged) travels as one
+// message, so the worker pays one wake-up and one deserialisation per burst instead of per call.
+// A single message goes out as it is. (Calls are not batched: each is posted at once, so the log's
+// thread appends one produce call's batches while the worker encodes the next.)
 import type { MessagePort } from 'node:worker_threads';
 
 export class MessageBatcher {

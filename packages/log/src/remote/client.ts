@@ -24,7 +24,7 @@ import type {
   TopicPartition,
   TopicSpec,
 } from '../types.js';
-import { eachMessage, MessageBatcher } from './batching.js';
+import { eachMessage } from './batching.js';
 import { unpack } from './pack.js';
 import { serveLog, type PackedFetch, type WireError } from './server.js';
 
@@ -120,11 +120,7 @@ export class RemoteLog {
   /** Topic metadata for the encoder, as a Kafka producer caches it; refreshed on a refusal. */
   private readonly metadata = new Map<string, ProducerTopicMetadata>();
 
-  /** Calls go out batched per turn of this thread's event loop (see batching.ts). */
-  private readonly out: MessageBatcher;
-
   constructor(private readonly port: MessagePort) {
-    this.out = new MessageBatcher(port);
     const handle = (msg: {
       id?: number;
       result?: unknown;
@@ -142,7 +138,7 @@ export class RemoteLog {
         const handler = this.memberHandlers.get(e.member);
         void Promise.resolve(handler?.(e))
           .catch(() => undefined)
-          .then(() => this.out.send({ ack: e.eventId }));
+          .then(() => port.postMessage({ ack: e.eventId }));
         return;
       }
       const p = this.pending.get(msg.id!);
@@ -162,7 +158,9 @@ export class RemoteLog {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.out.send({ id, method, args }, transfer);
+      // Posted at once, not batched: the log's thread validates and appends this produce call's
+      // batches while this thread encodes the next ones.
+      this.port.postMessage({ id, method, args }, transfer);
     });
   }
 
@@ -445,7 +443,6 @@ export class RemoteLog {
   close(): void {
     for (const t of this.heartbeats) clearInterval(t);
     this.heartbeats.clear();
-    this.out.flush();
     this.port.close();
   }
 }
