@@ -62,15 +62,22 @@ describe('the built engine', () => {
     expect([...second.output].sort(byKey)).toEqual(expected);
     expect(statSync(file).mtimeMs).toBe(written);
 
-    // A damaged cache is rejected by V8: the workers still run, and the cache is written anew.
+    // A damaged cache is rejected by V8: the workers still run, and the cache is written anew;
+    // writing it removes the caches of older builds of the same bundle (not of other flags).
     writeFileSync(file, Buffer.from('not a code cache'));
+    const name = cacheFiles()[0]!;
+    const parts = name.split('-'); // worker-<node>-<arch>-<path>-<build>-<flags>.bin
+    const olderBuild = [...parts.slice(0, -2), '00000000', parts.at(-1)].join('-');
+    const otherFlags = [...parts.slice(0, -1), '00000000.bin'].join('-');
+    writeFileSync(join(cacheDir, olderBuild), 'an older build');
+    writeFileSync(join(cacheDir, otherFlags), 'other flags');
     const third = await runBuiltApp();
     expect([...third.output].sort(byKey)).toEqual(expected);
-    expect(cacheFiles()).toHaveLength(1);
+    expect(cacheFiles().sort()).toEqual([name, otherFlags].sort());
     expect(readFileSync(file).length).toBeGreaterThan(100);
 
     // V8 runs what a cache holds: a directory others can write to is not used at all.
-    rmSync(file);
+    for (const f of cacheFiles()) rmSync(join(cacheDir, f));
     chmodSync(cacheDir, 0o777);
     const fourth = await runBuiltApp();
     expect([...fourth.output].sort(byKey)).toEqual(expected);

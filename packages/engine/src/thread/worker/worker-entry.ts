@@ -15,10 +15,18 @@
 // may fail a worker: a cache that cannot be read or written is simply not used.
 //
 // This file imports only Node's built-ins: the log's reader and encoder are in the bundle too.
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import { threadId } from 'node:worker_threads';
@@ -58,6 +66,7 @@ if (cacheFile !== null && (cached === undefined || script.cachedDataRejected ===
       const tmp = `${cacheFile}.${process.pid}.${threadId}.tmp`;
       writeFileSync(tmp, data);
       renameSync(tmp, cacheFile); // atomic: a worker starting meanwhile reads the old file or this
+      removeOlderBuilds(cacheFile);
     } catch {
       // a read-only or full disk: run without a cache
     }
@@ -88,7 +97,11 @@ run(
   (specifier) => import(specifier),
 );
 
-/** Where this Node, these flags and this bundle keep their code cache; null: no cache. */
+/**
+ * Where this Node, these flags and this bundle keep their code cache; null: no cache. The name is
+ * `worker-<node>-<arch>-<bundle path>-<build>-<flags>.bin` (the last three hashed), so that caches
+ * of older builds of the same bundle can be told apart and removed.
+ */
 function cachePath(bundle: string, length: number): string | null {
   const setting = process.env['STREAMWRIGHT_CODE_CACHE_DIR'];
   if (setting === 'off') return null;
@@ -105,14 +118,28 @@ function cachePath(bundle: string, length: number): string | null {
     const { mtimeMs } = statSync(bundle);
     // V8 rejects a cache of other flags itself; keying by them too keeps two ways of running
     // (tests, a benchmark with --expose-gc) from replacing each other's cache on every start.
-    const key = fnv1a(
-      [bundle, length, mtimeMs, process.execArgv.join(' '), process.env['NODE_OPTIONS'] ?? ''].join(
-        '\n',
-      ),
-    );
-    return join(dir, `worker-${process.version}-${process.arch}-${key}.bin`);
+    const flags = [process.execArgv.join(' '), process.env['NODE_OPTIONS'] ?? ''].join('\n');
+    const name = [process.version, process.arch, fnv1a(bundle), fnv1a(`${length} ${mtimeMs}`)];
+    return join(dir, `worker-${name.join('-')}-${fnv1a(flags)}.bin`);
   } catch {
     return null;
+  }
+}
+
+/** Removes the caches of other builds of this bundle (same Node, arch and path; any flags). */
+function removeOlderBuilds(file: string): void {
+  const dir = dirname(file);
+  const parts = basename(file).split('-');
+  const bundle = parts.slice(0, -2).join('-') + '-'; // worker-<node>-<arch>-<path>-
+  const build = parts[parts.length - 2];
+  for (const other of readdirSync(dir)) {
+    if (!other.startsWith(bundle) || !other.endsWith('.bin')) continue;
+    if (other.split('-').at(-2) === build) continue;
+    try {
+      unlinkSync(join(dir, other));
+    } catch {
+      // removed by another worker meanwhile
+    }
   }
 }
 
