@@ -183,14 +183,14 @@ test('browse window and session stores: their windows with start and end, one ke
 // t = 1000, 7 at t = 2000, 6 at t = 3000.
 const versionedPrices = {
   schemaVersion: 1,
-  application: { id: 'prices-app', config: { 'commit.interval.ms': 100 } },
-  topics: [{ name: 'sw-prices', partitions: 1, config: {} }],
+  application: { id: 'st-prices-app', config: { 'commit.interval.ms': 100 } },
+  topics: [{ name: 'st-prices', partitions: 1, config: {} }],
   nodes: [
     {
       id: 'prices',
       kind: 'table',
       config: {
-        topic: 'sw-prices',
+        topic: 'st-prices',
         valueSerde: 'json',
         store: 'prices',
         versioned: { historyRetentionMs: 3_600_000 },
@@ -212,7 +212,7 @@ test('read a versioned store as of a time: the version valid then and until when
   await designer.deploy();
 
   await topics.open();
-  await topics.choose('sw-prices');
+  await topics.choose('st-prices');
   for (const [price, ts] of [
     [5, 1000],
     [7, 2000],
