@@ -4,6 +4,7 @@
 //   pnpm --filter @streamwright/engine build
 //   node bench/engine/run.mjs [case...] [--records 2000000] [--runs 3] [--threads 1,2]
 //                             [--partitions 4] [--value-size 100] [--keys 10000] [--json]
+//                             [--fresh-process]
 //
 // Cases (SimpleBenchmark's names): streamprocess (source → peek), streamprocesswithsink
 // (source → peek → to), streamcount (groupByKey → count). Default: streamprocess and
@@ -26,6 +27,13 @@
 // engine: fetch in batches of 1000 per partition, deserialize key and value, call the same peek
 // function (and serialize and produce in batches for the sink case), so engine/plain shows what
 // the engine's machinery costs.
+//
+// --fresh-process runs every engine run in a process of its own (as Kafka's SimpleBenchmark runs
+// each test in a fresh JVM), alternating 1 and 2 threads: then the 1-thread runs start as cold as
+// the 2-thread runs' workers do. Without it, the 1-thread runs use the main thread, whose JIT the
+// plain loop and the earlier runs have warmed, while each 2-thread run starts fresh workers. The
+// source topic is loaded in each child before its timed run; no plain loop runs there.
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -108,12 +116,60 @@ const results = [];
 let steady = [];
 let cpuCost = [];
 let threadRuns = [];
-console.error(
-  `# node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ')}; ` +
-    `${args.records} records, ${args.valueSize}-byte values, ${args.keys} keys, ${args.partitions} partitions, ${args.runs} runs`,
-);
+if (!args.child)
+  console.error(
+    `# node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}; ` +
+      `${args.records} records, ${args.valueSize}-byte values, ${args.keys} keys, ${args.partitions} partitions, ${args.runs} runs`,
+  );
+if (args.child) {
+  // One timed engine run in this fresh process; its figures as one JSON line for the parent.
+  const name = cases[0];
+  const spec = CASES[name];
+  const backend = await engine.createEmbeddedBackend({ retentionCheckIntervalMs: 3_600_000 });
+  await backend.createTopics([{ name: SOURCE, partitions: args.partitions }]);
+  await preload(backend);
+  gc();
+  const threads = args.threads[0];
+  const rate = await runEngine(backend, spec, name, threads, 0);
+  await backend.close();
+  console.log(JSON.stringify({ rate, steady: steady[0], cpu: cpuCost[0], thread: threadRuns[0] }));
+  process.exit(0);
+}
+if (args.freshProcess) {
+  for (const name of cases) {
+    const bytes = args.records * (4 + args.valueSize);
+    const row = { case: name, records: args.records, runs: {}, steady: {}, fresh: true };
+    const byThreads = new Map(args.threads.map((t) => [t, []]));
+    for (let r = 0; r < args.runs; r++)
+      for (const threads of args.threads)
+        byThreads.get(threads).push(await runChild(name, threads));
+    for (const [threads, runs] of byThreads) {
+      row.runs[threads] = summary(
+        runs.map((x) => x.rate),
+        bytes,
+      );
+      row.steady[threads] = summary(
+        runs.map((x) => x.steady),
+        bytes,
+      );
+      row.cpuNsPerRecord ??= {};
+      row.cpuNsPerRecord[threads] = median(runs.map((x) => x.cpu));
+      row.threadCpu ??= {};
+      row.threadCpu[threads] = threadSummary(runs.map((x) => x.thread));
+    }
+    if (row.runs[1] && row.runs[2]) {
+      row.twoVsOne = row.runs[2].median / row.runs[1].median;
+      row.twoVsOneSteady = row.steady[2].median / row.steady[1].median;
+      row.cpuTwoVsOne = row.cpuNsPerRecord[2] / row.cpuNsPerRecord[1];
+    }
+    results.push(row);
+    print(row);
+  }
+  if (args.json) console.log(JSON.stringify(results));
+  process.exit(0);
+}
 for (const name of cases) {
   const spec = CASES[name];
   const backend = await engine.createEmbeddedBackend({ retentionCheckIntervalMs: 3_600_000 });
@@ -158,6 +214,36 @@ for (const name of cases) {
 if (args.json) console.log(JSON.stringify(results));
 
 // ---- runs ---------------------------------------------------------------------------------------
+
+/** One engine run of `name` with `threads` stream threads in a fresh child process. */
+function runChild(name, threads) {
+  const argv = [
+    '--expose-gc',
+    fileURLToPath(import.meta.url),
+    name,
+    '--child',
+    '--threads',
+    String(threads),
+    '--records',
+    String(args.records),
+    '--partitions',
+    String(args.partitions),
+    '--value-size',
+    String(args.valueSize),
+    '--keys',
+    String(args.keys),
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`${name} with ${threads} threads: exit ${code}`));
+      resolve(JSON.parse(out.trim().split('\n').pop()));
+    });
+  });
+}
 
 async function preload(backend) {
   const pool = randomBytes(args.valueSize * 4096);
@@ -391,8 +477,8 @@ function summary(rates, bytes) {
 function print(row) {
   const fmt = (s) =>
     `${(s.median / 1e6).toFixed(3)} M records/s, ${s.mbPerSec.toFixed(1)} MB/s (runs: ${s.all.map((r) => (r / 1e6).toFixed(3)).join(', ')})`;
-  console.log(`${row.case}`);
-  console.log(`  plain loop:  ${fmt(row.plain)}`);
+  console.log(`${row.case}${row.fresh ? ' (each run in a fresh process)' : ''}`);
+  if (row.plain) console.log(`  plain loop:  ${fmt(row.plain)}`);
   for (const [threads, s] of Object.entries(row.runs)) {
     console.log(`  ${threads} thread${threads === '1' ? ': ' : 's:'}   ${fmt(s)}  end to end`);
     console.log(`               ${fmt(row.steady[threads])}  steady state`);
@@ -411,7 +497,8 @@ function print(row) {
         `               records per thread: ${t.split.map((s) => s.join(' / ')).join(', ')}${t.workersSeen < Number(threads) ? ' (a worker did not answer)' : ''}`,
       );
   }
-  console.log(`  engine / plain (1 thread, end to end): ${row.engineVsPlain.toFixed(2)}`);
+  if (row.engineVsPlain !== undefined)
+    console.log(`  engine / plain (1 thread, end to end): ${row.engineVsPlain.toFixed(2)}`);
   if (row.twoVsOne !== undefined) {
     console.log(
       `  2 threads / 1 thread: ${row.twoVsOne.toFixed(2)} end to end, ${row.twoVsOneSteady.toFixed(2)} steady state; ` +
@@ -434,6 +521,8 @@ function parseArgs(argv) {
     valueSize: 100,
     keys: 10_000,
     json: false,
+    freshProcess: false,
+    child: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -445,6 +534,8 @@ function parseArgs(argv) {
     else if (a === '--value-size') out.valueSize = Number(next());
     else if (a === '--keys') out.keys = Number(next());
     else if (a === '--json') out.json = true;
+    else if (a === '--fresh-process') out.freshProcess = true;
+    else if (a === '--child') out.child = true;
     else out._.push(a);
   }
   return out;
