@@ -310,17 +310,25 @@ export class SegmentedWindowStore implements TaskStateStore {
     const list = this.#ordered;
     for (let i = this.#firstSegment(timeFrom); i < list.length && list[i]!.id <= hi; i++) {
       const segment = list[i]!;
+      if (segment instanceof ColumnSegment) {
+        this.#collectColumns(segment, keyFrom, keyTo, count, timeFrom, timeTo, out);
+        continue;
+      }
+      const byKey = segment.byKey;
       if (count > 0) {
         // countRange > 0: the ids are the consecutive numbers from keyFrom.
         const first = keyFrom as number;
-        for (let k = 0; k < count; k++) this.#collect(segment, first + k, timeFrom, timeTo, out);
+        for (let k = 0; k < count; k++) {
+          const windows = byKey.get(first + k);
+          if (windows !== undefined) collect(windows, timeFrom, timeTo, out as Slot[]);
+        }
         continue;
       }
-      for (const id of segment.byKey.keys()) {
-        const key = this.#keyOf(segment, id);
+      for (const windows of byKey.values()) {
+        const key = keyOf(windows);
         if (hasFrom && this.#keys.compare(key, keyFrom) < 0) continue;
         if (hasTo && this.#keys.compare(key, keyTo) > 0) continue;
-        this.#collect(segment, id, timeFrom, timeTo, out);
+        collect(windows, timeFrom, timeTo, out as Slot[]);
       }
     }
     return this.#sortByStartThenKey(out);
@@ -341,32 +349,43 @@ export class SegmentedWindowStore implements TaskStateStore {
     const list = this.#ordered;
     for (let i = this.#firstSegment(timeFrom); i < list.length && list[i]!.id <= hi; i++) {
       const segment = list[i]!;
-      for (const id of segment.byKey.keys()) this.#collect(segment, id, timeFrom, timeTo, out);
+      if (segment instanceof ColumnSegment)
+        for (const positions of segment.byKey.values())
+          segment.collect(positions, timeFrom, timeTo, out);
+      else
+        for (const windows of segment.byKey.values())
+          collect(windows, timeFrom, timeTo, out as Slot[]);
     }
     return this.#sortByStartThenKey(out);
   }
 
-  /** Pushes the key's windows in `segment` starting within [from, to] onto `out`, by start. */
-  #collect(
-    segment: Segment | ColumnSegment,
-    id: KeyId,
-    from: number,
-    to: number,
-    out: (Slot | WindowRead)[],
+  /** fetchKeyRange's matches in a column segment (see there). */
+  #collectColumns(
+    segment: ColumnSegment,
+    keyFrom: unknown,
+    keyTo: unknown,
+    count: number,
+    timeFrom: number,
+    timeTo: number,
+    out: WindowEntry[],
   ): void {
-    if (segment instanceof ColumnSegment) {
-      const positions = segment.byKey.get(id);
-      if (positions !== undefined) segment.collect(positions, from, to, out);
-    } else {
-      const windows = segment.byKey.get(id);
-      if (windows !== undefined) collect(windows, from, to, out as Slot[]);
+    const byKey = segment.byKey;
+    if (count > 0) {
+      const first = keyFrom as number;
+      for (let k = 0; k < count; k++) {
+        const positions = byKey.get(first + k);
+        if (positions !== undefined) segment.collect(positions, timeFrom, timeTo, out);
+      }
+      return;
     }
-  }
-
-  #keyOf(segment: Segment | ColumnSegment, id: KeyId): unknown {
-    return segment instanceof ColumnSegment
-      ? segment.keyOf(segment.byKey.get(id)!)
-      : keyOf(segment.byKey.get(id)!);
+    const hasFrom = keyFrom !== null && keyFrom !== undefined;
+    const hasTo = keyTo !== null && keyTo !== undefined;
+    for (const positions of byKey.values()) {
+      const key = segment.keyOf(positions);
+      if (hasFrom && this.#keys.compare(key, keyFrom) < 0) continue;
+      if (hasTo && this.#keys.compare(key, keyTo) > 0) continue;
+      segment.collect(positions, timeFrom, timeTo, out);
+    }
   }
 
   all(): WindowEntry[] {
