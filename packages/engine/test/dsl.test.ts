@@ -262,5 +262,8 @@ describe('StreamsBuilder → topology document', () => {
         .windowedBy(TimeWindows.ofSizeWithNoGrace(10))
         .count(v('w')),
     ).toThrow(/windowed aggregations need a window or session store/);
+    expect(() => new StreamsBuilder().globalTable('g', undefined, v('g'))).toThrow(
+      'Invalid topology: GlobalTables cannot be versioned.',
+    );
   });
 });

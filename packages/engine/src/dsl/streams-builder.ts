@@ -318,6 +318,9 @@ export class StreamsBuilder {
     consumed?: Consumed<K, V>,
     materialized?: Materialized<K, V>,
   ): GlobalKTable<K, V> {
+    // InternalStreamsBuilder#globalTable's TopologyException.
+    if (materialized?.fields().versioned !== undefined)
+      throw new Error('Invalid topology: GlobalTables cannot be versioned.');
     const store = materialized?.fields().storeName;
     const node = this.#doc.addNode(
       'globalTable',

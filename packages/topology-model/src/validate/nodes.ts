@@ -116,7 +116,22 @@ export function checkNodes(
     const strict = schema instanceof z.ZodObject ? schema.strict() : schema;
     const parsed = strict.safeParse(raw.config);
     if (!parsed.success) {
-      for (const zi of parsed.error.issues) {
+      for (let zi of parsed.error.issues) {
+        // InternalStreamsBuilder#globalTable refuses a versioned supplier with its own message.
+        if (
+          raw.kind === 'globalTable' &&
+          zi.code === 'unrecognized_keys' &&
+          zi.keys.includes('versioned')
+        ) {
+          issue(
+            ['config', 'versioned'],
+            'invalid_config',
+            'Invalid topology: GlobalTables cannot be versioned.',
+          );
+          const keys = zi.keys.filter((k) => k !== 'versioned');
+          if (keys.length === 0) continue;
+          zi = { ...zi, keys };
+        }
         issues.push({
           ...zodIssue(zi, ['nodes', index, 'config']),
           nodeId: raw.id,

@@ -316,7 +316,9 @@ describe('stream–table joins with a grace period', () => {
     ]);
     expect(validateTopology(graceJoin(50, versioned)).ok).toBe(true);
   });
+});
 
+describe('what Kafka Streams refuses around versioned tables', () => {
   it('refuses suppress() of a versioned table at the suppress node (messages checked against Kafka in the engine)', () => {
     const versioned = { store: 'v', versioned: { historyRetentionMs: 50 } };
     const suppressAfter = (steps: { kind: string; config: Record<string, unknown> }[]) => {
@@ -346,5 +348,17 @@ describe('stream–table joins with a grace period', () => {
     ]);
     // A non-versioned materialization in between turns versioned semantics off.
     expect(codes(suppressAfter([filter(versioned), filter({ store: 'plain' })]))).toEqual([]);
+  });
+
+  it("refuses a versioned global table with Kafka Streams' message (InternalStreamsBuilder#globalTable)", () => {
+    const globalTable = (config: Record<string, unknown>) =>
+      doc('app', [{ id: 'g', kind: 'globalTable', config: { topic: 'in', ...config } }], []);
+    expect(issues(globalTable({ store: 's', versioned: { historyRetentionMs: 5 } }))).toEqual([
+      ['nodes[0].config.versioned', 'Invalid topology: GlobalTables cannot be versioned.'],
+    ]);
+    expect(issues(globalTable({ versioned: {}, cachng: true }))).toEqual([
+      ['nodes[0].config.versioned', 'Invalid topology: GlobalTables cannot be versioned.'],
+      ['nodes[0].config', 'unknown key: "cachng"'],
+    ]);
   });
 });
