@@ -23,7 +23,11 @@ function newestSource() {
 
 /** Builds the jar when it is missing or older than its sources. */
 export function ensureOracleBuilt({ verbose = false } = {}) {
-  if (existsSync(jar) && statSync(jar).mtimeMs >= newestSource()) return;
+  // The jar alone is not enough: it runs on the classpath Maven copies to target/lib (a cache
+  // restore or an interrupted build can leave the jar without it).
+  const lib = join(here, 'target', 'lib');
+  const complete = existsSync(jar) && existsSync(lib) && readdirSync(lib).length > 0;
+  if (complete && statSync(jar).mtimeMs >= newestSource()) return;
   const result = spawnSync(
     'flock',
     [join('/tmp', 'streamwright-ks-oracle.lock'), 'mvn', '-B', '-q', 'package', '-DskipTests'],
