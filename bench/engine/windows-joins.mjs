@@ -8,7 +8,8 @@
 // Cases: streamcountwindowed (groupByKey → hopping 1000 ms / 500 ms → count),
 // streamprocesswithwindowstore (a Processor API processor on a window store of 1 s windows kept
 // 3 s: fetch key ± 10 over the last second, then put), streamtablejoin
-// (KStream–KTable leftJoin), streamstreamjoin (KStream–KStream leftJoin, 10 s window),
+// (KStream–KTable leftJoin), streamtablejoingrace (the same with Joined#withGracePeriod(1000)
+// over a versioned table), streamstreamjoin (KStream–KStream leftJoin, 10 s window),
 // tabletablejoin (KTable–KTable leftJoin). Keys are Java integers from --keys, values 100 random
 // bytes, record timestamps one millisecond apart. Inputs are loaded once per case (not timed); a
 // run starts a fresh application and is timed from the first processed record until --records
@@ -99,6 +100,33 @@ const CASES = {
       src('stream', 'input'),
       src('table', 'table', 'table'),
       { id: 'join', kind: 'streamTableJoin', config: { type: 'left', joiner } },
+    ],
+    edges: [
+      ['stream', 'join', 'left'],
+      ['table', 'join', 'right'],
+    ],
+  },
+  // The same join with Joined#withGracePeriod(1000) over a versioned table (history 10 s): every
+  // stream record waits in the join's time-ordered buffer (logged to its changelog) until stream
+  // time passes it by 1 s, then joins the table as of its timestamp.
+  streamtablejoingrace: {
+    streams: ['input'],
+    tables: ['table'],
+    nodes: [
+      src('stream', 'input'),
+      {
+        ...src('table', 'table', 'table'),
+        config: {
+          ...src('table', 'table', 'table').config,
+          store: 'table-store',
+          versioned: { historyRetentionMs: 10_000 },
+        },
+      },
+      {
+        id: 'join',
+        kind: 'streamTableJoin',
+        config: { type: 'left', joiner, gracePeriodMs: 1000 },
+      },
     ],
     edges: [
       ['stream', 'join', 'left'],

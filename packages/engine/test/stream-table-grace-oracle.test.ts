@@ -375,6 +375,44 @@ describe('stream–table joins with a grace period (Kafka Streams 4.1)', () => {
     driver.close();
   });
 
+  it('a released record joins in the context it was buffered with (topic, partition, offset)', () => {
+    const seen: unknown[] = [];
+    const builder = new StreamsBuilder();
+    const orders = builder.stream('orders', Consumed.with(Serdes.String(), Serdes.Long()));
+    const prices = builder.table(
+      'prices',
+      Consumed.with(Serdes.String(), Serdes.Long()),
+      Materialized.as(Stores.persistentVersionedKeyValueStore('prices-store', 100)),
+    );
+    orders
+      .leftJoin(
+        prices,
+        '{"qty": left, "price": right}',
+        Joined.with(null, null).withGracePeriod(10),
+      )
+      .process(() => {
+        let ctx: { recordMetadata(): unknown };
+        return {
+          init(c) {
+            ctx = c;
+          },
+          process(r) {
+            seen.push([(r.value as { qty: number }).qty, r.timestamp, ctx.recordMetadata()]);
+          },
+        };
+      });
+    const driver = createOracleTestDriver(builder.build({ applicationId: 'grace' }));
+    driver.pipeInput('orders', 'a', 1, 25); // offset 0: waits
+    driver.pipeInput('orders', 'a', 2, 20); // offset 1: waits
+    driver.pipeInput('orders', 'a', 3, 40); // offset 2: releases both, in timestamp order
+    driver.close();
+    const at = (offset: number) => ({ topic: 'orders', partition: 0, offset });
+    expect(seen).toEqual([
+      [2, 20, at(1)],
+      [1, 25, at(0)],
+    ]);
+  });
+
   it('the DSL (Joined.withGracePeriod) builds the same topology and output as Kafka Streams', () => {
     const reference = expected[1]!;
     const builder = new StreamsBuilder();
@@ -400,6 +438,12 @@ describe('stream–table joins with a grace period (Kafka Streams 4.1)', () => {
     ).toEqual(reference.outputs?.['out']);
     driver.close();
     expect(describeTopology(planTopology(built.topology))).toBe(reference.describe);
+    // The forms the designer's DSL export writes type-check on typed streams and tables.
+    const typed = new StreamsBuilder();
+    const s = typed.stream('orders', Consumed.with(Serdes.String(), Serdes.Long()));
+    const t = typed.table('prices', Consumed.with(Serdes.String(), Serdes.Long()));
+    s.join(t, 'right', Joined.as('named').withGracePeriod(5));
+    s.leftJoin(t, 'right', Joined.with(null, null).withGracePeriod(5));
     // Null serdes (what the designer's DSL export writes for a grace period alone): the stream's.
     const joined = Joined.with(null, null).withGracePeriod(10);
     expect([joined.keySerde, joined.valueSerde, joined.gracePeriodMs]).toEqual([

@@ -252,8 +252,13 @@ export class Joined<K, V, VO> extends JoinOptions<K, V, VO> {
     super(fields);
     this.gracePeriodMs = gracePeriodMs;
   }
-  /** Null serdes are the stream's (and the table's), as in Kafka Streams. */
-  static with<K, V, VO>(
+  /**
+   * Null serdes are the stream's (and the table's), as in Kafka Streams. With nulls the types
+   * cannot be inferred from the serdes (Java infers them from the call site; TypeScript does not
+   * through a chained `.withGracePeriod`), hence the `any` defaults.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  static with<K = any, V = any, VO = any>(
     keySerde: DslSerde<K> | null,
     valueSerde: DslSerde<V> | null,
     otherValueSerde?: DslSerde<VO> | null,
@@ -268,7 +273,8 @@ export class Joined<K, V, VO> extends JoinOptions<K, V, VO> {
     });
     return gracePeriodMs === undefined ? joined : joined.withGracePeriod(gracePeriodMs);
   }
-  static as<K = unknown, V = unknown, VO = unknown>(name: string): Joined<K, V, VO> {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  static as<K = any, V = any, VO = any>(name: string): Joined<K, V, VO> {
     return new Joined<K, V, VO>({ name });
   }
   withName(name: string): Joined<K, V, VO> {

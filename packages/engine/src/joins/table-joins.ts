@@ -68,8 +68,14 @@ export function streamTableJoinProcessor(
       }
       const b = buffer();
       const now = ctx.wallClockMs();
-      const metadata = ctx.recordMetadata ?? { topic: '', partition: ctx.partition, offset: -1 };
-      if (!b.put({ ...record, metadata }, now)) join(record);
+      // A copy: the task reuses its metadata object for every record.
+      const m = ctx.recordMetadata;
+      const metadata =
+        m === null
+          ? { topic: '', partition: ctx.partition, offset: -1 }
+          : { topic: m.topic, partition: m.partition, offset: m.offset };
+      if (!b.put(record.key, record.value, record.timestamp, record.headers, metadata, now))
+        join(record);
       else b.evict(emit, now);
     },
   };

@@ -46,6 +46,19 @@ const PREFIX_SIZE = 1;
 const TIMESTAMP_SIZE = 8;
 const SEQNUM_SIZE = 4;
 const textEncoder = new TextEncoder();
+
+/** Big-endian, without a DataView: a non-negative safe integer (a timestamp) in 8 bytes. */
+function writeUint64(bytes: Uint8Array, at: number, value: number): void {
+  writeUint32(bytes, at, Math.floor(value / 0x1_0000_0000));
+  writeUint32(bytes, at + 4, value >>> 0);
+}
+
+function writeUint32(bytes: Uint8Array, at: number, value: number): void {
+  bytes[at] = value >>> 24;
+  bytes[at + 1] = (value >>> 16) & 0xff;
+  bytes[at + 2] = (value >>> 8) & 0xff;
+  bytes[at + 3] = value & 0xff;
+}
 const textDecoder = new TextDecoder();
 
 export class TimeOrderedKeyValueBuffer implements TaskStateStore {
@@ -53,8 +66,9 @@ export class TimeOrderedKeyValueBuffer implements TaskStateStore {
   readonly changelogTopic: string | null;
   readonly persistent = false;
   readonly graceMs: number;
-  /** In store-key order. */
-  #entries: Entry[] = [];
+  /** In store-key order from #head on (evicted entries before it are dropped in bulk). */
+  #entries: (Entry | undefined)[] = [];
+  #head = 0;
   #observedStreamTime = -1;
   #seqnum = 0;
   #changes: ProduceRecord[] = [];
@@ -75,7 +89,7 @@ export class TimeOrderedKeyValueBuffer implements TaskStateStore {
   }
 
   get size(): number {
-    return this.#entries.length;
+    return this.#entries.length - this.#head;
   }
 
   /** The largest timestamp put (or restored) into the buffer; -1 before any. */
@@ -88,25 +102,30 @@ export class TimeOrderedKeyValueBuffer implements TaskStateStore {
    * the grace period. `now`: the wall clock, the changelog record's timestamp (Kafka's producer
    * stamps the buffer's changelog records, sent without a timestamp).
    */
-  put(record: BufferedStreamRecord, now: number): boolean {
+  put(
+    key: unknown,
+    value: unknown,
+    timestamp: number,
+    headers: Headers,
+    metadata: RecordMetadata,
+    now: number,
+  ): boolean {
     // RocksDBTimeOrderedKeyValueBuffer#put's requireNonNull checks (a left join lets null keys
     // through to here, so Kafka Streams 4.1 fails the task on them too).
-    if (record.value === null || record.value === undefined)
-      throw new TypeError('value cannot be null');
-    if (record.key === null || record.key === undefined) throw new TypeError('key cannot be null');
-    if (this.#observedStreamTime - this.graceMs > record.timestamp) return false;
+    if (value === null || value === undefined) throw new TypeError('value cannot be null');
+    if (key === null || key === undefined) throw new TypeError('key cannot be null');
+    if (this.#observedStreamTime - this.graceMs > timestamp) return false;
     this.#seqnum = (this.#seqnum + 1) & 0x7fffffff;
-    const keyBytes = this.#keySerde.serialize(record.key) ?? new Uint8Array(0);
+    const keyBytes = this.#keySerde.serialize(key) ?? new Uint8Array(0);
     const storeKey = new Uint8Array(
       PREFIX_SIZE + TIMESTAMP_SIZE + keyBytes.byteLength + SEQNUM_SIZE,
     );
-    const view = viewOf(storeKey);
-    writeLong(view, PREFIX_SIZE, record.timestamp);
+    writeUint64(storeKey, PREFIX_SIZE, timestamp);
     storeKey.set(keyBytes, PREFIX_SIZE + TIMESTAMP_SIZE);
-    view.setInt32(storeKey.byteLength - SEQNUM_SIZE, this.#seqnum, false);
-    const entry: Entry = { ...record, storeKey };
+    writeUint32(storeKey, storeKey.byteLength - SEQNUM_SIZE, this.#seqnum);
+    const entry: Entry = { key, value, timestamp, headers, metadata, storeKey };
     this.#insert(entry);
-    this.#observedStreamTime = Math.max(this.#observedStreamTime, record.timestamp);
+    if (timestamp > this.#observedStreamTime) this.#observedStreamTime = timestamp;
     if (this.#logging) this.#log(storeKey, this.#bufferValue(entry), now);
     return true;
   }
@@ -115,24 +134,35 @@ export class TimeOrderedKeyValueBuffer implements TaskStateStore {
   evict(emit: (record: BufferedStreamRecord) => void, now: number): void {
     const deadline = this.#observedStreamTime - this.graceMs;
     const entries = this.#entries;
-    let n = 0;
-    while (n < entries.length && entries[n]!.timestamp <= deadline) {
-      const entry = entries[n]!;
+    while (this.#head < entries.length && entries[this.#head]!.timestamp <= deadline) {
+      const entry = entries[this.#head]!;
+      entries[this.#head++] = undefined;
       emit(entry);
       if (this.#logging) this.#log(entry.storeKey, null, now);
-      n++;
     }
-    if (n > 0) entries.splice(0, n);
+    // Drop the evicted slots once they are most of the array (not one splice per eviction).
+    if (this.#head === entries.length) {
+      entries.length = 0;
+      this.#head = 0;
+    } else if (this.#head > 1024 && this.#head * 2 > entries.length) {
+      this.#entries = entries.slice(this.#head);
+      this.#head = 0;
+    }
   }
 
   #insert(entry: Entry): void {
     const entries = this.#entries;
+    const head = this.#head;
     let i = entries.length;
-    // Records mostly arrive in time order: look from the end.
-    while (i > 0 && Buffer.compare(entry.storeKey, entries[i - 1]!.storeKey) < 0) i--;
+    // Records mostly arrive in time order: after the last one.
+    if (i === head || Buffer.compare(entry.storeKey, entries[i - 1]!.storeKey) > 0) {
+      entries.push(entry);
+      return;
+    }
+    while (i > head && Buffer.compare(entry.storeKey, entries[i - 1]!.storeKey) < 0) i--;
     // The same store key (a sequence number restarting at 0 after a restore) overwrites, as a
     // RocksDB put does.
-    if (i > 0 && Buffer.compare(entry.storeKey, entries[i - 1]!.storeKey) === 0)
+    if (i > head && Buffer.compare(entry.storeKey, entries[i - 1]!.storeKey) === 0)
       entries[i - 1] = entry;
     else if (i === entries.length) entries.push(entry);
     else entries.splice(i, 0, entry);
@@ -148,45 +178,52 @@ export class TimeOrderedKeyValueBuffer implements TaskStateStore {
     });
   }
 
+  #topics = new Map<string, Uint8Array>();
+  #topicBytes(topic: string): Uint8Array {
+    let bytes = this.#topics.get(topic);
+    if (bytes === undefined) this.#topics.set(topic, (bytes = textEncoder.encode(topic)));
+    return bytes;
+  }
+
   /** BufferValue#serialize(8) with the buffer time (0) in the padding. */
   #bufferValue(entry: Entry): Uint8Array {
-    const topic = textEncoder.encode(entry.metadata.topic);
-    const headers = Object.entries(entry.headers).map(
-      ([k, v]) => [textEncoder.encode(k), textEncoder.encode(v)] as const,
-    );
+    const topic = this.#topicBytes(entry.metadata.topic);
+    let headers: (readonly [Uint8Array, Uint8Array])[] | null = null;
+    for (const k in entry.headers)
+      (headers ??= []).push([textEncoder.encode(k), textEncoder.encode(entry.headers[k])]);
     const value = this.#valueSerde.serialize(entry.value);
     let size = 8 + 8 + 4 + topic.byteLength + 4 + 4;
-    for (const [k, v] of headers) size += 8 + k.byteLength + v.byteLength;
+    if (headers !== null) for (const [k, v] of headers) size += 8 + k.byteLength + v.byteLength;
     size += 4 + 4 + 4 + (value?.byteLength ?? 0) + 8;
+    // Written byte by byte (big-endian): a DataView per record costs more than the writes.
     const bytes = new Uint8Array(size);
-    const view = viewOf(bytes);
-    writeLong(view, 0, entry.timestamp);
-    writeLong(view, 8, entry.metadata.offset);
+    writeUint64(bytes, 0, entry.timestamp);
+    const offset = entry.metadata.offset;
+    if (offset >= 0) writeUint64(bytes, 8, offset);
+    else writeLong(viewOf(bytes), 8, offset);
     let at = 16;
-    view.setInt32(at, topic.byteLength, false);
+    writeUint32(bytes, at, topic.byteLength);
     bytes.set(topic, at + 4);
     at += 4 + topic.byteLength;
-    view.setInt32(at, entry.metadata.partition, false);
-    view.setInt32(at + 4, headers.length, false);
+    writeUint32(bytes, at, entry.metadata.partition);
+    writeUint32(bytes, at + 4, headers === null ? 0 : headers.length);
     at += 8;
-    for (const [k, v] of headers) {
-      view.setInt32(at, k.byteLength, false);
-      bytes.set(k, at + 4);
-      at += 4 + k.byteLength;
-      view.setInt32(at, v.byteLength, false);
-      bytes.set(v, at + 4);
-      at += 4 + v.byteLength;
-    }
-    view.setInt32(at, -1, false); // prior value
-    view.setInt32(at + 4, -1, false); // old value
+    if (headers !== null)
+      for (const [k, v] of headers) {
+        writeUint32(bytes, at, k.byteLength);
+        bytes.set(k, at + 4);
+        at += 4 + k.byteLength;
+        writeUint32(bytes, at, v.byteLength);
+        bytes.set(v, at + 4);
+        at += 4 + v.byteLength;
+      }
+    writeUint32(bytes, at, -1); // prior value
+    writeUint32(bytes, at + 4, -1); // old value
     at += 8;
-    view.setInt32(at, value === null ? -1 : value.byteLength, false);
+    writeUint32(bytes, at, value === null ? -1 : value.byteLength);
     at += 4;
-    if (value !== null) {
-      bytes.set(value, at);
-      at += value.byteLength;
-    }
-    writeLong(view, at, 0); // buffer time
+    if (value !== null) bytes.set(value, at);
+    // The buffer time (0) is already there: a new Uint8Array is zeroed.
     return bytes;
   }
 
@@ -204,7 +241,8 @@ export class TimeOrderedKeyValueBuffer implements TaskStateStore {
     const timestamp = readLong(viewOf(storeKey), PREFIX_SIZE);
     this.#observedStreamTime = Math.max(this.#observedStreamTime, timestamp);
     const at = this.#find(storeKey);
-    if (at >= 0) this.#entries.splice(at, 1);
+    if (at === this.#head) this.#entries[this.#head++] = undefined;
+    else if (at >= 0) this.#entries.splice(at, 1);
     if (record.value === null) return;
     const keyBytes = storeKey.subarray(
       PREFIX_SIZE + TIMESTAMP_SIZE,
@@ -221,15 +259,17 @@ export class TimeOrderedKeyValueBuffer implements TaskStateStore {
     });
   }
 
+  /** A restored tombstone's entry: evictions go in store order, so look from the oldest. */
   #find(storeKey: Uint8Array): number {
     const entries = this.#entries;
-    for (let i = entries.length - 1; i >= 0; i--)
+    for (let i = this.#head; i < entries.length; i++)
       if (Buffer.compare(entries[i]!.storeKey, storeKey) === 0) return i;
     return -1;
   }
 
   wipe(): void {
     this.#entries = [];
+    this.#head = 0;
     this.#changes = [];
     this.#observedStreamTime = -1;
   }
