@@ -4,6 +4,7 @@ import type { PlannedNode, SerdeName } from '@streamwright/topology-model';
 import { EngineError } from '../errors.js';
 import type { CompiledLogic } from '../processor/logic.js';
 import type { ProcessorContext } from '../processor/processor-context.js';
+import type { FunctionRegistry } from '../processor/registries.js';
 import type { Processor } from '../processor/processor-node.js';
 import { tableSourceProcessor } from '../processor/table-processors.js';
 import { getSerde } from '../serdes/index.js';
@@ -16,6 +17,7 @@ import {
   subscriptionReceiveProcessor,
   subscriptionSendProcessor,
 } from './foreign-key-join.js';
+import { tableGetterOf } from './table-getter.js';
 
 type Factory = (ctx: ProcessorContext) => Processor;
 
@@ -26,6 +28,8 @@ export interface FkJoinFactoryContext {
   sendOldValues: boolean;
   /** The node's store that exists in the plan (the result store only when materialized). */
   ownStore: string | null;
+  /** The function registry: for the logic of the table getter's filter / mapValues steps. */
+  functions?: FunctionRegistry;
 }
 
 export function fkJoinNodeFactory(c: FkJoinFactoryContext): Factory {
@@ -60,9 +64,13 @@ export function fkJoinNodeFactory(c: FkJoinFactoryContext): Factory {
     }
     case 'fk-subscription-join': {
       const name = node.stores[0];
+      // The right table as its filter / mapValues nodes show it (KTableValueGetterSupplier).
+      const getter = tableGetterOf(node, c.functions);
       return (ctx) =>
-        subscriptionJoinProcessor(ctx, () =>
-          name === undefined ? undefined : ctx.stores.get(name),
+        subscriptionJoinProcessor(
+          ctx,
+          () => (name === undefined ? undefined : ctx.stores.get(name)),
+          getter,
         );
     }
     case 'fk-foreign-join': {
@@ -77,12 +85,16 @@ export function fkJoinNodeFactory(c: FkJoinFactoryContext): Factory {
     case 'fk-response-join': {
       const logic = c.logic('joiner', 'joiner');
       const name = node.stores[0];
+      // The left table as its filter / mapValues nodes show it: the hash the subscription was
+      // sent with is of that value, and a row they drop is gone.
+      const getter = tableGetterOf(node, c.functions);
       return (ctx) =>
         responseJoinProcessor(ctx, {
           left: () => (name === undefined ? undefined : ctx.stores.get(name)),
           valueSerde: serde('valueSerde'),
           leftJoin,
           joiner: (key, left, right) => logic({ key, left, right }),
+          getter,
         });
     }
     case 'fk-result': {

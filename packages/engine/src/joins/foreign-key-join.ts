@@ -26,6 +26,7 @@ import {
 } from './fk-wire.js';
 import { subscriptionIndex } from './fk-subscription-index.js';
 import { hash128 } from './murmur3.js';
+import { getThrough, type TableGetter } from './table-getter.js';
 
 export type { Instruction, Subscription, SubscriptionResponse } from './fk-wire.js';
 
@@ -170,12 +171,14 @@ export function subscriptionReceiveProcessor(
 export function subscriptionJoinProcessor(
   ctx: ProcessorContext,
   foreign: () => KeyValueStore | undefined,
+  /** The right table's filter / mapValues getters over its store. */
+  getter: TableGetter | null = null,
 ): Processor {
   return {
     process(record: EngineRecord) {
       const [foreignKey, primaryKey] = record.key as CombinedKey;
       const wrapper = record.value as Subscription;
-      const other = isNullish(foreignKey) ? undefined : foreign()?.get(foreignKey);
+      const other = isNullish(foreignKey) ? undefined : getThrough(foreign(), foreignKey, getter);
       const timestamp =
         other === undefined ? record.timestamp : Math.max(record.timestamp, other.timestamp);
       const respond = (foreignValue: unknown): void => {
@@ -260,6 +263,8 @@ export function responseJoinProcessor(
     valueSerde: Serde<unknown>;
     leftJoin: boolean;
     joiner: (key: unknown, left: unknown, right: unknown) => unknown;
+    /** The left table's filter / mapValues getters over its store. */
+    getter?: TableGetter | null;
   },
 ): Processor {
   return {
@@ -270,7 +275,7 @@ export function responseJoinProcessor(
           'PROCESSING_FAILED',
           'SubscriptionResponseWrapper is of an incompatible version.',
         );
-      const current = options.left()?.get(record.key);
+      const current = getThrough(options.left(), record.key, options.getter ?? null);
       const currentHash =
         current === undefined ? null : valueHash(options.valueSerde, current.value);
       if (!sameBytes(response.hash, currentHash)) {

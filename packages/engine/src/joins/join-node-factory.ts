@@ -5,7 +5,7 @@ import type { JoinWindowSpec, PlannedNode } from '@streamwright/topology-model';
 import { EngineError } from '../errors.js';
 import { changeForwarder, putVersionAndForward } from '../processor/change-forwarder.js';
 import { isVersionedStore } from '../state/versioned-store.js';
-import { compileLogic, type CompiledLogic } from '../processor/logic.js';
+import type { CompiledLogic } from '../processor/logic.js';
 import type { FunctionRegistry } from '../processor/registries.js';
 import type { ProcessorContext } from '../processor/processor-context.js';
 import type { Processor } from '../processor/processor-node.js';
@@ -24,6 +24,7 @@ import {
   tableTableJoinProcessor,
   type TableJoinType,
 } from './table-joins.js';
+import { tableGetterOf } from './table-getter.js';
 
 type Factory = (ctx: ProcessorContext) => Processor;
 
@@ -34,35 +35,6 @@ export interface JoinFactoryContext {
   sendOldValues: boolean;
   /** The function registry: for the logic of the table getter's filter / mapValues steps. */
   functions?: FunctionRegistry;
-}
-
-/**
- * KTableFilter / KTableMapValues value getters over the store a join reads its table (the other
- * table) from, for the unmaterialized table nodes between them: a value filtered out, or mapped to
- * null, is missing.
- */
-function tableGetterOf(c: JoinFactoryContext): ((key: unknown, value: unknown) => unknown) | null {
-  const steps = c.node.tableGetter ?? [];
-  if (steps.length === 0) return null;
-  const compiled = steps.map((step) => ({
-    op: step.op,
-    fn: compileLogic(
-      step.expression,
-      step.op === 'tableMapValues' ? 'mapValues' : 'filter',
-      c.functions ?? {},
-      `${step.node} expression`,
-    ),
-  }));
-  return (key, value) => {
-    let current = value;
-    for (const { op, fn } of compiled) {
-      if (current === null || current === undefined) return null;
-      const vars = { key, value: current, timestamp: 0, headers: {} };
-      if (op === 'tableMapValues') current = fn(vars);
-      else if ((fn(vars) === true) !== (op === 'tableFilter')) current = null;
-    }
-    return current ?? null;
-  };
 }
 
 function joinerOf(c: JoinFactoryContext): Joiner {
@@ -115,7 +87,7 @@ export function joinNodeFactory(c: JoinFactoryContext): Factory {
           `${node.name}: the table side has no store to join with`,
         );
       const leftJoin = config['type'] === 'left';
-      const getter = tableGetterOf(c) ?? undefined;
+      const getter = tableGetterOf(c.node, c.functions) ?? undefined;
       return (ctx) => {
         let buffer: TimeOrderedKeyValueBuffer | undefined;
         return streamTableJoinProcessor(
@@ -150,7 +122,7 @@ export function joinNodeFactory(c: JoinFactoryContext): Factory {
       const joiner = joinerOf(c);
       const store = node.stores[0];
       const type = config['type'] as TableJoinType;
-      const getter = tableGetterOf(c);
+      const getter = tableGetterOf(c.node, c.functions);
       return (ctx) =>
         tableTableJoinProcessor(ctx, {
           side: side === 'right' ? 'right' : 'left',

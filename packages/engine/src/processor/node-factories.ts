@@ -346,7 +346,14 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
     case 'fk-foreign-join':
     case 'fk-response-join':
     case 'fk-result':
-      return fkJoinNodeFactory({ node, config: cfg, logic, sendOldValues, ownStore: ownStore() });
+      return fkJoinNodeFactory({
+        node,
+        config: cfg,
+        logic,
+        sendOldValues,
+        ownStore: ownStore(),
+        functions,
+      });
     case 'windowedCount':
     case 'windowedReduce':
     case 'windowedAggregate':

@@ -4,10 +4,11 @@
 // foreign-join-subscription, response topic, sink, source, resolver, result, result store.
 // The registration topic (keyed by the foreign key) splits the left table's sub-topology from the
 // right one's; the response topic (keyed by the left key) brings results back.
+import type { TableGetterStep } from '../plan-types.js';
 import { REPARTITION_TOPIC_CONFIG, type PlanBuilder } from './builder.js';
 import { applyVersioned } from './versioned-plan.js';
 import { singleInput, type Planner } from './flow.js';
-import { sourceTopicsOf, valueGetterStores } from './join-planners.js';
+import { sourceTopicsOf, valueGetter } from './join-planners.js';
 
 export const foreignKeyJoinPlanners: { foreignKeyJoin: Planner<'foreignKeyJoin'> } = {
   foreignKeyJoin: (node, inputs, b) => {
@@ -94,11 +95,15 @@ export const foreignKeyJoinPlanners: { foreignKeyJoin: Planner<'foreignKeyJoin'>
       ...keys,
       stores: [subscriptionStore],
     });
+    // The subscription join and the resolver read their tables through the value getters of
+    // the unmaterialized filter / mapValues nodes on the way (KTableValueGetterSupplier).
+    const rightGetter = valueGetter(b, right);
     b.addProcessor(joinForeign, 'fk-subscription-join', [receive], node.id, {
       ...extras,
       ...keys,
-      stores: valueGetterStores(b, right),
+      stores: rightGetter.stores,
     });
+    withGetter(b, joinForeign, rightGetter.steps);
     b.addProcessor(foreignJoin, 'fk-foreign-join', [right.from], node.id, {
       ...extras,
       ...keys,
@@ -117,12 +122,14 @@ export const foreignKeyJoinPlanners: { foreignKeyJoin: Planner<'foreignKeyJoin'>
     b.nodes.get(responseSink)?.parents.push(foreignJoin);
     b.addSource(responseSource, 'repartition-source', [responseTopic], node.id, responseSerdes);
     b.copartitionGroups.push([...new Set([...sourceTopicsOf(b, left.from), responseTopic])]);
+    const leftGetter = valueGetter(b, left);
     b.addProcessor(resolver, 'fk-response-join', [responseSource], node.id, {
       ...extras,
       keySerde: left.keySerde,
       valueSerde: left.valueSerde,
-      stores: valueGetterStores(b, left),
+      stores: leftGetter.stores,
     });
+    withGetter(b, resolver, leftGetter.steps);
     const keySerde = c.keySerde ?? left.keySerde;
     const valueSerde = c.valueSerde ?? 'json';
     b.addProcessor(result, 'fk-result', [resolver], node.id, {
@@ -159,6 +166,11 @@ export const foreignKeyJoinPlanners: { foreignKeyJoin: Planner<'foreignKeyJoin'>
     };
   },
 };
+
+function withGetter(b: PlanBuilder, name: string, steps: TableGetterStep[]): void {
+  const n = b.nodes.get(name);
+  if (n && steps.length > 0) n.tableGetter = steps;
+}
 
 /** Both topics are internal repartition-like topics (InternalTopologyBuilder#addInternalTopic). */
 function addInternalTopics(b: PlanBuilder, topics: string[]): void {

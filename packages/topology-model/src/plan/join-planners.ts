@@ -28,14 +28,10 @@ export function sourceTopicsOf(b: PlanBuilder, from: string): string[] {
   return [...out];
 }
 
-/** KTableImpl#valueGetterSupplier: the store the join reads a table side from (materializing it). */
-export function valueGetterStores(b: PlanBuilder, flow: Flow): string[] {
-  return valueGetter(b, flow).stores;
-}
-
 /**
- * The store a table side is read from and the getters of the unmaterialized filter / mapValues
- * nodes on the way (KTableFilter / KTableMapValues value getters), store side first.
+ * KTableImpl#valueGetterSupplier: the store a table side is read from (materializing it) and the
+ * getters of the unmaterialized filter / mapValues nodes on the way (KTableFilter /
+ * KTableMapValues value getters), store side first.
  */
 export function valueGetter(
   b: PlanBuilder,
