@@ -53,9 +53,12 @@ export async function ensureTopics(
     logger.warn({ topics: undeclared }, 'creating undeclared topics with 1 partition');
   await create(undeclared.map((name) => ({ name, partitions: 1 })));
 
+  // Internal topics sized below, before they exist: a sub-topology reading a repartition topic
+  // has as many tasks as that topic has partitions (its stores' changelogs too).
+  const sized = new Map<string, number>();
   const taskCount = (sub: number): number => {
     const s = plan.subtopologies.find((x) => x.id === sub);
-    return Math.max(1, ...(s?.sourceTopics ?? []).map((t) => existing.get(t) ?? 0));
+    return Math.max(1, ...(s?.sourceTopics ?? []).map((t) => existing.get(t) ?? sized.get(t) ?? 0));
   };
   // Joins: repartition topics get their co-partition group's count; mismatched user topics fail.
   const repartitionTopics = new Set(
@@ -85,6 +88,7 @@ export async function ensureTopics(
           0,
       );
     }
+    sized.set(t.name, partitions);
     internals.push({ name: t.name, partitions, config: { ...t.config }, internal: true });
   }
   await create(internals);
