@@ -12,7 +12,7 @@ import { formatIssue } from './format-issue.js';
 type Loaded =
   { ok: true; topology: Topology } | { ok: false; header: string; errors: ValidationIssue[] };
 
-async function loadTopologyFile(
+export async function loadTopologyFile(
   file: string,
 ): Promise<Loaded | { ok: false; header: string; errors: null }> {
   let text: string;
@@ -32,7 +32,7 @@ async function loadTopologyFile(
   };
 }
 
-function report(loaded: { header: string; errors: ValidationIssue[] | null }): void {
+export function report(loaded: { header: string; errors: ValidationIssue[] | null }): void {
   const lines = [loaded.header, ...(loaded.errors ?? []).map((issue) => `  ${formatIssue(issue)}`)];
   process.stderr.write(`${lines.join('\n')}\n`);
   process.exitCode = 1;

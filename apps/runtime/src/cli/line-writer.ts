@@ -21,7 +21,14 @@ export class LineWriter {
     if (this.closed || lines.length === 0) return;
     const ok = this.stream.write(`${lines.join('\n')}\n`);
     if (!ok && !this.closed) {
-      await Promise.race([once(this.stream, 'drain'), once(this.stream, 'close')]);
+      try {
+        await Promise.race([once(this.stream, 'drain'), once(this.stream, 'close')]);
+      } catch (error) {
+        // `once` rejects when the stream errors while we wait: a closed pipe is the reader
+        // leaving (`| head`), not a failure of the command.
+        if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error;
+        this.closed = true;
+      }
     }
   }
 }

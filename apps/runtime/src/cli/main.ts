@@ -9,6 +9,7 @@ import { registerTopicCommands } from './program-topics.js';
 // Command implementations are imported when the command runs: `--help` and `--version` load
 // neither the engine nor the server.
 const checkFile = () => import('./check-file.js');
+const driveCommand = () => import('./drive-command.js');
 
 /** Runs the CLI; a failing command prints one line on stderr and sets exit code 1. */
 export async function main(argv: readonly string[]): Promise<void> {
@@ -108,10 +109,55 @@ Examples:
     )
     .action(async (file: string) => (await checkFile()).runDescribe(file));
 
+  program
+    .command('drive')
+    .description(
+      "run a topology file over JSON-line records in the test driver (Kafka's TopologyTestDriver) and print what it writes",
+    )
+    .argument('<file>', 'topology JSON file')
+    .requiredOption('-r, --records <file>', 'input JSON lines ("-" for stdin)')
+    .option('--include-internal', 'also print repartition and changelog topics', false)
+    .option(
+      '--wall-clock <ms>',
+      "the test driver's wall clock at the start, epoch ms (default: now)",
+      parseWallClock,
+    )
+    .option(
+      '--processors <module>',
+      'custom processors and functions the topology names, from this module (trusted code)',
+    )
+    .addHelpText(
+      'after',
+      `
+Each input line is a record, {"topic", "key", "value", "timestamp", "headers"?}, with key and
+value as the reading source's serdes take them (JSON values; text for string serdes), or
+{"advanceWallClockMs": n}, which advances the wall clock and fires wall-clock punctuations.
+Lines are processed in file order, one partition per topic, each record processed (and
+committed) before the next, exactly as Kafka's TopologyTestDriver does. A line without a
+timestamp is an error naming the line.
+
+Every record written to a topic that is not internal is printed as a JSON line
+{"topic", "key", "value", "timestamp"} in the order written; a windowed key prints as
+{"key", "start", "end"}; bytes as base64. --include-internal adds the repartition and
+changelog topics.
+
+Examples:
+  $ streamwright drive topology.json --records input.jsonl
+  $ printf '%s\n' '{"topic":"words","key":"a","value":"a","timestamp":0}' | streamwright drive wc.json -r -`,
+    )
+    .action(async (file: string, options) => (await driveCommand()).runDrive(file, options));
+
   registerTopicCommands(program);
   registerAppCommands(program);
   registerStateCommands(program);
   return program;
+}
+
+function parseWallClock(text: string): number {
+  const ms = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(ms))
+    throw new InvalidArgumentError('the wall clock is an integer ≥ 0 (epoch ms)');
+  return ms;
 }
 
 function parsePort(text: string): number {

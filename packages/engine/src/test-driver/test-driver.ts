@@ -121,6 +121,11 @@ export interface TestDriverOptions extends CodeRegistries {
    * Kafka's default RocksDB stores in a temp dir); without one every store is in memory.
    */
   stateDir?: string;
+  /**
+   * Sees every record written to any topic (sinks, repartition and changelog topics), decoded as
+   * readOutput decodes it, in the order written (`streamwright drive` prints them so).
+   */
+  onOutput?: (record: TestRecord) => void;
 }
 
 /** `topology`: a validated topology, or a DSL program's build() (its registries are used too). */
@@ -242,6 +247,7 @@ export function createTestDriverFromPlan(
       let list = outputs.get(out.topic);
       if (!list) outputs.set(out.topic, (list = []));
       list.push(decoded);
+      options.onOutput?.(decoded);
       let raw = rawOutputs.get(out.topic);
       if (!raw) rawOutputs.set(out.topic, (raw = []));
       raw.push({ key: stored.key, value: stored.value, timestamp: stored.timestamp });

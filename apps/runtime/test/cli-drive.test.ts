@@ -1,0 +1,166 @@
+// `streamwright drive`: the built CLI runs topology files over JSON-line records as Kafka's
+// TopologyTestDriver does. The expected records come from Apache Kafka Streams 4.1 itself: the
+// same documents and inputs run on its TopologyTestDriver through tools/ks-oracle.
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runOracle, type OracleRecord, type OracleScenario } from '@streamwright/ks-oracle';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cli, ensureBuilt, jsonLines } from './cli-harness.js';
+
+beforeAll(ensureBuilt, 300_000);
+
+const example = (name: string) =>
+  fileURLToPath(new URL(`../../../examples/kstream-vs-ktable/${name}`, import.meta.url));
+
+// The seed's five scores (Jack 1, Lily 2, Mike 4, Jack 3, Lily 5), one second apart.
+const scores = [
+  ['Jack', 1],
+  ['Lily', 2],
+  ['Mike', 4],
+  ['Jack', 3],
+  ['Lily', 5],
+].map(([key, value], i) => ({ topic: 'scores', key, value, timestamp: (i + 1) * 1000 }));
+const lines = (records: readonly object[]) => records.map((r) => JSON.stringify(r)).join('\n');
+
+/** A hopping count of clicks per user, written with TimeWindowedSerde. */
+const windowed = {
+  schemaVersion: 1,
+  application: { id: 'drive-windows', config: {} },
+  topics: [
+    { name: 'clicks', partitions: 1 },
+    { name: 'per-window', partitions: 1 },
+  ],
+  nodes: [
+    { id: 'clicks', kind: 'source', config: { topic: 'clicks', valueSerde: 'string' } },
+    { id: 'g', kind: 'groupByKey', config: {} },
+    {
+      id: 'w',
+      kind: 'windowedBy',
+      config: { window: { type: 'hopping', sizeMs: 5000, advanceMs: 2500, graceMs: 1000 } },
+    },
+    { id: 'count', kind: 'windowedCount', config: {} },
+    { id: 'changes', kind: 'toStream', config: {} },
+    {
+      id: 'out',
+      kind: 'sink',
+      config: {
+        topic: 'per-window',
+        keySerde: 'string',
+        valueSerde: 'long',
+        windowedKey: 'time',
+        windowSizeMs: 5000,
+      },
+    },
+  ],
+  edges: [
+    { from: 'clicks', to: 'g' },
+    { from: 'g', to: 'w' },
+    { from: 'w', to: 'count' },
+    { from: 'count', to: 'changes' },
+    { from: 'changes', to: 'out' },
+  ],
+};
+const clicks = (
+  [
+    ['ann', 1000],
+    ['bob', 2000],
+    ['ann', 4000],
+    ['ann', 7600],
+    ['bob', 2600], // out of order, within grace
+  ] as [string, number][]
+).map(([key, timestamp]) => ({ topic: 'clicks', key, value: 'click', timestamp }));
+
+async function kafkaStreams(scenario: OracleScenario): Promise<OracleRecord[]> {
+  const [result] = await runOracle([scenario]);
+  expect(result?.error).toBeUndefined();
+  return result?.outputs?.[scenario.outputs![0]!] ?? [];
+}
+
+describe('streamwright drive', { timeout: 180_000 }, () => {
+  it("prints what the seed's table sum writes, as Kafka Streams writes it", async () => {
+    const file = example('table-sum.topology.json');
+    const topology = JSON.parse(await readFile(file, 'utf8')) as unknown;
+    const expected = await kafkaStreams({
+      name: 'table sum',
+      topology,
+      inputs: scores,
+      outputs: ['table-sums'],
+    });
+    const run = await cli(['drive', file, '--records', '-'], { input: lines(scores) });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(jsonLines(run.stdout)).toEqual(expected.map((r) => ({ topic: 'table-sums', ...r })));
+    // The seed's ending: Mike 4, Jack 3, Lily 5.
+    expect(
+      jsonLines(run.stdout)
+        .slice(-3)
+        .map((r) => [r.key, r.value]),
+    ).toEqual([
+      ['Mike', 4],
+      ['Jack', 3],
+      ['Lily', 5],
+    ]);
+
+    // --include-internal adds the repartition and changelog topics, in the order written.
+    const all = jsonLines(
+      (await cli(['drive', file, '-r', '-', '--include-internal'], { input: lines(scores) }))
+        .stdout,
+    );
+    const topics = new Set(all.map((r) => r.topic));
+    expect(topics).toContain('table-sum-table-sums-repartition');
+    expect(topics).toContain('table-sum-table-sums-changelog');
+    expect(all.filter((r) => r.topic === 'table-sums')).toEqual(jsonLines(run.stdout));
+  });
+
+  it('prints windowed keys as {key, start, end}, as Kafka Streams counts the windows', async () => {
+    const expected = await kafkaStreams({
+      name: 'hopping count',
+      topology: windowed,
+      inputs: clicks,
+      outputs: ['per-window'],
+    });
+    const file = join(await mkdtemp(join(tmpdir(), 'streamwright-drive-')), 'windows.json');
+    await writeFile(file, JSON.stringify(windowed));
+    const run = await cli(['drive', file, '-r', '-'], { input: lines(clicks) });
+    expect(run.code).toBe(0);
+    const printed = jsonLines(run.stdout);
+    expect(printed.map((r) => ({ key: r.key, value: r.value, timestamp: r.timestamp }))).toEqual(
+      expected.map((r) => ({ key: r.key, value: r.value, timestamp: r.timestamp })),
+    );
+    expect(printed[0]).toEqual({
+      topic: 'per-window',
+      key: { key: 'ann', start: 0, end: 5000 },
+      value: 1,
+      timestamp: 1000,
+    });
+  });
+
+  it('stops at a bad line, naming it, after printing what the lines before it wrote', async () => {
+    const file = example('stream-sum.topology.json');
+    const bad = await cli(['drive', file, '-r', '-'], {
+      input: `${JSON.stringify(scores[0])}\n{"topic":"scores","key":"Lily","value":2}\n`,
+    });
+    expect(bad.code).toBe(1);
+    expect(jsonLines(bad.stdout)).toHaveLength(1);
+    expect(bad.stderr).toBe(
+      'error: line 2: "timestamp" is missing (epoch ms): every record needs one\n',
+    );
+    const unknown = await cli(['drive', file, '-r', '-'], {
+      input: '{"topic":"nope","key":"a","value":1,"timestamp":0}\n',
+    });
+    expect(unknown.stderr).toMatch(/^error: line 1: topic nope is not read by this topology/);
+    const notJson = await cli(['drive', file, '-r', '-'], { input: '{"topic":\n' });
+    expect(notJson.stderr).toMatch(/^error: line 1: not JSON: /);
+    const advance = await cli(['drive', file, '-r', '-'], {
+      input: '{"advanceWallClockMs": 1000}\n{"advanceWallClockMs": -1}\n',
+    });
+    expect(advance.stderr).toBe('error: line 2: advanceWallClockMs must be an integer ≥ 0\n');
+    const serde = await cli(['drive', file, '-r', '-'], {
+      input: '{"topic":"scores","key":"a","value":"ten","timestamp":0}\n',
+    });
+    expect(serde.code).toBe(1);
+    expect(serde.stderr).toMatch(/^error: line 1: long serde cannot serialize/);
+  });
+});
