@@ -52,14 +52,15 @@ describe('state queries on window and session stores', () => {
   it('fetches windows: one key, a key range, every key, by time, backward, one window', async () => {
     const all = await env.client.state.windows.query({ store: 'per-10s' });
     expect(all.windowSizeMs).toBe(10_000);
-    // By window start, then key bytes, across the tasks of all 3 partitions.
+    // Persistent (RocksDB) order across the tasks of all 3 partitions: segment by segment (of
+    // 60 s: one here), then key bytes, then window start.
     expect(all.windows.map((w) => [w.key, w.start, w.end, w.value])).toEqual([
       ['alice', 0, 10_000, 2],
-      ['bob', 0, 10_000, 1],
-      ['carol', 0, 10_000, 1],
       ['alice', 10_000, 20_000, 1],
-      ['bob', 10_000, 20_000, 1],
       ['alice', 30_000, 40_000, 1],
+      ['bob', 0, 10_000, 1],
+      ['bob', 10_000, 20_000, 1],
+      ['carol', 0, 10_000, 1],
     ]);
     expect(all.truncated).toBe(false);
     expect(all.windows[0]!.timestamp).toBe(4000); // the latest record in the window
@@ -89,8 +90,8 @@ describe('state queries on window and session stores', () => {
     });
     expect(range.windows.map((w) => [w.key, w.start])).toEqual([
       ['bob', 0],
-      ['carol', 0],
       ['bob', 10_000],
+      ['carol', 0],
     ]);
     const later = await env.client.state.windows.query({
       store: 'per-10s',
@@ -99,7 +100,7 @@ describe('state queries on window and session stores', () => {
     });
     expect(later.windows.map((w) => [w.key, w.start])).toEqual([
       ['alice', 10_000],
-      ['bob', 10_000],
+      ['alice', 30_000],
     ]);
     expect(later.truncated).toBe(true);
 
@@ -121,14 +122,14 @@ describe('state queries on window and session stores', () => {
 
   it('finds sessions: one key, a key range, by end and start bounds, backward, one session', async () => {
     const all = await env.client.state.sessions.query({ store: 'visits' });
-    // By session end, then key bytes, then start.
+    // Persistent (RocksDB) order: segment by segment (of session ends), then key bytes, end, start.
     expect(all.sessions.map((s) => [s.key, s.start, s.end, s.value])).toEqual([
-      ['bob', 2000, 2000, 1],
       ['alice', 1000, 4000, 2],
-      ['carol', 9000, 9000, 1],
       ['alice', 12_000, 12_000, 1],
-      ['bob', 15_000, 15_000, 1],
       ['alice', 30_000, 30_000, 1],
+      ['bob', 2000, 2000, 1],
+      ['bob', 15_000, 15_000, 1],
+      ['carol', 9000, 9000, 1],
     ]);
     // alice 4 s → 12 s is more than the 5 s gap: two sessions (and a third at 30 s).
     const alice = await env.client.state.sessions.query({
@@ -154,8 +155,8 @@ describe('state queries on window and session stores', () => {
     });
     expect(range.sessions.map((s) => [s.key, s.start])).toEqual([
       ['bob', 2000],
-      ['carol', 9000],
       ['bob', 15_000],
+      ['carol', 9000],
     ]);
     expect(
       await env.client.state.session.query({

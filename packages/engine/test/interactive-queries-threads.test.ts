@@ -58,6 +58,14 @@ function doc(threads: number) {
         kind: 'windowedCount',
         config: { store: 'sessions', retentionMs: 120_000, storeType: 'inMemory' },
       },
+      // The same aggregations in persistent stores (RocksDB's order: interactive-queries-
+      // windowed-oracle.test.ts), whose windows span two segments of 60 s.
+      { id: 'pwcount', kind: 'windowedCount', config: { store: 'pwindows', retentionMs: 120_000 } },
+      {
+        id: 'pscount',
+        kind: 'windowedCount',
+        config: { store: 'psessions', retentionMs: 120_000 },
+      },
       {
         id: 'prices',
         kind: 'table',
@@ -77,15 +85,23 @@ function doc(threads: number) {
       { from: 'hop', to: 'wcount' },
       { from: 'g', to: 'ses' },
       { from: 'ses', to: 'scount' },
+      { from: 'hop', to: 'pwcount' },
+      { from: 'ses', to: 'pscount' },
     ],
   };
 }
 
 const users = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy'];
-const clicks: [string, number][] = Array.from({ length: 60 }, (_, i) => [
-  users[(i * 7) % users.length]!,
-  1000 + ((i * 2711) % 40_000),
-]);
+const clicks: [string, number][] = [
+  ...Array.from({ length: 60 }, (_, i): [string, number] => [
+    users[(i * 7) % users.length]!,
+    1000 + ((i * 2711) % 40_000),
+  ]),
+  ...Array.from({ length: 12 }, (_, i): [string, number] => [
+    users[(i * 3) % users.length]!,
+    56_000 + i * 1500,
+  ]),
+];
 const prices: [string, number, number][] = Array.from({ length: 30 }, (_, i) => [
   users[i % users.length]!,
   i * 10,
@@ -157,6 +173,16 @@ const queries: Q[] = [
   ['session', 'sessions', 'findSessions', ['alice', 'judy', 10_000, 30_000]],
   ['session', 'sessions', 'backwardFindSessions', ['erin', 0, MAX]],
   ['session', 'sessions', 'approximateNumEntries', []],
+  ['window', 'pwindows', 'all', []],
+  ['window', 'pwindows', 'backwardAll', []],
+  ['window', 'pwindows', 'fetchAll', [5000, 70_000]],
+  ['window', 'pwindows', 'fetch', ['bob', 'heidi', 0, 70_000]],
+  ['window', 'pwindows', 'backwardFetch', ['bob', 'heidi', 0, 70_000]],
+  ['window', 'pwindows', 'fetch', ['alice', 0, MAX]],
+  ['session', 'psessions', 'fetch', [null, null]],
+  ['session', 'psessions', 'backwardFetch', [null, null]],
+  ['session', 'psessions', 'fetch', ['bob', 'frank']],
+  ['session', 'psessions', 'findSessions', ['alice', 'judy', 10_000, 70_000]],
 ];
 
 describe('interactive queries with stream threads in worker threads', () => {

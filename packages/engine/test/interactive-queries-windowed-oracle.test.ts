@@ -3,9 +3,15 @@
 // (so 3 tasks, each holding some keys). What the stores hold comes from Kafka Streams: the same
 // document and input run on its TopologyTestDriver (tools/ks-oracle), whose store contents (all()
 // of the window store, fetch over every key of the session store, in Kafka's order) our merged
-// views must equal; each narrower query must return its slice of that, in the same order.
+// views must equal; each narrower query must return its slice of that, in the same order. Each
+// store runs in memory and persistent (the default): Kafka's in-memory stores iterate windows by
+// start, then key (sessions by end, then key); its RocksDB ones segment by segment, then by the
+// stored key's bytes (key, then time), and ours answer in the same order.
 import { runOracle } from '@streamwright/ks-oracle';
 import { validateTopology, type WindowSpec } from '@streamwright/topology-model';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StreamsApp } from '../src/api.js';
 import { createEmbeddedBackend } from '../src/backends/embedded/index.js';
@@ -13,12 +19,19 @@ import { createStreamsApp } from '../src/app/streams-app.js';
 import { stringSerde } from '../src/serdes/index.js';
 
 let app: StreamsApp | null = null;
+let stateDir: string | null = null;
 afterEach(async () => {
   await app?.close();
   app = null;
+  if (stateDir !== null) rmSync(stateDir, { recursive: true, force: true });
+  stateDir = null;
 });
 
-function doc(window: WindowSpec, store: string) {
+type StoreType = 'inMemory' | 'persistent';
+
+type Emit = 'onWindowUpdate' | 'onWindowClose';
+
+function doc(window: WindowSpec, store: string, storeType: StoreType, emitStrategy: Emit) {
   return {
     schemaVersion: 1,
     application: { id: `iq-${store}`, config: { 'commit.interval.ms': 50 } },
@@ -30,14 +43,13 @@ function doc(window: WindowSpec, store: string) {
         config: { topic: 'clicks', keySerde: 'string', valueSerde: 'string' },
       },
       { id: 'g', kind: 'groupByKey', config: {} },
-      { id: 'w', kind: 'windowedBy', config: { window } },
-      // Kept 2 minutes, so the early windows are still there at the end (default: size + grace).
-      // In memory: Kafka's in-memory stores iterate as ours do (window stores by start, then key;
-      // session stores by end, then key); its RocksDB ones by segment, then key (see the docs).
+      { id: 'w', kind: 'windowedBy', config: { window, emitStrategy } },
+      // Kept 2 minutes, so the early windows are still there at the end (default: size + grace);
+      // persistent stores have segments of max(retention / 2, 60 s): two of them here.
       {
         id: 'count',
         kind: 'windowedCount',
-        config: { store, retentionMs: 120_000, storeType: 'inMemory' },
+        config: { store, retentionMs: 120_000, storeType },
       },
     ],
     edges: [
@@ -65,10 +77,15 @@ const clicks: [string, number][] = [
   ['dave', 30_000],
   ['alice', 14_000],
   ['frank', 31_000],
+  // Past the first minute: the persistent stores' second segment.
+  ['bob', 61_000],
+  ['carol', 58_000],
+  ['alice', 64_000],
+  ['dave', 90_000],
 ];
 
-async function runBoth(window: WindowSpec, store: string) {
-  const topology = doc(window, store);
+async function runBoth(window: WindowSpec, store: string, storeType: StoreType, emit: Emit) {
+  const topology = doc(window, store, storeType, emit);
   const inputs = clicks.map(([key, timestamp]) => ({
     topic: 'clicks',
     key,
@@ -80,7 +97,8 @@ async function runBoth(window: WindowSpec, store: string) {
   const validated = validateTopology(topology);
   if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
   const backend = await createEmbeddedBackend();
-  app = createStreamsApp({ topology: validated.topology, backend, stateDir: '/nonexistent' });
+  stateDir = mkdtempSync(join(tmpdir(), 'iq-windowed-'));
+  app = createStreamsApp({ topology: validated.topology, backend, stateDir });
   await app.start();
   await backend.produce(
     inputs.map((r) => ({
@@ -101,18 +119,31 @@ async function runBoth(window: WindowSpec, store: string) {
   return { expected: oracle.stores[store]!, backend };
 }
 
-describe('interactive queries on window stores', () => {
-  it('hopping 10 s / 5 s: all, fetch by key and time, key and time ranges, backward', async () => {
+// onWindowClose aggregations use Kafka's time-ordered stores: time first in their window keys
+// (so the in-memory order), sessions read through a key-first index (so RocksDB's order).
+const variants: [StoreType, Emit][] = [
+  ['inMemory', 'onWindowUpdate'],
+  ['persistent', 'onWindowUpdate'],
+  ['persistent', 'onWindowClose'],
+];
+
+describe.each(variants)('%s stores, %s', (storeType, emit) => {
+  const persistent = storeType === 'persistent';
+  it('window stores, hopping 10 s / 5 s: all, fetch by key and time, key and time ranges, backward', async () => {
     const window: WindowSpec = {
       type: 'hopping',
       sizeMs: 10_000,
       advanceMs: 5000,
       graceMs: 60_000,
     };
-    const { expected, backend } = await runBoth(window, 'click-counts');
+    const { expected, backend } = await runBoth(window, 'click-counts', storeType, emit);
     type W = [string, number, number, number, number];
     const windows = expected as W[];
     expect(windows.length).toBeGreaterThan(10);
+    // Kafka's RocksDB order is not its in-memory one here (key before time within a segment).
+    const byStart = [...windows].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1));
+    if (persistent && emit === 'onWindowUpdate') expect(windows).not.toEqual(byStart);
+    else expect(windows).toEqual(byStart);
     const store = app!.windowStore('click-counts')!;
     expect(store.windowSizeMs).toBe(10_000);
     const rows = (
@@ -161,17 +192,22 @@ describe('interactive queries on window stores', () => {
     expect(() => store.fetch('alice', Number.NaN)).toThrow('fetch: time');
     await backend.close();
   });
-});
 
-describe('interactive queries on session stores', () => {
-  it('sessions of 5 s inactivity gap: fetch, findSessions, fetchSession, backward', async () => {
+  it('session stores, 5 s inactivity gap: fetch, findSessions, fetchSession, backward', async () => {
     const { expected, backend } = await runBoth(
       { type: 'session', gapMs: 5000, graceMs: 60_000 },
       'sessions',
+      storeType,
+      emit,
     );
     type S = [string, number, number, number];
     const sessions = expected as S[];
     expect(sessions.length).toBeGreaterThan(5);
+    const byEnd = [...sessions].sort(
+      (a, b) => a[2] - b[2] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]),
+    );
+    if (persistent) expect(sessions).not.toEqual(byEnd);
+    else expect(sessions).toEqual(byEnd);
     const store = app!.sessionStore('sessions')!;
     const rows = (ss: { key: { key: unknown; start: number; end: number }; value: unknown }[]) =>
       ss.map((s) => [s.key.key, s.key.start, s.key.end, s.value]);

@@ -13,11 +13,19 @@ import type {
 } from '../api.js';
 import type { SegmentedSessionStore, SessionEntry } from '../state/session-store.js';
 import type { SegmentedWindowStore, WindowEntry } from '../state/window-store.js';
+import {
+  MEMORY_ORDER,
+  sortSessionRows,
+  sortWindowRows,
+  type WindowedOrder,
+  type WindowedOrders,
+} from './windowed-store-order.js';
 
 const MIN = Number.MIN_SAFE_INTEGER;
 const MAX = Number.MAX_SAFE_INTEGER;
 
 const isBound = (k: unknown): boolean => k !== null && k !== undefined;
+const EMPTY = new Uint8Array(0);
 
 function requireTime(value: unknown, what: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value))
@@ -29,6 +37,8 @@ export function queryableWindowStore(
   name: string,
   windowSizeMs: number,
   instances: () => SegmentedWindowStore[],
+  /** How range reads are ordered: the store's own (in-memory) order or RocksDB's segments. */
+  orders: WindowedOrders = { scan: MEMORY_ORDER, keyRange: MEMORY_ORDER },
 ): QueryableWindowStore {
   const windowed = (e: WindowEntry): QueriedWindow => ({
     key: { key: e.key, start: e.start, end: e.start + windowSizeMs },
@@ -40,14 +50,25 @@ export function queryableWindowStore(
     value: e.value,
     timestamp: e.timestamp,
   });
-  // By start, then key bytes (then put order, for stores with duplicates): the store's order.
-  const merged = (read: (s: SegmentedWindowStore) => WindowEntry[]): QueriedWindow[] => {
+  // In memory: by start, then key bytes (then put order, for stores with duplicates), the
+  // store's own order; persistent: RocksDB's, by segment, then stored key bytes.
+  const merged = (
+    order: WindowedOrder,
+    read: (s: SegmentedWindowStore) => WindowEntry[],
+  ): QueriedWindow[] => {
     const stores = instances();
-    if (stores.length === 1) return read(stores[0]!).map(windowed);
+    if (stores.length === 1 && order.kind === 'memory') return read(stores[0]!).map(windowed);
     const all: WindowEntry[] = [];
     for (const s of stores) for (const e of read(s)) all.push(e);
     const first = stores[0];
-    if (first) all.sort((a, b) => a.start - b.start || first.compareKeys(a.key, b.key));
+    if (first === undefined) return [];
+    if (order.kind === 'memory')
+      all.sort((a, b) => a.start - b.start || first.compareKeys(a.key, b.key));
+    else
+      sortWindowRows(order, all, (e) => ({
+        key: first.serializeKey(e.key) ?? EMPTY,
+        start: e.start,
+      }));
     return all.map(windowed);
   };
   const fetchOfKey = (key: unknown, from: number, to: number): QueriedWindowOfKey[] => {
@@ -58,7 +79,7 @@ export function queryableWindowStore(
     return [];
   };
   const fetchRange = (keyFrom: unknown, keyTo: unknown, from: number, to: number) =>
-    merged((s) => s.fetchKeyRange(keyFrom, keyTo, from, to));
+    merged(orders.keyRange, (s) => s.fetchKeyRange(keyFrom, keyTo, from, to));
 
   function fetch(key: unknown, time: number): { value: unknown; timestamp: number } | null;
   function fetch(key: unknown, timeFrom: number, timeTo: number): QueriedWindowOfKey[];
@@ -108,7 +129,7 @@ export function queryableWindowStore(
   const fetchAll = (timeFrom: number, timeTo: number): QueriedWindow[] => {
     const from = requireTime(timeFrom, 'fetchAll: timeFrom');
     const to = requireTime(timeTo, 'fetchAll: timeTo');
-    return merged((s) => s.fetchAll(from, to));
+    return merged(orders.scan, (s) => s.fetchAll(from, to));
   };
   return {
     name,
@@ -117,8 +138,8 @@ export function queryableWindowStore(
     backwardFetch,
     fetchAll,
     backwardFetchAll: (timeFrom, timeTo) => fetchAll(timeFrom, timeTo).reverse(),
-    all: () => merged((s) => s.fetchAll(MIN, MAX)),
-    backwardAll: () => merged((s) => s.fetchAll(MIN, MAX)).reverse(),
+    all: () => merged(orders.scan, (s) => s.fetchAll(MIN, MAX)),
+    backwardAll: () => merged(orders.scan, (s) => s.fetchAll(MIN, MAX)).reverse(),
     approximateNumEntries: () => instances().reduce((n, s) => n + s.approximateNumEntries(), 0),
   };
 }
@@ -126,20 +147,30 @@ export function queryableWindowStore(
 export function queryableSessionStore(
   name: string,
   instances: () => SegmentedSessionStore[],
+  /** How range reads are ordered: the store's own (in-memory) order or RocksDB's segments. */
+  order: WindowedOrder = MEMORY_ORDER,
 ): QueryableSessionStore {
   const session = (s: SessionEntry): QueriedSession => ({
     key: { key: s.key, start: s.start, end: s.end },
     value: s.value,
   });
-  // By end, then key bytes, then start: the store's order.
+  // In memory: by end, then key bytes, then start, the store's own order; persistent: RocksDB's,
+  // by segment (of the end), then stored key bytes.
   const merged = (read: (s: SegmentedSessionStore) => SessionEntry[]): QueriedSession[] => {
     const stores = instances();
-    if (stores.length === 1) return read(stores[0]!).map(session);
+    if (stores.length === 1 && order.kind === 'memory') return read(stores[0]!).map(session);
     const all: SessionEntry[] = [];
     for (const s of stores) for (const e of read(s)) all.push(e);
     const first = stores[0];
-    if (first)
+    if (first === undefined) return [];
+    if (order.kind === 'memory')
       all.sort((a, b) => a.end - b.end || first.compareKeys(a.key, b.key) || a.start - b.start);
+    else
+      sortSessionRows(order, all, (e) => ({
+        key: first.serializeKey(e.key) ?? EMPTY,
+        start: e.start,
+        end: e.end,
+      }));
     return all.map(session);
   };
   const ofKey = (key: unknown, earliestEnd: number, latestStart: number): QueriedSession[] => {

@@ -14,6 +14,12 @@ import type { TaskStateStore } from '../state/task-store.js';
 import { SegmentedWindowStore } from '../state/window-store.js';
 import { queryableStore } from './queryable-store.js';
 import { queryableSessionStore, queryableWindowStore } from './queryable-windowed-stores.js';
+import {
+  MEMORY_ORDER,
+  sortSessionRows,
+  sortWindowRows,
+  type WindowedOrders,
+} from './windowed-store-order.js';
 
 export type StoreQueryType = 'keyValue' | 'window' | 'session';
 
@@ -25,6 +31,8 @@ export interface StoreQuery {
   args: unknown[];
   versioned: boolean;
   windowSizeMs: number;
+  /** Window and session stores: the orders of range reads (windowed-store-order.ts). */
+  orders?: WindowedOrders;
 }
 
 export interface StoreQueryAnswer {
@@ -64,12 +72,12 @@ export function answerStoreQuery(query: StoreQuery, stores: TaskStateStore[]): S
     serialize = (k) => kv[0]?.serializeKey(k) ?? null;
   } else if (query.type === 'window') {
     const ws = mine.filter((s): s is SegmentedWindowStore => s instanceof SegmentedWindowStore);
-    view = queryableWindowStore(query.store, query.windowSizeMs, () => ws);
+    view = queryableWindowStore(query.store, query.windowSizeMs, () => ws, query.orders);
     keyOf = (row) => (row as { key: { key: unknown } }).key.key;
     serialize = (k) => ws[0]?.serializeKey(k) ?? null;
   } else {
     const ss = mine.filter((s): s is SegmentedSessionStore => s instanceof SegmentedSessionStore);
-    view = queryableSessionStore(query.store, () => ss);
+    view = queryableSessionStore(query.store, () => ss, query.orders?.keyRange);
     keyOf = (row) => (row as { key: { key: unknown } }).key.key;
     serialize = (k) => ss[0]?.serializeKey(k) ?? null;
   }
@@ -115,19 +123,22 @@ export function mergeStoreAnswers(
     for (const a of answers)
       (a.value as unknown[]).forEach((row, i) => rows.push({ row, key: a.keys?.[i] ?? EMPTY }));
     const bytes = (a: Uint8Array, b: Uint8Array): number => Buffer.compare(a, b);
-    // The views' orders: key-value by key; windows by start, then key; sessions by end, key, start.
+    // The views' orders: key-value by key; windows and sessions as windowed-store-order.ts.
+    // A window store's key-range fetch has its own order (a time-ordered store's index).
+    const orders = query.orders;
+    const keyRange = query.type !== 'window' || query.method === 'fetch';
+    const order = (keyRange ? orders?.keyRange : orders?.scan) ?? MEMORY_ORDER;
+    const w = (r: unknown): { start: number; end: number } =>
+      (r as { key: { start: number; end: number } }).key;
     if (query.type === 'keyValue') rows.sort((a, b) => bytes(a.key, b.key));
-    else if (query.type === 'window') {
-      const start = (r: unknown): number => (r as { key: { start: number } }).key.start;
-      rows.sort((a, b) => start(a.row) - start(b.row) || bytes(a.key, b.key));
-    } else {
-      const w = (r: unknown): { start: number; end: number } =>
-        (r as { key: { start: number; end: number } }).key;
-      rows.sort(
-        (a, b) =>
-          w(a.row).end - w(b.row).end || bytes(a.key, b.key) || w(a.row).start - w(b.row).start,
-      );
-    }
+    else if (query.type === 'window')
+      sortWindowRows(order, rows, (r) => ({ key: r.key, start: w(r.row).start }));
+    else
+      sortSessionRows(order, rows, (r) => ({
+        key: r.key,
+        start: w(r.row).start,
+        end: w(r.row).end,
+      }));
     merged = rows.map((r) => r.row);
   } else if (query.method === 'approximateNumEntries') {
     merged = answers.reduce((n, a) => n + (a.value as number), 0);

@@ -32,6 +32,7 @@ import { GlobalStateUpdater } from './global-state.js';
 import { planOf } from './plan-topology.js';
 import { queryableStore } from './queryable-store.js';
 import { forwardQuery, mergeStoreAnswers, type StoreQuery } from './store-query.js';
+import { windowedOrdersOf, type WindowedOrders } from './windowed-store-order.js';
 import { queryableSessionStore, queryableWindowStore } from './queryable-windowed-stores.js';
 import { SegmentedSessionStore } from '../state/session-store.js';
 import type { TaskStateStore } from '../state/task-store.js';
@@ -305,19 +306,40 @@ class StreamsAppImpl implements StreamsApp {
     const planned = this.#queryablePlan(name, 'window', 'windowStore');
     if (planned === null) return null;
     const size = planned.windowSizeMs ?? planned.windowStore?.sizeMs ?? 0;
-    return queryableWindowStore(name, size, () =>
-      this.#localStores(name, (s): s is SegmentedWindowStore => s instanceof SegmentedWindowStore),
+    return queryableWindowStore(
+      name,
+      size,
+      () =>
+        this.#localStores(
+          name,
+          (s): s is SegmentedWindowStore => s instanceof SegmentedWindowStore,
+        ),
+      this.#windowedOrders(planned),
     );
   }
 
   sessionStore(name: string): QueryableSessionStore | null {
-    if (this.#queryablePlan(name, 'session', 'sessionStore') === null) return null;
-    return queryableSessionStore(name, () =>
-      this.#localStores(
-        name,
-        (s): s is SegmentedSessionStore => s instanceof SegmentedSessionStore,
-      ),
+    const planned = this.#queryablePlan(name, 'session', 'sessionStore');
+    if (planned === null) return null;
+    return queryableSessionStore(
+      name,
+      () =>
+        this.#localStores(
+          name,
+          (s): s is SegmentedSessionStore => s instanceof SegmentedSessionStore,
+        ),
+      this.#windowedOrders(planned).keyRange,
     );
+  }
+
+  /** Kafka's iteration orders of the store's range reads (persistent: RocksDB's segments). */
+  #windowedOrders(planned: StorePlan): WindowedOrders {
+    let owner: Parameters<typeof windowedOrdersOf>[1] = null;
+    for (const st of this.#plan.subtopologies)
+      for (const n of st.nodes)
+        if (n.windowing !== undefined && n.stores.includes(planned.name))
+          owner = { emitStrategy: n.windowing.emitStrategy, windowType: n.windowing.window.type };
+    return windowedOrdersOf(planned, owner);
   }
 
   async queryStore(
@@ -354,6 +376,7 @@ class StreamsAppImpl implements StreamsApp {
       args,
       versioned: planned.versioned !== undefined,
       windowSizeMs: planned.windowSizeMs ?? planned.windowStore?.sizeMs ?? 0,
+      ...(type === 'keyValue' ? {} : { orders: this.#windowedOrders(planned) }),
     };
     const { query, reverse } = forwardQuery(asked);
     const answers = await Promise.all(
