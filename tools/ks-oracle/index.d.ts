@@ -20,6 +20,14 @@ export interface OracleScenario {
   stores?: string[];
   /** get(key) (no asOf) or get(key, asOf) on versioned stores, after all inputs. */
   versionedGets?: { store: string; key: unknown; asOf?: number }[];
+  /** fetch(keyFrom, keyTo, timeFrom, timeTo) on timestamped window stores (null bounds: open). */
+  windowFetches?: {
+    store: string;
+    keyFrom: unknown;
+    keyTo: unknown;
+    timeFrom: number;
+    timeTo: number;
+  }[];
   /** Only build the topology and return describe(). */
   describeOnly?: boolean;
 }
@@ -31,12 +39,15 @@ export interface OracleResult {
   rawOutputs?: Record<string, { key: string | null; value: string | null; timestamp: number }[]>;
   /**
    * Key-value stores: [key, value] by key bytes; window stores: [key, start, end, value,
-   * timestamp] (plain Processor API window stores: no timestamp) by start, then key bytes; session
-   * stores: [key, start, end, value] by end, then key bytes, then start.
+   * timestamp] (plain Processor API window stores: no timestamp), from all(); session stores:
+   * [key, start, end, value], from fetch(null, null); both in the store's iteration order
+   * (in-memory: by start / end, then key bytes; RocksDB: by segment, then stored key bytes).
    */
   stores?: Record<string, unknown[][]>;
   /** One answer per versionedGets query: null, or the VersionedRecord (validTo when present). */
   versionedGets?: ({ value: unknown; timestamp: number; validTo?: number } | null)[];
+  /** One answer per windowFetches query: [key, start, end, value, timestamp] in the store's order. */
+  windowFetches?: unknown[][][];
   /** Task metrics summed over tasks: `dropped-records-total`. */
   metrics?: Record<string, number>;
   error?: string;

@@ -84,7 +84,20 @@ const clicks: [string, number][] = [
   ['dave', 90_000],
 ];
 
-async function runBoth(window: WindowSpec, store: string, storeType: StoreType, emit: Emit) {
+type WindowFetch = {
+  keyFrom: string | null;
+  keyTo: string | null;
+  timeFrom: number;
+  timeTo: number;
+};
+
+async function runBoth(
+  window: WindowSpec,
+  store: string,
+  storeType: StoreType,
+  emit: Emit,
+  fetches: WindowFetch[] = [],
+) {
   const topology = doc(window, store, storeType, emit);
   const inputs = clicks.map(([key, timestamp]) => ({
     topic: 'clicks',
@@ -92,7 +105,10 @@ async function runBoth(window: WindowSpec, store: string, storeType: StoreType, 
     value: 'x',
     timestamp,
   }));
-  const [oracle] = await runOracle([{ name: store, topology, inputs, stores: [store] }]);
+  const windowFetches = fetches.map((f) => ({ store, ...f }));
+  const [oracle] = await runOracle([
+    { name: store, topology, inputs, stores: [store], windowFetches },
+  ]);
   if (oracle?.error !== undefined || !oracle?.stores) throw new Error(oracle?.error ?? 'no result');
   const validated = validateTopology(topology);
   if (!validated.ok) throw new Error(JSON.stringify(validated.errors));
@@ -116,7 +132,7 @@ async function runBoth(window: WindowSpec, store: string, storeType: StoreType, 
     if (Date.now() > deadline) throw new Error(`processed ${processed} of ${clicks.length}`);
     await new Promise((r) => setTimeout(r, 20));
   }
-  return { expected: oracle.stores[store]!, backend };
+  return { expected: oracle.stores[store]!, fetched: oracle.windowFetches ?? [], backend };
 }
 
 // onWindowClose aggregations use Kafka's time-ordered stores: time first in their window keys
@@ -233,3 +249,45 @@ describe.each(variants)('%s stores, %s', (storeType, emit) => {
     await backend.close();
   });
 });
+
+describe.each(['onWindowUpdate', 'onWindowClose'] as const)(
+  'persistent sliding-window stores, %s',
+  (emit) => {
+    it('all() and key-range fetches in the order of the store Kafka Streams uses', async () => {
+      // onWindowClose: Kafka's time-ordered store with a key-first index for key ranges.
+      const fetches: WindowFetch[] = [
+        { keyFrom: 'bob', keyTo: 'dave', timeFrom: 0, timeTo: 100_000 },
+        { keyFrom: null, keyTo: null, timeFrom: 2000, timeTo: 70_000 },
+        { keyFrom: 'alice', keyTo: 'alice', timeFrom: 0, timeTo: 100_000 },
+      ];
+      const { expected, fetched, backend } = await runBoth(
+        { type: 'sliding', timeDifferenceMs: 5000, graceMs: 60_000 },
+        'sliding-counts',
+        'persistent',
+        emit,
+        fetches,
+      );
+      expect(expected.length).toBeGreaterThan(10);
+      expect(fetched).toHaveLength(fetches.length);
+      const store = app!.windowStore('sliding-counts')!;
+      const rows = (
+        ws: {
+          key: { key: unknown; start: number; end: number };
+          value: unknown;
+          timestamp: number;
+        }[],
+      ) => ws.map((w) => [w.key.key, w.key.start, w.key.end, w.value, w.timestamp]);
+      expect(rows(store.all())).toEqual(expected);
+      // The key ranges' order differs from all()'s where Kafka reads the index (onWindowClose).
+      type W = [string, number, number, number, number];
+      const inTime = (expected as W[]).filter((w) => w[1] >= 2000 && w[1] <= 70_000);
+      if (emit === 'onWindowClose') expect(fetched[1]).not.toEqual(inTime);
+      else expect(fetched[1]).toEqual(inTime);
+      fetches.forEach((f, i) => {
+        expect(fetched[i]!.length, `fetch ${i} finds windows`).toBeGreaterThan(0);
+        expect(rows(store.fetch(f.keyFrom, f.keyTo, f.timeFrom, f.timeTo))).toEqual(fetched[i]);
+      });
+      await backend.close();
+    });
+  },
+);

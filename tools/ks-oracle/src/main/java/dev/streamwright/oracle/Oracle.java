@@ -174,6 +174,26 @@ public final class Oracle {
           versionedGets.add(rec);
         }
         result.set("versionedGets", versionedGets);
+        // fetch(keyFrom, keyTo, timeFrom, timeTo) on timestamped window stores, in the store's order.
+        ArrayNode windowFetches = JSON.createArrayNode();
+        for (JsonNode q : scenario.path("windowFetches")) {
+          String store = q.path("store").asText();
+          Serdes2 serdes = built.serdesForStore(store);
+          WindowStore<Object, ValueAndTimestamp<Object>> ws = driver.getTimestampedWindowStore(store);
+          if (ws == null) throw new IllegalArgumentException("no timestamped window store " + store + " in the topology");
+          Object from = q.hasNonNull("keyFrom") ? Values.fromJson(q.path("keyFrom"), serdes.keyName()) : null;
+          Object to = q.hasNonNull("keyTo") ? Values.fromJson(q.path("keyTo"), serdes.keyName()) : null;
+          ArrayNode entries = JSON.createArrayNode();
+          try (KeyValueIterator<Windowed<Object>, ValueAndTimestamp<Object>> it = ws.fetch(
+              from, to, Instant.ofEpochMilli(q.path("timeFrom").asLong()), Instant.ofEpochMilli(q.path("timeTo").asLong()))) {
+            while (it.hasNext()) {
+              KeyValue<Windowed<Object>, ValueAndTimestamp<Object>> e = it.next();
+              entries.add(windowed(e.key, serdes).add(Values.toJson(e.value.value(), serdes.valueName())).add(e.value.timestamp()));
+            }
+          }
+          windowFetches.add(entries);
+        }
+        result.set("windowFetches", windowFetches);
         // Task-level dropped-records-total summed over tasks (late records, null keys, ...).
         double dropped = 0;
         for (var e : driver.metrics().entrySet()) {
@@ -198,9 +218,10 @@ public final class Oracle {
   }
 
   /**
-   * A window store's entries as [key, start, end, value, timestamp] (all(): by start, then key
-   * bytes), a session store's as [key, start, end, value] (fetch over every key: by end, then
-   * key bytes, then start).
+   * A window store's entries as [key, start, end, value, timestamp] (all()), a session store's as
+   * [key, start, end, value] (fetch over every key), in the store's iteration order: in-memory
+   * stores by start (sessions: end, then key bytes, then start), then key bytes; RocksDB ones
+   * segment by segment, then by stored key bytes.
    */
   private static ArrayNode windowedEntries(TopologyTestDriver driver, String store, Serdes2 serdes) {
     ArrayNode entries = JSON.createArrayNode();
