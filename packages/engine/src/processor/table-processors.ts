@@ -231,6 +231,36 @@ function sameKey(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+/**
+ * Stores a KTableAggregate / KTableReduce result and forwards the change: over a versioned store
+ * the put's validTo decides what is forwarded; otherwise a null aggregate deletes, its tombstone
+ * logged with the record's own timestamp, as Kafka does.
+ */
+function tableAggregateWriter(
+  ctx: ProcessorContext,
+  store: KeyValueStore,
+  sendOldValues: boolean,
+  forward: ReturnType<typeof changeForwarder>,
+) {
+  return (record: EngineRecord, newAgg: unknown, oldAgg: unknown, timestamp: number): void => {
+    if (isVersionedStore(store)) {
+      putVersionAndForward(
+        ctx,
+        store,
+        sendOldValues,
+        record.key,
+        newAgg,
+        oldAgg,
+        timestamp,
+        record.headers,
+      );
+      return;
+    }
+    store.put(record.key, newAgg, isNullish(newAgg) ? record.timestamp : timestamp);
+    forward(record.key, newAgg ?? null, oldAgg, oldAgg, timestamp, record.headers);
+  };
+}
+
 export interface TableAggregateOptions {
   store: KeyValueStore;
   sendOldValues: boolean;
@@ -249,6 +279,7 @@ export function tableAggregateProcessor(
   { store, sendOldValues, storeName }: TableAggregateOptions,
 ): Processor {
   const forward = changeForwarder(ctx, store.name, sendOldValues);
+  const storeAndForward = tableAggregateWriter(ctx, store, sendOldValues, forward);
   return {
     process(record) {
       if (isNullish(record.key))
@@ -278,23 +309,7 @@ export function tableAggregateProcessor(
       } else {
         newAgg = intermediate;
       }
-      if (isVersionedStore(store)) {
-        // KTableAggregate / KTableReduce over a versioned store: the put's validTo decides.
-        putVersionAndForward(
-          ctx,
-          store,
-          sendOldValues,
-          record.key,
-          newAgg,
-          oldAgg,
-          timestamp,
-          record.headers,
-        );
-        return;
-      }
-      // A null aggregate deletes: Kafka logs the tombstone with the record's own timestamp.
-      store.put(record.key, newAgg, isNullish(newAgg) ? record.timestamp : timestamp);
-      forward(record.key, newAgg ?? null, oldAgg, oldAgg, timestamp, record.headers);
+      storeAndForward(record, newAgg, oldAgg, timestamp);
     },
   };
 }
@@ -307,6 +322,7 @@ export function tableReduceProcessor(
   { store, sendOldValues, storeName }: TableAggregateOptions,
 ): Processor {
   const forward = changeForwarder(ctx, store.name, sendOldValues);
+  const storeAndForward = tableAggregateWriter(ctx, store, sendOldValues, forward);
   return {
     process(record) {
       if (isNullish(record.key))
@@ -336,23 +352,7 @@ export function tableReduceProcessor(
       } else {
         newAgg = intermediate;
       }
-      if (isVersionedStore(store)) {
-        // KTableAggregate / KTableReduce over a versioned store: the put's validTo decides.
-        putVersionAndForward(
-          ctx,
-          store,
-          sendOldValues,
-          record.key,
-          newAgg,
-          oldAgg,
-          timestamp,
-          record.headers,
-        );
-        return;
-      }
-      // A null aggregate deletes: Kafka logs the tombstone with the record's own timestamp.
-      store.put(record.key, newAgg, isNullish(newAgg) ? record.timestamp : timestamp);
-      forward(record.key, newAgg ?? null, oldAgg, oldAgg, timestamp, record.headers);
+      storeAndForward(record, newAgg, oldAgg, timestamp);
     },
   };
 }
