@@ -1,0 +1,22 @@
+export interface StartBrokerOptions {
+  /** Where the broker keeps its config, data and log (default: a new temp dir, removed on stop). */
+  dir?: string;
+  /** JVM heap, -Xms and -Xmx (default '512m'). */
+  heap?: string;
+  /** How long to wait for "Kafka Server started" (default 120 s). */
+  startTimeoutMs?: number;
+  /** Extra server.properties entries. */
+  config?: Record<string, string>;
+}
+export interface RunningBroker {
+  /** host:port for clients, e.g. 127.0.0.1:40123. */
+  bootstrapServers: string;
+  pid: number;
+  dir: string;
+  logFile: string;
+  /** SIGTERM by pid (SIGKILL after 30 s), waits for exit. Idempotent. */
+  stop(): Promise<void>;
+}
+/** Fetches the broker's jars into target/lib with Maven when missing; returns that folder. */
+export function ensureBrokerJars(options?: { verbose?: boolean }): string;
+export function startBroker(options?: StartBrokerOptions): Promise<RunningBroker>;
