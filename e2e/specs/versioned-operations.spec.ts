@@ -3,7 +3,7 @@
 // path, the Code dialog writes Materialized.as(Stores.persistentVersionedKeyValueStore(…)), and
 // the deployed app forwards out-of-order updates, drops an update older than the history and
 // answers the store as of a time. The document, the input and the expected results are those of
-// the "designer's story" in packages/engine/test/versioned-ops-oracle.test.ts, where the same
+// the "designer's story" in packages/engine/test/versioned-filter-map-oracle.test.ts, where the same
 // document and input run on Apache Kafka Streams 4.1: these are its results.
 import { test, expect } from '../support/fixtures.js';
 
