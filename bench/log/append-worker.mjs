@@ -2,6 +2,7 @@
 // 'go' produces them through a RemoteLog (which encodes the batches here, on this thread) with
 // `inflight` produce calls in flight, and reports 'done' once the last one is acknowledged.
 import { parentPort, workerData } from 'node:worker_threads';
+import { threadCpuMs } from './common.mjs';
 
 const { port, total, batch, inflight, recordBytes, libUrl } = workerData;
 // The build under test (or the baseline of an A/B run: see append.mjs --baseline).
@@ -27,6 +28,7 @@ for (let i = 0; i < total; i += batch) {
 for (const records of batches.slice(0, 8)) await remote.produce(records);
 parentPort.postMessage('ready');
 parentPort.once('message', async () => {
+  const cpu = threadCpuMs();
   const pending = new Set();
   for (const records of batches) {
     const p = remote.produce(records, { acks: 'all' });
@@ -35,6 +37,6 @@ parentPort.once('message', async () => {
     if (pending.size >= inflight) await Promise.race(pending);
   }
   await Promise.all(pending);
-  parentPort.postMessage('done');
+  parentPort.postMessage({ done: true, cpuMs: threadCpuMs() - cpu });
   remote.close();
 });

@@ -14,7 +14,8 @@
 //            included; its 8 warm-up produce calls before 'go' are not). Needs a second core: on
 //            a loaded machine it competes for one.
 // Prints one JSON line: medians (MB/s, ratio vs the plain write with fdatasync every 10 ms, CPU ms
-// per MB over every thread) and every run's ratio and CPU/MB; the target is ratio >= targetRatio.
+// per MB over every thread, and per thread: the log's (`main`) and for `worker` the producer's)
+// and every run's ratio and CPU/MB; the target is ratio >= targetRatio.
 // --baseline <dist dir> (a build of another commit, e.g. `cp -r packages/log/dist /tmp/base`
 // there) runs every mode against it too, alternating in the same runs, as `base.<mode>`: an A/B
 // in one process whose CPU ms/MB the machine's load does not swamp.
@@ -23,7 +24,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { arg, fmt, lib, libUrl, libUrlOf, median, report, rm, tmpDir } from './common.mjs';
+import {
+  arg,
+  fmt,
+  lib,
+  libUrl,
+  libUrlOf,
+  median,
+  report,
+  rm,
+  threadCpuMs,
+  tmpDir,
+} from './common.mjs';
 
 const MB = arg('mb', 256);
 const RUNS = arg('runs', 5);
@@ -76,22 +88,24 @@ const cpuMs = (since) => {
   return (c.user + c.system) / 1000;
 };
 
-async function finish(dir, log, started, cpu) {
+async function finish(dir, log, started, cpu, mainCpu) {
   const ms = performance.now() - started;
   const cpuUsed = cpuMs(cpu);
+  const threads = { main: threadCpuMs() - mainCpu };
   const bytes = log.describeTopic('bench').offsets[0].sizeBytes;
   await log.close();
   rm(dir);
-  return { ms, bytes, cpu: cpuUsed };
+  return { ms, bytes, cpu: cpuUsed, threads };
 }
 
 async function recordsRun(lib) {
   const { dir, log } = await openBenchLog(lib);
   const batches = buildBatches();
   const cpu = process.cpuUsage();
+  const mainCpu = threadCpuMs();
   const started = performance.now();
   await pipeline(batches, (records) => log.produce(records, { acks: 'all' }));
-  return finish(dir, log, started, cpu);
+  return finish(dir, log, started, cpu, mainCpu);
 }
 
 async function encodedRun(lib) {
@@ -100,6 +114,7 @@ async function encodedRun(lib) {
   const encoder = new lib.BatchEncoder();
   const metadata = () => log.producerMetadata('bench');
   const cpu = process.cpuUsage();
+  const mainCpu = threadCpuMs();
   const started = performance.now();
   await pipeline(batches, (records) => {
     const encoded = encoder.encode(records, metadata);
@@ -113,7 +128,7 @@ async function encodedRun(lib) {
       return lib.recordMetadataOf(encoded, appended);
     });
   });
-  return finish(dir, log, started, cpu);
+  return finish(dir, log, started, cpu, mainCpu);
 }
 
 async function workerRun(lib, url) {
@@ -131,16 +146,18 @@ async function workerRun(lib, url) {
   await next(); // ready: records built, metadata cached
   const warmup = log.describeTopic('bench').offsets[0].sizeBytes;
   const cpu = process.cpuUsage(); // the process's: both threads and libuv's pool
+  const mainCpu = threadCpuMs();
   const started = performance.now();
   worker.postMessage('go');
-  await next();
+  const done = await next();
   const ms = performance.now() - started;
   const cpuUsed = cpuMs(cpu);
+  const threads = { main: threadCpuMs() - mainCpu, producer: done.cpuMs };
   const bytes = log.describeTopic('bench').offsets[0].sizeBytes - warmup;
   await worker.terminate();
   await log.close();
   rm(dir);
-  return { ms, bytes, cpu: cpuUsed };
+  return { ms, bytes, cpu: cpuUsed, threads };
 }
 
 /** The same bytes in the same chunk sizes, written sequentially; fdatasync every `syncMs`. */
@@ -183,6 +200,8 @@ const mbps = Object.fromEntries(names.map((k) => [k, []]));
 const cpuPerMB = Object.fromEntries(names.map((k) => [k, []]));
 /** Per run, each producer vs the plain write with fsync every 10 ms in the same run. */
 const ratios = Object.fromEntries(Object.keys(modes).map((k) => [k, []]));
+/** CPU ms per MB of the log's thread (main) and, for `worker`, of the producer's thread. */
+const threadCpuPerMB = Object.fromEntries(Object.keys(modes).map((k) => [k, {}]));
 const toMBps = (bytes, ms) => bytes / 1048576 / (ms / 1000);
 for (let r = 0; r < RUNS; r++) {
   const results = {};
@@ -203,6 +222,8 @@ for (let r = 0; r < RUNS; r++) {
     const { ms, bytes: b, cpu } = results[name];
     mbps[name].push(toMBps(b, ms));
     cpuPerMB[name].push(cpu / (b / 1048576));
+    for (const [thread, ms] of Object.entries(results[name].threads))
+      (threadCpuPerMB[name][thread] ??= []).push(ms / (b / 1048576));
     ratios[name].push(toMBps(b, ms) / toMBps(bytes, plainSync.ms));
   }
 }
@@ -219,6 +240,12 @@ report('append', {
   ),
   medianCpuMsPerMB: Object.fromEntries(
     Object.entries(cpuPerMB).map(([k, v]) => [k, summary(v, 2)]),
+  ),
+  medianThreadCpuMsPerMB: Object.fromEntries(
+    Object.entries(threadCpuPerMB).map(([k, t]) => [
+      k,
+      Object.fromEntries(Object.entries(t).map(([th, v]) => [th, summary(v, 2)])),
+    ]),
   ),
   allRunsMBps: Object.fromEntries(Object.entries(mbps).map(([k, v]) => [k, v.map((x) => fmt(x))])),
   allRunsRatioVsPlainFsync10ms: Object.fromEntries(

@@ -44,3 +44,12 @@ export function report(name, result) {
 }
 
 export const fmt = (n, digits = 0) => Number(n.toFixed(digits));
+
+/** This thread's CPU time in ms (Linux: /proc/thread-self/schedstat; NaN elsewhere). */
+export function threadCpuMs() {
+  try {
+    return Number(fs.readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return NaN;
+  }
+}

@@ -11,7 +11,7 @@ export {
   type PartitionAppended,
   type ProducerTopicMetadata,
 } from './batch-encoder.js';
-export type { BatchesAppended, PartitionBatches } from './produce.js';
+export type { BatchesAppended, PartitionBatches, ProduceBatchesOptions } from './produce.js';
 export { murmur2, toPositive, partitionForKey, type PartitionerContext } from './partitioner.js';
 export { crc32c, crc32cImplementation } from './format/crc32c.js';
 export type { RecoveryEvent } from './storage/segment.js';

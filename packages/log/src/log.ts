@@ -32,6 +32,7 @@ import {
   producerMetadataOf,
   type BatchesAppended,
   type PartitionBatches,
+  type ProduceBatchesOptions,
   type TransactionalAppend,
 } from './produce.js';
 import type { PartitionLog, ReadBatch } from './storage/partition-log.js';
@@ -222,12 +223,10 @@ export class Log {
 
   /** Appends records; resolves with each record's partition and offset, in input order. */
   produce(records: readonly ProducerRecord[], opts?: ProduceOptions): Promise<RecordMetadata[]> {
-    try {
+    return settle(() => {
       this.ensureOpen();
       return this.producer.produce(records, opts);
-    } catch (err) {
-      return Promise.reject(err);
-    }
+    });
   }
 
   /**
@@ -237,14 +236,12 @@ export class Log {
    */
   produceBatches(
     parts: readonly PartitionBatches[],
-    opts?: Pick<ProduceOptions, 'acks'>,
+    opts?: ProduceBatchesOptions,
   ): Promise<BatchesAppended[]> {
-    try {
+    return settle(() => {
       this.ensureOpen();
       return this.producer.produceBatches(parts, opts);
-    } catch (err) {
-      return Promise.reject(err);
-    }
+    });
   }
 
   /** What a producer needs to encode batches for `topic` (partition count, limits, codec). */
@@ -258,7 +255,7 @@ export class Log {
    */
   produceTransactionalBatches(
     parts: readonly PartitionBatches[],
-    opts: Pick<ProduceOptions, 'acks'>,
+    opts: ProduceBatchesOptions,
     txn: TransactionalAppend,
   ): Promise<BatchesAppended[]> {
     this.ensureOpen();
@@ -281,11 +278,7 @@ export class Log {
     offset: number,
     opts?: FetchOptions,
   ): Promise<FetchResult> {
-    try {
-      return fetchRecords(this.partition(topic, partition), offset, opts);
-    } catch (err) {
-      return Promise.reject(err);
-    }
+    return settle(() => fetchRecords(this.partition(topic, partition), offset, opts));
   }
 
   /** Long-polls several partitions, returning once any has records (see fetch.ts). */
@@ -293,14 +286,12 @@ export class Log {
     positions: (TopicPartition & { offset: number })[],
     opts?: FetchOptions,
   ): Promise<FetchResult[]> {
-    try {
-      return pollRecords(
+    return settle(() =>
+      pollRecords(
         positions.map((p) => ({ log: this.partition(p.topic, p.partition), offset: p.offset })),
         opts,
-      );
-    } catch (err) {
-      return Promise.reject(err);
-    }
+      ),
+    );
   }
 
   /** Raw, CRC-checked batches as stored (Kafka's fetch response payload), for tools and copies. */
@@ -310,15 +301,13 @@ export class Log {
     offset: number,
     opts: { maxBytes?: number; isolationLevel?: IsolationLevel } = {},
   ): Promise<ReadBatch[]> {
-    try {
-      return this.partition(topic, partition).read(
+    return settle(() =>
+      this.partition(topic, partition).read(
         offset,
         opts.maxBytes ?? 1 << 20,
         opts.isolationLevel ?? 'read_uncommitted',
-      );
-    } catch (err) {
-      return Promise.reject(err);
-    }
+      ),
+    );
   }
 
   /**
@@ -330,14 +319,12 @@ export class Log {
     positions: (TopicPartition & { offset: number })[],
     opts?: { maxWaitMs?: number; isolationLevel?: IsolationLevel; signal?: AbortSignal },
   ): Promise<ReadPlan[]> {
-    try {
-      return pollReadPlans(
+    return settle(() =>
+      pollReadPlans(
         positions.map((p) => ({ log: this.partition(p.topic, p.partition), offset: p.offset })),
         opts,
-      );
-    } catch (err) {
-      return Promise.reject(err);
-    }
+      ),
+    );
   }
 
   earliestOffset(topic: string, partition: number): number {
@@ -359,11 +346,7 @@ export class Log {
     partition: number,
     timestamp: number,
   ): Promise<{ offset: number; timestamp: number } | null> {
-    try {
-      return this.partition(topic, partition).offsetForTimestamp(timestamp);
-    } catch (err) {
-      return Promise.reject(err);
-    }
+    return settle(() => this.partition(topic, partition).offsetForTimestamp(timestamp));
   }
 
   /** Kafka's deleteRecords: records below `beforeOffset` become unreadable, their segments go. */
@@ -379,12 +362,10 @@ export class Log {
 
   /** Joins a consumer group; resolves once the first rebalance has given this member its partitions. */
   joinGroup(groupId: string, opts: JoinOptions): Promise<GroupMembership> {
-    try {
+    return settle(() => {
       this.ensureOpen();
       return this.groups.join(groupId, opts);
-    } catch (err) {
-      return Promise.reject(err);
-    }
+    });
   }
 
   /** Commits offsets durably (unfenced; GroupMembership.commit checks the generation). */
@@ -392,12 +373,10 @@ export class Log {
     groupId: string,
     offsets: (TopicPartition & { offset: number; metadata?: string })[],
   ): Promise<void> {
-    try {
+    return settle(() => {
       this.ensureOpen();
       return this.groups.commit(groupId, offsets);
-    } catch (err) {
-      return Promise.reject(err);
-    }
+    });
   }
 
   committedOffsets(groupId: string, tps?: TopicPartition[]): CommittedOffset[] {
@@ -424,21 +403,17 @@ export class Log {
 
   /** Forgets a group's committed offsets for these partitions (Kafka's OffsetDelete). */
   deleteOffsets(groupId: string, tps: TopicPartition[]): Promise<void> {
-    try {
+    return settle(() => {
       this.ensureOpen();
       return this.groups.deleteOffsets(groupId, tps);
-    } catch (err) {
-      return Promise.reject(err);
-    }
+    });
   }
 
   deleteGroup(groupId: string): Promise<void> {
-    try {
+    return settle(() => {
       this.ensureOpen();
       return this.groups.deleteGroup(groupId);
-    } catch (err) {
-      return Promise.reject(err);
-    }
+    });
   }
 
   // ---- transactions --------------------------------------------------------------------------
@@ -448,12 +423,10 @@ export class Log {
     transactionalId: string,
     opts?: TransactionalProducerOptions,
   ): Promise<TransactionalProducer> {
-    try {
+    return settle(() => {
       this.ensureOpen();
       return this.txns.init(transactionalId, opts);
-    } catch (err) {
-      return Promise.reject(err);
-    }
+    });
   }
 
   // ---- maintenance ---------------------------------------------------------------------------
@@ -468,11 +441,7 @@ export class Log {
    * min.cleanable.dirty.ratio is reached). Runs in a worker thread; appends and reads go on.
    */
   compact(topic: string, partition: number): Promise<CompactionReport> {
-    try {
-      return this.cleaner.compact(topic, partition);
-    } catch (err) {
-      return Promise.reject(err);
-    }
+    return settle(() => this.cleaner.compact(topic, partition));
   }
 
   /** One pass of the background cleaner: compacts partitions over their dirty ratio. */
@@ -500,6 +469,15 @@ export class Log {
     await Promise.all(parts.map((p) => p.close()));
     this.writeCheckpoints();
     this.releaseLock();
+  }
+}
+
+/** Runs `fn`, a synchronous throw (closed log, unknown topic) becoming the promise's rejection. */
+function settle<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return fn();
+  } catch (err) {
+    return Promise.reject(err);
   }
 }
 

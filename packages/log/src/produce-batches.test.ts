@@ -256,4 +256,62 @@ describe('producer-encoded batches', () => {
     const [ok] = await log.produceBatches([{ topic: 't', partition: 0, batches: good }]);
     expect(ok!.baseOffset).toBe(3);
   });
+
+  it("checks: 'headers' keeps every header rule and the compacted-key rule; a bad CRC is still never served", async () => {
+    const log = await openTestLog();
+    await log.createTopic('t', 1);
+    await log.createTopic('c', 1, { 'cleanup.policy': 'compact' });
+    await log.createTopic('tiny', 1, { 'max.message.bytes': 100 });
+    const headers = { checks: 'headers' } as const;
+    const fresh = async () => (await encodeFor(log, recs(5, 't', 0))).parts[0]!.batches;
+    const at = (topic: string, batches: Buffer) => [{ topic, partition: 0, batches }];
+
+    const magic = await fresh();
+    magic[16] = 1;
+    expect((await refusal(log.produceBatches(at('t', magic), headers))).message).toMatch(
+      /magic byte 1/,
+    );
+    const truncated = (await fresh()).subarray(0, 70);
+    expect((await refusal(log.produceBatches(at('t', truncated), headers))).message).toMatch(
+      /does not fit/,
+    );
+    const delta = await fresh();
+    delta.writeInt32BE(3, 23); // last offset delta 3 for 5 records
+    expect((await refusal(log.produceBatches(at('t', delta), headers))).code).toBe(
+      LogErrorCode.INVALID_RECORD,
+    );
+    const control = encodeBatch([encodeControlRecord('COMMIT', 1)], {
+      control: true,
+      transactional: true,
+      producerId: 1,
+      producerEpoch: 0,
+    });
+    expect((await refusal(log.produceBatches(at('t', control), headers))).code).toBe(
+      LogErrorCode.INVALID_RECORD,
+    );
+    // A producer's cached metadata may predate cleanup.policy=compact: keys are still walked there.
+    const keyless = encodeBatch([{ key: null, value: bytes('x'), timestamp: 1 }]);
+    expect(await refusal(log.produceBatches(at('c', keyless), headers))).toMatchObject({
+      code: LogErrorCode.INVALID_RECORD,
+      message: expect.stringMatching(/without key/),
+    });
+    const large = encodeBatch([{ key: null, value: Buffer.alloc(500), timestamp: 1 }]);
+    expect((await refusal(log.produceBatches(at('tiny', large), headers))).code).toBe(
+      LogErrorCode.RECORD_TOO_LARGE,
+    );
+    expect(log.describeTopic('t')!.offsets[0]!.sizeBytes).toBe(0);
+
+    // Not recomputed at the append, the CRC the encoder wrote is checked by every read and by
+    // recovery: bytes damaged after encoding are stored but never served (a damaged tail is
+    // truncated on reopen, as a torn write).
+    const damaged = await fresh();
+    damaged[damaged.length - 3]! ^= 0xff;
+    await log.produceBatches(at('t', damaged), headers);
+    expect((await refusal(log.fetch('t', 0, 0))).code).toBe(LogErrorCode.CORRUPT_MESSAGE);
+    const dataDir = log.dataDir;
+    await log.close();
+    const reopened = await openTestLog({ dataDir });
+    expect(reopened.recoveryEvents.map((e) => e.kind)).toContain('truncated-torn-tail');
+    expect((await reopened.fetch('t', 0, 0)).records).toEqual([]);
+  });
 });

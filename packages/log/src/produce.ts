@@ -43,6 +43,16 @@ export interface PartitionBatches {
   batches: Uint8Array;
 }
 
+/** How Log.produceBatches appends. */
+export interface ProduceBatchesOptions extends Pick<ProduceOptions, 'acks'> {
+  /**
+   * 'full' (default): Kafka's LogValidator checks, CRC-32C and every record's framing included.
+   * 'headers': only for batches this package's BatchEncoder wrote in this process (RemoteLog and
+   * the engine's stream threads pass it); see format/batch-validate.ts and docs/LOG.md.
+   */
+  checks?: 'full' | 'headers';
+}
+
 /** What Log.produceBatches answers per partition (Kafka's PartitionProduceResponse). */
 export interface BatchesAppended {
   topic: string;
@@ -107,7 +117,7 @@ export class Producer {
    */
   produceBatches(
     parts: readonly PartitionBatches[],
-    opts: Pick<ProduceOptions, 'acks'> = {},
+    opts: ProduceBatchesOptions = {},
     txn?: TransactionalAppend,
   ): Promise<BatchesAppended[]> {
     const transactional = txn
@@ -129,6 +139,7 @@ export class Producer {
         maxMessageBytes: topic.config.maxMessageBytes,
         compact: topic.config.compact,
         ...(transactional ? { transactional } : {}),
+        ...(opts.checks === 'headers' ? { checks: 'headers' as const } : {}),
       });
       return { topic: p.topic, log, buf, batches };
     });

@@ -88,6 +88,12 @@ function handBack(
   return { value: { appended, returned }, transfer: [...transfer] };
 }
 
+/**
+ * Serves `log` on `port`. Produce calls arrive as batches a RemoteLog encoded with this package's
+ * BatchEncoder and moved here (its buffers are detached on the sending side, so nothing can change
+ * them after encoding): they are appended with `checks: 'headers'`, as Log.produce appends its own
+ * encoder's batches unchecked (docs/LOG.md, Producer-encoded batches).
+ */
 export function serveLog(log: Log, port: MessagePort): void {
   const members = new Map<number, GroupMembership>();
   const producers = new Map<number, TransactionalProducer>();
@@ -123,7 +129,8 @@ export function serveLog(log: Log, port: MessagePort): void {
     produceBatches: async (
       parts: { topic: string; partition: number; batches: Uint8Array }[],
       opts: Parameters<Log['produceBatches']>[1],
-    ): Promise<Packable> => handBack(parts, await log.produceBatches(parts, opts)),
+    ): Promise<Packable> =>
+      handBack(parts, await log.produceBatches(parts, { ...opts, checks: 'headers' })),
     fetch: async (
       pollId: number,
       topic: string,
@@ -208,7 +215,8 @@ export function serveLog(log: Log, port: MessagePort): void {
     txnSendBatches: async (
       key: number,
       parts: { topic: string; partition: number; batches: Uint8Array }[],
-    ): Promise<Packable> => handBack(parts, await producers.get(key)!.sendBatches(parts)),
+    ): Promise<Packable> =>
+      handBack(parts, await producers.get(key)!.sendBatches(parts, { checks: 'headers' })),
     sendOffsetsToTransaction: (
       key: number,
       offsets: Parameters<TransactionalProducer['sendOffsetsToTransaction']>[0],

@@ -11,7 +11,12 @@
 //     transaction), so they never see part of a transaction.
 import { LogError, LogErrorCode } from '../errors.js';
 import type { GroupCoordinator } from '../groups/coordinator.js';
-import type { BatchesAppended, PartitionBatches, TransactionalAppend } from '../produce.js';
+import type {
+  BatchesAppended,
+  PartitionBatches,
+  ProduceBatchesOptions,
+  TransactionalAppend,
+} from '../produce.js';
 import type { PartitionLog } from '../storage/partition-log.js';
 import type {
   FetchOptions,
@@ -47,7 +52,7 @@ export interface TxnHost {
   /** Throws synchronously when the batches are refused (nothing written). */
   produceTransactionalBatches(
     parts: readonly PartitionBatches[],
-    opts: Pick<ProduceOptions, 'acks'>,
+    opts: ProduceBatchesOptions,
     txn: TransactionalAppend,
   ): Promise<BatchesAppended[]>;
   fetch(
@@ -339,13 +344,21 @@ export class TransactionalProducer {
    * producer's id and epoch, e.g. in a worker thread) inside the transaction. They are validated
    * as any producer's batches, and must carry this producer's id and epoch. A refused request
    * (stale metadata, a bad batch) wrote nothing and leaves the transaction as it was; a failed
-   * append aborts it at commit, as a failed send does.
+   * append aborts it at commit, as a failed send does. `checks: 'headers'` as for
+   * Log.produceBatches (this package's encoder in this process).
    */
-  sendBatches(parts: readonly PartitionBatches[]): Promise<BatchesAppended[]> {
+  sendBatches(
+    parts: readonly PartitionBatches[],
+    opts: Pick<ProduceBatchesOptions, 'checks'> = {},
+  ): Promise<BatchesAppended[]> {
     try {
       this.ensureTxn();
       return this.track(
-        this.coordinator.logHost.produceTransactionalBatches(parts, { acks: 1 }, this.appendHook()),
+        this.coordinator.logHost.produceTransactionalBatches(
+          parts,
+          { acks: 1, ...opts },
+          this.appendHook(),
+        ),
       );
     } catch (err) {
       return Promise.reject(err);

@@ -38,9 +38,13 @@ async function call<T>(fn: () => Promise<T> | T): Promise<T> {
 export interface EncodingTransactionalProducer extends TransactionalProducer {
   readonly producerId: number;
   readonly epoch: number;
-  /** Each part's base offset. A refusal (stale metadata, a bad batch) wrote nothing. */
+  /**
+   * Each part's base offset. A refusal (stale metadata, a bad batch) wrote nothing. `checks:
+   * 'headers'` for batches a stream thread's BatchEncoder wrote (see Log.produceBatches).
+   */
   sendBatches(
     parts: { topic: string; partition: number; batches: Uint8Array }[],
+    opts?: { checks?: 'full' | 'headers' },
   ): Promise<number[]>;
 }
 
@@ -57,8 +61,8 @@ export async function transactionalProducer(
     transactionalId,
     producerId: producer.producerId,
     epoch: producer.epoch,
-    sendBatches: (parts) =>
-      call(async () => (await producer.sendBatches(parts)).map((r) => r.baseOffset)),
+    sendBatches: (parts, opts) =>
+      call(async () => (await producer.sendBatches(parts, opts)).map((r) => r.baseOffset)),
     beginTransaction() {
       try {
         producer.beginTransaction();

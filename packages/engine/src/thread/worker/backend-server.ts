@@ -24,6 +24,14 @@ import type {
 import { packFetch, unpackProduce } from './wire.js';
 import type { JoinGate } from './join-gate.js';
 
+/**
+ * The batches of produceBatches / txnSendBatches come from the worker's BackendClient, which
+ * encodes with the log's own BatchEncoder (the code Log.produce appends unchecked) and moves the
+ * buffers here, where nothing else can touch them: the log checks their headers, not their CRC
+ * and every record again (docs/LOG.md, Producer-encoded batches).
+ */
+const ENCODED_HERE = 'headers';
+
 /** A backend whose partitions are files a worker can read itself (the embedded one). */
 interface ReadPlanBackend {
   readPlans(
@@ -121,7 +129,10 @@ export class BackendServer {
       }
       case 'produceBatches': {
         const log = batchLog(b);
-        const done = await translated(() => log.produceBatches(m.parts), m.parts[0]?.topic);
+        const done = await translated(
+          () => log.produceBatches(m.parts, { checks: ENCODED_HERE }),
+          m.parts[0]?.topic,
+        );
         return handBack(
           m.parts,
           done.map((d) => d.baseOffset),
@@ -150,7 +161,7 @@ export class BackendServer {
             'UNSUPPORTED_CONFIG',
             `the ${b.kind} backend takes no encoded batches`,
           );
-        return handBack(m.parts, await producer.sendBatches(m.parts));
+        return handBack(m.parts, await producer.sendBatches(m.parts, { checks: ENCODED_HERE }));
       }
       case 'txnSendOffsets':
         await this.#producer(m.producer).sendOffsetsToTransaction(m.offsets, m.groupId, m.member);
