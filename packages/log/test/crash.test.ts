@@ -21,7 +21,7 @@ interface RunResult {
 }
 
 /** Runs the child until it has printed a few acknowledgements, then kills it at a random moment. */
-function runAndKill(mode: 'append' | 'txn', dataDir: string): Promise<RunResult> {
+function runAndKill(mode: 'append' | 'remote' | 'txn', dataDir: string): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', TSX, CHILD, mode, dataDir], {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -52,57 +52,69 @@ function runAndKill(mode: 'append' | 'txn', dataDir: string): Promise<RunResult>
   });
 }
 
+/**
+ * Kills an appending child `kills` times; after each reopen every acknowledged record is there,
+ * in order, intact, with no duplicate offset.
+ */
+async function appendKills(mode: 'append' | 'remote', kills: number): Promise<void> {
+  const dir = tmpDir('swlog-crash-');
+  let acknowledged = -1;
+  let tornTails = 0;
+  let reopens = 0;
+  let verifiedEnd = 0;
+  for (let i = 0; i < kills; i++) {
+    const { lines } = await runAndKill(mode, dir);
+    for (const l of lines)
+      if (l.startsWith('ACK ')) acknowledged = Math.max(acknowledged, Number(l.slice(4)));
+    const log = await Log.open({ dataDir: dir, background: false });
+    reopens++;
+    try {
+      tornTails += log.recoveryEvents.filter((e) => e.kind === 'truncated-torn-tail').length;
+      const end = log.latestOffset('crash', 0);
+      expect(end).toBeGreaterThan(acknowledged);
+      // Verify what earlier rounds verified too on the last round; else from a little before the
+      // previous end (the region a kill can touch), to keep the test fast.
+      const from = i === kills - 1 ? 0 : Math.max(0, verifiedEnd - 20_000);
+      let expected = from;
+      let off = from;
+      while (off < end) {
+        const r = await log.fetch('crash', 0, off, { maxBytes: 8 << 20 });
+        for (const rec of r.records) {
+          // In order, no gap, no duplicate, and the record's own content (plain checks: expect()
+          // per record would dominate the run time).
+          const ok =
+            rec.offset === expected &&
+            Buffer.from(rec.key!).toString() === String(rec.offset) &&
+            rec.value!.length === 1000 &&
+            rec.value![999] === 48 + (rec.offset % 10);
+          if (!ok) expect.fail(`record at ${rec.offset} (expected offset ${expected}) is wrong`);
+          expected++;
+        }
+        off = r.nextOffset;
+      }
+      expect(expected).toBe(end);
+      verifiedEnd = end;
+    } finally {
+      await log.close();
+    }
+  }
+  console.log(
+    `crash test (${mode}): ${kills} kills, ${reopens} reopens, ${tornTails} torn tails truncated, ${acknowledged + 1} records acknowledged`,
+  );
+  expect(acknowledged).toBeGreaterThan(0);
+}
+
 describe('crash safety (SIGKILL)', () => {
   it(
     `keeps every acknowledged record across ${KILLS} kills with fsync per batch`,
-    async () => {
-      const dir = tmpDir('swlog-crash-');
-      let acknowledged = -1;
-      let tornTails = 0;
-      let reopens = 0;
-      let verifiedEnd = 0;
-      for (let i = 0; i < KILLS; i++) {
-        const { lines } = await runAndKill('append', dir);
-        for (const l of lines)
-          if (l.startsWith('ACK ')) acknowledged = Math.max(acknowledged, Number(l.slice(4)));
-        const log = await Log.open({ dataDir: dir, background: false });
-        reopens++;
-        try {
-          tornTails += log.recoveryEvents.filter((e) => e.kind === 'truncated-torn-tail').length;
-          const end = log.latestOffset('crash', 0);
-          expect(end).toBeGreaterThan(acknowledged);
-          // Verify what earlier rounds verified too on the last round; else from a little before the
-          // previous end (the region a kill can touch), to keep the test fast.
-          const from = i === KILLS - 1 ? 0 : Math.max(0, verifiedEnd - 20_000);
-          let expected = from;
-          let off = from;
-          while (off < end) {
-            const r = await log.fetch('crash', 0, off, { maxBytes: 8 << 20 });
-            for (const rec of r.records) {
-              // In order, no gap, no duplicate, and the record's own content (plain checks: expect()
-              // per record would dominate the run time).
-              const ok =
-                rec.offset === expected &&
-                Buffer.from(rec.key!).toString() === String(rec.offset) &&
-                rec.value!.length === 1000 &&
-                rec.value![999] === 48 + (rec.offset % 10);
-              if (!ok)
-                expect.fail(`record at ${rec.offset} (expected offset ${expected}) is wrong`);
-              expected++;
-            }
-            off = r.nextOffset;
-          }
-          expect(expected).toBe(end);
-          verifiedEnd = end;
-        } finally {
-          await log.close();
-        }
-      }
-      console.log(
-        `crash test: ${KILLS} kills, ${reopens} reopens, ${tornTails} torn tails truncated, ${acknowledged + 1} records acknowledged`,
-      );
-      expect(acknowledged).toBeGreaterThan(0);
-    },
+    () => appendKills('append', KILLS),
+    TIME_LIMIT_MS,
+  );
+
+  // The engine's stream threads' path: batches encoded in a worker, appended with header checks.
+  it(
+    `keeps every acknowledged record a worker thread produced through a RemoteLog across ${Math.max(5, Math.round(KILLS / 2))} kills`,
+    () => appendKills('remote', Math.max(5, Math.round(KILLS / 2))),
     TIME_LIMIT_MS,
   );
 
