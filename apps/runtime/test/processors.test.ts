@@ -26,6 +26,12 @@ export const processors = {
     };
   },
 };
+// KTable#transformValues' ValueTransformerWithKey: the card number masked (a tombstone stays one).
+export const valueTransformers = {
+  'mask-card': () => ({
+    transform: (key, value) => (value === null ? null : { ...value, card: '****' }),
+  }),
+};
 export const functions = {
   isLarge: ({ value }) => value.amount > 100,
 };
@@ -65,6 +71,29 @@ function fkTopology(): Record<string, unknown> {
       { from: 'orders', to: 'j', toPort: 'left' },
       { from: 'products', to: 'j', toPort: 'right' },
       { from: 'j', to: 't' },
+      { from: 't', to: 'out' },
+    ],
+  };
+}
+
+/** A table of cards, masked by the registered value transformer, as a changelog stream. */
+function maskTopology(): Record<string, unknown> {
+  return {
+    schemaVersion: 1,
+    application: { id: 'mask-app', config: { 'commit.interval.ms': 100 } },
+    topics: [
+      { name: 'cards', partitions: 1 },
+      { name: 'masked', partitions: 1 },
+    ],
+    nodes: [
+      { id: 'cards', kind: 'table', config: { topic: 'cards' } },
+      { id: 'mask', kind: 'transformValues', config: { transformer: 'mask-card' } },
+      { id: 't', kind: 'toStream', config: {} },
+      { id: 'out', kind: 'sink', config: { topic: 'masked' } },
+    ],
+    edges: [
+      { from: 'cards', to: 'mask' },
+      { from: 'mask', to: 't' },
       { from: 't', to: 'out' },
     ],
   };
@@ -115,6 +144,7 @@ describe('operator processors', () => {
       const client = makeClient(runtime.url);
       expect(await client.registry.list.query()).toEqual({
         processors: ['tag-with-partition'],
+        valueTransformers: ['mask-card'],
         functions: ['isLarge'],
         partitioners: ['by-number'],
       });
@@ -135,6 +165,31 @@ describe('operator processors', () => {
       expect(out.map((r) => [r.key, r.value])).toEqual([
         ['p150', { amount: 150, tag: 'seen', fromPartition: 1 }],
         ['p250', { amount: 250, tag: 'seen', fromPartition: 1 }],
+      ]);
+    } finally {
+      await runtime.close();
+    }
+  });
+
+  it('runs a KTable#transformValues with the value transformer the module registers', async () => {
+    const runtime = await startTestRuntime({ dataDir: join(root, 'mask'), code });
+    try {
+      const client = makeClient(runtime.url);
+      const deployed = await client.app.deploy.mutate({ topology: maskTopology() });
+      expect(deployed.ok).toBe(true);
+      await client.topics.produce.mutate({
+        topic: 'cards',
+        key: 'ann',
+        value: JSON.stringify({ card: '4111-1111', limit: 500 }),
+      });
+      await client.topics.produce.mutate({ topic: 'cards', key: 'ann', value: null });
+      const out = await eventually(async () => {
+        const read = await client.topics.read.query({ topic: 'masked', limit: 10 });
+        return read.length === 2 ? read : undefined;
+      }, 'the masked changes');
+      expect(out.map((r) => [r.key, r.value])).toEqual([
+        ['ann', { card: '****', limit: 500 }],
+        ['ann', null],
       ]);
     } finally {
       await runtime.close();
@@ -192,6 +247,7 @@ describe('operator processors', () => {
       const client = makeClient(runtime.url);
       expect(await client.registry.list.query()).toEqual({
         processors: [],
+        valueTransformers: [],
         functions: [],
         partitioners: [],
       });
@@ -213,6 +269,17 @@ describe('operator processors', () => {
       expect(fk.errors.map((e) => [e.path, e.code, e.nodeId])).toEqual([
         ['nodes[2].config.partitioner', 'unknown_partitioner', 'j'],
         ['nodes[2].config.otherPartitioner', 'unknown_partitioner', 'j'],
+      ]);
+      const mask = await client.topology.validate.mutate({ topology: maskTopology() });
+      expect(mask.ok).toBe(false);
+      if (mask.ok) return;
+      expect(mask.errors.map((e) => [e.path, e.code, e.nodeId, e.message])).toEqual([
+        [
+          'nodes[1].config.transformer',
+          'unknown_transformer',
+          'mask',
+          'no value transformer "mask-card" is registered',
+        ],
       ]);
       expect((await client.app.status.query()).deployed).toBe(false);
     } finally {
@@ -287,7 +354,9 @@ describe('serve --processors', { timeout: 120_000 }, () => {
       empty,
     ]);
     expect(none.code).toBe(1);
-    expect(none.stderr).toMatch(/exports neither `processors` nor `functions`/);
+    expect(none.stderr).toMatch(
+      /exports neither `processors` nor `valueTransformers` nor `functions`/,
+    );
   });
 
   it('takes a default export function returning the registries, as worker threads do', async () => {

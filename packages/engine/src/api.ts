@@ -5,6 +5,7 @@ import type {
   FunctionRegistry,
   PartitionerRegistry,
   ProcessorRegistry,
+  ValueTransformerRegistry,
 } from './processor/registries.js';
 import type {
   QueryableKeyValueStore,
@@ -308,6 +309,7 @@ export interface BuiltTopologyLike {
   readonly topology: Topology;
   readonly functions: FunctionRegistry;
   readonly processors: ProcessorRegistry;
+  readonly valueTransformers?: ValueTransformerRegistry;
   readonly partitioners?: PartitionerRegistry;
 }
 
@@ -325,6 +327,11 @@ export interface StreamsAppOptions {
    * by the operator when starting the runtime. Trusted code: never from the API.
    */
   processors?: ProcessorRegistry;
+  /**
+   * ValueTransformerWithKey factories for transformValues nodes (`config.transformer`), registered
+   * by the operator like processors. Trusted code: never from the API.
+   */
+  valueTransformers?: ValueTransformerRegistry;
   /**
    * Partitioners a foreign-key join's TableJoined names (`partitioner` / `otherPartitioner`),
    * registered by the operator like processors. Trusted code: never from the API.

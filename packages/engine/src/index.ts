@@ -73,8 +73,15 @@ export type {
   Punctuator,
 } from './papi/types.js';
 export type {
+  ValueTransformerContext,
+  ValueTransformerWithKey,
+  ValueTransformerWithKeySupplier,
+} from './papi/value-transformer.js';
+export type {
   ProcessorRegistry,
   ProcessorFactory,
+  ValueTransformerRegistry,
+  ValueTransformerFactory,
   PartitionerRegistry,
   StreamPartitioner,
   FunctionRegistry,

@@ -89,20 +89,32 @@ export interface PlannedNode {
   globalStores?: string[];
   /**
    * A stream–table join (or one side of a table–table join) reading its table (the other side)
-   * through unmaterialized tableFilter / tableFilterNot /
-   * tableMapValues nodes (KTableImpl#valueGetterSupplier chains their getters over the store):
+   * through unmaterialized tableFilter / tableFilterNot / tableMapValues / transformValues nodes (KTableImpl#valueGetterSupplier chains their getters over the store):
    * their logic, store side first, applied to every value looked up.
    */
   tableGetter?: TableGetterStep[];
 }
 
-/** One KTableFilter / KTableMapValues value getter over the store a join reads. */
-export interface TableGetterStep {
-  op: 'tableFilter' | 'tableFilterNot' | 'tableMapValues';
-  expression: Logic;
-  /** The Kafka Streams node it belongs to (for error messages). */
-  node: string;
-}
+/**
+ * One value getter over the store a join reads: KTableFilter / KTableMapValues (their logic) or
+ * KTableTransformValues (KTableTransformValuesGetter: its own instance of the registered
+ * transformer, applied to every value read, a missing one included).
+ */
+export type TableGetterStep =
+  | {
+      op: 'tableFilter' | 'tableFilterNot' | 'tableMapValues';
+      expression: Logic;
+      /** The Kafka Streams node it belongs to (for error messages). */
+      node: string;
+    }
+  | {
+      op: 'transformValues';
+      transformer: string;
+      params: Record<string, unknown>;
+      /** The node's connected state stores (the getter's transformer may open them). */
+      stores: string[];
+      node: string;
+    };
 
 export interface SubtopologyPlan {
   id: number;

@@ -98,6 +98,7 @@ export async function runDrive(file: string, options: DriveOptions): Promise<voi
       ...(code
         ? {
             processors: code.processors,
+            valueTransformers: code.valueTransformers,
             functions: code.functions,
             partitioners: code.partitioners,
           }

@@ -24,6 +24,7 @@ export async function runServe(options: ServeOptions): Promise<void> {
       {
         module: code.module,
         processors: Object.keys(code.processors),
+        valueTransformers: Object.keys(code.valueTransformers),
         functions: Object.keys(code.functions),
         partitioners: Object.keys(code.partitioners),
       },

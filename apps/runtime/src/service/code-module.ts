@@ -8,10 +8,13 @@ import type {
   FunctionRegistry,
   PartitionerRegistry,
   ProcessorRegistry,
+  ValueTransformerRegistry,
 } from '@streamwright/engine';
 
 export interface CodeRegistry {
   processors: ProcessorRegistry;
+  /** ValueTransformerWithKey factories for transformValues nodes. */
+  valueTransformers: ValueTransformerRegistry;
   functions: FunctionRegistry;
   partitioners: PartitionerRegistry;
   /** The module's absolute path, or null when nothing was loaded. */
@@ -20,6 +23,7 @@ export interface CodeRegistry {
 
 export const EMPTY_REGISTRY: CodeRegistry = Object.freeze({
   processors: Object.freeze({}),
+  valueTransformers: Object.freeze({}),
   functions: Object.freeze({}),
   partitioners: Object.freeze({}),
   module: null,
@@ -28,8 +32,8 @@ export const EMPTY_REGISTRY: CodeRegistry = Object.freeze({
 /**
  * Imports the module and takes its registries the way the engine's worker threads take them
  * (StreamsAppOptions.workerModule), so one module serves both: the default export, else a
- * `registries` export, else the module itself, each an object with `processors`, `functions`
- * and/or `partitioners` (objects of name → function) or a function (possibly async) returning one.
+ * `registries` export, else the module itself, each an object with `processors`,
+ * `valueTransformers`, `functions` and/or `partitioners` (objects of name → function) or a function (possibly async) returning one.
  */
 export async function loadCodeModule(path: string): Promise<CodeRegistry> {
   const absolute = resolve(path);
@@ -43,14 +47,24 @@ export async function loadCodeModule(path: string): Promise<CodeRegistry> {
   let exported: unknown = namespace.default ?? namespace.registries ?? namespace;
   if (typeof exported === 'function') exported = await (exported as () => unknown)();
   const registries = isObject(exported) ? exported : {};
-  const { processors, functions, partitioners } = registries;
-  if (processors === undefined && functions === undefined && partitioners === undefined) {
+  const { processors, valueTransformers, functions, partitioners } = registries;
+  if (
+    processors === undefined &&
+    valueTransformers === undefined &&
+    functions === undefined &&
+    partitioners === undefined
+  ) {
     throw new Error(
-      `${absolute} exports neither \`processors\` nor \`functions\` nor \`partitioners\` (objects of name → factory / function)`,
+      `${absolute} exports neither \`processors\` nor \`valueTransformers\` nor \`functions\` nor \`partitioners\` (objects of name → factory / function)`,
     );
   }
   return {
     processors: registryOf(processors, 'processors', absolute) as ProcessorRegistry,
+    valueTransformers: registryOf(
+      valueTransformers,
+      'valueTransformers',
+      absolute,
+    ) as ValueTransformerRegistry,
     functions: registryOf(functions, 'functions', absolute) as FunctionRegistry,
     partitioners: registryOf(partitioners, 'partitioners', absolute) as PartitionerRegistry,
     module: absolute,
@@ -60,11 +74,13 @@ export async function loadCodeModule(path: string): Promise<CodeRegistry> {
 /** The names a topology may refer to, for validateTopology. */
 export function registryNames(code: CodeRegistry): {
   processors: string[];
+  valueTransformers: string[];
   functions: string[];
   partitioners: string[];
 } {
   return {
     processors: Object.keys(code.processors).sort(),
+    valueTransformers: Object.keys(code.valueTransformers).sort(),
     functions: Object.keys(code.functions).sort(),
     partitioners: Object.keys(code.partitioners).sort(),
   };

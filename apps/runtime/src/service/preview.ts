@@ -79,6 +79,7 @@ export async function runPreview(options: {
     driver = createTestDriver(topology, {
       recordTap: tap,
       processors: options.code.processors,
+      valueTransformers: options.code.valueTransformers,
       functions: options.code.functions,
       partitioners: options.code.partitioners,
     });

@@ -350,6 +350,7 @@ export class RuntimeService {
       app = createStreamsApp({
         topology,
         processors: this.code.processors,
+        valueTransformers: this.code.valueTransformers,
         functions: this.code.functions,
         partitioners: this.code.partitioners,
         // Stream threads in worker threads import the operator's module themselves.

@@ -67,6 +67,7 @@ function resolveOptions(options: StreamsAppOptions): ResolvedOptions {
     topology: t.topology,
     functions: { ...t.functions, ...options.functions },
     processors: { ...t.processors, ...options.processors },
+    valueTransformers: { ...t.valueTransformers, ...options.valueTransformers },
     partitioners: { ...t.partitioners, ...options.partitioners },
   };
 }
@@ -100,6 +101,7 @@ class StreamsAppImpl implements StreamsApp {
     const registries = {
       ...(options.functions ? { functions: options.functions } : {}),
       ...(options.processors ? { processors: options.processors } : {}),
+      ...(options.valueTransformers ? { valueTransformers: options.valueTransformers } : {}),
       ...(options.partitioners ? { partitioners: options.partitioners } : {}),
     };
     const compiled = compilePlan(plan, registries);

@@ -10,6 +10,8 @@ import type {
   ProcessorFactory,
   ProcessorRegistry,
   StreamPartitioner,
+  ValueTransformerFactory,
+  ValueTransformerRegistry,
 } from '../processor/registries.js';
 
 export interface DocNode {
@@ -34,6 +36,7 @@ export class DocumentBuilder {
   readonly stores: StoreSpec[] = [];
   readonly functions: Record<string, LogicFunction> = {};
   readonly processors: Record<string, ProcessorFactory> = {};
+  readonly valueTransformers: Record<string, ValueTransformerFactory> = {};
   readonly partitioners: Record<string, StreamPartitioner> = {};
   #counter = 0;
   #functionNames = new Map<unknown, string>();
@@ -81,6 +84,23 @@ export class DocumentBuilder {
     return { function: name };
   }
 
+  /** A transformValues supplier: its own name when usable, else `<node id>.transformer`. */
+  transformerRef(supplier: () => unknown, nodeId: string): string {
+    const known = this.#functionNames.get(supplier);
+    if (known !== undefined && known in this.valueTransformers) return known;
+    const own = supplier.name;
+    const name =
+      REGISTRY_NAME.test(own) &&
+      !(own in this.valueTransformers) &&
+      !(own in this.processors) &&
+      !(own in this.functions)
+        ? own
+        : `${nodeId}.transformer`;
+    this.valueTransformers[name] = supplier as ValueTransformerFactory;
+    this.#functionNames.set(supplier, name);
+    return name;
+  }
+
   processorRef(supplier: () => unknown, nodeId: string): string {
     const known = this.#functionNames.get(supplier);
     if (known !== undefined) return known;
@@ -114,11 +134,13 @@ export class DocumentBuilder {
   registries(): {
     functions: FunctionRegistry;
     processors: ProcessorRegistry;
+    valueTransformers: ValueTransformerRegistry;
     partitioners: PartitionerRegistry;
   } {
     return {
       functions: { ...this.functions },
       processors: { ...this.processors },
+      valueTransformers: { ...this.valueTransformers },
       partitioners: { ...this.partitioners },
     };
   }

@@ -11,7 +11,7 @@ import {
   type Origin,
 } from './internals.js';
 import { foreignKeyJoin, isForeignKeyCall } from './fk-join.js';
-import type { Grouped, KeyValue, Materialized, Named } from './options.js';
+import { Materialized, Named, type Grouped, type KeyValue } from './options.js';
 import type {
   Aggregator,
   GlobalKTable,
@@ -24,6 +24,7 @@ import type {
   Reducer,
   ValueJoiner,
   ValueMapper,
+  ValueTransformerWithKeySupplier,
 } from './types.js';
 import type { Suppressed } from './window-options.js';
 
@@ -90,6 +91,33 @@ export class KTableImpl<K, V> implements KTable<K, V> {
     b?: Materialized<K, VR>,
   ): KTable<K, VR> {
     return this.#derived('tableMapValues', mapper, 'valueKey', a, b, false);
+  }
+
+  transformValues<VR>(
+    supplier: ValueTransformerWithKeySupplier<K, V, VR>,
+    ...args: (Materialized<K, VR> | Named | string)[]
+  ): KTable<K, VR> {
+    const materialized = args.find((a): a is Materialized<K, VR> => a instanceof Materialized);
+    const named = args.find((a): a is Named => a instanceof Named);
+    const stores = args.filter((a): a is string => typeof a === 'string');
+    const node = attach(
+      this.origin,
+      'transformValues',
+      {
+        ...materializedConfig(materialized as Materialized<unknown, unknown> | undefined),
+        stores,
+      },
+      named?.name,
+    );
+    node.config['transformer'] = this.origin.builder.transformerRef(supplier, node.id);
+    const f = materialized?.fields() ?? {};
+    return factories.table(
+      derive(this.origin, node, {
+        keySerde: f.keySerde ?? this.origin.keySerde,
+        valueSerde: f.valueSerde,
+      }),
+      f.storeName ?? null,
+    );
   }
 
   toStream(named?: Named): KStream<K, V> {

@@ -13,6 +13,7 @@ import type {
   FunctionRegistry,
   PartitionerRegistry,
   ProcessorRegistry,
+  ValueTransformerRegistry,
 } from '../processor/registries.js';
 import { DocumentBuilder } from './document-builder.js';
 import { derive, factories, materializedConfig, type Origin } from './internals.js';
@@ -40,6 +41,8 @@ export interface BuiltTopology {
   readonly document: TopologyDocumentInput;
   readonly functions: FunctionRegistry;
   readonly processors: ProcessorRegistry;
+  /** KTable#transformValues' suppliers, by the names the document gives them. */
+  readonly valueTransformers: ValueTransformerRegistry;
   /** TableJoined's partitioners, by the names the document gives them. */
   readonly partitioners: PartitionerRegistry;
   /** Topology#describe() text. */
@@ -373,13 +376,14 @@ export class StreamsBuilder {
       throw new Error(`the DSL program does not make a valid topology:\n${lines.join('\n')}`);
     }
     const topology = result.topology;
-    const { functions, processors, partitioners } = this.#doc.registries();
+    const { functions, processors, valueTransformers, partitioners } = this.#doc.registries();
     return {
       kind: 'streamwright.built-topology',
       topology,
       document,
       functions,
       processors,
+      valueTransformers,
       partitioners,
       describe: () => describeTopology(planTopology(topology)),
     };

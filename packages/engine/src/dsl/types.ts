@@ -4,6 +4,7 @@
 // CEL results are untyped, so the result type parameter defaults to `unknown` for them.
 import type { Windowed } from '../windows/windowed-key.js';
 import type { FixedKeyProcessorSupplier, ProcessorSupplier } from '../papi/types.js';
+import type { ValueTransformerWithKeySupplier } from '../papi/value-transformer.js';
 import type { TableJoined } from './table-joined.js';
 import type {
   Consumed,
@@ -50,6 +51,7 @@ export type ValueJoiner<V, VO, VR> =
 export type ForeignKeyExtractor<K, V, KO> = Cel | ((value: V) => KO) | ((key: K, value: V) => KO);
 export type Merger<K, VA> = Cel | ((key: K, aggregate1: VA, aggregate2: VA) => VA);
 export type { Windowed } from '../windows/windowed-key.js';
+export type { ValueTransformerWithKeySupplier };
 
 /** A function, or `{ cel: "…" }` (a bare string passed to to() is a topic name). */
 export type TopicNameExtractor<K, V> =
@@ -175,6 +177,32 @@ export interface KTable<K, V> {
     mapper: ValueMapper<K, V, VR>,
     named?: Named,
     materialized?: Materialized<K, VR>,
+  ): KTable<K, VR>;
+  /**
+   * KTable#transformValues: the supplier's ValueTransformerWithKey maps every value (tombstones
+   * too), connected to the named state stores (StreamsBuilder#addStateStore). With
+   * Materialized.as(name) the result has its own store; otherwise readers (joins) re-apply a
+   * transformer of their own to what they read.
+   */
+  transformValues<VR = unknown>(
+    supplier: ValueTransformerWithKeySupplier<K, V, VR>,
+    ...stateStoreNames: string[]
+  ): KTable<K, VR>;
+  transformValues<VR = unknown>(
+    supplier: ValueTransformerWithKeySupplier<K, V, VR>,
+    named: Named,
+    ...stateStoreNames: string[]
+  ): KTable<K, VR>;
+  transformValues<VR = unknown>(
+    supplier: ValueTransformerWithKeySupplier<K, V, VR>,
+    materialized: Materialized<K, VR>,
+    ...stateStoreNames: string[]
+  ): KTable<K, VR>;
+  transformValues<VR = unknown>(
+    supplier: ValueTransformerWithKeySupplier<K, V, VR>,
+    materialized: Materialized<K, VR>,
+    named: Named,
+    ...stateStoreNames: string[]
   ): KTable<K, VR>;
   toStream(named?: Named): KStream<K, V>;
   groupBy<KR = unknown, VR = unknown>(

@@ -4,7 +4,7 @@ import type { PlannedNode, SerdeName } from '@streamwright/topology-model';
 import { EngineError } from '../errors.js';
 import type { CompiledLogic } from '../processor/logic.js';
 import type { ProcessorContext } from '../processor/processor-context.js';
-import type { FunctionRegistry } from '../processor/registries.js';
+import type { FunctionRegistry, ValueTransformerRegistry } from '../processor/registries.js';
 import type { Processor } from '../processor/processor-node.js';
 import { tableSourceProcessor } from '../processor/table-processors.js';
 import { getSerde } from '../serdes/index.js';
@@ -17,7 +17,7 @@ import {
   subscriptionReceiveProcessor,
   subscriptionSendProcessor,
 } from './foreign-key-join.js';
-import { tableGetterOf } from './table-getter.js';
+import { tableGetterOf, withTableGetter } from './table-getter.js';
 
 type Factory = (ctx: ProcessorContext) => Processor;
 
@@ -30,6 +30,8 @@ export interface FkJoinFactoryContext {
   ownStore: string | null;
   /** The function registry: for the logic of the table getter's filter / mapValues steps. */
   functions?: FunctionRegistry;
+  /** For the table getter's transformValues steps. */
+  valueTransformers?: ValueTransformerRegistry;
 }
 
 export function fkJoinNodeFactory(c: FkJoinFactoryContext): Factory {
@@ -65,13 +67,18 @@ export function fkJoinNodeFactory(c: FkJoinFactoryContext): Factory {
     case 'fk-subscription-join': {
       const name = node.stores[0];
       // The right table as its filter / mapValues nodes show it (KTableValueGetterSupplier).
-      const getter = tableGetterOf(node, c.functions);
-      return (ctx) =>
-        subscriptionJoinProcessor(
-          ctx,
-          () => (name === undefined ? undefined : ctx.stores.get(name)),
+      const getterFor = tableGetterOf(node, c);
+      return (ctx) => {
+        const getter = getterFor?.(ctx) ?? null;
+        return withTableGetter(
+          subscriptionJoinProcessor(
+            ctx,
+            () => (name === undefined ? undefined : ctx.stores.get(name)),
+            getter?.get ?? null,
+          ),
           getter,
         );
+      };
     }
     case 'fk-foreign-join': {
       const name = node.stores[0];
@@ -87,15 +94,20 @@ export function fkJoinNodeFactory(c: FkJoinFactoryContext): Factory {
       const name = node.stores[0];
       // The left table as its filter / mapValues nodes show it: the hash the subscription was
       // sent with is of that value, and a row they drop is gone.
-      const getter = tableGetterOf(node, c.functions);
-      return (ctx) =>
-        responseJoinProcessor(ctx, {
-          left: () => (name === undefined ? undefined : ctx.stores.get(name)),
-          valueSerde: serde('valueSerde'),
-          leftJoin,
-          joiner: (key, left, right) => logic({ key, left, right }),
+      const getterFor = tableGetterOf(node, c);
+      return (ctx) => {
+        const getter = getterFor?.(ctx) ?? null;
+        return withTableGetter(
+          responseJoinProcessor(ctx, {
+            left: () => (name === undefined ? undefined : ctx.stores.get(name)),
+            valueSerde: serde('valueSerde'),
+            leftJoin,
+            joiner: (key, left, right) => logic({ key, left, right }),
+            getter: getter?.get ?? null,
+          }),
           getter,
-        });
+        );
+      };
     }
     case 'fk-result': {
       const name = c.ownStore;

@@ -6,7 +6,7 @@ import { EngineError } from '../errors.js';
 import { changeForwarder, putVersionAndForward } from '../processor/change-forwarder.js';
 import { isVersionedStore } from '../state/versioned-store.js';
 import type { CompiledLogic } from '../processor/logic.js';
-import type { FunctionRegistry } from '../processor/registries.js';
+import type { FunctionRegistry, ValueTransformerRegistry } from '../processor/registries.js';
 import type { ProcessorContext } from '../processor/processor-context.js';
 import type { Processor } from '../processor/processor-node.js';
 import { Change, type EngineRecord } from '../processor/record.js';
@@ -24,7 +24,7 @@ import {
   tableTableJoinProcessor,
   type TableJoinType,
 } from './table-joins.js';
-import { tableGetterOf } from './table-getter.js';
+import { tableGetterOf, withTableGetter } from './table-getter.js';
 
 type Factory = (ctx: ProcessorContext) => Processor;
 
@@ -35,6 +35,8 @@ export interface JoinFactoryContext {
   sendOldValues: boolean;
   /** The function registry: for the logic of the table getter's filter / mapValues steps. */
   functions?: FunctionRegistry;
+  /** For the table getter's transformValues steps. */
+  valueTransformers?: ValueTransformerRegistry;
 }
 
 function joinerOf(c: JoinFactoryContext): Joiner {
@@ -87,17 +89,21 @@ export function joinNodeFactory(c: JoinFactoryContext): Factory {
           `${node.name}: the table side has no store to join with`,
         );
       const leftJoin = config['type'] === 'left';
-      const getter = tableGetterOf(c.node, c.functions) ?? undefined;
+      const getterFor = tableGetterOf(c.node, c);
       return (ctx) => {
         let buffer: TimeOrderedKeyValueBuffer | undefined;
-        return streamTableJoinProcessor(
-          ctx,
-          () => ctx.stores.get(store),
-          leftJoin,
-          joiner,
-          bufferName === undefined
-            ? undefined
-            : () => (buffer ??= ctx.stateStore(bufferName, TimeOrderedKeyValueBuffer)),
+        const getter = getterFor?.(ctx) ?? null;
+        return withTableGetter(
+          streamTableJoinProcessor(
+            ctx,
+            () => ctx.stores.get(store),
+            leftJoin,
+            joiner,
+            bufferName === undefined
+              ? undefined
+              : () => (buffer ??= ctx.stateStore(bufferName, TimeOrderedKeyValueBuffer)),
+            getter?.get,
+          ),
           getter,
         );
       };
@@ -122,16 +128,21 @@ export function joinNodeFactory(c: JoinFactoryContext): Factory {
       const joiner = joinerOf(c);
       const store = node.stores[0];
       const type = config['type'] as TableJoinType;
-      const getter = tableGetterOf(c.node, c.functions);
-      return (ctx) =>
-        tableTableJoinProcessor(ctx, {
-          side: side === 'right' ? 'right' : 'left',
-          type,
-          other: () => (store === undefined ? undefined : ctx.stores.get(store)),
-          joiner,
-          sendOldValues: c.sendOldValues,
-          ...(getter === null ? {} : { getter }),
-        });
+      const getterFor = tableGetterOf(c.node, c);
+      return (ctx) => {
+        const getter = getterFor?.(ctx) ?? null;
+        return withTableGetter(
+          tableTableJoinProcessor(ctx, {
+            side: side === 'right' ? 'right' : 'left',
+            type,
+            other: () => (store === undefined ? undefined : ctx.stores.get(store)),
+            joiner,
+            sendOldValues: c.sendOldValues,
+            ...(getter === null ? {} : { getter: getter.get }),
+          }),
+          getter,
+        );
+      };
     }
     case 'join-merge': {
       // KSTREAM-MERGE passes records on; KTableKTableJoinMerger also materializes the result,

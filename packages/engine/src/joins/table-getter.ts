@@ -1,47 +1,168 @@
-// KTableFilter / KTableMapValues value getters (KTableImpl#valueGetterSupplier) over the store a
-// join reads a table from, for the unmaterialized table nodes between that store and the join:
-// stream–table, table–table and foreign-key joins all read their tables this way.
+// The value getters (KTableImpl#valueGetterSupplier) of the unmaterialized table nodes between
+// the store a join reads a table from and the join: KTableFilter / KTableMapValues apply their
+// logic, KTableTransformValues its own instance of the user's transformer (initialized and closed
+// with the reading processor, as Kafka's KTableTransformValuesGetter is). Stream–table,
+// table–table and foreign-key joins all read their tables this way.
 import type { PlannedNode } from '@streamwright/topology-model';
+import { EngineError } from '../errors.js';
+import type { ValueTransformerWithKey } from '../papi/value-transformer.js';
 import { compileLogic } from '../processor/logic.js';
-import type { FunctionRegistry } from '../processor/registries.js';
+import type { ProcessorContext } from '../processor/processor-context.js';
+import type { Processor } from '../processor/processor-node.js';
+import type { FunctionRegistry, ValueTransformerRegistry } from '../processor/registries.js';
+import {
+  transformerContext,
+  type TransformRecordContext,
+} from '../processor/table-transform-values.js';
 import type { KeyValueStore, ValueAndTimestamp } from '../state/key-value-store.js';
 
-/** A value looked up in the store → the table's value (null: filtered out or mapped to null). */
-export type TableGetter = (key: unknown, value: unknown) => unknown;
+/**
+ * What the store holds for a key (undefined: nothing) → what the table shows (undefined: no row;
+ * filtered out or mapped to null). A transformer also sees a missing row (as null) and may make
+ * one: it then has timestamp -1 (Kafka's UNKNOWN).
+ */
+export type TableGetter = (
+  key: unknown,
+  found: ValueAndTimestamp | undefined,
+) => ValueAndTimestamp | undefined;
 
-/** The node's getter chain (the planner's `tableGetter`, store side first); null if it has none. */
+/** A getter for one task, with the transformers it owns. */
+export interface TaskTableGetter {
+  get: TableGetter;
+  init(): void;
+  close(): void;
+}
+
+export interface GetterRegistries {
+  functions?: FunctionRegistry | undefined;
+  valueTransformers?: ValueTransformerRegistry | undefined;
+}
+
+type Step = (key: unknown, found: ValueAndTimestamp | undefined) => ValueAndTimestamp | undefined;
+
+const UNKNOWN = -1;
+const NO_HEADERS = Object.freeze({});
+
+/**
+ * The node's getter chain (the planner's `tableGetter`, store side first), made per task; null
+ * if it has none. `node` is the reading processor: a transformer's context is bound to it.
+ */
 export function tableGetterOf(
   node: PlannedNode,
-  functions: FunctionRegistry | undefined,
-): TableGetter | null {
+  registries: GetterRegistries,
+): ((ctx: ProcessorContext) => TaskTableGetter) | null {
   const steps = node.tableGetter ?? [];
   if (steps.length === 0) return null;
-  const compiled = steps.map((step) => ({
-    op: step.op,
-    fn: compileLogic(
+  const makers = steps.map((step): ((ctx: ProcessorContext) => StepInstance) => {
+    if (step.op === 'transformValues') {
+      const registry = registries.valueTransformers ?? {};
+      const factory = Object.prototype.hasOwnProperty.call(registry, step.transformer)
+        ? registry[step.transformer]
+        : undefined;
+      if (typeof factory !== 'function')
+        throw new EngineError(
+          'INVALID_PLAN',
+          `${step.node}: value transformer "${step.transformer}" is not registered (register it in the value transformer registry given when the runtime starts)`,
+        );
+      return (ctx) => transformerStep(ctx, factory(step.params), node);
+    }
+    const fn = compileLogic(
       step.expression,
       step.op === 'tableMapValues' ? 'mapValues' : 'filter',
-      functions ?? {},
+      registries.functions ?? {},
       `${step.node} expression`,
-    ),
-  }));
-  return (key, value) => {
-    let current = value;
-    for (const { op, fn } of compiled) {
-      if (current === null || current === undefined) return null;
+    );
+    const keep = step.op === 'tableFilter';
+    const apply: Step = (key, found) => {
+      if (found === undefined || found.value === null || found.value === undefined)
+        return undefined;
       // Kafka's predicates and mappers see no timestamp or headers (the oracle passes 0 too).
-      const vars = { key, value: current, timestamp: 0, headers: {} };
-      if (op === 'tableMapValues') current = fn(vars);
-      else if ((fn(vars) === true) !== (op === 'tableFilter')) current = null;
-    }
-    return current ?? null;
+      const vars = { key, value: found.value, timestamp: 0, headers: {} };
+      if (step.op === 'tableMapValues') {
+        const value = fn(vars);
+        return value === null || value === undefined
+          ? undefined
+          : { value, timestamp: found.timestamp };
+      }
+      return (fn(vars) === true) === keep ? found : undefined;
+    };
+    return () => ({ apply });
+  });
+  return (ctx) => {
+    const instances = makers.map((make) => make(ctx));
+    return {
+      get: (key, found) => {
+        let current = found;
+        for (const { apply } of instances) current = apply(key, current);
+        return current;
+      },
+      init: () => instances.forEach((i) => i.init?.()),
+      close: () => instances.forEach((i) => i.close?.()),
+    };
+  };
+}
+
+interface StepInstance {
+  apply: Step;
+  init?(): void;
+  close?(): void;
+}
+
+// KTableTransformValuesGetter#get: the transformer runs in a record context of the value read
+// (its timestamp, or UNKNOWN; no topic, partition, offset or headers).
+function transformerStep(
+  ctx: ProcessorContext,
+  transformer: ValueTransformerWithKey,
+  reader: PlannedNode,
+): StepInstance {
+  let current: TransformRecordContext | null = null;
+  const context = transformerContext(ctx, reader.name, reader.stores, () => {
+    if (current !== null) return current;
+    return {
+      timestamp: ctx.currentTimestamp,
+      topic: ctx.recordMetadata?.topic ?? null,
+      partition: ctx.recordMetadata?.partition ?? -1,
+      offset: ctx.recordMetadata?.offset ?? -1,
+      headers: NO_HEADERS,
+    };
+  });
+  return {
+    init: () => transformer.init?.(context),
+    close: () => transformer.close?.(),
+    apply(key, found) {
+      const timestamp = found === undefined ? UNKNOWN : found.timestamp;
+      const outer = current;
+      current = { timestamp, topic: null, partition: -1, offset: -1, headers: NO_HEADERS };
+      try {
+        const value = transformer.transform(key, found?.value ?? null);
+        // ValueAndTimestamp.make: a null value is no row.
+        return value === null || value === undefined ? undefined : { value, timestamp };
+      } finally {
+        current = outer;
+      }
+    },
+  };
+}
+
+/** The reading processor with its getter's transformers initialized and closed alongside it. */
+export function withTableGetter(processor: Processor, getter: TaskTableGetter | null): Processor {
+  if (getter === null) return processor;
+  return {
+    process: (record) => processor.process(record),
+    init() {
+      getter.init();
+      processor.init?.();
+    },
+    close() {
+      processor.close?.();
+      getter.close();
+    },
   };
 }
 
 /**
- * A table's value and timestamp for a key, read from its store through the getter chain (the
- * timestamp is the store's: KTableFilter and KTableMapValues getters keep it); undefined when
- * the store has none or the chain drops it.
+ * A table's value and timestamp for a key, read from its store through the getter chain;
+ * undefined when the table has no row for it.
  */
 export function getThrough(
   store: KeyValueStore | undefined,
@@ -49,7 +170,5 @@ export function getThrough(
   getter: TableGetter | null,
 ): ValueAndTimestamp | undefined {
   const found = store?.get(key);
-  if (found === undefined || getter === null) return found;
-  const value = getter(key, found.value);
-  return value === null || value === undefined ? undefined : { value, timestamp: found.timestamp };
+  return getter === null ? found : getter(key, found);
 }

@@ -12,6 +12,7 @@ import type {
   TimeOrderedKeyValueBuffer,
 } from '../state/time-ordered-buffer.js';
 import { isVersionedStore } from '../state/versioned-store.js';
+import type { TableGetter } from './table-getter.js';
 import type { Joiner } from './stream-stream-join.js';
 
 /**
@@ -28,8 +29,8 @@ export function streamTableJoinProcessor(
   leftJoin: boolean,
   joiner: Joiner,
   buffer?: () => TimeOrderedKeyValueBuffer,
-  /** The table's filter / mapValues getters over the store (null: filtered out). */
-  getter?: (key: unknown, value: unknown) => unknown,
+  /** The table's filter / mapValues / transformValues getters over the store. */
+  getter?: TableGetter,
 ): Processor {
   const join = (record: EngineRecord): void => {
     // A versioned table is read as of the stream record's time (KIP-914).
@@ -40,9 +41,9 @@ export function streamTableJoinProcessor(
         : isVersionedStore(store)
           ? (store.getAsOf(record.key, record.timestamp) ?? undefined)
           : store.get(record.key);
-    let other: unknown = found?.value ?? null;
-    if (getter !== undefined && other !== null) other = getter(record.key, other);
-    if ((other === null || other === undefined) && !leftJoin) return;
+    const read = getter === undefined || store === undefined ? found : getter(record.key, found);
+    const other: unknown = read?.value ?? null;
+    if (other === null && !leftJoin) return;
     ctx.forward({ ...record, value: joiner(record.key, record.value, other) });
   };
   // An evicted record joins in the context it was buffered with (topic, partition, offset).
@@ -123,8 +124,8 @@ export function tableTableJoinProcessor(
     other: () => KeyValueStore | undefined;
     joiner: Joiner;
     sendOldValues: boolean;
-    /** The other table's filter / mapValues getters over its store (null: filtered out). */
-    getter?: (key: unknown, value: unknown) => unknown;
+    /** The other table's filter / mapValues / transformValues getters over its store. */
+    getter?: TableGetter;
   },
 ): Processor {
   const thisOuter =
@@ -146,10 +147,7 @@ export function tableTableJoinProcessor(
         return;
       }
       let other = options.other()?.get(record.key);
-      if (other !== undefined && options.getter !== undefined) {
-        const value = options.getter(record.key, other.value);
-        other = isNullish(value) ? undefined : { ...other, value };
-      }
+      if (options.getter !== undefined) other = options.getter(record.key, other);
       const otherValue = other?.value ?? null;
       let timestamp = record.timestamp;
       if (other === undefined) {

@@ -42,14 +42,36 @@ export function userProcessorNode(
     if (childName === undefined) ctx.forward(out);
     else ctx.forwardTo(out, childName);
   };
-  const facades = new Map<string, unknown>();
   const context: ProcessorContext & FixedKeyProcessorContext = {
+    ...processorBaseContext(ctx, options),
+    forward: forward as ProcessorContext['forward'] & FixedKeyProcessorContext['forward'],
+  };
+  return {
+    init: () => processor.init?.(context),
+    process(record) {
+      (processor as Processor).process(
+        record as StreamRecord<unknown, unknown> & FixedKeyRecord<unknown, unknown>,
+      );
+    },
+    close: () => processor.close?.(),
+  };
+}
+
+/**
+ * What every user-code context shares (processors, value transformers): task identity, time,
+ * punctuators, the stores connected to `options.nodeName`, commit requests.
+ */
+export function processorBaseContext(
+  ctx: EngineContext,
+  options: UserProcessorOptions,
+): Omit<ProcessorContext, 'forward'> {
+  const facades = new Map<string, unknown>();
+  return {
     applicationId: ctx.applicationId,
     taskId: ctx.taskId,
     recordMetadata: () => (ctx.recordMetadata === null ? null : { ...ctx.recordMetadata }),
     currentStreamTimeMs: () => (ctx.streamTime === -Infinity ? -1 : ctx.streamTime),
     currentSystemTimeMs: () => ctx.wallClockMs(),
-    forward: forward as ProcessorContext['forward'] & FixedKeyProcessorContext['forward'],
     schedule(intervalMs, type, punctuator) {
       if (!Number.isInteger(intervalMs) || intervalMs < 1) {
         throw new RangeError(`the punctuation interval must be at least 1 ms, got ${intervalMs}`);
@@ -94,14 +116,5 @@ export function userProcessorNode(
     commit() {
       ctx.commitRequested = true;
     },
-  };
-  return {
-    init: () => processor.init?.(context),
-    process(record) {
-      (processor as Processor).process(
-        record as StreamRecord<unknown, unknown> & FixedKeyRecord<unknown, unknown>,
-      );
-    },
-    close: () => processor.close?.(),
   };
 }

@@ -27,6 +27,7 @@ import type { ProcessorContext } from './processor-context.js';
 import type { Processor } from './processor-node.js';
 import { isNullish, type EngineRecord } from './record.js';
 import { sourceProcessor } from './processors.js';
+import { transformValuesFactory } from './transform-values-factory.js';
 import type { CodeRegistries } from './registries.js';
 import {
   filterLogicProcessor,
@@ -97,6 +98,9 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
   const optionalLogic = (field: string, context: ExpressionContext): CompiledLogic | null =>
     cfg[field] === undefined ? null : logic(field, context);
   const sendOldValues = c.sendingOldValues.has(node.name);
+  const valueTransformers = c.registries.valueTransformers
+    ? { valueTransformers: c.registries.valueTransformers }
+    : {};
   const ownStore = (): string | null => node.stores.find((s) => c.plannedStores.has(s)) ?? null;
   const requiredStore = (): string => {
     const store = ownStore();
@@ -292,6 +296,8 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
           sendOldValues,
         });
     }
+    case 'transformValues':
+      return transformValuesFactory(node, cfg, c.registries, sendOldValues);
     case 'toStream':
       return (ctx) => tableToStreamProcessor(ctx);
     case 'tableGroupBy': {
@@ -339,7 +345,14 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
     case 'streamTableJoin':
     case 'streamGlobalTableJoin':
     case 'tableTableJoin':
-      return joinNodeFactory({ node, config: cfg, logic, sendOldValues, functions });
+      return joinNodeFactory({
+        node,
+        config: cfg,
+        logic,
+        sendOldValues,
+        functions,
+        ...valueTransformers,
+      });
     case 'fk-subscription-send':
     case 'fk-subscription-receive':
     case 'fk-subscription-join':
@@ -353,6 +366,7 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
         sendOldValues,
         ownStore: ownStore(),
         functions,
+        ...valueTransformers,
       });
     case 'windowedCount':
     case 'windowedReduce':

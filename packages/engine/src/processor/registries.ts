@@ -2,6 +2,7 @@
 // for logic fields and named Processor API processors. Trusted code: never taken from the API or
 // from a topology document, which only refers to names.
 import type { FixedKeyProcessor, Processor } from '../papi/types.js';
+import type { ValueTransformerWithKey } from '../papi/value-transformer.js';
 import type { FunctionRegistry } from './logic.js';
 
 export type { FunctionRegistry, LogicFunction } from './logic.js';
@@ -16,6 +17,18 @@ export type ProcessorFactory = (
 
 /** Processor name (as `config.processor` of a process / processValues node) → factory. */
 export type ProcessorRegistry = Readonly<Record<string, ProcessorFactory>>;
+
+/**
+ * Makes a new ValueTransformerWithKey (Kafka Streams' ValueTransformerWithKeySupplier#get) per
+ * task, and per reader of an unmaterialized transformValues table; `params` are the node's
+ * `config.params`, passed as they are.
+ */
+export type ValueTransformerFactory = (
+  params: Readonly<Record<string, unknown>>,
+) => ValueTransformerWithKey;
+
+/** Transformer name (as `config.transformer` of a transformValues node) → factory. */
+export type ValueTransformerRegistry = Readonly<Record<string, ValueTransformerFactory>>;
 
 /**
  * Kafka's StreamPartitioner#partitions(topic, key, value, numPartitions): the partition for a
@@ -37,6 +50,7 @@ export type PartitionerRegistry = Readonly<Record<string, StreamPartitioner>>;
 export interface CodeRegistries {
   functions?: FunctionRegistry;
   processors?: ProcessorRegistry;
+  valueTransformers?: ValueTransformerRegistry;
   partitioners?: PartitionerRegistry;
   /** print()'s System.out: defaults to process.stdout. */
   printLine?: (line: string) => void;

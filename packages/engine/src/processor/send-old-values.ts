@@ -30,6 +30,14 @@ export function nodesSendingOldValues(
       case 'tableMapValues':
         if (materialized(node) || enable(node.predecessors[0], force)) sending.add(node.name);
         return sending.has(node.name);
+      case 'transformValues':
+        // KTableTransformValues: its own store (not its connected ones) holds old values.
+        if (
+          (node.modelNode?.config as { store?: string } | undefined)?.store !== undefined ||
+          enable(node.predecessors[0], force)
+        )
+          sending.add(node.name);
+        return sending.has(node.name);
       case 'count':
       case 'reduce':
       case 'aggregate':

@@ -134,7 +134,7 @@ export function tableMapValuesProcessor(
  * (Kafka's TimestampedTupleForwarder). `forwardBothNull` false: with old values, an update whose
  * old and new values are both null is not forwarded (KTableFilter).
  */
-function materializedForwarder(
+export function materializedForwarder(
   ctx: ProcessorContext,
   store: KeyValueStore | null,
   sendOldValues: boolean,

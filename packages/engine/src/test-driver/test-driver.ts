@@ -138,6 +138,7 @@ export function createTestDriver(
       ...options,
       functions: { ...topology.functions, ...options.functions },
       processors: { ...topology.processors, ...options.processors },
+      valueTransformers: { ...topology.valueTransformers, ...options.valueTransformers },
       partitioners: { ...topology.partitioners, ...options.partitioners },
     };
     return createTestDriver(topology.topology, merged);

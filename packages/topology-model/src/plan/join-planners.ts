@@ -30,8 +30,8 @@ export function sourceTopicsOf(b: PlanBuilder, from: string): string[] {
 
 /**
  * KTableImpl#valueGetterSupplier: the store a table side is read from (materializing it) and the
- * getters of the unmaterialized filter / mapValues nodes on the way (KTableFilter /
- * KTableMapValues value getters), store side first.
+ * getters of the unmaterialized filter / mapValues / transformValues nodes on the way (KTableFilter
+ * / KTableMapValues / KTableTransformValues value getters), store side first.
  */
 export function valueGetter(
   b: PlanBuilder,
@@ -42,15 +42,33 @@ export function valueGetter(
   while (name !== undefined) {
     const node = b.nodes.get(name);
     if (!node) return { stores: [], steps };
+    const model = node.modelNode;
+    // An unmaterialized transformValues re-applies its transformer to what its parent's getter
+    // reads (its connected stores are not the table's: the join is not connected to them).
+    if (model?.kind === 'transformValues' && model.config.store === undefined) {
+      steps.push({
+        op: 'transformValues',
+        transformer: model.config.transformer,
+        params: model.config.params ?? {},
+        stores: [...model.config.stores],
+        node: node.name,
+      });
+      name = node.parents.length === 1 ? node.parents[0] : undefined;
+      continue;
+    }
     if (node.stores.length > 0) {
       for (const s of node.stores) {
         const pending = b.stores.get(s);
         if (pending) pending.materialized = true;
       }
-      return { stores: node.stores, steps: steps.reverse() };
+      // A materialized transformValues is read from its own store only (not its connected ones).
+      const own =
+        model?.kind === 'transformValues'
+          ? node.stores.filter((s) => s === model.config.store)
+          : [];
+      return { stores: own.length > 0 ? own : node.stores, steps: steps.reverse() };
     }
     // Unmaterialized filter / mapValues read through their parent's getter.
-    const model = node.modelNode;
     if (
       model !== undefined &&
       (model.kind === 'tableFilter' ||

@@ -192,6 +192,7 @@ type StatefulKind =
   | 'tableFilter'
   | 'tableFilterNot'
   | 'tableMapValues'
+  | 'transformValues'
   | 'tableGroupBy'
   | 'tableCount'
   | 'tableReduce'
@@ -441,6 +442,31 @@ export const statefulPlanners: { [K in StatefulKind]: Planner<K> } = {
   tableFilter: tableFilterLike('KTABLE-FILTER-', false),
   tableFilterNot: tableFilterLike('KTABLE-FILTER-', false),
   tableMapValues: tableFilterLike('KTABLE-MAPVALUES-', true),
+
+  // KTableImpl#doTransformValues: its MaterializedInternal is made without the builder, so an
+  // unnamed Materialized burns no store name and materializes nothing (only a named one does).
+  // TableProcessorNode connects the named state stores, then adds the result's store.
+  transformValues: (node, inputs, b) => {
+    const inFlow = singleInput(inputs, node.id);
+    const c = node.config;
+    const name = b.nameOrGenerate(node.name, 'KTABLE-TRANSFORMVALUES-');
+    const keySerde = c.keySerde ?? inFlow.keySerde;
+    const valueSerde = c.valueSerde ?? DROPPED;
+    const queryable = c.store !== undefined;
+    b.addProcessor(name, node.kind, [inFlow.from], node.id, {
+      modelNode: node,
+      stores: [...c.stores, ...(queryable ? [c.store as string] : [])],
+    });
+    if (queryable) declareStore(b, node, c.store as string, c, { keySerde, valueSerde });
+    return {
+      type: 'table',
+      from: name,
+      keySerde,
+      valueSerde,
+      repartitionRequired: false,
+      table: derivedTableHandle(inFlow.table, queryable),
+    };
+  },
 
   // KTableImpl#groupBy: a KTABLE-SELECT node (named after the grouping); the aggregation
   // subtracts old values, so the parent must send them (materializing a source table).

@@ -258,6 +258,23 @@ export const tableMapValuesConfigSchema = z
     ...keyValueMaterializedFields,
   })
   .superRefine(versionedMaterializedChecks);
+/**
+ * KTable#transformValues(supplier, Materialized, Named, stateStoreNames): a ValueTransformerWithKey
+ * looked up by `transformer` in the registry the operator provides when starting the runtime
+ * (never code from the document). `stores` are the state stores it is connected to (document
+ * `stores`); `store` materializes the result (without it there is no store and readers
+ * re-apply the transformer, as Kafka's KTableTransformValuesGetter does).
+ */
+export const transformValuesConfigSchema = z
+  .object({
+    transformer: registryNameSchema,
+    /** Names of the state stores the transformer is connected to (document `stores`). */
+    stores: z.array(storeNameSchema).default([]),
+    /** Passed to the transformer's factory as is. */
+    params: z.record(z.string(), z.json()).optional(),
+    ...keyValueMaterializedFields,
+  })
+  .superRefine(versionedMaterializedChecks);
 /** KTable#groupBy(selector, Grouped): the expression returns `{"key": …, "value": …}`. */
 export const tableGroupByConfigSchema = z.object({
   expression: logicSchema,

@@ -172,6 +172,13 @@ export const nodeKinds = {
     category: 'stateless',
     label: 'Map values (table)',
   },
+  transformValues: {
+    config: c.transformValuesConfigSchema,
+    inputs: tableIn,
+    output: 'table',
+    category: 'stateful',
+    label: 'Transform values (table)',
+  },
   toStream: {
     config: c.toStreamConfigSchema,
     inputs: tableIn,

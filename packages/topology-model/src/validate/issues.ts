@@ -26,12 +26,14 @@ export const ISSUE_CODES = [
   'grace_needs_versioned_table',
   /** suppress() of a versioned table, or below one (Kafka Streams' TopologyException). */
   'suppress_of_versioned_table',
-  /** A process / processValues node connects to a store that no node or `stores` entry defines. */
+  /** A process / processValues / transformValues node connects to a store that no node or `stores` entry defines. */
   'unknown_store',
   /** A function reference not in the registry given to validateTopology (`functions` option). */
   'unknown_function',
   /** A processor name not in the registry given to validateTopology (`processors` option). */
   'unknown_processor',
+  /** A value transformer name not in the registry given (`valueTransformers` option). */
+  'unknown_transformer',
   /** A foreign-key join's partitioner not in the registry given (`partitioners` option). */
   'unknown_partitioner',
   /** A topic read by two sources (Kafka Streams: "Topic has already been registered by another source"). */
@@ -71,6 +73,8 @@ export interface ValidateOptions {
   functions?: readonly string[];
   /** Names of custom processors process / processValues nodes may use. */
   processors?: readonly string[];
+  /** Names of value transformers (ValueTransformerWithKey) transformValues nodes may use. */
+  valueTransformers?: readonly string[];
   /** Names of partitioners a foreign-key join's `partitioner` / `otherPartitioner` may use. */
   partitioners?: readonly string[];
 }

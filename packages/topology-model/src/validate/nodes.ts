@@ -79,6 +79,7 @@ export function checkNodes(
   const patterns: Parameters<typeof checkPatternOverlaps>[0] = [];
   const functions = options.functions ? new Set(options.functions) : null;
   const processors = options.processors ? new Set(options.processors) : null;
+  const transformers = options.valueTransformers ? new Set(options.valueTransformers) : null;
   const partitioners = options.partitioners ? new Set(options.partitioners) : null;
   // Stores a process node may connect to: the document's and those DSL nodes materialize by
   // name. Global stores are readable everywhere and Kafka Streams refuses to connect them.
@@ -176,7 +177,12 @@ export function checkNodes(
     }
 
     if (parsed.success)
-      kindRules(raw.kind, config, { knownStores, globalStores, processors, partitioners }, issue);
+      kindRules(
+        raw.kind,
+        config,
+        { knownStores, globalStores, processors, transformers, partitioners },
+        issue,
+      );
 
     const useTopic = (topic: string, rest: PropertyKey[], reads: boolean): void => {
       if (!declaredTopics.has(topic))
@@ -244,11 +250,12 @@ function kindRules(
     knownStores: Set<string>;
     globalStores: Set<string>;
     processors: Set<string> | null;
+    transformers: Set<string> | null;
     partitioners: Set<string> | null;
   },
   issue: (rest: PropertyKey[], code: ValidationIssue['code'], message: string) => void,
 ): void {
-  const { knownStores, globalStores, processors, partitioners } = known;
+  const { knownStores, globalStores, processors, transformers, partitioners } = known;
   switch (kind) {
     case 'foreignKeyJoin':
       for (const field of ['partitioner', 'otherPartitioner']) {
@@ -303,10 +310,25 @@ function kindRules(
       break;
     }
     case 'process':
-    case 'processValues': {
-      const name = config.processor as string;
-      if (processors && !processors.has(name))
-        issue(['config', 'processor'], 'unknown_processor', `no processor "${name}" is registered`);
+    case 'processValues':
+    case 'transformValues': {
+      if (kind === 'transformValues') {
+        const name = config.transformer as string;
+        if (transformers && !transformers.has(name))
+          issue(
+            ['config', 'transformer'],
+            'unknown_transformer',
+            `no value transformer "${name}" is registered`,
+          );
+      } else {
+        const name = config.processor as string;
+        if (processors && !processors.has(name))
+          issue(
+            ['config', 'processor'],
+            'unknown_processor',
+            `no processor "${name}" is registered`,
+          );
+      }
       (config.stores as string[]).forEach((store, i) => {
         if (globalStores.has(store)) {
           issue(

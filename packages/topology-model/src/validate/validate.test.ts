@@ -54,7 +54,7 @@ describe('validateTopology', () => {
         nodeId: 'mystery',
         code: 'unknown_kind',
         message:
-          'unknown node kind "flatMapEverything"; known kinds: generator, source, table, globalTable, filter, filterNot, map, mapValues, selectKey, flatMap, flatMapValues, peek, split, merge, repartition, tableFilter, tableFilterNot, tableMapValues, toStream, groupByKey, groupBy, count, reduce, aggregate, cogroup, toTable, tableGroupBy, tableCount, tableReduce, tableAggregate, windowedBy, windowedCount, windowedReduce, windowedAggregate, suppress, streamStreamJoin, streamTableJoin, streamGlobalTableJoin, tableTableJoin, foreignKeyJoin, process, processValues, sink, foreach, print',
+          'unknown node kind "flatMapEverything"; known kinds: generator, source, table, globalTable, filter, filterNot, map, mapValues, selectKey, flatMap, flatMapValues, peek, split, merge, repartition, tableFilter, tableFilterNot, tableMapValues, transformValues, toStream, groupByKey, groupBy, count, reduce, aggregate, cogroup, toTable, tableGroupBy, tableCount, tableReduce, tableAggregate, windowedBy, windowedCount, windowedReduce, windowedAggregate, suppress, streamStreamJoin, streamTableJoin, streamGlobalTableJoin, tableTableJoin, foreignKeyJoin, process, processValues, sink, foreach, print',
       },
       {
         path: 'edges[7].from',

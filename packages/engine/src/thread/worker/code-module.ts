@@ -15,6 +15,7 @@ type Exported =
       kind: 'streamwright.built-topology';
       functions: CodeRegistries['functions'];
       processors: CodeRegistries['processors'];
+      valueTransformers?: CodeRegistries['valueTransformers'];
       partitioners?: CodeRegistries['partitioners'];
     };
 
@@ -31,6 +32,7 @@ export async function loadCodeModule(specifier: string): Promise<CodeRegistries>
   const out: CodeRegistries = {};
   if (exported.functions) out.functions = exported.functions;
   if (exported.processors) out.processors = exported.processors;
+  if (exported.valueTransformers) out.valueTransformers = exported.valueTransformers;
   if (exported.partitioners) out.partitioners = exported.partitioners;
   if ('printLine' in exported && exported.printLine) out.printLine = exported.printLine;
   return out;

@@ -167,6 +167,27 @@ final class Tables {
         }
         return TopologyBuilder.single(t, keyName, valueName);
       }
+      case "transformValues" -> {
+        var supplier = ValueTransformers.supplier(c.path("transformer").asText(), c.path("params"));
+        java.util.List<String> stores = new java.util.ArrayList<>();
+        c.path("stores").forEach(s -> stores.add(s.asText()));
+        String[] storeNames = stores.toArray(new String[0]);
+        String keyName = text(c, "keySerde", in.keySerde());
+        String valueName = text(c, "valueSerde", "json");
+        KTable<Object, Object> t;
+        if (TopologyBuilder.materializedGiven(c)) {
+          var m = TopologyBuilder.materialized(c, keyName, valueName);
+          t = named == null
+              ? in.table().transformValues(supplier, m, storeNames)
+              : in.table().transformValues(supplier, m, named, storeNames);
+          register(tb, c, keyName, valueName);
+        } else {
+          t = named == null
+              ? in.table().transformValues(supplier, storeNames)
+              : in.table().transformValues(supplier, named, storeNames);
+        }
+        return TopologyBuilder.single(t, keyName, valueName);
+      }
       case "tableGroupBy" -> {
         String keyName = text(c, "keySerde", "json");
         String valueName = text(c, "valueSerde", "json");
