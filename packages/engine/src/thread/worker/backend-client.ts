@@ -150,7 +150,16 @@ export class BackendClient implements Backend {
 
   /** Encodes on this thread with the topics' cached metadata (transactional batches with `txn`). */
   async #encode(records: ProduceRecord[], txn?: { producerId: number; producerEpoch: number }) {
-    const missing = [...new Set(records.map((r) => r.topic))].filter((t) => !this.#metadata.has(t));
+    // Topics without cached metadata, without an array or set per call (a stream thread's output
+    // is mostly one topic in a row; this runs once per flush over every record).
+    const missing: string[] = [];
+    let last: string | null = null;
+    for (let i = 0; i < records.length; i++) {
+      const topic = records[i]!.topic;
+      if (topic === last) continue;
+      last = topic;
+      if (!this.#metadata.has(topic) && !missing.includes(topic)) missing.push(topic);
+    }
     if (missing.length > 0) {
       const found = (await this.#call({
         op: 'producerMetadata',
