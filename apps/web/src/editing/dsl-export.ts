@@ -1,8 +1,8 @@
 // Exports a design as a TypeScript program on @streamwright/engine's DSL (docs/DSL.md): the same
 // Kafka Streams calls a developer would write (StreamsBuilder, KStream#filter, groupBy, count,
 // Materialized.as, windowedBy(TimeWindows…), join(…, JoinWindows…), suppress(Suppressed…), …), CEL
-// logic kept as strings, TypeScript functions and custom processors imported by the names the
-// document refers to. Statements follow the DSL's depth-first order from each source, so the
+// logic kept as strings, TypeScript functions, custom processors and value transformers imported
+// by the names the document refers to. Statements follow the DSL's depth-first order from each source, so the
 // program's generated processor names match the design's.
 import {
   inputPortsOf,
@@ -11,26 +11,17 @@ import {
   type TopologyDocument,
 } from '@streamwright/topology-model';
 import type { RawNode } from '../model/diff.js';
+import { exportHelpers, type Imports } from './dsl-export-helpers.js';
 import {
   joinOptions,
   joinWindows,
   num,
   serde,
   storeBuilder,
-  versionedSupplier,
   str,
   suppressed,
   windows,
 } from './dsl-export-options.js';
-
-const IDENT = /^[A-Za-z_$][\w$]*$/;
-const RESERVED = new Set(
-  [
-    'break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package private protected public await',
-  ]
-    .join(' ')
-    .split(' '),
-);
 
 export interface DslExport {
   code: string;
@@ -39,10 +30,14 @@ export interface DslExport {
 }
 
 export function exportDsl(doc: TopologyDocument): DslExport {
-  const used = new Set<string>(['Serdes', 'StreamsBuilder']);
-  const functions = new Set<string>();
-  const processors = new Set<string>();
-  const partitioners = new Set<string>();
+  const imports: Imports = {
+    used: new Set<string>(['Serdes', 'StreamsBuilder']),
+    functions: new Set<string>(),
+    processors: new Set<string>(),
+    valueTransformers: new Set<string>(),
+    partitioners: new Set<string>(),
+  };
+  const { used, functions, processors, partitioners } = imports;
   const unsupported: string[] = [];
   const lines: string[] = [];
   const byId = new Map(doc.nodes.map((n) => [n.id, n]));
@@ -54,118 +49,8 @@ export function exportDsl(doc: TopologyDocument): DslExport {
     outgoing.set(e.from, [...(outgoing.get(e.from) ?? []), e]);
   }
 
-  const varNames = new Map<string, string>();
-  const taken = new Set<string>(['builder', 'built']);
-  const varOf = (id: string): string => {
-    const known = varNames.get(id);
-    if (known) return known;
-    let base = id.replace(/[^A-Za-z0-9_$]/g, '_');
-    if (!/^[A-Za-z_$]/.test(base) || RESERVED.has(base)) base = `n_${base}`;
-    let name = base;
-    for (let i = 2; taken.has(name); i++) name = `${base}_${i}`;
-    taken.add(name);
-    varNames.set(id, name);
-    return name;
-  };
-
-  /** A registered partitioner the document names, imported from ./partitioners.js. */
-  const partitioner = (value: unknown): string => {
-    if (typeof value !== 'string') return 'null';
-    if (IDENT.test(value) && !RESERVED.has(value)) {
-      partitioners.add(value);
-      return value;
-    }
-    return `/* partitioner ${value} */ undefined as never`;
-  };
-  /** TableJoined.as(name) / TableJoined.with(partitioner, otherPartitioner)[.withName(name)]. */
-  const tableJoined = (
-    node: RawNode,
-    c: Record<string, unknown>,
-    use: (name: string) => string,
-  ): string | null => {
-    const custom = c.partitioner !== undefined || c.otherPartitioner !== undefined;
-    if (!custom) return node.name ? `${use('TableJoined')}.as(${str(node.name)})` : null;
-    const withName = node.name ? `.withName(${str(node.name)})` : '';
-    return `${use('TableJoined')}.with(${partitioner(c.partitioner)}, ${partitioner(c.otherPartitioner)})${withName}`;
-  };
-  /** Logic as the DSL takes it: a CEL string, or the TypeScript function the document names. */
-  const logic = (value: unknown): string => {
-    if (typeof value === 'string') return str(value);
-    const fn = (value as { function?: unknown } | null)?.function;
-    if (typeof fn === 'string' && IDENT.test(fn) && !RESERVED.has(fn)) {
-      functions.add(fn);
-      return fn;
-    }
-    return typeof fn === 'string' ? `/* function ${fn} */ undefined as never` : "''";
-  };
-  const named = (node: RawNode) => {
-    if (!node.name) return null;
-    used.add('Named');
-    return `Named.as(${str(node.name)})`;
-  };
-  /** Materialized for the node's config; `counts`: a count, whose values are longs. */
-  const materialized = (c: Record<string, unknown>, counts = false): string | null => {
-    const parts: string[] = [];
-    let head: string | null = null;
-    if (typeof c.store === 'string') head = `Materialized.as(${str(c.store)})`;
-    if (typeof c.store === 'string' && typeof c.versioned === 'object' && c.versioned !== null) {
-      used.add('Stores');
-      head = `Materialized.as(${versionedSupplier(c.store, c.versioned as { historyRetentionMs?: number })})`;
-    }
-    if (c.keySerde !== undefined) parts.push(`.withKeySerde(${serde(c.keySerde)})`);
-    if (c.valueSerde !== undefined) parts.push(`.withValueSerde(${serde(c.valueSerde)})`);
-    if (c.logging === false) parts.push('.withLoggingDisabled()');
-    if (c.logging === true && head) parts.push('.withLoggingEnabled()');
-    if (c.caching === false) parts.push('.withCachingDisabled()');
-    if (c.caching === true) parts.push('.withCachingEnabled()');
-    if (typeof c.storeType === 'string') parts.push(`.withStoreType(${str(c.storeType)})`);
-    if (typeof c.retentionMs === 'number') parts.push(`.withRetention(${c.retentionMs})`);
-    if (!head && parts.length === 0) return null;
-    used.add('Materialized');
-    if (!head) {
-      // Materialized.with(key, value) then the rest, as Kafka Streams' API spells it
-      const key = c.keySerde !== undefined ? serde(c.keySerde) : 'Serdes.String()';
-      const value =
-        c.valueSerde !== undefined
-          ? serde(c.valueSerde)
-          : counts
-            ? 'Serdes.Long()'
-            : 'Serdes.Json()';
-      return `Materialized.with(${key}, ${value})${parts.filter((p) => !p.startsWith('.withKeySerde') && !p.startsWith('.withValueSerde')).join('')}`;
-    }
-    // TypeScript cannot infer a chained Materialized.as's key and value types from the call it
-    // is passed to; `never` (which the DSL's Materialized accepts for any types) stands in for
-    // the types the design does not know.
-    return parts.length
-      ? head.replace('Materialized.as(', 'Materialized.as<never, never>(') + parts.join('')
-      : head;
-  };
-  /** The optional trailing (Named, Materialized) arguments of a table-producing call. */
-  const tail = (node: RawNode): string =>
-    [named(node), materialized(node.config, /count/i.test(node.kind))]
-      .filter((a): a is string => a !== null)
-      .map((a) => `, ${a}`)
-      .join('');
-  const grouped = (node: RawNode): string | null => {
-    const c = node.config;
-    let out: string | null = null;
-    if (c.keySerde !== undefined || c.valueSerde !== undefined) {
-      used.add('Grouped');
-      out = `Grouped.with(${serde(c.keySerde ?? 'string')}, ${serde(c.valueSerde ?? 'json')})`;
-      if (node.name) out += `.withName(${str(node.name)})`;
-    } else if (node.name) {
-      used.add('Grouped');
-      out = `Grouped.as(${str(node.name)})`;
-    }
-    return out;
-  };
-  const args = (...list: (string | null)[]) =>
-    list.filter((a): a is string => a !== null).join(', ');
-
-  const use = (name: string) => {
-    used.add(name);
-    return name;
-  };
+  const { varOf, tableJoined, logic, named, materialized, tail, grouped, args, use, registered } =
+    exportHelpers(imports);
   /** The expression for what flows out of `edge.from` on `edge.fromPort`. */
   const outputOf = (edge: Edge): string => {
     const from = byId.get(edge.from)!;
@@ -365,14 +250,24 @@ export function exportDsl(doc: TopologyDocument): DslExport {
       }
       case 'process':
       case 'processValues': {
-        const p = typeof c.processor === 'string' && IDENT.test(c.processor) ? c.processor : null;
-        if (p) processors.add(p);
         const stores = Array.isArray(c.stores) ? (c.stores as string[]).map(str) : [];
         statement = call(
           node.kind,
-          p ?? '/* processor */ undefined as never',
+          registered(c.processor, processors, 'processor'),
           ...stores,
           named(node),
+        );
+        break;
+      }
+      case 'transformValues': {
+        // KTable#transformValues(supplier[, Materialized][, Named], ...stateStoreNames)
+        const stores = Array.isArray(c.stores) ? (c.stores as string[]).map(str) : [];
+        statement = call(
+          'transformValues',
+          registered(c.transformer, imports.valueTransformers, 'value transformer'),
+          materialized(c),
+          named(node),
+          ...stores,
         );
         break;
       }
@@ -476,6 +371,12 @@ export function exportDsl(doc: TopologyDocument): DslExport {
       ? [
           `// custom processors (Processor API) the design refers to by name`,
           `import { ${[...processors].sort().join(', ')} } from './processors.js';`,
+        ]
+      : []),
+    ...(imports.valueTransformers.size
+      ? [
+          `// value transformers (KTable#transformValues) the design refers to by name`,
+          `import { ${[...imports.valueTransformers].sort().join(', ')} } from './value-transformers.js';`,
         ]
       : []),
   ];

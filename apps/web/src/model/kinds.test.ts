@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paletteGroups } from './kinds.js';
+import { nodeSummary, paletteGroups } from './kinds.js';
 
 describe('palette groups', () => {
   it('list at least one kind in every group (the palette has no empty-group text)', () => {
@@ -29,5 +29,18 @@ describe('palette groups', () => {
         'tableTableJoin',
       ]),
     );
+  });
+
+  it('files KTable#transformValues with the custom processors, summarized by its transformer', () => {
+    const custom = paletteGroups().find((g) => g.category === 'custom')!;
+    expect(custom.kinds.map((k) => k.kind)).toEqual([
+      'transformValues',
+      'process',
+      'processValues',
+    ]);
+    expect(nodeSummary('transformValues', { transformer: 'maskCard', store: 'masked' })).toBe(
+      'maskCard · store masked',
+    );
+    expect(nodeSummary('transformValues', {})).toBe('no transformer yet');
   });
 });

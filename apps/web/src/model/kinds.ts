@@ -9,7 +9,7 @@ export function kindSpec(kind: string): NodeKindSpec | null {
 /**
  * The palette's groups. topology-model files kinds under four categories; the designer splits out
  * the families users look for by name, as Kafka Streams' docs do: windowed operations, joins and
- * custom (Processor API) processors.
+ * custom code (Processor API processors, KTable#transformValues' value transformers).
  */
 export type PaletteCategory =
   'sources' | 'stateless' | 'stateful' | 'windows' | 'joins' | 'sinks' | 'custom';
@@ -36,7 +36,7 @@ const categoryOrder: PaletteCategory[] = [
 
 /** Which palette group a kind belongs to. */
 export function paletteCategoryOf(kind: string, spec: NodeKindSpec): PaletteCategory {
-  if (kind === 'process' || kind === 'processValues') return 'custom';
+  if (kind === 'process' || kind === 'processValues' || kind === 'transformValues') return 'custom';
   if (/window/i.test(kind) || kind === 'suppress') return 'windows';
   if (/join/i.test(kind)) return 'joins';
   return spec.category;
@@ -78,6 +78,10 @@ export function nodeSummary(kind: string, config: Record<string, unknown>): stri
     case 'table':
     case 'globalTable':
       return str(config.topic) ? `from ${str(config.topic)}` : 'no topic yet';
+    case 'transformValues':
+      return str(config.transformer)
+        ? `${str(config.transformer)}${str(config.store) ? ` · store ${str(config.store)}` : ''}`
+        : 'no transformer yet';
     default:
       // kinds with one logic field show it; stateful ones name their store
       if (str(config.expression)) return str(config.expression);
