@@ -52,3 +52,30 @@ it('suppress() of a versioned table, or below one, is refused with Kafka Streams
   );
   expect(reference[2]?.error).toBeUndefined();
 }, 300_000);
+
+it('suppress() below a transformValues of a versioned table: refused unless its own store is not versioned', async () => {
+  const tv = (config: Record<string, unknown>) =>
+    suppressed([
+      { id: 'tv', kind: 'transformValues', config: { transformer: 'upperCase', ...config } },
+    ]);
+  const docs = [
+    tv({}), // inherits the versioned semantics
+    tv({ store: 'plain' }),
+    tv({ store: 'own', versioned: { historyRetentionMs: 10 } }),
+  ];
+  const reference = await runOracle(
+    docs.map((topology, i) => ({ name: `tv ${i}`, topology, describeOnly: true })),
+  );
+  const mine = docs.map((d) => {
+    const result = validateTopology(d);
+    return result.ok ? null : result.errors.map((e) => [e.path, e.code, e.message]);
+  });
+  const message = (i: number) => reference[i]?.error?.replace(/^TopologyException: /, '');
+  expect(message(0)).toMatch(/might be inherited from upstream/);
+  expect(reference[1]?.error).toBeUndefined();
+  expect(mine).toEqual([
+    [['nodes[2]', 'suppress_of_versioned_table', message(0)]],
+    null,
+    [['nodes[2]', 'suppress_of_versioned_table', message(2)]],
+  ]);
+}, 300_000);

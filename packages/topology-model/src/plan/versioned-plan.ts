@@ -41,7 +41,8 @@ const PASSING_ON = new Set(['tableFilter', 'tableFilterNot', 'tableMapValues']);
 
 /**
  * InternalStreamsBuilder#isVersionedOrVersionedUpstream for a table node: its own store decides
- * (a versioned one, or not), an unmaterialized filter / mapValues passes its parent's on, a
+ * (a versioned one, or not), an unmaterialized filter / mapValues / transformValues passes its
+ * parent's on (checked against Kafka Streams 4.1 for transformValues), a
  * cogroup's merge its aggregators' store; anything else (an unmaterialized join's merger too) is
  * not versioned.
  */
@@ -49,6 +50,13 @@ export function tableOutputVersioned(b: PlanBuilder, name: string): boolean {
   const node = b.nodes.get(name);
   if (!node) return false;
   if (node.op === 'cogroup') return tableOutputVersioned(b, node.parents[0] ?? '');
+  // transformValues: only its own store decides (its connected stores are the transformer's).
+  if (node.modelNode?.kind === 'transformValues') {
+    const own = node.modelNode.config.store;
+    return own === undefined
+      ? tableOutputVersioned(b, node.parents[0] ?? '')
+      : b.stores.get(own)?.versioned !== undefined;
+  }
   if (node.stores.length === 0)
     return PASSING_ON.has(node.op) && tableOutputVersioned(b, node.parents[0] ?? '');
   return node.stores.some((s) => b.stores.get(s)?.versioned !== undefined);
@@ -61,7 +69,11 @@ export function tableOutputVersioned(b: PlanBuilder, name: string): boolean {
 export function suppressProblem(b: PlanBuilder, parent: string): string | null {
   if (!tableOutputVersioned(b, parent)) return null;
   const node = b.nodes.get(parent);
-  const direct = node !== undefined && (node.stores.length > 0 || node.op === 'cogroup');
+  const direct =
+    node !== undefined &&
+    (node.modelNode?.kind === 'transformValues'
+      ? node.modelNode.config.store !== undefined
+      : node.stores.length > 0 || node.op === 'cogroup');
   return direct
     ? 'Invalid topology: suppress() is only supported for non-versioned KTables'
     : 'Invalid topology: suppress() is only supported for non-versioned KTables (note that version semantics might be inherited from upstream)';
