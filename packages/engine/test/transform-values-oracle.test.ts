@@ -331,6 +331,46 @@ const scenarios: OracleScenario[] = [
     ],
     outputs: ['out', 'counts'],
   },
+  ...(['inner', 'left'] as const).map((type) => ({
+    name: `foreign-key ${type} join of two unmaterialized transformValues (both read through getters)`,
+    topology: doc(
+      [
+        table('orders'),
+        table('products'),
+        transform('ot', 'upperCase'),
+        transform('pt', 'stamped', { valueSerde: 'string' }),
+        {
+          id: 'j',
+          kind: 'foreignKeyJoin',
+          config: {
+            type,
+            foreignKeyExtractor: 'value',
+            joiner: '{"order": left, "product": right}',
+          },
+        },
+        toStream('js'),
+        sink('out'),
+      ],
+      [
+        ['orders', 'ot'],
+        ['products', 'pt'],
+        ['ot', 'j', 'left'],
+        ['pt', 'j', 'right'],
+        ['j', 'js'],
+        ['js', 'out'],
+      ],
+    ),
+    inputs: [
+      { topic: 'products', key: 'P1', value: 'apple', timestamp: 1000 },
+      { topic: 'products', key: 'P2', value: 'pear', timestamp: 1100 },
+      { topic: 'orders', key: 'o1', value: 'p1', timestamp: 1200 },
+      { topic: 'orders', key: 'o2', value: 'p3', timestamp: 1300 }, // no product P3
+      { topic: 'products', key: 'P1', value: null, timestamp: 1400 },
+      { topic: 'orders', key: 'o2', value: 'p2', timestamp: 1500 },
+      { topic: 'orders', key: 'o1', value: null, timestamp: 1600 },
+    ],
+    outputs: ['out'],
+  })),
 ];
 
 compareWithOracle(
