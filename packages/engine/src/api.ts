@@ -38,6 +38,11 @@ export interface ProduceRecord {
   headers?: Headers;
 }
 
+export interface ProduceCallOptions {
+  /** false: the caller does not need each record's (partition, offset) (default true). */
+  positions?: boolean;
+}
+
 export interface TopicDescription {
   name: string;
   partitions: number;
@@ -159,8 +164,15 @@ export interface Backend {
   deleteTopics(names: string[]): Promise<void>;
   listTopics(): Promise<TopicDescription[]>;
   describeTopic(name: string): Promise<TopicDescription | null>;
-  /** Appends and resolves once acknowledged; returns the assigned (partition, offset) per record. */
-  produce(records: ProduceRecord[]): Promise<{ partition: number; offset: number }[]>;
+  /**
+   * Appends and resolves once acknowledged; returns the assigned (partition, offset) per record,
+   * or, with `positions: false`, may resolve with an empty array instead (a caller that does not
+   * need them — the record collector without callbacks — saves an object per record).
+   */
+  produce(
+    records: ProduceRecord[],
+    options?: ProduceCallOptions,
+  ): Promise<{ partition: number; offset: number }[]>;
   /**
    * Kafka's offsetsForTimes for one partition: the first offset whose record timestamp is at or
    * after `timestamp`, or null when there is none. Optional (the topic browser's "from time").

@@ -5,6 +5,7 @@
 import { LogError, LogErrorCode } from './errors.js';
 import { BufferPool } from './format/buffer-pool.js';
 import { compress, type CompressionType } from './format/compression.js';
+import { encodeIndexedBatches } from './format/indexed-batches.js';
 import {
   encodeBatchSequence,
   encodeRecordsSection,
@@ -13,7 +14,7 @@ import {
   type RecordInput,
 } from './format/record-batch.js';
 import { NullKeyPartitioner, partitionForKey } from './partitioner.js';
-import type { ProduceOptions, ProducerRecord, RecordMetadata } from './types.js';
+import type { Headers, ProduceOptions, ProducerRecord, RecordMetadata } from './types.js';
 
 /** What a producer needs to know of a topic to encode for it (Log.producerMetadata). */
 export interface ProducerTopicMetadata {
@@ -94,19 +95,25 @@ export class BatchEncoder {
     metadata: (topic: string) => ProducerTopicMetadata,
     opts: EncodeOptions = {},
   ): EncodedProduce {
-    const groups = new Map<string, Group>();
+    // Groups in the order their partitions first appear; per topic an array by partition, so the
+    // record-by-record switching between partitions of a keyed produce costs an index, not a key.
+    const groups: Group[] = [];
+    const byTopic = new Map<string, (Group | undefined)[]>();
     const timestamps = new Float64Array(records.length);
     const touched = new Map<string, number>();
     const now = this.clock();
     let lastTopic = '';
     let meta: ProducerTopicMetadata | null = null;
-    let last = null as Group | null;
+    let slots: (Group | undefined)[] = [];
     for (let index = 0; index < records.length; index++) {
       const r = records[index]!;
       if (meta === null || r.topic !== lastTopic) {
         meta = metadata(r.topic);
         lastTopic = r.topic;
         touched.set(r.topic, meta.partitions);
+        let found = byTopic.get(r.topic);
+        if (found === undefined) byTopic.set(r.topic, (found = []));
+        slots = found;
       }
       const partition = this.choosePartition(r, meta, opts);
       if (meta.compact && r.key === null) {
@@ -115,36 +122,23 @@ export class BatchEncoder {
           `Compacted topic cannot accept message without key in topic partition ${r.topic}-${partition}.`,
         );
       }
-      // Runs of records for one partition are the common case: no key string per record then.
-      let g: Group | null = last;
-      if (g === null || g.partition !== partition || g.topic !== r.topic) {
-        const key: string = `${r.topic}\u0000${partition}`;
-        g = groups.get(key) ?? null;
-        if (g === null)
-          groups.set(key, (g = { topic: r.topic, partition, meta, indexes: [], records: [] }));
-        last = g;
+      let g = slots[partition];
+      if (g === undefined) {
+        g = { topic: r.topic, partition, meta, indexes: [], plain: true };
+        slots[partition] = g;
+        groups.push(g);
       }
-      // A producer record is already a valid RecordInput once it has a timestamp (extra fields are ignored).
-      const record: RecordInput =
-        r.timestamp !== undefined
-          ? (r as RecordInput)
-          : {
-              key: r.key,
-              value: r.value,
-              timestamp: now,
-              ...(r.headers ? { headers: r.headers } : {}),
-            };
-      timestamps[index] = record.timestamp;
+      timestamps[index] = r.timestamp !== undefined ? r.timestamp : now;
       g.indexes.push(index);
-      g.records.push(record);
+      if (g.plain && r.headers !== undefined && hasAny(r.headers)) g.plain = false;
     }
     for (const [topic, n] of touched) this.nullKeys.batchDone(topic, n);
     const partitions: EncodedPartition[] = [];
-    for (const g of groups.values()) {
+    for (const g of groups) {
       partitions.push({
         topic: g.topic,
         partition: g.partition,
-        batches: encodeGroup(g, opts, this.alloc),
+        batches: encodeGroup(g, records, timestamps, opts, this.alloc),
         indexes: g.indexes,
       });
     }
@@ -179,12 +173,21 @@ interface Group {
   topic: string;
   partition: number;
   meta: ProducerTopicMetadata;
+  /** The input index of each record of the partition, in order. */
   indexes: number[];
-  records: RecordInput[];
+  /** No record has headers: the one-pass encoder applies (when uncompressed). */
+  plain: boolean;
+}
+
+function hasAny(headers: Headers): boolean {
+  for (const _ in headers) return true;
+  return false;
 }
 
 function encodeGroup(
   g: Group,
+  all: readonly ProducerRecord[],
+  timestamps: Float64Array,
   opts: EncodeOptions,
   alloc: (size: number) => Buffer,
 ): Buffer | Promise<Buffer> {
@@ -196,7 +199,22 @@ function encodeGroup(
     options.producerEpoch = opts.transactional.producerEpoch;
     options.transactional = true;
   }
-  const chunks = split(g.records, g.meta.maxMessageBytes);
+  if (codec === 'none' && g.plain) {
+    const split = { maxBytes: g.meta.maxMessageBytes, recordOverhead: RECORD_OVERHEAD };
+    return encodeIndexedBatches(all, g.indexes, timestamps, split, options, alloc);
+  }
+  // A producer record is already a valid RecordInput once it has a timestamp (extra fields are ignored).
+  const records = g.indexes.map((i): RecordInput => {
+    const r = all[i]!;
+    if (r.timestamp !== undefined) return r as RecordInput;
+    return {
+      key: r.key,
+      value: r.value,
+      timestamp: timestamps[i]!,
+      ...(r.headers ? { headers: r.headers } : {}),
+    };
+  });
+  const chunks = split(records, g.meta.maxMessageBytes);
   if (codec === 'none')
     return encodeBatchSequence(
       chunks.map((records) => ({ records, options })),

@@ -106,7 +106,7 @@ export class Producer {
         return info;
       }),
     );
-    return recordMetadataOf(encoded, appended);
+    return opts.metadata === false ? [] : recordMetadataOf(encoded, appended);
   }
 
   /**

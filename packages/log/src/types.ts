@@ -48,6 +48,11 @@ export interface ProduceOptions {
   compression?: CompressionType;
   nullKeyStrategy?: NullKeyStrategy;
   partitioner?: CustomPartitioner;
+  /**
+   * false: resolve with an empty array instead of each record's metadata, for callers that do
+   * not need them (an object per record less to create and collect). Default true.
+   */
+  metadata?: boolean;
 }
 
 export interface ConsumerRecord {

@@ -9,6 +9,8 @@ export interface RecordCollector {
   send(record: ProduceRecord, onAck?: AckCallback): void;
 }
 
+const NO_POSITIONS = { positions: false } as const;
+
 export type AckCallback = (partition: number, offset: number) => void;
 
 /** Callbacks of buffered records, by their index in the pending batch. */
@@ -65,7 +67,8 @@ export class BufferedRecordCollector implements RecordCollector {
     const batch = this.#pending;
     this.#pending = [];
     const acks = this.#acks.take();
-    const written = await this.backend.produce(batch);
+    // Positions are only needed for the records that have a callback.
+    const written = await this.backend.produce(batch, acks === null ? NO_POSITIONS : undefined);
     PendingAcks.deliver(acks, written);
     this.producedTotal += batch.length;
   }

@@ -10,13 +10,32 @@
 //   length varint | attributes int8 | timestampDelta varlong | offsetDelta varint |
 //   keyLength varint (-1 = null) | key | valueLength varint | value | headerCount varint |
 //   headers (keyLength varint | key utf8 | valueLength varint | value).
+import { COMPRESSION_CODES, compressionName, compressSync, decompressSync } from './compression.js';
 import {
-  COMPRESSION_CODES,
-  compressionName,
-  compressSync,
-  decompressSync,
-  type CompressionType,
-} from './compression.js';
+  ATTR_COMPRESSION_MASK,
+  ATTR_CONTROL,
+  ATTR_DELETE_HORIZON,
+  ATTR_LOG_APPEND_TIME,
+  ATTR_TRANSACTIONAL,
+  BATCH_HEADER_SIZE,
+  LOG_OVERHEAD,
+  MAGIC,
+  OFF_ATTRIBUTES,
+  OFF_BASE_SEQUENCE,
+  OFF_BASE_TIMESTAMP,
+  OFF_CRC,
+  OFF_LAST_OFFSET_DELTA,
+  OFF_LEADER_EPOCH,
+  OFF_LENGTH,
+  OFF_MAGIC,
+  OFF_MAX_TIMESTAMP,
+  OFF_PRODUCER_EPOCH,
+  OFF_PRODUCER_ID,
+  OFF_RECORD_COUNT,
+  writeBatchHeader,
+  type EncodeBatchOptions,
+  type TimestampType,
+} from './batch-header.js';
 import { crc32c } from './crc32c.js';
 import {
   Reader,
@@ -28,31 +47,14 @@ import {
   writeVarlong,
 } from './varint.js';
 
-export const BATCH_HEADER_SIZE = 61;
-export const MAGIC = 2;
-/** Bytes before the length field's payload begins: baseOffset + batchLength. */
-export const LOG_OVERHEAD = 12;
+export {
+  BATCH_HEADER_SIZE,
+  LOG_OVERHEAD,
+  MAGIC,
+  type EncodeBatchOptions,
+  type TimestampType,
+} from './batch-header.js';
 
-const OFF_LENGTH = 8;
-const OFF_LEADER_EPOCH = 12;
-const OFF_MAGIC = 16;
-const OFF_CRC = 17;
-const OFF_ATTRIBUTES = 21;
-const OFF_LAST_OFFSET_DELTA = 23;
-const OFF_BASE_TIMESTAMP = 27;
-const OFF_MAX_TIMESTAMP = 35;
-const OFF_PRODUCER_ID = 43;
-const OFF_PRODUCER_EPOCH = 51;
-const OFF_BASE_SEQUENCE = 53;
-const OFF_RECORD_COUNT = 57;
-
-const ATTR_COMPRESSION_MASK = 0x07;
-const ATTR_LOG_APPEND_TIME = 0x08;
-const ATTR_TRANSACTIONAL = 0x10;
-const ATTR_CONTROL = 0x20;
-const ATTR_DELETE_HORIZON = 0x40;
-
-export type TimestampType = 'CreateTime' | 'LogAppendTime';
 export type Headers = Record<string, string>;
 
 export interface RecordInput {
@@ -85,25 +87,6 @@ export interface BatchHeader {
   producerEpoch: number;
   baseSequence: number;
   recordCount: number;
-}
-
-export interface EncodeBatchOptions {
-  baseOffset?: number;
-  compression?: CompressionType;
-  timestampType?: TimestampType;
-  /** With LogAppendTime: the time every record reads back as. */
-  logAppendTime?: number;
-  producerId?: number;
-  producerEpoch?: number;
-  baseSequence?: number;
-  transactional?: boolean;
-  control?: boolean;
-  /** Set by the cleaner on batches whose tombstones may go once this time has passed (KIP-534). */
-  deleteHorizonMs?: number;
-  /** Offset deltas per record when they are not 0..n-1 (a compacted batch keeps its offsets). */
-  offsetDeltas?: readonly number[];
-  /** Kept from the original batch by compaction so the batch still ends at the same offset. */
-  lastOffsetDelta?: number;
 }
 
 const utf8 = new TextEncoder();
@@ -159,7 +142,7 @@ function layoutRecords(
 }
 
 /** Copies small arrays by hand: TypedArray#set has a fixed cost that dominates for keys. */
-function copyInto(out: Uint8Array, p: number, src: Uint8Array): number {
+export function copyInto(out: Uint8Array, p: number, src: Uint8Array): number {
   const n = src.length;
   if (n < 48) {
     for (let i = 0; i < n; i++) out[p + i] = src[i]!;
@@ -168,7 +151,7 @@ function copyInto(out: Uint8Array, p: number, src: Uint8Array): number {
 }
 
 /** writeVarint with a fast path for the common one-byte case (values in [-64, 63]). */
-function varint(out: Uint8Array, p: number, v: number): number {
+export function varint(out: Uint8Array, p: number, v: number): number {
   if (v >= -64 && v <= 63) {
     out[p] = (v << 1) ^ (v >> 31);
     return p + 1;
@@ -266,33 +249,14 @@ function writeBatch(buf: Buffer, pos: number, plan: PlannedBatch): void {
       options.offsetDeltas,
     );
   else buf.set(plan.body!, pos + BATCH_HEADER_SIZE);
-  const compression = options.compression ?? 'none';
-  const logAppend = (options.timestampType ?? 'CreateTime') === 'LogAppendTime';
-  const view = new DataView(buf.buffer, buf.byteOffset + pos, plan.size);
-  let attributes: number = COMPRESSION_CODES[compression];
-  if (logAppend) attributes |= ATTR_LOG_APPEND_TIME;
-  if (options.transactional) attributes |= ATTR_TRANSACTIONAL;
-  if (options.control) attributes |= ATTR_CONTROL;
-  if (options.deleteHorizonMs !== undefined) attributes |= ATTR_DELETE_HORIZON;
   const lastOffsetDelta =
     options.lastOffsetDelta ?? options.offsetDeltas?.[records.length - 1] ?? records.length - 1;
-  writeInt64(view, 0, options.baseOffset ?? 0);
-  view.setInt32(OFF_LENGTH, plan.size - LOG_OVERHEAD);
-  view.setInt32(OFF_LEADER_EPOCH, 0);
-  view.setInt8(OFF_MAGIC, MAGIC);
-  view.setInt16(OFF_ATTRIBUTES, attributes);
-  view.setInt32(OFF_LAST_OFFSET_DELTA, lastOffsetDelta);
-  writeInt64(view, OFF_BASE_TIMESTAMP, baseTimestamp);
-  writeInt64(
-    view,
-    OFF_MAX_TIMESTAMP,
-    logAppend && options.logAppendTime !== undefined ? options.logAppendTime : plan.maxTimestamp,
-  );
-  writeInt64(view, OFF_PRODUCER_ID, options.producerId ?? -1);
-  view.setInt16(OFF_PRODUCER_EPOCH, options.producerEpoch ?? -1);
-  view.setInt32(OFF_BASE_SEQUENCE, options.baseSequence ?? -1);
-  view.setInt32(OFF_RECORD_COUNT, records.length);
-  view.setUint32(OFF_CRC, crc32c(buf.subarray(pos + OFF_ATTRIBUTES, pos + plan.size)));
+  writeBatchHeader(buf, pos, plan.size, options, {
+    recordCount: records.length,
+    lastOffsetDelta,
+    baseTimestamp,
+    maxTimestamp: plan.maxTimestamp,
+  });
 }
 
 /** Builds a complete batch; `compressed` lets callers compress asynchronously beforehand. */

@@ -30,58 +30,57 @@ export function lastOffsetOfBatch(
   return header.baseOffset + header.lastOffsetDelta;
 }
 
-/** Reads Kafka's zig-zag varints and varlongs from a batch. */
-class Cursor {
-  pos = 0;
-  constructor(readonly buf: Uint8Array) {}
+// The decoder's position in the batch being decoded: one module-level cursor instead of an
+// object per batch, so the hot loop below reads and advances it without allocating. Decoding is
+// synchronous and never re-entrant, so a single position is enough.
+let at = 0;
 
-  varint(): number {
-    const buf = this.buf;
-    let b = buf[this.pos++]!;
-    let v = b & 0x7f;
+/** A zig-zag varint at `at` (the one-byte case is inlined by the caller). */
+function varintAt(buf: Uint8Array): number {
+  let b = buf[at++]!;
+  let v = b & 0x7f;
+  if (b & 0x80) {
+    b = buf[at++]!;
+    v |= (b & 0x7f) << 7;
     if (b & 0x80) {
-      b = buf[this.pos++]!;
-      v |= (b & 0x7f) << 7;
+      b = buf[at++]!;
+      v |= (b & 0x7f) << 14;
       if (b & 0x80) {
-        b = buf[this.pos++]!;
-        v |= (b & 0x7f) << 14;
+        b = buf[at++]!;
+        v |= (b & 0x7f) << 21;
         if (b & 0x80) {
-          b = buf[this.pos++]!;
-          v |= (b & 0x7f) << 21;
-          if (b & 0x80) {
-            b = buf[this.pos++]!;
-            if (b & 0xf0) throw new RangeError('varint is longer than 5 bytes');
-            v |= b << 28;
-          }
+          b = buf[at++]!;
+          if (b & 0xf0) throw new RangeError('varint is longer than 5 bytes');
+          v |= b << 28;
         }
       }
     }
-    return (v >>> 1) ^ -(v & 1);
   }
+  return (v >>> 1) ^ -(v & 1);
+}
 
-  varlong(): number {
-    const buf = this.buf;
-    let b = buf[this.pos++]!;
-    if ((b & 0x80) === 0) return (b >>> 1) ^ -(b & 1); // one byte: the common timestamp delta
-    let result = b & 0x7f;
-    let mul = 128;
-    for (let i = 1; ; i++) {
-      if (i > 9) throw new RangeError('varlong is longer than 10 bytes');
-      b = buf[this.pos++]!;
-      result += (b & 0x7f) * mul;
-      if ((b & 0x80) === 0) break;
-      mul *= 128;
-    }
-    return result % 2 === 0 ? result / 2 : -(result + 1) / 2;
+/** A zig-zag varlong at `at` (timestamp deltas beyond 31 bits, exactly, as doubles). */
+function varlongAt(buf: Uint8Array): number {
+  let b = buf[at++]!;
+  if ((b & 0x80) === 0) return (b >>> 1) ^ -(b & 1); // one byte: the common timestamp delta
+  let result = b & 0x7f;
+  let mul = 128;
+  for (let i = 1; ; i++) {
+    if (i > 9) throw new RangeError('varlong is longer than 10 bytes');
+    b = buf[at++]!;
+    result += (b & 0x7f) * mul;
+    if ((b & 0x80) === 0) break;
+    mul *= 128;
   }
+  return result % 2 === 0 ? result / 2 : -(result + 1) / 2;
+}
 
-  /** A view of the next `len` bytes (no copy). */
-  bytes(len: number): Uint8Array {
-    const start = this.buf.byteOffset + this.pos;
-    this.pos += len;
-    if (this.pos > this.buf.length) throw new RangeError('field runs past the end of its batch');
-    return new Uint8Array(this.buf.buffer, start, len);
-  }
+/** The UTF-8 text of the next `len` bytes (header names and values). */
+function textAt(buf: Uint8Array, len: number, end: number): string {
+  if (at + len > end) throw new RangeError('field runs past the end of its batch');
+  const text = utf8.decode(buf.subarray(at, at + len));
+  at += len;
+  return text;
 }
 
 /**
@@ -115,37 +114,56 @@ export function decodeBatchInto(
     return;
   }
   const logAppend = (header.attributes & ATTR_LOG_APPEND_TIME) !== 0;
-  const c = new Cursor(batch.subarray(HEADER_SIZE, header.sizeInBytes));
-  const end = c.buf.length;
+  const baseTimestamp = header.baseTimestamp;
+  // One plain Uint8Array over the batch (a Buffer too is read through it, so the element loads
+  // below see one kind of array); key and value are views of its memory, created in place.
+  const memory = batch.buffer;
+  const base = batch.byteOffset;
+  const buf = new Uint8Array(memory, base, Math.min(header.sizeInBytes, batch.length));
+  const end = buf.length;
+  at = HEADER_SIZE;
   for (let i = 0; i < header.recordCount; i++) {
-    const length = c.varint();
-    const recordEnd = c.pos + length;
+    const length = varintAt(buf);
+    const recordEnd = at + length;
     if (length < 0 || recordEnd > end)
       throw new RangeError('record runs past the end of its batch');
-    c.pos++; // attributes: unused in v2
-    const tsDelta = c.varlong();
-    const offset = baseOffset + c.varint();
+    at++; // attributes: unused in v2
+    const tsDelta = varlongAt(buf);
+    const offset = baseOffset + varintAt(buf);
     if (offset < from) {
-      c.pos = recordEnd;
+      at = recordEnd;
       continue;
     }
-    const keyLength = c.varint();
-    const key = keyLength < 0 ? null : c.bytes(keyLength);
-    const valueLength = c.varint();
-    const value = valueLength < 0 ? null : c.bytes(valueLength);
-    const headerCount = c.varint();
-    const headers: Headers = headerCount === 0 ? NO_HEADERS : {};
-    for (let h = 0; h < headerCount; h++) {
-      const name = utf8.decode(c.bytes(c.varint()));
-      const valueLen = c.varint();
-      headers[name] = valueLen < 0 ? '' : utf8.decode(c.bytes(valueLen));
+    const keyLength = varintAt(buf);
+    let key: Uint8Array | null = null;
+    if (keyLength >= 0) {
+      if (at + keyLength > end) throw new RangeError('field runs past the end of its batch');
+      key = new Uint8Array(memory, base + at, keyLength);
+      at += keyLength;
     }
-    if (c.pos !== recordEnd) throw new RangeError('record length does not match its fields');
+    const valueLength = varintAt(buf);
+    let value: Uint8Array | null = null;
+    if (valueLength >= 0) {
+      if (at + valueLength > end) throw new RangeError('field runs past the end of its batch');
+      value = new Uint8Array(memory, base + at, valueLength);
+      at += valueLength;
+    }
+    const headerCount = varintAt(buf);
+    let headers: Headers = NO_HEADERS;
+    if (headerCount !== 0) {
+      headers = {};
+      for (let h = 0; h < headerCount; h++) {
+        const name = textAt(buf, varintAt(buf), end);
+        const valueLen = varintAt(buf);
+        headers[name] = valueLen < 0 ? '' : textAt(buf, valueLen, end);
+      }
+    }
+    if (at !== recordEnd) throw new RangeError('record length does not match its fields');
     out.push({
       topic,
       partition,
       offset,
-      timestamp: logAppend ? header.maxTimestamp : header.baseTimestamp + tsDelta,
+      timestamp: logAppend ? header.maxTimestamp : baseTimestamp + tsDelta,
       key,
       value,
       headers,

@@ -30,6 +30,27 @@ describe('embedded backend: produce and fetch', () => {
     await backend.close();
   });
 
+  it('without positions (the record collector without callbacks) writes the same records and returns none', async () => {
+    const backend = await createEmbeddedBackend();
+    await backend.createTopics([{ name: 'orders', partitions: 3 }]);
+    const records = [
+      { topic: 'orders', key: bytes('a'), value: bytes('1'), timestamp: 7 },
+      { topic: 'orders', key: bytes('b'), value: bytes('2'), timestamp: 8 },
+    ];
+    expect(await backend.produce(records, { positions: false })).toEqual([]);
+    const acks = await backend.produce(records);
+    for (const [i, r] of records.entries()) {
+      const p = partitionFor(r.key, 3);
+      expect(acks[i]).toEqual({ partition: p, offset: 1 });
+      const fetched = await backend.fetch({ topic: 'orders', partition: p }, 0, 10, 0);
+      expect(fetched.map((f) => [f.offset, text(f.value), f.timestamp])).toEqual([
+        [0, text(r.value), r.timestamp],
+        [1, text(r.value), r.timestamp],
+      ]);
+    }
+    await backend.close();
+  });
+
   it('long-polls: a waiting fetch resolves as soon as a record is appended, not at the timeout', async () => {
     const backend = await createEmbeddedBackend();
     await backend.createTopics([{ name: 't', partitions: 1 }]);

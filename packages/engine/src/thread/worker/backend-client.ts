@@ -15,6 +15,7 @@ import type {
   GroupMember,
   IsolationLevel,
   JoinGroupOptions,
+  ProduceCallOptions,
   ProduceRecord,
   RebalanceListener,
   StoredRecord,
@@ -121,19 +122,24 @@ export class BackendClient implements Backend {
    * topics' metadata is cached; after a refusal it is fetched again, and an unknown partition
    * (partitions added meanwhile) is retried once: a refused request wrote nothing.
    */
-  async produce(records: ProduceRecord[]): Promise<{ partition: number; offset: number }[]> {
+  async produce(
+    records: ProduceRecord[],
+    options?: ProduceCallOptions,
+  ): Promise<{ partition: number; offset: number }[]> {
     if (records.length === 0) return [];
+    const positions = options?.positions !== false;
     try {
-      return await this.#produceEncoded(records);
+      return await this.#produceEncoded(records, positions);
     } catch (error) {
       for (const r of records) this.#metadata.delete(r.topic);
       if ((error as { code?: string }).code !== 'UNKNOWN_TOPIC') throw error;
-      return this.#produceEncoded(records);
+      return this.#produceEncoded(records, positions);
     }
   }
 
   async #produceEncoded(
     records: ProduceRecord[],
+    positions: boolean,
   ): Promise<{ partition: number; offset: number }[]> {
     const { encoded, parts } = await this.#encode(records);
     // Each buffer is the encoder's own (never a slice of a shared pool): moved, not copied.
@@ -142,6 +148,7 @@ export class BackendClient implements Backend {
       parts.map((p) => p.batches.buffer as ArrayBuffer),
     )) as BackendResults['produceBatches'];
     for (const b of returned) this.#encoder.release(b); // moved back once appended: reused
+    if (!positions) return [];
     return recordMetadataOf(
       encoded,
       Array.from(offsets, (baseOffset) => ({ baseOffset, logAppendTime: -1 })),
