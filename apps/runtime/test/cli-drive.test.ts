@@ -137,6 +137,54 @@ describe('streamwright drive', { timeout: 180_000 }, () => {
     });
   });
 
+  it('runs a transformValues with the --processors module’s value transformer, as Kafka Streams does', async () => {
+    // The same upper-casing transformer tools/ks-oracle registers as `upperCase`.
+    const dir = await mkdtemp(join(tmpdir(), 'streamwright-drive-'));
+    const module = join(dir, 'code.mjs');
+    await writeFile(
+      module,
+      'export const valueTransformers = { upperCase: () => ({ transform: (k, v) => (v === null ? null : String(v).toUpperCase()) }) };\n',
+    );
+    const topology = {
+      schemaVersion: 1,
+      application: { id: 'drive-tv', config: {} },
+      topics: [
+        { name: 'names', partitions: 1 },
+        { name: 'upper', partitions: 1 },
+      ],
+      nodes: [
+        { id: 'names', kind: 'table', config: { topic: 'names', valueSerde: 'string' } },
+        { id: 'tv', kind: 'transformValues', config: { transformer: 'upperCase' } },
+        { id: 't', kind: 'toStream', config: {} },
+        { id: 'out', kind: 'sink', config: { topic: 'upper' } },
+      ],
+      edges: [
+        { from: 'names', to: 'tv' },
+        { from: 'tv', to: 't' },
+        { from: 't', to: 'out' },
+      ],
+    };
+    const input = [
+      { topic: 'names', key: 'a', value: 'ann', timestamp: 1 },
+      { topic: 'names', key: 'b', value: 'bob', timestamp: 2 },
+      { topic: 'names', key: 'a', value: null, timestamp: 3 },
+    ];
+    const expected = await kafkaStreams({
+      name: 'tv',
+      topology,
+      inputs: input,
+      outputs: ['upper'],
+    });
+    const file = join(dir, 'tv.json');
+    await writeFile(file, JSON.stringify(topology));
+    const run = await cli(['drive', file, '-r', '-', '--processors', module], {
+      input: lines(input),
+    });
+    expect(run.stderr).toBe('');
+    expect(jsonLines(run.stdout)).toEqual(expected.map((r) => ({ topic: 'upper', ...r })));
+    expect(expected.map((r) => r.value)).toEqual(['ANN', 'BOB', null]);
+  });
+
   it('stops at a bad line, naming it, after printing what the lines before it wrote', async () => {
     const file = example('stream-sum.topology.json');
     const bad = await cli(['drive', file, '-r', '-'], {

@@ -61,7 +61,7 @@ Examples:
     .option('--example', 'deploy and start the example topology if nothing is deployed', false)
     .option(
       '--processors <module>',
-      'import custom processors (and functions) from this module: trusted code, see docs/SECURITY.md',
+      'import custom processors (value transformers, functions) from this module: trusted code, see docs/SECURITY.md',
     )
     .option(
       '--allowed-host <name...>',
@@ -124,7 +124,7 @@ Examples:
     )
     .option(
       '--processors <module>',
-      'custom processors and functions the topology names, from this module (trusted code)',
+      'custom processors, value transformers and functions the topology names, from this module (trusted code)',
     )
     .addHelpText(
       'after',
