@@ -33,6 +33,21 @@ describe('integer serde (Java IntegerSerializer: 4 bytes big-endian two’s comp
     expect(() => int.deserialize(new Uint8Array(8))).toThrow(DeserializationError);
     expect(int.serialize(null)).toBeNull();
   });
+
+  it('gives every call bytes of its own, kept intact by later calls (views into shared blocks)', () => {
+    // More calls than one block holds, all kept: none may overwrite another.
+    const values = Array.from({ length: 1000 }, (_, i) => (i * 2654435761) | 0);
+    const serialized = values.map((v) => int.serialize(v)!);
+    for (const [i, b] of serialized.entries()) {
+      expect(b.byteLength).toBe(4);
+      expect(int.deserialize(b)).toBe(values[i]);
+      expect(hex(b)).toBe(
+        Buffer.from(new Int32Array([values[i]!]).buffer)
+          .reverse()
+          .toString('hex'),
+      );
+    }
+  });
 });
 
 describe('double serde (Java DoubleSerializer: doubleToLongBits, big-endian)', () => {
