@@ -124,3 +124,31 @@ test('deploying an invalid design lists the runtime’s errors and deploys nothi
   await problems.filter({ hasText: 'nodes[1].config.expression' }).first().click();
   await expect(page.getByTestId('node-id')).toHaveValue('filter1');
 });
+
+test('a file that is not JSON is refused with the line and column of the mistake', async ({
+  page,
+  designer,
+}) => {
+  await designer.open();
+  await designer.newDocument();
+  await designer.dropNode('source', { x: 200, y: 200 }, 'source1');
+  const before = await deployment(page);
+
+  // a trailing comma, as a hand edit leaves it
+  await designer.importJson(
+    'hand-edited.json',
+    '{\n  "schemaVersion": 1,\n  "nodes": [\n    {"id": "a",}\n  ]\n}\n',
+  );
+
+  const dialog = page.getByTestId('import-errors');
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('Nothing was changed. Fix this problem in the file');
+  await expect(dialog.getByTestId('import-error-message')).toHaveText(
+    /not valid JSON at line 4, column 16/,
+  );
+  await expect(designer.notice).toContainText('hand-edited.json was not imported: 1 problem');
+  await dialog.getByTestId('close-import-errors').click();
+  await expect(designer.node('source1')).toBeVisible();
+  await expect(page.locator('.react-flow__node')).toHaveCount(1);
+  expect(await deployment(page)).toEqual(before);
+});

@@ -23,8 +23,11 @@ export function ImportErrorsDialog() {
       >
         <h2 id="import-errors-title">The file was not imported</h2>
         <p>
-          Nothing was changed. Fix these {server.problems.length} problems in the file and import it
-          again:
+          Nothing was changed. Fix{' '}
+          {server.problems.length === 1
+            ? 'this problem'
+            : `these ${server.problems.length} problems`}{' '}
+          in the file and import it again:
         </p>
         <ul className="sw-dialog__list">
           {server.problems.map((p, i) => (

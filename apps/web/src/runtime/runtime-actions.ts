@@ -6,7 +6,15 @@ import type { DesignerStore } from '../store/designer-store.js';
 import type { Problem } from '../model/validation.js';
 
 export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  const message = error instanceof Error ? error.message : String(error);
+  // the browser's own words for a refused connection say nothing about what was refused
+  if (/^(Failed to fetch|NetworkError|Load failed)/.test(message))
+    return `the runtime at ${runtimeOrigin()} is not reachable (${message}); is it running?`;
+  return message;
+}
+
+function runtimeOrigin(): string {
+  return typeof location === 'undefined' ? 'this address' : location.origin;
 }
 
 /** On start-up: open the deployed topology (so `npm start` shows the example processing). */
@@ -72,21 +80,64 @@ export async function stopApp(client: ApiClient, store: DesignerStore): Promise<
   }
 }
 
-/** Subscribes to the one metrics stream; returns the unsubscribe function. */
-export function subscribeLive(client: ApiClient, store: DesignerStore): () => void {
+/**
+ * Subscribes to the one metrics stream; returns the unsubscribe function.
+ *
+ * A runtime that shuts down ends the stream (and one that cannot be reached fails it): the badge
+ * then says the runtime is offline and the page subscribes again every `retryMs` until it is
+ * back, so a restarted runtime's live view resumes without a reload (and without touching the
+ * document on the canvas).
+ */
+export function subscribeLive(client: ApiClient, store: DesignerStore, retryMs = 2000): () => void {
   const { actions } = store.getState();
-  const subscription = client.metrics.subscribe(undefined, {
-    onStarted: () => actions.setConnection('open'),
-    onData: (view) => {
-      actions.setConnection('open');
-      actions.setLive({ status: view.status, metrics: view.metrics, at: view.at });
-    },
-    onConnectionStateChange: (state) => {
-      if (state.state === 'pending') actions.setConnection('open');
-      else if (state.state === 'connecting')
-        actions.setConnection(state.error ? 'closed' : 'connecting');
-    },
-    onError: () => actions.setConnection('closed'),
-  });
-  return () => subscription.unsubscribe();
+  let current: { unsubscribe(): void } | null = null;
+  let retry: ReturnType<typeof setTimeout> | null = null;
+  let closed = false;
+
+  const lost = () => {
+    const ended = current;
+    current = null;
+    ended?.unsubscribe();
+    actions.setConnection('closed');
+    if (!closed && retry === null)
+      retry = setTimeout(() => {
+        retry = null;
+        if (!closed) open();
+      }, retryMs);
+  };
+
+  const open = () => {
+    // events of a subscription already given up (a late error after its end) are ignored
+    let mine = true;
+    const ifMine = (then: () => void) => () => {
+      if (mine) {
+        mine = false;
+        then();
+      }
+    };
+    const subscription = client.metrics.subscribe(undefined, {
+      onStarted: () => mine && actions.setConnection('open'),
+      onData: (view) => {
+        if (!mine) return;
+        actions.setConnection('open');
+        actions.setLive({ status: view.status, metrics: view.metrics, at: view.at });
+      },
+      onConnectionStateChange: (state) => {
+        if (state.state === 'pending') actions.setConnection('open');
+        else if (state.state === 'connecting')
+          actions.setConnection(state.error ? 'closed' : 'connecting');
+      },
+      onError: ifMine(lost),
+      onStopped: ifMine(lost),
+      onComplete: ifMine(lost),
+    });
+    current = subscription;
+  };
+
+  open();
+  return () => {
+    closed = true;
+    if (retry !== null) clearTimeout(retry);
+    current?.unsubscribe();
+  };
 }

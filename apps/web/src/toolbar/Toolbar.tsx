@@ -22,7 +22,7 @@ function StateBadge() {
   return (
     <div className="sw-badge-group">
       <span
-        className={`sw-badge sw-badge--${(state ?? (connection === 'closed' ? 'offline' : 'none')).toLowerCase()}`}
+        className={`sw-badge sw-badge--${(connection === 'closed' ? 'offline' : (state ?? 'none')).toLowerCase()}`}
         data-testid="app-state"
         data-connection={connection}
         role="status"

@@ -68,7 +68,7 @@ export function TopicList({
               <span className="sw-topic-list__name">{t.name}</span>
               <span className="sw-muted">
                 {t.partitions} partition{t.partitions === 1 ? '' : 's'} ·{' '}
-                {recordCount(t).toLocaleString('en')} records
+                {recordCount(t).toLocaleString('en')} record{recordCount(t) === 1 ? '' : 's'}
                 {t.internal ? ' · internal' : ''}
               </span>
             </button>
