@@ -74,20 +74,52 @@ export class LmdbSegments {
       .sort((a, b) => a - b);
   }
 
-  /** Replays every stored entry, oldest segment first, as a changelog record. */
-  load(apply: (record: StoredRecord) => void, partition: number): void {
-    for (const segment of this.#onDisk()) {
-      for (const { key, value } of this.#env(segment).getRange()) {
-        apply({
-          topic: '',
-          partition,
-          offset: -1,
-          key: Buffer.from(key),
-          value: Buffer.from(value.subarray(8)),
-          timestamp: Number(value.readBigInt64BE(0)),
-          headers: {},
-        });
-      }
+  /** The segment ids on disk, ascending. */
+  ids(): number[] {
+    return this.#onDisk();
+  }
+
+  /** How many entries a segment holds on disk. */
+  count(segment: number): number {
+    this.#flushForRead();
+    return this.#env(segment).getCount();
+  }
+
+  /** A segment's stored keys, in byte order. */
+  keys(segment: number): Iterable<Buffer> {
+    this.#flushForRead();
+    return this.#env(segment).getKeys() as Iterable<Buffer>;
+  }
+
+  /**
+   * A segment's entries with keys from `start` (inclusive) to `end` (exclusive; undefined: to the
+   * last), in byte order; the value is the record timestamp (int64) and the changelog value.
+   */
+  range(segment: number, start?: Buffer, end?: Buffer): Iterable<{ key: Buffer; value: Buffer }> {
+    this.#flushForRead();
+    const options: { start?: Buffer; end?: Buffer } = {};
+    if (start !== undefined) options.start = start;
+    if (end !== undefined) options.end = end;
+    return this.#env(segment).getRange(options) as Iterable<{ key: Buffer; value: Buffer }>;
+  }
+
+  /** Restored records not yet written are written before anything is read. */
+  #flushForRead(): void {
+    if (this.#pendingCount > 0) this.flush();
+  }
+
+  /** Replays a segment's stored entries as changelog records. */
+  load(segment: number, apply: (record: StoredRecord) => void, partition: number): void {
+    for (const { key, value } of this.range(segment)) {
+      apply({
+        topic: '',
+        partition,
+        offset: -1,
+        key: Buffer.from(key),
+        value: Buffer.from(value.subarray(8)),
+        timestamp: Number(value.readBigInt64BE(0)),
+        headers: {},
+      });
     }
   }
 

@@ -1,11 +1,15 @@
 // Persistent window and session stores (what `default.dsl.store: rocksDB` gives windowed
 // aggregations, stream–stream joins and Processor API window / session stores, as Kafka Streams'
-// RocksDB segmented stores): the segmented in-memory stores answer every read, and each segment
-// is also kept on disk (lmdb-segments.ts), written at every commit with the commit's changelog
-// records and loaded when the task starts, so a checkpointed restart replays only the changelog's
-// tail instead of rebuilding the windows from the whole changelog. Retention drops a segment's
-// directory as it drops the segment in memory.
+// RocksDB segmented stores): each segment lives on disk (lmdb-segments.ts), written at every
+// commit with the commit's changelog records; in memory the store keeps at most
+// `windowStoreCache.entries` windows or sessions that are on disk (the newest segments first, as
+// recent windows are the ones read again) plus those changed since the last commit, and reads
+// what it does not hold from disk (window-store.ts, session-store.ts). Opening the store loads
+// the newest segments that fit that bound and leaves the others on disk, so a checkpointed
+// restart replays only the changelog's tail. Retention drops a segment's directory as it drops
+// the segment in memory.
 import type { ProduceRecord, StoredRecord } from '../api.js';
+import { READ_CACHE_ENTRIES } from './lmdb-key-value-store.js';
 import { LmdbSegments } from './lmdb-segments.js';
 import { SegmentedSessionStore, type SessionStoreOptions } from './session-store.js';
 import { readLong, viewOf } from './task-store.js';
@@ -16,15 +20,51 @@ const WINDOW_SUFFIX = 12;
 /** Session changelog keys end with the session end and start (int64 each). */
 const SESSION_SUFFIX = 16;
 
+/**
+ * How many committed windows (or sessions) a persistent window or session store keeps in memory,
+ * as the key-value store keeps READ_CACHE_ENTRIES clean entries (the role of RocksDB's block
+ * cache). Entries changed since the last commit are held on top of it until the commit writes
+ * them. Tests lower it to read everything from disk.
+ */
+export const windowStoreCache = { entries: READ_CACHE_ENTRIES };
+
+/** A restore evicts once the store holds this much more than its bound. */
+const slack = (limit: number): number => limit + (limit >> 3);
+
+/** The ids of the newest segments whose entries fit within `limit` together (what is loaded). */
+function segmentsToLoad(disk: LmdbSegments, limit: number): Set<number> {
+  const ids = disk.ids();
+  const load = new Set<number>();
+  let total = 0;
+  for (let i = ids.length - 1; i >= 0; i--) {
+    total += disk.count(ids[i]!);
+    if (total > limit) break;
+    load.add(ids[i]!);
+  }
+  return load;
+}
+
 export class LmdbWindowStore extends SegmentedWindowStore {
   override readonly persistent = true;
   readonly #disk: LmdbSegments;
+  readonly #limit: number;
   #closed = false;
 
-  constructor(options: WindowStoreOptions, partition: number, path: string) {
-    super(options, partition);
-    this.#disk = new LmdbSegments(path, this.name);
-    this.#disk.load((record) => super.restore(record), partition);
+  constructor(
+    options: WindowStoreOptions,
+    partition: number,
+    path: string,
+    cacheEntries: number = windowStoreCache.entries,
+  ) {
+    const disk = new LmdbSegments(path, options.name ?? 'window-store');
+    super(options, partition, disk);
+    this.#disk = disk;
+    this.#limit = Math.max(0, cacheEntries);
+    const load = segmentsToLoad(disk, this.#limit);
+    for (const segment of disk.ids()) {
+      if (load.has(segment)) disk.load(segment, (record) => super.restore(record), partition);
+      else this.adoptOnDisk(segment);
+    }
   }
 
   #segmentOf = (key: Uint8Array): number | null =>
@@ -37,6 +77,7 @@ export class LmdbWindowStore extends SegmentedWindowStore {
     this.#disk.addAll(out, this.#segmentOf);
     this.#disk.flush();
     this.#disk.dropBelow(this.segmentId(this.observedStreamTime - this.retentionMs));
+    this.evictTo(this.#limit);
     return out;
   }
 
@@ -44,6 +85,7 @@ export class LmdbWindowStore extends SegmentedWindowStore {
     super.restore(record);
     const segment = record.key === null ? null : this.#segmentOf(record.key);
     if (segment !== null) this.#disk.add(segment, record);
+    if (this.residentEntries > slack(this.#limit)) this.evictTo(this.#limit);
   }
 
   override wipe(): void {
@@ -62,35 +104,38 @@ export class LmdbWindowStore extends SegmentedWindowStore {
 export class LmdbSessionStore extends SegmentedSessionStore {
   override readonly persistent = true;
   readonly #disk: LmdbSegments;
+  readonly #limit: number;
   #closed = false;
-  /** The largest session end written or restored (the store's observed stream time). */
-  #streamTime = -1;
 
-  constructor(options: SessionStoreOptions, partition: number, path: string) {
-    super(options, partition);
-    this.#disk = new LmdbSegments(path, this.name);
-    this.#disk.load((record) => this.restoreLoaded(record), partition);
-  }
-
-  /** An entry loaded from disk: into memory only. */
-  private restoreLoaded(record: StoredRecord): void {
-    if (record.key !== null) this.#segmentOf(record.key);
-    super.restore(record);
+  constructor(
+    options: SessionStoreOptions,
+    partition: number,
+    path: string,
+    cacheEntries: number = windowStoreCache.entries,
+  ) {
+    const disk = new LmdbSegments(path, options.name ?? 'session-store');
+    super(options, partition, disk);
+    this.#disk = disk;
+    this.#limit = Math.max(0, cacheEntries);
+    const load = segmentsToLoad(disk, this.#limit);
+    for (const segment of disk.ids()) {
+      if (load.has(segment)) disk.load(segment, (record) => super.restore(record), partition);
+      else this.adoptOnDisk(segment);
+    }
   }
 
   /** Sessions are segmented by their end. */
-  #segmentOf = (key: Uint8Array): number | null => {
-    if (key.byteLength < SESSION_SUFFIX) return null;
-    const end = readLong(viewOf(key), key.byteLength - SESSION_SUFFIX);
-    if (end > this.#streamTime) this.#streamTime = end;
-    return this.segmentId(end);
-  };
+  #segmentOf = (key: Uint8Array): number | null =>
+    key.byteLength < SESSION_SUFFIX
+      ? null
+      : this.segmentId(readLong(viewOf(key), key.byteLength - SESSION_SUFFIX));
 
   override takeChangelogRecords(): ProduceRecord[] {
     const out = super.takeChangelogRecords();
     this.#disk.addAll(out, this.#segmentOf);
     this.#disk.flush();
-    this.#disk.dropBelow(this.segmentId(this.#streamTime - this.retentionMs));
+    this.#disk.dropBelow(this.segmentId(this.observedStreamTime - this.retentionMs));
+    this.evictTo(this.#limit);
     return out;
   }
 
@@ -98,13 +143,13 @@ export class LmdbSessionStore extends SegmentedSessionStore {
     super.restore(record);
     const segment = record.key === null ? null : this.#segmentOf(record.key);
     if (segment !== null) this.#disk.add(segment, record);
+    if (this.residentEntries > slack(this.#limit)) this.evictTo(this.#limit);
   }
 
   override wipe(): void {
     super.wipe();
     // The in-memory close() empties the store through wipe(): the disk keeps its segments then.
     if (!this.#closed) this.#disk.wipe();
-    this.#streamTime = -1;
   }
 
   override close(): void {

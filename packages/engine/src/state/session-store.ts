@@ -6,13 +6,20 @@
 // The store owns its changelog: puts and removes mark the session dirty and the commit writes one
 // record per dirty session in Kafka's layout (SessionKeySchema: the key's bytes, the session end
 // and start as int64; the value's bytes; a removed session is a tombstone).
+//
+// A persistent store (lmdb-window-stores.ts) passes its segments on disk: it holds in memory only
+// what fits its cache (evictTo) and what changed since the last commit; a segment it no longer
+// holds in full (`complete` false; a removal held as a session of null value, hiding the one on
+// disk until the commit) is read from disk and merged (session-disk-reads.ts).
 import type { SerdeName } from '@streamwright/topology-model';
 import type { ProduceRecord, StoredRecord } from '../api.js';
 import { getSerde } from '../serdes/index.js';
 import type { Serde } from '../serdes/serde.js';
 import { keyOrderFor, type KeyId, type KeyOrder } from './key-order.js';
+import type { LmdbSegments } from './lmdb-segments.js';
+import { SessionDiskReads } from './session-disk-reads.js';
 import { readLong, viewOf, writeLong, type TaskStateStore } from './task-store.js';
-import { defaultSegmentInterval } from './window-store.js';
+import { defaultSegmentInterval } from './window-store-options.js';
 
 export interface SessionEntry {
   key: unknown;
@@ -46,6 +53,21 @@ class Session implements SessionEntry {
 /** A key's sessions in one segment, ordered by end then start (the store's byte order). */
 type Sessions = Session[];
 
+/** One segment's sessions by key; `complete` and `size` as Segment's (window-segments.ts). */
+class SessionSegment {
+  readonly byKey = new Map<KeyId, Sessions>();
+  complete = true;
+  size = 0;
+  constructor(readonly id: number) {}
+
+  /** Takes a session out of its key's list. */
+  drop(sessions: Sessions, found: Session): void {
+    sessions.splice(sessions.indexOf(found), 1);
+    this.size--;
+    if (sessions.length === 0) this.byKey.delete(found.id);
+  }
+}
+
 const SUFFIX_BYTES = 16;
 
 export class SegmentedSessionStore implements TaskStateStore {
@@ -54,19 +76,22 @@ export class SegmentedSessionStore implements TaskStateStore {
   readonly persistent: boolean = false;
   readonly retentionMs: number;
   readonly segmentIntervalMs: number;
-  /** segment id (by end) → key id → the key's sessions there. */
-  readonly #segments = new Map<number, Map<KeyId, Sessions>>();
+  /** segment id (by end) → the segment. */
+  readonly #segments = new Map<number, SessionSegment>();
   #segmentIds: number[] = [];
   #observedStreamTime = -1;
   #dirty: Session[] = [];
   readonly #logging: boolean;
   readonly #keys: KeyOrder;
   readonly #valueSerde: Serde<unknown>;
+  /** A persistent store's segments on disk (null in memory). */
+  readonly #disk: SessionDiskReads | null;
   expiredRecordsTotal = 0;
 
   constructor(
     options: SessionStoreOptions,
     readonly partition = 0,
+    disk: LmdbSegments | null = null,
   ) {
     this.name = options.name ?? 'session-store';
     this.changelogTopic = options.changelogTopic ?? null;
@@ -76,6 +101,18 @@ export class SegmentedSessionStore implements TaskStateStore {
       options.segmentIntervalMs ?? defaultSegmentInterval(options.retentionMs);
     this.#keys = keyOrderFor(options.keySerde ?? 'json');
     this.#valueSerde = getSerde(options.valueSerde ?? 'json');
+    this.#disk = disk === null ? null : new SessionDiskReads(disk, this.#keys, this.#valueSerde);
+  }
+
+  get observedStreamTime(): number {
+    return this.#observedStreamTime;
+  }
+
+  /** Sessions held in memory (a persistent store keeps this near its cache: evictTo). */
+  get residentEntries(): number {
+    let n = 0;
+    for (const segment of this.#segments.values()) n += segment.size;
+    return n;
   }
 
   segmentId(timestamp: number): number {
@@ -102,13 +139,11 @@ export class SegmentedSessionStore implements TaskStateStore {
     if (!this.#advance(session.end)) return false;
     const deleting = session.value === null || session.value === undefined;
     const segment = this.#segments.get(this.segmentId(session.end));
-    const sessions = segment?.get(id);
+    const sessions = segment?.byKey.get(id);
     const found = sessions?.find((s) => s.start === session.start && s.end === session.end);
     if (found !== undefined) {
-      if (deleting) {
-        sessions!.splice(sessions!.indexOf(found), 1);
-        if (sessions!.length === 0) segment!.delete(id);
-      }
+      // A segment held in part keeps the removal: it hides the session on disk until the commit.
+      if (deleting && segment!.complete) segment!.drop(sessions!, found);
       found.value = deleting ? null : session.value;
       found.timestamp = timestamp;
       this.#markDirty(found);
@@ -122,7 +157,7 @@ export class SegmentedSessionStore implements TaskStateStore {
       deleting ? null : session.value,
       timestamp,
     );
-    if (!deleting) this.#insert(entry);
+    if (!deleting || (segment !== undefined && !segment.complete)) this.#insert(entry);
     this.#markDirty(entry);
     return true;
   }
@@ -131,7 +166,7 @@ export class SegmentedSessionStore implements TaskStateStore {
     this.put({ key, start, end, value: null }, timestamp);
   }
 
-  #advance(end: number): boolean {
+  #advance(end: number, counted = true): boolean {
     if (end > this.#observedStreamTime) {
       this.#observedStreamTime = end;
       const minLive = this.segmentId(end - this.retentionMs);
@@ -141,24 +176,29 @@ export class SegmentedSessionStore implements TaskStateStore {
       }
     }
     if (end <= this.#observedStreamTime - this.retentionMs) {
-      this.expiredRecordsTotal++;
+      if (counted) this.expiredRecordsTotal++;
       return false;
     }
     return true;
   }
 
-  #insert(entry: Session): void {
-    const segmentId = this.segmentId(entry.end);
+  #segment(segmentId: number): SessionSegment {
     let segment = this.#segments.get(segmentId);
     if (segment === undefined) {
-      this.#segments.set(segmentId, (segment = new Map()));
+      this.#segments.set(segmentId, (segment = new SessionSegment(segmentId)));
       const ids = this.#segmentIds;
       let i = ids.length;
       while (i > 0 && ids[i - 1]! > segmentId) i--;
       ids.splice(i, 0, segmentId);
     }
-    let sessions = segment.get(entry.id);
-    if (sessions === undefined) segment.set(entry.id, (sessions = []));
+    return segment;
+  }
+
+  #insert(entry: Session): void {
+    const segment = this.#segment(this.segmentId(entry.end));
+    segment.size++;
+    let sessions = segment.byKey.get(entry.id);
+    if (sessions === undefined) segment.byKey.set(entry.id, (sessions = []));
     let i = sessions.length;
     while (
       i > 0 &&
@@ -175,25 +215,31 @@ export class SegmentedSessionStore implements TaskStateStore {
     this.#dirty.push(entry);
   }
 
-  /** Live sessions matching `accept`, ordered by end, then key bytes, then start. */
+  /**
+   * Live sessions matching `accept`, ordered by end, then key bytes, then start. `key`: one key's
+   * (keysOf gives its lists); `range`: keys within it (what a disk scan of a segment reads).
+   */
   #scan(
     earliestEnd: number,
     accept: (id: KeyId) => boolean,
     keysOf: ((segment: Map<KeyId, Sessions>) => Iterable<Sessions>) | null,
     latestStart: number,
+    disk: { key: unknown } | { keyFrom: unknown; keyTo: unknown },
   ): SessionEntry[] {
     // Sessions ending at or before stream time − retention are invisible (as RocksDB's actualFrom).
     const from = Math.max(earliestEnd, this.#observedStreamTime - this.retentionMs + 1);
     const lo = this.segmentId(from);
-    const out: Session[] = [];
+    const out: (SessionEntry & { id: KeyId })[] = [];
     for (const segmentId of this.#segmentIds) {
       if (segmentId < lo) continue;
       const segment = this.#segments.get(segmentId)!;
-      const lists = keysOf === null ? segment.values() : keysOf(segment);
+      const lists = keysOf === null ? segment.byKey.values() : keysOf(segment.byKey);
       for (const sessions of lists) {
         if (sessions.length === 0 || !accept(sessions[0]!.id)) continue;
-        for (const s of sessions) if (s.end >= from && s.start <= latestStart) out.push(s);
+        for (const s of sessions)
+          if (s.end >= from && s.start <= latestStart && s.value !== null) out.push(s);
       }
+      if (!segment.complete) this.#diskSessions(segment, from, latestStart, disk, out);
     }
     if (out.length < 2) return out;
     return out.sort(
@@ -202,6 +248,25 @@ export class SegmentedSessionStore implements TaskStateStore {
         (a.id === b.id ? 0 : this.#keys.compare(a.key, b.key)) ||
         a.start - b.start,
     );
+  }
+
+  /** What is on disk of a segment held in part, minus what it holds (held sessions win). */
+  #diskSessions(
+    segment: SessionSegment,
+    from: number,
+    latestStart: number,
+    which: { key: unknown } | { keyFrom: unknown; keyTo: unknown },
+    out: (SessionEntry & { id: KeyId })[],
+  ): void {
+    const found =
+      'key' in which
+        ? this.#disk!.ofKey(segment.id, which.key, from, latestStart)
+        : this.#disk!.scan(segment.id, from, latestStart, which.keyFrom, which.keyTo);
+    for (const d of found) {
+      const held = segment.byKey.get(d.id);
+      if (held === undefined || !held.some((s) => s.start === d.start && s.end === d.end))
+        out.push(d);
+    }
   }
 
   /**
@@ -219,6 +284,7 @@ export class SegmentedSessionStore implements TaskStateStore {
         return s === undefined ? [] : [s];
       },
       latestSessionStartTime,
+      { key },
     );
   }
 
@@ -248,12 +314,13 @@ export class SegmentedSessionStore implements TaskStateStore {
       },
       null,
       latestSessionStartTime,
+      { keyFrom, keyTo },
     );
   }
 
   #keyOfId(id: KeyId): unknown {
     for (const segment of this.#segments.values()) {
-      const s = segment.get(id);
+      const s = segment.byKey.get(id);
       if (s !== undefined && s.length > 0) return s[0]!.key;
     }
     return undefined;
@@ -261,19 +328,63 @@ export class SegmentedSessionStore implements TaskStateStore {
 
   fetchSession(key: unknown, start: number, end: number): unknown {
     if (end <= this.#observedStreamTime - this.retentionMs) return null;
-    const sessions = this.#segments.get(this.segmentId(end))?.get(this.#keys.id(key));
-    return sessions?.find((s) => s.start === start && s.end === end)?.value ?? null;
+    const segment = this.#segments.get(this.segmentId(end));
+    if (segment === undefined) return null;
+    const sessions = segment.byKey.get(this.#keys.id(key));
+    const held = sessions?.find((s) => s.start === start && s.end === end);
+    if (held !== undefined || segment.complete) return held?.value ?? null;
+    const onDisk = this.#disk!.ofKey(segment.id, key, end, start);
+    return onDisk.find((s) => s.start === start && s.end === end)?.value ?? null;
   }
 
   all(): SessionEntry[] {
-    return this.#scan(Number.MIN_SAFE_INTEGER, () => true, null, Number.MAX_SAFE_INTEGER);
+    return this.#scan(Number.MIN_SAFE_INTEGER, () => true, null, Number.MAX_SAFE_INTEGER, {
+      keyFrom: null,
+      keyTo: null,
+    });
   }
 
+  /** Sessions held, plus those on disk of segments held in part (an estimate, as RocksDB's). */
   approximateNumEntries(): number {
     let n = 0;
-    for (const segment of this.#segments.values())
-      for (const sessions of segment.values()) n += sessions.length;
+    for (const segment of this.#segments.values()) {
+      if (!segment.complete) n += this.#disk!.disk.count(segment.id);
+      n += segment.size;
+    }
     return n;
+  }
+
+  /**
+   * After a persistent store wrote a commit's sessions to disk: segments held in part forget the
+   * removals they held, then sessions are evicted, oldest segment first, until at most `limit`
+   * are held. Only sessions on disk go.
+   */
+  evictTo(limit: number): void {
+    let resident = this.residentEntries;
+    for (const segmentId of this.#segmentIds) {
+      const segment = this.#segments.get(segmentId)!;
+      for (const [id, sessions] of segment.byKey) {
+        if (sessions.some((s) => s.dirty)) continue;
+        const removals = sessions.some((s) => s.value === null);
+        if (resident <= limit && !removals) {
+          if (segment.complete) break;
+          continue;
+        }
+        segment.byKey.delete(id);
+        segment.size -= sessions.length;
+        resident -= sessions.length;
+        segment.complete = false;
+      }
+    }
+  }
+
+  /**
+   * A segment on disk that a persistent store does not load (it would not fit its cache): reads
+   * of it go to disk; stream time moves past what it holds.
+   */
+  adoptOnDisk(segmentId: number): void {
+    if (!this.#advance(this.#disk!.maxEnd(segmentId), false)) return;
+    this.#segment(segmentId).complete = false;
   }
 
   takeChangelogRecords(): ProduceRecord[] {
@@ -312,13 +423,11 @@ export class SegmentedSessionStore implements TaskStateStore {
     const id = this.#keys.id(key);
     if (!this.#advance(end)) return;
     const segment = this.#segments.get(this.segmentId(end));
-    const sessions = segment?.get(id);
+    const sessions = segment?.byKey.get(id);
     const found = sessions?.find((s) => s.start === start && s.end === end);
-    if (record.value === null) {
-      if (found !== undefined) {
-        sessions!.splice(sessions!.indexOf(found), 1);
-        if (sessions!.length === 0) segment!.delete(id);
-      }
+    // Held in part: the record goes to disk only (the persistent store writes it).
+    if (record.value === null || (segment !== undefined && !segment.complete)) {
+      if (found !== undefined) segment!.drop(sessions!, found);
       return;
     }
     const value = this.#valueSerde.deserialize(record.value);

@@ -2,9 +2,12 @@
 // and restores from: key = the key's bytes, the window start (int64) and a sequence number
 // (int32, WindowKeySchema); value = the value's bytes, prefixed by the timestamp (int64) in a
 // timestamped store (ValueAndTimestampSerializer).
+import type { ProduceRecord } from '../api.js';
 import type { Serde } from '../serdes/serde.js';
 import type { ValueAndTimestamp } from './key-value-store.js';
 import { readLong, viewOf, writeLong } from './task-store.js';
+import { ColumnSegment } from './window-columns.js';
+import type { Segment } from './window-segments.js';
 
 const SUFFIX_BYTES = 12;
 
@@ -56,5 +59,57 @@ export class WindowChangelogFormat {
       valueBytes = valueBytes.subarray(8);
     }
     return { value: this.valueSerde.deserialize(valueBytes), timestamp };
+  }
+}
+
+/**
+ * Appends the changelog records of one segment's windows changed since the last commit (one per
+ * window, in the order they first changed; with duplicates one per put) to `out`, and marks them
+ * clean. A window expired though its segment lives is not logged: it is invisible, and the
+ * changelog's retention drops it.
+ */
+export function takeSegmentChangelog(
+  segment: Segment | ColumnSegment,
+  format: WindowChangelogFormat,
+  topic: string,
+  partition: number,
+  live: (start: number) => boolean,
+  out: ProduceRecord[],
+): void {
+  if (segment instanceof ColumnSegment) {
+    const dirty = segment.dirty;
+    if (dirty.length === 0) return;
+    segment.dirty = [];
+    for (const at of dirty) {
+      const start = segment.starts[at]!;
+      if (!live(start)) continue;
+      const timestamp = segment.timestamps[at]!;
+      out.push({
+        topic,
+        partition,
+        key: format.key(segment.keys[at], start, segment.seqs[at]!),
+        value: format.value(segment.values[at], timestamp),
+        timestamp,
+      });
+    }
+    return;
+  }
+  const dirty = segment.dirty;
+  if (dirty.length === 0) return;
+  segment.dirty = [];
+  for (const listed of dirty) {
+    const slot = listed.latest ?? listed;
+    listed.dirty = false;
+    listed.latest = null;
+    slot.dirty = false;
+    slot.listed = null;
+    if (slot.value !== null && !live(slot.start)) continue;
+    out.push({
+      topic,
+      partition,
+      key: format.key(slot.key, slot.start, slot.seq),
+      value: slot.value === null ? null : format.value(slot.value, slot.timestamp),
+      timestamp: slot.timestamp,
+    });
   }
 }

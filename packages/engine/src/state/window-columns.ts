@@ -59,6 +59,11 @@ function grown<T extends Float64Array | Uint8Array>(from: T, size: number): T {
 export class ColumnSegment {
   readonly byKey = new Map<KeyId, Positions>();
   dirty: number[] = [];
+  /**
+   * False in a persistent store once its windows were evicted: it then holds only the windows put
+   * since the last commit (those on disk are read from there; see Segment#complete).
+   */
+  complete = true;
   /** Windows written (every position used). */
   size = 0;
   /** Windows in the index (what approximateNumEntries counts). */
@@ -66,9 +71,9 @@ export class ColumnSegment {
   starts: Float64Array;
   timestamps: Float64Array;
   seqs: Float64Array;
-  readonly keys: unknown[] = [];
-  readonly ids: KeyId[] = [];
-  readonly values: unknown[] = [];
+  keys: unknown[] = [];
+  ids: KeyId[] = [];
+  values: unknown[] = [];
 
   /** `capacity`: the expected number of windows (the previous segment's), to grow less often. */
   constructor(
@@ -79,6 +84,17 @@ export class ColumnSegment {
     this.starts = new Float64Array(n);
     this.timestamps = new Float64Array(n);
     this.seqs = new Float64Array(n);
+  }
+
+  /** Forgets every window (they are on disk), keeping the columns' capacity. */
+  clear(): void {
+    this.byKey.clear();
+    this.dirty = [];
+    this.size = 0;
+    this.indexed = 0;
+    this.keys = [];
+    this.ids = [];
+    this.values = [];
   }
 
   /** Appends a window to the columns and the index; returns its position. */

@@ -42,10 +42,19 @@ export type Windows = Slot | Slot[];
 /**
  * One time segment: its windows by key, and those changed since the last commit — dropped with
  * the segment when it expires, so expired windows are neither kept alive nor logged.
+ *
+ * A persistent store's segment is `complete` while it holds every window of the segment (what
+ * is on disk and what changed since); once the store evicts some of its windows to stay within
+ * its cache, it holds only those still cached and those changed since the last commit, a delete
+ * among them as a window of null value (it hides the window on disk until the commit), and reads
+ * merge it with the disk (window-disk-reads.ts). In memory a segment is always complete.
  */
 export class Segment {
   readonly byKey = new Map<KeyId, Windows>();
   dirty: Slot[] = [];
+  complete = true;
+  /** Windows in byKey. */
+  size = 0;
   constructor(readonly id: number) {}
 }
 
@@ -71,6 +80,7 @@ export function find(windows: Windows | undefined, start: number): Slot | undefi
 }
 
 export function insert(segment: Segment, slot: Slot): void {
+  segment.size++;
   const windows = segment.byKey.get(slot.id);
   if (windows === undefined) segment.byKey.set(slot.id, slot);
   else if (windows instanceof Slot)
@@ -90,10 +100,15 @@ export function replace(segment: Segment, old: Slot, fresh: Slot): void {
 
 export function remove(segment: Segment, slot: Slot): void {
   const windows = segment.byKey.get(slot.id);
-  if (windows === slot) segment.byKey.delete(slot.id);
-  else if (Array.isArray(windows)) {
+  if (windows === slot) {
+    segment.byKey.delete(slot.id);
+    segment.size--;
+  } else if (Array.isArray(windows)) {
     const i = windows.indexOf(slot);
-    if (i >= 0) windows.splice(i, 1);
+    if (i >= 0) {
+      windows.splice(i, 1);
+      segment.size--;
+    }
     if (windows.length === 1) segment.byKey.set(slot.id, windows[0]!);
   }
 }

@@ -10,19 +10,32 @@
 // a new entry with its own sequence number, as Kafka's stores with duplicates keep them; such a
 // store keeps its segments in columns (window-columns.ts), the others a window object each
 // (window-segments.ts).
-import type { SerdeName } from '@streamwright/topology-model';
+//
+// A persistent store (lmdb-window-stores.ts) passes its segments on disk: it then holds in memory
+// only what fits its cache (evictTo) and what changed since the last commit, and a segment it no
+// longer holds in full (`complete` false) is read from disk and merged with what it holds
+// (window-disk-reads.ts). Results are the same either way; the oracle tests run on both.
 import type { ProduceRecord, StoredRecord } from '../api.js';
 import { getSerde } from '../serdes/index.js';
 import { keyOrderFor, type KeyId, type KeyOrder } from './key-order.js';
+import type { LmdbSegments } from './lmdb-segments.js';
 import type { TaskStateStore } from './task-store.js';
-import { WindowChangelogFormat } from './window-changelog.js';
+import { takeSegmentChangelog, WindowChangelogFormat } from './window-changelog.js';
 import { ColumnSegment, WindowRead } from './window-columns.js';
+import { WindowDiskReads } from './window-disk-reads.js';
+import { evictWindows } from './window-eviction.js';
+import { defaultSegmentInterval, type WindowStoreOptions } from './window-store-options.js';
 import {
-  collect,
+  collectAll,
+  collectKeyRange,
+  sortByStartThenKey,
+  startThenKey,
+  type KeyRange,
+} from './window-range-reads.js';
+import {
   collectAt,
   find,
   insert,
-  keyOf,
   remove,
   replace,
   Segment,
@@ -31,49 +44,7 @@ import {
 } from './window-segments.js';
 
 export type { WindowEntry } from './window-segments.js';
-
-export interface WindowStoreOptions {
-  retentionMs: number;
-  /** Default retention / 2 (see defaultSegmentInterval). */
-  segmentIntervalMs?: number;
-  name?: string;
-  keySerde?: SerdeName;
-  valueSerde?: SerdeName;
-  changelogTopic?: string | null;
-  /** False when logging is off (the store is not backed up). */
-  logging?: boolean;
-  /** Every put is kept, also for the same key and start (Stores.persistentWindowStore(…, true)). */
-  retainDuplicates?: boolean;
-  /** Values are logged with their timestamp (TimestampedWindowStore, the DSL's); default true. */
-  timestamped?: boolean;
-  /** The window size, where the store knows it (Processor API stores: a windowed key's end). */
-  windowSizeMs?: number;
-}
-
-/** An identity for any record key (keys are compared by value, as bytes in Kafka Streams). */
-export function keyId(key: unknown): string {
-  if (typeof key === 'string') return `s${key}`;
-  if (typeof key === 'number') return `n${key}`;
-  return `j${JSON.stringify(key)}`;
-}
-
-/**
- * Kafka's persistent stores use max(retention / 2, 60 s) segments; what a reader sees does not
- * depend on it (windows older than stream time − retention are invisible either way), only how
- * long expired entries linger. In memory we use retention / 2 without the 60 s floor, so short
- * windows do not keep a minute of expired entries around.
- */
-export function defaultSegmentInterval(retentionMs: number): number {
-  return Math.max(Math.floor(retentionMs / 2), 1);
-}
-
-/** What range reads sort by (Slot and WindowRead both have it). */
-interface Sortable {
-  start: number;
-  id: KeyId;
-  key: unknown;
-  seq: number;
-}
+export { defaultSegmentInterval, keyId, type WindowStoreOptions } from './window-store-options.js';
 
 export class SegmentedWindowStore implements TaskStateStore {
   readonly name: string;
@@ -93,6 +64,9 @@ export class SegmentedWindowStore implements TaskStateStore {
   readonly #logging: boolean;
   readonly #keys: KeyOrder;
   readonly #format: WindowChangelogFormat;
+  readonly #byStartThenKey;
+  /** A persistent store's segments on disk (null in memory). */
+  readonly #disk: WindowDiskReads | null;
   /** Puts skipped because their segment had expired (Kafka: expired-window-record-drop). */
   expiredRecordsTotal = 0;
 
@@ -100,6 +74,7 @@ export class SegmentedWindowStore implements TaskStateStore {
     options: WindowStoreOptions,
     /** Changelog partition = the task's partition. */
     readonly partition = 0,
+    disk: LmdbSegments | null = null,
   ) {
     this.name = options.name ?? 'window-store';
     this.changelogTopic = options.changelogTopic ?? null;
@@ -111,11 +86,22 @@ export class SegmentedWindowStore implements TaskStateStore {
     this.timestamped = options.timestamped ?? true;
     this.windowSizeMs = options.windowSizeMs ?? 0;
     this.#keys = keyOrderFor(options.keySerde ?? 'json');
+    this.#byStartThenKey = startThenKey(this.#keys);
     this.#format = new WindowChangelogFormat(
       this.#keys.serde,
       getSerde(options.valueSerde ?? 'json'),
       this.timestamped,
     );
+    const keySerde = options.keySerde ?? 'json';
+    this.#disk =
+      disk === null
+        ? null
+        : new WindowDiskReads(
+            disk,
+            this.#keys,
+            this.#format,
+            keySerde === 'integer' || keySerde === 'long',
+          );
   }
 
   segmentId(timestamp: number): number {
@@ -129,6 +115,14 @@ export class SegmentedWindowStore implements TaskStateStore {
   /** The number of live segments (tests check that retention drops whole segments). */
   get segmentCount(): number {
     return this.#segments.size;
+  }
+
+  /** Windows held in memory (a persistent store keeps this near its cache: evictTo). */
+  get residentEntries(): number {
+    let n = 0;
+    for (const segment of this.#ordered)
+      n += segment instanceof ColumnSegment ? segment.indexed : segment.size;
+    return n;
   }
 
   /** Orders keys as their serialized bytes (what range reads go by). */
@@ -161,7 +155,8 @@ export class SegmentedWindowStore implements TaskStateStore {
     const slot = find(segment?.byKey.get(id), windowStart);
     if (slot !== undefined) {
       const fresh = new Slot(key, id, windowStart, 0, deleting ? null : value, timestamp);
-      if (deleting) remove(segment!, slot);
+      // A segment held in part keeps the delete: it hides the window on disk until the commit.
+      if (deleting && segment!.complete) remove(segment!, slot);
       else replace(segment!, slot, fresh);
       if (slot.dirty) {
         // Already listed: logged through the listed slot, which now points here.
@@ -174,13 +169,16 @@ export class SegmentedWindowStore implements TaskStateStore {
     }
     const fresh = new Slot(key, id, windowStart, 0, deleting ? null : value, timestamp);
     // Deleting what is not here still logs a tombstone (the window may be in the changelog).
-    if (deleting) this.#markDirty(this.#segment(this.segmentId(windowStart)) as Segment, fresh);
-    else this.#insert(fresh, true);
+    if (deleting) {
+      const target = this.#segment(this.segmentId(windowStart)) as Segment;
+      if (!target.complete) insert(target, fresh);
+      this.#markDirty(target, fresh);
+    } else this.#insert(fresh, true);
     return true;
   }
 
   /** Moves stream time; drops expired segments. False when `start` is already expired. */
-  #advance(start: number): boolean {
+  #advance(start: number, counted = true): boolean {
     if (start > this.#observedStreamTime) {
       this.#observedStreamTime = start;
       const minLive = this.segmentId(start - this.retentionMs);
@@ -193,7 +191,7 @@ export class SegmentedWindowStore implements TaskStateStore {
       if (drop > 0) this.#ordered.splice(0, drop);
     }
     if (start <= this.#observedStreamTime - this.retentionMs) {
-      this.expiredRecordsTotal++;
+      if (counted) this.expiredRecordsTotal++;
       return false;
     }
     return true;
@@ -238,12 +236,22 @@ export class SegmentedWindowStore implements TaskStateStore {
   fetch(key: unknown, windowStart: number): WindowEntry | undefined {
     if (!this.#live(windowStart)) return undefined;
     const segment = this.#segments.get(this.segmentId(windowStart));
+    if (segment === undefined) return undefined;
     if (segment instanceof ColumnSegment) {
-      // With duplicates: the earliest put of that window (WindowStore#fetch(key, time)).
+      // With duplicates: the earliest put of that window (WindowStore#fetch(key, time)); what is
+      // on disk was put before what is held.
+      if (!segment.complete) {
+        const onDisk = this.#disk!.ofKey(segment.id, key, windowStart, windowStart)[0];
+        if (onDisk !== undefined) return onDisk;
+      }
       const at = segment.findFirst(this.#keys.id(key), windowStart);
       return at < 0 ? undefined : new WindowRead(segment, at);
     }
-    return find(segment?.byKey.get(this.#keys.id(key)), windowStart);
+    const slot = find(segment.byKey.get(this.#keys.id(key)), windowStart);
+    if (slot !== undefined) return slot.value === null ? undefined : slot;
+    return segment.complete
+      ? undefined
+      : this.#disk!.ofKey(segment.id, key, windowStart, windowStart)[0];
   }
 
   #lowerBound(from: number): number {
@@ -280,6 +288,10 @@ export class SegmentedWindowStore implements TaskStateStore {
     let n = 0;
     for (let i = this.#firstSegment(timeFrom); i < list.length && list[i]!.id <= hi; i++) {
       const segment = list[i]!;
+      if (!segment.complete) {
+        for (const e of this.#disk!.merged(segment, key, id, timeFrom, timeTo)) out[n++] = e;
+        continue;
+      }
       if (segment instanceof ColumnSegment) {
         const positions = segment.byKey.get(id);
         if (positions !== undefined) n = segment.collectAt(positions, timeFrom, timeTo, out, n);
@@ -306,32 +318,17 @@ export class SegmentedWindowStore implements TaskStateStore {
     const hasTo = keyTo !== null && keyTo !== undefined;
     const count = hasFrom && hasTo ? this.#keys.countRange(keyFrom, keyTo, 64) : -1;
     if (count === 0) return out;
+    const range: KeyRange = { keyFrom, keyTo, count };
     const hi = this.segmentId(timeTo);
     const list = this.#ordered;
     for (let i = this.#firstSegment(timeFrom); i < list.length && list[i]!.id <= hi; i++) {
       const segment = list[i]!;
-      if (segment instanceof ColumnSegment) {
-        this.#collectColumns(segment, keyFrom, keyTo, count, timeFrom, timeTo, out);
-        continue;
-      }
-      const byKey = segment.byKey;
-      if (count > 0) {
-        // countRange > 0: the ids are the consecutive numbers from keyFrom.
-        const first = keyFrom as number;
-        for (let k = 0; k < count; k++) {
-          const windows = byKey.get(first + k);
-          if (windows !== undefined) collect(windows, timeFrom, timeTo, out as Slot[]);
-        }
-        continue;
-      }
-      for (const windows of byKey.values()) {
-        const key = keyOf(windows);
-        if (hasFrom && this.#keys.compare(key, keyFrom) < 0) continue;
-        if (hasTo && this.#keys.compare(key, keyTo) > 0) continue;
-        collect(windows, timeFrom, timeTo, out as Slot[]);
-      }
+      const first = out.length;
+      collectKeyRange(segment, range, timeFrom, timeTo, this.#keys, out);
+      if (segment.complete) continue;
+      this.#disk!.mergeInto(segment, timeFrom, timeTo, range, out, first);
     }
-    return this.#sortByStartThenKey(out);
+    return sortByStartThenKey(out, this.#byStartThenKey);
   }
 
   /**
@@ -349,76 +346,24 @@ export class SegmentedWindowStore implements TaskStateStore {
     const list = this.#ordered;
     for (let i = this.#firstSegment(timeFrom); i < list.length && list[i]!.id <= hi; i++) {
       const segment = list[i]!;
-      if (segment instanceof ColumnSegment)
-        for (const positions of segment.byKey.values())
-          segment.collect(positions, timeFrom, timeTo, out);
-      else
-        for (const windows of segment.byKey.values())
-          collect(windows, timeFrom, timeTo, out as Slot[]);
+      const first = out.length;
+      collectAll(segment, timeFrom, timeTo, out);
+      if (segment.complete) continue;
+      this.#disk!.mergeInto(segment, timeFrom, timeTo, null, out, first);
     }
-    return this.#sortByStartThenKey(out);
-  }
-
-  /** fetchKeyRange's matches in a column segment (see there). */
-  #collectColumns(
-    segment: ColumnSegment,
-    keyFrom: unknown,
-    keyTo: unknown,
-    count: number,
-    timeFrom: number,
-    timeTo: number,
-    out: WindowEntry[],
-  ): void {
-    const byKey = segment.byKey;
-    if (count > 0) {
-      const first = keyFrom as number;
-      for (let k = 0; k < count; k++) {
-        const positions = byKey.get(first + k);
-        if (positions !== undefined) segment.collect(positions, timeFrom, timeTo, out);
-      }
-      return;
-    }
-    const hasFrom = keyFrom !== null && keyFrom !== undefined;
-    const hasTo = keyTo !== null && keyTo !== undefined;
-    for (const positions of byKey.values()) {
-      const key = segment.keyOf(positions);
-      if (hasFrom && this.#keys.compare(key, keyFrom) < 0) continue;
-      if (hasTo && this.#keys.compare(key, keyTo) > 0) continue;
-      segment.collect(positions, timeFrom, timeTo, out);
-    }
+    return sortByStartThenKey(out, this.#byStartThenKey);
   }
 
   all(): WindowEntry[] {
     return this.fetchAll(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
   }
 
-  readonly #byStartThenKey = (a: Sortable, b: Sortable): number =>
-    a.start - b.start || (a.id === b.id ? 0 : this.#keys.compare(a.key, b.key)) || a.seq - b.seq;
-
-  #sortByStartThenKey<T extends Sortable>(slots: T[]): T[] {
-    const n = slots.length;
-    if (n > 32) return slots.sort(this.#byStartThenKey);
-    // Insertion sort in place: no allocation, and linear on the nearly ordered matches of a
-    // short key range (keys collected in key order usually have their windows in time order).
-    for (let i = 1; i < n; i++) {
-      const slot = slots[i]!;
-      let j = i - 1;
-      while (j >= 0 && this.#byStartThenKey(slots[j]!, slot) > 0) {
-        slots[j + 1] = slots[j]!;
-        j--;
-      }
-      slots[j + 1] = slot;
-    }
-    return slots;
-  }
-
+  /** Windows held, plus those on disk of segments held in part (an estimate, as RocksDB's). */
   approximateNumEntries(): number {
     let n = 0;
     for (const segment of this.#ordered) {
-      if (segment instanceof ColumnSegment) n += segment.indexed;
-      else
-        for (const windows of segment.byKey.values())
-          n += windows instanceof Slot ? 1 : windows.length;
+      if (!segment.complete) n += this.#disk!.disk.count(segment.id);
+      n += segment instanceof ColumnSegment ? segment.indexed : segment.size;
     }
     return n;
   }
@@ -426,51 +371,29 @@ export class SegmentedWindowStore implements TaskStateStore {
   takeChangelogRecords(): ProduceRecord[] {
     if (this.changelogTopic === null) return [];
     const out: ProduceRecord[] = [];
-    for (const segment of this.#ordered) {
-      if (segment instanceof ColumnSegment) {
-        this.#columnChangelog(segment, out);
-        continue;
-      }
-      const dirty = segment.dirty;
-      if (dirty.length === 0) continue;
-      segment.dirty = [];
-      for (const listed of dirty) {
-        const slot = listed.latest ?? listed;
-        listed.dirty = false;
-        listed.latest = null;
-        slot.dirty = false;
-        slot.listed = null;
-        // Expired though its segment lives: invisible, and the changelog's retention drops it.
-        if (slot.value !== null && !this.#live(slot.start)) continue;
-        out.push({
-          topic: this.changelogTopic,
-          partition: this.partition,
-          key: this.#format.key(slot.key, slot.start, slot.seq),
-          value: slot.value === null ? null : this.#format.value(slot.value, slot.timestamp),
-          timestamp: slot.timestamp,
-        });
-      }
-    }
+    const live = (start: number) => this.#live(start);
+    for (const segment of this.#ordered)
+      takeSegmentChangelog(segment, this.#format, this.changelogTopic, this.partition, live, out);
     return out;
   }
 
-  /** A column segment's windows put since the last commit, in put order. */
-  #columnChangelog(segment: ColumnSegment, out: ProduceRecord[]): void {
-    const dirty = segment.dirty;
-    if (dirty.length === 0) return;
-    segment.dirty = [];
-    for (const at of dirty) {
-      const start = segment.starts[at]!;
-      if (!this.#live(start)) continue; // as above
-      const timestamp = segment.timestamps[at]!;
-      out.push({
-        topic: this.changelogTopic!,
-        partition: this.partition,
-        key: this.#format.key(segment.keys[at], start, segment.seqs[at]!),
-        value: this.#format.value(segment.values[at], timestamp),
-        timestamp,
-      });
-    }
+  /**
+   * After a persistent store wrote a commit's windows to disk: keeps at most `limit` of them in
+   * memory (window-eviction.ts).
+   */
+  evictTo(limit: number): void {
+    evictWindows(this.#ordered, this.residentEntries, limit);
+  }
+
+  /**
+   * A segment on disk that a persistent store does not load (it would not fit its cache): reads
+   * of it go to disk. Stream time and the sequence number move past what it holds.
+   */
+  adoptOnDisk(segmentId: number): void {
+    const { maxStart, maxSeq } = this.#disk!.bounds(segmentId);
+    if (maxSeq > this.#seq) this.#seq = maxSeq;
+    if (!this.#advance(maxStart, false)) return;
+    this.#segment(segmentId).complete = false;
   }
 
   restore(record: StoredRecord): void {
@@ -480,11 +403,21 @@ export class SegmentedWindowStore implements TaskStateStore {
     const id = this.#keys.id(key);
     if (!this.#advance(start)) return;
     if (seq > this.#seq) this.#seq = seq;
+    const held = this.#segments.get(this.segmentId(start));
+    if (held !== undefined && !held.complete) {
+      // Held in part: the record goes to disk only (the persistent store writes it); a window
+      // held of it would hide it.
+      if (held instanceof Segment) {
+        const stale = find(held.byKey.get(id), start);
+        if (stale !== undefined) remove(held, stale);
+      }
+      return;
+    }
     if (this.retainDuplicates) {
       this.#restoreColumn(record, key, id, start, seq);
       return;
     }
-    const segment = this.#segments.get(this.segmentId(start)) as Segment | undefined;
+    const segment = held as Segment | undefined;
     const windows = segment?.byKey.get(id);
     const existing =
       windows === undefined

@@ -1,0 +1,190 @@
+// Reads of a persistent window store's segments on disk (lmdb-segments.ts), for the segments whose
+// windows the store no longer holds in full (Segment#complete): entries are stored in the
+// changelog layout, key = the key's bytes, the window start (signed big-endian int64) and a
+// sequence number (int32), so a key's windows of one segment are one key range, as in Kafka's
+// RocksDB window stores (WindowKeySchema). Two things of that layout need care, as Kafka's
+// hasNextCondition takes care of them: a longer key that starts with the key's bytes can fall in
+// its range (filtered by length), and negative starts sort after non-negative ones (each half is
+// read as its own range). What is read is not cached: the store's cache holds what it kept.
+import { Buffer } from 'node:buffer';
+import type { KeyId, KeyOrder } from './key-order.js';
+import type { LmdbSegments } from './lmdb-segments.js';
+import { readLong, viewOf, writeLong } from './task-store.js';
+import type { WindowChangelogFormat } from './window-changelog.js';
+import { ColumnSegment, type WindowRead } from './window-columns.js';
+import type { KeyRange } from './window-range-reads.js';
+import { collect, find, Slot, type Segment, type WindowEntry } from './window-segments.js';
+
+const bySeq = (a: { start: number; seq: number }, b: { start: number; seq: number }) =>
+  a.start - b.start || a.seq - b.seq;
+
+const SUFFIX = 12;
+
+const asBuffer = (b: Uint8Array | null): Buffer =>
+  b === null ? Buffer.alloc(0) : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+
+export class WindowDiskReads {
+  constructor(
+    readonly disk: LmdbSegments,
+    readonly keys: KeyOrder,
+    readonly format: WindowChangelogFormat,
+    /** Every key serializes to the same number of bytes (integer, long): ranges need no tail scan. */
+    readonly fixedKeyLength: boolean,
+  ) {}
+
+  /** The key's windows of `segment` starting within [from, to], by start, then sequence number. */
+  ofKey(segment: number, key: unknown, from: number, to: number): Slot[] {
+    const bytes = asBuffer(this.keys.serde.serialize(key));
+    const id = this.keys.id(key);
+    const out: Slot[] = [];
+    if (from < 0) this.#keyRange(segment, bytes, key, id, from, Math.min(to, -1), out);
+    if (to >= 0) this.#keyRange(segment, bytes, key, id, Math.max(from, 0), to, out);
+    if (out.length > 1) out.sort((a, b) => a.start - b.start || a.seq - b.seq);
+    return out;
+  }
+
+  #keyRange(
+    segment: number,
+    bytes: Buffer,
+    key: unknown,
+    id: string | number,
+    from: number,
+    to: number,
+    out: Slot[],
+  ): void {
+    const n = bytes.byteLength;
+    const lo = Buffer.alloc(n + SUFFIX);
+    bytes.copy(lo, 0);
+    writeLong(viewOf(lo), n, from);
+    // Exclusive end just past (key, to, any sequence number).
+    const hi = Buffer.alloc(n + SUFFIX + 1);
+    bytes.copy(hi, 0);
+    writeLong(viewOf(hi), n, to);
+    hi.fill(0xff, n + 8, n + SUFFIX);
+    for (const { key: stored, value } of this.disk.range(segment, lo, hi)) {
+      if (stored.byteLength !== n + SUFFIX) continue; // a longer key with this key's bytes first
+      out.push(this.#slot(stored, value, key, id));
+    }
+  }
+
+  /**
+   * The windows of `segment` starting within [from, to] whose key lies within [keyFrom, keyTo]
+   * (byte order; null: open), in stored order (the caller sorts).
+   */
+  scan(
+    segment: number,
+    from: number,
+    to: number,
+    keyFrom: unknown = null,
+    keyTo: unknown = null,
+  ): Slot[] {
+    const fromBytes =
+      keyFrom === null || keyFrom === undefined
+        ? undefined
+        : asBuffer(this.keys.serde.serialize(keyFrom));
+    const toBytes =
+      keyTo === null || keyTo === undefined ? null : asBuffer(this.keys.serde.serialize(keyTo));
+    // Every key at or above keyFrom sorts at or above keyFrom's bytes; the end is exact only when
+    // no key's bytes can be a prefix of another's.
+    let end: Buffer | undefined;
+    if (toBytes !== null && this.fixedKeyLength) {
+      end = Buffer.alloc(toBytes.byteLength + SUFFIX + 1, 0xff);
+      toBytes.copy(end, 0);
+    }
+    const out: Slot[] = [];
+    for (const { key: stored, value } of this.disk.range(segment, fromBytes, end)) {
+      const n = stored.byteLength - SUFFIX;
+      if (n < 0) continue;
+      const view = viewOf(stored);
+      const start = readLong(view, n);
+      if (start < from || start > to) continue;
+      const keyBytes = stored.subarray(0, n);
+      if (fromBytes !== undefined && Buffer.compare(keyBytes, fromBytes) < 0) continue;
+      if (toBytes !== null && Buffer.compare(keyBytes, toBytes) > 0) continue;
+      // lmdb may reuse the bytes it hands out: what a serde keeps must be a copy.
+      const key = this.keys.serde.deserialize(Buffer.from(keyBytes));
+      out.push(this.#slot(stored, value, key, this.keys.id(key)));
+    }
+    return out;
+  }
+
+  /** A key's windows in a segment held in part: those on disk, merged with those held. */
+  merged(
+    segment: Segment | ColumnSegment,
+    key: unknown,
+    id: KeyId,
+    from: number,
+    to: number,
+  ): WindowEntry[] {
+    const onDisk: (Slot | WindowRead)[] = this.ofKey(segment.id, key, from, to);
+    if (segment instanceof ColumnSegment) {
+      // Held: the windows put since the last commit, none of them on disk yet.
+      const positions = segment.byKey.get(id);
+      if (positions === undefined) return onDisk;
+      segment.collect(positions, from, to, onDisk as WindowEntry[]);
+      return onDisk.sort(bySeq);
+    }
+    const windows = segment.byKey.get(id);
+    if (windows === undefined) return onDisk;
+    const held: Slot[] = [];
+    collect(windows, from, to, held);
+    if (held.length === 0) return onDisk;
+    const out = onDisk.filter((d) => find(windows, d.start) === undefined);
+    for (const s of held) if (s.value !== null) out.push(s);
+    return out.sort(bySeq);
+  }
+
+  /**
+   * Completes out[first…), the windows a segment held in part holds in the range (deletes among
+   * them), with those on disk: the deletes go, and what is on disk is added unless held (held
+   * windows and deletes win). Within the key range (null: every key); the caller sorts.
+   */
+  mergeInto(
+    segment: Segment | ColumnSegment,
+    from: number,
+    to: number,
+    range: KeyRange | null,
+    out: WindowEntry[],
+    first: number,
+  ): void {
+    let w = first;
+    for (let r = first; r < out.length; r++) if (out[r]!.value !== null) out[w++] = out[r]!;
+    out.length = w;
+    for (const d of this.scan(segment.id, from, to, range?.keyFrom, range?.keyTo))
+      if (segment instanceof ColumnSegment || find(segment.byKey.get(d.id), d.start) === undefined)
+        out.push(d);
+  }
+
+  /** The largest window start and sequence number in a segment (reading its keys only). */
+  bounds(segment: number): { maxStart: number; maxSeq: number } {
+    let maxStart = Number.MIN_SAFE_INTEGER;
+    let maxSeq = 0;
+    for (const stored of this.disk.keys(segment)) {
+      const n = stored.byteLength - SUFFIX;
+      if (n < 0) continue;
+      const view = viewOf(stored);
+      const start = readLong(view, n);
+      const seq = view.getInt32(n + 8, false);
+      if (start > maxStart) maxStart = start;
+      if (seq > maxSeq) maxSeq = seq;
+    }
+    return { maxStart, maxSeq };
+  }
+
+  #slot(stored: Buffer, value: Buffer, key: unknown, id: string | number): Slot {
+    const n = stored.byteLength - SUFFIX;
+    const view = viewOf(stored);
+    const parsed = this.format.parseValue(
+      Buffer.from(value.subarray(8)),
+      Number(value.readBigInt64BE(0)),
+    );
+    return new Slot(
+      key,
+      id,
+      readLong(view, n),
+      view.getInt32(n + 8, false),
+      parsed.value,
+      parsed.timestamp,
+    );
+  }
+}
