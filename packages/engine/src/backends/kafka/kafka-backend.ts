@@ -1,0 +1,479 @@
+// The Apache Kafka backend: the engine's Backend on a real Kafka cluster through kafkajs 2.2.4.
+// Admin operations and produce go through kafkajs' public clients; fetch at explicit offsets and
+// the consumer-group protocol through the Cluster underneath (kafkajs-internals.ts explains why).
+// Names follow Kafka Streams: the group id is the application.id, the internal topics are the
+// engine's `<application.id>-<name>-repartition|-changelog`, client ids `<thread>-consumer`.
+import kafkajs from 'kafkajs';
+import type {
+  Backend,
+  FetchRequest,
+  FetchResponse,
+  GroupMember,
+  IsolationLevel,
+  JoinGroupOptions,
+  ProduceRecord,
+  StoredRecord,
+  TopicDescription,
+  TopicPartition,
+} from '../../api.js';
+import { BackendClosedError, EngineError, UnknownTopicError } from '../../errors.js';
+import { DefaultPartitioner } from '../../partitioner/default-partitioner.js';
+import { rangeAssignor, roundRobinAssignor } from '../embedded/assignors.js';
+import { fetchMany, type FetchOptions } from './kafka-fetch.js';
+import { KafkaGroupMember, type GroupTimings } from './kafka-group-member.js';
+import { createCluster, kafkaErrorType, type Broker, type Cluster } from './kafkajs-internals.js';
+
+const { Kafka, logLevel, ConfigResourceTypes, ConfigSource, Partitioners } = kafkajs;
+
+export interface KafkaBackendOptions {
+  /** bootstrap.servers: `host:port` entries (use 127.0.0.1, not localhost: Node may pick ::1). */
+  bootstrapServers: string[];
+  /** client.id prefix of the backend's own clients (default `streamwright`). */
+  clientId?: string;
+  /** Replication factor of the topics the backend creates (default: the broker's default). */
+  replicationFactor?: number;
+  /** session.timeout.ms of group members (default 45 000, Kafka's). */
+  sessionTimeoutMs?: number;
+  /** heartbeat.interval.ms (default 3 000). */
+  heartbeatIntervalMs?: number;
+  /** The rebalance timeout, max.poll.interval.ms (default 300 000). */
+  rebalanceTimeoutMs?: number;
+  /** Where kafkajs' and the group members' warnings go. */
+  logger?: { warn(obj: object, msg?: string): void };
+}
+
+export interface KafkaBackend extends Backend {
+  readonly kind: 'kafka';
+  readonly bootstrapServers: string[];
+}
+
+/** Connects (admin and producer) and resolves once the cluster answered. */
+export async function createKafkaBackend(options: KafkaBackendOptions): Promise<KafkaBackend> {
+  if (options.bootstrapServers.length === 0)
+    throw new EngineError('UNSUPPORTED_CONFIG', 'the Kafka backend needs bootstrap servers');
+  const backend = new KafkajsBackend(options);
+  await backend.connect();
+  return backend;
+}
+
+const COORDINATOR_MOVED = new Set([
+  'NOT_COORDINATOR_FOR_GROUP',
+  'GROUP_COORDINATOR_NOT_AVAILABLE',
+  'GROUP_LOAD_IN_PROGRESS',
+]);
+
+/** Transient while a new topic's leaders are elected or metadata travels (KRaft). */
+const LEADER_MOVED = new Set([
+  'NOT_LEADER_FOR_PARTITION',
+  'LEADER_NOT_AVAILABLE',
+  'UNKNOWN_TOPIC_OR_PARTITION',
+  'UNKNOWN_LEADER_EPOCH',
+]);
+
+/** Retries `op` while Kafka reports a leader it is still electing or moving (≈ 10 s at most). */
+async function retryingLeaders<T>(op: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await op();
+    } catch (error) {
+      const type = kafkaErrorType(error);
+      if (attempt >= 30 || type === undefined || !LEADER_MOVED.has(type)) throw error;
+      await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** attempt, 500)));
+    }
+  }
+}
+
+function tpKey(topic: string, partition: number): string {
+  return `${topic}:${partition}`;
+}
+
+class KafkajsBackend implements KafkaBackend {
+  readonly kind = 'kafka' as const;
+  readonly bootstrapServers: string[];
+  readonly #kafka: InstanceType<typeof Kafka>;
+  readonly #admin: ReturnType<InstanceType<typeof Kafka>['admin']>;
+  readonly #producer: ReturnType<InstanceType<typeof Kafka>['producer']>;
+  readonly #cluster: Cluster;
+  readonly #timings: GroupTimings;
+  readonly #logger: { warn(obj: object, msg?: string): void };
+  readonly #partitioner = new DefaultPartitioner();
+  readonly #partitionCounts = new Map<string, number>();
+  /** groupId → its members in this process; commits go out with the owning member's generation. */
+  readonly #members = new Map<string, Set<KafkaGroupMember>>();
+  #closed: Promise<void> | null = null;
+
+  constructor(private readonly options: KafkaBackendOptions) {
+    this.bootstrapServers = options.bootstrapServers;
+    this.#logger = options.logger ?? { warn: () => {} };
+    this.#kafka = this.#client(options.clientId ?? 'streamwright');
+    this.#admin = this.#kafka.admin();
+    // The engine computes every partition itself (murmur2 as Java's default partitioner), so
+    // kafkajs' partitioner is never asked; acks=all for every send.
+    this.#producer = this.#kafka.producer({
+      allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
+    this.#cluster = createCluster(this.#kafka);
+    this.#timings = {
+      sessionTimeoutMs: options.sessionTimeoutMs ?? 45_000,
+      heartbeatIntervalMs: options.heartbeatIntervalMs ?? 3_000,
+      rebalanceTimeoutMs: options.rebalanceTimeoutMs ?? 300_000,
+    };
+  }
+
+  /** A kafkajs client with this backend's settings under `clientId`. */
+  #client(clientId: string): InstanceType<typeof Kafka> {
+    const logger = this.#logger;
+    return new Kafka({
+      brokers: this.options.bootstrapServers,
+      clientId,
+      connectionTimeout: 10_000,
+      requestTimeout: 60_000,
+      retry: { retries: 8, initialRetryTime: 200, maxRetryTime: 5_000 },
+      logLevel: logLevel.WARN,
+      // kafkajs logs every error response of a connection (a coordinator still loading, a
+      // rebalance in progress); the backend handles those where they surface, so only the
+      // other namespaces' warnings go on.
+      logCreator:
+        () =>
+        ({ namespace, log }) => {
+          if (namespace !== 'Connection')
+            logger.warn({ kafkajs: namespace, ...log }, String(log.message));
+        },
+    });
+  }
+
+  async connect(): Promise<void> {
+    await this.#admin.connect();
+    await this.#producer.connect();
+    await this.#cluster.connect();
+  }
+
+  #open(): void {
+    if (this.#closed) throw new BackendClosedError();
+  }
+
+  async createTopics(
+    topics: {
+      name: string;
+      partitions: number;
+      config?: Record<string, string | number>;
+      internal?: boolean;
+    }[],
+  ): Promise<void> {
+    this.#open();
+    const existing = new Set(await this.#admin.listTopics());
+    const missing = topics.filter((t) => !existing.has(t.name));
+    if (missing.length === 0) return;
+    try {
+      // Not kafkajs' waitForLeaders: its wait gives up on KRaft's UNKNOWN_TOPIC_OR_PARTITION
+      // while the new topic's metadata travels. The wait below retries through it.
+      await this.#admin.createTopics({
+        waitForLeaders: false,
+        topics: missing.map((t) => ({
+          topic: t.name,
+          numPartitions: t.partitions,
+          ...(this.options.replicationFactor !== undefined
+            ? { replicationFactor: this.options.replicationFactor }
+            : {}),
+          configEntries: Object.entries(t.config ?? {}).map(([name, value]) => ({
+            name,
+            value: String(value),
+          })),
+        })),
+      });
+    } catch (error) {
+      // Another instance of the application may have created them a moment ago.
+      const type = kafkaErrorType(error);
+      const already = (error as { errors?: unknown[] }).errors?.every(
+        (e) => kafkaErrorType(e) === 'TOPIC_ALREADY_EXISTS',
+      );
+      if (type !== 'TOPIC_ALREADY_EXISTS' && !already)
+        throw new EngineError(
+          'INVALID_TOPIC_CONFIG',
+          `creating topics ${missing.map((t) => t.name).join(', ')} failed: ${(error as Error).message}`,
+          { cause: error },
+        );
+    }
+    // Ready once every partition has a leader that answers for its offsets.
+    for (const t of missing) await retryingLeaders(() => this.#admin.fetchTopicOffsets(t.name));
+    for (const t of missing) this.#partitionCounts.set(t.name, t.partitions);
+  }
+
+  async deleteTopics(names: string[]): Promise<void> {
+    this.#open();
+    const existing = new Set(await this.#admin.listTopics());
+    const doomed = names.filter((n) => existing.has(n));
+    for (const n of names) this.#partitionCounts.delete(n);
+    if (doomed.length > 0) await this.#admin.deleteTopics({ topics: doomed, timeout: 30_000 });
+  }
+
+  async listTopics(): Promise<TopicDescription[]> {
+    this.#open();
+    const names = (await this.#admin.listTopics()).filter((n) => !n.startsWith('__'));
+    const out: TopicDescription[] = [];
+    for (const name of names.sort()) {
+      const d = await this.describeTopic(name);
+      if (d) out.push(d);
+    }
+    return out;
+  }
+
+  async describeTopic(name: string): Promise<TopicDescription | null> {
+    this.#open();
+    if (!(await this.#admin.listTopics()).includes(name)) return null;
+    const offsets = await retryingLeaders(() => this.#admin.fetchTopicOffsets(name));
+    this.#partitionCounts.set(name, offsets.length);
+    const described = await this.#admin.describeConfigs({
+      includeSynonyms: false,
+      resources: [{ type: ConfigResourceTypes.TOPIC, name }],
+    });
+    const config: Record<string, string> = {};
+    // The topic's own settings, as Kafka's describe lists them without the broker defaults.
+    for (const e of described.resources[0]?.configEntries ?? [])
+      if (e.configSource === ConfigSource.TOPIC_CONFIG) config[e.configName] = e.configValue;
+    return {
+      name,
+      partitions: offsets.length,
+      config,
+      internal: name.endsWith('-repartition') || name.endsWith('-changelog'),
+      offsets: offsets
+        .map((o) => ({ partition: o.partition, earliest: Number(o.low), latest: Number(o.high) }))
+        .sort((a, b) => a.partition - b.partition),
+    };
+  }
+
+  async #partitions(topic: string): Promise<number> {
+    const known = this.#partitionCounts.get(topic);
+    if (known !== undefined) return known;
+    const d = await this.describeTopic(topic);
+    if (d === null) throw new UnknownTopicError(topic);
+    return d.partitions;
+  }
+
+  async produce(records: ProduceRecord[]): Promise<{ partition: number; offset: number }[]> {
+    this.#open();
+    if (records.length === 0) return [];
+    this.#partitioner.newBatch();
+    const byTopic = new Map<
+      string,
+      {
+        partition: number;
+        key: Buffer | null;
+        value: Buffer | null;
+        timestamp: string;
+        headers: Record<string, string>;
+      }[]
+    >();
+    const placed: { topic: string; partition: number; index: number }[] = [];
+    const perPartition = new Map<string, number>();
+    for (const r of records) {
+      const partition =
+        r.partition ?? this.#partitioner.partition(r.topic, r.key, await this.#partitions(r.topic));
+      const key = tpKey(r.topic, partition);
+      const index = perPartition.get(key) ?? 0;
+      perPartition.set(key, index + 1);
+      placed.push({ topic: r.topic, partition, index });
+      let list = byTopic.get(r.topic);
+      if (!list) byTopic.set(r.topic, (list = []));
+      list.push({
+        partition,
+        key: r.key === null ? null : Buffer.from(r.key.buffer, r.key.byteOffset, r.key.byteLength),
+        value:
+          r.value === null
+            ? null
+            : Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength),
+        timestamp: String(r.timestamp ?? Date.now()),
+        headers: r.headers ?? {},
+      });
+    }
+    let acks;
+    try {
+      acks = await this.#producer.sendBatch({
+        acks: -1,
+        topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+      });
+    } catch (error) {
+      const type = kafkaErrorType(error) ?? kafkaErrorType((error as { cause?: unknown }).cause);
+      if (type === 'UNKNOWN_TOPIC_OR_PARTITION') throw new UnknownTopicError(records[0]!.topic);
+      throw error;
+    }
+    // kafkajs writes one batch per partition per send: the records of a partition get
+    // consecutive offsets from the batch's base offset, in the order given.
+    const base = new Map(acks.map((a) => [tpKey(a.topicName, a.partition), Number(a.baseOffset)]));
+    return placed.map((p) => ({
+      partition: p.partition,
+      offset: (base.get(tpKey(p.topic, p.partition)) ?? -1) + p.index,
+    }));
+  }
+
+  async offsetForTimestamp(tp: TopicPartition, timestamp: number): Promise<number | null> {
+    this.#open();
+    const found = await retryingLeaders(() =>
+      this.#admin.fetchTopicOffsetsByTimestamp(tp.topic, timestamp),
+    );
+    const entry = found.find((e) => e.partition === tp.partition);
+    if (!entry) return null;
+    const offset = Number(entry.offset);
+    // Kafka answers -1 (or the log end) when no record is at or after the timestamp.
+    const range = await this.#range(tp.topic, tp.partition);
+    return offset < 0 || offset >= range.latest ? null : offset;
+  }
+
+  async #range(topic: string, partition: number): Promise<{ earliest: number; latest: number }> {
+    const offsets = await retryingLeaders(() => this.#admin.fetchTopicOffsets(topic));
+    const o = offsets.find((x) => x.partition === partition);
+    if (!o) throw new UnknownTopicError(topic);
+    return { earliest: Number(o.low), latest: Number(o.high) };
+  }
+
+  async fetch(
+    tp: TopicPartition,
+    offset: number,
+    maxRecords: number,
+    maxWaitMs: number,
+    options?: { isolationLevel?: IsolationLevel },
+  ): Promise<StoredRecord[]> {
+    const [response] = await this.fetchMany([{ ...tp, offset }], {
+      maxRecords,
+      maxWaitMs,
+      ...options,
+    });
+    return response?.records ?? [];
+  }
+
+  fetchMany(requests: FetchRequest[], options: FetchOptions): Promise<FetchResponse[]> {
+    this.#open();
+    return fetchMany(this.#cluster, (t, p) => this.#range(t, p), requests, options);
+  }
+
+  async joinGroup(
+    groupId: string,
+    topics: string[],
+    options?: JoinGroupOptions,
+  ): Promise<GroupMember> {
+    this.#open();
+    const assignor = options?.assignor;
+    // Its own client (Kafka's client.id, e.g. `<app>-StreamThread-1-consumer`, prefixes the member
+    // id the coordinator gives it) and its own connections (see KafkaGroupMember's constructor).
+    const cluster = createCluster(this.#client(options?.clientId ?? `${groupId}-consumer`));
+    await cluster.connect();
+    const member = new KafkaGroupMember(
+      cluster,
+      groupId,
+      topics,
+      assignor === 'roundrobin'
+        ? roundRobinAssignor
+        : assignor === undefined || assignor === 'range'
+          ? rangeAssignor
+          : assignor,
+      this.#timings,
+      this.#logger,
+      options?.listener,
+      () => {},
+    );
+    let members = this.#members.get(groupId);
+    if (!members) this.#members.set(groupId, (members = new Set()));
+    members.add(member);
+    await member.start();
+    const leave = member.leave.bind(member);
+    member.leave = async () => {
+      await leave();
+      members.delete(member);
+    };
+    return member;
+  }
+
+  async commitOffsets(
+    groupId: string,
+    offsets: { topic: string; partition: number; offset: number }[],
+  ): Promise<void> {
+    this.#open();
+    if (offsets.length === 0) return;
+    // Each offset goes out with the generation of the member owning its partition (Kafka refuses
+    // a commit of a live group from outside it); offsets of partitions no member owns any more
+    // go with the first member's generation and are refused by the coordinator if stale.
+    const members = [...(this.#members.get(groupId) ?? [])];
+    const owner = new Map<string, KafkaGroupMember>();
+    for (const m of members)
+      for (const tp of m.assignment()) owner.set(tpKey(tp.topic, tp.partition), m);
+    const byMember = new Map<KafkaGroupMember | null, typeof offsets>();
+    for (const o of offsets) {
+      const m = owner.get(tpKey(o.topic, o.partition)) ?? members[0] ?? null;
+      let list = byMember.get(m);
+      if (!list) byMember.set(m, (list = []));
+      list.push(o);
+    }
+    for (const [m, list] of byMember) {
+      const topics = new Map<string, { partition: number; offset: string }[]>();
+      for (const o of list) {
+        let ps = topics.get(o.topic);
+        if (!ps) topics.set(o.topic, (ps = []));
+        ps.push({ partition: o.partition, offset: String(o.offset) });
+      }
+      await this.#atCoordinator(groupId, (coordinator) =>
+        coordinator.offsetCommit({
+          groupId,
+          groupGenerationId: m?.generation() ?? -1,
+          memberId: m?.memberId ?? '',
+          topics: [...topics].map(([topic, partitions]) => ({ topic, partitions })),
+        }),
+      );
+    }
+  }
+
+  async committedOffsets(groupId: string, tps: TopicPartition[]): Promise<Map<string, number>> {
+    this.#open();
+    const out = new Map<string, number>();
+    if (tps.length === 0) return out;
+    const topics = new Map<string, { partition: number }[]>();
+    for (const tp of tps) {
+      let ps = topics.get(tp.topic);
+      if (!ps) topics.set(tp.topic, (ps = []));
+      ps.push({ partition: tp.partition });
+    }
+    const fetched = await this.#atCoordinator(groupId, (coordinator) =>
+      coordinator.offsetFetch({
+        groupId,
+        topics: [...topics].map(([topic, partitions]) => ({ topic, partitions })),
+      }),
+    );
+    for (const t of fetched.responses)
+      for (const p of t.partitions) {
+        const offset = Number(p.offset);
+        if (offset >= 0) out.set(tpKey(t.topic, p.partition), offset);
+      }
+    return out;
+  }
+
+  /**
+   * A request to the group's coordinator, retried while the coordinator moves or loads (the
+   * offsets topic is created on a cluster's first group request).
+   */
+  async #atCoordinator<T>(
+    groupId: string,
+    request: (coordinator: Broker) => Promise<T>,
+  ): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await request(await this.#cluster.findGroupCoordinator({ groupId }));
+      } catch (error) {
+        const type = kafkaErrorType(error);
+        if (attempt >= 20 || type === undefined || !COORDINATOR_MOVED.has(type)) throw error;
+        await this.#cluster.refreshMetadata().catch(() => {});
+        await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, 1000)));
+      }
+    }
+  }
+
+  close(): Promise<void> {
+    this.#closed ??= (async () => {
+      for (const members of this.#members.values())
+        for (const m of [...members]) await m.leave().catch(() => {});
+      await this.#producer.disconnect().catch(() => {});
+      await this.#admin.disconnect().catch(() => {});
+      await this.#cluster.disconnect().catch(() => {});
+    })();
+    return this.#closed;
+  }
+}

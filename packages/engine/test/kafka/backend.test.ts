@@ -1,0 +1,148 @@
+// The Kafka backend's own contract, on a real broker: topics (with configs, compacted), produce
+// with the engine's partitioner, fetch at explicit offsets, committed offsets.
+import { describe, expect, inject, it } from 'vitest';
+import { createKafkaBackend } from '../../src/backends/kafka/index.js';
+import { partitionFor } from '../../src/partitioner/default-partitioner.js';
+import { createStreamsApp } from '../../src/app/streams-app.js';
+import { tempStateDir } from '../fixtures/state-dir.js';
+import { countPipeline } from '../fixtures/topologies.js';
+
+const bootstrap = () => [inject('kafkaBootstrapServers')];
+const bytes = (s: string) => new TextEncoder().encode(s);
+const text = (b: Uint8Array | null) => (b === null ? null : new TextDecoder().decode(b));
+
+describe('Kafka backend', () => {
+  it('round-trips keys, null keys, tombstones, headers and timestamps on the partition the engine computes', async () => {
+    const backend = await createKafkaBackend({ bootstrapServers: bootstrap() });
+    try {
+      await backend.createTopics([
+        { name: 'kb-roundtrip', partitions: 3 },
+        { name: 'kb-compacted', partitions: 1, config: { 'cleanup.policy': 'compact' } },
+      ]);
+      const d = await backend.describeTopic('kb-compacted');
+      expect(d?.config['cleanup.policy']).toBe('compact');
+      expect(d?.partitions).toBe(1);
+      const keys = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+      const acks = await backend.produce(
+        keys.map((k, i) => ({
+          topic: 'kb-roundtrip',
+          key: bytes(k),
+          value: i === 3 ? null : bytes(`v${i}`),
+          timestamp: 1000 + i,
+          headers: { h: `x${i}` },
+        })),
+      );
+      keys.forEach((k, i) => expect(acks[i]!.partition).toBe(partitionFor(bytes(k), 3)));
+      const [nullKey] = await backend.produce([
+        { topic: 'kb-compacted', key: bytes('k'), value: null, timestamp: 5 },
+      ]);
+      expect(nullKey).toEqual({ partition: 0, offset: 0 });
+
+      const all = [];
+      for (let p = 0; p < 3; p++)
+        all.push(...(await backend.fetch({ topic: 'kb-roundtrip', partition: p }, 0, 100, 0)));
+      const got = all
+        .map((r) => ({ key: text(r.key), value: text(r.value), ts: r.timestamp, h: r.headers }))
+        .sort((x, y) => String(x.key).localeCompare(String(y.key)));
+      expect(got).toEqual(
+        keys.map((k, i) => ({
+          key: k,
+          value: i === 3 ? null : `v${i}`,
+          ts: 1000 + i,
+          h: { h: `x${i}` },
+        })),
+      );
+      // Each record at the offset produce reported.
+      for (const r of all) {
+        const i = keys.indexOf(text(r.key)!);
+        expect({ partition: r.partition, offset: r.offset }).toEqual(acks[i]);
+      }
+      // A null key: one partition for the whole produce call (sticky), the key stays null.
+      const nullKeys = await backend.produce(
+        [0, 1, 2].map((i) => ({ topic: 'kb-roundtrip', key: null, value: bytes(`n${i}`) })),
+      );
+      expect(new Set(nullKeys.map((a) => a.partition)).size).toBe(1);
+      const [firstNull] = await backend.fetch(
+        { topic: 'kb-roundtrip', partition: nullKeys[0]!.partition },
+        nullKeys[0]!.offset,
+        1,
+        0,
+      );
+      expect(firstNull?.key).toBeNull();
+      expect(text(firstNull!.value)).toBe('n0');
+
+      const [tomb] = await backend.fetch({ topic: 'kb-compacted', partition: 0 }, 0, 10, 0);
+      expect(tomb?.value).toBeNull();
+
+      // fetchMany: several partitions, explicit offsets, past the end reported.
+      const p0 = acks.filter((a) => a.partition === 0);
+      const responses = await backend.fetchMany(
+        [
+          { topic: 'kb-roundtrip', partition: 0, offset: 1 },
+          { topic: 'kb-compacted', partition: 0, offset: 5 },
+        ],
+        { maxRecords: 100, maxWaitMs: 100 },
+      );
+      const r0 = responses.find((r) => r.topic === 'kb-roundtrip')!;
+      expect(r0.records.slice(0, p0.length - 1).map((r) => r.offset)).toEqual(
+        p0.slice(1).map((a) => a.offset),
+      );
+      expect(r0.highWatermark).toBe(p0.length + (nullKeys[0]!.partition === 0 ? 3 : 0));
+      expect(responses.find((r) => r.topic === 'kb-compacted')?.error).toBe('OFFSET_OUT_OF_RANGE');
+
+      // Committed offsets of a group with no members.
+      await backend.commitOffsets('kb-group', [{ topic: 'kb-roundtrip', partition: 1, offset: 2 }]);
+      const committed = await backend.committedOffsets('kb-group', [
+        { topic: 'kb-roundtrip', partition: 0 },
+        { topic: 'kb-roundtrip', partition: 1 },
+      ]);
+      expect([...committed]).toEqual([['kb-roundtrip:1', 2]]);
+      // A member: its client id prefixes the member id, the range assignor gives it all three
+      // partitions, and its commits carry its generation.
+      const assigned: unknown[] = [];
+      const member = await backend.joinGroup('kb-member-group', ['kb-roundtrip'], {
+        clientId: 'kb-app-StreamThread-1-consumer',
+        listener: { onPartitionsAssigned: (tps) => assigned.push(tps) },
+      });
+      expect(member.memberId.startsWith('kb-app-StreamThread-1-consumer-')).toBe(true);
+      expect(member.generation()).toBeGreaterThan(0);
+      const owned = member.assignment().map((tp) => `${tp.topic}:${tp.partition}`);
+      expect(owned.sort()).toEqual(['kb-roundtrip:0', 'kb-roundtrip:1', 'kb-roundtrip:2']);
+      expect(assigned).toHaveLength(1);
+      await backend.commitOffsets('kb-member-group', [
+        { topic: 'kb-roundtrip', partition: 2, offset: 1 },
+      ]);
+      expect([
+        ...(await backend.committedOffsets('kb-member-group', [
+          { topic: 'kb-roundtrip', partition: 2 },
+        ])),
+      ]).toEqual([['kb-roundtrip:2', 1]]);
+      await member.leave();
+
+      expect((await backend.listTopics()).map((t) => t.name)).toEqual(
+        expect.arrayContaining(['kb-roundtrip', 'kb-compacted']),
+      );
+    } finally {
+      await backend.close();
+    }
+  });
+});
+
+describe('exactly_once_v2 on Kafka', () => {
+  it('is refused at start with a clear error: kafkajs cannot fence a zombie commit (no KIP-447)', async () => {
+    const backend = await createKafkaBackend({ bootstrapServers: bootstrap() });
+    try {
+      const app = createStreamsApp({
+        topology: countPipeline({ 'processing.guarantee': 'exactly_once_v2' }),
+        backend,
+        stateDir: tempStateDir(),
+      });
+      await expect(app.start()).rejects.toThrow(
+        'processing.guarantee=exactly_once_v2 needs a backend with transactions; the kafka backend has none',
+      );
+      expect(app.state()).toBe('CREATED');
+    } finally {
+      await backend.close();
+    }
+  });
+});
