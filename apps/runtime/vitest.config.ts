@@ -5,5 +5,30 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: { conditions: ['source'] },
   ssr: { resolve: { conditions: ['source'] } },
-  test: { include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 20000 },
+  test: {
+    testTimeout: 20000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'runtime',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: ['test/kafka/**'],
+        },
+      },
+      {
+        // The runtime on the Kafka backend, against one real broker (tools/kafka) that the global
+        // setup starts only when these files run.
+        extends: true,
+        test: {
+          name: 'kafka',
+          include: ['test/kafka/**/*.test.ts'],
+          globalSetup: ['test/kafka/broker-setup.ts'],
+          fileParallelism: false,
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+        },
+      },
+    ],
+  },
 });

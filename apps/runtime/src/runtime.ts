@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { startServer, type RunningServer } from './http/server.js';
 import { assertSafeBinding } from './http/security.js';
 import type { CodeRegistry } from './service/code-module.js';
+import type { BackendChoice } from './service/data-dir.js';
 import { RuntimeService } from './service/runtime-service.js';
 
 export interface RuntimeOptions {
@@ -19,6 +20,8 @@ export interface RuntimeOptions {
   allowedOrigins?: readonly string[];
   /** The operator's processors and functions (`serve --processors <module>`). */
   code?: CodeRegistry;
+  /** The embedded log in the data dir (default), or a Kafka cluster (`serve --backend kafka`). */
+  backend?: BackendChoice;
 }
 
 export interface Runtime {
@@ -40,6 +43,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     dataDir,
     logger: options.logger,
     ...(options.code ? { code: options.code } : {}),
+    ...(options.backend ? { backend: options.backend } : {}),
   });
   let server: RunningServer;
   try {

@@ -55,6 +55,15 @@ Examples:
       './.streamwright',
     )
     .option(
+      '--backend <kind>',
+      'embedded (the log in the data dir) or kafka (an Apache Kafka cluster; see docs/KAFKA_BACKEND.md)',
+      'embedded',
+    )
+    .option(
+      '--bootstrap-servers <list>',
+      'with --backend kafka: the cluster, host:port[,host:port…] (use 127.0.0.1, not localhost)',
+    )
+    .option(
       '-t, --token <token>',
       'require this token on every request (default: $STREAMWRIGHT_TOKEN)',
     )
@@ -79,6 +88,9 @@ Examples:
   $ streamwright serve --data-dir /tmp/sw --example
   $ STREAMWRIGHT_TOKEN=s3cret streamwright serve --host 0.0.0.0
   $ streamwright serve --processors ./processors.mjs   # exports { processors, functions }
+  $ streamwright serve --backend kafka --bootstrap-servers 127.0.0.1:9092
+    (several runtimes with the same application.id on one cluster share its tasks as one
+    consumer group; each keeps its own --data-dir for local state)
 Stops gracefully (commit, close stores) on SIGTERM or Ctrl-C. Logs are JSON lines on stderr.`,
     )
     .action(async (options) => (await import('./serve.js')).runServe(options));

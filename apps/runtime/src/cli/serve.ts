@@ -2,6 +2,8 @@
 import { createLogger } from '../logger.js';
 import { startRuntime } from '../runtime.js';
 import { loadCodeModule } from '../service/code-module.js';
+import type { BackendChoice } from '../service/data-dir.js';
+import { CliError } from './cli-error.js';
 
 export interface ServeOptions {
   port: number;
@@ -12,9 +14,37 @@ export interface ServeOptions {
   allowedHost?: string[];
   allowedOrigin?: string[];
   processors?: string;
+  backend: string;
+  bootstrapServers?: string;
+}
+
+/** `--backend` and `--bootstrap-servers`, checked before anything opens. */
+export function backendChoice(
+  options: Pick<ServeOptions, 'backend' | 'bootstrapServers'>,
+): BackendChoice {
+  if (options.backend === 'embedded') {
+    if (options.bootstrapServers !== undefined)
+      throw new CliError('--bootstrap-servers needs --backend kafka');
+    return { kind: 'embedded' };
+  }
+  if (options.backend !== 'kafka')
+    throw new CliError(
+      `--backend: expected embedded or kafka, got ${JSON.stringify(options.backend)}`,
+    );
+  const servers = (options.bootstrapServers ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  if (servers.length === 0)
+    throw new CliError('--backend kafka needs --bootstrap-servers host:port[,host:port…]');
+  for (const s of servers)
+    if (!/^[^\s:]+:\d{1,5}$/.test(s))
+      throw new CliError(`--bootstrap-servers: expected host:port, got ${JSON.stringify(s)}`);
+  return { kind: 'kafka', bootstrapServers: servers };
 }
 
 export async function runServe(options: ServeOptions): Promise<void> {
+  const backend = backendChoice(options);
   const logger = createLogger();
   const token = options.token ?? process.env.STREAMWRIGHT_TOKEN ?? null;
   // Imported before anything opens: a module that fails to load stops the start cleanly.
@@ -38,12 +68,17 @@ export async function runServe(options: ServeOptions): Promise<void> {
     port: options.port,
     token: token === '' ? null : token,
     example: options.example,
+    backend,
     ...(code ? { code } : {}),
     ...(options.allowedHost ? { allowedHosts: options.allowedHost } : {}),
     ...(options.allowedOrigin ? { allowedOrigins: options.allowedOrigin } : {}),
   });
   process.stdout.write(`Streamwright runtime listening on ${runtime.url}\n`);
-  process.stdout.write(`Data in ${runtime.dataDir}. Stop with Ctrl-C.\n`);
+  process.stdout.write(
+    backend.kind === 'kafka'
+      ? `Topics on Kafka at ${backend.bootstrapServers.join(',')}; state and deployment in ${runtime.dataDir}. Stop with Ctrl-C.\n`
+      : `Data in ${runtime.dataDir}. Stop with Ctrl-C.\n`,
+  );
 
   let stopping = false;
   const shutdown = (signal: NodeJS.Signals) => {

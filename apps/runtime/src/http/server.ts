@@ -122,7 +122,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       sendJson(res, 200, {
         ok: true,
         version: VERSION,
-        backend: 'embedded',
+        backend: service.backend.kind,
         app: service.appState(),
       });
       return;

@@ -1,8 +1,8 @@
 import { VERSION } from '../version.js';
 import { procedure } from '../trpc.js';
 
-export const healthProcedure = procedure.query(() => ({
+export const healthProcedure = procedure.query(({ ctx }) => ({
   ok: true as const,
   version: VERSION,
-  backend: 'embedded' as const,
+  backend: ctx.service.backend.kind,
 }));

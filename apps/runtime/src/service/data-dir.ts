@@ -1,5 +1,7 @@
-// The data dir's layout, and opening it: take its lock first, then the embedded backend in
-// `<dataDir>/log`. The runtime and the CLI's direct mode (`--data-dir`) open it the same way.
+// The data dir's layout, and opening it: take its lock first, then the backend — the embedded one
+// in `<dataDir>/log`, or a Kafka cluster (`serve --backend kafka`: the data dir then keeps the
+// state, the deployment and the workspace, and the topics live on Kafka). The runtime and the
+// CLI's direct mode (`--data-dir`, always embedded) open it the same way.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createEmbeddedBackend, type Backend } from '@streamwright/engine';
@@ -15,18 +17,41 @@ export interface OpenDataDir {
   close(): Promise<void>;
 }
 
+/** Which backend the runtime's application runs on. */
+export type BackendChoice =
+  | { kind: 'embedded' }
+  | {
+      kind: 'kafka';
+      /** bootstrap.servers, `host:port` each. */
+      bootstrapServers: string[];
+    };
+
 export const logDirOf = (dataDir: string): string => join(dataDir, 'log');
 export const stateDirOf = (dataDir: string): string => join(dataDir, 'state');
 
 /** @param owner `runtime`, or the CLI command, named in the lock for whoever is refused. */
-export async function openDataDir(dataDir: string, owner: string): Promise<OpenDataDir> {
+export async function openDataDir(
+  dataDir: string,
+  owner: string,
+  choice: BackendChoice = { kind: 'embedded' },
+): Promise<OpenDataDir> {
   const lock = await lockDataDir(dataDir, owner);
   try {
-    const logDir = logDirOf(dataDir);
     const stateDir = stateDirOf(dataDir);
-    await mkdir(logDir, { recursive: true });
     await mkdir(stateDir, { recursive: true });
-    const backend = await createEmbeddedBackend({ dataDir: logDir });
+    let backend: Backend;
+    if (choice.kind === 'kafka') {
+      // A separate entry point: runtimes on the embedded backend never load kafkajs.
+      const { createKafkaBackend } = await import('@streamwright/engine/kafka');
+      backend = await createKafkaBackend({
+        bootstrapServers: choice.bootstrapServers,
+        clientId: 'streamwright-runtime',
+      });
+    } else {
+      const logDir = logDirOf(dataDir);
+      await mkdir(logDir, { recursive: true });
+      backend = await createEmbeddedBackend({ dataDir: logDir });
+    }
     let closing: Promise<void> | null = null;
     return {
       dataDir,

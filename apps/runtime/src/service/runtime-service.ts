@@ -32,7 +32,7 @@ import {
   type ResetReport,
 } from './app-operations.js';
 import { EMPTY_REGISTRY, registryNames, type CodeRegistry } from './code-module.js';
-import { openDataDir, type OpenDataDir } from './data-dir.js';
+import { openDataDir, type BackendChoice, type OpenDataDir } from './data-dir.js';
 import { createMissingTopics } from './deploy-topics.js';
 import { DeploymentStore } from './deployment-store.js';
 import { RecordService } from './record-service.js';
@@ -48,6 +48,8 @@ export interface RuntimeServiceOptions {
   logger: Logger;
   /** The operator's processors and functions (`serve --processors`); none by default. */
   code?: CodeRegistry;
+  /** The embedded log in the data dir (default), or a Kafka cluster. */
+  backend?: BackendChoice;
 }
 
 export type DeployResult =
@@ -127,11 +129,11 @@ export class RuntimeService {
   }
 
   /**
-   * Takes the data dir's lock and opens the backend in `<dataDir>/log`; nothing is deployed
+   * Takes the data dir's lock and opens the backend (in `<dataDir>/log`, or on Kafka); nothing is deployed
    * until `resume` or `deploy`. A data dir held by another process is DATA_DIR_LOCKED.
    */
   static async open(options: RuntimeServiceOptions): Promise<RuntimeService> {
-    const dir = await openDataDir(options.dataDir, 'runtime');
+    const dir = await openDataDir(options.dataDir, 'runtime', options.backend);
     return new RuntimeService(dir, options.logger, options.code ?? EMPTY_REGISTRY);
   }
 
