@@ -1,7 +1,8 @@
 // Playwright in Debian's Chromium (never a downloaded browser), against the BUILT runtime CLI
 // serving the built web app, each run on a fresh data directory and free ports.
 //
-// Three runtimes: one empty (the specs build everything through the UI), one started with
+// Three runtimes: one empty (the specs build everything through the UI; started with the
+// operator code in support/operator-code.mjs, which topologies may name), one started with
 // `--example` (the `npm start` experience, also used for docs/screenshot.png), and one that
 // requires a token (the web app's token handling).
 import { defineConfig } from '@playwright/test';
@@ -45,7 +46,7 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: serve(settings.port, settings.dataDir),
+      command: serve(settings.port, settings.dataDir, ' --processors support/operator-code.mjs'),
       url: `http://127.0.0.1:${settings.port}/healthz`,
       reuseExistingServer: false,
       timeout: 60_000,
