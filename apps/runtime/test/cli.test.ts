@@ -49,6 +49,17 @@ describe('streamwright CLI', { timeout: 120_000 }, () => {
     }
   });
 
+  it('prints its help examples as they are typed', async () => {
+    // an example's `\n` was once printed as a line break, splitting the command in two
+    const drive = await cli(['drive', '--help']);
+    expect(drive.stdout).toContain(`$ printf '%s\\n' '{"topic":"words"`);
+    const consume = await cli(['consume', '--help']);
+    expect(consume.stdout).toMatch(
+      /--from-beginning\s+start at the earliest offset instead of the/,
+    );
+    expect(consume.stdout).not.toMatch(/\(default: [^)]*\)\s*\(default:/);
+  });
+
   it('lists every command in the top-level help', async () => {
     const top = await cli(['--help']);
     for (const command of [
@@ -87,7 +98,11 @@ describe('streamwright CLI', { timeout: 120_000 }, () => {
 
     const missing = await cli(['validate', join(dataDir, 'nope.json')]);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/cannot read/);
+    // one line, as every failing command writes it
+    expect(missing.stderr).toMatch(/^error: cannot read .*nope\.json: ENOENT[^\n]*\n$/);
+    const notDescribed = await cli(['describe', join(dataDir, 'nope.json')]);
+    expect(notDescribed.code).toBe(1);
+    expect(notDescribed.stderr).toMatch(/^error: cannot read .*nope\.json/);
   });
 
   it("describe prints Kafka Streams' describe() text", async () => {

@@ -20,7 +20,7 @@ export async function loadTopologyFile(
     text = await readFile(file, 'utf8');
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, header: `cannot read ${file}: ${reason}`, errors: null };
+    return { ok: false, header: `error: cannot read ${file}: ${reason}`, errors: null };
   }
   const result = importTopology(text);
   if (result.ok) return { ok: true, topology: result.topology };

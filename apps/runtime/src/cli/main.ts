@@ -155,7 +155,7 @@ changelog topics.
 
 Examples:
   $ streamwright drive topology.json --records input.jsonl
-  $ printf '%s\n' '{"topic":"words","key":"a","value":"a","timestamp":0}' | streamwright drive wc.json -r -`,
+  $ printf '%s\\n' '{"topic":"words","key":"a","value":"a","timestamp":0}' | streamwright drive wc.json -r -`,
     )
     .action(async (file: string, options) => (await driveCommand()).runDrive(file, options));
 

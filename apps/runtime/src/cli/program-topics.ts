@@ -134,7 +134,7 @@ Examples:
       .description('print records as JSON lines, up to the end of the log (or follow it)')
       .argument('<topic>', 'topic name')
       .option('-g, --group <group>', 'resume from this consumer group and commit what is printed')
-      .option('--from-beginning', 'start at the earliest offset (default: the end)', false)
+      .option('--from-beginning', 'start at the earliest offset instead of the end', false)
       .option('-p, --partition <p>', 'only this partition', parseCount('--partition', 0))
       .option('-n, --max <n>', 'stop after n records', parseCount('--max', 1))
       .option('-f, --follow', 'keep waiting for new records (stop with Ctrl-C)', false)
