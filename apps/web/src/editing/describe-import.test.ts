@@ -68,6 +68,7 @@ function fillLogic(doc: TopologyDocument): TopologyDocument {
       }
       if ((n.kind === 'process' || n.kind === 'processValues') && !config.processor)
         config.processor = 'custom';
+      if (n.kind === 'transformValues' && !config.transformer) config.transformer = 'custom';
       return { ...n, config };
     }),
   };
@@ -131,6 +132,41 @@ const cases: Record<string, TopologyDocument> = {
     ],
     ['in', 'big', 'rest'],
   ),
+  'a KTable#transformValues with a connected store, read by a table aggregation': {
+    ...base(
+      [
+        { id: 't', kind: 'table', config: { topic: 'users' } },
+        { id: 'tv', kind: 'transformValues', config: { transformer: 'x', stores: ['calls'] } },
+        {
+          id: 'tg',
+          kind: 'tableGroupBy',
+          config: { expression: '{"key": value, "value": value}' },
+        },
+        { id: 'tc', kind: 'tableCount', config: {} },
+        { id: 'ts', kind: 'toStream', config: {} },
+        { id: 'k', kind: 'sink', config: { topic: 'regions' } },
+      ],
+      [
+        ['t', 'tv'],
+        ['tv', 'tg'],
+        ['tg', 'tc'],
+        ['tc', 'ts'],
+        ['ts', 'k'],
+      ],
+      ['users', 'regions'],
+    ),
+    stores: [
+      {
+        name: 'calls',
+        type: 'keyValue',
+        keySerde: 'string',
+        valueSerde: 'json',
+        logging: true,
+        caching: false,
+        storeType: 'persistent',
+      },
+    ],
+  },
   'a table, its filter and a table aggregation through KTable#groupBy': base(
     [
       { id: 't', kind: 'table', config: { topic: 'users', store: 'users-store' } },

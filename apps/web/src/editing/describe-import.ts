@@ -125,6 +125,7 @@ const PREFIX_KIND: Record<string, string> = {
   'KSTREAM-REDUCE': 'reduce',
   'KTABLE-FILTER': 'tableFilter',
   'KTABLE-MAPVALUES': 'tableMapValues',
+  'KTABLE-TRANSFORMVALUES': 'transformValues',
   'KTABLE-TOSTREAM': 'toStream',
   'KTABLE-SELECT': 'tableGroupBy',
   'KTABLE-AGGREGATE': 'tableCount',
@@ -321,7 +322,10 @@ export function importDescribe(text: string, applicationId = 'imported-app'): De
       config.branches = branches;
       if (defaultBranch) config.defaultBranch = defaultBranch;
     }
-    if (kind === 'process' || kind === 'processValues') {
+    if (kind === 'transformValues') {
+      // describe() does not tell the result's own store from the connected ones: all connected.
+      config.stores = [...n.stores];
+    } else if (kind === 'process' || kind === 'processValues') {
       config.stores = [...n.stores];
       if (!generated)
         notes.push(
@@ -401,7 +405,7 @@ export function importDescribe(text: string, applicationId = 'imported-app'): De
   // document stores for custom processors
   const processStores = new Set<string>();
   for (const n of nodes)
-    if (n.kind === 'process' || n.kind === 'processValues')
+    if (n.kind === 'process' || n.kind === 'processValues' || n.kind === 'transformValues')
       for (const s of (n.config.stores as string[] | undefined) ?? []) processStores.add(s);
   doc.stores = [...processStores].map((name) => ({
     name,
