@@ -1,8 +1,6 @@
 // The application object (Kafka Streams' KafkaStreams): owns the plan, the compiled graph, the
 // stream threads, the generators and the metrics registry, and derives the application state
 // from its threads' states.
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Plan, StorePlan, Topology } from '@streamwright/topology-model';
 import type {
   AppState,
@@ -40,6 +38,7 @@ import { SegmentedWindowStore } from '../state/window-store.js';
 import { tapSubtopologies } from './record-tap.js';
 import { debugSubtopologies } from '../debug/debug-tap.js';
 import { ensureTopics } from './topics.js';
+import { refuseUnsupported, workerModuleOf } from './start-checks.js';
 import { isKeyValueStore } from '../state/store-factory.js';
 
 const MAX_ERRORS = 100;
@@ -135,14 +134,10 @@ class StreamsAppImpl implements StreamsApp {
     }
     // Checked before anything starts, so a refused app stays CREATED.
     const inWorkers = this.#config.numStreamThreads > 1;
-    if (this.#config.processingGuarantee === 'exactly_once_v2') {
-      if (!this.#options.backend.transactionalProducer) {
-        throw new UnsupportedConfigError(
-          `processing.guarantee=exactly_once_v2 needs a backend with transactions; the ${this.#options.backend.kind} backend has none`,
-        );
-      }
-    }
-    const workerModule = inWorkers ? this.#workerModule() : null;
+    refuseUnsupported(this.#config, this.#options.backend);
+    const workerModule = inWorkers
+      ? workerModuleOf(this.#plan, this.#config, this.#options.workerModule)
+      : null;
     if (inWorkers) {
       this.#options.debugger?.disable(
         `breakpoints pause stream threads on the runtime's event loop only; with num.stream.threads=${this.#config.numStreamThreads} they run in worker threads`,
@@ -223,29 +218,6 @@ class StreamsAppImpl implements StreamsApp {
       { applicationId: this.applicationId, threads: this.#threads.length },
       'application started',
     );
-  }
-
-  /**
-   * Worker threads cannot receive the in-process function and processor registries; they import
-   * StreamsAppOptions.workerModule instead. Refused here, before anything starts, when the topology
-   * refers to TypeScript code and no such module is given.
-   */
-  #workerModule(): string | null {
-    const given = this.#options.workerModule;
-    if (given !== undefined) return moduleUrl(given);
-    try {
-      compilePlan(this.#plan, {});
-    } catch (error) {
-      if (error instanceof EngineError && error.code === 'INVALID_PLAN') {
-        throw new UnsupportedConfigError(
-          `num.stream.threads=${this.#config.numStreamThreads} runs stream threads in worker threads, which cannot receive ` +
-            `the TypeScript functions or processors this topology refers to (${error.message}). Pass workerModule: a module ` +
-            `each worker imports to get them (docs/ENGINE.md#threads), or use num.stream.threads=1.`,
-        );
-      }
-      throw error;
-    }
-    return null;
   }
 
   close(): Promise<void> {
@@ -509,11 +481,4 @@ class StreamsAppImpl implements StreamsApp {
     if (allRunning && app.state === 'REBALANCING') app.transition('RUNNING');
     else if (!allRunning && app.state === 'RUNNING') app.transition('REBALANCING');
   }
-}
-
-/** A module specifier workers can import: file: URLs as they are, paths made absolute. */
-function moduleUrl(specifier: string | URL): string {
-  if (specifier instanceof URL) return specifier.href;
-  if (/^[a-z][a-z0-9+.-]*:/i.test(specifier)) return specifier;
-  return pathToFileURL(resolve(specifier)).href;
 }

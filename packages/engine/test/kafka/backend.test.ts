@@ -128,7 +128,7 @@ describe('Kafka backend', () => {
   });
 });
 
-describe('exactly_once_v2 on Kafka', () => {
+describe('what the Kafka backend refuses at start', () => {
   it('is refused at start with a clear error: kafkajs cannot fence a zombie commit (no KIP-447)', async () => {
     const backend = await createKafkaBackend({ bootstrapServers: bootstrap() });
     try {
@@ -139,6 +139,23 @@ describe('exactly_once_v2 on Kafka', () => {
       });
       await expect(app.start()).rejects.toThrow(
         'processing.guarantee=exactly_once_v2 needs a backend with transactions; the kafka backend has none',
+      );
+      expect(app.state()).toBe('CREATED');
+    } finally {
+      await backend.close();
+    }
+  });
+
+  it('refuses num.stream.threads > 1 (worker threads produce batches encoded for the embedded log)', async () => {
+    const backend = await createKafkaBackend({ bootstrapServers: bootstrap() });
+    try {
+      const app = createStreamsApp({
+        topology: countPipeline({ 'num.stream.threads': 2 }),
+        backend,
+        stateDir: tempStateDir(),
+      });
+      await expect(app.start()).rejects.toThrow(
+        'num.stream.threads=2 is not supported on the kafka backend yet; use num.stream.threads=1 and run more instances',
       );
       expect(app.state()).toBe('CREATED');
     } finally {
