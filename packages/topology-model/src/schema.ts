@@ -144,7 +144,12 @@ export const layoutSchema = z.object({
 export type Layout = z.infer<typeof layoutSchema>;
 
 export const topologyDocumentSchema = z.object({
-  schemaVersion: z.literal(SCHEMA_VERSION),
+  schemaVersion: z.literal(SCHEMA_VERSION, {
+    error: (issue) =>
+      issue.input === undefined
+        ? `schemaVersion is required (${SCHEMA_VERSION})`
+        : `schemaVersion ${JSON.stringify(issue.input)} is not known; this version reads ${SCHEMA_VERSION}`,
+  }),
   application: applicationSchema,
   topics: z.array(topicSchema).default([]),
   /** State stores for process / processValues nodes (StreamsBuilder#addStateStore). */

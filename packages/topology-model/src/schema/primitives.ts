@@ -94,6 +94,9 @@ export type FunctionRef = z.infer<typeof functionRefSchema>;
 export const logicSchema = z.union([celSchema, functionRefSchema], {
   error: (issue) => {
     const input = issue.input;
+    // a node fresh from the palette has none yet: say what is missing, not zod's "undefined"
+    if (input === undefined)
+      return 'a CEL expression is required (or a function reference {"function": "<name>"})';
     if (typeof input === 'string') return 'expression is empty';
     if (typeof input === 'object' && input !== null && !Array.isArray(input))
       return 'a function reference is {"function": "<name>"}, the name using [A-Za-z0-9_$.-]';

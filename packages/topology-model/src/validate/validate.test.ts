@@ -171,6 +171,29 @@ describe('validateTopology', () => {
     ]);
   });
 
+  it('says what is missing: an expression, the schemaVersion', () => {
+    // a filter just dropped from the palette has no expression yet
+    const doc = base() as unknown as { nodes: { config: Record<string, unknown> }[] };
+    delete doc.nodes[1]!.config.expression;
+    expect(errorsOf(doc)).toContainEqual({
+      path: 'nodes[1].config.expression',
+      nodeId: 'filterLarge',
+      code: 'invalid_config',
+      message: 'a CEL expression is required (or a function reference {"function": "<name>"})',
+    });
+    const { schemaVersion: _v, ...unversioned } = base();
+    expect(errorsOf(unversioned)).toContainEqual({
+      path: 'schemaVersion',
+      code: 'invalid_schema',
+      message: 'schemaVersion is required (1)',
+    });
+    expect(errorsOf({ ...base(), schemaVersion: '1' })).toContainEqual({
+      path: 'schemaVersion',
+      code: 'invalid_schema',
+      message: 'schemaVersion "1" is not known; this version reads 1',
+    });
+  });
+
   it('reports duplicate ids, names and stores', () => {
     const doc = base();
     doc.nodes?.push({ id: 'markBig', kind: 'peek', config: {} });
