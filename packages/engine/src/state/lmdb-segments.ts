@@ -103,6 +103,15 @@ export class LmdbSegments {
     return this.#env(segment).getRange(options) as Iterable<{ key: Buffer; value: Buffer }>;
   }
 
+  /**
+   * The stored value of one key of a segment, or undefined; the bytes are lmdb's own buffer,
+   * valid until the next read (decode them at once).
+   */
+  get(segment: number, key: Buffer): Buffer | undefined {
+    this.#flushForRead();
+    return this.#env(segment).getBinaryFast(key) ?? undefined;
+  }
+
   /** Restored records not yet written are written before anything is read. */
   #flushForRead(): void {
     if (this.#pendingCount > 0) this.flush();

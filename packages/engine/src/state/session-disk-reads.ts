@@ -32,6 +32,20 @@ export class SessionDiskReads {
     readonly valueSerde: Serde<unknown>,
   ) {}
 
+  /** One session's value (undefined: not on disk): an exact lookup of its key. */
+  one(segment: number, key: unknown, start: number, end: number): unknown {
+    const bytes = asBuffer(this.keys.serde.serialize(key));
+    const n = bytes.byteLength;
+    const stored = Buffer.alloc(n + SUFFIX);
+    bytes.copy(stored, 0);
+    writeLong(viewOf(stored), n, end);
+    writeLong(viewOf(stored), n + 8, start);
+    const value = this.disk.get(segment, stored);
+    return value === undefined
+      ? undefined
+      : this.valueSerde.deserialize(Buffer.from(value.subarray(8)));
+  }
+
   /** The key's sessions of `segment` ending at or after `earliestEnd`, starting at or before `latestStart`. */
   ofKey(segment: number, key: unknown, earliestEnd: number, latestStart: number): DiskSession[] {
     const bytes = asBuffer(this.keys.serde.serialize(key));

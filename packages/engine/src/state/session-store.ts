@@ -333,8 +333,7 @@ export class SegmentedSessionStore implements TaskStateStore {
     const sessions = segment.byKey.get(this.#keys.id(key));
     const held = sessions?.find((s) => s.start === start && s.end === end);
     if (held !== undefined || segment.complete) return held?.value ?? null;
-    const onDisk = this.#disk!.ofKey(segment.id, key, end, start);
-    return onDisk.find((s) => s.start === start && s.end === end)?.value ?? null;
+    return this.#disk!.one(segment.id, key, start, end) ?? null;
   }
 
   all(): SessionEntry[] {

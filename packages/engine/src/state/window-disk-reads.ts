@@ -32,6 +32,20 @@ export class WindowDiskReads {
     readonly fixedKeyLength: boolean,
   ) {}
 
+  /**
+   * The window of a store without duplicates (sequence number 0): one exact lookup, as Kafka's
+   * RocksDBWindowStore#fetch(key, time) gets toStoreKeyBinary(key, time, 0).
+   */
+  one(segment: number, key: unknown, start: number): Slot | undefined {
+    const bytes = asBuffer(this.keys.serde.serialize(key));
+    const n = bytes.byteLength;
+    const stored = Buffer.alloc(n + SUFFIX);
+    bytes.copy(stored, 0);
+    writeLong(viewOf(stored), n, start);
+    const value = this.disk.get(segment, stored);
+    return value === undefined ? undefined : this.#slot(stored, value, key, this.keys.id(key));
+  }
+
   /** The key's windows of `segment` starting within [from, to], by start, then sequence number. */
   ofKey(segment: number, key: unknown, from: number, to: number): Slot[] {
     const bytes = asBuffer(this.keys.serde.serialize(key));

@@ -249,9 +249,7 @@ export class SegmentedWindowStore implements TaskStateStore {
     }
     const slot = find(segment.byKey.get(this.#keys.id(key)), windowStart);
     if (slot !== undefined) return slot.value === null ? undefined : slot;
-    return segment.complete
-      ? undefined
-      : this.#disk!.ofKey(segment.id, key, windowStart, windowStart)[0];
+    return segment.complete ? undefined : this.#disk!.one(segment.id, key, windowStart);
   }
 
   #lowerBound(from: number): number {
