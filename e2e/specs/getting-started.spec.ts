@@ -8,8 +8,25 @@ test('the getting-started guide’s topology, built as the guide says', async ({
   topics,
 }) => {
   await designer.open();
-  // 1–3: New, four nodes, three edges
+  // a user who looked at a small design first: the canvas is zoomed in to fit it
+  await designer.importJson(
+    'small.json',
+    JSON.stringify({
+      schemaVersion: 1,
+      application: { id: 'gs-small', config: {} },
+      topics: [{ name: 'gs-small-in', partitions: 1, config: {} }],
+      nodes: [{ id: 'only', kind: 'source', config: { topic: 'gs-small-in' } }],
+      edges: [],
+      layout: { nodes: { only: { x: 0, y: 0 } } },
+    }),
+  );
+  await expect(page.locator('.react-flow__viewport')).not.toHaveCSS(
+    'transform',
+    /matrix\(1, 0, 0, 1,/,
+  );
+  // 1–3: New (back to 100 %), four nodes, three edges
   await designer.newDocument();
+  await expect(page.locator('.react-flow__viewport')).toHaveCSS('transform', /matrix\(1, 0, 0, 1,/);
   await designer.dropNode('source', { x: 120, y: 200 }, 'source1');
   await designer.dropNode('filter', { x: 330, y: 200 }, 'filter1');
   await designer.dropNode('mapValues', { x: 540, y: 200 }, 'mapValues1');

@@ -252,6 +252,37 @@ describe('deploying', () => {
     expect(Object.keys(last.metrics?.tasks ?? {}).sort()).toEqual(['0_0', '0_1', '0_2']);
   });
 
+  it('tells the deployer when a declared topic exists with another partition count', async () => {
+    await env.client.topics.create.mutate({ name: 'counted-in', partitions: 2 });
+    const declared = {
+      schemaVersion: 1,
+      application: { id: 'partition-note', config: {} },
+      topics: [
+        { name: 'counted-in', partitions: 4, config: {} },
+        { name: 'counted-out', partitions: 1, config: {} },
+      ],
+      nodes: [
+        { id: 'in', kind: 'source', config: { topic: 'counted-in' } },
+        { id: 'out', kind: 'sink', config: { topic: 'counted-out' } },
+      ],
+      edges: [{ from: 'in', to: 'out' }],
+    };
+    const result = await env.client.app.deploy.mutate({ topology: declared, start: false });
+    expect(result).toMatchObject({
+      ok: true,
+      warnings: [
+        'topic "counted-in" already exists with 2 partitions, not the 4 declared: an existing topic keeps its partition count (delete it to recreate it)',
+      ],
+    });
+    // the created one matches its declaration, so it has no note
+    const topics = await env.client.topics.list.query();
+    expect(topics.find((t) => t.name === 'counted-out')?.partitions).toBe(1);
+    expect(topics.find((t) => t.name === 'counted-in')?.partitions).toBe(2);
+    // put back the app the following tests expect
+    const back = await env.client.app.deploy.mutate({ topology: ordersPipeline() });
+    expect(back).toMatchObject({ ok: true, warnings: [] });
+  });
+
   it('leaves the running app alone when a new deploy is invalid', async () => {
     const before = await env.client.app.status.query();
     const broken = {

@@ -53,7 +53,7 @@ export interface RuntimeServiceOptions {
 }
 
 export type DeployResult =
-  { ok: true; status: AppStatus } | { ok: false; errors: ValidationIssue[] };
+  { ok: true; status: AppStatus; warnings: string[] } | { ok: false; errors: ValidationIssue[] };
 
 export interface AppView {
   deployed: boolean;
@@ -204,8 +204,8 @@ export class RuntimeService {
     if (!result.ok) return { ok: false, errors: result.errors };
     return this.serial.run(async () => {
       this.assertOpen();
-      const app = await this.install(result.topology, start);
-      return { ok: true as const, status: app.status() };
+      const { app, warnings } = await this.install(result.topology, start);
+      return { ok: true as const, status: app.status(), warnings };
     });
   }
 
@@ -329,18 +329,21 @@ export class RuntimeService {
   // ---- internals (callers hold the serial lock) ------------------------------------------------
 
   /** Replaces the deployment: close the old app, create topics, save, and start if asked. */
-  private async install(topology: Topology, start: boolean): Promise<StreamsApp> {
+  private async install(
+    topology: Topology,
+    start: boolean,
+  ): Promise<{ app: StreamsApp; warnings: string[] }> {
     const document = canonicalDocument(topology);
     // Built before the old app is closed, so a topology the engine refuses leaves it running.
     const app = this.createApp(topology);
     if (this.app) await this.closeApp();
-    await createMissingTopics(this.backend, topology, this.logger);
+    const warnings = await createMissingTopics(this.backend, topology, this.logger);
     this.deployment = { topology, document, topics: topicsUsedBy(planTopology(topology)) };
     this.app = app;
     await this.store.save({ topology: document, running: start, deployedAt: Date.now() });
     this.logger.info({ applicationId: topology.application.id, start }, 'deployed');
     if (start) await this.startApp(app);
-    return app;
+    return { app, warnings };
   }
 
   private createApp(topology: Topology): StreamsApp {

@@ -39,7 +39,7 @@ export function Canvas() {
   const selectedEdgeKeys = useDesigner((s) => s.selectedEdgeKeys);
   const measured = useDesigner((s) => s.measured);
   const fitRequest = useDesigner((s) => s.fitRequest);
-  const { screenToFlowPosition, fitView } = useReactFlow();
+  const { screenToFlowPosition, fitView, setViewport } = useReactFlow();
 
   const toFlowNodes = useMemo(createNodeMapper, []);
   const toFlowEdges = useMemo(createEdgeMapper, []);
@@ -61,10 +61,15 @@ export function Canvas() {
   useEffect(() => {
     // An empty canvas keeps its viewport: React Flow would otherwise queue the fit until the
     // first node appears and then jump the view under the user's next drop.
-    if (fitRequest === 0 || store.getState().doc.nodes.length === 0) return;
-    const id = requestAnimationFrame(() => void fitView(FIT_VIEW));
+    if (fitRequest === 0) return;
+    // an empty canvas (New) starts at 100 %: kept zoomed in from the last design, the nodes
+    // dropped next would land huge and on top of each other
+    const empty = store.getState().doc.nodes.length === 0;
+    const id = requestAnimationFrame(
+      () => void (empty ? setViewport({ x: 0, y: 0, zoom: 1 }) : fitView(FIT_VIEW)),
+    );
     return () => cancelAnimationFrame(id);
-  }, [fitRequest, fitView, store]);
+  }, [fitRequest, fitView, setViewport, store]);
 
   // One history entry per drag gesture, however many position changes it produces.
   const dragGesture = useRef(0);

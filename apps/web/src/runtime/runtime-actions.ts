@@ -50,7 +50,12 @@ export async function deploy(client: ApiClient, store: DesignerStore): Promise<b
     }
     actions.markDeployed();
     actions.setLive({ deployed: true, status: result.status });
-    actions.notify('success', `Deployed ${doc.application.id}`);
+    // e.g. a declared topic that already exists with another partition count: deployed, but not
+    // quite as designed, so it is said where the user looks
+    const notes = result.warnings;
+    if (notes.length > 0)
+      actions.notify('info', `Deployed ${doc.application.id}. Note: ${notes.join('; ')}`);
+    else actions.notify('success', `Deployed ${doc.application.id}`);
     return true;
   } catch (error) {
     actions.notify('error', `Deploy failed: ${messageOf(error)}`);
