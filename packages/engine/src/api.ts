@@ -353,7 +353,8 @@ export interface StreamsAppOptions {
    * With num.stream.threads > 1 the stream threads run in worker threads, which cannot receive the
    * in-process `functions` / `processors`: each worker imports this module instead (a file path or
    * URL; JavaScript, or TypeScript when a loader such as tsx is registered). Its default export (or
-   * `registries`) is `{functions, processors}`, a DSL build() result, or a function returning
+   * `registries`) is `{functions, processors, valueTransformers, partitioners}`, a DSL build()
+   * result, or a function returning
    * either. See docs/ENGINE.md#threads.
    */
   workerModule?: string | URL;
