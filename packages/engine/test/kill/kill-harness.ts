@@ -24,6 +24,12 @@ export interface KillTestOptions {
   records: number;
   keys: number;
   kills: number;
+  /**
+   * Keep killing past `kills` (within the same bound on runs) until this many kills found a
+   * transaction open: where kills land is random, and on a loaded machine ten of them can all
+   * miss the transactions, which would leave the recovery path the test is about unexercised.
+   */
+  minKillsWithOpenTransaction?: number;
   /** Each kill comes a random 0..maxKillDelayMs after the child reports STARTED. */
   maxKillDelayMs: number;
   /** Persistent (lmdb) stores in `<dir>/state` instead of in-memory ones. */
@@ -179,7 +185,9 @@ export async function runKillTest(o: KillTestOptions): Promise<KillTestReport> {
   let aborted = 0;
   // A child that finishes its input before the kill gets more input and another run (bounded),
   // so the test makes its kills however fast the machine processes.
-  for (let i = 0; kills < o.kills && i < o.kills * 3; i++) {
+  const enoughKills = () =>
+    kills >= o.kills && killsWithOpenTransaction >= (o.minKillsWithOpenTransaction ?? 0);
+  for (let i = 0; !enoughKills() && i < o.kills * 3; i++) {
     const delay = Math.floor(Math.random() * o.maxKillDelayMs);
     // Every other kill is timed from the moment all tasks run (so it lands mid-processing, and
     // under exactly_once_v2 mostly inside a transaction, however slow start-up is on a loaded

@@ -23,6 +23,7 @@ async function run(
       records,
       keys: 500,
       kills: KILLS,
+      minKillsWithOpenTransaction: guarantee === 'exactly_once_v2' ? 1 : 0,
       maxKillDelayMs,
       finishTimeoutMs: 60_000,
       persistentStores: persistent,
@@ -41,7 +42,7 @@ describe('SIGKILL at random moments', () => {
     const report = await run('exactly_once_v2', true, 150_000, 700);
     console.info(JSON.stringify(report));
     expect(report.problems).toEqual([]);
-    expect(report.kills).toBe(KILLS);
+    expect(report.kills).toBeGreaterThanOrEqual(KILLS);
     // Some kills land while a transaction holds written output (recovery then aborts it).
     expect(report.killsWithOpenTransaction).toBeGreaterThanOrEqual(1);
     expect(report.outputCorrect).toBe(true);
