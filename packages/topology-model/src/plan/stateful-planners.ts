@@ -3,81 +3,18 @@
 // CogroupedStreamAggregateBuilder, InternalStreamsBuilder#table/globalTable, KTableImpl and
 // KGroupedTableImpl (Kafka Streams 4.1). Counter values are burnt in exactly the order those
 // classes burn them: that order is what makes generated names match.
+import type { SerdeName, TopologyNode } from '../schema.js';
+import type { PlanBuilder } from './builder.js';
+import { singleInput, type Flow, type Inputs, type Planner } from './flow.js';
 import {
-  MATERIALIZED_OPTIONS,
-  type SerdeName,
-  type StoreSpec,
-  type TopologyNode,
-} from '../schema.js';
-import type { PendingStore, PlanBuilder } from './builder.js';
-import { applyVersioned } from './versioned-plan.js';
-import { singleInput, type Flow, type Inputs, type Planner, type TableHandle } from './flow.js';
-
-type MaterializedConfig = {
-  store?: string | undefined;
-  keySerde?: SerdeName | undefined;
-  valueSerde?: SerdeName | undefined;
-  logging?: boolean | undefined;
-  caching?: boolean | undefined;
-  storeType?: StoreSpec['storeType'] | undefined;
-  versioned?: { historyRetentionMs: number; segmentIntervalMs?: number | undefined } | undefined;
-};
-
-/** Whether the equivalent DSL call passes a Materialized at all (some calls then burn a name). */
-export function materializedGiven(config: MaterializedConfig): boolean {
-  return config.store !== undefined || MATERIALIZED_OPTIONS.some((k) => config[k] !== undefined);
-}
-
-const DROPPED: SerdeName = 'json';
-
-function declareStore(
-  b: PlanBuilder,
-  node: TopologyNode,
-  name: string,
-  config: MaterializedConfig,
-  serdes: { keySerde: SerdeName; valueSerde: SerdeName },
-  options: { materialized?: boolean; sourceTopic?: string; global?: boolean } = {},
-): PendingStore {
-  const store: Omit<PendingStore, 'modelNodeId'> = {
-    name,
-    ...serdes,
-    logging: options.global ? false : (config.logging ?? true),
-    caching: config.caching ?? true,
-    storeType: config.storeType ?? 'persistent',
-    global: options.global ?? false,
-    materialized: options.materialized ?? true,
-  };
-  if (options.sourceTopic !== undefined) store.sourceTopicChangelog = options.sourceTopic;
-  const pending = b.addStore(store, node.id);
-  applyVersioned(pending, config);
-  return pending;
-}
-
-/** A KTableSource (table(), toTable()): materialized when named, or when forced downstream. */
-function sourceTableHandle(store: PendingStore): TableHandle {
-  return {
-    enableSendingOldValues(force) {
-      if (!force && !store.materialized) return false;
-      store.materialized = true;
-      return true;
-    },
-  };
-}
-
-/** Aggregation results always have their store, so they can always send old values. */
-const AGGREGATE_HANDLE: TableHandle = { enableSendingOldValues: () => true };
-
-/** KTableFilter / KTableMapValues: their own store if queryable, else ask the parent. */
-function derivedTableHandle(parent: TableHandle | undefined, queryable: boolean): TableHandle {
-  let sending = false;
-  return {
-    enableSendingOldValues(force) {
-      if (queryable) return (sending = true);
-      if (parent?.enableSendingOldValues(force)) sending = true;
-      return sending;
-    },
-  };
-}
+  AGGREGATE_HANDLE,
+  DROPPED,
+  declareStore,
+  derivedTableHandle,
+  materializedGiven,
+  sourceTableHandle,
+  type MaterializedConfig,
+} from './table-stores.js';
 
 /**
  * GroupedStreamAggregateBuilder#build: the repartition (when the grouping follows a key change)

@@ -6,7 +6,8 @@
 import type { SerdeName, WindowSpec } from '../schema.js';
 import { PlanningError, type PlanBuilder } from './builder.js';
 import { singleInput, type Flow, type Planner } from './flow.js';
-import { materializedGiven, streamAggregation } from './stateful-planners.js';
+import { streamAggregation } from './stateful-planners.js';
+import { materializedGiven } from './table-stores.js';
 import { suppressProblem } from './versioned-plan.js';
 
 const DROPPED: SerdeName = 'json';
