@@ -71,9 +71,12 @@ test('an invalid topology file lists every error with its path and deploys nothi
 test('an invalid connection is refused with its reason shown', async ({ page, designer }) => {
   await designer.open();
   await designer.newDocument();
+  // An id no spec deploys: the shared runtime runs whatever an earlier spec deployed last (the
+  // getting-started spec leaves the default my-streams-app running, with a source1 of its own).
+  await designer.setApplicationId('e2e-invalid-connection');
   await designer.dropNode('source', { x: 180, y: 180 }, 'source1');
   await designer.dropNode('count', { x: 520, y: 180 }, 'count1');
-  // a new design shows no live counters, even where its node ids match the running app's
+  // a new design shows no live counters of another app, even where its node ids match that app's
   await expect(designer.count('source1')).toHaveCount(0);
 
   // a count needs a grouped stream (groupByKey) before it, not a plain stream
