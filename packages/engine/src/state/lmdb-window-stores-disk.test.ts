@@ -87,7 +87,10 @@ function windowReads(
   return out;
 }
 
-describe('persistent window stores reading from disk', () => {
+// Each property run opens, reopens and restores several lmdb environments: 5 s on an idle
+// machine, past vitest's 20 s default on a loaded one (seen in a clean-clone CI run). The runs,
+// not the clock, are what these tests check.
+describe('persistent window stores reading from disk', { timeout: 120_000 }, () => {
   for (const serde of ['integer', 'string'] as const)
     for (const retainDuplicates of [false, true])
       it(`answer as in memory (${serde} keys${retainDuplicates ? ', with duplicates' : ''}), also after a reopen`, async () => {
@@ -215,7 +218,7 @@ function sessionReads(
   return out;
 }
 
-describe('persistent session stores reading from disk', () => {
+describe('persistent session stores reading from disk', { timeout: 120_000 }, () => {
   for (const serde of ['integer', 'string'] as const)
     it(`answer as in memory (${serde} keys), also after a reopen`, async () => {
       await withTempDir(async (dir) => {
@@ -289,103 +292,109 @@ describe('persistent session stores reading from disk', () => {
     });
 });
 
-describe('persistent window and session stores hold a bounded number of entries in memory', () => {
-  it('50,000 windows of 5,000 keys with a cache of 500: at most 500 held after each commit, every window read back from disk and updated', async () => {
-    await withTempDir(async (dir) => {
-      const spec = {
-        name: 'counts',
-        retentionMs: 1e9,
-        segmentIntervalMs: 4000,
-        keySerde: 'integer' as const,
-        valueSerde: 'long' as const,
-        changelogTopic: 'app-counts-changelog',
-      };
-      const keys = 5000;
-      const windows = 10;
-      let store = new LmdbWindowStore(spec, 0, `${dir}/w`, 500);
-      const memory = new SegmentedWindowStore(spec, 0);
-      let held = 0;
-      // Two passes, as a windowed count: each window's count read (from disk once evicted) and
-      // written back, a commit every 1,000 records.
-      for (let pass = 0; pass < 2; pass++)
-        for (let i = 0; i < keys * windows; i++) {
-          const key = i % keys;
+describe(
+  'persistent window and session stores hold a bounded number of entries in memory',
+  { timeout: 120_000 },
+  () => {
+    it('50,000 windows of 5,000 keys with a cache of 500: at most 500 held after each commit, every window read back from disk and updated', async () => {
+      await withTempDir(async (dir) => {
+        const spec = {
+          name: 'counts',
+          retentionMs: 1e9,
+          segmentIntervalMs: 4000,
+          keySerde: 'integer' as const,
+          valueSerde: 'long' as const,
+          changelogTopic: 'app-counts-changelog',
+        };
+        const keys = 5000;
+        const windows = 10;
+        let store = new LmdbWindowStore(spec, 0, `${dir}/w`, 500);
+        const memory = new SegmentedWindowStore(spec, 0);
+        let held = 0;
+        // Two passes, as a windowed count: each window's count read (from disk once evicted) and
+        // written back, a commit every 1,000 records.
+        for (let pass = 0; pass < 2; pass++)
+          for (let i = 0; i < keys * windows; i++) {
+            const key = i % keys;
+            const start = Math.floor(i / keys) * 1000;
+            const old = (store.fetch(key, start)?.value as number | undefined) ?? 0;
+            expect(old).toBe(pass);
+            store.put(key, old + 1, start, start + 1);
+            memory.put(key, old + 1, start, start + 1);
+            if (i % 1000 === 999) {
+              store.takeChangelogRecords();
+              held = Math.max(held, store.residentEntries);
+            }
+          }
+        store.takeChangelogRecords();
+        expect(held).toBeLessThanOrEqual(500);
+        expect(store.approximateNumEntries()).toBeGreaterThanOrEqual(keys * windows);
+        const all = store.all();
+        expect(all).toHaveLength(keys * windows);
+        expect(all.every((e) => e.value === 2)).toBe(true);
+        expect(plain(all)).toEqual(plain(memory.all()));
+        expect(plain(store.fetchKeyRange(10, 20, 3000, 6000))).toEqual(
+          plain(memory.fetchKeyRange(10, 20, 3000, 6000)),
+        );
+        store.close();
+        // Reopened: only the newest segments that fit the cache are loaded.
+        store = new LmdbWindowStore(spec, 0, `${dir}/w`, 500);
+        expect(store.residentEntries).toBeLessThanOrEqual(500);
+        expect(plain(store.fetchRange(4321, 0, 1e6))).toEqual(
+          plain(memory.fetchRange(4321, 0, 1e6)),
+        );
+        store.close();
+      });
+    });
+
+    it('20,000 sessions of 2,000 keys with a cache of 300: at most 300 held after each commit, merged from disk', async () => {
+      await withTempDir(async (dir) => {
+        const spec = {
+          name: 'sessions',
+          retentionMs: 1e9,
+          segmentIntervalMs: 4000,
+          keySerde: 'string' as const,
+          valueSerde: 'long' as const,
+          changelogTopic: 'app-sessions-changelog',
+        };
+        const keys = 2000;
+        const store = new LmdbSessionStore(spec, 0, `${dir}/s`, 300);
+        const memory = new SegmentedSessionStore(spec, 0);
+        let held = 0;
+        for (let i = 0; i < keys * 10; i++) {
+          const key = `user-${i % keys}`;
           const start = Math.floor(i / keys) * 1000;
-          const old = (store.fetch(key, start)?.value as number | undefined) ?? 0;
-          expect(old).toBe(pass);
-          store.put(key, old + 1, start, start + 1);
-          memory.put(key, old + 1, start, start + 1);
+          // As a session aggregation: find the key's sessions nearby, merge the latest into a new one.
+          const found = store.findSessions(key, start - 1000, start);
+          expect(plainSessions(found)).toEqual(
+            plainSessions(memory.findSessions(key, start - 1000, start)),
+          );
+          for (const s of found.slice(-1)) {
+            store.remove(s.key, s.start, s.end);
+            memory.remove(s.key, s.start, s.end);
+          }
+          const merged = found.slice(-1)[0];
+          const session = {
+            key,
+            start: merged?.start ?? start,
+            end: start + 10,
+            value: ((merged?.value as number | undefined) ?? 0) + 1,
+          };
+          store.put(session);
+          memory.put(session);
           if (i % 1000 === 999) {
             store.takeChangelogRecords();
             held = Math.max(held, store.residentEntries);
           }
         }
-      store.takeChangelogRecords();
-      expect(held).toBeLessThanOrEqual(500);
-      expect(store.approximateNumEntries()).toBeGreaterThanOrEqual(keys * windows);
-      const all = store.all();
-      expect(all).toHaveLength(keys * windows);
-      expect(all.every((e) => e.value === 2)).toBe(true);
-      expect(plain(all)).toEqual(plain(memory.all()));
-      expect(plain(store.fetchKeyRange(10, 20, 3000, 6000))).toEqual(
-        plain(memory.fetchKeyRange(10, 20, 3000, 6000)),
-      );
-      store.close();
-      // Reopened: only the newest segments that fit the cache are loaded.
-      store = new LmdbWindowStore(spec, 0, `${dir}/w`, 500);
-      expect(store.residentEntries).toBeLessThanOrEqual(500);
-      expect(plain(store.fetchRange(4321, 0, 1e6))).toEqual(plain(memory.fetchRange(4321, 0, 1e6)));
-      store.close();
+        store.takeChangelogRecords();
+        expect(held).toBeLessThanOrEqual(300);
+        const all = store.all();
+        expect(all).toHaveLength(keys);
+        expect(plainSessions(all)).toEqual(plainSessions(memory.all()));
+        expect(all.every((s) => s.value === 10 && s.start === 0)).toBe(true);
+        store.close();
+      });
     });
-  });
-
-  it('20,000 sessions of 2,000 keys with a cache of 300: at most 300 held after each commit, merged from disk', async () => {
-    await withTempDir(async (dir) => {
-      const spec = {
-        name: 'sessions',
-        retentionMs: 1e9,
-        segmentIntervalMs: 4000,
-        keySerde: 'string' as const,
-        valueSerde: 'long' as const,
-        changelogTopic: 'app-sessions-changelog',
-      };
-      const keys = 2000;
-      const store = new LmdbSessionStore(spec, 0, `${dir}/s`, 300);
-      const memory = new SegmentedSessionStore(spec, 0);
-      let held = 0;
-      for (let i = 0; i < keys * 10; i++) {
-        const key = `user-${i % keys}`;
-        const start = Math.floor(i / keys) * 1000;
-        // As a session aggregation: find the key's sessions nearby, merge the latest into a new one.
-        const found = store.findSessions(key, start - 1000, start);
-        expect(plainSessions(found)).toEqual(
-          plainSessions(memory.findSessions(key, start - 1000, start)),
-        );
-        for (const s of found.slice(-1)) {
-          store.remove(s.key, s.start, s.end);
-          memory.remove(s.key, s.start, s.end);
-        }
-        const merged = found.slice(-1)[0];
-        const session = {
-          key,
-          start: merged?.start ?? start,
-          end: start + 10,
-          value: ((merged?.value as number | undefined) ?? 0) + 1,
-        };
-        store.put(session);
-        memory.put(session);
-        if (i % 1000 === 999) {
-          store.takeChangelogRecords();
-          held = Math.max(held, store.residentEntries);
-        }
-      }
-      store.takeChangelogRecords();
-      expect(held).toBeLessThanOrEqual(300);
-      const all = store.all();
-      expect(all).toHaveLength(keys);
-      expect(plainSessions(all)).toEqual(plainSessions(memory.all()));
-      expect(all.every((s) => s.value === 10 && s.start === 0)).toBe(true);
-      store.close();
-    });
-  });
-});
+  },
+);
