@@ -1,7 +1,7 @@
 // The one tRPC instance of the runtime: its context, error shape and base procedure.
 import { initTRPC } from '@trpc/server';
 import { ZodError } from 'zod';
-import { formatPath } from '@streamwright/topology-model';
+import { inputIssues, inputMessage } from './input-issues.js';
 import { RuntimeError, runtimeCodeOf, toTRPCError, type RuntimeErrorCode } from './errors.js';
 import type { RuntimeService } from './service/runtime-service.js';
 
@@ -11,28 +11,14 @@ export interface Context {
   shutdown: AbortSignal;
 }
 
-/** One issue of a malformed request, with the dotted path of the field it is about. */
-export interface InputIssue {
-  path: string;
-  message: string;
-}
-
-function inputIssues(error: ZodError): InputIssue[] {
-  // The same path syntax as topology validation issues (`headers["x-id"]`, `nodes[2].kind`).
-  return error.issues.map((issue) => ({
-    path: formatPath(issue.path) || 'input',
-    message: issue.message,
-  }));
-}
+export type { InputIssue } from './input-issues.js';
 
 const t = initTRPC.context<Context>().create({
-  errorFormatter({ shape, error }) {
+  errorFormatter({ shape, error, input }) {
     const zodError = error.cause instanceof ZodError ? error.cause : null;
-    const issues = zodError ? inputIssues(zodError) : undefined;
+    const issues = zodError ? inputIssues(zodError, input) : undefined;
     // zod's own message is a JSON dump of its issues; users get one line per field instead.
-    const message = issues
-      ? `Invalid input: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`
-      : shape.message;
+    const message = issues ? inputMessage(issues) : shape.message;
     const runtimeCode: RuntimeErrorCode | null = runtimeCodeOf(error);
     return {
       ...shape,

@@ -89,6 +89,16 @@ describe('topics on a data dir', { timeout: 120_000 }, () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/cleanup\.policy must be "delete", "compact" or "compact,delete"/);
 
+    // the runtime API's checks and words, on a data dir too
+    const many = await sw(['topics', 'create', 't2', '--partitions', '5000']);
+    expect(many).toMatchObject({
+      code: 1,
+      stderr: 'error: Invalid input: partitions: must be an integer from 1 to 1024, got 5000\n',
+    });
+    const spaced = await sw(['topics', 'create', 'no spaces']);
+    expect(spaced.code).toBe(1);
+    expect(spaced.stderr).toMatch(/name: topic names may only contain .*, got "no spaces"/);
+
     const flag = await sw(['topics', 'create', 't2', '--config', 'noequals']);
     expect(flag.code).toBe(1);
     expect(flag.stderr).toMatch(/expected key=value/);

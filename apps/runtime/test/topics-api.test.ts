@@ -56,6 +56,41 @@ describe('topic admin', () => {
     expect(zero.data?.issues?.[0]?.path).toBe('partitions');
   });
 
+  it('says of a malformed create what field, what value and what range', async () => {
+    const message = async (input: unknown) =>
+      (await refusal(env.client.topics.create.mutate(input as never))).message;
+    expect(await message({ name: 'p0', partitions: 0 })).toBe(
+      'Invalid input: partitions: must be an integer from 1 to 1024, got 0',
+    );
+    expect(await message({ name: 'p2000', partitions: 2000 })).toBe(
+      'Invalid input: partitions: must be an integer from 1 to 1024, got 2000',
+    );
+    expect(await message({ name: 'half', partitions: 1.5 })).toBe(
+      'Invalid input: partitions: must be an integer from 1 to 1024, got 1.5',
+    );
+    expect(await message({ name: 'text', partitions: '3' })).toBe(
+      'Invalid input: partitions: must be an integer from 1 to 1024, got "3"',
+    );
+    expect(await message({ name: 'no spaces' })).toBe(
+      'Invalid input: name: topic names may only contain letters, digits, ".", "_" and "-", got "no spaces"',
+    );
+    expect(await message({ name: '' })).toBe('Invalid input: name: topic name is empty');
+    expect(await message({ name: '..' })).toBe(
+      'Invalid input: name: "." and ".." are not topic names, got ".."',
+    );
+    expect(await message({ partitions: 3 })).toBe(
+      'Invalid input: name: is required (a topic name)',
+    );
+    expect(await message({ name: 'cfg', config: { 'retention.ms': [1] } })).toBe(
+      'Invalid input: config["retention.ms"]: a topic config value is text, a number or true/false, got [1]',
+    );
+    expect(await message({ name: 'cfg', config: 5 })).toBe(
+      'Invalid input: config: must be an object of topic configs ({"retention.ms": 86400000}), got 5',
+    );
+    const names = (await env.client.topics.list.query()).map((t) => t.name);
+    for (const name of ['p0', 'p2000', 'half', 'text', 'cfg']) expect(names).not.toContain(name);
+  });
+
   it('deletes a topic with its committed offsets', async () => {
     await env.client.topics.create.mutate({ name: 'doomed' });
     await env.client.topics.produceBatch.mutate({

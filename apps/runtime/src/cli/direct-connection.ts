@@ -5,6 +5,8 @@ import { resolve } from 'node:path';
 import { openDataDir } from '../service/data-dir.js';
 import { RecordService } from '../service/record-service.js';
 import { TopicService } from '../service/topic-service.js';
+import { inputIssues, inputMessage } from '../input-issues.js';
+import { createTopicInput } from '../router/inputs.js';
 import { CliError } from './cli-error.js';
 import type { Connection } from './connection.js';
 
@@ -32,7 +34,12 @@ export async function openDirectConnection(options: DirectOptions): Promise<Conn
     describeTarget: `data dir ${dataDir}`,
     listTopics: () => topics.list(),
     describeTopic: (name) => topics.describe(name),
-    createTopic: (request) => topics.create(request),
+    // the runtime's API checks its requests; on a data dir the same checks, in the same words
+    createTopic: (request) => {
+      const checked = createTopicInput.safeParse(request);
+      if (!checked.success) throw new CliError(inputMessage(inputIssues(checked.error, request)));
+      return topics.create(checked.data);
+    },
     deleteTopic: (name) => topics.delete(name),
     produceBatch: (topic, batch) => records.produceBatch(topic, batch),
     fetch: (request, signal) => records.fetch(request, signal),

@@ -1,5 +1,6 @@
 // Live sampling of the records into and out of a node of the running app, and its breakpoints.
 import { z } from 'zod';
+import { intInRange } from '../input-issues.js';
 import {
   debugView,
   removeBreakpoint,
@@ -17,7 +18,7 @@ export const debugRouter = router({
         /** The designer's node id (a model node). */
         nodeId: z.string().min(1),
         /** The most recent records per direction to return (the node keeps up to 100). */
-        limit: z.number().int().min(1).max(100).default(20),
+        limit: intInRange(1, 100).default(20),
       }),
     )
     .query(({ input, ctx }) => sampleNode(ctx.service.deployed(), input.nodeId, input.limit)),

@@ -1,10 +1,51 @@
 // Zod schemas of the request inputs shared by several procedures.
 import { z } from 'zod';
 import { serdeSchema, topicNameSchema } from '@streamwright/topology-model';
+import { intInRange, showValue } from '../input-issues.js';
 
-export const topicInput = topicNameSchema;
-export const partitionInput = z.number().int().min(0);
-export const offsetInput = z.number().int().min(0);
+/** Kafka's legal topic names, the refused name quoted in the message. */
+export const topicInput = z
+  .string({
+    error: (issue) =>
+      issue.input === undefined
+        ? 'is required (a topic name)'
+        : `must be a topic name (text), got ${showValue(issue.input)}`,
+  })
+  .superRefine((name, ctx) => {
+    const checked = topicNameSchema.safeParse(name);
+    const first = checked.success ? null : checked.error.issues[0]!.message;
+    // Kafka's Topic.validate refuses these two as well
+    const message =
+      first ?? (name === '.' || name === '..' ? `"." and ".." are not topic names` : null);
+    if (message !== null)
+      ctx.addIssue({
+        code: 'custom',
+        message: name === '' ? message : `${message}, got ${showValue(name)}`,
+      });
+  });
+export const partitionInput = intInRange(0, Number.MAX_SAFE_INTEGER);
+export const offsetInput = intInRange(0, Number.MAX_SAFE_INTEGER);
+
+/** The most partitions `topics.create` makes one topic with. */
+export const MAX_PARTITIONS = 1024;
+
+/** A topic config value: Kafka's configs are text, numbers or booleans. */
+const topicConfigValue = z.union([z.string(), z.number(), z.boolean()], {
+  error: (issue) =>
+    `a topic config value is text, a number or true/false, got ${showValue(issue.input)}`,
+});
+
+/** `topics.create`, also checked by the CLI when it works on a data dir directly. */
+export const createTopicInput = z.object({
+  name: topicInput,
+  partitions: intInRange(1, MAX_PARTITIONS).default(1),
+  config: z
+    .record(z.string(), topicConfigValue, {
+      error: (issue) =>
+        `must be an object of topic configs ({"retention.ms": 86400000}), got ${showValue(issue.input)}`,
+    })
+    .default({}),
+});
 export const keySerdeInput = serdeSchema.default('string');
 export const valueSerdeInput = serdeSchema.default('json');
 export const headersInput = z.record(z.string(), z.string());

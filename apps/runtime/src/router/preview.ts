@@ -1,5 +1,6 @@
 // Data preview of an unsaved topology in the test driver: nothing is written anywhere.
 import { z } from 'zod';
+import { intInRange } from '../input-issues.js';
 import { runPreview } from '../service/preview.js';
 import { procedure, router } from '../trpc.js';
 import { headersInput, topicInput } from './inputs.js';
@@ -16,7 +17,7 @@ const typedRecords = z
       topic: topicInput,
       key: jsonValue,
       value: jsonValue,
-      timestamp: z.number().int().min(0).optional(),
+      timestamp: intInRange(0, Number.MAX_SAFE_INTEGER).optional(),
       headers: headersInput.optional(),
     }),
   )
@@ -24,7 +25,7 @@ const typedRecords = z
 
 const sampledRecords = z.object({
   sampleFromTopic: topicInput,
-  limit: z.number().int().min(1).max(1000).default(20),
+  limit: intInRange(1, 1000).default(20),
 });
 
 export const previewRouter = router({
@@ -34,7 +35,7 @@ export const previewRouter = router({
         topology: z.unknown(),
         records: z.union([typedRecords, sampledRecords]),
         /** Records shown per node and direction, and per topic. */
-        limit: z.number().int().min(1).max(500).default(50),
+        limit: intInRange(1, 500).default(50),
       }),
     )
     .mutation(({ input, ctx }) =>

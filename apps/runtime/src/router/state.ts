@@ -1,13 +1,14 @@
 // The store browser: interactive queries on the running app's key-value, window and session stores.
 import { z } from 'zod';
+import { intInRange } from '../input-issues.js';
 import { procedure, router } from '../trpc.js';
 
 const storeInput = z.string().min(1).max(249);
-const limitInput = z.number().int().min(1).max(1000).default(100);
+const limitInput = intInRange(1, 1000).default(100);
 /** A key as the store's key serde takes it: a JSON value (text for string keys). */
 const keyInput = z.unknown();
 /** A time in epoch milliseconds. */
-const timeInput = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const timeInput = intInRange(0, Number.MAX_SAFE_INTEGER);
 
 export const stateRouter = router({
   stores: procedure.query(({ ctx }) => ctx.service.state.stores()),

@@ -3,8 +3,10 @@
 // and consume).
 import { z } from 'zod';
 import { procedure, router } from '../trpc.js';
+import { intInRange } from '../input-issues.js';
 import {
   bytesInput,
+  createTopicInput,
   headersInput,
   keySerdeInput,
   offsetInput,
@@ -25,13 +27,7 @@ export const topicsRouter = router({
     .query(({ input, ctx }) => ctx.service.topics.describe(input.name)),
 
   create: procedure
-    .input(
-      z.object({
-        name: topicInput,
-        partitions: z.number().int().min(1).max(1024).default(1),
-        config: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
-      }),
-    )
+    .input(createTopicInput)
     .mutation(({ input, ctx }) => ctx.service.topics.create(input)),
 
   delete: procedure.input(z.object({ name: topicInput })).mutation(async ({ input, ctx }) => {
@@ -58,7 +54,7 @@ export const topicsRouter = router({
       z.object({
         topic: topicInput,
         partition: partitionInput.optional(),
-        limit: z.number().int().min(1).max(500).default(50),
+        limit: intInRange(1, 500).default(50),
         keySerde: keySerdeInput,
         valueSerde: valueSerdeInput,
       }),
@@ -72,11 +68,11 @@ export const topicsRouter = router({
         topic: topicInput,
         partition: partitionInput,
         start: z.union([
-          z.object({ offset: z.number().int().min(0) }).strict(),
-          z.object({ timestamp: z.number().int().min(0) }).strict(),
+          z.object({ offset: intInRange(0, Number.MAX_SAFE_INTEGER) }).strict(),
+          z.object({ timestamp: intInRange(0, Number.MAX_SAFE_INTEGER) }).strict(),
           z.object({ latest: z.literal(true) }).strict(),
         ]),
-        limit: z.number().int().min(1).max(500).default(50),
+        limit: intInRange(1, 500).default(50),
         keySerde: keySerdeInput,
         valueSerde: valueSerdeInput,
       }),
@@ -93,7 +89,7 @@ export const topicsRouter = router({
               key: bytesInput,
               value: bytesInput,
               partition: partitionInput.optional(),
-              timestamp: z.number().int().min(0).optional(),
+              timestamp: intInRange(0, Number.MAX_SAFE_INTEGER).optional(),
               headers: headersInput.optional(),
             }),
           )
@@ -114,8 +110,8 @@ export const topicsRouter = router({
           .array(z.object({ partition: partitionInput, offset: offsetInput }))
           .min(1)
           .max(1024),
-        maxRecords: z.number().int().min(1).max(10_000).default(500),
-        maxWaitMs: z.number().int().min(0).max(MAX_FETCH_WAIT_MS).default(0),
+        maxRecords: intInRange(1, 10_000).default(500),
+        maxWaitMs: intInRange(0, MAX_FETCH_WAIT_MS).default(0),
       }),
     )
     .mutation(async ({ input, ctx, signal }) => {

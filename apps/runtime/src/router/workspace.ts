@@ -1,5 +1,6 @@
 // The designer's workspace of saved topologies: every save a new version; diffs between versions.
 import { z } from 'zod';
+import { intInRange } from '../input-issues.js';
 import { procedure, router } from '../trpc.js';
 
 /** A saved topology's name: free text, one line. */
@@ -9,7 +10,7 @@ const nameInput = z
   .min(1)
   .max(100)
   .refine((name) => !/\p{Cc}/u.test(name), 'no control characters');
-const versionInput = z.number().int().min(1);
+const versionInput = intInRange(1, Number.MAX_SAFE_INTEGER);
 
 export const workspaceRouter = router({
   save: procedure
