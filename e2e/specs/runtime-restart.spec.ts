@@ -68,6 +68,13 @@ test('the runtime stopped and restarted under the designer', async ({
     await expect(designer.notice).toContainText('is not reachable');
     await page.screenshot({ path: test.info().outputPath('runtime-offline.png') });
     await expect(designer.node('peek1')).toBeVisible();
+    // the last numbers stay readable but are marked as not live
+    await expect(generated).toHaveAttribute('data-live', 'stale');
+    await expect(generated).toHaveClass(/is-stale/);
+    await expect(generated.locator('.sw-node__rate')).toHaveText('stale');
+    await expect(generated.getByTestId('node-busy')).toHaveCount(0);
+    await expect(page.getByTestId('counters-stale')).toBeVisible();
+    await expect(designer.count('peek1')).toHaveText('not deployed');
 
     const before = Number(await generated.getAttribute('data-total'));
     runtime = serve(port, dataDir);
@@ -84,6 +91,8 @@ test('the runtime stopped and restarted under the designer', async ({
         { timeout: 30_000 },
       )
       .toBe(true);
+    await expect(generated).toHaveAttribute('data-live', 'live');
+    await expect(page.getByTestId('counters-stale')).toHaveCount(0);
     await expect(designer.node('peek1')).toBeVisible();
   } finally {
     await page.goto('about:blank'); // no more polling of a runtime about to go away

@@ -162,6 +162,7 @@ describe('deploying', () => {
     expect(await env.client.app.status.query()).toEqual({
       deployed: false,
       topology: null,
+      deployment: null,
       status: null,
     });
     const topics = await env.client.topics.list.query();
@@ -295,7 +296,39 @@ describe('deploying', () => {
     expect(result.ok).toBe(false);
     const after = await env.client.app.status.query();
     expect(after.topology).toEqual(before.topology);
+    expect(after.deployment).toEqual(before.deployment);
     expect(after.status?.state).toBe('RUNNING');
+  });
+
+  it('names the deployed topology: a version equal for the same topology wherever its nodes are drawn', async () => {
+    const first = await env.client.app.deploy.mutate({ topology: ordersPipeline() });
+    if (!first.ok) throw new Error('expected a deploy');
+    expect(first.deployment).toMatchObject({
+      applicationId: 'orders-app',
+      version: expect.stringMatching(/^[0-9a-f]{16}$/),
+    });
+    const view = await env.client.app.status.query();
+    expect(view.deployment).toEqual(first.deployment);
+    const [event] = await collectMetrics(env.client, 1);
+    expect(event?.data.deployment).toEqual(first.deployment);
+
+    const moved = { ...ordersPipeline(), layout: { nodes: { orders: { x: 500, y: 40 } } } };
+    const again = await env.client.app.deploy.mutate({ topology: moved });
+    if (!again.ok) throw new Error('expected a deploy');
+    expect(again.deployment.version).toBe(first.deployment.version);
+
+    const other = ordersPipeline() as { nodes: { kind: string }[] };
+    const edited = {
+      ...other,
+      nodes: other.nodes.map((n) =>
+        n.kind === 'filter' ? { ...n, config: { expression: 'value.amount > 1' } } : n,
+      ),
+    };
+    const changed = await env.client.app.deploy.mutate({ topology: edited });
+    if (!changed.ok) throw new Error('expected a deploy');
+    expect(changed.deployment.version).not.toBe(first.deployment.version);
+    // put back the app the following tests expect
+    expect((await env.client.app.deploy.mutate({ topology: ordersPipeline() })).ok).toBe(true);
   });
 
   it('reads one partition, the latest records only', async () => {

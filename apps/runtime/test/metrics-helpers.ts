@@ -1,12 +1,18 @@
 import type { MetricsSnapshot } from '@streamwright/engine';
 import type { Client } from './harness.js';
 
-type LiveView = Awaited<ReturnType<Client['app']['status']['query']>>['status'];
+type AppView = Awaited<ReturnType<Client['app']['status']['query']>>;
+type LiveView = AppView['status'];
 
 export interface MetricsEvent {
   /** Milliseconds since the subscription was opened. */
   after: number;
-  data: { at: number; status: LiveView; metrics: MetricsSnapshot | null };
+  data: {
+    at: number;
+    deployment: AppView['deployment'];
+    status: LiveView;
+    metrics: MetricsSnapshot | null;
+  };
 }
 
 /** Subscribes to `metrics` and resolves with the first `count` events. */

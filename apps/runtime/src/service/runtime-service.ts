@@ -2,6 +2,7 @@
 // one deployed application (`<dataDir>/state`) and the saved deployment (`<dataDir>/app.json`).
 // Deploy, start, stop, reset and close run one at a time; reads (status, metrics, topics, lag)
 // never wait for them.
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
@@ -52,17 +53,31 @@ export interface RuntimeServiceOptions {
   backend?: BackendChoice;
 }
 
+/**
+ * Which topology is deployed: the live view names it, so a designer can tell whether the
+ * counters it receives belong to the design on its canvas.
+ */
+export interface DeploymentIdentity {
+  applicationId: string;
+  /** A hash of the canonical document without its layout: equal for the same topology. */
+  version: string;
+  deployedAt: number;
+}
+
 export type DeployResult =
-  { ok: true; status: AppStatus; warnings: string[] } | { ok: false; errors: ValidationIssue[] };
+  | { ok: true; status: AppStatus; warnings: string[]; deployment: DeploymentIdentity }
+  | { ok: false; errors: ValidationIssue[] };
 
 export interface AppView {
   deployed: boolean;
   topology: TopologyDocument | null;
+  deployment: DeploymentIdentity | null;
   status: AppStatus | null;
 }
 
 export interface LiveView {
   at: number;
+  deployment: DeploymentIdentity | null;
   status: AppStatus | null;
   metrics: MetricsSnapshot | null;
 }
@@ -75,6 +90,7 @@ interface Deployment {
   document: TopologyDocument;
   /** Every topic the application reads or writes (internal ones included). */
   topics: Set<string>;
+  identity: DeploymentIdentity;
 }
 
 export class RuntimeService {
@@ -205,7 +221,8 @@ export class RuntimeService {
     return this.serial.run(async () => {
       this.assertOpen();
       const { app, warnings } = await this.install(result.topology, start);
-      return { ok: true as const, status: app.status(), warnings };
+      const deployment = this.deployment!.identity;
+      return { ok: true as const, status: app.status(), warnings, deployment };
     });
   }
 
@@ -290,6 +307,7 @@ export class RuntimeService {
     return {
       deployed: this.deployment !== null,
       topology: this.deployment?.document ?? null,
+      deployment: this.deployment?.identity ?? null,
       status: this.app?.status() ?? null,
     };
   }
@@ -297,6 +315,7 @@ export class RuntimeService {
   live(): LiveView {
     return {
       at: Date.now(),
+      deployment: this.deployment?.identity ?? null,
       status: this.app?.status() ?? null,
       metrics: this.app?.metrics() ?? null,
     };
@@ -338,7 +357,17 @@ export class RuntimeService {
     const app = this.createApp(topology);
     if (this.app) await this.closeApp();
     const warnings = await createMissingTopics(this.backend, topology, this.logger);
-    this.deployment = { topology, document, topics: topicsUsedBy(planTopology(topology)) };
+    const identity: DeploymentIdentity = {
+      applicationId: topology.application.id,
+      version: versionOf(document),
+      deployedAt: Date.now(),
+    };
+    this.deployment = {
+      topology,
+      document,
+      topics: topicsUsedBy(planTopology(topology)),
+      identity,
+    };
     this.app = app;
     await this.store.save({ topology: document, running: start, deployedAt: Date.now() });
     this.logger.info({ applicationId: topology.application.id, start }, 'deployed');
@@ -429,6 +458,12 @@ export class RuntimeService {
 function isActive(app: StreamsApp): boolean {
   const state = app.state();
   return state === 'RUNNING' || state === 'REBALANCING';
+}
+
+/** The layout says where nodes are drawn, not what runs: moving one is the same topology. */
+function versionOf(document: TopologyDocument): string {
+  const { layout: _layout, ...running } = document;
+  return createHash('sha256').update(JSON.stringify(running)).digest('hex').slice(0, 16);
 }
 
 function canonicalDocument(topology: Topology): TopologyDocument {

@@ -9,6 +9,7 @@ export type AppView = RouterOutputs['app']['status'];
 export type AppStatus = NonNullable<AppView['status']>;
 export type TaskStatus = AppStatus['tasks'][number];
 export type ProcessingError = AppStatus['errors'][number];
+export type DeploymentIdentity = NonNullable<AppView['deployment']>;
 export type LiveView = RouterOutputs['metrics'] extends AsyncIterable<infer T> ? T : never;
 export type TopicInfo = RouterOutputs['topics']['list'][number];
 export type ReadRecord = RouterOutputs['topics']['read'][number];

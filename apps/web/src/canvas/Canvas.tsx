@@ -47,12 +47,16 @@ export function Canvas() {
     () => toFlowNodes(nodes, layout, selectedNodeIds, measured),
     [toFlowNodes, nodes, layout, selectedNodeIds, measured],
   );
-  // edges show the flow of the app the runtime runs (not of another design with the same ids)
-  const rates = useDesigner((s) =>
-    s.live.status !== null && s.live.status.applicationId === s.doc.application.id
-      ? s.live.counters
-      : NO_RATES,
-  );
+  // edges show the flow of the deployed nodes only (not of another design with the same ids,
+  // nor the last rates of a runtime gone offline)
+  const counters = useDesigner((s) => s.live.counters);
+  const match = useDesigner((s) => s.live.match);
+  const online = useDesigner((s) => s.live.connection !== 'closed');
+  const rates = useMemo(() => {
+    if (!online || match.live.size === 0) return NO_RATES;
+    if (match.state === 'same') return counters;
+    return Object.fromEntries(Object.entries(counters).filter(([id]) => match.live.has(id)));
+  }, [counters, match, online]);
   const flowEdges = useMemo(
     () => toFlowEdges(edges, selectedEdgeKeys, rates),
     [toFlowEdges, edges, selectedEdgeKeys, rates],

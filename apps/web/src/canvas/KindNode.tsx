@@ -10,12 +10,12 @@ import { formatCount, formatRate } from '../live/counters.js';
 import type { KindFlowNode } from './flow-mapping.js';
 import { LAG_THRESHOLD, lagColour, lagOf, useLagStore } from '../live/lag.js';
 import { currentStop, useDebugStore } from '../debug/debug-store.js';
+import { nodeLiveState } from '../live/deploy-match.js';
 
 /** A source's backlog: the consumer lag of its topic, as a NiFi-style back-pressure bar. */
-function SourceLag({ topic }: { topic: string }) {
-  const live = useDesigner(
-    (s) => s.live.status !== null && s.live.status.applicationId === s.doc.application.id,
-  );
+function SourceLag({ id, topic }: { id: string; topic: string }) {
+  // the backlog of the running app's own source, and only while the runtime answers
+  const live = useDesigner((s) => nodeLiveState(s.live.match, id, s.live.connection) === 'live');
   const lag = useLagStore((s) =>
     lagOf(
       s.byPartition,
@@ -38,29 +38,52 @@ function SourceLag({ topic }: { topic: string }) {
 }
 
 function NodeCounter({ id }: { id: string }) {
-  // Counters belong to the app the runtime runs: a canvas showing another application (after
-  // New or an import) must not borrow them just because its node ids match.
-  const live = useDesigner(
-    (s) => s.live.status !== null && s.live.status.applicationId === s.doc.application.id,
-  );
+  // Counters belong to the deployed topology: a node shows them only when the deployment runs
+  // it as drawn (not a New design that keeps the default application id, not a node edited
+  // since the deploy), and marks them stale while the runtime is offline.
+  const state = useDesigner((s) => nodeLiveState(s.live.match, id, s.live.connection));
   const counter = useDesigner((s) => s.live.counters[id]);
-  if (!live) return null;
+  if (state === null) return null;
+  if (state === 'changed' || state === 'added') {
+    return (
+      <div
+        className="sw-node__counter sw-node__counter--undeployed"
+        data-testid={`counter-${id}`}
+        data-live={state}
+        title={
+          state === 'changed'
+            ? 'edited since the deploy: the running app runs the deployed version (Deploy to apply)'
+            : 'added since the deploy: not running (Deploy to apply)'
+        }
+      >
+        <span className="sw-node__undeployed">
+          {state === 'changed' ? 'changed since deploy' : 'not deployed'}
+        </span>
+      </div>
+    );
+  }
+  const stale = state === 'stale';
   return (
     <div
-      className="sw-node__counter"
+      className={`sw-node__counter${stale ? ' is-stale' : ''}`}
       data-testid={`counter-${id}`}
+      data-live={state}
       data-total={counter?.total ?? 0}
       title={
-        counter
-          ? 'records processed (all tasks) and current rate'
-          : 'no Kafka Streams processor of its own (e.g. groupByKey)'
+        stale
+          ? 'the runtime is offline: the last count it reported, not a live one'
+          : counter
+            ? 'records processed (all tasks) and current rate'
+            : 'no Kafka Streams processor of its own (e.g. groupByKey)'
       }
     >
       <span className="sw-node__total" data-testid={`count-${id}`}>
         {counter ? formatCount(counter.total) : '–'}
       </span>
-      <span className="sw-node__rate">{counter ? formatRate(counter.rate) : ''}</span>
-      {counter && <NodeBusy busy={counter.busy} />}
+      <span className="sw-node__rate">
+        {stale ? 'stale' : counter ? formatRate(counter.rate) : ''}
+      </span>
+      {counter && !stale && <NodeBusy busy={counter.busy} />}
     </div>
   );
 }
@@ -84,7 +107,7 @@ function NodeBusy({ busy }: { busy: number }) {
 /** Processing errors the running app reported for this node (details in the Errors tab). */
 function NodeErrors({ id }: { id: string }) {
   const errors = useDesigner((s) =>
-    s.live.status && s.live.status.applicationId === s.doc.application.id
+    s.live.status && s.live.match.live.has(id)
       ? s.live.status.errors.filter((e) => e.modelNodeId === id).length
       : 0,
   );
@@ -159,7 +182,7 @@ function KindNodeView({ id, data, selected }: NodeProps<KindFlowNode>) {
       {summary && <div className="sw-node__summary">{summary}</div>}
       <NodeCounter id={id} />
       {(node.kind === 'source' || node.kind === 'table' || node.kind === 'globalTable') &&
-        typeof node.config.topic === 'string' && <SourceLag topic={node.config.topic} />}
+        typeof node.config.topic === 'string' && <SourceLag id={id} topic={node.config.topic} />}
       <NodeErrors id={id} />
       {outputs.map((port, i) => (
         <Handle

@@ -7,12 +7,14 @@ import { useApi } from '../api/context.js';
 import { CaretLine } from '../forms/FieldControl.js';
 import { useDesigner } from '../store/context.js';
 import { debugCommand, useDebugStore } from './debug-store.js';
+import { nodeLiveState } from '../live/deploy-match.js';
 
 export function BreakpointEditor({ nodeId }: { nodeId: string }) {
   const api = useApi();
   const running = useDesigner(
     (s) =>
-      s.live.status?.state === 'RUNNING' && s.live.status.applicationId === s.doc.application.id,
+      s.live.status?.state === 'RUNNING' &&
+      nodeLiveState(s.live.match, nodeId, s.live.connection) === 'live',
   );
   const breakpoints = useDebugStore((s) => s.view?.breakpoints);
   const error = useDebugStore((s) => s.error);

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { useApi } from '../api/context.js';
 import type { RouterOutputs } from '../api/types.js';
 import { useDesigner } from '../store/context.js';
+import { nodeLiveState } from './deploy-match.js';
 import { messageOf } from '../runtime/runtime-actions.js';
 
 type Sample = RouterOutputs['debug']['sample'];
@@ -14,8 +15,10 @@ const show = (v: unknown) =>
 
 export function NodeSample({ nodeId }: { nodeId: string }) {
   const api = useApi();
+  // only a node the deployment runs as drawn, while the runtime answers
   const running = useDesigner(
-    (s) => s.live.status !== null && s.live.status.applicationId === s.doc.application.id,
+    (s) =>
+      s.live.status !== null && nodeLiveState(s.live.match, nodeId, s.live.connection) === 'live',
   );
   const [on, setOn] = useState(false);
   const [sample, setSample] = useState<Sample | null>(null);

@@ -4,12 +4,15 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { useDesigner } from '../store/context.js';
+import { nodeLiveState } from './deploy-match.js';
 
 const POINTS = 120;
 
 export function RateSparkline({ nodeId }: { nodeId: string }) {
+  // only a node the deployment runs as drawn, while the runtime answers
   const live = useDesigner(
-    (s) => s.live.status !== null && s.live.status.applicationId === s.doc.application.id,
+    (s) =>
+      s.live.status !== null && nodeLiveState(s.live.match, nodeId, s.live.connection) === 'live',
   );
   const counter = useDesigner((s) => s.live.counters[nodeId]);
   const at = useDesigner((s) => s.live.at);

@@ -2,6 +2,7 @@
 // of the store so that the store stays free of I/O (and testable without a server).
 import type { TopologyDocument } from '@streamwright/topology-model';
 import type { ApiClient } from '../api/client.js';
+import type { AppView, DeploymentIdentity } from '../api/types.js';
 import type { DesignerStore } from '../store/designer-store.js';
 import type { Problem } from '../model/validation.js';
 
@@ -22,12 +23,50 @@ export async function openDeployed(client: ApiClient, store: DesignerStore): Pro
   const before = store.getState().revision;
   const view = await client.app.status.query();
   const { actions, revision } = store.getState();
-  actions.setLive({ deployed: view.deployed, status: view.status });
+  actions.setLive({ deployed: view.deployed, status: view.status, deployment: deploymentOf(view) });
   // an edit or import made while the answer was on its way wins: never replace the user's work
   if (view.deployed && view.topology && revision === before) {
-    actions.load(view.topology as TopologyDocument, { history: 'skip' });
+    actions.load(view.topology as TopologyDocument, {
+      history: 'skip',
+      ...(view.deployment ? { basis: view.deployment.version } : {}),
+    });
     actions.markDeployed();
   }
+}
+
+function deploymentOf(
+  view: AppView,
+): { identity: DeploymentIdentity; doc: TopologyDocument } | null {
+  return view.deployment && view.topology
+    ? { identity: view.deployment, doc: view.topology as TopologyDocument }
+    : null;
+}
+
+/**
+ * Keeps the store's copy of the deployed document current: the live stream names the deployed
+ * version every second, and the document is fetched only when that version changes (a deploy
+ * from the CLI, another browser, a restart with another topology).
+ */
+function createDeploymentSync(client: ApiClient, store: DesignerStore) {
+  let asking: string | null = null;
+  return (identity: DeploymentIdentity | null) => {
+    const { live, actions } = store.getState();
+    if (identity === null) {
+      if (live.deployment !== null) actions.setLive({ deployment: null });
+      return;
+    }
+    if (live.deployment?.version === identity.version || asking === identity.version) return;
+    asking = identity.version;
+    client.app.status.query().then(
+      (view) => {
+        asking = null;
+        actions.setLive({ deployed: view.deployed, deployment: deploymentOf(view) });
+      },
+      () => {
+        asking = null; // asked again on the next tick
+      },
+    );
+  };
 }
 
 export async function refreshStatus(client: ApiClient, store: DesignerStore): Promise<void> {
@@ -48,8 +87,12 @@ export async function deploy(client: ApiClient, store: DesignerStore): Promise<b
       );
       return false;
     }
-    actions.markDeployed();
-    actions.setLive({ deployed: true, status: result.status });
+    actions.markDeployed(result.deployment.version);
+    actions.setLive({
+      deployed: true,
+      status: result.status,
+      deployment: { identity: result.deployment, doc },
+    });
     // e.g. a declared topic that already exists with another partition count: deployed, but not
     // quite as designed, so it is said where the user looks
     const notes = result.warnings;
@@ -95,6 +138,7 @@ export async function stopApp(client: ApiClient, store: DesignerStore): Promise<
  */
 export function subscribeLive(client: ApiClient, store: DesignerStore, retryMs = 2000): () => void {
   const { actions } = store.getState();
+  const syncDeployment = createDeploymentSync(client, store);
   let current: { unsubscribe(): void } | null = null;
   let retry: ReturnType<typeof setTimeout> | null = null;
   let closed = false;
@@ -126,6 +170,7 @@ export function subscribeLive(client: ApiClient, store: DesignerStore, retryMs =
         if (!mine) return;
         actions.setConnection('open');
         actions.setLive({ status: view.status, metrics: view.metrics, at: view.at });
+        syncDeployment(view.deployment);
       },
       onConnectionStateChange: (state) => {
         if (state.state === 'pending') actions.setConnection('open');

@@ -2,6 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { createDesignerStore } from './designer-store.js';
 import { addNode, moveNodes, removeElements, setConfigField } from '../model/operations.js';
 import { emptyDocument } from '../model/new-document.js';
+import {
+  exampleTopology,
+  topologyDocumentSchema,
+  type TopologyDocument,
+} from '@streamwright/topology-model';
+
+const example = (): TopologyDocument => topologyDocumentSchema.parse(exampleTopology());
+const identity = { applicationId: 'streamwright-example', version: 'v1', deployedAt: 1 };
 
 function setup() {
   let clock = 1_000;
@@ -138,6 +146,41 @@ describe('designer store', () => {
     expect(store.getState().deployedRevision).toBe(store.getState().revision);
     add('sink');
     expect(store.getState().deployedRevision).not.toBe(store.getState().revision);
+  });
+
+  it('matches the canvas with the deployment: opened from it, edited, New', () => {
+    const { store, actions } = setup();
+    actions.load(example(), { basis: 'v1' });
+    expect(store.getState().live.match.state).toBe('none');
+    actions.setLive({ deployment: { identity, doc: example() } });
+    expect(store.getState().live.match.state).toBe('same');
+    actions.apply(setConfigField(store.getState().doc, 'filterLarge', 'expression', 'true'));
+    expect(store.getState().live.match.state).toBe('modified');
+    expect([...store.getState().live.match.changed]).toEqual(['filterLarge']);
+    actions.undo();
+    expect(store.getState().live.match.state).toBe('same');
+    // New keeps no lineage: a design of its own, not the deployed one
+    actions.load({ ...emptyDocument(), application: example().application });
+    expect(store.getState().live.match.state).toBe('other');
+    expect(store.getState().live.match.live.size).toBe(0);
+    // importing the deployed document again is the deployment again
+    actions.load(example());
+    expect(store.getState().live.match.state).toBe('same');
+    expect(store.getState().basedOn).toBe('v1');
+    actions.setLive({ deployment: null });
+    expect(store.getState().live.match.state).toBe('none');
+  });
+
+  it('a deploy makes the canvas the deployment it created', () => {
+    const { store, actions, add } = setup();
+    const id = add('source');
+    actions.markDeployed('v2');
+    const doc = store.getState().doc;
+    actions.setLive({ deployment: { identity: { ...identity, version: 'v2' }, doc } });
+    expect(store.getState().live.match.state).toBe('same');
+    add('sink');
+    expect(store.getState().live.match.state).toBe('modified');
+    expect(store.getState().live.match.live.has(id)).toBe(true);
   });
 
   it('aggregates live metrics into per-node counters', () => {

@@ -14,7 +14,8 @@ import {
   type TaskCounterMap,
   type NodeMetricsInput,
 } from '../live/counters.js';
-import type { AppStatus } from '../api/types.js';
+import type { AppStatus, DeploymentIdentity } from '../api/types.js';
+import { matchDeployment, NO_MATCH, type DeployMatch } from '../live/deploy-match.js';
 
 export interface HistoryEntry {
   diff: ModelDiff;
@@ -36,6 +37,11 @@ export interface LiveState {
   /** Whether the runtime has a deployed topology, and its status (null when not running). */
   deployed: boolean;
   status: AppStatus | null;
+  /** Which topology the runtime runs, and its document (fetched when the version changes). */
+  deployment: DeploymentIdentity | null;
+  deployedDoc: TopologyDocument | null;
+  /** The canvas against the deployed document: which nodes the counters belong to. */
+  match: DeployMatch;
   counters: CounterMap;
   /** Per task id: task-level process-total, rate and health. */
   taskCounters: TaskCounterMap;
@@ -58,10 +64,15 @@ export interface ApplyOptions {
   history?: 'record' | 'skip';
 }
 
+export interface LoadOptions extends ApplyOptions {
+  /** The deployment version the loaded document is (opening the deployed topology). */
+  basis?: string;
+}
+
 export interface DesignerActions {
   apply(diff: ModelDiff, options?: ApplyOptions): void;
   /** Replaces the whole document (New, Import, open the deployed topology). */
-  load(doc: TopologyDocument, options?: ApplyOptions): void;
+  load(doc: TopologyDocument, options?: LoadOptions): void;
   /** Asks the canvas to fit the view to the nodes (after a load). */
   requestFit(): void;
   /** Shows or hides the plan overlay (sub-topologies, repartition topics, stores). */
@@ -83,11 +94,14 @@ export interface DesignerActions {
   /** Opens the Topics view on a topic, browsing from a record when `at` is given. */
   openTopic(topic: string, at?: { partition: number; offset: number }): void;
   setServerProblems(problems: readonly Problem[] | null, origin?: 'deploy' | 'import'): void;
-  markDeployed(): void;
+  /** The canvas was deployed as `version` (it descends from that deployment from now on). */
+  markDeployed(version?: string): void;
   setConnection(state: ConnectionState): void;
   setLive(update: {
     deployed?: boolean;
     status?: AppStatus | null;
+    /** Set together: the identity and the document of what is deployed. */
+    deployment?: { identity: DeploymentIdentity; doc: TopologyDocument } | null;
     metrics?: NodeMetricsInput | null;
     at?: number;
   }): void;
@@ -98,6 +112,12 @@ export interface DesignerState {
   /** Increments on every applied diff; compared with deployedRevision for "modified". */
   revision: number;
   deployedRevision: number | null;
+  /**
+   * The deployment version the canvas descends from (opened from it or deployed from it); null
+   * after New, Import or opening a saved design. Only a descendant keeps the counters of its
+   * unchanged nodes while it differs from the deployment.
+   */
+  basedOn: string | null;
   past: readonly HistoryEntry[];
   future: readonly HistoryEntry[];
   /** The node the inspector edits: the only or the most recently selected one. */
@@ -137,6 +157,62 @@ export interface CreateDesignerStoreOptions {
 }
 
 export function createDesignerStore(options: CreateDesignerStoreOptions = {}): DesignerStore {
+  const store = createStoreWithoutMatch(options);
+  // The match follows the document, the deployment and the lineage; a layout-only change (a drag)
+  // keeps every other section's identity and is not compared again.
+  let seen:
+    | { doc: TopologyDocument; deployed: TopologyDocument | null; basedOn: string | null }
+    | undefined;
+  const refresh = (state: DesignerState) => {
+    const { doc, basedOn } = state;
+    const deployed = state.live.deployedDoc;
+    if (
+      seen &&
+      seen.deployed === deployed &&
+      seen.basedOn === basedOn &&
+      sameExceptLayout(seen.doc, doc)
+    )
+      return;
+    seen = { doc, deployed, basedOn };
+    const descends = basedOn !== null && basedOn === state.live.deployment?.version;
+    const match = matchDeployment(doc, deployed, descends);
+    // a canvas equal to the deployment descends from it, whatever its history (an import of
+    // the same file, an undo back to it)
+    if (match.state === 'same' && state.live.deployment && !descends) {
+      store.setState({ basedOn: state.live.deployment.version });
+      seen.basedOn = state.live.deployment.version;
+    }
+    if (!sameMatch(match, state.live.match))
+      store.setState({ live: { ...store.getState().live, match } });
+  };
+  refresh(store.getState());
+  store.subscribe(refresh);
+  return store;
+}
+
+function sameExceptLayout(a: TopologyDocument, b: TopologyDocument): boolean {
+  if (a === b) return true;
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const key of keys) {
+    if (key === 'layout') continue;
+    if ((a as Record<string, unknown>)[key] !== (b as Record<string, unknown>)[key]) return false;
+  }
+  return true;
+}
+
+function sameMatch(a: DeployMatch, b: DeployMatch): boolean {
+  const sameSet = (x: ReadonlySet<string>, y: ReadonlySet<string>) =>
+    x.size === y.size && [...x].every((id) => y.has(id));
+  return (
+    a.state === b.state &&
+    a.removed === b.removed &&
+    sameSet(a.live, b.live) &&
+    sameSet(a.changed, b.changed) &&
+    sameSet(a.added, b.added)
+  );
+}
+
+function createStoreWithoutMatch(options: CreateDesignerStoreOptions): DesignerStore {
   const now = options.now ?? Date.now;
   let noticeId = 0;
 
@@ -194,6 +270,7 @@ export function createDesignerStore(options: CreateDesignerStoreOptions = {}): D
       load(doc, opts) {
         commit(replaceDocument(get().doc, doc), opts);
         set({
+          basedOn: opts?.basis ?? null,
           selectedNodeId: null,
           selectedNodeIds: [],
           selectedEdgeKeys: [],
@@ -298,8 +375,12 @@ export function createDesignerStore(options: CreateDesignerStoreOptions = {}): D
           ...(problems ? { bottomTab: 'problems' } : {}),
         });
       },
-      markDeployed() {
-        set({ deployedRevision: get().revision, serverProblems: null });
+      markDeployed(version) {
+        set({
+          deployedRevision: get().revision,
+          serverProblems: null,
+          ...(version !== undefined ? { basedOn: version } : {}),
+        });
       },
       setConnection(connection) {
         if (get().live.connection !== connection) set({ live: { ...get().live, connection } });
@@ -309,6 +390,10 @@ export function createDesignerStore(options: CreateDesignerStoreOptions = {}): D
         const next: LiveState = { ...live };
         if (update.deployed !== undefined) next.deployed = update.deployed;
         if (update.status !== undefined) next.status = update.status;
+        if (update.deployment !== undefined) {
+          next.deployment = update.deployment?.identity ?? null;
+          next.deployedDoc = update.deployment?.doc ?? null;
+        }
         if (update.metrics !== undefined) {
           next.counters = aggregateCounters(update.metrics, live.counters);
           next.taskCounters = taskCounters(
@@ -326,6 +411,7 @@ export function createDesignerStore(options: CreateDesignerStoreOptions = {}): D
       doc: options.doc ?? emptyDocument(),
       revision: 0,
       deployedRevision: null,
+      basedOn: null,
       past: [],
       future: [],
       selectedNodeId: null,
@@ -346,6 +432,9 @@ export function createDesignerStore(options: CreateDesignerStoreOptions = {}): D
         connection: 'connecting',
         deployed: false,
         status: null,
+        deployment: null,
+        deployedDoc: null,
+        match: NO_MATCH,
         counters: {},
         taskCounters: {},
         at: null,

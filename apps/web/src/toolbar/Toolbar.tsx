@@ -7,14 +7,14 @@ import { emptyDocument } from '../model/new-document.js';
 import { deploy, startApp, stopApp } from '../runtime/runtime-actions.js';
 import { downloadText, exportDocument, fileNameFor, importDocument } from './file-io.js';
 import { pasteText, runAutoLayout } from '../editing/commands.js';
+import type { DeployMatch } from '../live/deploy-match.js';
 
 function StateBadge() {
   const state = useDesigner((s) => s.live.status?.state ?? null);
   const deployed = useDesigner((s) => s.live.deployed);
   const connection = useDesigner((s) => s.live.connection);
-  const modified = useDesigner(
-    (s) => s.deployedRevision !== null && s.revision !== s.deployedRevision,
-  );
+  const match = useDesigner((s) => s.live.match);
+  const runs = useDesigner((s) => s.live.deployment?.applicationId ?? null);
   const label =
     connection === 'closed'
       ? 'RUNTIME OFFLINE'
@@ -30,13 +30,43 @@ function StateBadge() {
       >
         {label.replace('_', ' ')}
       </span>
-      {modified && (
-        <span className="sw-muted sw-badge-note" data-testid="modified-since-deploy">
-          edited since deploy
+      {connection === 'closed' && match.live.size > 0 && (
+        <span className="sw-badge-note" data-testid="counters-stale">
+          counters stale (last values before the runtime went offline)
+        </span>
+      )}
+      {match.state === 'modified' && (
+        <span
+          className="sw-badge-note sw-badge-note--warn"
+          data-testid="modified-since-deploy"
+          title="The running app runs the topology as deployed: counters show on the nodes it runs as drawn. Deploy to apply the edits."
+        >
+          edited since deploy: {deployNote(match)}
+        </span>
+      )}
+      {match.state === 'other' && (
+        <span
+          className="sw-badge-note sw-badge-note--warn"
+          data-testid="not-deployed"
+          title="The counters belong to the deployed topology, not to this design. Deploy to run this one instead."
+        >
+          this design is not deployed (the runtime runs another topology{runs ? `: ${runs}` : ''})
         </span>
       )}
     </div>
   );
+}
+
+/** "2 nodes changed, 1 added, 1 removed" (or "settings changed" when only those did). */
+function deployNote(match: DeployMatch): string {
+  const parts = [
+    match.changed.size > 0
+      ? `${match.changed.size} node${match.changed.size === 1 ? '' : 's'} changed`
+      : '',
+    match.added.size > 0 ? `${match.added.size} added` : '',
+    match.removed > 0 ? `${match.removed} removed` : '',
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(', ') : 'application or topic settings changed';
 }
 
 export function Toolbar() {
