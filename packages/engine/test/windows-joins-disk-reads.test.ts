@@ -1,18 +1,22 @@
-// The window, session, stream–stream join and windowed record-cache oracle tests once more on
-// persistent stores, now holding no committed window or session in memory: after every commit
-// (the test driver commits after each record) every read of a window or session store is
-// answered from its lmdb segments, and the results must still be Kafka Streams'.
+// The window, session, stream–stream join, stream–table join with grace and windowed record-cache
+// oracle tests once more on persistent stores, now holding no committed window, session or
+// buffered record in memory: after every commit (the test driver commits after each record)
+// every read of a window or session store is answered from its lmdb segments and every record a
+// stream–table join's grace buffer releases is read back from its lmdb file, and the results
+// must still be Kafka Streams'.
 import { afterAll, expect, it } from 'vitest';
 import { windowStoreCache } from '../src/state/lmdb-window-stores.js';
+import { timeOrderedBufferCache } from '../src/state/time-ordered-buffer-disk.js';
 import {
   persistentStoresOnDisk,
   runOracleTestsOnPersistentStores,
 } from './fixtures/oracle-driver.js';
 
-const before = windowStoreCache.entries;
+const before = [windowStoreCache.entries, timeOrderedBufferCache.entries] as const;
 windowStoreCache.entries = 0;
+timeOrderedBufferCache.entries = 0;
 afterAll(() => {
-  windowStoreCache.entries = before;
+  [windowStoreCache.entries, timeOrderedBufferCache.entries] = before;
 });
 runOracleTestsOnPersistentStores();
 await import('./windows-oracle.test.js');
@@ -21,9 +25,11 @@ await import('./dsl-windows-joins-oracle.test.js');
 await import('./joins-oracle.test.js');
 await import('./record-cache-windows-oracle.test.js');
 await import('./interactive-queries-windowed-oracle.test.js');
+await import('./stream-table-grace-oracle.test.js');
 
 it('ran them on lmdb window and session stores', () => {
   const stores = persistentStoresOnDisk();
   expect(stores.some((p) => /JOINTHIS|AGGREGATE|COUNT|REDUCE/.test(p))).toBe(true);
+  expect(stores.some((p) => /JOIN-\d+-Buffer$/.test(p))).toBe(true);
   expect(stores.length).toBeGreaterThan(20);
 });

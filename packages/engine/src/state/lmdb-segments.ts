@@ -93,11 +93,19 @@ export class LmdbSegments {
 
   /**
    * A segment's entries with keys from `start` (inclusive) to `end` (exclusive; undefined: to the
-   * last), in byte order; the value is the record timestamp (int64) and the changelog value.
+   * last), in byte order (`reverse`: from `start` down to `end`, in reverse), at most `limit`; the
+   * value is the record timestamp (int64) and the changelog value.
    */
-  range(segment: number, start?: Buffer, end?: Buffer): Iterable<{ key: Buffer; value: Buffer }> {
+  range(
+    segment: number,
+    start?: Buffer,
+    end?: Buffer,
+    more?: { limit?: number; reverse?: boolean },
+  ): Iterable<{ key: Buffer; value: Buffer }> {
     this.#flushForRead();
-    const options: { start?: Buffer; end?: Buffer } = {};
+    const options: { start?: Buffer; end?: Buffer; limit?: number; reverse?: boolean } = {
+      ...more,
+    };
     if (start !== undefined) options.start = start;
     if (end !== undefined) options.end = end;
     return this.#env(segment).getRange(options) as Iterable<{ key: Buffer; value: Buffer }>;

@@ -3,8 +3,9 @@
 // the task has a state dir (a running app always has; the test driver has not); otherwise in
 // memory (`default.dsl.store: in_memory`, or the store says `inMemory`). Window and session
 // stores (windowed aggregations, stream–stream join buffers, Processor API stores) follow the same
-// rule when logged (lmdb-window-stores.ts); suppression buffers and stream–stream join outer
-// stores and stream–table join buffers are in memory either way, each owning its changelog.
+// rule when logged (lmdb-window-stores.ts), as do stream–table join buffers
+// (time-ordered-buffer-disk.ts); suppression buffers and stream–stream join outer stores are in
+// memory either way, each owning its changelog.
 // Versioned key-value stores are in memory (rebuilt from their changelog) either way.
 import { join } from 'node:path';
 import type { SerdeName, StorePlan } from '@streamwright/topology-model';
@@ -91,6 +92,7 @@ export function createTaskStore(
       return new TimeOrderedKeyValueBuffer(
         { ...common, graceMs: spec.timeOrderedBuffer?.graceMs ?? 0 },
         partition,
+        persistentPath(spec, config, common.logging),
       );
     case 'keyValue':
       return createKeyValueStore(spec, partition, config);
@@ -98,7 +100,8 @@ export function createTaskStore(
 }
 
 /**
- * Where a persistent window or session store keeps its segments, or null for an in-memory one.
+ * Where a persistent window or session store (or stream–table join buffer) keeps its segments, or
+ * null for an in-memory one.
  * Only logged stores are persistent: their segments on disk are written from the changelog
  * records each commit produces (a store with logging off stays in memory).
  */
