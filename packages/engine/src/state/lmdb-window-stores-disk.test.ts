@@ -4,21 +4,12 @@
 // random puts, with real lmdb files.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ProduceRecord, StoredRecord } from '../api.js';
-import { withTempDir } from '../backends/embedded/test-helpers.js';
+import type { ProduceRecord } from '../api.js';
+import { asRestored as stored, withTempDir } from '../backends/embedded/test-helpers.js';
 import { LmdbSessionStore, LmdbWindowStore } from './lmdb-window-stores.js';
 import { SegmentedSessionStore, type SessionEntry } from './session-store.js';
 import { SegmentedWindowStore, type WindowEntry } from './window-store.js';
 
-const stored = (r: ProduceRecord): StoredRecord => ({
-  topic: r.topic,
-  partition: 0,
-  offset: 0,
-  key: r.key ?? null,
-  value: r.value ?? null,
-  timestamp: r.timestamp ?? 0,
-  headers: {},
-});
 const plain = (es: WindowEntry[]) =>
   es.map(({ key, start, value, timestamp }) => ({ key, start, value, timestamp }));
 const plainSessions = (es: SessionEntry[]) =>

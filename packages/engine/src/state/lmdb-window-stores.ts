@@ -31,6 +31,16 @@ export const windowStoreCache = { entries: READ_CACHE_ENTRIES };
 /** A restore evicts once the store holds this much more than its bound. */
 const slack = (limit: number): number => limit + (limit >> 3);
 
+/** What the disk part needs of a segmented window or session store. */
+interface SegmentedStore {
+  readonly observedStreamTime: number;
+  readonly retentionMs: number;
+  readonly residentEntries: number;
+  segmentId(timestamp: number): number;
+  evictTo(limit: number): void;
+  adoptOnDisk(segment: number): void;
+}
+
 /** The ids of the newest segments whose entries fit within `limit` together (what is loaded). */
 function segmentsToLoad(disk: LmdbSegments, limit: number): Set<number> {
   const ids = disk.ids();
@@ -44,11 +54,67 @@ function segmentsToLoad(disk: LmdbSegments, limit: number): Set<number> {
   return load;
 }
 
-export class LmdbWindowStore extends SegmentedWindowStore {
-  override readonly persistent = true;
-  readonly #disk: LmdbSegments;
+/**
+ * A persistent store's segments on disk and its bound, for either store kind: opening loads the
+ * newest segments that fit and leaves the others on disk, a commit writes its changelog records
+ * to their segments and drops those past retention, a restored record is written as it comes.
+ */
+class OnDisk {
   readonly #limit: number;
   #closed = false;
+
+  constructor(
+    readonly disk: LmdbSegments,
+    readonly store: SegmentedStore,
+    /** Changelog keys end with the segment's time (int64) and then `suffix` − 8 more bytes. */
+    readonly suffix: number,
+    cacheEntries: number,
+  ) {
+    this.#limit = Math.max(0, cacheEntries);
+  }
+
+  /** Loads what fits (through the in-memory store's restore) and adopts the other segments. */
+  open(restore: (record: StoredRecord) => void, partition: number): void {
+    const load = segmentsToLoad(this.disk, this.#limit);
+    for (const segment of this.disk.ids()) {
+      if (load.has(segment)) this.disk.load(segment, restore, partition);
+      else this.store.adoptOnDisk(segment);
+    }
+  }
+
+  segmentOf = (key: Uint8Array): number | null =>
+    key.byteLength < this.suffix
+      ? null
+      : this.store.segmentId(readLong(viewOf(key), key.byteLength - this.suffix));
+
+  commit(out: ProduceRecord[]): void {
+    const store = this.store;
+    this.disk.addAll(out, this.segmentOf);
+    this.disk.flush();
+    this.disk.dropBelow(store.segmentId(store.observedStreamTime - store.retentionMs));
+    store.evictTo(this.#limit);
+  }
+
+  restored(record: StoredRecord): void {
+    const segment = record.key === null ? null : this.segmentOf(record.key);
+    if (segment !== null) this.disk.add(segment, record);
+    if (this.store.residentEntries > slack(this.#limit)) this.store.evictTo(this.#limit);
+  }
+
+  wipe(): void {
+    // The in-memory close() empties the store through wipe(): the disk keeps its segments then.
+    if (!this.#closed) this.disk.wipe();
+  }
+
+  close(): void {
+    this.disk.close();
+    this.#closed = true;
+  }
+}
+
+export class LmdbWindowStore extends SegmentedWindowStore {
+  override readonly persistent = true;
+  readonly #onDisk: OnDisk;
 
   constructor(
     options: WindowStoreOptions,
@@ -58,54 +124,36 @@ export class LmdbWindowStore extends SegmentedWindowStore {
   ) {
     const disk = new LmdbSegments(path, options.name ?? 'window-store');
     super(options, partition, disk);
-    this.#disk = disk;
-    this.#limit = Math.max(0, cacheEntries);
-    const load = segmentsToLoad(disk, this.#limit);
-    for (const segment of disk.ids()) {
-      if (load.has(segment)) disk.load(segment, (record) => super.restore(record), partition);
-      else this.adoptOnDisk(segment);
-    }
+    this.#onDisk = new OnDisk(disk, this, WINDOW_SUFFIX, cacheEntries);
+    this.#onDisk.open((record) => super.restore(record), partition);
   }
-
-  #segmentOf = (key: Uint8Array): number | null =>
-    key.byteLength < WINDOW_SUFFIX
-      ? null
-      : this.segmentId(readLong(viewOf(key), key.byteLength - WINDOW_SUFFIX));
 
   override takeChangelogRecords(): ProduceRecord[] {
     const out = super.takeChangelogRecords();
-    this.#disk.addAll(out, this.#segmentOf);
-    this.#disk.flush();
-    this.#disk.dropBelow(this.segmentId(this.observedStreamTime - this.retentionMs));
-    this.evictTo(this.#limit);
+    this.#onDisk.commit(out);
     return out;
   }
 
   override restore(record: StoredRecord): void {
     super.restore(record);
-    const segment = record.key === null ? null : this.#segmentOf(record.key);
-    if (segment !== null) this.#disk.add(segment, record);
-    if (this.residentEntries > slack(this.#limit)) this.evictTo(this.#limit);
+    this.#onDisk.restored(record);
   }
 
   override wipe(): void {
     super.wipe();
-    // The in-memory close() empties the store through wipe(): the disk keeps its segments then.
-    if (!this.#closed) this.#disk.wipe();
+    this.#onDisk.wipe();
   }
 
   override close(): void {
-    this.#disk.close();
-    this.#closed = true;
+    this.#onDisk.close();
     super.close();
   }
 }
 
+/** Sessions are segmented by their end: the first of the two times their keys end with. */
 export class LmdbSessionStore extends SegmentedSessionStore {
   override readonly persistent = true;
-  readonly #disk: LmdbSegments;
-  readonly #limit: number;
-  #closed = false;
+  readonly #onDisk: OnDisk;
 
   constructor(
     options: SessionStoreOptions,
@@ -115,46 +163,28 @@ export class LmdbSessionStore extends SegmentedSessionStore {
   ) {
     const disk = new LmdbSegments(path, options.name ?? 'session-store');
     super(options, partition, disk);
-    this.#disk = disk;
-    this.#limit = Math.max(0, cacheEntries);
-    const load = segmentsToLoad(disk, this.#limit);
-    for (const segment of disk.ids()) {
-      if (load.has(segment)) disk.load(segment, (record) => super.restore(record), partition);
-      else this.adoptOnDisk(segment);
-    }
+    this.#onDisk = new OnDisk(disk, this, SESSION_SUFFIX, cacheEntries);
+    this.#onDisk.open((record) => super.restore(record), partition);
   }
-
-  /** Sessions are segmented by their end. */
-  #segmentOf = (key: Uint8Array): number | null =>
-    key.byteLength < SESSION_SUFFIX
-      ? null
-      : this.segmentId(readLong(viewOf(key), key.byteLength - SESSION_SUFFIX));
 
   override takeChangelogRecords(): ProduceRecord[] {
     const out = super.takeChangelogRecords();
-    this.#disk.addAll(out, this.#segmentOf);
-    this.#disk.flush();
-    this.#disk.dropBelow(this.segmentId(this.observedStreamTime - this.retentionMs));
-    this.evictTo(this.#limit);
+    this.#onDisk.commit(out);
     return out;
   }
 
   override restore(record: StoredRecord): void {
     super.restore(record);
-    const segment = record.key === null ? null : this.#segmentOf(record.key);
-    if (segment !== null) this.#disk.add(segment, record);
-    if (this.residentEntries > slack(this.#limit)) this.evictTo(this.#limit);
+    this.#onDisk.restored(record);
   }
 
   override wipe(): void {
     super.wipe();
-    // The in-memory close() empties the store through wipe(): the disk keeps its segments then.
-    if (!this.#closed) this.#disk.wipe();
+    this.#onDisk.wipe();
   }
 
   override close(): void {
-    this.#disk.close();
-    this.#closed = true;
+    this.#onDisk.close();
     super.close();
   }
 }

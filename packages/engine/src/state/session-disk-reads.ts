@@ -1,14 +1,20 @@
 // Reads of a persistent session store's segments on disk (lmdb-segments.ts), for the segments
 // whose sessions the store no longer holds in full: entries are stored in the changelog layout
 // (SessionKeySchema: the key's bytes, then the session end and start as signed big-endian int64),
-// so a key's sessions of one segment are one key range, filtered as Kafka's hasNextCondition
-// does (a longer key starting with the key's bytes is skipped by length; negative times sort
-// after non-negative ones, so each half is its own range).
+// whose key ranges are disk-key-range.ts'.
 import { Buffer } from 'node:buffer';
 import type { KeyOrder } from './key-order.js';
 import type { LmdbSegments } from './lmdb-segments.js';
 import type { Serde } from '../serdes/serde.js';
-import { readLong, viewOf, writeLong } from './task-store.js';
+import {
+  asBuffer,
+  bySign,
+  keyBounds,
+  keyTimeRange,
+  storedKey,
+  withinKeys,
+} from './disk-key-range.js';
+import { readLong, viewOf } from './task-store.js';
 
 const SUFFIX = 16;
 const MAX = Number.MAX_SAFE_INTEGER;
@@ -22,9 +28,6 @@ export interface DiskSession {
   timestamp: number;
 }
 
-const asBuffer = (b: Uint8Array | null): Buffer =>
-  b === null ? Buffer.alloc(0) : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-
 export class SessionDiskReads {
   constructor(
     readonly disk: LmdbSegments,
@@ -34,12 +37,7 @@ export class SessionDiskReads {
 
   /** One session's value (undefined: not on disk): an exact lookup of its key. */
   one(segment: number, key: unknown, start: number, end: number): unknown {
-    const bytes = asBuffer(this.keys.serde.serialize(key));
-    const n = bytes.byteLength;
-    const stored = Buffer.alloc(n + SUFFIX);
-    bytes.copy(stored, 0);
-    writeLong(viewOf(stored), n, end);
-    writeLong(viewOf(stored), n + 8, start);
+    const stored = storedKey(asBuffer(this.keys.serde.serialize(key)), SUFFIX, end, start);
     const value = this.disk.get(segment, stored);
     return value === undefined
       ? undefined
@@ -52,22 +50,14 @@ export class SessionDiskReads {
     const id = this.keys.id(key);
     const out: DiskSession[] = [];
     const n = bytes.byteLength;
-    const range = (from: number, to: number) => {
-      const lo = Buffer.alloc(n + SUFFIX);
-      bytes.copy(lo, 0);
-      writeLong(viewOf(lo), n, from);
-      const hi = Buffer.alloc(n + SUFFIX + 1, 0xff);
-      bytes.copy(hi, 0);
-      writeLong(viewOf(hi), n, to);
-      hi[n + SUFFIX] = 0;
+    bySign(earliestEnd, MAX, (from, to) => {
+      const [lo, hi] = keyTimeRange(bytes, SUFFIX, from, to);
       for (const { key: stored, value } of this.disk.range(segment, lo, hi)) {
         if (stored.byteLength !== n + SUFFIX) continue; // a longer key with this key's bytes first
         const s = this.#session(stored, value, key, id);
         if (s.start <= latestStart) out.push(s);
       }
-    };
-    if (earliestEnd < 0) range(earliestEnd, -1);
-    range(Math.max(earliestEnd, 0), MAX);
+    });
     return out;
   }
 
@@ -82,12 +72,7 @@ export class SessionDiskReads {
     keyFrom: unknown = null,
     keyTo: unknown = null,
   ): DiskSession[] {
-    const fromBytes =
-      keyFrom === null || keyFrom === undefined
-        ? undefined
-        : asBuffer(this.keys.serde.serialize(keyFrom));
-    const toBytes =
-      keyTo === null || keyTo === undefined ? null : asBuffer(this.keys.serde.serialize(keyTo));
+    const { fromBytes, toBytes } = keyBounds(this.keys.serde, keyFrom, keyTo);
     const out: DiskSession[] = [];
     for (const { key: stored, value } of this.disk.range(segment, fromBytes)) {
       const n = stored.byteLength - SUFFIX;
@@ -95,8 +80,7 @@ export class SessionDiskReads {
       const view = viewOf(stored);
       if (readLong(view, n) < earliestEnd || readLong(view, n + 8) > latestStart) continue;
       const keyBytes = stored.subarray(0, n);
-      if (fromBytes !== undefined && Buffer.compare(keyBytes, fromBytes) < 0) continue;
-      if (toBytes !== null && Buffer.compare(keyBytes, toBytes) > 0) continue;
+      if (!withinKeys(keyBytes, fromBytes, toBytes)) continue;
       // lmdb may reuse the bytes it hands out: what a serde keeps must be a copy.
       const key = this.keys.serde.deserialize(Buffer.from(keyBytes));
       out.push(this.#session(stored, value, key, this.keys.id(key)));

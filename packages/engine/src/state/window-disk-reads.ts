@@ -1,15 +1,20 @@
 // Reads of a persistent window store's segments on disk (lmdb-segments.ts), for the segments whose
 // windows the store no longer holds in full (Segment#complete): entries are stored in the
 // changelog layout, key = the key's bytes, the window start (signed big-endian int64) and a
-// sequence number (int32), so a key's windows of one segment are one key range, as in Kafka's
-// RocksDB window stores (WindowKeySchema). Two things of that layout need care, as Kafka's
-// hasNextCondition takes care of them: a longer key that starts with the key's bytes can fall in
-// its range (filtered by length), and negative starts sort after non-negative ones (each half is
-// read as its own range). What is read is not cached: the store's cache holds what it kept.
+// sequence number (int32), as in Kafka's RocksDB window stores (WindowKeySchema); its key ranges
+// are disk-key-range.ts'. What is read is not cached: the store's cache holds what it kept.
 import { Buffer } from 'node:buffer';
 import type { KeyId, KeyOrder } from './key-order.js';
 import type { LmdbSegments } from './lmdb-segments.js';
-import { readLong, viewOf, writeLong } from './task-store.js';
+import {
+  asBuffer,
+  bySign,
+  keyBounds,
+  keyTimeRange,
+  storedKey,
+  withinKeys,
+} from './disk-key-range.js';
+import { readLong, viewOf } from './task-store.js';
 import type { WindowChangelogFormat } from './window-changelog.js';
 import { ColumnSegment, type WindowRead } from './window-columns.js';
 import type { KeyRange } from './window-range-reads.js';
@@ -19,9 +24,6 @@ const bySeq = (a: { start: number; seq: number }, b: { start: number; seq: numbe
   a.start - b.start || a.seq - b.seq;
 
 const SUFFIX = 12;
-
-const asBuffer = (b: Uint8Array | null): Buffer =>
-  b === null ? Buffer.alloc(0) : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 
 export class WindowDiskReads {
   constructor(
@@ -37,11 +39,7 @@ export class WindowDiskReads {
    * RocksDBWindowStore#fetch(key, time) gets toStoreKeyBinary(key, time, 0).
    */
   one(segment: number, key: unknown, start: number): Slot | undefined {
-    const bytes = asBuffer(this.keys.serde.serialize(key));
-    const n = bytes.byteLength;
-    const stored = Buffer.alloc(n + SUFFIX);
-    bytes.copy(stored, 0);
-    writeLong(viewOf(stored), n, start);
+    const stored = storedKey(asBuffer(this.keys.serde.serialize(key)), SUFFIX, start);
     const value = this.disk.get(segment, stored);
     return value === undefined ? undefined : this.#slot(stored, value, key, this.keys.id(key));
   }
@@ -51,8 +49,7 @@ export class WindowDiskReads {
     const bytes = asBuffer(this.keys.serde.serialize(key));
     const id = this.keys.id(key);
     const out: Slot[] = [];
-    if (from < 0) this.#keyRange(segment, bytes, key, id, from, Math.min(to, -1), out);
-    if (to >= 0) this.#keyRange(segment, bytes, key, id, Math.max(from, 0), to, out);
+    bySign(from, to, (lo, hi) => this.#keyRange(segment, bytes, key, id, lo, hi, out));
     if (out.length > 1) out.sort((a, b) => a.start - b.start || a.seq - b.seq);
     return out;
   }
@@ -67,14 +64,8 @@ export class WindowDiskReads {
     out: Slot[],
   ): void {
     const n = bytes.byteLength;
-    const lo = Buffer.alloc(n + SUFFIX);
-    bytes.copy(lo, 0);
-    writeLong(viewOf(lo), n, from);
     // Exclusive end just past (key, to, any sequence number).
-    const hi = Buffer.alloc(n + SUFFIX + 1);
-    bytes.copy(hi, 0);
-    writeLong(viewOf(hi), n, to);
-    hi.fill(0xff, n + 8, n + SUFFIX);
+    const [lo, hi] = keyTimeRange(bytes, SUFFIX, from, to);
     for (const { key: stored, value } of this.disk.range(segment, lo, hi)) {
       if (stored.byteLength !== n + SUFFIX) continue; // a longer key with this key's bytes first
       out.push(this.#slot(stored, value, key, id));
@@ -92,12 +83,7 @@ export class WindowDiskReads {
     keyFrom: unknown = null,
     keyTo: unknown = null,
   ): Slot[] {
-    const fromBytes =
-      keyFrom === null || keyFrom === undefined
-        ? undefined
-        : asBuffer(this.keys.serde.serialize(keyFrom));
-    const toBytes =
-      keyTo === null || keyTo === undefined ? null : asBuffer(this.keys.serde.serialize(keyTo));
+    const { fromBytes, toBytes } = keyBounds(this.keys.serde, keyFrom, keyTo);
     // Every key at or above keyFrom sorts at or above keyFrom's bytes; the end is exact only when
     // no key's bytes can be a prefix of another's.
     let end: Buffer | undefined;
@@ -113,8 +99,7 @@ export class WindowDiskReads {
       const start = readLong(view, n);
       if (start < from || start > to) continue;
       const keyBytes = stored.subarray(0, n);
-      if (fromBytes !== undefined && Buffer.compare(keyBytes, fromBytes) < 0) continue;
-      if (toBytes !== null && Buffer.compare(keyBytes, toBytes) > 0) continue;
+      if (!withinKeys(keyBytes, fromBytes, toBytes)) continue;
       // lmdb may reuse the bytes it hands out: what a serde keeps must be a copy.
       const key = this.keys.serde.deserialize(Buffer.from(keyBytes));
       out.push(this.#slot(stored, value, key, this.keys.id(key)));
