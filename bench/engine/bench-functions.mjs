@@ -23,6 +23,13 @@ import { BroadcastChannel, isMainThread, threadId } from 'node:worker_threads';
 let processed = 0;
 let firstCpuNs = null;
 let gcNs = 0;
+/**
+ * This thread's counters when the current app took it. A worker from the process's pool
+ * (docs/ENGINE.md, "Worker pool") ran earlier apps: its figures count from here. Zero for a fresh
+ * worker (its start-up counts, as before the pool) and on the main thread (which takes differences).
+ */
+let base = { cpuNs: 0, waitNs: 0, gcNs: 0 };
+let apps = 0;
 
 /** Slots of 16 int32s (64 bytes: one cache line each, so the threads' stores do not contend). */
 const SLOTS = 64;
@@ -64,9 +71,18 @@ new PerformanceObserver((list) => {
   for (const e of list.getEntries()) gcNs += e.duration * 1e6;
 }).observe({ entryTypes: ['gc'] });
 
-/** This thread's counters now (cumulative; the caller takes differences). */
+/** This thread's counters now (on the main thread cumulative: the caller takes differences). */
 export function threadStats() {
-  return { threadId, processed, firstCpuNs, gcNs, ...threadTimes() };
+  const { cpuNs, waitNs } = threadTimes();
+  return {
+    threadId,
+    processed,
+    firstCpuNs: firstCpuNs === null ? null : firstCpuNs - base.cpuNs,
+    gcNs: gcNs - base.gcNs,
+    cpuNs: cpuNs - base.cpuNs,
+    waitNs: waitNs - base.waitNs,
+    reused: apps > 1,
+  };
 }
 
 /** Resets the first-record mark and the progress slots (the main thread runs one app after another). */
@@ -101,4 +117,10 @@ if (!isMainThread) {
   };
 }
 
-export default { functions };
+/** Called by every worker for every app it runs (a pooled worker runs several). */
+export default function registries() {
+  if (apps++ > 0) base = { ...threadTimes(), gcNs };
+  processed = 0;
+  firstCpuNs = null;
+  return { functions };
+}

@@ -46,6 +46,8 @@ export function threadReport(records, threads, cpu, before, after, workers) {
     otherNsPerRecord: (totalNs - mainNs - (threads > 1 ? streamNs : 0)) / n,
     totalNsPerRecord: totalNs / n,
     split: streams.map((t) => t.processed),
+    // Workers an earlier app left in the process's pool (their start-up counts from the app).
+    reusedWorkers: threads > 1 ? workers.filter((w) => w.reused).length : 0,
   };
 }
 
@@ -92,7 +94,8 @@ export function print(row) {
     );
     if (threads !== '1')
       console.log(
-        `               records per thread: ${t.split.map((s) => s.join(' / ')).join(', ')}${t.workersSeen < Number(threads) ? ' (a worker did not answer)' : ''}`,
+        `               records per thread: ${t.split.map((s) => s.join(' / ')).join(', ')}${t.workersSeen < Number(threads) ? ' (a worker did not answer)' : ''}; ` +
+          `workers from the pool: ${t.reusedWorkers} per run (median)`,
       );
   }
   if (row.engineVsPlain !== undefined)

@@ -24,6 +24,12 @@ export type {
   NewTopic,
 } from './backends/embedded/index.js';
 export { createStreamsApp, createStreamsAppFromPlan } from './app/streams-app.js';
+export {
+  configureWorkerPool,
+  drainWorkerPool,
+  workerPoolStats,
+} from './thread/worker/worker-pool.js';
+export type { WorkerPoolOptions, WorkerPoolStats } from './thread/worker/worker-pool.js';
 export { AppDebugger, STATE_ENTRIES, TRACE_LIMIT } from './debug/app-debugger.js';
 export type {
   Breakpoint,

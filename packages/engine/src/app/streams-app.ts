@@ -194,7 +194,14 @@ class StreamsAppImpl implements StreamsApp {
           onFatal,
         };
         const thread: StreamThreadHandle = inWorkers
-          ? new WorkerStreamThread(i, { ...common, plan: this.#plan, workerModule, joinGate })
+          ? new WorkerStreamThread(i, {
+              ...common,
+              plan: this.#plan,
+              workerModule,
+              joinGate,
+              // Only a cleanly closed app's workers go back to the pool, never a failed one's.
+              reusable: () => this.#lifecycle.state === 'PENDING_SHUTDOWN',
+            })
           : new StreamThread(i, {
               ...common,
               subtopologies: streamSubtopologies,

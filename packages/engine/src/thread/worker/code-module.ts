@@ -20,7 +20,19 @@ type Exported =
     };
 
 export async function loadCodeModule(specifier: string): Promise<CodeRegistries> {
-  const ns = (await importModule(specifier)) as Record<string, unknown>;
+  return registriesOf(specifier, await importCodeModule(specifier));
+}
+
+/** The module's namespace (its top level runs once per worker). */
+export async function importCodeModule(specifier: string): Promise<Record<string, unknown>> {
+  return (await importModule(specifier)) as Record<string, unknown>;
+}
+
+/** The registries a module's namespace exports; a function export is called (once per app). */
+export async function registriesOf(
+  specifier: string,
+  ns: Record<string, unknown>,
+): Promise<CodeRegistries> {
   let value: unknown = ns['default'] ?? ns['registries'] ?? ns;
   if (typeof value === 'function') value = await (value as () => unknown)();
   if (typeof value !== 'object' || value === null) {

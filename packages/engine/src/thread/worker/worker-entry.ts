@@ -31,6 +31,9 @@ import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import { threadId } from 'node:worker_threads';
 
+/** Emitted on `process` by worker-main.ts when a pooled worker's first app is over. */
+const IDLE_EVENT = 'streamwright:worker-idle';
+
 /** A thread that runs this long has compiled its record path; a cache written then includes it. */
 const CACHE_AFTER_MS = 5_000;
 
@@ -73,6 +76,10 @@ if (cacheFile !== null && (cached === undefined || script.cachedDataRejected ===
   };
   setTimeout(write, CACHE_AFTER_MS).unref();
   process.once('exit', write);
+  // A pooled worker (worker-pool.ts) may never exit on its own (the process ends it): its first
+  // app's thread has run by the time it goes idle, so that is a moment with the record path
+  // compiled too (worker-main.ts emits this).
+  process.once(IDLE_EVENT, write);
 }
 
 const module = { exports: {} };

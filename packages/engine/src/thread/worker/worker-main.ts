@@ -2,23 +2,19 @@
 // compiled per thread), takes TypeScript code from the worker module, reaches the main thread's
 // backend through a port, keeps its metrics in shared memory owned by the main thread's registry,
 // and reports state changes, errors and logs to the main thread (worker-stream-thread.ts).
+//
+// The app's side of it is a session (worker-session.ts). A worker spawned for the pool
+// (WorkerInit.pooled) does not exit when its session ends: once the session has let go of
+// everything, it checks that it holds no more handles than before its first app (ports, ref'd
+// timers, sockets, file requests: process.getActiveResourcesInfo()), reports itself 'idle' with
+// what it still holds, and runs the next app's session when the main thread sends 'assign'.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { EngineLogger, ProcessingError } from '../../api.js';
-import { GlobalStateUpdater } from '../../app/global-state.js';
-import { answerStoreQuery } from '../../app/store-query.js';
+import type { EngineLogger } from '../../api.js';
 import { errorMessage } from '../../errors.js';
-import { MetricsRegistry } from '../../metrics/metrics-registry.js';
-import { compilePlan } from '../../processor/compile.js';
-import { FailedProcessingError } from '../../processor/processing-failure.js';
-import type { CodeRegistries } from '../../processor/registries.js';
-import { StreamThread } from '../stream-thread.js';
 import { toWire } from './backend-server.js';
-import { BackendClient } from './backend-client.js';
-import { loadCodeModule } from './code-module.js';
-import { remoteSlots, remoteTopicMetadata } from './slot-channel.js';
 import type { ThreadCommand, ThreadEvent, WorkerInit } from './worker-messages.js';
+import { WorkerSession } from './worker-session.js';
 
-const init = workerData as WorkerInit;
 const port = parentPort!;
 
 function post(event: ThreadEvent): void {
@@ -48,125 +44,58 @@ const logger: EngineLogger = {
     }),
 };
 
-// A stop may arrive while the worker is still loading: it is remembered, and the thread then never
-// starts (or stops right after its start, which StreamThread handles).
-let stopRequested = false;
-let stopThread: (() => void) | null = null;
-// The thread joins its group when the main thread says so: after every worker of the app loaded.
-let joinNow!: () => void;
-const joinSignal = new Promise<void>((resolve) => (joinNow = resolve));
-// The thread whose tasks' stores answer interactive queries (none before it exists: no stores).
-let queried: StreamThread | null = null;
+/** The handles this worker held once its first app's code had loaded (the module's own). */
+let baseline: Map<string, number> | null = null;
+let session: WorkerSession | null = null;
+
 port.on('message', (m: ThreadCommand) => {
-  if (m.type === 'join') return joinNow();
-  if (m.type === 'query') {
-    try {
-      const stores = [];
-      for (const task of queried?.tasks.values() ?? []) stores.push(...task.stores);
-      post({ type: 'query-result', id: m.id, ok: true, answer: answerStoreQuery(m.query, stores) });
-    } catch (error) {
-      post({ type: 'query-result', id: m.id, ok: false, error: toWire(error) });
-    }
-    return;
-  }
-  stopRequested = true;
-  joinNow();
-  stopThread?.();
+  if (m.type === 'assign') begin(m.init);
+  else session?.command(m);
 });
+begin(workerData as WorkerInit);
 
-async function main(): Promise<void> {
-  const registries: CodeRegistries =
-    init.workerModule === null ? {} : await loadCodeModule(init.workerModule);
-  const compiled = compilePlan(init.plan, registries);
-  const backend = new BackendClient(init.backendPort);
-  backend.lookupMetadata = remoteTopicMetadata(init.slots);
-  const metrics = new MetricsRegistry(
-    init.config.applicationId,
-    {},
-    Date.now,
-    remoteSlots(init.slots),
-  );
-  // The main thread gets a copy of each error; a dead-letter copy's offset, known only after the
-  // next flush, follows under the error's id.
-  const errorIds = new WeakMap<ProcessingError, number>();
-  let nextErrorId = 1;
-  const onError = (error: ProcessingError): void => {
-    const id = nextErrorId++;
-    if (error.deadLetter !== undefined) errorIds.set(error, id);
-    post({ type: 'error', error, id });
-  };
-  const onDeadLetterWritten = (error: ProcessingError): void => {
-    const id = errorIds.get(error);
-    const where = error.deadLetter;
-    if (id === undefined || where?.offset === undefined) return;
-    errorIds.delete(error);
-    post({ type: 'dead-letter', id, partition: where.partition ?? 0, offset: where.offset });
-  };
-
-  // Global tables: each worker keeps its own replica, loaded before its thread processes anything
-  // (counted in a registry of its own: the main thread reports the global task's metrics).
-  const globals = compiled.filter((s) => s.global);
-  let global: GlobalStateUpdater | null = null;
-  if (globals.length > 0) {
-    global = new GlobalStateUpdater(backend, globals, {
-      config: init.config,
-      metrics: new MetricsRegistry(init.config.applicationId, {}),
-      logger,
-      onError,
-      onFatal: (error) => post({ type: 'fatal', error: toWire(error), detail: null }),
-    });
-    await global.start();
-  }
-
-  const thread = new StreamThread(init.index, {
-    backend,
-    config: init.config,
-    subtopologies: compiled.filter((s) => !s.global),
-    // Never called here: the client sends 'app' and the main thread applies the app's assignor.
-    assignor: { name: 'streams', assign: () => new Map() },
-    metrics,
+function begin(init: WorkerInit): void {
+  const current = new WorkerSession(init, {
+    post,
     logger,
-    onError,
-    onDeadLetterWritten,
-    onFatal: (_thread, error) =>
-      post({
-        type: 'fatal',
-        error: toWire(error),
-        detail: error instanceof FailedProcessingError ? error.detail : null,
-      }),
+    onCodeLoaded: () => (baseline ??= resourceCounts()),
   });
-  thread.lifecycle.onChange((state) => post({ type: 'state', state }));
-  queried = thread;
-
-  // Closing every port lets the worker exit on its own.
-  const release = async (): Promise<void> => {
-    await global?.stop();
-    post({ type: 'stopped' });
-    await backend.close();
-    init.slots.requests.close();
-    init.slots.replies.close();
-    port.close();
-  };
-  const shutdown = async (): Promise<void> => {
-    await thread.stopped();
-    await release();
-  };
-  if (stopRequested) return release();
-  post({ type: 'ready' });
-  await joinSignal;
-  if (stopRequested) return release();
-  await thread.start();
-  post({ type: 'started' });
-  stopThread = () => {
-    thread.requestStop();
-    void shutdown();
-  };
-  if (stopRequested) stopThread();
+  session = current;
+  current.run().then(
+    async () => {
+      session = null;
+      if (!init.pooled) return port.close(); // nothing holds the worker any more: it exits
+      // worker-entry.ts writes V8's code cache then, if this worker is the one to write it.
+      (process as NodeJS.EventEmitter).emit('streamwright:worker-idle');
+      post({ type: 'idle', leftovers: await leftovers() });
+    },
+    (error: unknown) => post({ type: 'start-failed', error: toWire(error) }),
+  );
 }
 
-main().catch((error: unknown) => {
-  post({ type: 'start-failed', error: toWire(error) });
-});
+function resourceCounts(): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const r of process.getActiveResourcesInfo()) counts.set(r, (counts.get(r) ?? 0) + 1);
+  return counts;
+}
+
+/**
+ * What the worker holds beyond its baseline once the session is over, [] when nothing. A port's
+ * close takes effect on a later turn of the event loop: this waits up to ~50 ms for it.
+ */
+async function leftovers(): Promise<string[]> {
+  let extra: string[] = [];
+  for (let attempt = 0; attempt < 50; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    extra = [];
+    for (const [kind, n] of resourceCounts()) {
+      const over = n - (baseline?.get(kind) ?? 0);
+      for (let i = 0; i < over; i++) extra.push(kind);
+    }
+    if (extra.length === 0) break;
+  }
+  return extra;
+}
 
 function loggable(obj: object): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -17,6 +17,11 @@ export interface WorkerInit {
   workerModule: string | null;
   backendPort: MessagePort;
   slots: SlotChannelEnd;
+  /**
+   * The worker goes idle after this app instead of exiting ('idle'), for the process's worker
+   * pool (worker-pool.ts) to give to a later app ('assign').
+   */
+  pooled: boolean;
 }
 
 /** Worker → main, on the worker's parentPort. */
@@ -34,13 +39,22 @@ export type ThreadEvent =
   | { type: 'fatal'; error: WireError; detail: ProcessingError | null }
   | { type: 'log'; level: 'info' | 'warn' | 'error'; obj: Record<string, unknown>; msg?: string }
   | { type: 'stopped' }
+  /**
+   * A pooled worker's session is over and released. `leftovers`: handles it holds beyond those of
+   * its first app's code once loaded (a port, a ref'd timer…); any makes it ineligible for reuse.
+   */
+  | { type: 'idle'; leftovers: string[] }
   /** The answer to interactive query `id` (store-query.ts), run on this worker's stores. */
   | { type: 'query-result'; id: number; ok: true; answer: StoreQueryAnswer }
   | { type: 'query-result'; id: number; ok: false; error: WireError };
 
 /**
  * Main → worker: 'join' once every worker of the app is ready (its thread then starts); 'query'
- * runs an interactive query on the worker's stores.
+ * runs an interactive query on the worker's stores; 'assign' gives an idle pooled worker its next
+ * app (its ports in the message's transfer list).
  */
 export type ThreadCommand =
-  { type: 'join' } | { type: 'stop' } | { type: 'query'; id: number; query: StoreQuery };
+  | { type: 'join' }
+  | { type: 'stop' }
+  | { type: 'query'; id: number; query: StoreQuery }
+  | { type: 'assign'; init: WorkerInit };

@@ -20,6 +20,7 @@ import { BackendServer, topicMetadataOf } from './backend-server.js';
 import type { JoinGate } from './join-gate.js';
 import type { WireError } from './protocol.js';
 import { serveSlots } from './slot-channel.js';
+import { workerPool } from './worker-pool.js';
 import type { ThreadCommand, ThreadEvent, WorkerInit } from './worker-messages.js';
 
 export interface WorkerStreamThreadContext {
@@ -35,6 +36,11 @@ export interface WorkerStreamThreadContext {
   joinGate?: JoinGate;
   onError: (error: ProcessingError) => void;
   onFatal: (thread: StreamThreadHandle, error: unknown) => void;
+  /**
+   * Asked when the worker's thread has stopped: may the worker go back to the process's pool
+   * (worker-pool.ts)? The app says no when it failed (its workers are never reused).
+   */
+  reusable?: () => boolean;
 }
 
 /** How long a stopping worker may take to exit after its thread stopped before it is terminated. */
@@ -55,6 +61,10 @@ export class WorkerStreamThread implements StreamThreadHandle {
   #started: Promise<void> = Promise.resolve();
   #stopRequested = false;
   #finished = false;
+  /** The worker crashed, failed to start or reported a fatal error: never reused. */
+  #failed = false;
+  /** The worker came from the pool (it ran an earlier app's thread). */
+  #reused = false;
   /** Interactive queries sent to the worker and not answered yet, by id. */
   readonly #queries = new Map<
     number,
@@ -71,6 +81,11 @@ export class WorkerStreamThread implements StreamThreadHandle {
 
   get state(): ThreadState {
     return this.lifecycle.state;
+  }
+
+  /** Whether this thread runs on a worker an earlier app left in the pool. */
+  get reusedWorker(): boolean {
+    return this.#reused;
   }
 
   /**
@@ -107,8 +122,16 @@ export class WorkerStreamThread implements StreamThreadHandle {
       workerModule: this.#ctx.workerModule,
       backendPort: port2,
       slots: slots.end,
+      pooled: workerPool.enabled,
     };
-    const worker = spawnStreamWorker(init, [port2, slots.end.requests, slots.end.replies]);
+    const transfer = [port2, slots.end.requests, slots.end.replies];
+    const key = workerKey(this.#ctx.workerModule);
+    const idle = workerPool.take(key);
+    const worker = idle ?? spawnStreamWorker(init, transfer);
+    if (idle !== null) {
+      this.#reused = true;
+      idle.postMessage({ type: 'assign', init } satisfies ThreadCommand, transfer);
+    }
     this.#worker = worker;
     let exited!: () => void;
     this.#stoppedSignal = new Promise<void>((resolve) => (exited = resolve));
@@ -132,17 +155,22 @@ export class WorkerStreamThread implements StreamThreadHandle {
           resolve();
         } else if (event.type === 'start-failed') {
           const error = fromWire(event.error);
+          this.#failed = true;
           this.#finish();
           if (!started) fail(error);
         } else if (event.type === 'stopped') {
           this.#finished = true;
           void this.#exitSoon(worker);
+        } else if (event.type === 'idle') {
+          if (this.#toPool(worker, key, event.leftovers)) exited();
+          else void worker.terminate(); // its 'exit' follows
         } else {
           this.#onEvent(event);
         }
       });
       worker.on('error', (error) => {
         // An uncaught exception in the worker: the thread is gone.
+        this.#failed = true;
         this.#ctx.logger.error(
           { thread: this.name, err: error.message },
           'stream thread worker crashed',
@@ -224,6 +252,7 @@ export class WorkerStreamThread implements StreamThreadHandle {
         return;
       }
       case 'fatal':
+        this.#failed = true;
         this.#ctx.onFatal(
           this,
           event.detail !== null
@@ -248,6 +277,26 @@ export class WorkerStreamThread implements StreamThreadHandle {
     }
   }
 
+  /**
+   * A pooled worker whose session ended cleanly goes back to the pool, unless it failed, its app
+   * failed, it still holds handles of the app, or the pool is full of newer ones or off.
+   */
+  #toPool(worker: Worker, key: string, leftovers: string[]): boolean {
+    if (this.#failed || this.#ctx.reusable?.() === false || !workerPool.enabled) return false;
+    if (leftovers.length > 0) {
+      this.#ctx.logger.info(
+        { thread: this.name, leftovers },
+        'stream thread worker not reused: it still holds handles after its thread stopped',
+      );
+      return false;
+    }
+    // Only this thread's listeners: the Worker's own (which ref its port) stay.
+    for (const event of ['message', 'error', 'exit']) worker.removeAllListeners(event);
+    this.#finish(false);
+    this.#worker = null;
+    return workerPool.offer(key, worker);
+  }
+
   async #exitSoon(worker: Worker): Promise<void> {
     const timer = setTimeout(() => void worker.terminate(), EXIT_GRACE_MS);
     timer.unref();
@@ -255,8 +304,11 @@ export class WorkerStreamThread implements StreamThreadHandle {
     clearTimeout(timer);
   }
 
-  /** The worker is done (stopped, failed to start, or crashed): release its side of things. */
-  #finish(): void {
+  /**
+   * The worker is done (stopped, failed to start, or crashed) or back in the pool: release its
+   * side of things.
+   */
+  #finish(terminate = true): void {
     if (this.#server === null) return;
     void this.#server.close();
     this.#server = null;
@@ -276,8 +328,20 @@ export class WorkerStreamThread implements StreamThreadHandle {
         m.stateCode = TASK_STATE_CODES.indexOf('FAILED');
       }
     }
-    void this.#worker?.terminate();
+    if (terminate) void this.#worker?.terminate();
   }
+}
+
+/**
+ * Workers are interchangeable when they run the same code: the same entry (built bundle, tsc
+ * output, or the sources through tsx) and the same worker module (its module-level state, as
+ * static fields in the JVM, stays with the worker; a module's exported function is called again
+ * for every app).
+ */
+function workerKey(workerModule: string | null): string {
+  const here = import.meta.url;
+  const entry = here.endsWith('.ts') ? `tsx:${here}` : builtEntry(here).href;
+  return `${entry}\n${workerModule ?? ''}`;
 }
 
 /**
