@@ -31,15 +31,19 @@ function StateBadge() {
         {label.replace('_', ' ')}
       </span>
       {connection === 'closed' && match.live.size > 0 && (
-        <span className="sw-badge-note" data-testid="counters-stale">
-          counters stale (last values before the runtime went offline)
+        <span
+          className="sw-badge-note"
+          data-testid="counters-stale"
+          title="The counters are the last values the runtime sent before it went offline; they go live again when it is back."
+        >
+          counters stale
         </span>
       )}
       {match.state === 'modified' && (
         <span
           className="sw-badge-note sw-badge-note--warn"
           data-testid="modified-since-deploy"
-          title="The running app runs the topology as deployed: counters show on the nodes it runs as drawn. Deploy to apply the edits."
+          title={`Edited since deploy: ${deployNote(match)}. The running app runs the topology as deployed: counters show on the nodes it runs as drawn. Deploy to apply the edits.`}
         >
           edited since deploy: {deployNote(match)}
         </span>
@@ -48,25 +52,23 @@ function StateBadge() {
         <span
           className="sw-badge-note sw-badge-note--warn"
           data-testid="not-deployed"
-          title="The counters belong to the deployed topology, not to this design. Deploy to run this one instead."
+          title={`This design is not the deployed topology${runs ? ` (the runtime runs ${runs})` : ''}: no counters are shown on it. Deploy to run this one instead.`}
         >
-          this design is not deployed (the runtime runs another topology{runs ? `: ${runs}` : ''})
+          not deployed{runs ? ` · runtime runs ${runs}` : ''}
         </span>
       )}
     </div>
   );
 }
 
-/** "2 nodes changed, 1 added, 1 removed" (or "settings changed" when only those did). */
+/** "2 changed, 1 added, 1 removed" nodes (or "settings changed" when only those did). */
 function deployNote(match: DeployMatch): string {
   const parts = [
-    match.changed.size > 0
-      ? `${match.changed.size} node${match.changed.size === 1 ? '' : 's'} changed`
-      : '',
+    match.changed.size > 0 ? `${match.changed.size} changed` : '',
     match.added.size > 0 ? `${match.added.size} added` : '',
     match.removed > 0 ? `${match.removed} removed` : '',
   ].filter(Boolean);
-  return parts.length > 0 ? parts.join(', ') : 'application or topic settings changed';
+  return parts.length > 0 ? parts.join(', ') : 'settings changed';
 }
 
 export function Toolbar() {
@@ -284,7 +286,11 @@ export function Toolbar() {
           ?
         </button>
       </div>
-      <div className="sw-toolbar__group" role="group" aria-label="Application">
+      <div
+        className="sw-toolbar__group sw-toolbar__group--app"
+        role="group"
+        aria-label="Application"
+      >
         <button
           type="button"
           className="sw-button sw-button--primary"
