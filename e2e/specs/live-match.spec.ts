@@ -23,11 +23,13 @@ test('counters show only on the nodes the runtime runs as drawn', async ({ page,
   await designer.open();
   await designer.importJson('live-match.json', JSON.stringify(topology));
   await designer.deploy();
+  // RUNNING may still be the previous spec's app: the notice says this one is deployed
+  await expect(designer.notice).toContainText('Deployed e2e-live-match');
   for (const key of ['a', 'b', 'c']) {
     const produced = await page.request.post('/trpc/topics.produce', {
       data: { topic: 'e2e-lm-in', key, value: '{"n": 1}' },
     });
-    expect(produced.ok()).toBe(true);
+    expect(produced.ok(), await produced.text()).toBe(true);
   }
   await designer.expectCount('source1', 3);
   await expect(designer.count('source1')).toHaveAttribute('data-live', 'live');
