@@ -31,7 +31,9 @@
 // --fresh-process runs every engine run in a process of its own (as Kafka's SimpleBenchmark runs
 // each test in a fresh JVM), alternating 1 and 2 threads: then the 1-thread runs start as cold as
 // the 2-thread runs' workers do. Without it, the 1-thread runs use the main thread, whose JIT the
-// plain loop and the earlier runs have warmed, while each 2-thread run starts fresh workers. The
+// plain loop and the earlier runs have warmed, and the first 2-thread run of a case spawns its
+// workers, which the later ones take from the process's pool (docs/ENGINE.md, "Worker pool"),
+// warm as the main thread is; STREAMWRIGHT_WORKER_POOL=off spawns them for every run. The
 // source topic is loaded in each child before its timed run; no plain loop runs there.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

@@ -68,7 +68,7 @@ async function runApp(n) {
             offsetReset: 'earliest',
           },
         },
-        { id: 'peek', kind: 'peek', config: { expression: { function: 'countRecords' } } },
+        { id: 'peek', kind: 'peek', config: { action: { function: 'countRecords' } } },
       ],
       edges: [{ from: 'src', fromPort: 'out', to: 'peek', toPort: 'in' }],
       layout: { nodes: {} },
@@ -94,6 +94,8 @@ async function runApp(n) {
       for (const t of Object.values(app.metrics().threads)) total += t['process-total'] ?? 0;
       if (total >= args.records) break;
     }
+    if (app.state() === 'ERROR')
+      throw new Error(`app failed: ${JSON.stringify(app.status().errors[0])}`);
     await new Promise((r) => setTimeout(r, 1));
   }
   const all = performance.now() - t0;
