@@ -185,6 +185,25 @@ describe('streamwright drive', { timeout: 180_000 }, () => {
     expect(expected.map((r) => r.value)).toEqual(['ANN', 'BOB', null]);
   });
 
+  it('says where a named processor comes from when --processors is missing', async () => {
+    const run = await cli(
+      [
+        'drive',
+        fileURLToPath(
+          new URL('../../../examples/word-count/word-count.topology.json', import.meta.url),
+        ),
+        '-r',
+        '-',
+      ],
+      {
+        input: '',
+      },
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/processor "WordCountProcessor" is not registered/);
+    expect(run.stderr).toMatch(/drive takes them from --processors <module>/);
+  });
+
   it('stops at a bad line, naming it, after printing what the lines before it wrote', async () => {
     const file = example('stream-sum.topology.json');
     const bad = await cli(['drive', file, '-r', '-'], {

@@ -110,7 +110,13 @@ export async function runDrive(file: string, options: DriveOptions): Promise<voi
       },
     });
   } catch (error) {
-    throw new CliError(`${file}: ${(error as Error).message}`);
+    const message = (error as Error).message;
+    // the engine's words are for a runtime; here the registry is one flag away
+    const hint =
+      code === null && / is not registered \(/.test(message)
+        ? '; drive takes them from --processors <module> (its exported processors, valueTransformers, functions, partitioners)'
+        : '';
+    throw new CliError(`${file}: ${message}${hint}`);
   }
   internal = new Set(driver.plan.internalTopics.map((t) => t.name));
   const reads = new Set(driver.plan.subtopologies.flatMap((s) => s.sourceTopics));
