@@ -135,7 +135,9 @@ describe('Processor API', () => {
     });
     const driver = createTestDriver(built);
     for (const k of ['x', 'y', 'x']) driver.pipeInput('in', k, '', 1);
-    expect(denied).toMatch(/no access to state store other/);
+    expect(denied).toMatch(
+      /^Processor .+ has no access to StateStore other as the store is not connected to the processor\./,
+    );
     expect(driver.getKeyValueStore('seen').get('x')).toBe(2);
     expect(driver.getKeyValueStore('seen').get('y')).toBe(1);
   });

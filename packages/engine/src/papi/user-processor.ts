@@ -93,8 +93,12 @@ export function processorBaseContext(
     // Global stores (globalTable) are readable from every processor, as in Kafka Streams.
     getStateStore<S>(name: string): S {
       if (!options.stores.includes(name) && !ctx.globalStores.has(name)) {
+        // ProcessorContextImpl#getStateStore's message, word for word.
         throw new Error(
-          `processor ${options.nodeName} has no access to state store ${name}: connect it to the processor (stores of the node) first`,
+          `Processor ${options.nodeName} has no access to StateStore ${name} as the store is not connected to the processor. ` +
+            `If you add stores manually via '.addStateStore()' make sure to connect the added store to the processor by providing the processor name to '.addStateStore()' or connect them via '.connectProcessorAndStateStores()'. ` +
+            `DSL users need to provide the store name to '.process()', '.processValues()', or '.transformValues()' to connect the store to the corresponding operator, or they can provide a StoreBuilder by implementing the stores() method on the Supplier itself. ` +
+            `If you do not add stores manually, please file a bug report at https://issues.apache.org/jira/projects/KAFKA.`,
         );
       }
       let facade = facades.get(name);

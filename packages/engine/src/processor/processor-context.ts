@@ -160,8 +160,16 @@ export class ProcessorContext {
     return this.#now();
   }
 
-  /** Runs `fn` as `node` outside the record path (init, punctuation), with that node's error handling. */
-  runAs(node: ProcessorNode, timestamp: number, fn: () => void): void {
+  /**
+   * Runs `fn` as `node` outside the record path (init, punctuation), with that node's error
+   * handling (or `handling`).
+   */
+  runAs(
+    node: ProcessorNode,
+    timestamp: number,
+    fn: () => void,
+    handling: ExceptionHandling = this.#handler,
+  ): void {
     const previous = this.#current;
     const previousTimestamp = this.currentTimestamp;
     this.#current = node;
@@ -170,7 +178,7 @@ export class ProcessorContext {
       fn();
     } catch (error) {
       if (error instanceof FailedProcessingError) throw error;
-      this.handleError(node, null, error, this.#handler);
+      this.handleError(node, null, error, handling);
     } finally {
       this.#current = previous;
       this.currentTimestamp = previousTimestamp;

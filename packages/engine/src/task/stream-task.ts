@@ -12,6 +12,7 @@ import type {
   TopicPartition,
 } from '../api.js';
 import type { EngineConfig } from '../app/config.js';
+import { errorMessage } from '../errors.js';
 import { StateMachine } from '../lifecycle/state-machine.js';
 import { TASK_TRANSITIONS } from '../lifecycle/states.js';
 import { TASK_STATE_CODES, type TaskMetrics } from '../metrics/metric-groups.js';
@@ -298,12 +299,25 @@ export class StreamTask {
     this.#initializeTopology();
   }
 
-  /** Kafka Streams' initializeTopology: processors' init() once state is ready (they may schedule punctuations). */
+  /**
+   * Kafka Streams' initializeTopology: processors' init() once state is ready (they may schedule
+   * punctuations). A failing init fails the task whatever the processing exception handler, as
+   * ProcessorNode#init's StreamsException `failed to initialize processor <name>` does.
+   */
   #initializeTopology(): void {
     for (const node of this.graph.nodes.values()) {
       const init = node.processor.init;
-      if (init)
-        this.context.runAs(node, this.context.currentTimestamp, () => init.call(node.processor));
+      if (!init) continue;
+      const initialize = (): void => {
+        try {
+          init.call(node.processor);
+        } catch (error) {
+          throw new Error(`failed to initialize processor ${node.name}: ${errorMessage(error)}`, {
+            cause: error,
+          });
+        }
+      };
+      this.context.runAs(node, this.context.currentTimestamp, initialize, 'log-and-fail');
     }
   }
 
