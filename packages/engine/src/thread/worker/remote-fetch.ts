@@ -1,0 +1,112 @@
+// Fetches of a worker's consumer. When the backend is the embedded log they carry no records: this
+// thread reads the segment files itself and only asks the main thread where they are
+// (direct-reads.ts); a backend without files to hand out is fetched through the port instead
+// (records packed into one transferred buffer, wire.ts).
+import type {
+  FetchRequest,
+  FetchResponse,
+  IsolationLevel,
+  StoredRecord,
+  TopicPartition,
+} from '../../api.js';
+import { fromLeftovers } from '../../backends/embedded/fetch-leftovers.js';
+import { EngineError, OffsetOutOfRangeError } from '../../errors.js';
+import { DirectReads } from './direct-reads.js';
+import type { PortCalls } from './port-calls.js';
+import type { BackendResults } from './protocol.js';
+import { unpackFetch } from './wire.js';
+
+export class RemoteFetch {
+  readonly #calls: PortCalls;
+  /** Reads of the partitions' segment files in this thread (unless the backend has none). */
+  #direct: DirectReads | null = new DirectReads();
+
+  constructor(calls: PortCalls) {
+    this.#calls = calls;
+  }
+
+  async fetch(
+    tp: TopicPartition,
+    offset: number,
+    maxRecords: number,
+    maxWaitMs: number,
+    options?: { isolationLevel?: IsolationLevel },
+  ): Promise<StoredRecord[]> {
+    const [response] = await this.fetchMany(
+      [{ topic: tp.topic, partition: tp.partition, offset }],
+      { maxRecords, maxWaitMs, ...options },
+    );
+    if (response!.error === 'OFFSET_OUT_OF_RANGE') {
+      throw new OffsetOutOfRangeError(tp.topic, tp.partition, offset, -1, response!.highWatermark);
+    }
+    return response!.records;
+  }
+
+  async fetchMany(
+    requests: FetchRequest[],
+    options: {
+      maxRecords: number;
+      maxWaitMs: number;
+      signal?: AbortSignal;
+      isolationLevel?: IsolationLevel;
+    },
+  ): Promise<FetchResponse[]> {
+    const direct = this.#direct;
+    if (direct !== null) {
+      const buffered = fromLeftovers(direct.leftovers, requests, options.maxRecords, (r) =>
+        direct.highWatermark(r.topic, r.partition),
+      );
+      if (buffered !== null) return buffered;
+      try {
+        return await direct.fetch(requests, options, (plans, maxWaitMs) =>
+          this.#readPlans(plans, maxWaitMs, options.isolationLevel, options.signal),
+        );
+      } catch (error) {
+        // A backend without files to hand out: fetch through the main thread from now on.
+        if (!(error instanceof EngineError && error.code === 'UNSUPPORTED_CONFIG')) throw error;
+        direct.close();
+        this.#direct = null;
+      }
+    }
+    return unpackFetch(
+      (await this.#calls.longPoll(
+        {
+          op: 'fetchMany',
+          requests: requests.map((r) => ({
+            topic: r.topic,
+            partition: r.partition,
+            offset: r.offset,
+          })),
+          maxRecords: options.maxRecords,
+          maxWaitMs: options.maxWaitMs,
+          ...(options.isolationLevel !== undefined
+            ? { isolationLevel: options.isolationLevel }
+            : {}),
+        },
+        options.signal,
+      )) as BackendResults['fetchMany'],
+    );
+  }
+
+  /** Closes the segment files this thread has open. */
+  close(): void {
+    this.#direct?.close();
+  }
+
+  #readPlans(
+    requests: FetchRequest[],
+    maxWaitMs: number,
+    isolationLevel: IsolationLevel | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<BackendResults['readPlans']> {
+    return this.#calls.longPoll(
+      {
+        op: 'readPlans',
+        requests,
+        maxWaitMs,
+        ...(isolationLevel !== undefined ? { isolationLevel } : {}),
+      },
+      signal,
+    ) as Promise<BackendResults['readPlans']>;
+  }
+}
