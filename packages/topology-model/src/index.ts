@@ -51,3 +51,4 @@ export {
   type MigrateOptions,
 } from './io/migrations.js';
 export { topologyJsonSchema, topologyJsonSchemaText, TOPOLOGY_SCHEMA_ID } from './json-schema.js';
+export { intInRange, issueWords, showValue, valueAtPath } from './issue-words.js';

@@ -2,6 +2,7 @@
 // validation, the defaults and the exported JSON Schema. Logic (nodes, edges, config) and
 // layout (positions) are kept in separate sections so diffs of either stay readable.
 import { z } from 'zod';
+import { intInRange } from './issue-words.js';
 import { storeSpecSchema } from './schema/kind-configs.js';
 import type { TopologyNode } from './schema/kinds.js';
 import { kafkaNameSchema, nodeIdSchema, topicNameSchema } from './schema/primitives.js';
@@ -111,7 +112,7 @@ export const applicationSchema = z.object({
 
 export const topicSchema = z.object({
   name: topicNameSchema,
-  partitions: positiveInt.max(1024),
+  partitions: intInRange(1, 1024, 'partitions'),
   /** Topic configs with Kafka's keys, e.g. `retention.ms`, `cleanup.policy`. */
   config: z.record(z.string(), z.union([z.string(), z.number()])).default({}),
 });

@@ -134,7 +134,7 @@ export function checkNodes(
           zi = { ...zi, keys };
         }
         issues.push({
-          ...zodIssue(zi, ['nodes', index, 'config']),
+          ...zodIssue(zi, ['nodes', index, 'config'], undefined, 'invalid_schema', raw.config),
           nodeId: raw.id,
           code: 'invalid_config',
         });

@@ -1,6 +1,7 @@
 // First pass: the document's structure. Every zod issue is reported, and whatever parts are
 // well-formed are kept ("salvaged") so the later passes can still report their own errors.
 import type { z } from 'zod';
+import { issueWords, valueAtPath } from '../issue-words.js';
 import {
   SCHEMA_VERSION,
   applicationSchema,
@@ -103,15 +104,27 @@ export function zodIssue(
   prefix: readonly PropertyKey[],
   document?: Record<string, unknown>,
   code: ValidationIssue['code'] = 'invalid_schema',
+  /** What `issue.path` is relative to, when not the document (a node's config). */
+  valueRoot?: unknown,
 ): ValidationIssue {
   const segments = [...prefix, ...issue.path];
-  const result: ValidationIssue = { path: formatPath(segments), code, message: zodMessage(issue) };
+  const lookup =
+    valueRoot !== undefined
+      ? () => valueAtPath(valueRoot, issue.path)
+      : document
+        ? () => valueAtPath(document, segments)
+        : null;
+  const result: ValidationIssue = {
+    path: formatPath(segments),
+    code,
+    message: zodMessage(issue, lookup),
+  };
   const nodeId = document ? nodeIdAt(document, segments) : undefined;
   if (nodeId !== undefined) result.nodeId = nodeId;
   return result;
 }
 
-function zodMessage(issue: z.core.$ZodIssue): string {
+function zodMessage(issue: z.core.$ZodIssue, lookup: (() => unknown) | null): string {
   const last = issue.path[issue.path.length - 1];
   if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) {
     return typeof last === 'string' ? `${last} is required` : 'a value is required';
@@ -119,7 +132,9 @@ function zodMessage(issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') {
     return `unknown ${issue.keys.length === 1 ? 'key' : 'keys'}: ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
   }
-  return issue.message;
+  // zod's stock words with the value given and the field named ("graceMs must be ≥ 0, got -1")
+  if (lookup === null) return issue.message;
+  return issueWords(issue, lookup(), typeof last === 'string' ? last : undefined);
 }
 
 function nodeIdAt(

@@ -128,6 +128,26 @@ describe('validateTopology', () => {
     ]);
   });
 
+  it("says what a bad number was and what it may be, instead of zod's stock words", () => {
+    const doc = base();
+    doc.topics![0]!.partitions = 0;
+    doc.topics![1]!.partitions = 2.5;
+    const messages = errorsOf(doc).map((e) => [e.path, e.message]);
+    expect(messages).toContainEqual([
+      'topics[0].partitions',
+      'partitions must be an integer from 1 to 1024, got 0',
+    ]);
+    expect(messages).toContainEqual([
+      'topics[1].partitions',
+      'partitions must be an integer from 1 to 1024, got 2.5',
+    ]);
+    const threads = base();
+    threads.application.config = { 'num.stream.threads': 100 };
+    expect(errorsOf(threads).map((e) => e.message)).toContain(
+      'num.stream.threads must be ≤ 64, got 100',
+    );
+  });
+
   it('checks topics: declared, unique, one source per topic', () => {
     const doc = base();
     doc.topics?.push({ name: 'orders', partitions: 1 });

@@ -311,9 +311,7 @@ describe('stream–table joins with a grace period', () => {
     expect(issues(graceJoin(51, versioned))).toEqual([
       [at, 'History retention must be at least grace period.'],
     ]);
-    expect(issues(graceJoin(-1, versioned))).toEqual([
-      [at, 'Too small: expected number to be >=0'],
-    ]);
+    expect(issues(graceJoin(-1, versioned))).toEqual([[at, 'gracePeriodMs must be ≥ 0, got -1']]);
     expect(validateTopology(graceJoin(50, versioned)).ok).toBe(true);
   });
 });
