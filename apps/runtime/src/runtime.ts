@@ -1,5 +1,6 @@
 // A whole runtime: the service (backend, app, saved deployment) behind the HTTP server.
 import { resolve } from 'node:path';
+import { drainWorkerPool } from '@streamwright/engine';
 import type { Logger } from 'pino';
 import { startServer, type RunningServer } from './http/server.js';
 import { assertSafeBinding } from './http/security.js';
@@ -77,6 +78,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       closing ??= (async () => {
         await server.close();
         await service.close();
+        // The stream-thread workers the closed app left idle in the engine's pool end with it.
+        await drainWorkerPool();
       })();
       return closing;
     },
