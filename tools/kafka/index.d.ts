@@ -7,10 +7,17 @@ export interface StartBrokerOptions {
   startTimeoutMs?: number;
   /** Extra server.properties entries. */
   config?: Record<string, string>;
+  /**
+   * Also a SASL_PLAINTEXT listener (saslBootstrapServers) taking PLAIN, SCRAM-SHA-256 and
+   * SCRAM-SHA-512 for these users (name → password).
+   */
+  sasl?: { users: Record<string, string> };
 }
 export interface RunningBroker {
   /** host:port for clients, e.g. 127.0.0.1:40123. */
   bootstrapServers: string;
+  /** host:port of the SASL_PLAINTEXT listener, when started with `sasl`. */
+  saslBootstrapServers?: string;
   pid: number;
   dir: string;
   logFile: string;

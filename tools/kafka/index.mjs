@@ -56,16 +56,47 @@ function clusterId() {
   }
 }
 
-function serverProperties({ dir, port, controllerPort, extra }) {
+// SASL_PLAINTEXT on a listener of its own (the PLAINTEXT one stays for the broker itself and the
+// tests' other clients): PLAIN users from its JAAS config, SCRAM users' credentials written into
+// the storage at format time (StorageTool --add-scram, KRaft's way; no ZooKeeper, no admin call).
+function saslProperties(sasl) {
+  if (!sasl) return {};
+  const plain = Object.entries(sasl.users)
+    .map(([user, password]) => `user_${user}=${JSON.stringify(password)}`)
+    .join(' ');
+  return {
+    'sasl.enabled.mechanisms': 'PLAIN,SCRAM-SHA-256,SCRAM-SHA-512',
+    'listener.name.sasl_plaintext.plain.sasl.jaas.config': `org.apache.kafka.common.security.plain.PlainLoginModule required ${plain};`,
+    'listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config':
+      'org.apache.kafka.common.security.scram.ScramLoginModule required;',
+    'listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config':
+      'org.apache.kafka.common.security.scram.ScramLoginModule required;',
+  };
+}
+
+function scramArgs(sasl) {
+  if (!sasl) return [];
+  return Object.entries(sasl.users).flatMap(([user, password]) =>
+    ['SCRAM-SHA-256', 'SCRAM-SHA-512'].flatMap((m) => [
+      '--add-scram',
+      `${m}=[name=${user},password=${password}]`,
+    ]),
+  );
+}
+
+function serverProperties({ dir, port, controllerPort, saslPort, sasl, extra }) {
+  const listeners = [`PLAINTEXT://127.0.0.1:${port}`];
+  if (sasl) listeners.push(`SASL_PLAINTEXT://127.0.0.1:${saslPort}`);
   const props = {
     'process.roles': 'broker,controller',
     'node.id': '1',
     'controller.quorum.voters': `1@127.0.0.1:${controllerPort}`,
-    listeners: `PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}`,
-    'advertised.listeners': `PLAINTEXT://127.0.0.1:${port}`,
+    listeners: [...listeners, `CONTROLLER://127.0.0.1:${controllerPort}`].join(','),
+    'advertised.listeners': listeners.join(','),
     'inter.broker.listener.name': 'PLAINTEXT',
     'controller.listener.names': 'CONTROLLER',
-    'listener.security.protocol.map': 'CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT',
+    'listener.security.protocol.map':
+      'CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT',
     'log.dirs': join(dir, 'data'),
     'num.partitions': '1',
     // Kafka Streams creates its topics itself; a missing topic must be an error, not a new topic.
@@ -77,8 +108,14 @@ function serverProperties({ dir, port, controllerPort, extra }) {
     'transaction.state.log.min.isr': '1',
     'transaction.state.log.num.partitions': '5',
     'group.initial.rebalance.delay.ms': '0',
+    // No time-based retention by default: tests write records with timestamps near 1970 (as Kafka
+    // Streams' TopologyTestDriver scenarios do), which the 7-day default deletes at the next
+    // retention check (every 5 minutes) — whole topics emptied in mid-test. A topic's own
+    // retention.ms still applies.
+    'log.retention.ms': '-1',
     'num.network.threads': '2',
     'num.io.threads': '2',
+    ...saslProperties(sasl),
     ...extra,
   };
   return Object.entries(props)
@@ -113,11 +150,14 @@ export async function startBroker(options = {}) {
   const startTimeoutMs = options.startTimeoutMs ?? 120_000;
   const port = await freePort();
   const controllerPort = await freePort();
+  const sasl = options.sasl;
+  const saslPort = sasl ? await freePort() : undefined;
   const propsFile = join(dir, 'server.properties');
   const logFile = join(dir, 'server.log');
   writeFileSync(
     propsFile,
-    serverProperties({ dir, port, controllerPort, extra: options.config ?? {} }) + '\n',
+    serverProperties({ dir, port, controllerPort, saslPort, sasl, extra: options.config ?? {} }) +
+      '\n',
   );
   writeFileSync(join(dir, 'log4j.properties'), LOG4J(logFile));
   const log4j = `-Dlog4j.configuration=file:${join(dir, 'log4j.properties')}`;
@@ -130,6 +170,7 @@ export async function startBroker(options = {}) {
     clusterId(),
     '-c',
     propsFile,
+    ...scramArgs(sasl),
   ]);
   const formatted = spawnSync(format.cmd, format.args, { cwd: dir, encoding: 'utf8' });
   if (formatted.status !== 0) {
@@ -205,5 +246,12 @@ export async function startBroker(options = {}) {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { bootstrapServers: `127.0.0.1:${port}`, pid, dir, logFile, stop };
+  return {
+    bootstrapServers: `127.0.0.1:${port}`,
+    ...(sasl ? { saslBootstrapServers: `127.0.0.1:${saslPort}` } : {}),
+    pid,
+    dir,
+    logFile,
+    stop,
+  };
 }
