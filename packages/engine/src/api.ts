@@ -218,6 +218,13 @@ export interface Backend {
    * deal with that one record instead of a whole flush failing. Optional.
    */
   checkRecord?(record: ProduceRecord): Error | null;
+  /**
+   * The backend for one stream thread running in a worker (num.stream.threads > 1), whose calls
+   * the main thread makes for it: Kafka gives each such thread its own producer and fetch
+   * connections, as each Kafka Streams StreamThread has its own clients. Closing the view closes
+   * only what it opened. Optional: without it the threads share this backend.
+   */
+  forThread?(threadName: string): Backend;
   close(): Promise<void>;
 }
 

@@ -15,7 +15,9 @@ export type EngineErrorCode =
   | 'PRODUCER_FENCED'
   | 'APP_STATE'
   | 'INVALID_BREAKPOINT'
-  | 'INVALID_STATE_STORE';
+  | 'INVALID_STATE_STORE'
+  /** A Kafka cluster refused the credentials (SASL) or could not be reached (TLS, network). */
+  | 'BACKEND_CONNECT_FAILED';
 
 export class EngineError extends Error {
   readonly code: EngineErrorCode;

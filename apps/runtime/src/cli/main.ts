@@ -63,6 +63,25 @@ Examples:
       '--bootstrap-servers <list>',
       'with --backend kafka: the cluster, host:port[,host:port…] (use 127.0.0.1, not localhost)',
     )
+    .option('--kafka-ssl', 'with --backend kafka: connect with TLS (trusting the system CAs)')
+    .option(
+      '--kafka-ssl-ca <file>',
+      'TLS: trust this CA (PEM) for the brokers; implies --kafka-ssl',
+    )
+    .option(
+      '--kafka-ssl-cert <file>',
+      'TLS: client certificate (PEM), with --kafka-ssl-key (passphrase: $STREAMWRIGHT_KAFKA_SSL_KEY_PASSWORD)',
+    )
+    .option('--kafka-ssl-key <file>', "TLS: the client certificate's private key (PEM)")
+    .option(
+      '--kafka-sasl-mechanism <name>',
+      'SASL authentication: plain, scram-sha-256 or scram-sha-512 (with --kafka-sasl-username)',
+    )
+    .option('--kafka-sasl-username <name>', 'SASL: the user name')
+    .option(
+      '--kafka-sasl-password-file <file>',
+      'SASL: read the password from this file (default: $STREAMWRIGHT_KAFKA_SASL_PASSWORD; never a flag)',
+    )
     .option(
       '-t, --token <token>',
       'require this token on every request (default: $STREAMWRIGHT_TOKEN)',
@@ -91,6 +110,9 @@ Examples:
   $ streamwright serve --backend kafka --bootstrap-servers 127.0.0.1:9092
     (several runtimes with the same application.id on one cluster share its tasks as one
     consumer group; each keeps its own --data-dir for local state)
+  $ STREAMWRIGHT_KAFKA_SASL_PASSWORD=… streamwright serve --backend kafka \\
+      --bootstrap-servers broker1:9094 --kafka-ssl-ca ca.pem \\
+      --kafka-sasl-mechanism scram-sha-512 --kafka-sasl-username streams
 Stops gracefully (commit, close stores) on SIGTERM or Ctrl-C. Logs are JSON lines on stderr.`,
     )
     .action(async (options) => (await import('./serve.js')).runServe(options));

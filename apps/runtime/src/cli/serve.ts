@@ -4,8 +4,9 @@ import { startRuntime } from '../runtime.js';
 import { loadCodeModule } from '../service/code-module.js';
 import type { BackendChoice } from '../service/data-dir.js';
 import { CliError } from './cli-error.js';
+import { anySecurityFlag, kafkaSecurity, type KafkaSecurityFlags } from './kafka-security.js';
 
-export interface ServeOptions {
+export interface ServeOptions extends KafkaSecurityFlags {
   port: number;
   host: string;
   dataDir: string;
@@ -18,13 +19,19 @@ export interface ServeOptions {
   bootstrapServers?: string;
 }
 
-/** `--backend` and `--bootstrap-servers`, checked before anything opens. */
+export type ServeBackendOptions = Pick<ServeOptions, 'backend' | 'bootstrapServers'> &
+  KafkaSecurityFlags;
+
+/** `--backend`, `--bootstrap-servers` and the `--kafka-*` flags, checked before anything opens. */
 export function backendChoice(
-  options: Pick<ServeOptions, 'backend' | 'bootstrapServers'>,
+  options: ServeBackendOptions,
+  env: NodeJS.ProcessEnv = process.env,
 ): BackendChoice {
   if (options.backend === 'embedded') {
     if (options.bootstrapServers !== undefined)
       throw new CliError('--bootstrap-servers needs --backend kafka');
+    const flag = anySecurityFlag(options);
+    if (flag !== null) throw new CliError(`${flag} needs --backend kafka`);
     return { kind: 'embedded' };
   }
   if (options.backend !== 'kafka')
@@ -40,7 +47,7 @@ export function backendChoice(
   for (const s of servers)
     if (!/^[^\s:]+:\d{1,5}$/.test(s))
       throw new CliError(`--bootstrap-servers: expected host:port, got ${JSON.stringify(s)}`);
-  return { kind: 'kafka', bootstrapServers: servers };
+  return { kind: 'kafka', bootstrapServers: servers, ...kafkaSecurity(options, env) };
 }
 
 export async function runServe(options: ServeOptions): Promise<void> {

@@ -17,14 +17,25 @@ export interface OpenDataDir {
   close(): Promise<void>;
 }
 
+/** TLS and SASL towards a Kafka cluster (the engine's KafkaBackendOptions `ssl` and `sasl`). */
+export interface KafkaSecurity {
+  /** true: TLS trusting the system's CAs; or PEM texts of a CA and a client certificate and key. */
+  ssl?: true | { ca?: string; cert?: string; key?: string; passphrase?: string };
+  sasl?: {
+    mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512';
+    username: string;
+    password: string;
+  };
+}
+
 /** Which backend the runtime's application runs on. */
 export type BackendChoice =
   | { kind: 'embedded' }
-  | {
+  | ({
       kind: 'kafka';
       /** bootstrap.servers, `host:port` each. */
       bootstrapServers: string[];
-    };
+    } & KafkaSecurity);
 
 export const logDirOf = (dataDir: string): string => join(dataDir, 'log');
 export const stateDirOf = (dataDir: string): string => join(dataDir, 'state');
@@ -46,6 +57,8 @@ export async function openDataDir(
       backend = await createKafkaBackend({
         bootstrapServers: choice.bootstrapServers,
         clientId: 'streamwright-runtime',
+        ...(choice.ssl !== undefined ? { ssl: choice.ssl } : {}),
+        ...(choice.sasl !== undefined ? { sasl: choice.sasl } : {}),
       });
     } else {
       const logDir = logDirOf(dataDir);

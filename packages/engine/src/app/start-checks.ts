@@ -1,5 +1,5 @@
 // What StreamsApp#start refuses before anything starts (so a refused app stays CREATED): a
-// processing guarantee or a thread count its backend cannot serve, and worker threads without the
+// processing guarantee its backend cannot serve, and worker threads without the
 // module that gives them the topology's TypeScript code.
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,14 +13,6 @@ export function refuseUnsupported(config: EngineConfig, backend: Backend): void 
   if (config.processingGuarantee === 'exactly_once_v2' && !backend.transactionalProducer) {
     throw new UnsupportedConfigError(
       `processing.guarantee=exactly_once_v2 needs a backend with transactions; the ${backend.kind} backend has none`,
-    );
-  }
-  // Stream threads in worker threads hand the main thread record batches encoded for the
-  // embedded log (thread/worker/backend-client.ts); a Kafka backend takes records.
-  if (config.numStreamThreads > 1 && backend.kind === 'kafka') {
-    throw new UnsupportedConfigError(
-      `num.stream.threads=${config.numStreamThreads} is not supported on the kafka backend yet; ` +
-        'use num.stream.threads=1 and run more instances of the application (they share its tasks as one consumer group)',
     );
   }
 }

@@ -145,21 +145,4 @@ describe('what the Kafka backend refuses at start', () => {
       await backend.close();
     }
   });
-
-  it('refuses num.stream.threads > 1 (worker threads produce batches encoded for the embedded log)', async () => {
-    const backend = await createKafkaBackend({ bootstrapServers: bootstrap() });
-    try {
-      const app = createStreamsApp({
-        topology: countPipeline({ 'num.stream.threads': 2 }),
-        backend,
-        stateDir: tempStateDir(),
-      });
-      await expect(app.start()).rejects.toThrow(
-        'num.stream.threads=2 is not supported on the kafka backend yet; use num.stream.threads=1 and run more instances',
-      );
-      expect(app.state()).toBe('CREATED');
-    } finally {
-      await backend.close();
-    }
-  });
 });

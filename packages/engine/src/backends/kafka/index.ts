@@ -1,4 +1,5 @@
 // The Apache Kafka backend's entry point (`@streamwright/engine/kafka`), separate from the engine's
 // main one so that applications on the embedded backend never load kafkajs.
 export { createKafkaBackend } from './kafka-backend.js';
-export type { KafkaBackend, KafkaBackendOptions } from './kafka-backend.js';
+export type { KafkaBackend } from './kafka-backend.js';
+export type { KafkaBackendOptions, KafkaSaslOptions, KafkaTlsOptions } from './kafka-connection.js';

@@ -3,7 +3,7 @@
 // the consumer-group protocol through the Cluster underneath (kafkajs-internals.ts explains why).
 // Names follow Kafka Streams: the group id is the application.id, the internal topics are the
 // engine's `<application.id>-<name>-repartition|-changelog`, client ids `<thread>-consumer`.
-import kafkajs from 'kafkajs';
+import kafkajs, { type SASLOptions } from 'kafkajs';
 import type {
   Backend,
   FetchRequest,
@@ -21,26 +21,14 @@ import { DefaultPartitioner } from '../../partitioner/default-partitioner.js';
 import { rangeAssignor, roundRobinAssignor } from '../embedded/assignors.js';
 import { fetchMany, type FetchOptions } from './kafka-fetch.js';
 import { KafkaGroupMember, type GroupTimings } from './kafka-group-member.js';
+import { produceOn } from './kafka-produce.js';
+import { threadView } from './kafka-thread-view.js';
 import { createCluster, kafkaErrorType, type Broker, type Cluster } from './kafkajs-internals.js';
+import { connectError, type KafkaBackendOptions } from './kafka-connection.js';
+
+export type { KafkaBackendOptions } from './kafka-connection.js';
 
 const { Kafka, logLevel, ConfigResourceTypes, ConfigSource, Partitioners } = kafkajs;
-
-export interface KafkaBackendOptions {
-  /** bootstrap.servers: `host:port` entries (use 127.0.0.1, not localhost: Node may pick ::1). */
-  bootstrapServers: string[];
-  /** client.id prefix of the backend's own clients (default `streamwright`). */
-  clientId?: string;
-  /** Replication factor of the topics the backend creates (default: the broker's default). */
-  replicationFactor?: number;
-  /** session.timeout.ms of group members (default 45 000, Kafka's). */
-  sessionTimeoutMs?: number;
-  /** heartbeat.interval.ms (default 3 000). */
-  heartbeatIntervalMs?: number;
-  /** The rebalance timeout, max.poll.interval.ms (default 300 000). */
-  rebalanceTimeoutMs?: number;
-  /** Where kafkajs' and the group members' warnings go. */
-  logger?: { warn(obj: object, msg?: string): void };
-}
 
 export interface KafkaBackend extends Backend {
   readonly kind: 'kafka';
@@ -52,7 +40,12 @@ export async function createKafkaBackend(options: KafkaBackendOptions): Promise<
   if (options.bootstrapServers.length === 0)
     throw new EngineError('UNSUPPORTED_CONFIG', 'the Kafka backend needs bootstrap servers');
   const backend = new KafkajsBackend(options);
-  await backend.connect();
+  try {
+    await backend.connect();
+  } catch (error) {
+    await backend.close();
+    throw connectError(options, error);
+  }
   return backend;
 }
 
@@ -100,6 +93,8 @@ class KafkajsBackend implements KafkaBackend {
   readonly #partitionCounts = new Map<string, number>();
   /** groupId → its members in this process; commits go out with the owning member's generation. */
   readonly #members = new Map<string, Set<KafkaGroupMember>>();
+  /** Closes of the per-thread views (forThread) still open. */
+  readonly #views = new Set<() => Promise<void>>();
   #closed: Promise<void> | null = null;
 
   constructor(private readonly options: KafkaBackendOptions) {
@@ -124,9 +119,12 @@ class KafkajsBackend implements KafkaBackend {
   /** A kafkajs client with this backend's settings under `clientId`. */
   #client(clientId: string): InstanceType<typeof Kafka> {
     const logger = this.#logger;
+    const { ssl, sasl } = this.options;
     return new Kafka({
       brokers: this.options.bootstrapServers,
       clientId,
+      ...(ssl !== undefined && ssl !== false ? { ssl } : {}),
+      ...(sasl !== undefined ? { sasl: { ...sasl } as SASLOptions } : {}),
       connectionTimeout: 10_000,
       requestTimeout: 60_000,
       retry: { retries: 8, initialRetryTime: 200, maxRetryTime: 5_000 },
@@ -251,60 +249,23 @@ class KafkajsBackend implements KafkaBackend {
     return d.partitions;
   }
 
-  async produce(records: ProduceRecord[]): Promise<{ partition: number; offset: number }[]> {
+  produce(records: ProduceRecord[]): Promise<{ partition: number; offset: number }[]> {
     this.#open();
-    if (records.length === 0) return [];
-    this.#partitioner.newBatch();
-    const byTopic = new Map<
-      string,
-      {
-        partition: number;
-        key: Buffer | null;
-        value: Buffer | null;
-        timestamp: string;
-        headers: Record<string, string>;
-      }[]
-    >();
-    const placed: { topic: string; partition: number; index: number }[] = [];
-    const perPartition = new Map<string, number>();
-    for (const r of records) {
-      const partition =
-        r.partition ?? this.#partitioner.partition(r.topic, r.key, await this.#partitions(r.topic));
-      const key = tpKey(r.topic, partition);
-      const index = perPartition.get(key) ?? 0;
-      perPartition.set(key, index + 1);
-      placed.push({ topic: r.topic, partition, index });
-      let list = byTopic.get(r.topic);
-      if (!list) byTopic.set(r.topic, (list = []));
-      list.push({
-        partition,
-        key: r.key === null ? null : Buffer.from(r.key.buffer, r.key.byteOffset, r.key.byteLength),
-        value:
-          r.value === null
-            ? null
-            : Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength),
-        timestamp: String(r.timestamp ?? Date.now()),
-        headers: r.headers ?? {},
-      });
-    }
-    let acks;
-    try {
-      acks = await this.#producer.sendBatch({
-        acks: -1,
-        topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
-      });
-    } catch (error) {
-      const type = kafkaErrorType(error) ?? kafkaErrorType((error as { cause?: unknown }).cause);
-      if (type === 'UNKNOWN_TOPIC_OR_PARTITION') throw new UnknownTopicError(records[0]!.topic);
-      throw error;
-    }
-    // kafkajs writes one batch per partition per send: the records of a partition get
-    // consecutive offsets from the batch's base offset, in the order given.
-    const base = new Map(acks.map((a) => [tpKey(a.topicName, a.partition), Number(a.baseOffset)]));
-    return placed.map((p) => ({
-      partition: p.partition,
-      offset: (base.get(tpKey(p.topic, p.partition)) ?? -1) + p.index,
-    }));
+    return produceOn(this.#producer, this.#partitioner, (t) => this.#partitions(t), records);
+  }
+
+  /** A stream thread's own producer and fetch connections (kafka-thread-view.ts). */
+  forThread(threadName: string): Backend {
+    this.#open();
+    const view = threadView(this, threadName, {
+      client: (clientId) => this.#client(clientId),
+      partitionsOf: (topic) => this.#partitions(topic),
+      range: (topic, partition) => this.#range(topic, partition),
+      open: () => this.#open(),
+      closed: () => this.#views.delete(view.close),
+    });
+    this.#views.add(view.close);
+    return view;
   }
 
   async offsetForTimestamp(tp: TopicPartition, timestamp: number): Promise<number | null> {
@@ -470,6 +431,7 @@ class KafkajsBackend implements KafkaBackend {
     this.#closed ??= (async () => {
       for (const members of this.#members.values())
         for (const m of [...members]) await m.leave().catch(() => {});
+      for (const close of [...this.#views]) await close();
       await this.#producer.disconnect().catch(() => {});
       await this.#admin.disconnect().catch(() => {});
       await this.#cluster.disconnect().catch(() => {});

@@ -24,10 +24,11 @@ import { PortCalls } from './port-calls.js';
 import type { BackendResults } from './protocol.js';
 import { RemoteFetch } from './remote-fetch.js';
 import { RemoteGroups } from './remote-groups.js';
-import { remoteTransactionalProducer } from './remote-transactions.js';
+import { remoteTransactionalProducer, toAcks } from './remote-transactions.js';
+import { packProduce } from './wire.js';
 
 export class BackendClient implements Backend {
-  readonly kind = 'embedded' as const;
+  readonly kind: Backend['kind'];
   readonly #calls: PortCalls;
   readonly #fetches: RemoteFetch;
   readonly #producer: BatchProducer;
@@ -35,9 +36,14 @@ export class BackendClient implements Backend {
   #nextProducer = 1;
   #closed = false;
 
-  constructor(port: MessagePort) {
+  constructor(
+    port: MessagePort,
+    /** The main thread's backend: only the embedded log takes batches encoded here. */
+    kind: Backend['kind'] = 'embedded',
+  ) {
+    this.kind = kind;
     this.#calls = new PortCalls(port, (m) => this.#groups.onMessage(m));
-    this.#fetches = new RemoteFetch(this.#calls);
+    this.#fetches = new RemoteFetch(this.#calls, kind === 'embedded');
     this.#producer = new BatchProducer(this.#calls);
     this.#groups = new RemoteGroups(this.#calls);
   }
@@ -74,6 +80,8 @@ export class BackendClient implements Backend {
   }
 
   checkRecord(record: ProduceRecord): Error | null {
+    // Only the embedded log has metadata to judge by (Kafka's broker refuses at produce time).
+    if (this.kind !== 'embedded') return null;
     return this.#producer.checkRecord(record);
   }
 
@@ -81,7 +89,19 @@ export class BackendClient implements Backend {
     records: ProduceRecord[],
     options?: ProduceCallOptions,
   ): Promise<{ partition: number; offset: number }[]> {
+    if (this.kind !== 'embedded') return this.#producePacked(records);
     return this.#producer.produce(records, options);
+  }
+
+  /** For a backend whose producer encodes (Kafka): the records packed into one moved buffer. */
+  async #producePacked(records: ProduceRecord[]): Promise<{ partition: number; offset: number }[]> {
+    if (records.length === 0) return [];
+    const packed = packProduce(records);
+    return toAcks(
+      (await this.#calls.call({ op: 'produce', packed }, [
+        packed.buffer,
+      ])) as BackendResults['produce'],
+    );
   }
 
   fetch(

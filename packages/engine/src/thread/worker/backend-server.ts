@@ -120,6 +120,8 @@ export class BackendServer {
         return { value: await b.listTopics() };
       case 'describeTopic':
         return { value: await b.describeTopic(m.name) };
+      case 'produce':
+        return acks(await b.produce(unpackProduce(m.packed)));
       case 'producerMetadata': {
         const log = batchLog(b);
         const found: BackendResults['producerMetadata'] = [];

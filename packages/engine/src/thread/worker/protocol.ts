@@ -22,6 +22,11 @@ export type BackendCall =
   | { op: 'describeTopic'; name: string }
   /** The topics' metadata for the worker's BatchEncoder (embedded backend only). */
   | { op: 'producerMetadata'; topics: string[] }
+  /**
+   * Records packed in one buffer (wire.ts), for a backend that takes records rather than the
+   * embedded log's encoded batches (Kafka: its producer encodes them).
+   */
+  | { op: 'produce'; packed: PackedProduce }
   /** Record batches encoded in the worker, per partition: the main thread validates and appends. */
   | { op: 'produceBatches'; parts: { topic: string; partition: number; batches: Uint8Array }[] }
   | {

@@ -19,10 +19,12 @@ import { unpackFetch } from './wire.js';
 export class RemoteFetch {
   readonly #calls: PortCalls;
   /** Reads of the partitions' segment files in this thread (unless the backend has none). */
-  #direct: DirectReads | null = new DirectReads();
+  #direct: DirectReads | null;
 
-  constructor(calls: PortCalls) {
+  /** `direct`: the backend is the embedded log, whose files this thread reads itself. */
+  constructor(calls: PortCalls, direct = true) {
     this.#calls = calls;
+    this.#direct = direct ? new DirectReads() : null;
   }
 
   async fetch(

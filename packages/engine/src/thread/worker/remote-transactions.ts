@@ -61,7 +61,7 @@ export async function remoteTransactionalProducer(
   };
 }
 
-function toAcks({
+export function toAcks({
   partitions,
   offsets,
 }: BackendResults['produce']): { partition: number; offset: number }[] {

@@ -1,7 +1,7 @@
 // What the main thread gives a worker at start, and what the worker reports back.
 import type { MessagePort } from 'node:worker_threads';
 import type { Plan } from '@streamwright/topology-model';
-import type { ProcessingError } from '../../api.js';
+import type { Backend, ProcessingError } from '../../api.js';
 import type { EngineConfig } from '../../app/config.js';
 import type { StoreQuery, StoreQueryAnswer } from '../../app/store-query.js';
 import type { ThreadState } from '../../lifecycle/states.js';
@@ -16,6 +16,11 @@ export interface WorkerInit {
   /** URL of the module holding the TypeScript code the topology refers to, or null. */
   workerModule: string | null;
   backendPort: MessagePort;
+  /**
+   * The main thread's backend. On the embedded log the worker reads segment files itself and
+   * encodes record batches; any other backend gets records packed in one buffer (wire.ts).
+   */
+  backendKind: Backend['kind'];
   slots: SlotChannelEnd;
   /**
    * The worker goes idle after this app instead of exiting ('idle'), for the process's worker

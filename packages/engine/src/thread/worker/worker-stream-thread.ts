@@ -53,6 +53,8 @@ export class WorkerStreamThread implements StreamThreadHandle {
   readonly #ctx: WorkerStreamThreadContext;
   #worker: Worker | null = null;
   #server: BackendServer | null = null;
+  /** The backend's view for this thread (Backend#forThread), closed after the worker's server. */
+  #view: Backend | null = null;
   #closeSlots: (() => void) | null = null;
   /** Errors whose dead-letter copy the worker has not reported written yet, by error id. */
   readonly #awaitingDeadLetter = new Map<number, ProcessingError>();
@@ -108,7 +110,10 @@ export class WorkerStreamThread implements StreamThreadHandle {
 
   #spawn(): Promise<void> {
     const { port1, port2 } = new MessageChannel();
-    this.#server = new BackendServer(this.#ctx.backend, port1, {
+    // Kafka gives each thread its own producer and fetch connections (kafka-thread-view.ts).
+    const served = this.#ctx.backend.forThread?.(this.name) ?? null;
+    this.#view = served;
+    this.#server = new BackendServer(served ?? this.#ctx.backend, port1, {
       assignor: this.#ctx.assignor,
       ...(this.#ctx.joinGate !== undefined ? { joinGate: this.#ctx.joinGate } : {}),
     });
@@ -121,6 +126,7 @@ export class WorkerStreamThread implements StreamThreadHandle {
       config: this.#ctx.config,
       workerModule: this.#ctx.workerModule,
       backendPort: port2,
+      backendKind: backend.kind,
       slots: slots.end,
       pooled: workerPool.enabled,
     };
@@ -310,7 +316,9 @@ export class WorkerStreamThread implements StreamThreadHandle {
    */
   #finish(terminate = true): void {
     if (this.#server === null) return;
-    void this.#server.close();
+    const view = this.#view;
+    this.#view = null;
+    void this.#server.close().then(() => view?.close());
     this.#server = null;
     this.#closeSlots?.();
     this.lifecycle.tryTransition('PENDING_SHUTDOWN');

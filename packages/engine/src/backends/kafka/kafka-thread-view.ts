@@ -1,0 +1,83 @@
+// The Kafka backend as one stream thread in a worker sees it (num.stream.threads > 1): its own
+// producer (`<thread>-producer`) and its own fetch connections (`<thread>-consumer`), as each Kafka
+// Streams StreamThread has its own producer and consumer. A broker answers one connection's
+// requests in order, so threads sharing one connection would wait behind each other's long-polled
+// fetches. Group membership, commits and admin calls go to the backend itself (each joinGroup is a
+// member with connections of its own already, and commits go out with the owning member's
+// generation). The clients connect on first use; the backend closes the views still open.
+import type { Backend } from '../../api.js';
+import { DefaultPartitioner } from '../../partitioner/default-partitioner.js';
+import { fetchMany, type OffsetRange } from './kafka-fetch.js';
+import { produceOn } from './kafka-produce.js';
+import { createCluster } from './kafkajs-internals.js';
+import kafkajs from 'kafkajs';
+
+const { Partitioners } = kafkajs;
+
+export interface ThreadViewDeps {
+  /** A kafkajs client with the backend's settings under this client id. */
+  client: (clientId: string) => InstanceType<typeof kafkajs.Kafka>;
+  partitionsOf: (topic: string) => Promise<number>;
+  range: OffsetRange;
+  /** Throws once the backend is closed. */
+  open: () => void;
+  /** Called when the view closes. */
+  closed: () => void;
+}
+
+export function threadView(backend: Backend, threadName: string, deps: ThreadViewDeps): Backend {
+  const producer = deps.client(`${threadName}-producer`).producer({
+    allowAutoTopicCreation: false,
+    createPartitioner: Partitioners.DefaultPartitioner,
+  });
+  const cluster = createCluster(deps.client(`${threadName}-consumer`));
+  // Its own sticky partition for null keys, as each Java producer has.
+  const partitioner = new DefaultPartitioner();
+  let connected: Promise<void> | null = null;
+  const ready = (): Promise<void> =>
+    (connected ??= Promise.all([producer.connect(), cluster.connect()]).then(
+      () => undefined,
+      (error: unknown) => {
+        connected = null; // the next call tries again
+        throw error;
+      },
+    ));
+  let closed: Promise<void> | null = null;
+  const view: Backend = {
+    kind: 'kafka',
+    createTopics: (topics) => backend.createTopics(topics),
+    deleteTopics: (names) => backend.deleteTopics(names),
+    listTopics: () => backend.listTopics(),
+    describeTopic: (name) => backend.describeTopic(name),
+    offsetForTimestamp: (tp, timestamp) => backend.offsetForTimestamp!(tp, timestamp),
+    produce: async (records) => {
+      deps.open();
+      if (records.length === 0) return [];
+      await ready();
+      return produceOn(producer, partitioner, deps.partitionsOf, records);
+    },
+    fetch: async (tp, offset, maxRecords, maxWaitMs, options) => {
+      const [response] = await view.fetchMany([{ ...tp, offset }], {
+        maxRecords,
+        maxWaitMs,
+        ...options,
+      });
+      return response?.records ?? [];
+    },
+    fetchMany: async (requests, options) => {
+      deps.open();
+      await ready();
+      return fetchMany(cluster, deps.range, requests, options);
+    },
+    joinGroup: (groupId, topics, options) => backend.joinGroup(groupId, topics, options),
+    commitOffsets: (groupId, offsets) => backend.commitOffsets(groupId, offsets),
+    committedOffsets: (groupId, tps) => backend.committedOffsets(groupId, tps),
+    close: () =>
+      (closed ??= (async () => {
+        deps.closed();
+        await producer.disconnect().catch(() => {});
+        await cluster.disconnect().catch(() => {});
+      })()),
+  };
+  return view;
+}
