@@ -7,7 +7,8 @@
 // It also measures the thread it runs on (run.mjs prints it): CPU time of the thread itself and
 // time it waited for a core (/proc/thread-self/schedstat, Linux), GC pauses of its isolate (a
 // PerformanceObserver), and the thread's CPU when it processed its first record (so start-up —
-// module loading, group join — is told apart from the record path). In a worker the main thread
+// module loading, group join — is told apart from the record path), and how long its event loop
+// sat idle from its first record on (a worker waiting for the main thread's answers). In a worker the main thread
 // asks for these over a BroadcastChannel (threadStatsOfWorkers in run.mjs).
 //
 // Progress for run.mjs's completion check without asking the app for a metrics() snapshot (a full
@@ -17,7 +18,7 @@
 // BroadcastChannel when it loads), on its first record and every 1024th. run.mjs sums the slots
 // and, once the sum is within a chunk per thread of the end, checks the exact count with metrics().
 import { readFileSync } from 'node:fs';
-import { PerformanceObserver } from 'node:perf_hooks';
+import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { BroadcastChannel, isMainThread, threadId } from 'node:worker_threads';
 
 let processed = 0;
@@ -30,6 +31,8 @@ let gcNs = 0;
  */
 let base = { cpuNs: 0, waitNs: 0, gcNs: 0 };
 let apps = 0;
+/** The event loop's utilization at the first record (its idle time is counted from there). */
+let firstElu = null;
 
 /** Slots of 16 int32s (64 bytes: one cache line each, so the threads' stores do not contend). */
 const SLOTS = 64;
@@ -41,7 +44,10 @@ let progress = isMainThread ? new Int32Array(new SharedArrayBuffer(SLOTS * STRID
 
 export const functions = {
   countRecords: () => {
-    if (processed++ === 0) firstCpuNs = threadTimes().cpuNs;
+    if (processed++ === 0) {
+      firstCpuNs = threadTimes().cpuNs;
+      firstElu = performance.eventLoopUtilization();
+    }
     if ((processed & (PROGRESS_CHUNK - 1)) === 0 || processed === 1)
       if (progress !== null) Atomics.store(progress, slot, processed);
   },
@@ -74,6 +80,7 @@ new PerformanceObserver((list) => {
 /** This thread's counters now (on the main thread cumulative: the caller takes differences). */
 export function threadStats() {
   const { cpuNs, waitNs } = threadTimes();
+  const idleNs = firstElu === null ? 0 : performance.eventLoopUtilization(firstElu).idle * 1e6;
   return {
     threadId,
     processed,
@@ -81,6 +88,7 @@ export function threadStats() {
     gcNs: gcNs - base.gcNs,
     cpuNs: cpuNs - base.cpuNs,
     waitNs: waitNs - base.waitNs,
+    idleNs,
     reused: apps > 1,
   };
 }
@@ -89,6 +97,7 @@ export function threadStats() {
 export function resetThreadStats() {
   processed = 0;
   firstCpuNs = null;
+  firstElu = null;
   progress?.fill(0);
 }
 
@@ -122,5 +131,6 @@ export default function registries() {
   if (apps++ > 0) base = { ...threadTimes(), gcNs };
   processed = 0;
   firstCpuNs = null;
+  firstElu = null;
   return { functions };
 }

@@ -19,6 +19,7 @@ export function threadReport(records, threads, cpu, before, after, workers) {
           startNs: w.firstCpuNs ?? w.cpuNs,
           gcNs: w.gcNs,
           waitNs: w.waitNs,
+          idleNs: w.idleNs ?? 0,
           processed: w.processed,
         }))
       : [
@@ -28,6 +29,7 @@ export function threadReport(records, threads, cpu, before, after, workers) {
             startNs: (after.firstCpuNs ?? after.cpuNs) - before.cpuNs,
             gcNs: after.gcNs - before.gcNs,
             waitNs: after.waitNs - before.waitNs,
+            idleNs: after.idleNs ?? 0,
             processed: after.processed,
           },
         ];
@@ -42,6 +44,10 @@ export function threadReport(records, threads, cpu, before, after, workers) {
     // the thread waited for a core: compare them with the thread's CPU only on a quiet machine.
     gcPauseMsPerThread: sum((t) => t.gcNs) / streams.length / 1e6,
     waitNsPerRecord: sum((t) => t.waitNs) / n,
+    // Event-loop idle of the stream threads from their first record (a worker waiting for the
+    // main thread's answers; with one thread, the main thread's waits, the bench's own sleeps
+    // between its checks included).
+    idleNsPerRecord: sum((t) => t.idleNs) / n,
     mainNsPerRecord: threads > 1 ? mainNs / n : 0,
     otherNsPerRecord: (totalNs - mainNs - (threads > 1 ? streamNs : 0)) / n,
     totalNsPerRecord: totalNs / n,
@@ -90,7 +96,8 @@ export function print(row) {
       `               CPU/record by thread: stream thread${threads === '1' ? '' : 's'} ${t.streamNsPerRecord.toFixed(0)} ns ` +
         `(from first record ${t.streamSteadyNsPerRecord.toFixed(0)} ns; start-up ${t.startMsPerThread.toFixed(0)} ms per thread; ` +
         `GC pauses ${t.gcPauseMsPerThread.toFixed(0)} ms wall per thread), main ${threads === '1' ? '= the stream thread' : `${t.mainNsPerRecord.toFixed(0)} ns`}, ` +
-        `other threads (GC helpers, pool) ${t.otherNsPerRecord.toFixed(0)} ns; waited for a core ${t.waitNsPerRecord.toFixed(0)} ns`,
+        `other threads (GC helpers, pool) ${t.otherNsPerRecord.toFixed(0)} ns; waited for a core ${t.waitNsPerRecord.toFixed(0)} ns; ` +
+        `event loop idle ${(t.idleNsPerRecord ?? 0).toFixed(0)} ns from the first record`,
     );
     if (threads !== '1')
       console.log(

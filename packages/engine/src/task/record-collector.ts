@@ -42,13 +42,21 @@ export class PendingAcks {
 }
 
 /**
- * Buffers output between flushes. A stream thread flushes it after every processed batch (so
- * output appears quickly, as with Kafka's producer linger) and always before committing offsets
- * (so a committed input offset never points past output that was not written).
+ * Buffers output between flushes, as Kafka's producer buffers sends. After every processed batch a
+ * stream thread hands what it buffered to the backend without waiting for it (`sendPending`, as
+ * Kafka's producer sends in the background while the thread goes on processing), and before it
+ * commits offsets it waits until everything is written (`flush`), so a committed input offset
+ * never points past output that was not written. One write is in flight at a time: the next one
+ * starts after it (so the output keeps its order and at most two polls' output is held), and a
+ * failed one fails the next `sendPending` or `flush`, as a send error of Kafka's producer surfaces
+ * at the next send, flush or commit of Kafka Streams' RecordCollector.
  */
 export class BufferedRecordCollector implements RecordCollector {
   #pending: ProduceRecord[] = [];
   readonly #acks = new PendingAcks();
+  /** The write in flight (it never rejects: a failure is kept in #failed). */
+  #inFlight: Promise<void> | null = null;
+  #failed: { error: unknown } | null = null;
   producedTotal = 0;
 
   constructor(private readonly backend: Backend) {}
@@ -62,7 +70,37 @@ export class BufferedRecordCollector implements RecordCollector {
     return this.#pending.length;
   }
 
+  /**
+   * Starts writing what is buffered and returns once it is under way (after the previous write
+   * finished); it is waited for by the next call or the next flush. Output with a callback (the
+   * dead-letter copies) is written before this returns, so the callback has run.
+   * @throws what the previous write failed with
+   */
+  async sendPending(): Promise<void> {
+    await this.#settle();
+    if (this.#pending.length === 0) return;
+    const batch = this.#pending;
+    this.#pending = [];
+    const acks = this.#acks.take();
+    if (acks !== null) {
+      PendingAcks.deliver(acks, await this.backend.produce(batch));
+      this.producedTotal += batch.length;
+      return;
+    }
+    const count = batch.length;
+    this.#inFlight = this.backend.produce(batch, NO_POSITIONS).then(
+      () => {
+        this.producedTotal += count;
+      },
+      (error: unknown) => {
+        this.#failed = { error };
+      },
+    );
+  }
+
+  /** Writes everything buffered and waits until it is written. @throws what a write failed with */
   async flush(): Promise<void> {
+    await this.#settle();
     if (this.#pending.length === 0) return;
     const batch = this.#pending;
     this.#pending = [];
@@ -71,5 +109,18 @@ export class BufferedRecordCollector implements RecordCollector {
     const written = await this.backend.produce(batch, acks === null ? NO_POSITIONS : undefined);
     PendingAcks.deliver(acks, written);
     this.producedTotal += batch.length;
+  }
+
+  /** Waits for the write in flight; rethrows its failure once. */
+  async #settle(): Promise<void> {
+    if (this.#inFlight !== null) {
+      await this.#inFlight;
+      this.#inFlight = null;
+    }
+    const failed = this.#failed;
+    if (failed !== null) {
+      this.#failed = null;
+      throw failed.error;
+    }
   }
 }

@@ -154,7 +154,11 @@ export class StreamThread implements StreamThreadHandle {
     if (this.#gate.paused) await this.#waitAtGate();
     this.#punctuate();
     if (this.#gate.paused) await this.#waitAtGate();
-    await this.#collector.flush();
+    // At least once: the batch's output is written while the next poll is processed (waited for
+    // before any commit); exactly once: it goes into the open transaction now.
+    const collector = this.#collector;
+    if (collector instanceof BufferedRecordCollector) await collector.sendPending();
+    else await collector.flush();
     const tasks = [...this.#tasks.running()];
     if (Date.now() - this.#lastCommit >= this.#ctx.config.commitIntervalMs)
       await this.#commit(tasks);
@@ -387,6 +391,15 @@ export class StreamThread implements StreamThreadHandle {
   async #shutdown(): Promise<void> {
     this.lifecycle.tryTransition('PENDING_SHUTDOWN');
     await this.#tasks.shutdown();
+    try {
+      // The last commit waited for the output in flight; without running tasks there was none.
+      if (this.#collector instanceof BufferedRecordCollector) await this.#collector.flush();
+    } catch (error) {
+      this.#ctx.logger.warn(
+        { thread: this.name, err: errorMessage(error) },
+        'writing the last output failed',
+      );
+    }
     this.#fetcher.close();
     for (const r of this.#pendingRevocations.splice(0)) r.done();
     this.lifecycle.tryTransition('DEAD');
