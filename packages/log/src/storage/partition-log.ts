@@ -13,12 +13,10 @@ import {
   readBatchHeader,
   setBaseOffset,
   setLogAppendTime,
-  type BatchHeader,
   type ControlType,
 } from '../format/record-batch.js';
 import type { TopicConfig } from '../config.js';
 import { Flusher } from './flusher.js';
-import type { FlushRounds } from './flush-rounds.js';
 import { fdatasync, fsyncDirSync } from './fs-util.js';
 import { segmentsToDelete } from './retention.js';
 import { openSegments, swapInCleaned } from './partition-files.js';
@@ -27,35 +25,22 @@ import { waitUntil } from './wait-until.js';
 import { WriteQueue } from './write-queue.js';
 import { findOffsetForTimestamp } from './timestamp-lookup.js';
 import { TxnIndex } from './txn-index.js';
+import { readSegments } from './segment-reads.js';
+import type {
+  AppendInfo,
+  IsolationLevel,
+  PartitionCheckpoint,
+  PartitionOptions,
+  ReadBatch,
+} from './partition-types.js';
 
-export type IsolationLevel = 'read_uncommitted' | 'read_committed';
-
-export interface PartitionCheckpoint {
-  recoveryPoint: number;
-  logStartOffset: number;
-}
-
-export interface AppendInfo {
-  baseOffset: number;
-  lastOffset: number;
-  /** LogAppendTime when the topic uses it, else -1 (as Kafka's produce response). */
-  logAppendTime: number;
-}
-
-export interface ReadBatch {
-  batch: Buffer;
-  header: BatchHeader;
-}
-
-export interface PartitionOptions {
-  dir: string;
-  topic: string;
-  partition: number;
-  config: () => TopicConfig;
-  clock: () => number;
-  /** The Log's flush rounds (its partitions' timed flushes go out together). */
-  flushRounds?: FlushRounds;
-}
+export type {
+  AppendInfo,
+  IsolationLevel,
+  PartitionCheckpoint,
+  PartitionOptions,
+  ReadBatch,
+} from './partition-types.js';
 
 export class PartitionLog {
   readonly topic: string;
@@ -303,20 +288,6 @@ export class PartitionLog {
 
   // ---- reads ---------------------------------------------------------------------------------
 
-  private segmentFor(offset: number): number {
-    let lo = 0;
-    let hi = this.segments.length - 1;
-    let found = 0;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.segments[mid]!.baseOffset <= offset) {
-        found = mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
-    return found;
-  }
-
   /**
    * Reads batches from `offset` up to about `maxBytes`, below the high watermark (or the last stable
    * offset for read_committed). An offset below the log start or past the log end is
@@ -331,37 +302,13 @@ export class PartitionLog {
       );
     }
     const bound = isolation === 'read_committed' ? this.lastStableOffset : this.highWatermark;
-    const out: ReadBatch[] = [];
-    let budget = maxBytes;
-    let from = offset;
-    // Continue into the next segments while the byte budget lasts (segments may be tiny).
-    for (
-      let i = this.segmentFor(offset);
-      i < this.segments.length && from < bound && budget > 0;
-      i++
-    ) {
-      const seg = this.segments[i]!;
-      if (!seg.acquire()) {
-        if (out.length > 0) return out;
-        return this.read(offset, maxBytes, isolation); // replaced meanwhile: retry
-      }
-      let batches: ReadBatch[];
-      try {
-        const size = seg.writtenSize;
-        batches = await seg.read(from, bound, out.length === 0 ? maxBytes : budget, size);
-      } finally {
-        seg.release();
-      }
-      for (const b of batches) {
-        if (out.length > 0 && b.header.sizeInBytes > budget) return out;
-        out.push(b);
-        budget -= b.header.sizeInBytes;
-      }
-      const last = batches[batches.length - 1];
-      if (last && lastOffsetOf(last.header) + 1 < seg.nextOffset) return out; // budget ran out inside
-      from = Math.max(from, seg.nextOffset);
-    }
-    return out;
+    return readSegments(
+      () => this.segments,
+      offset,
+      maxBytes,
+      bound,
+      () => this.read(offset, maxBytes, isolation),
+    );
   }
 
   /** Resolves when data at `offset` becomes visible, after `timeoutMs`, or on abort. */
