@@ -283,6 +283,39 @@ describe('persistent session stores reading from disk', { timeout: 120_000 }, ()
     });
 });
 
+describe('persistent window stores at the retention edge', () => {
+  // Found by the property test above (seed -37058383): a window put in the commit that moves
+  // stream time to exactly its start + retention is not logged (Kafka's store drops it) but is
+  // still read at the edge (fetchAll's retentionEdge, which onWindowClose reads); with nothing
+  // held in memory it was evicted without being written to disk, and the edge read lost it.
+  it('keep an unlogged edge window on disk when they evict it', async () => {
+    await withTempDir(async (dir) => {
+      const spec = {
+        name: 'w',
+        retentionMs: 150,
+        segmentIntervalMs: 40,
+        keySerde: 'integer' as const,
+        valueSerde: 'integer' as const,
+        changelogTopic: 'app-w-changelog',
+        retainDuplicates: false,
+      };
+      const memory = new SegmentedWindowStore(spec, 0);
+      const disk = new LmdbWindowStore(spec, 0, `${dir}/w`, 0);
+      for (const store of [memory, disk]) {
+        store.put(0, 0, 20, 21);
+        store.put(0, null, 170, 171);
+      }
+      expect(disk.takeChangelogRecords()).toEqual(memory.takeChangelogRecords());
+      expect(disk.residentEntries).toBe(0);
+      const edge = plain(memory.fetchAll(0, MAX, true));
+      expect(edge).toEqual([expect.objectContaining({ key: 0, start: 20, value: 0 })]);
+      expect(plain(disk.fetchAll(0, MAX, true))).toEqual(edge);
+      expect(plain(disk.fetchAll(MIN, MAX))).toEqual(plain(memory.fetchAll(MIN, MAX)));
+      disk.close();
+    });
+  });
+});
+
 describe(
   'persistent window and session stores hold a bounded number of entries in memory',
   { timeout: 120_000 },

@@ -129,8 +129,11 @@ export class LmdbWindowStore extends SegmentedWindowStore {
   }
 
   override takeChangelogRecords(): ProduceRecord[] {
-    const out = super.takeChangelogRecords();
-    this.#onDisk.commit(out);
+    // A window at the retention edge is not logged but still read (fetchAll's retentionEdge):
+    // it goes to disk too, or evicting it from memory would lose it.
+    const unlogged: ProduceRecord[] = [];
+    const out = super.takeChangelogRecords(unlogged);
+    this.#onDisk.commit(unlogged.length === 0 ? out : [...out, ...unlogged]);
     return out;
   }
 

@@ -75,6 +75,7 @@ export function takeSegmentChangelog(
   partition: number,
   live: (start: number) => boolean,
   out: ProduceRecord[],
+  unlogged?: ProduceRecord[],
 ): void {
   if (segment instanceof ColumnSegment) {
     const dirty = segment.dirty;
@@ -82,9 +83,10 @@ export function takeSegmentChangelog(
     segment.dirty = [];
     for (const at of dirty) {
       const start = segment.starts[at]!;
-      if (!live(start)) continue;
+      const logged = live(start);
+      if (!logged && unlogged === undefined) continue;
       const timestamp = segment.timestamps[at]!;
-      out.push({
+      (logged ? out : unlogged!).push({
         topic,
         partition,
         key: format.key(segment.keys[at], start, segment.seqs[at]!),
@@ -103,8 +105,9 @@ export function takeSegmentChangelog(
     listed.latest = null;
     slot.dirty = false;
     slot.listed = null;
-    if (slot.value !== null && !live(slot.start)) continue;
-    out.push({
+    const logged = slot.value === null || live(slot.start);
+    if (!logged && unlogged === undefined) continue;
+    (logged ? out : unlogged!).push({
       topic,
       partition,
       key: format.key(slot.key, slot.start, slot.seq),

@@ -366,12 +366,26 @@ export class SegmentedWindowStore implements TaskStateStore {
     return n;
   }
 
-  takeChangelogRecords(): ProduceRecord[] {
+  /**
+   * The changed windows' changelog records. A window at or past the retention edge is not logged
+   * (as Kafka's store drops it), but its segment still holds it for `fetchAll(…, retentionEdge)`:
+   * given `unlogged`, such windows go there, so a persistent store writes them to disk too before
+   * it evicts them from memory.
+   */
+  takeChangelogRecords(unlogged?: ProduceRecord[]): ProduceRecord[] {
     if (this.changelogTopic === null) return [];
     const out: ProduceRecord[] = [];
     const live = (start: number) => this.#live(start);
     for (const segment of this.#ordered)
-      takeSegmentChangelog(segment, this.#format, this.changelogTopic, this.partition, live, out);
+      takeSegmentChangelog(
+        segment,
+        this.#format,
+        this.changelogTopic,
+        this.partition,
+        live,
+        out,
+        unlogged,
+      );
     return out;
   }
 
