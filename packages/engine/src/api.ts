@@ -146,6 +146,14 @@ export interface TransactionalProducer {
   abortTransaction(): Promise<void>;
 }
 
+/** A fetchMany's bounds: records in all, the long-poll wait, its wakeup, the isolation level. */
+export interface FetchManyOptions {
+  maxRecords: number;
+  maxWaitMs: number;
+  signal?: AbortSignal;
+  isolationLevel?: IsolationLevel;
+}
+
 /**
  * Everything the engine needs from a Kafka-like log. Asynchronous on purpose: the engine only
  * awaits it at poll, produce-flush and commit boundaries, never per record.
@@ -192,15 +200,7 @@ export interface Backend {
    * log start is served from the log start (auto.offset.reset=earliest); an offset past the end
    * is reported per partition as OFFSET_OUT_OF_RANGE.
    */
-  fetchMany(
-    requests: FetchRequest[],
-    options: {
-      maxRecords: number;
-      maxWaitMs: number;
-      signal?: AbortSignal;
-      isolationLevel?: IsolationLevel;
-    },
-  ): Promise<FetchResponse[]>;
+  fetchMany(requests: FetchRequest[], options: FetchManyOptions): Promise<FetchResponse[]>;
   joinGroup(groupId: string, topics: string[], options?: JoinGroupOptions): Promise<GroupMember>;
   commitOffsets(
     groupId: string,

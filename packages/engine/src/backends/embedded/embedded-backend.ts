@@ -24,6 +24,7 @@ import type {
   TopicDescription,
   TopicPartition,
   TransactionalProducer,
+  FetchManyOptions,
 } from '../../api.js';
 import { OffsetOutOfRangeError, UnknownTopicError } from '../../errors.js';
 import { checkProducedRecord } from './record-check.js';
@@ -222,15 +223,7 @@ class LogBackend implements EmbeddedBackend {
     return response!.records;
   }
 
-  async fetchMany(
-    requests: FetchRequest[],
-    options: {
-      maxRecords: number;
-      maxWaitMs: number;
-      signal?: AbortSignal;
-      isolationLevel?: IsolationLevel;
-    },
-  ): Promise<FetchResponse[]> {
+  async fetchMany(requests: FetchRequest[], options: FetchManyOptions): Promise<FetchResponse[]> {
     if (requests.length === 0) {
       await sleep(
         options.maxWaitMs,

@@ -18,6 +18,7 @@ import type {
   TopicDescription,
   TopicPartition,
   TransactionalProducer,
+  FetchManyOptions,
 } from '../../api.js';
 import { BatchProducer } from './batch-producer.js';
 import { PortCalls } from './port-calls.js';
@@ -114,15 +115,7 @@ export class BackendClient implements Backend {
     return this.#fetches.fetch(tp, offset, maxRecords, maxWaitMs, options);
   }
 
-  fetchMany(
-    requests: FetchRequest[],
-    options: {
-      maxRecords: number;
-      maxWaitMs: number;
-      signal?: AbortSignal;
-      isolationLevel?: IsolationLevel;
-    },
-  ): Promise<FetchResponse[]> {
+  fetchMany(requests: FetchRequest[], options: FetchManyOptions): Promise<FetchResponse[]> {
     return this.#fetches.fetchMany(requests, options);
   }
 

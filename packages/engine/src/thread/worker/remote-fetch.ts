@@ -8,6 +8,7 @@ import type {
   IsolationLevel,
   StoredRecord,
   TopicPartition,
+  FetchManyOptions,
 } from '../../api.js';
 import { fromLeftovers } from '../../backends/embedded/fetch-leftovers.js';
 import { EngineError, OffsetOutOfRangeError } from '../../errors.js';
@@ -44,15 +45,7 @@ export class RemoteFetch {
     return response!.records;
   }
 
-  async fetchMany(
-    requests: FetchRequest[],
-    options: {
-      maxRecords: number;
-      maxWaitMs: number;
-      signal?: AbortSignal;
-      isolationLevel?: IsolationLevel;
-    },
-  ): Promise<FetchResponse[]> {
+  async fetchMany(requests: FetchRequest[], options: FetchManyOptions): Promise<FetchResponse[]> {
     const direct = this.#direct;
     if (direct !== null) {
       const buffered = fromLeftovers(direct.leftovers, requests, options.maxRecords, (r) =>
