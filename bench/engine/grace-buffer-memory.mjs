@@ -11,29 +11,23 @@
 // buffer (what `default.dsl.store: rocksDB` gives the join), `in_memory` the in-memory one.
 // Prints, per store, the JS heap after a full GC and the peak RSS once the records are buffered
 // and once they are released, and the CPU time per record of each phase.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import {
+  compareStores,
+  engineModule,
+  memoryNow,
+  mib,
+  phases,
+  runChild,
+  storeArgs,
+} from './store-memory.mjs';
 
-const { values: args } = parseArgs({
-  options: {
-    records: { type: 'string', default: '1000000' },
-    store: { type: 'string', default: 'rocksDB,in_memory' },
-    child: { type: 'string' },
-  },
-});
-const records = Number(args.records);
-const module = new URL('../../packages/engine/dist/state/time-ordered-buffer.js', import.meta.url);
-if (!existsSync(fileURLToPath(module))) {
-  console.error('packages/engine/dist is missing: run `pnpm --filter @streamwright/engine build`');
-  process.exit(1);
-}
+const args = storeArgs('records');
+const records = args.count;
+const module = engineModule('state/time-ordered-buffer.js');
 
 if (args.child !== undefined) {
-  const { TimeOrderedKeyValueBuffer } = await import(module.href);
+  const { TimeOrderedKeyValueBuffer } = await import(module);
   const options = {
     name: 'KSTREAM-LEFTJOIN-0000000004-Buffer',
     keySerde: 'integer',
@@ -41,16 +35,11 @@ if (args.child !== undefined) {
     changelogTopic: 'app-KSTREAM-LEFTJOIN-0000000004-Buffer-changelog',
     graceMs: 10 * records,
   };
-  const dir = mkdtempSync(join(tmpdir(), 'streamwright-grace-buffer-memory-'));
-  try {
+  await runChild('grace-buffer-memory', async (dir) => {
     const buffer =
       args.child === 'rocksDB'
         ? new TimeOrderedKeyValueBuffer(options, 0, join(dir, options.name))
         : new TimeOrderedKeyValueBuffer(options, 0);
-    const heap = () => {
-      globalThis.gc?.();
-      return process.memoryUsage().heapUsed;
-    };
     const value = new Uint8Array(100).fill(7);
     const start = 1_700_000_000_000;
     let cpu = process.cpuUsage();
@@ -62,7 +51,7 @@ if (args.child !== undefined) {
     }
     buffer.takeChangelogRecords();
     const written = process.cpuUsage(cpu);
-    const afterWrite = { heap: heap(), rss: process.resourceUsage().maxRSS * 1024 };
+    const afterWrite = memoryNow();
     const held = buffer.residentEntries;
     cpu = process.cpuUsage();
     let released = 0;
@@ -77,46 +66,20 @@ if (args.child !== undefined) {
     buffer.takeChangelogRecords();
     const read = process.cpuUsage(cpu);
     if (released !== records) throw new Error(`released ${released}, expected ${records}`);
-    const afterRead = { heap: heap(), rss: process.resourceUsage().maxRSS * 1024 };
-    const ns = (c) => ((c.user + c.system) * 1000) / records;
-    console.log(
-      JSON.stringify({
-        store: args.child,
-        held,
-        afterWrite,
-        afterRead,
-        writeNsPerRecord: ns(written),
-        readNsPerRecord: ns(read),
-      }),
-    );
+    const afterRead = memoryNow();
     buffer.close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-  process.exit(0);
+    return phases(args.child, held, records, { written, afterWrite, read, afterRead });
+  });
 }
 
-const mib = (b) => `${(b / 1048576).toFixed(0)} MiB`;
-console.log(
-  `grace-buffer-memory: ${records} records waiting in a stream–table join's buffer; load average ${loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ')}`,
-);
-for (const store of args.store.split(',')) {
-  const child = spawnSync(
-    process.execPath,
-    ['--expose-gc', fileURLToPath(import.meta.url), '--child', store, '--records', String(records)],
-    { encoding: 'utf8' },
-  );
-  if (child.status !== 0) {
-    console.error(child.stderr);
-    process.exit(1);
-  }
-  const r = JSON.parse(child.stdout.trim().split('\n').pop());
-  console.log(
+compareStores({
+  title: `grace-buffer-memory: ${records} records waiting in a stream–table join's buffer`,
+  script: import.meta.url,
+  stores: args.stores,
+  args: ['--records', String(records)],
+  line: (store, r) =>
     `${store}: ${r.held} records held in memory; heap ${mib(r.afterWrite.heap)} with them buffered, ` +
-      `${mib(r.afterRead.heap)} after releasing them; peak RSS ${mib(r.afterWrite.rss)} buffered, ` +
-      `${mib(r.afterRead.rss)} released; ` +
-      `${r.writeNsPerRecord.toFixed(0)} ns CPU per put + evict (and commit), ${r.readNsPerRecord.toFixed(0)} ns per record released`,
-  );
-}
+    `${mib(r.afterRead.heap)} after releasing them; peak RSS ${mib(r.afterWrite.rss)} buffered, ` +
+    `${mib(r.afterRead.rss)} released; ` +
+    `${r.writeNsPerRecord.toFixed(0)} ns CPU per put + evict (and commit), ${r.readNsPerRecord.toFixed(0)} ns per record released`,
+});

@@ -9,27 +9,21 @@
 // lmdb window store (what `default.dsl.store: rocksDB` gives a windowed aggregation), `in_memory`
 // the in-memory one. Prints, per store, the JS heap after a full GC and the peak RSS, once the
 // windows are written and once they are read back, and the CPU time per record of each phase.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import {
+  compareStores,
+  engineModule,
+  memoryNow,
+  mib,
+  phases,
+  runChild,
+  storeArgs,
+} from './store-memory.mjs';
 
-const { values: args } = parseArgs({
-  options: {
-    keys: { type: 'string', default: '1000000' },
-    store: { type: 'string', default: 'rocksDB,in_memory' },
-    child: { type: 'string' },
-  },
-});
-const keys = Number(args.keys);
-const stores = new URL('../../packages/engine/dist/state/lmdb-window-stores.js', import.meta.url);
-const memoryStore = new URL('../../packages/engine/dist/state/window-store.js', import.meta.url);
-if (!existsSync(fileURLToPath(stores))) {
-  console.error('packages/engine/dist is missing: run `pnpm --filter @streamwright/engine build`');
-  process.exit(1);
-}
+const args = storeArgs('keys');
+const keys = args.count;
+const stores = engineModule('state/lmdb-window-stores.js');
+const memoryStore = engineModule('state/window-store.js');
 
 if (args.child !== undefined) {
   const spec = {
@@ -39,16 +33,11 @@ if (args.child !== undefined) {
     valueSerde: 'long',
     changelogTopic: 'app-counts-changelog',
   };
-  const dir = mkdtempSync(join(tmpdir(), 'streamwright-window-memory-'));
-  try {
+  await runChild('window-memory', async (dir) => {
     const store =
       args.child === 'rocksDB'
-        ? new (await import(stores.href)).LmdbWindowStore(spec, 0, join(dir, 'counts'))
-        : new (await import(memoryStore.href)).SegmentedWindowStore(spec, 0);
-    const heap = () => {
-      globalThis.gc?.();
-      return process.memoryUsage().heapUsed;
-    };
+        ? new (await import(stores)).LmdbWindowStore(spec, 0, join(dir, 'counts'))
+        : new (await import(memoryStore)).SegmentedWindowStore(spec, 0);
     const start = 3_600_000;
     let cpu = process.cpuUsage();
     for (let k = 0; k < keys; k++) {
@@ -58,51 +47,31 @@ if (args.child !== undefined) {
     }
     store.takeChangelogRecords();
     const written = process.cpuUsage(cpu);
-    const afterWrite = { heap: heap(), rss: process.resourceUsage().maxRSS * 1024 };
+    const afterWrite = memoryNow();
     cpu = process.cpuUsage();
     let sum = 0;
     for (let k = 0; k < keys; k++) sum += store.fetch(k, start)?.value ?? 0;
     const read = process.cpuUsage(cpu);
     if (sum !== keys) throw new Error(`read back ${sum} counts, expected ${keys}`);
-    const afterRead = { heap: heap(), rss: process.resourceUsage().maxRSS * 1024 };
-    const ns = (c) => ((c.user + c.system) * 1000) / keys;
-    console.log(
-      JSON.stringify({
-        store: args.child,
-        held: store.residentEntries,
-        afterWrite,
-        afterRead,
-        writeNsPerRecord: ns(written),
-        readNsPerRecord: ns(read),
-      }),
-    );
+    const afterRead = memoryNow();
+    const result = phases(args.child, store.residentEntries, keys, {
+      written,
+      afterWrite,
+      read,
+      afterRead,
+    });
     store.close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-  process.exit(0);
+    return result;
+  });
 }
 
-const mib = (b) => `${(b / 1048576).toFixed(0)} MiB`;
-console.log(
-  `window-memory: ${keys} keys, one 24 h window each; load average ${loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ')}`,
-);
-for (const store of args.store.split(',')) {
-  const child = spawnSync(
-    process.execPath,
-    ['--expose-gc', fileURLToPath(import.meta.url), '--child', store, '--keys', String(keys)],
-    { encoding: 'utf8' },
-  );
-  if (child.status !== 0) {
-    console.error(child.stderr);
-    process.exit(1);
-  }
-  const r = JSON.parse(child.stdout.trim().split('\n').pop());
-  console.log(
+compareStores({
+  title: `window-memory: ${keys} keys, one 24 h window each`,
+  script: import.meta.url,
+  stores: args.stores,
+  args: ['--keys', String(keys)],
+  line: (store, r) =>
     `${store}: ${r.held} windows held in memory; heap ${mib(r.afterWrite.heap)} after writing, ` +
-      `${mib(r.afterRead.heap)} after reading back; peak RSS ${mib(r.afterRead.rss)}; ` +
-      `${r.writeNsPerRecord.toFixed(0)} ns CPU per fetch + put, ${r.readNsPerRecord.toFixed(0)} ns per fetch`,
-  );
-}
+    `${mib(r.afterRead.heap)} after reading back; peak RSS ${mib(r.afterRead.rss)}; ` +
+    `${r.writeNsPerRecord.toFixed(0)} ns CPU per fetch + put, ${r.readNsPerRecord.toFixed(0)} ns per fetch`,
+});

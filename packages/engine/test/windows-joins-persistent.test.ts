@@ -1,6 +1,6 @@
 // The window, session, stream–stream join, stream–table join with grace and windowed
 // record-cache oracle tests again, on persistent stores (lmdb window, session and key-value
-// stores and grace buffers, a running app's default): the results must be Kafka Streams' as they
+// stores, grace buffers and outer join stores, a running app's default): the results must be Kafka Streams' as they
 // are in memory.
 import { expect, it } from 'vitest';
 import {
@@ -21,5 +21,6 @@ it('ran them on lmdb window and session stores', () => {
   // Windowed aggregations' stores and stream–stream join buffers, e.g. KSTREAM-JOINTHIS-…-store.
   expect(stores.some((p) => /JOINTHIS|AGGREGATE|COUNT|REDUCE/.test(p))).toBe(true);
   expect(stores.some((p) => /JOIN-\d+-Buffer$/.test(p))).toBe(true);
+  expect(stores.some((p) => /OUTERSHARED-\d+-store$/.test(p))).toBe(true);
   expect(stores.length).toBeGreaterThan(20);
 });

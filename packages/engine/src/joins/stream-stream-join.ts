@@ -6,7 +6,8 @@
 // emitted with null for the other side — never before, so no spurious (v, null) precedes a match.
 // Stream time is shared by both sides. The window stores (`<JOINTHIS|JOINOTHER name>-store`) and
 // the outer store (`KSTREAM-OUTERSHARED-<n>-store`) are the task's changelogged stores, restored
-// before processing, so a restarted join still matches and closes what it buffered.
+// before processing (persistent ones, the default, read back from lmdb), so a restarted join
+// still matches and closes what it buffered.
 import type { JoinWindowSpec } from '@streamwright/topology-model';
 import type { ProcessorContext } from '../processor/processor-context.js';
 import type { Processor } from '../processor/processor-node.js';
@@ -83,10 +84,12 @@ export function streamStreamJoinProcessor(
   // loop below is done with it before the next record fetches into it.
   const matches: WindowEntry[] = [];
   const emitClosed = (outer: OuterJoinStore): void => {
-    if (outer.size === 0) return;
+    if (outer.empty) return;
     let leftOpen = false;
     let rightOpen = false;
-    outer.scan((p) => {
+    // From here on both sides' windows are open: the records on disk only there are not read.
+    const openFrom = state.streamTime - Math.min(w.afterMs, w.beforeMs) - w.graceMs;
+    outer.scan(openFrom, (p) => {
       // A left record's window stays open for `after`, a right record's for `before`.
       const lookBack = p.side === 'left' ? w.afterMs : w.beforeMs;
       if (p.timestamp + lookBack + w.graceMs >= state.streamTime) {

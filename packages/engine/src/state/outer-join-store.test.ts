@@ -33,7 +33,7 @@ describe('OuterJoinStore', () => {
     ]);
     expect(store.size).toBe(5);
     const seen: number[] = [];
-    store.scan((p) => (seen.push(p.timestamp), 'keep'));
+    store.scan(Infinity, (p) => (seen.push(p.timestamp), 'keep'));
     expect(seen).toEqual([1000, 2000, 3000, 4000, 5000]);
   });
 
@@ -45,7 +45,10 @@ describe('OuterJoinStore', () => {
     store.put('left', 1, 5, 'l1 again', {}); // same record: replaced in place
     store.delete('left', 2, 5);
     const seen: string[] = [];
-    store.scan((p) => (seen.push(`${p.side}:${String(p.key)}:${String(p.value)}`), 'keep'));
+    store.scan(
+      Infinity,
+      (p) => (seen.push(`${p.side}:${String(p.key)}:${String(p.value)}`), 'keep'),
+    );
     expect(seen).toEqual(['right:2:r2', 'left:1:l1 again']); // right first, then key order
   });
 });

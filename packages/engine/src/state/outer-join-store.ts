@@ -6,11 +6,25 @@
 // record's headers travel as the changelog record's headers. Emitted or matched records are
 // deleted: a tombstone at the next commit if the record reached the changelog, nothing if it was
 // buffered and matched between two commits (the common case).
+//
+// Persistent (with a disk, outer-join-store-disk.ts: what `default.dsl.store: rocksDB` gives a
+// logged outer store, as Kafka keeps it in RocksDB) the store writes each commit's changelog
+// records to lmdb as well and then holds in memory at most its bound of committed records, the
+// newest (matches delete records near stream time), plus every record changed since the commit.
+// The older ones, below `#high`, are on disk only (the "region" (#low, #high)); a scan that may
+// emit some of them reads them back in store order, a chunk at a time, merged with those held;
+// a put or delete of a record in the region looks it up on disk.
 import type { SerdeName } from '@streamwright/topology-model';
 import type { Headers, ProduceRecord, StoredRecord } from '../api.js';
 import { getSerde } from '../serdes/index.js';
 import type { Serde } from '../serdes/serde.js';
 import { keyOrderFor, type KeyId, type KeyOrder } from './key-order.js';
+import {
+  OUTER_READ_CHUNK,
+  OuterJoinStoreDisk,
+  outerJoinStoreCache,
+  type StoredOuterRecord,
+} from './outer-join-store-disk.js';
 import { readLong, viewOf, writeLong, type TaskStateStore } from './task-store.js';
 
 export type JoinSide = 'left' | 'right';
@@ -22,6 +36,26 @@ export interface PendingRecord {
   value: unknown;
   headers: Headers;
 }
+
+/** A record's identity in store order (a record, or a bound of the part on disk only). */
+interface Ident {
+  readonly side: JoinSide;
+  readonly key: unknown;
+  readonly id: KeyId;
+  readonly timestamp: number;
+}
+
+/** After every record: the region reaches to the end of the store. */
+const END: Ident = { side: 'left', key: null, id: '', timestamp: Infinity };
+
+const identity = (r: Ident): string => `${r.timestamp}|${r.side}|${String(r.id)}`;
+
+/** The smallest key after `bytes`. */
+const after = (bytes: Uint8Array): Uint8Array => {
+  const next = new Uint8Array(bytes.byteLength + 1);
+  next.set(bytes);
+  return next;
+};
 
 class Pending implements PendingRecord {
   /** Changed since the last commit (in the store's change list). */
@@ -51,7 +85,6 @@ export interface OuterJoinStoreOptions {
 export class OuterJoinStore implements TaskStateStore {
   readonly name: string;
   readonly changelogTopic: string | null;
-  readonly persistent = false;
   /**
    * Every record in store order, so by timestamp: a record is found by binary search on its
    * timestamp (few records share one), with no per-key index to keep up.
@@ -63,10 +96,28 @@ export class OuterJoinStore implements TaskStateStore {
   readonly #logging: boolean;
   readonly #keys: KeyOrder;
   readonly #values: Record<JoinSide, Serde<unknown>>;
+  /** Persistent: the committed records, of which the store holds the newest. */
+  readonly #disk: OuterJoinStoreDisk | null;
+  /** Persistent: the disk has records (found at open, or restored) not read into memory yet. */
+  #needsLoad: boolean;
+  /** Null: every record is held. Otherwise records in (#low, #high) may be on disk only. */
+  #high: Ident | null = null;
+  #highKey: Uint8Array | null = null;
+  /** The last record read back from the region (null: the region starts at the first record). */
+  #low: Ident | null = null;
+  #lowKey: Uint8Array | null = null;
+  /** No record on disk only is older than this. */
+  #regionMin = Infinity;
+  /** Records of the region deleted since the commit (their disk copies are gone at the commit). */
+  readonly #regionRemoved = new Set<string>();
+  #closed = false;
 
   constructor(
     options: OuterJoinStoreOptions,
     readonly partition = 0,
+    /** `<task dir>/lmdb/<store>` for a persistent store; null keeps everything in memory. */
+    path: string | null = null,
+    cacheEntries: number = outerJoinStoreCache.entries,
   ) {
     this.name = options.name;
     this.changelogTopic = options.changelogTopic;
@@ -76,14 +127,44 @@ export class OuterJoinStore implements TaskStateStore {
       left: getSerde(options.leftValueSerde),
       right: getSerde(options.rightValueSerde),
     };
+    this.#disk = path === null ? null : new OuterJoinStoreDisk(path, options.name, cacheEntries);
+    this.#needsLoad = path !== null;
   }
 
+  get persistent(): boolean {
+    return this.#disk !== null;
+  }
+
+  /** Whether no record waits (in memory or on disk). */
+  get empty(): boolean {
+    return this.#ordered.length === 0 && this.#high === null && !this.#needsLoad;
+  }
+
+  /** How many records wait, held in memory or on disk (reads the disk: for tests). */
   get size(): number {
+    this.#ready();
+    let n = this.#ordered.length;
+    if (this.#high === null) return n;
+    let from = this.#lowKey ?? undefined;
+    for (;;) {
+      const chunk = this.#disk!.range(from, this.#highKey ?? undefined, OUTER_READ_CHUNK);
+      for (const d of chunk) if (this.#shadowed(this.#pendingOf(d)) === false) n++;
+      if (chunk.length < OUTER_READ_CHUNK) return n;
+      from = after(chunk[chunk.length - 1]!.storeKey);
+    }
+  }
+
+  /** How many records are held in memory. */
+  get residentEntries(): number {
     return this.#ordered.length;
   }
 
+  #ready(): void {
+    if (this.#needsLoad) this.#load();
+  }
+
   /** Store order: timestamp, then side (right first: false < true), then key bytes. */
-  #before(a: Pending, b: Pending): boolean {
+  #before(a: Ident, b: Ident): boolean {
     if (a.timestamp !== b.timestamp) return a.timestamp < b.timestamp;
     if (a.side !== b.side) return a.side === 'right';
     return a.id !== b.id && this.#keys.compare(a.key, b.key) < 0;
@@ -107,6 +188,7 @@ export class OuterJoinStore implements TaskStateStore {
   }
 
   put(side: JoinSide, key: unknown, timestamp: number, value: unknown, headers: Headers): void {
+    if (this.#needsLoad) this.#load();
     const id = this.#keys.id(key);
     const at = this.#find(id, side, timestamp);
     if (at >= 0) {
@@ -116,7 +198,18 @@ export class OuterJoinStore implements TaskStateStore {
       this.#changed(existing);
       return;
     }
-    this.#add(new Pending(side, key, id, timestamp, value, headers));
+    const record = new Pending(side, key, id, timestamp, value, headers);
+    // On disk only: held from now on, as the record it replaces (its deletion needs a tombstone).
+    if (this.#high !== null && this.#onDiskOnly(record)) record.logged = true;
+    this.#add(record);
+  }
+
+  /** Whether the record, not held, is on disk (in the region, not deleted since the commit). */
+  #onDiskOnly(record: Ident): boolean {
+    if (!this.#before(record, this.#high!)) return false;
+    if (this.#low !== null && !this.#before(this.#low, record)) return false;
+    if (this.#regionRemoved.has(identity(record))) return false;
+    return this.#disk!.get(this.#keyBytes(record)) !== undefined;
   }
 
   #add(record: Pending, log = true): void {
@@ -135,15 +228,27 @@ export class OuterJoinStore implements TaskStateStore {
   }
 
   delete(side: JoinSide, key: unknown, timestamp: number): void {
-    const at = this.#find(this.#keys.id(key), side, timestamp);
-    if (at < 0) return;
-    const record = this.#ordered[at]!;
-    this.#ordered.splice(at, 1);
-    this.#unlink(record);
+    if (this.#needsLoad) this.#load();
+    const id = this.#keys.id(key);
+    const at = this.#find(id, side, timestamp);
+    if (at >= 0) {
+      const record = this.#ordered[at]!;
+      this.#ordered.splice(at, 1);
+      this.#unlink(record);
+      return;
+    }
+    if (this.#high === null) return;
+    const probe = new Pending(side, key, id, timestamp, undefined, {});
+    if (!this.#onDiskOnly(probe)) return;
+    probe.logged = true;
+    this.#unlink(probe);
   }
 
   #unlink(record: Pending): void {
     record.removed = true;
+    // Its disk copy stays until the commit: a read of the region must skip it.
+    if (this.#high !== null && record.logged && this.#before(record, this.#high))
+      this.#regionRemoved.add(identity(record));
     if (record.logged) this.#changed(record);
     else if (record.dirty && ++this.#unloggedRemovals > 1024) this.#compactChanges();
   }
@@ -166,12 +271,27 @@ export class OuterJoinStore implements TaskStateStore {
 
   /**
    * Visits records in store order; `visit` returns 'emit' to delete the record (it was emitted),
-   * 'keep' to go on, 'stop' to end the scan.
+   * 'keep' to go on, 'stop' to end the scan. `openFrom`: the visitor keeps every record from this
+   * timestamp on, so the records on disk only from there on need not be read.
    */
-  scan(visit: (record: PendingRecord) => 'emit' | 'keep' | 'stop'): void {
-    const list = this.#ordered;
+  scan(openFrom: number, visit: (record: PendingRecord) => 'emit' | 'keep' | 'stop'): void {
+    if (this.#needsLoad) this.#load();
     let i = 0;
-    while (i < list.length) {
+    for (;;) {
+      // The next held record may come after records on disk only that could be emitted: read
+      // them first (the records visited so far are all before the region's start).
+      if (
+        this.#high !== null &&
+        this.#regionMin < openFrom &&
+        (i >= this.#ordered.length ||
+          this.#low === null ||
+          !this.#before(this.#ordered[i]!, this.#low))
+      ) {
+        this.#readRegion();
+        continue;
+      }
+      const list = this.#ordered;
+      if (i >= list.length) return;
       const record = list[i]!;
       const verdict = visit(record);
       if (verdict === 'stop') return;
@@ -184,7 +304,112 @@ export class OuterJoinStore implements TaskStateStore {
     }
   }
 
+  /** Reads the next chunk of the region into memory, merged with the records held. */
+  #readRegion(): void {
+    const chunk = this.#disk!.range(
+      this.#lowKey ?? undefined,
+      this.#highKey ?? undefined,
+      OUTER_READ_CHUNK + 1,
+    );
+    const more = chunk.length > OUTER_READ_CHUNK;
+    if (more) chunk.length = OUTER_READ_CHUNK;
+    const loaded: Pending[] = [];
+    for (const d of chunk) {
+      const p = this.#pendingOf(d);
+      if (!this.#shadowed(p)) loaded.push(p);
+    }
+    if (more) {
+      const last = chunk[chunk.length - 1]!;
+      this.#low = this.#pendingOf(last);
+      this.#lowKey = after(last.storeKey);
+      // The next record on disk (skipped or not) is not older than the last one read.
+      this.#regionMin = this.#low.timestamp;
+    } else this.#clearRegion();
+    if (loaded.length === 0) return;
+    const held = this.#ordered;
+    const merged: Pending[] = new Array<Pending>(held.length + loaded.length);
+    let a = 0;
+    let b = 0;
+    let k = 0;
+    while (a < held.length && b < loaded.length)
+      merged[k++] = this.#before(loaded[b]!, held[a]!) ? loaded[b++]! : held[a++]!;
+    while (a < held.length) merged[k++] = held[a++]!;
+    while (b < loaded.length) merged[k++] = loaded[b++]!;
+    this.#ordered = merged;
+  }
+
+  /** A record read from disk that a held record or a deletion since the commit replaces. */
+  #shadowed(p: Pending): boolean {
+    return this.#find(p.id, p.side, p.timestamp) >= 0 || this.#regionRemoved.has(identity(p));
+  }
+
+  #clearRegion(): void {
+    this.#high = this.#low = null;
+    this.#highKey = this.#lowKey = null;
+    this.#regionMin = Infinity;
+  }
+
+  #pendingOf(stored: StoredOuterRecord): Pending {
+    const bytes = stored.storeKey;
+    const timestamp = readLong(viewOf(bytes), 0);
+    const side: JoinSide = bytes[8] === 1 ? 'left' : 'right';
+    const key = this.#keys.serde.deserialize(bytes.subarray(9));
+    const value = this.#values[side].deserialize(stored.value.subarray(1));
+    const p = new Pending(side, key, this.#keys.id(key), timestamp, value, stored.headers);
+    p.logged = true;
+    return p;
+  }
+
+  /** Persistent: reads the newest records on disk into memory (at open, after a restore). */
+  #load(): void {
+    this.#needsLoad = false;
+    const disk = this.#disk!;
+    disk.flush();
+    const { records, more } = disk.newest(disk.limit);
+    this.#ordered = records.map((r) => this.#pendingOf(r));
+    this.#changes = [];
+    this.#unloggedRemovals = 0;
+    this.#regionRemoved.clear();
+    this.#clearRegion();
+    if (!more) return;
+    this.#high = this.#ordered[0] ?? END;
+    this.#highKey = records[0]?.storeKey ?? null;
+    const oldest = disk.range(undefined, undefined, 1)[0]!;
+    this.#regionMin = readLong(viewOf(oldest.storeKey), 0);
+  }
+
+  /** Persistent: writes the commit and drops the oldest held records down to the bound. */
+  #commit(records: readonly ProduceRecord[]): void {
+    const disk = this.#disk!;
+    for (const r of records) disk.add(r.key!, r.value ?? null, r.headers ?? {}, r.timestamp ?? 0);
+    disk.flush();
+    this.#regionRemoved.clear();
+    const held = this.#ordered;
+    if (held.length <= disk.limit) return;
+    // Everything below the first record kept (or the region's end, if later) is on disk only.
+    let high = held[held.length - disk.limit] ?? END;
+    if (this.#high !== null && this.#before(high, this.#high)) high = this.#high;
+    let drop = 0;
+    while (drop < held.length && this.#before(held[drop]!, high)) drop++;
+    this.#regionMin = Math.min(
+      this.#high === null ? Infinity : this.#regionMin,
+      held[0]!.timestamp,
+    );
+    this.#ordered = held.slice(drop);
+    this.#high = high;
+    this.#highKey = high === END ? null : this.#keyBytes(high);
+    this.#low = null;
+    this.#lowKey = null;
+  }
+
   takeChangelogRecords(): ProduceRecord[] {
+    if (this.#needsLoad || this.#closed) return [];
+    const out = this.#logChanges();
+    if (this.#disk !== null) this.#commit(out);
+    return out;
+  }
+
+  #logChanges(): ProduceRecord[] {
     if (this.#changes.length === 0 || this.changelogTopic === null) return [];
     const out: ProduceRecord[] = [];
     const changes = this.#changes;
@@ -222,7 +447,7 @@ export class OuterJoinStore implements TaskStateStore {
     return out;
   }
 
-  #keyBytes(record: Pending): Uint8Array {
+  #keyBytes(record: Ident): Uint8Array {
     const keyBytes = this.#keys.serde.serialize(record.key) ?? new Uint8Array(0);
     const out = new Uint8Array(9 + keyBytes.byteLength);
     writeLong(viewOf(out), 0, record.timestamp);
@@ -234,6 +459,12 @@ export class OuterJoinStore implements TaskStateStore {
   restore(record: StoredRecord): void {
     const bytes = record.key;
     if (bytes === null || bytes.byteLength < 9) return;
+    // Persistent: to disk, read back (the newest into memory) when the store is next used.
+    if (this.#disk !== null) {
+      this.#disk.restore(record);
+      this.#needsLoad = true;
+      return;
+    }
     const timestamp = readLong(viewOf(bytes), 0);
     const side: JoinSide = bytes[8] === 1 ? 'left' : 'right';
     const key = this.#keys.serde.deserialize(bytes.subarray(9));
@@ -251,9 +482,17 @@ export class OuterJoinStore implements TaskStateStore {
     this.#ordered = [];
     this.#changes = [];
     this.#unloggedRemovals = 0;
+    this.#regionRemoved.clear();
+    this.#clearRegion();
+    if (this.#disk !== null && !this.#closed) {
+      this.#disk.wipe();
+      this.#needsLoad = false;
+    }
   }
 
   close(): void {
+    if (this.#disk !== null && !this.#closed) this.#disk.close();
+    this.#closed = true;
     this.wipe();
   }
 }

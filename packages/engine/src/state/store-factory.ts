@@ -4,8 +4,8 @@
 // memory (`default.dsl.store: in_memory`, or the store says `inMemory`). Window and session
 // stores (windowed aggregations, stream–stream join buffers, Processor API stores) follow the same
 // rule when logged (lmdb-window-stores.ts), as do stream–table join buffers
-// (time-ordered-buffer-disk.ts); suppression buffers and stream–stream join outer stores are in
-// memory either way, each owning its changelog.
+// (time-ordered-buffer-disk.ts) and stream–stream join outer stores (outer-join-store-disk.ts);
+// suppression buffers are in memory either way, owning their changelog.
 // Versioned key-value stores are in memory (rebuilt from their changelog) either way.
 import { join } from 'node:path';
 import type { SerdeName, StorePlan } from '@streamwright/topology-model';
@@ -61,7 +61,11 @@ export function createTaskStore(
     logging: spec.logging !== false,
   };
   if (spec.outerJoin !== undefined)
-    return new OuterJoinStore({ ...common, ...spec.outerJoin }, partition);
+    return new OuterJoinStore(
+      { ...common, ...spec.outerJoin },
+      partition,
+      persistentPath(spec, config, common.logging),
+    );
   switch (spec.type ?? 'keyValue') {
     case 'window': {
       const options = {
@@ -100,7 +104,7 @@ export function createTaskStore(
 }
 
 /**
- * Where a persistent window or session store (or stream–table join buffer) keeps its segments, or
+ * Where a persistent window or session store (or join buffer, or outer store) keeps its data, or
  * null for an in-memory one.
  * Only logged stores are persistent: their segments on disk are written from the changelog
  * records each commit produces (a store with logging off stays in memory).
