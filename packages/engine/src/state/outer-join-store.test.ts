@@ -51,4 +51,30 @@ describe('OuterJoinStore', () => {
     );
     expect(seen).toEqual(['right:2:r2', 'left:1:l1 again']); // right first, then key order
   });
+
+  it('emits from the front in store order while records keep arriving and being matched', () => {
+    const store = new OuterJoinStore(options);
+    const emitted: number[] = [];
+    const expected: number[] = [];
+    const waiting = new Set<number>(); // the model: timestamps waiting (one record each)
+    for (let ts = 0; ts < 30_000; ts++) {
+      // Emit every record more than 100 ms behind, as a join's close scan does.
+      const due = (t: number) => t < ts - 100;
+      for (const t of [...waiting].sort((a, b) => a - b)) {
+        if (!due(t)) break;
+        expected.push(t);
+        waiting.delete(t);
+      }
+      store.scan(ts - 100, (p) =>
+        due(p.timestamp) ? (emitted.push(p.timestamp), 'emit') : 'stop',
+      );
+      store.put('left', ts % 13, ts, `v${ts}`, {});
+      waiting.add(ts);
+      if (ts % 3 === 0 && waiting.delete(ts - 50)) store.delete('left', (ts - 50) % 13, ts - 50);
+      if (ts % 1000 === 0) store.takeChangelogRecords();
+    }
+    expect(emitted).toEqual(expected);
+    expect(emitted.length).toBeGreaterThan(19_000);
+    expect(store.size).toBe(waiting.size);
+  });
 });

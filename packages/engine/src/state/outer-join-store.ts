@@ -25,53 +25,18 @@ import {
   outerJoinStoreCache,
   type StoredOuterRecord,
 } from './outer-join-store-disk.js';
+import {
+  after,
+  END,
+  identity,
+  Pending,
+  type Ident,
+  type JoinSide,
+  type PendingRecord,
+} from './outer-join-pending.js';
 import { readLong, viewOf, writeLong, type TaskStateStore } from './task-store.js';
 
-export type JoinSide = 'left' | 'right';
-
-export interface PendingRecord {
-  readonly side: JoinSide;
-  readonly key: unknown;
-  readonly timestamp: number;
-  value: unknown;
-  headers: Headers;
-}
-
-/** A record's identity in store order (a record, or a bound of the part on disk only). */
-interface Ident {
-  readonly side: JoinSide;
-  readonly key: unknown;
-  readonly id: KeyId;
-  readonly timestamp: number;
-}
-
-/** After every record: the region reaches to the end of the store. */
-const END: Ident = { side: 'left', key: null, id: '', timestamp: Infinity };
-
-const identity = (r: Ident): string => `${r.timestamp}|${r.side}|${String(r.id)}`;
-
-/** The smallest key after `bytes`. */
-const after = (bytes: Uint8Array): Uint8Array => {
-  const next = new Uint8Array(bytes.byteLength + 1);
-  next.set(bytes);
-  return next;
-};
-
-class Pending implements PendingRecord {
-  /** Changed since the last commit (in the store's change list). */
-  dirty = false;
-  /** Written to the changelog (its deletion needs a tombstone). */
-  logged = false;
-  removed = false;
-  constructor(
-    readonly side: JoinSide,
-    readonly key: unknown,
-    readonly id: KeyId,
-    readonly timestamp: number,
-    public value: unknown,
-    public headers: Headers,
-  ) {}
-}
+export type { JoinSide, PendingRecord } from './outer-join-pending.js';
 
 export interface OuterJoinStoreOptions {
   name: string;
@@ -89,7 +54,9 @@ export class OuterJoinStore implements TaskStateStore {
    * Every record in store order, so by timestamp: a record is found by binary search on its
    * timestamp (few records share one), with no per-key index to keep up.
    */
-  #ordered: Pending[] = [];
+  #ordered: (Pending | undefined)[] = [];
+  /** The records before it are gone (emitted from the front without a splice each). */
+  #head = 0;
   #changes: Pending[] = [];
   /** Entries of #changes removed before they were logged: nothing to write, dropped lazily. */
   #unloggedRemovals = 0;
@@ -137,13 +104,13 @@ export class OuterJoinStore implements TaskStateStore {
 
   /** Whether no record waits (in memory or on disk). */
   get empty(): boolean {
-    return this.#ordered.length === 0 && this.#high === null && !this.#needsLoad;
+    return this.#ordered.length === this.#head && this.#high === null && !this.#needsLoad;
   }
 
   /** How many records wait, held in memory or on disk (reads the disk: for tests). */
   get size(): number {
     this.#ready();
-    let n = this.#ordered.length;
+    let n = this.#ordered.length - this.#head;
     if (this.#high === null) return n;
     let from = this.#lowKey ?? undefined;
     for (;;) {
@@ -156,7 +123,7 @@ export class OuterJoinStore implements TaskStateStore {
 
   /** How many records are held in memory. */
   get residentEntries(): number {
-    return this.#ordered.length;
+    return this.#ordered.length - this.#head;
   }
 
   #ready(): void {
@@ -173,7 +140,7 @@ export class OuterJoinStore implements TaskStateStore {
   /** The index in #ordered of the record of `id`, `side` and `timestamp`, or -1. */
   #find(id: KeyId, side: JoinSide, timestamp: number): number {
     const list = this.#ordered;
-    let lo = 0;
+    let lo = this.#head;
     let hi = list.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
@@ -215,8 +182,9 @@ export class OuterJoinStore implements TaskStateStore {
   #add(record: Pending, log = true): void {
     const ordered = this.#ordered;
     let i = ordered.length;
-    while (i > 0 && this.#before(record, ordered[i - 1]!)) i--;
+    while (i > this.#head && this.#before(record, ordered[i - 1]!)) i--;
     if (i === ordered.length) ordered.push(record);
+    else if (i === this.#head && i > 0) ordered[--this.#head] = record;
     else ordered.splice(i, 0, record);
     if (log) this.#changed(record);
   }
@@ -233,7 +201,7 @@ export class OuterJoinStore implements TaskStateStore {
     const at = this.#find(id, side, timestamp);
     if (at >= 0) {
       const record = this.#ordered[at]!;
-      this.#ordered.splice(at, 1);
+      this.#removeAt(at);
       this.#unlink(record);
       return;
     }
@@ -242,6 +210,23 @@ export class OuterJoinStore implements TaskStateStore {
     if (!this.#onDiskOnly(probe)) return;
     probe.logged = true;
     this.#unlink(probe);
+  }
+
+  #removeAt(at: number): void {
+    const list = this.#ordered;
+    if (at !== this.#head) {
+      list.splice(at, 1);
+      return;
+    }
+    list[this.#head++] = undefined;
+    // Drop the emptied front once it is most of the array.
+    if (this.#head === list.length) {
+      list.length = 0;
+      this.#head = 0;
+    } else if (this.#head > 1024 && this.#head * 2 > list.length) {
+      this.#ordered = list.slice(this.#head);
+      this.#head = 0;
+    }
   }
 
   #unlink(record: Pending): void {
@@ -276,8 +261,9 @@ export class OuterJoinStore implements TaskStateStore {
    */
   scan(openFrom: number, visit: (record: PendingRecord) => 'emit' | 'keep' | 'stop'): void {
     if (this.#needsLoad) this.#load();
-    let i = 0;
+    let kept = 0;
     for (;;) {
+      const i = this.#head + kept;
       // The next held record may come after records on disk only that could be emitted: read
       // them first (the records visited so far are all before the region's start).
       if (
@@ -296,10 +282,10 @@ export class OuterJoinStore implements TaskStateStore {
       const verdict = visit(record);
       if (verdict === 'stop') return;
       if (verdict === 'keep') {
-        i++;
+        kept++;
         continue;
       }
-      list.splice(i, 1);
+      this.#removeAt(i);
       this.#unlink(record);
     }
   }
@@ -327,8 +313,8 @@ export class OuterJoinStore implements TaskStateStore {
     } else this.#clearRegion();
     if (loaded.length === 0) return;
     const held = this.#ordered;
-    const merged: Pending[] = new Array<Pending>(held.length + loaded.length);
-    let a = 0;
+    const merged: Pending[] = new Array<Pending>(held.length - this.#head + loaded.length);
+    let a = this.#head;
     let b = 0;
     let k = 0;
     while (a < held.length && b < loaded.length)
@@ -336,6 +322,7 @@ export class OuterJoinStore implements TaskStateStore {
     while (a < held.length) merged[k++] = held[a++]!;
     while (b < loaded.length) merged[k++] = loaded[b++]!;
     this.#ordered = merged;
+    this.#head = 0;
   }
 
   /** A record read from disk that a held record or a deletion since the commit replaces. */
@@ -367,6 +354,7 @@ export class OuterJoinStore implements TaskStateStore {
     disk.flush();
     const { records, more } = disk.newest(disk.limit);
     this.#ordered = records.map((r) => this.#pendingOf(r));
+    this.#head = 0;
     this.#changes = [];
     this.#unloggedRemovals = 0;
     this.#regionRemoved.clear();
@@ -385,17 +373,19 @@ export class OuterJoinStore implements TaskStateStore {
     disk.flush();
     this.#regionRemoved.clear();
     const held = this.#ordered;
-    if (held.length <= disk.limit) return;
+    const head = this.#head;
+    if (held.length - head <= disk.limit) return;
     // Everything below the first record kept (or the region's end, if later) is on disk only.
     let high = held[held.length - disk.limit] ?? END;
     if (this.#high !== null && this.#before(high, this.#high)) high = this.#high;
-    let drop = 0;
+    let drop = head;
     while (drop < held.length && this.#before(held[drop]!, high)) drop++;
     this.#regionMin = Math.min(
       this.#high === null ? Infinity : this.#regionMin,
-      held[0]!.timestamp,
+      held[head]!.timestamp,
     );
     this.#ordered = held.slice(drop);
+    this.#head = 0;
     this.#high = high;
     this.#highKey = high === END ? null : this.#keyBytes(high);
     this.#low = null;
@@ -470,7 +460,7 @@ export class OuterJoinStore implements TaskStateStore {
     const key = this.#keys.serde.deserialize(bytes.subarray(9));
     const id = this.#keys.id(key);
     const found = this.#find(id, side, timestamp);
-    if (found >= 0) this.#ordered.splice(found, 1);
+    if (found >= 0) this.#removeAt(found);
     if (record.value === null) return;
     const value = this.#values[side].deserialize(record.value.subarray(1));
     const restored = new Pending(side, key, id, timestamp, value, { ...record.headers });
@@ -480,6 +470,7 @@ export class OuterJoinStore implements TaskStateStore {
 
   wipe(): void {
     this.#ordered = [];
+    this.#head = 0;
     this.#changes = [];
     this.#unloggedRemovals = 0;
     this.#regionRemoved.clear();
