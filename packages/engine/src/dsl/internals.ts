@@ -190,6 +190,26 @@ export function aggregationNode<VA>(
   };
 }
 
+/** A grouped stream's or table's count / reduce / aggregate: its aggregation node's table. */
+export function aggregatedTable<K, VA>(
+  from: Origin,
+  kind: string,
+  a: Named | Materialized<K, VA> | undefined,
+  b: Materialized<K, VA> | undefined,
+  logic: Record<string, [unknown, keyof typeof adapt]>,
+  valueSerde: boolean,
+): KTable<K, VA> {
+  const { origin, storeName } = aggregationNode(
+    from,
+    kind,
+    a as Named | Materialized<unknown, VA> | undefined,
+    b as Materialized<unknown, VA> | undefined,
+    logic,
+    { valueSerde },
+  );
+  return factories.table(origin, storeName);
+}
+
 /**
  * A join node: `left` (this) on the port `left`, `other` on `right`, the joiner (and further
  * logic fields) registered under the node's id. The result keeps the left side's key serde.

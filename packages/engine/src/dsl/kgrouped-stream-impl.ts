@@ -1,7 +1,7 @@
 // KGroupedStream and CogroupedKStream.
 import {
   adapt,
-  aggregationNode,
+  aggregatedTable,
   derive,
   factories,
   materializedConfig,
@@ -25,26 +25,8 @@ import type {
 export class KGroupedStreamImpl<K, V> implements KGroupedStream<K, V> {
   constructor(readonly origin: Origin) {}
 
-  #aggregation<VA>(
-    kind: string,
-    a: Named | Materialized<K, VA> | undefined,
-    b: Materialized<K, VA> | undefined,
-    logic: Record<string, [unknown, keyof typeof adapt]>,
-    valueSerde: boolean,
-  ): KTable<K, VA> {
-    const { origin, storeName } = aggregationNode(
-      this.origin,
-      kind,
-      a as Named | Materialized<unknown, VA> | undefined,
-      b as Materialized<unknown, VA> | undefined,
-      logic,
-      { valueSerde },
-    );
-    return factories.table(origin, storeName);
-  }
-
   count(a?: Named | Materialized<K, number>, b?: Materialized<K, number>): KTable<K, number> {
-    return this.#aggregation('count', a, b, {}, false);
+    return aggregatedTable(this.origin, 'count', a, b, {}, false);
   }
 
   reduce(
@@ -52,7 +34,7 @@ export class KGroupedStreamImpl<K, V> implements KGroupedStream<K, V> {
     a?: Named | Materialized<K, V>,
     b?: Materialized<K, V>,
   ): KTable<K, V> {
-    return this.#aggregation('reduce', a, b, { expression: [reducer, 'reducer'] }, true);
+    return aggregatedTable(this.origin, 'reduce', a, b, { expression: [reducer, 'reducer'] }, true);
   }
 
   aggregate<VA>(
@@ -61,7 +43,8 @@ export class KGroupedStreamImpl<K, V> implements KGroupedStream<K, V> {
     a?: Named | Materialized<K, VA>,
     b?: Materialized<K, VA>,
   ): KTable<K, VA> {
-    return this.#aggregation(
+    return aggregatedTable(
+      this.origin,
       'aggregate',
       a,
       b,

@@ -2,7 +2,7 @@
 import {
   adapt,
   attach,
-  aggregationNode,
+  aggregatedTable,
   derive,
   factories,
   joinNode,
@@ -244,26 +244,8 @@ export class GlobalKTableImpl<K, V> implements GlobalKTable<K, V> {
 export class KGroupedTableImpl<K, V> implements KGroupedTable<K, V> {
   constructor(readonly origin: Origin) {}
 
-  #aggregation<VA>(
-    kind: string,
-    a: Named | Materialized<K, VA> | undefined,
-    b: Materialized<K, VA> | undefined,
-    logic: Record<string, [unknown, keyof typeof adapt]>,
-    valueSerde: boolean,
-  ): KTable<K, VA> {
-    const { origin, storeName } = aggregationNode(
-      this.origin,
-      kind,
-      a as Named | Materialized<unknown, VA> | undefined,
-      b as Materialized<unknown, VA> | undefined,
-      logic,
-      { valueSerde },
-    );
-    return factories.table(origin, storeName);
-  }
-
   count(a?: Named | Materialized<K, number>, b?: Materialized<K, number>): KTable<K, number> {
-    return this.#aggregation('tableCount', a, b, {}, false);
+    return aggregatedTable(this.origin, 'tableCount', a, b, {}, false);
   }
 
   reduce(
@@ -272,7 +254,8 @@ export class KGroupedTableImpl<K, V> implements KGroupedTable<K, V> {
     a?: Named | Materialized<K, V>,
     b?: Materialized<K, V>,
   ): KTable<K, V> {
-    return this.#aggregation(
+    return aggregatedTable(
+      this.origin,
       'tableReduce',
       a,
       b,
@@ -288,7 +271,8 @@ export class KGroupedTableImpl<K, V> implements KGroupedTable<K, V> {
     a?: Named | Materialized<K, VA>,
     b?: Materialized<K, VA>,
   ): KTable<K, VA> {
-    return this.#aggregation(
+    return aggregatedTable(
+      this.origin,
       'tableAggregate',
       a,
       b,

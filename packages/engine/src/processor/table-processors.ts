@@ -261,6 +261,56 @@ function tableAggregateWriter(
   };
 }
 
+/** A key's aggregate with the record's old value taken out (the first step of both below). */
+interface Subtracted {
+  change: ReturnType<typeof changeOf>;
+  old: ReturnType<KeyValueStore['get']>;
+  oldAgg: unknown;
+  /** The aggregate after subtracting (the old aggregate when there was nothing to subtract). */
+  intermediate: unknown;
+  timestamp: number;
+}
+
+/**
+ * KTableAggregate's and KTableReduce's first step: subtract the old value if there is one and an
+ * aggregate to take it from. Null keys are an error. The result is one object per processor,
+ * refilled per record (no allocation per record).
+ */
+function oldValueSubtractor(
+  store: KeyValueStore,
+  subtractor: CompiledLogic,
+  operator: 'aggregate' | 'reduce',
+  storeName: string,
+): (record: EngineRecord) => Subtracted {
+  const out: Subtracted = {
+    change: undefined as never,
+    old: undefined,
+    oldAgg: null,
+    intermediate: null,
+    timestamp: 0,
+  };
+  return (record) => {
+    if (isNullish(record.key))
+      throw new Error(
+        `Record key for KTable ${operator} operator with state ${storeName} should not be null.`,
+      );
+    const change = changeOf(record);
+    const old = store.get(record.key);
+    const oldAgg = old?.value ?? null;
+    out.change = change;
+    out.old = old;
+    out.oldAgg = oldAgg;
+    if (!isNullish(change.oldValue) && old !== undefined) {
+      out.intermediate = subtractor({ key: record.key, value: change.oldValue, agg: oldAgg });
+      out.timestamp = Math.max(record.timestamp, old.timestamp);
+    } else {
+      out.intermediate = oldAgg;
+      out.timestamp = record.timestamp;
+    }
+    return out;
+  };
+}
+
 export interface TableAggregateOptions {
   store: KeyValueStore;
   sendOldValues: boolean;
@@ -280,24 +330,11 @@ export function tableAggregateProcessor(
 ): Processor {
   const forward = changeForwarder(ctx, store.name, sendOldValues);
   const storeAndForward = tableAggregateWriter(ctx, store, sendOldValues, forward);
+  const subtract = oldValueSubtractor(store, subtractor, 'aggregate', storeName);
   return {
     process(record) {
-      if (isNullish(record.key))
-        throw new Error(
-          `Record key for KTable aggregate operator with state ${storeName} should not be null.`,
-        );
-      const change = changeOf(record);
-      const old = store.get(record.key);
-      const oldAgg = old?.value ?? null;
-      let intermediate: unknown;
-      let timestamp: number;
-      if (!isNullish(change.oldValue) && old !== undefined) {
-        intermediate = subtractor({ key: record.key, value: change.oldValue, agg: oldAgg });
-        timestamp = Math.max(record.timestamp, old.timestamp);
-      } else {
-        intermediate = oldAgg;
-        timestamp = record.timestamp;
-      }
+      const { change, old, oldAgg, intermediate, timestamp: subtractedAt } = subtract(record);
+      let timestamp = subtractedAt;
       let newAgg: unknown;
       if (!isNullish(change.newValue)) {
         newAgg = adder({
@@ -323,24 +360,11 @@ export function tableReduceProcessor(
 ): Processor {
   const forward = changeForwarder(ctx, store.name, sendOldValues);
   const storeAndForward = tableAggregateWriter(ctx, store, sendOldValues, forward);
+  const subtract = oldValueSubtractor(store, subtractor, 'reduce', storeName);
   return {
     process(record) {
-      if (isNullish(record.key))
-        throw new Error(
-          `Record key for KTable reduce operator with state ${storeName} should not be null.`,
-        );
-      const change = changeOf(record);
-      const old = store.get(record.key);
-      const oldAgg = old?.value ?? null;
-      let intermediate: unknown;
-      let timestamp: number;
-      if (!isNullish(change.oldValue) && old !== undefined) {
-        intermediate = subtractor({ key: record.key, value: change.oldValue, agg: oldAgg });
-        timestamp = Math.max(record.timestamp, old.timestamp);
-      } else {
-        intermediate = oldAgg;
-        timestamp = record.timestamp;
-      }
+      const { change, old, oldAgg, intermediate, timestamp: subtractedAt } = subtract(record);
+      let timestamp = subtractedAt;
       let newAgg: unknown;
       if (!isNullish(change.newValue)) {
         if (isNullish(intermediate)) {

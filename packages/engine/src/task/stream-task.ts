@@ -20,13 +20,7 @@ import type { MetricsRegistry } from '../metrics/metrics-registry.js';
 import { instantiate, type CompiledSubtopology, type TaskGraph } from '../processor/compile.js';
 import { ProcessorContext } from '../processor/processor-context.js';
 import { processSourceRecord } from '../processor/source-records.js';
-import {
-  checkpointKey,
-  OFFSET_DELTA_THRESHOLD_FOR_CHECKPOINT,
-  readCheckpoint,
-  taskDirOf,
-  writeCheckpoint,
-} from '../state/checkpoint.js';
+import { OFFSET_DELTA_THRESHOLD_FOR_CHECKPOINT, taskDirOf } from '../state/checkpoint.js';
 import type { KeyValueStore } from '../state/key-value-store.js';
 import { MeteredKeyValueStore } from '../state/metered-store.js';
 import type { NamedCache, ThreadCache } from '../state/record-cache.js';
@@ -44,6 +38,7 @@ import {
 import { PartitionGroup } from './partition-group.js';
 import type { RecordCollector } from './record-collector.js';
 import { tpKey, type RecordQueue } from './record-queue.js';
+import { checkpointStores, restoreStores } from './store-restore.js';
 
 export interface StreamTaskOptions {
   subtopology: CompiledSubtopology;
@@ -197,64 +192,24 @@ export class StreamTask {
     return this.context.streamTime === -Infinity ? null : this.context.streamTime;
   }
 
-  /** Replays each store's changelog partition (CREATED → RESTORING → RUNNING). */
+  /** Replays each store's changelog partition (CREATED → RESTORING → RUNNING; store-restore.ts). */
   async restore(
     backend: Backend,
     isolationLevel: IsolationLevel = 'read_uncommitted',
   ): Promise<void> {
     this.lifecycle.transition('RESTORING');
-    // A persistent store continues from its checkpoint; without one its local contents cannot be
-    // trusted and it is rebuilt from the changelog. Under exactly_once_v2 the file is deleted once
-    // read (Kafka Streams: no checkpoint while processing, so after a crash there is none and the
-    // stores are wiped); under at_least_once it stays, and a crash resumes from the last one
-    // written during processing (the local store may be ahead of it: replaying the changelog's
-    // tail over it gives the changelog's values, which is what at-least-once promises).
-    const eos = this.#config.processingGuarantee === 'exactly_once_v2';
-    const checkpoint =
-      this.#taskDir !== null && this.stores.some((s) => s.persistent)
-        ? readCheckpoint(this.#taskDir, { remove: eos })
-        : new Map<string, number>();
-    for (const store of this.stores) {
-      if (store.changelogTopic === null) continue;
-      let checkpointed = store.persistent
-        ? checkpoint.get(checkpointKey(store.changelogTopic, this.partition))
-        : undefined;
-      const tp = { topic: store.changelogTopic, partition: this.partition };
-      const desc = await backend.describeTopic(tp.topic);
-      const found = desc?.offsets.find((o) => o.partition === this.partition);
-      if (!found) {
-        if (store.persistent) store.wipe();
-        continue;
-      }
-      const range = { earliest: found.earliest, latest: found.latest };
-      // A source topic used as the changelog (reuse.ktable.source.topics) is restored only up to
-      // where processing resumes (the committed offset), as Kafka Streams does; the rest is
-      // processed normally.
-      const resumeAt = this.partitionGroup.queue(tp.topic, tp.partition)?.position ?? -1;
-      if (resumeAt >= 0) range.latest = Math.min(range.latest, resumeAt);
-      // A checkpoint past the changelog's end means the changelog was recreated (Kafka Streams'
-      // TaskCorruptedException): the local copy is wiped, as when there is no checkpoint.
-      if (checkpointed !== undefined && checkpointed > found.latest) checkpointed = undefined;
-      if (store.persistent && checkpointed === undefined) store.wipe();
-      let offset =
-        checkpointed === undefined
-          ? range.earliest
-          : Math.max(range.earliest, Math.min(checkpointed, range.latest));
-      this.metrics.restoreRemainingRecordsTotal += Math.max(0, range.latest - offset);
-      while (offset < range.latest) {
-        // Under exactly_once_v2 only committed changelog records are state (aborted ones never were).
-        const batch = await backend.fetch(tp, offset, 10_000, 0, { isolationLevel });
-        if (batch.length === 0) break;
-        for (const record of batch) {
-          if (record.offset >= range.latest) break;
-          store.restore(record);
-          this.metrics.restoreTotal++;
-          this.metrics.restoreRemainingRecordsTotal--;
-        }
-        offset = batch[batch.length - 1]!.offset + 1;
-      }
-      this.metrics.restoreRemainingRecordsTotal = 0;
-    }
+    await restoreStores(
+      backend,
+      {
+        partition: this.partition,
+        stores: this.stores,
+        metrics: this.metrics,
+        taskDir: this.#taskDir,
+        eos: this.#config.processingGuarantee === 'exactly_once_v2',
+        resumeAt: (topic) => this.partitionGroup.queue(topic, this.partition)?.position ?? -1,
+      },
+      isolationLevel,
+    );
     this.lifecycle.transition('RUNNING');
     this.#initializeTopology();
   }
@@ -277,19 +232,7 @@ export class StreamTask {
   async writeCheckpoint(backend: Backend): Promise<void> {
     this.#changelogSinceCheckpoint = 0;
     if (this.#taskDir === null) return;
-    const offsets: { topic: string; partition: number; offset: number }[] = [];
-    for (const store of this.stores) {
-      if (!store.persistent || store.changelogTopic === null) continue;
-      const desc = await backend.describeTopic(store.changelogTopic);
-      const found = desc?.offsets.find((o) => o.partition === this.partition);
-      if (found)
-        offsets.push({
-          topic: store.changelogTopic,
-          partition: this.partition,
-          offset: found.latest,
-        });
-    }
-    if (offsets.length > 0) writeCheckpoint(this.#taskDir, offsets);
+    await checkpointStores(backend, this.#taskDir, this.partition, this.stores);
   }
 
   /** Marks a task without stores as restored (the test driver and stateless tasks). */
