@@ -47,6 +47,13 @@ const value = Buffer.alloc(RECORD - 16, 7);
 const baselineAt = process.argv.indexOf('--baseline');
 const baselineUrl = baselineAt > 0 ? libUrlOf(process.argv[baselineAt + 1]) : null;
 const baseLib = baselineUrl ? await import(baselineUrl) : null;
+// A build copied outside packages/log cannot resolve @node-rs/crc32 and falls back to the
+// JavaScript CRC-32C (about 7x the CPU per byte): such an A/B compares checksums, not the log.
+if (baseLib && baseLib.crc32cImplementation !== lib.crc32cImplementation)
+  console.error(
+    `append: the baseline's CRC-32C is ${baseLib.crc32cImplementation}, this build's ${lib.crc32cImplementation}: ` +
+      'copy the baseline dist inside packages/log (e.g. packages/log/dist-base)',
+  );
 
 async function openBenchLog(lib) {
   const dir = tmpDir('append');
@@ -257,5 +264,6 @@ report('append', {
   targetRatio: 0.6,
   ...(baselineUrl ? { baseline: baselineUrl } : {}),
   crc32c: lib.crc32cImplementation,
+  ...(baseLib ? { baseCrc32c: baseLib.crc32cImplementation } : {}),
   loadAverage: (await import('node:os')).loadavg().map((x) => fmt(x, 2)),
 });
