@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bin, cli as runCli, ensureBuilt } from './cli-harness.js';
+import { bin, cli as runCli, ensureBuilt, spawnCli } from './cli-harness.js';
 import { makeDataDir, removeDataDir, startTestRuntime } from './harness.js';
 import { ordersPipeline } from './topologies.js';
 
@@ -168,6 +168,51 @@ describe('streamwright CLI', { timeout: 120_000 }, () => {
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
+  }, 60_000);
+
+  it('serve --log-format pretty writes readable log lines; a bad --log-format is a clear error', async () => {
+    const child = spawnCli(
+      ['serve', '--port', '0', '--log-format', 'pretty', '--data-dir', join(dataDir, 'pretty')],
+      { cwd: dataDir },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('exit', (code) => resolve(code)),
+    );
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no URL; stderr: ${stderr}`)), 20_000);
+        child.stdout.on('data', () => {
+          const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
+          if (match?.[1]) {
+            clearTimeout(timer);
+            resolve(match[1]);
+          }
+        });
+      });
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(stderr).toMatch(/^\d\d:\d\d:\d\d INFO {2}shutting down signal=SIGTERM$/m);
+      expect(stderr.trim().split('\n').at(-1)).toMatch(/^\d\d:\d\d:\d\d INFO {2}stopped cleanly$/);
+      expect(stderr).not.toContain('{"level"');
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+    const bad = await cli([
+      'serve',
+      '--port',
+      '0',
+      '--log-format',
+      'yaml',
+      '--data-dir',
+      join(dataDir, 'bad'),
+    ]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('error: --log-format: expected auto, json or pretty, got "yaml"');
   }, 60_000);
 
   it('refuses to serve a data dir another runtime holds', async () => {

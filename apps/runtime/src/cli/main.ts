@@ -88,6 +88,11 @@ Examples:
     )
     .option('--example', 'deploy and start the example topology if nothing is deployed', false)
     .option(
+      '--log-format <format>',
+      'auto (readable lines at a terminal, JSON lines otherwise), json or pretty',
+      'auto',
+    )
+    .option(
       '--processors <module>',
       'import custom processors (value transformers, functions) from this module: trusted code, see docs/SECURITY.md',
     )
@@ -113,7 +118,9 @@ Examples:
   $ STREAMWRIGHT_KAFKA_SASL_PASSWORD=… streamwright serve --backend kafka \\
       --bootstrap-servers broker1:9094 --kafka-ssl-ca ca.pem \\
       --kafka-sasl-mechanism scram-sha-512 --kafka-sasl-username streams
-Stops gracefully (commit, close stores) on SIGTERM or Ctrl-C. Logs are JSON lines on stderr.`,
+Stops gracefully (commit, close stores) on SIGTERM or Ctrl-C. Logs go to stderr: one readable
+line per entry at a terminal, JSON lines (pino) when stderr is a pipe or a file or with
+--log-format json; level from $STREAMWRIGHT_LOG_LEVEL (default info).`,
     )
     .action(async (options) => (await import('./serve.js')).runServe(options));
 

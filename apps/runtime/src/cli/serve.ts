@@ -1,4 +1,5 @@
 // `streamwright serve`: start the runtime, print its URL, and shut down gracefully on a signal.
+import { resolveLogFormat } from '../log-format.js';
 import { createLogger } from '../logger.js';
 import { startRuntime } from '../runtime.js';
 import { loadCodeModule } from '../service/code-module.js';
@@ -17,6 +18,7 @@ export interface ServeOptions extends KafkaSecurityFlags {
   processors?: string;
   backend: string;
   bootstrapServers?: string;
+  logFormat?: string;
 }
 
 export type ServeBackendOptions = Pick<ServeOptions, 'backend' | 'bootstrapServers'> &
@@ -52,7 +54,13 @@ export function backendChoice(
 
 export async function runServe(options: ServeOptions): Promise<void> {
   const backend = backendChoice(options);
-  const logger = createLogger();
+  let format;
+  try {
+    format = resolveLogFormat(options.logFormat);
+  } catch (error) {
+    throw new CliError((error as Error).message);
+  }
+  const logger = createLogger(undefined, format);
   const token = options.token ?? process.env.STREAMWRIGHT_TOKEN ?? null;
   // Imported before anything opens: a module that fails to load stops the start cleanly.
   const code = options.processors ? await loadCodeModule(options.processors) : undefined;
