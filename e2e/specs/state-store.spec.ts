@@ -1,6 +1,7 @@
 // The state store browser: a deployed count's store read through interactive queries (all, get,
 // range) after records were produced from the Topics view.
 import { test, expect } from '../support/fixtures.js';
+import { expectEveryControlLabelled } from '../support/labels.js';
 
 const counting = {
   schemaVersion: 1,
@@ -48,15 +49,23 @@ test('browse a running count store: all entries, one key, a key range', async ({
   await expect(rows.nth(1)).toContainText('bob');
   await expect(rows.nth(2)).toContainText('cid');
 
-  await page.getByTestId('state-mode').selectOption('get');
-  await page.getByTestId('state-key').fill('bob');
+  // The query controls are found by their visible labels, as a user (and a screen reader) finds them.
+  const panel = page.getByTestId('state-panel');
+  await panel.getByLabel('Query').selectOption('get');
+  await panel.getByLabel('Key', { exact: true }).fill('bob');
   await page.getByTestId('state-query').click();
   await expect(rows).toHaveCount(1);
   await expect(rows.nth(0).locator('td').nth(1)).toHaveText('2');
 
-  await page.getByTestId('state-mode').selectOption('range');
-  await page.getByTestId('state-key').fill('b');
-  await page.getByTestId('state-to').fill('c');
+  await panel.getByLabel('Query').selectOption('range');
+  await panel.getByLabel('From key').fill('b');
+  await panel.getByLabel('To key').fill('c');
+  // a visible label, not only an aria-label
+  await expect(panel.locator('label', { has: page.getByTestId('state-mode') })).toBeVisible();
+  await expect(panel.locator('label', { has: page.getByTestId('state-mode') })).toContainText(
+    'Query',
+  );
+  await expectEveryControlLabelled(panel);
   await page.getByTestId('state-query').click();
   await expect(rows).toHaveCount(1);
   await expect(rows.nth(0)).toContainText('bob');

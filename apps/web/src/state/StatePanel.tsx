@@ -209,64 +209,78 @@ export function StatePanel() {
         >
           Refresh stores
         </button>
-        <select
-          aria-label="Query"
-          data-testid="state-mode"
-          value={mode}
-          onChange={(e) => setMode(e.target.value as Mode)}
-        >
-          <option value="all">all</option>
-          <option value="get">{windowed ? 'key' : 'get'}</option>
-          <option value="range">range</option>
-        </select>
+        {/* Every control has a visible label (not only aria-label): a sighted user sees what the
+            dropdown chooses, and the label's text is its accessible name. */}
+        <label>
+          Query{' '}
+          <select
+            data-testid="state-mode"
+            value={mode}
+            onChange={(e) => setMode(e.target.value as Mode)}
+          >
+            <option value="all">all</option>
+            <option value="get">{windowed ? 'key' : 'get'}</option>
+            <option value="range">range</option>
+          </select>
+        </label>
         {mode !== 'all' && (
-          <input
-            type="text"
-            aria-label={mode === 'get' ? 'Key' : 'From key'}
-            placeholder={mode === 'get' ? 'key' : 'from (inclusive)'}
-            data-testid="state-key"
-            value={key}
-            onChange={(e) => setKey(e.target.value)}
-          />
+          <label>
+            {mode === 'get' ? 'Key' : 'From key'}{' '}
+            <input
+              type="text"
+              placeholder={mode === 'get' ? 'key' : 'from (inclusive)'}
+              data-testid="state-key"
+              value={key}
+              onChange={(e) => setKey(e.target.value)}
+            />
+          </label>
         )}
         {versioned && mode === 'get' && (
-          <input
-            type="number"
-            aria-label="As of (ms)"
-            placeholder="as of (ms): latest if empty"
-            data-testid="state-as-of"
-            value={asOf}
-            onChange={(e) => setAsOf(e.target.value)}
-          />
+          <label>
+            As of (ms){' '}
+            <input
+              type="number"
+              placeholder="latest if empty"
+              data-testid="state-as-of"
+              value={asOf}
+              onChange={(e) => setAsOf(e.target.value)}
+            />
+          </label>
         )}
         {mode === 'range' && (
-          <input
-            type="text"
-            aria-label="To key"
-            placeholder="to (inclusive)"
-            data-testid="state-to"
-            value={to}
-            onChange={(e) => setTo(e.target.value)}
-          />
+          <label>
+            To key{' '}
+            <input
+              type="text"
+              placeholder="to (inclusive)"
+              data-testid="state-to"
+              value={to}
+              onChange={(e) => setTo(e.target.value)}
+            />
+          </label>
         )}
         {windowed && (
           <>
-            <input
-              type="number"
-              aria-label={type === 'window' ? 'Windows starting from' : 'Sessions ending from'}
-              placeholder={type === 'window' ? 'start ≥ (ms)' : 'end ≥ (ms)'}
-              data-testid="state-time-from"
-              value={timeFrom}
-              onChange={(e) => setTimeFrom(e.target.value)}
-            />
-            <input
-              type="number"
-              aria-label={type === 'window' ? 'Windows starting until' : 'Sessions starting until'}
-              placeholder="start ≤ (ms)"
-              data-testid="state-time-to"
-              value={timeTo}
-              onChange={(e) => setTimeTo(e.target.value)}
-            />
+            <label>
+              {type === 'window' ? 'Windows starting from' : 'Sessions ending from'}{' '}
+              <input
+                type="number"
+                placeholder="ms"
+                data-testid="state-time-from"
+                value={timeFrom}
+                onChange={(e) => setTimeFrom(e.target.value)}
+              />
+            </label>
+            <label>
+              {type === 'window' ? 'Windows starting until' : 'Sessions starting until'}{' '}
+              <input
+                type="number"
+                placeholder="ms"
+                data-testid="state-time-to"
+                value={timeTo}
+                onChange={(e) => setTimeTo(e.target.value)}
+              />
+            </label>
             <label>
               <input
                 type="checkbox"
