@@ -1,6 +1,7 @@
 // The `streamwright` CLI as users run it: the built bin in a child process.
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bin, cli as runCli, ensureBuilt, spawnCli } from './cli-harness.js';
@@ -214,6 +215,27 @@ describe('streamwright CLI', { timeout: 120_000 }, () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('error: --log-format: expected auto, json or pretty, got "yaml"');
   }, 60_000);
+
+  it('serve on a port in use says so and how to choose another', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const result = await cli([
+        'serve',
+        '--port',
+        String(port),
+        '--data-dir',
+        join(dataDir, 'taken'),
+      ]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(
+        `error: port ${port} on 127.0.0.1 is already in use (another runtime or program): choose another with --port, or --port 0 for any free port`,
+      );
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
 
   it('refuses to serve a data dir another runtime holds', async () => {
     const held = join(dataDir, 'held');

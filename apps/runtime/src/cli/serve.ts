@@ -52,6 +52,23 @@ export function backendChoice(
   return { kind: 'kafka', bootstrapServers: servers, ...kafkaSecurity(options, env) };
 }
 
+/** Node's bare `listen EADDRINUSE` / `EACCES` as what to do about it. */
+function listenError(error: unknown, options: ServeOptions): CliError | null {
+  const code = (error as { code?: unknown }).code;
+  const where = `port ${options.port} on ${options.host}`;
+  if (code === 'EADDRINUSE')
+    return new CliError(
+      `${where} is already in use (another runtime or program): choose another with --port, or --port 0 for any free port`,
+    );
+  if (code === 'EACCES')
+    return new CliError(
+      `not allowed to listen on ${where} (ports below 1024 need privileges): choose another with --port`,
+    );
+  if (code === 'EADDRNOTAVAIL')
+    return new CliError(`--host ${options.host} is not an address of this machine`);
+  return null;
+}
+
 export async function runServe(options: ServeOptions): Promise<void> {
   const backend = backendChoice(options);
   let format;
@@ -87,6 +104,8 @@ export async function runServe(options: ServeOptions): Promise<void> {
     ...(code ? { code } : {}),
     ...(options.allowedHost ? { allowedHosts: options.allowedHost } : {}),
     ...(options.allowedOrigin ? { allowedOrigins: options.allowedOrigin } : {}),
+  }).catch((error: unknown) => {
+    throw listenError(error, options) ?? error;
   });
   process.stdout.write(`Streamwright runtime listening on ${runtime.url}\n`);
   process.stdout.write(
