@@ -12,12 +12,23 @@ export interface StartBrokerOptions {
    * SCRAM-SHA-512 for these users (name → password).
    */
   sasl?: { users: Record<string, string> };
+  /**
+   * Also an SSL listener (sslBootstrapServers) with a certificate for 127.0.0.1 from a CA made
+   * at start-up with openssl in the broker's dir (sslCa); no client certificate is asked for.
+   */
+  ssl?: boolean;
 }
 export interface RunningBroker {
   /** host:port for clients, e.g. 127.0.0.1:40123. */
   bootstrapServers: string;
   /** host:port of the SASL_PLAINTEXT listener, when started with `sasl`. */
   saslBootstrapServers?: string;
+  /** host:port of the SSL listener, when started with `ssl`. */
+  sslBootstrapServers?: string;
+  /** PEM of the CA that signed the SSL listener's certificate. */
+  sslCa?: string;
+  /** PEM of another CA, which did not sign it (for wrong-CA tests). */
+  sslOtherCa?: string;
   pid: number;
   dir: string;
   logFile: string;

@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makeBrokerTls, sslProperties } from './tls.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const lib = join(here, 'target', 'lib');
@@ -84,9 +85,10 @@ function scramArgs(sasl) {
   );
 }
 
-function serverProperties({ dir, port, controllerPort, saslPort, sasl, extra }) {
+function serverProperties({ dir, port, controllerPort, saslPort, sasl, sslPort, tls, extra }) {
   const listeners = [`PLAINTEXT://127.0.0.1:${port}`];
   if (sasl) listeners.push(`SASL_PLAINTEXT://127.0.0.1:${saslPort}`);
+  if (tls) listeners.push(`SSL://127.0.0.1:${sslPort}`);
   const props = {
     'process.roles': 'broker,controller',
     'node.id': '1',
@@ -96,7 +98,7 @@ function serverProperties({ dir, port, controllerPort, saslPort, sasl, extra }) 
     'inter.broker.listener.name': 'PLAINTEXT',
     'controller.listener.names': 'CONTROLLER',
     'listener.security.protocol.map':
-      'CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT',
+      'CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,SSL:SSL',
     'log.dirs': join(dir, 'data'),
     'num.partitions': '1',
     // Kafka Streams creates its topics itself; a missing topic must be an error, not a new topic.
@@ -116,6 +118,7 @@ function serverProperties({ dir, port, controllerPort, saslPort, sasl, extra }) 
     'num.network.threads': '2',
     'num.io.threads': '2',
     ...saslProperties(sasl),
+    ...sslProperties(tls),
     ...extra,
   };
   return Object.entries(props)
@@ -152,12 +155,23 @@ export async function startBroker(options = {}) {
   const controllerPort = await freePort();
   const sasl = options.sasl;
   const saslPort = sasl ? await freePort() : undefined;
+  // An SSL listener: certificates made now, in the broker's dir (removed with it).
+  const tls = options.ssl ? makeBrokerTls(dir) : undefined;
+  const sslPort = tls ? await freePort() : undefined;
   const propsFile = join(dir, 'server.properties');
   const logFile = join(dir, 'server.log');
   writeFileSync(
     propsFile,
-    serverProperties({ dir, port, controllerPort, saslPort, sasl, extra: options.config ?? {} }) +
-      '\n',
+    serverProperties({
+      dir,
+      port,
+      controllerPort,
+      saslPort,
+      sasl,
+      sslPort,
+      tls,
+      extra: options.config ?? {},
+    }) + '\n',
   );
   writeFileSync(join(dir, 'log4j.properties'), LOG4J(logFile));
   const log4j = `-Dlog4j.configuration=file:${join(dir, 'log4j.properties')}`;
@@ -249,6 +263,13 @@ export async function startBroker(options = {}) {
   return {
     bootstrapServers: `127.0.0.1:${port}`,
     ...(sasl ? { saslBootstrapServers: `127.0.0.1:${saslPort}` } : {}),
+    ...(tls
+      ? {
+          sslBootstrapServers: `127.0.0.1:${sslPort}`,
+          sslCa: tls.caPem,
+          sslOtherCa: tls.otherCaPem,
+        }
+      : {}),
     pid,
     dir,
     logFile,

@@ -5,55 +5,30 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { cli, ensureBuilt, spawnCli } from '../cli-harness.js';
+import { cli, ensureBuilt } from '../cli-harness.js';
 import { makeDataDir, removeDataDir } from '../harness.js';
 import { SASL_USERS } from './broker-setup.js';
+import { expectServesOnKafka, serveOnKafkaFlags } from './serve-on-kafka.js';
 
 const [[USER, PASSWORD]] = Object.entries(SASL_USERS) as [[string, string]];
-const saslFlags = (mechanism: string) => [
-  'serve',
-  '--port',
-  '0',
-  '--backend',
-  'kafka',
-  '--bootstrap-servers',
-  inject('kafkaSaslBootstrapServers'),
-  '--kafka-sasl-mechanism',
-  mechanism,
-  '--kafka-sasl-username',
-  USER,
-];
+const saslFlags = (mechanism: string) =>
+  serveOnKafkaFlags(
+    inject('kafkaSaslBootstrapServers'),
+    '--kafka-sasl-mechanism',
+    mechanism,
+    '--kafka-sasl-username',
+    USER,
+  );
 
 describe('serve on Kafka over SASL', () => {
   beforeAll(() => ensureBuilt(), 300_000);
 
   it('serves with the SCRAM password from the environment', async () => {
-    const dataDir = await makeDataDir();
-    const child = spawnCli([...saslFlags('scram-sha-512'), '--data-dir', dataDir], {
-      env: { STREAMWRIGHT_KAFKA_SASL_PASSWORD: PASSWORD },
-    });
-    child.stdin.end();
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    try {
-      let stdout = '';
-      let stderr = '';
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', (d: Buffer) => {
-          stdout += d.toString();
-          const m = /listening on (\S+)/.exec(stdout);
-          if (m) resolve(m[1]!);
-        });
-        void exited.then(() => reject(new Error(`serve exited: ${stderr}`)));
-      });
-      expect(await (await fetch(`${url}/healthz`)).json()).toMatchObject({ backend: 'kafka' });
-      expect(stdout).toContain(`Topics on Kafka at ${inject('kafkaSaslBootstrapServers')}`);
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
-    } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
-      await removeDataDir(dataDir);
-    }
+    await expectServesOnKafka(
+      () => saslFlags('scram-sha-512'),
+      inject('kafkaSaslBootstrapServers'),
+      { STREAMWRIGHT_KAFKA_SASL_PASSWORD: PASSWORD },
+    );
   });
 
   it('a wrong password (from a file): exit 1, naming the broker, the mechanism and the user', async () => {

@@ -1,28 +1,14 @@
-// Starts one real Kafka broker (tools/kafka: Apache Kafka 3.9.1, KRaft, from Maven jars) for the
-// Kafka backend's test files (with a SASL_PLAINTEXT listener besides the plain one) and stops it by
-// pid afterwards.
-import { startBroker, type RunningBroker } from '@streamwright/kafka-broker';
-import type { TestProject } from 'vitest/node';
+// One real Kafka broker (tools/kafka: Apache Kafka 3.9.1, KRaft, from Maven jars) for this
+// project's Kafka test files, with SASL_PLAINTEXT and SSL listeners besides the plain one
+// (tools/kafka/vitest-setup.mjs, shared with the other Kafka test project).
+import { brokerGlobalSetup, type KafkaTestContext } from '@streamwright/kafka-broker/vitest-setup';
 
 declare module 'vitest' {
-  export interface ProvidedContext {
-    kafkaBootstrapServers: string;
-    /** The same broker's SASL_PLAINTEXT listener (PLAIN, SCRAM-SHA-256/512). */
-    kafkaSaslBootstrapServers: string;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  export interface ProvidedContext extends KafkaTestContext {}
 }
 
 /** The SASL listener's users (name → password), for security.test.ts. */
 export const SASL_USERS = { 'stream-user': 'stream-user-secret' };
 
-let broker: RunningBroker | undefined;
-
-export async function setup(project: TestProject): Promise<void> {
-  broker = await startBroker({ startTimeoutMs: 180_000, sasl: { users: SASL_USERS } });
-  project.provide('kafkaBootstrapServers', broker.bootstrapServers);
-  project.provide('kafkaSaslBootstrapServers', broker.saslBootstrapServers!);
-}
-
-export async function teardown(): Promise<void> {
-  await broker?.stop();
-}
+export const { setup, teardown } = brokerGlobalSetup(SASL_USERS);
