@@ -6,19 +6,26 @@
 // integration tests, then the Playwright specs in real Chromium.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { run, runPnpm, step } from './lib/run.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!existsSync(chromium)) {
-  step('Installing Debian chromium (for the Playwright specs)');
+// Debian packages: chromium for the Playwright specs, openssl for the Kafka tests' TLS listener
+// (tools/kafka/tls.mjs makes its CA and broker certificate with it).
+const missing = [];
+if (!existsSync(chromium)) missing.push('chromium');
+if (!onPath('openssl')) missing.push('openssl');
+if (missing.length > 0) {
+  step(
+    `Installing Debian ${missing.join(' and ')} (for the Playwright specs and the Kafka TLS tests)`,
+  );
   const asRoot = process.getuid?.() === 0;
   const apt = (args) => (asRoot ? run('apt-get', args) : run('sudo', ['apt-get', ...args]));
   apt(['update', '-qq']);
-  apt(['install', '-y', '-qq', 'chromium']);
+  apt(['install', '-y', '-qq', ...missing]);
 }
 process.env.CHROMIUM_PATH = chromium;
 
@@ -47,3 +54,9 @@ step('End-to-end specs (Playwright, Debian chromium)');
 runPnpm(['--filter', '@streamwright/e2e', 'run', 'e2e']);
 
 step('All tests passed');
+
+function onPath(command) {
+  return (process.env.PATH ?? '')
+    .split(delimiter)
+    .some((dir) => dir !== '' && existsSync(join(dir, command)));
+}
