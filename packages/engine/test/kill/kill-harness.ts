@@ -184,7 +184,10 @@ export async function runKillTest(o: KillTestOptions): Promise<KillTestReport> {
   let killsWithOpenTransaction = 0;
   let aborted = 0;
   // A child that finishes its input before the kill gets more input and another run (bounded),
-  // so the test makes its kills however fast the machine processes.
+  // so the test makes its kills however fast the machine processes. The top-up doubles each time
+  // a run finishes first: on a fast, quiet machine a fixed one was processed within the kill
+  // delay run after run, and 30 runs made only 8 kills.
+  let topUp = Math.ceil(o.records / o.kills);
   const enoughKills = () =>
     kills >= o.kills && killsWithOpenTransaction >= (o.minKillsWithOpenTransaction ?? 0);
   for (let i = 0; !enoughKills() && i < o.kills * 3; i++) {
@@ -213,7 +216,10 @@ export async function runKillTest(o: KillTestOptions): Promise<KillTestReport> {
             );
         });
       }
-      if (run.done) await produceInput(backend, Math.ceil(o.records / o.kills));
+      if (run.done) {
+        await produceInput(backend, topUp);
+        topUp = Math.min(topUp * 2, o.records);
+      }
       log(
         `run ${i + 1} (kills ${kills}/${o.kills}) ${delay} ms after ${killFrom}${run.killed ? '' : ' (finished before the kill)'}: committed output ${committed.map((p) => p.length).join('+')}, aborted so far ${abortedNow}`,
       );
