@@ -1,6 +1,6 @@
 // Browse one partition of a topic page by page: from an offset, from a time (the first record at
 // or after it), or its latest page; Older / Newer move a page at a time. Records oldest first.
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useApi } from '../api/context.js';
 import type { RouterInputs, RouterOutputs } from '../api/types.js';
 import { messageOf } from '../runtime/runtime-actions.js';
@@ -49,7 +49,11 @@ export function RecordBrowser({
     setOffsetText(initial ? String(initial.offset) : '');
   }, [topic, initial]);
 
+  // Only the latest request's answer is shown: switching mode and page size at once issues two
+  // requests, and the first (a 20-record page) may answer after the second.
+  const latestRequest = useRef(0);
   const load = useCallback(async () => {
+    const request = ++latestRequest.current;
     try {
       const next = await api.topics.browse.query({
         topic,
@@ -59,9 +63,11 @@ export function RecordBrowser({
         keySerde: serdes.keySerde,
         valueSerde: serdes.valueSerde,
       });
+      if (request !== latestRequest.current) return;
       setPage(next);
       setError(null);
     } catch (e) {
+      if (request !== latestRequest.current) return;
       setError(messageOf(e));
     }
   }, [api, topic, partition, start, size, serdes]);
