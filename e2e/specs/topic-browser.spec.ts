@@ -69,10 +69,26 @@ test('errors link to their dead-letter records; the browser pages by offset and 
 
   // The browser on the input topic: pages of 10 from an offset, newer, older, latest.
   await topics.choose(`${app}-in`);
+  // The first page asked for (the default 20) is held back so that it answers after the page of 10
+  // asked for next: only the latest request's page is shown.
+  let heldBack = false;
+  let heldBackAnswered!: () => void;
+  const heldBackAnswer = new Promise<void>((resolve) => (heldBackAnswered = resolve));
+  await page.route('**/trpc/topics.browse*', async (route) => {
+    if (heldBack || !decodeURIComponent(route.request().url()).includes('"limit":20'))
+      return route.continue();
+    heldBack = true;
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.continue();
+    await route.request().response();
+    heldBackAnswered();
+  });
   await page.getByTestId('records-mode-browse').click();
   const offsets = () => rows.getByTestId('record-offset').allTextContents();
   await page.getByRole('combobox', { name: 'Page' }).selectOption('10');
+  await heldBackAnswer;
   await expect.poll(offsets).toEqual(['2', '3', '4', '5', '6', '7', '8', '9', '10', '11']);
+  await page.unroute('**/trpc/topics.browse*');
   await page.getByTestId('browse-older').click();
   await expect.poll(offsets).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
   await expect(page.getByTestId('browse-older')).toBeDisabled();

@@ -1,7 +1,8 @@
 // Browse one partition of a topic page by page: from an offset, from a time (the first record at
 // or after it), or its latest page; Older / Newer move a page at a time. Records oldest first.
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import { useApi } from '../api/context.js';
+import { useLatestRequest } from '../api/latest-request.js';
 import type { RouterInputs, RouterOutputs } from '../api/types.js';
 import { messageOf } from '../runtime/runtime-actions.js';
 import type { TopicSerdes } from './serdes.js';
@@ -49,11 +50,11 @@ export function RecordBrowser({
     setOffsetText(initial ? String(initial.offset) : '');
   }, [topic, initial]);
 
-  // Only the latest request's answer is shown: switching mode and page size at once issues two
-  // requests, and the first (a 20-record page) may answer after the second.
-  const latestRequest = useRef(0);
+  // Switching to browse and choosing a page size at once issues two requests; the first (a page of
+  // 20) may answer last.
+  const beginRequest = useLatestRequest();
   const load = useCallback(async () => {
-    const request = ++latestRequest.current;
+    const isLatest = beginRequest();
     try {
       const next = await api.topics.browse.query({
         topic,
@@ -63,14 +64,14 @@ export function RecordBrowser({
         keySerde: serdes.keySerde,
         valueSerde: serdes.valueSerde,
       });
-      if (request !== latestRequest.current) return;
+      if (!isLatest()) return;
       setPage(next);
       setError(null);
     } catch (e) {
-      if (request !== latestRequest.current) return;
+      if (!isLatest()) return;
       setError(messageOf(e));
     }
-  }, [api, topic, partition, start, size, serdes]);
+  }, [api, topic, partition, start, size, serdes, beginRequest]);
 
   useEffect(() => void load(), [load]);
 

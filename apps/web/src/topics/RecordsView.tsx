@@ -2,6 +2,7 @@
 // auto-refresh is on (the default) so a sink's output appears as it is written.
 import { useCallback, useEffect, useId, useState } from 'react';
 import { useApi } from '../api/context.js';
+import { useLatestRequest } from '../api/latest-request.js';
 import { useDesigner, useDesignerStore } from '../store/context.js';
 import type { ReadRecord } from '../api/types.js';
 import { messageOf } from '../runtime/runtime-actions.js';
@@ -42,7 +43,10 @@ export function RecordsView({
     setRecords(null);
   }, [nodes, topic]);
 
+  // An auto-refresh of all partitions may answer after a read of the partition just chosen.
+  const beginRequest = useLatestRequest();
   const read = useCallback(async () => {
+    const isLatest = beginRequest();
     try {
       const rows = await api.topics.read.query({
         topic,
@@ -51,6 +55,7 @@ export function RecordsView({
         keySerde: serdes.keySerde,
         valueSerde: serdes.valueSerde,
       });
+      if (!isLatest()) return;
       // newest first: the top row is what was written last
       setRecords(
         [...rows].sort(
@@ -59,9 +64,9 @@ export function RecordsView({
       );
       setError(null);
     } catch (e) {
-      setError(messageOf(e));
+      if (isLatest()) setError(messageOf(e));
     }
-  }, [api, topic, partition, limit, serdes]);
+  }, [api, topic, partition, limit, serdes, beginRequest]);
 
   useEffect(() => {
     if (mode !== 'latest') return;
