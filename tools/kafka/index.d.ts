@@ -13,8 +13,10 @@ export interface StartBrokerOptions {
    */
   sasl?: { users: Record<string, string> };
   /**
-   * Also an SSL listener (sslBootstrapServers) with a certificate for 127.0.0.1 from a CA made
-   * at start-up with openssl in the broker's dir (sslCa); no client certificate is asked for.
+   * Also TLS listeners with a certificate for 127.0.0.1 from a CA made at start-up with openssl
+   * in the broker's dir (sslCa): SSL (sslBootstrapServers; no client certificate asked for),
+   * a mutual-TLS one (mtlsBootstrapServers: security protocol SSL, ssl.client.auth=required,
+   * client certificates signed by sslCa) and, with `sasl`, SASL_SSL (saslSslBootstrapServers).
    */
   ssl?: boolean;
 }
@@ -29,6 +31,16 @@ export interface RunningBroker {
   sslCa?: string;
   /** PEM of another CA, which did not sign it (for wrong-CA tests). */
   sslOtherCa?: string;
+  /** host:port of the mutual-TLS listener (SSL with ssl.client.auth=required), with `ssl`. */
+  mtlsBootstrapServers?: string;
+  /** host:port of the SASL_SSL listener, with `ssl` and `sasl`. */
+  saslSslBootstrapServers?: string;
+  /** PEM of a client certificate signed by sslCa, and of its unencrypted key. */
+  sslClientCert?: string;
+  sslClientKey?: string;
+  /** PEM of a client certificate signed by sslOtherCa (refused by the broker), and its key. */
+  sslOtherClientCert?: string;
+  sslOtherClientKey?: string;
   pid: number;
   dir: string;
   logFile: string;

@@ -58,21 +58,26 @@ function clusterId() {
 }
 
 // SASL_PLAINTEXT on a listener of its own (the PLAINTEXT one stays for the broker itself and the
-// tests' other clients): PLAIN users from its JAAS config, SCRAM users' credentials written into
-// the storage at format time (StorageTool --add-scram, KRaft's way; no ZooKeeper, no admin call).
-function saslProperties(sasl) {
+// tests' other clients), and SASL_SSL too when the broker has TLS listeners: PLAIN users from each
+// listener's JAAS config, SCRAM users' credentials written into the storage at format time
+// (StorageTool --add-scram, KRaft's way; no ZooKeeper, no admin call), shared by both listeners.
+function saslProperties(sasl, listeners) {
   if (!sasl) return {};
   const plain = Object.entries(sasl.users)
     .map(([user, password]) => `user_${user}=${JSON.stringify(password)}`)
     .join(' ');
-  return {
-    'sasl.enabled.mechanisms': 'PLAIN,SCRAM-SHA-256,SCRAM-SHA-512',
-    'listener.name.sasl_plaintext.plain.sasl.jaas.config': `org.apache.kafka.common.security.plain.PlainLoginModule required ${plain};`,
-    'listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config':
-      'org.apache.kafka.common.security.scram.ScramLoginModule required;',
-    'listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config':
-      'org.apache.kafka.common.security.scram.ScramLoginModule required;',
-  };
+  const scram = 'org.apache.kafka.common.security.scram.ScramLoginModule required;';
+  return Object.fromEntries([
+    ['sasl.enabled.mechanisms', 'PLAIN,SCRAM-SHA-256,SCRAM-SHA-512'],
+    ...listeners.flatMap((l) => [
+      [
+        `listener.name.${l}.plain.sasl.jaas.config`,
+        `org.apache.kafka.common.security.plain.PlainLoginModule required ${plain};`,
+      ],
+      [`listener.name.${l}.scram-sha-256.sasl.jaas.config`, scram],
+      [`listener.name.${l}.scram-sha-512.sasl.jaas.config`, scram],
+    ]),
+  ]);
 }
 
 function scramArgs(sasl) {
@@ -85,10 +90,8 @@ function scramArgs(sasl) {
   );
 }
 
-function serverProperties({ dir, port, controllerPort, saslPort, sasl, sslPort, tls, extra }) {
-  const listeners = [`PLAINTEXT://127.0.0.1:${port}`];
-  if (sasl) listeners.push(`SASL_PLAINTEXT://127.0.0.1:${saslPort}`);
-  if (tls) listeners.push(`SSL://127.0.0.1:${sslPort}`);
+function serverProperties({ dir, ports, controllerPort, sasl, tls, extra }) {
+  const listeners = Object.entries(ports).map(([name, port]) => `${name}://127.0.0.1:${port}`);
   const props = {
     'process.roles': 'broker,controller',
     'node.id': '1',
@@ -97,8 +100,9 @@ function serverProperties({ dir, port, controllerPort, saslPort, sasl, sslPort, 
     'advertised.listeners': listeners.join(','),
     'inter.broker.listener.name': 'PLAINTEXT',
     'controller.listener.names': 'CONTROLLER',
+    // MTLS is an SSL listener of its own that asks for client certificates (tls.mjs).
     'listener.security.protocol.map':
-      'CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,SSL:SSL',
+      'CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,SSL:SSL,MTLS:SSL,SASL_SSL:SASL_SSL',
     'log.dirs': join(dir, 'data'),
     'num.partitions': '1',
     // Kafka Streams creates its topics itself; a missing topic must be an error, not a new topic.
@@ -117,8 +121,8 @@ function serverProperties({ dir, port, controllerPort, saslPort, sasl, sslPort, 
     'log.retention.ms': '-1',
     'num.network.threads': '2',
     'num.io.threads': '2',
-    ...saslProperties(sasl),
-    ...sslProperties(tls),
+    ...saslProperties(sasl, tls ? ['sasl_plaintext', 'sasl_ssl'] : ['sasl_plaintext']),
+    ...sslProperties(tls, sasl),
     ...extra,
   };
   return Object.entries(props)
@@ -151,24 +155,26 @@ export async function startBroker(options = {}) {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'streamwright-kafka-'));
   const heap = options.heap ?? '512m';
   const startTimeoutMs = options.startTimeoutMs ?? 120_000;
-  const port = await freePort();
-  const controllerPort = await freePort();
   const sasl = options.sasl;
-  const saslPort = sasl ? await freePort() : undefined;
-  // An SSL listener: certificates made now, in the broker's dir (removed with it).
+  // TLS listeners: certificates made now, in the broker's dir (removed with it).
   const tls = options.ssl ? makeBrokerTls(dir) : undefined;
-  const sslPort = tls ? await freePort() : undefined;
+  // One free port per listener: PLAINTEXT always, the others as asked for.
+  const names = ['PLAINTEXT'];
+  if (sasl) names.push('SASL_PLAINTEXT');
+  if (tls) names.push('SSL', 'MTLS');
+  if (tls && sasl) names.push('SASL_SSL');
+  const ports = {};
+  for (const name of names) ports[name] = await freePort();
+  const controllerPort = await freePort();
   const propsFile = join(dir, 'server.properties');
   const logFile = join(dir, 'server.log');
   writeFileSync(
     propsFile,
     serverProperties({
       dir,
-      port,
+      ports,
       controllerPort,
-      saslPort,
       sasl,
-      sslPort,
       tls,
       extra: options.config ?? {},
     }) + '\n',
@@ -260,16 +266,23 @@ export async function startBroker(options = {}) {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
+  const at = (name) => `127.0.0.1:${ports[name]}`;
   return {
-    bootstrapServers: `127.0.0.1:${port}`,
-    ...(sasl ? { saslBootstrapServers: `127.0.0.1:${saslPort}` } : {}),
+    bootstrapServers: at('PLAINTEXT'),
+    ...(sasl ? { saslBootstrapServers: at('SASL_PLAINTEXT') } : {}),
     ...(tls
       ? {
-          sslBootstrapServers: `127.0.0.1:${sslPort}`,
+          sslBootstrapServers: at('SSL'),
+          mtlsBootstrapServers: at('MTLS'),
           sslCa: tls.caPem,
           sslOtherCa: tls.otherCaPem,
+          sslClientCert: tls.clientCertPem,
+          sslClientKey: tls.clientKeyPem,
+          sslOtherClientCert: tls.otherClientCertPem,
+          sslOtherClientKey: tls.otherClientKeyPem,
         }
       : {}),
+    ...(tls && sasl ? { saslSslBootstrapServers: at('SASL_SSL') } : {}),
     pid,
     dir,
     logFile,

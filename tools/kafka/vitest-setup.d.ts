@@ -9,6 +9,16 @@ export interface KafkaTestContext {
   kafkaSslCa: string;
   /** PEM of another CA, which did not sign it. */
   kafkaSslOtherCa: string;
+  /** Its mutual-TLS listener (security protocol SSL, ssl.client.auth=required; CA kafkaSslCa). */
+  kafkaMtlsBootstrapServers: string;
+  /** Its SASL_SSL listener (PLAIN, SCRAM-SHA-256/512; CA kafkaSslCa). */
+  kafkaSaslSslBootstrapServers: string;
+  /** PEM of a client certificate signed by kafkaSslCa, and of its (unencrypted) key. */
+  kafkaSslClientCert: string;
+  kafkaSslClientKey: string;
+  /** PEM of a client certificate signed by kafkaSslOtherCa (the broker refuses it), and its key. */
+  kafkaSslOtherClientCert: string;
+  kafkaSslOtherClientKey: string;
 }
 /** globalSetup's setup and teardown: one broker, SASL users given as name → password. */
 export function brokerGlobalSetup(saslUsers: Record<string, string>): {

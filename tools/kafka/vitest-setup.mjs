@@ -1,6 +1,7 @@
 // The vitest globalSetup of the Kafka test projects (packages/engine, apps/runtime): one broker
-// with the PLAINTEXT listener, a SASL_PLAINTEXT one for the given users and an SSL one (its CA
-// made at start-up), handed to the test files with project.provide; stopped by pid afterwards.
+// with the PLAINTEXT listener, SASL_PLAINTEXT and SASL_SSL ones for the given users, an SSL one
+// and a mutual-TLS one (its CA and certificates made at start-up), handed to the test files with
+// project.provide; stopped by pid afterwards. One broker for all: each start costs seconds.
 import { startBroker } from './index.mjs';
 
 export function brokerGlobalSetup(saslUsers) {
@@ -15,8 +16,14 @@ export function brokerGlobalSetup(saslUsers) {
       project.provide('kafkaBootstrapServers', broker.bootstrapServers);
       project.provide('kafkaSaslBootstrapServers', broker.saslBootstrapServers);
       project.provide('kafkaSslBootstrapServers', broker.sslBootstrapServers);
+      project.provide('kafkaMtlsBootstrapServers', broker.mtlsBootstrapServers);
+      project.provide('kafkaSaslSslBootstrapServers', broker.saslSslBootstrapServers);
       project.provide('kafkaSslCa', broker.sslCa);
       project.provide('kafkaSslOtherCa', broker.sslOtherCa);
+      project.provide('kafkaSslClientCert', broker.sslClientCert);
+      project.provide('kafkaSslClientKey', broker.sslClientKey);
+      project.provide('kafkaSslOtherClientCert', broker.sslOtherClientCert);
+      project.provide('kafkaSslOtherClientKey', broker.sslOtherClientKey);
     },
     async teardown() {
       await broker?.stop();

@@ -70,9 +70,12 @@ Examples:
     )
     .option(
       '--kafka-ssl-cert <file>',
-      'TLS: client certificate (PEM), with --kafka-ssl-key (passphrase: $STREAMWRIGHT_KAFKA_SSL_KEY_PASSWORD)',
+      "mutual TLS: this client certificate (PEM; Kafka's ssl.keystore.*), with --kafka-ssl-key; implies --kafka-ssl",
     )
-    .option('--kafka-ssl-key <file>', "TLS: the client certificate's private key (PEM)")
+    .option(
+      '--kafka-ssl-key <file>',
+      "mutual TLS: the client certificate's private key (PEM; an encrypted key's passphrase from $STREAMWRIGHT_KAFKA_SSL_KEY_PASSWORD)",
+    )
     .option(
       '--kafka-sasl-mechanism <name>',
       'SASL authentication: plain, scram-sha-256 or scram-sha-512 (with --kafka-sasl-username)',
@@ -118,6 +121,9 @@ Examples:
   $ STREAMWRIGHT_KAFKA_SASL_PASSWORD=… streamwright serve --backend kafka \\
       --bootstrap-servers broker1:9094 --kafka-ssl-ca ca.pem \\
       --kafka-sasl-mechanism scram-sha-512 --kafka-sasl-username streams
+  $ streamwright serve --backend kafka --bootstrap-servers broker1:9093 \\
+      --kafka-ssl-ca ca.pem --kafka-ssl-cert client.pem --kafka-ssl-key client.key
+    (mutual TLS; a certificate or SASL login the brokers refuse fails at once, not after retries)
 Stops gracefully (commit, close stores) on SIGTERM or Ctrl-C. Logs go to stderr: one readable
 line per entry at a terminal, JSON lines (pino) when stderr is a pipe or a file or with
 --log-format json; level from $STREAMWRIGHT_LOG_LEVEL (default info).`,

@@ -24,7 +24,8 @@ import { KafkaGroupMember, type GroupTimings } from './kafka-group-member.js';
 import { produceOn } from './kafka-produce.js';
 import { threadView } from './kafka-thread-view.js';
 import { createCluster, kafkaErrorType, type Broker, type Cluster } from './kafkajs-internals.js';
-import { connectError, type KafkaBackendOptions } from './kafka-connection.js';
+import { checkTlsOptions, connectError, type KafkaBackendOptions } from './kafka-connection.js';
+import { firstContact } from './kafka-first-contact.js';
 
 export type { KafkaBackendOptions } from './kafka-connection.js';
 
@@ -39,6 +40,7 @@ export interface KafkaBackend extends Backend {
 export async function createKafkaBackend(options: KafkaBackendOptions): Promise<KafkaBackend> {
   if (options.bootstrapServers.length === 0)
     throw new EngineError('UNSUPPORTED_CONFIG', 'the Kafka backend needs bootstrap servers');
+  checkTlsOptions(options);
   const backend = new KafkajsBackend(options);
   try {
     await backend.connect();
@@ -116,8 +118,8 @@ class KafkajsBackend implements KafkaBackend {
     };
   }
 
-  /** A kafkajs client with this backend's settings under `clientId`. */
-  #client(clientId: string): InstanceType<typeof Kafka> {
+  /** A kafkajs client with this backend's settings under `clientId` (`retries`: kafkajs' 8). */
+  #client(clientId: string, retries = 8): InstanceType<typeof Kafka> {
     const logger = this.#logger;
     const { ssl, sasl } = this.options;
     return new Kafka({
@@ -127,7 +129,7 @@ class KafkajsBackend implements KafkaBackend {
       ...(sasl !== undefined ? { sasl: { ...sasl } as SASLOptions } : {}),
       connectionTimeout: 10_000,
       requestTimeout: 60_000,
-      retry: { retries: 8, initialRetryTime: 200, maxRetryTime: 5_000 },
+      retry: { retries, initialRetryTime: 200, maxRetryTime: 5_000 },
       logLevel: logLevel.WARN,
       // kafkajs logs every error response of a connection (a coordinator still loading, a
       // rebalance in progress); the backend handles those where they surface, so only the
@@ -142,6 +144,17 @@ class KafkajsBackend implements KafkaBackend {
   }
 
   async connect(): Promise<void> {
+    // First one connection without kafkajs' retries, so that what no retry can fix (a certificate
+    // that does not verify, a refused handshake or SASL login) fails at once (kafka-first-contact.ts).
+    const probe = this.#client(this.options.clientId ?? 'streamwright', 0);
+    await firstContact(async () => {
+      const admin = probe.admin();
+      try {
+        await admin.connect();
+      } finally {
+        await admin.disconnect().catch(() => {});
+      }
+    });
     await this.#admin.connect();
     await this.#producer.connect();
     await this.#cluster.connect();

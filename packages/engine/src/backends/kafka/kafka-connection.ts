@@ -1,7 +1,17 @@
 // How the Kafka backend connects: its options (bootstrap servers, TLS, SASL, group timings) and
-// the error a failed first connection becomes — naming the brokers, the security protocol and,
-// when the brokers refused the credentials, the SASL mechanism and user (never the password).
+// the error a failed first connection becomes — naming the brokers, the security protocol and
+// what was refused: the broker's certificate, the client's (or its absence), or the SASL
+// mechanism and user (never the password).
+import { createSecureContext } from 'node:tls';
 import { EngineError } from '../../errors.js';
+import {
+  certificateSubject,
+  isCertificateNotVerified,
+  isClientCertificateRefused,
+  isTlsRefused,
+  tlsAlert,
+  unwrapKafkajsError,
+} from './kafka-first-contact.js';
 
 export interface KafkaBackendOptions {
   /** bootstrap.servers: `host:port` entries (use 127.0.0.1, not localhost: Node may pick ::1). */
@@ -44,25 +54,75 @@ export interface KafkaSaslOptions {
   password: string;
 }
 
-/** Why connecting failed, naming the brokers and (for SASL) the mechanism and user. */
-export function connectError(options: KafkaBackendOptions, error: unknown): Error {
+/** Why connecting failed, naming the brokers and what they refused. */
+export function connectError(options: KafkaBackendOptions, failure: unknown): Error {
+  const error = unwrapKafkajsError(failure);
   const brokers = options.bootstrapServers.join(',');
   const name = (error as { name?: string }).name;
   const message = (error as Error).message;
   const sasl = options.sasl;
+  const failed = (why: string) =>
+    new EngineError(
+      'BACKEND_CONNECT_FAILED',
+      `connecting to Kafka at ${brokers} (${securityProtocol(options)}) failed: ${why}`,
+      { cause: error },
+    );
   if (name === 'KafkaJSSASLAuthenticationError' && sasl !== undefined)
     return new EngineError(
       'BACKEND_CONNECT_FAILED',
       `Kafka at ${brokers} refused SASL ${sasl.mechanism.toUpperCase()} authentication as user "${sasl.username}" (wrong user name or password, or a mechanism the listener does not enable): ${message}`,
       { cause: error },
     );
-  if (typeof name === 'string' && name.startsWith('KafkaJS'))
-    return new EngineError(
-      'BACKEND_CONNECT_FAILED',
-      `connecting to Kafka at ${brokers} (${securityProtocol(options)}) failed: ${message}`,
+  if (isCertificateNotVerified(error))
+    return failed(
+      `the broker's certificate did not verify: ${message.replace(/^Connection error: /, '')} (${(error as { code: string }).code}); trust the CA that signed it`,
+    );
+  if (isTlsRefused(error)) {
+    const alert = tlsAlert(error);
+    const cert = typeof options.ssl === 'object' ? options.ssl.cert : undefined;
+    if (!isClientCertificateRefused(error))
+      return failed(`the broker refused the TLS handshake (${alert})`);
+    if (cert === undefined)
+      return failed(
+        `the broker requires a client certificate (mutual TLS) and none was given: it refused the TLS handshake (${alert}); give a client certificate and its key`,
+      );
+    const subject = certificateSubject(cert);
+    return failed(
+      `the broker refused the client certificate${subject ? ` "${subject}"` : ''} (${alert}): it does not trust the CA that signed it, or the certificate expired, was revoked or is not for client authentication`,
+    );
+  }
+  if (typeof name === 'string' && name.startsWith('KafkaJS')) return failed(message);
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/**
+ * Checks the client certificate before any connection: one that does not parse, a key that does
+ * not match it or a wrong passphrase would otherwise fail every connection attempt (retried by
+ * kafkajs) with an error that names none of them. (Node accepts any text as a CA: a bad one
+ * shows as a broker certificate that does not verify, which fails fast anyway.)
+ */
+export function checkTlsOptions(options: KafkaBackendOptions): void {
+  const tls = options.ssl;
+  if (typeof tls !== 'object') return;
+  if ((tls.cert === undefined) !== (tls.key === undefined))
+    throw new EngineError(
+      'UNSUPPORTED_CONFIG',
+      `the Kafka backend's ssl.${tls.cert === undefined ? 'key' : 'cert'} needs ssl.${tls.cert === undefined ? 'cert' : 'key'} (a client certificate goes with its private key)`,
+    );
+  if (tls.cert === undefined || tls.key === undefined) return;
+  try {
+    createSecureContext({
+      cert: tls.cert,
+      key: tls.key,
+      ...(tls.passphrase !== undefined ? { passphrase: tls.passphrase } : {}),
+    });
+  } catch (error) {
+    throw new EngineError(
+      'UNSUPPORTED_CONFIG',
+      `the Kafka backend's TLS client certificate and key (ssl.cert, ssl.key, ssl.passphrase) is unusable (PEM expected): ${(error as Error).message}`,
       { cause: error },
     );
-  return error instanceof Error ? error : new Error(String(error));
+  }
 }
 
 /** Kafka's security.protocol for these options, for messages. */
