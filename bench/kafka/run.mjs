@@ -7,6 +7,11 @@
 //   node --expose-gc bench/kafka/run.mjs [case...] [--records 50000] [--runs 1] [--threads 1,2]
 //                                        [--partitions 4] [--value-size 100] [--keys 10000]
 //                                        [--bootstrap-servers 127.0.0.1:9092] [--stall-ms 60000]
+//                                        [--reuse-source] [--no-plain] [--json]
+//
+// --reuse-source keeps a source topic (of a broker named by --bootstrap-servers) that already holds
+// --records records in --partitions partitions instead of loading it again; --no-plain skips the
+// plain loop (for profiling the engine alone: `node --cpu-prof ...`).
 //
 // Per case the source topic is loaded once (not timed): integer keys (4 bytes big-endian) drawn
 // from --keys, random --value-size byte values, in produce batches of 2 000 records (~230 KB:
@@ -77,14 +82,26 @@ try {
       .join(' ')}; broker ${bootstrap}; ${args.records} records, ${args.valueSize}-byte values, ` +
       `${args.keys} keys, ${args.partitions} partitions, ${args.runs} runs`,
   );
-  await backend.deleteTopics([SOURCE]);
-  await backend.createTopics([{ name: SOURCE, partitions: args.partitions }]);
-  await preload();
+  const source = args.reuseSource ? await backend.describeTopic(SOURCE) : null;
+  const held = source?.offsets.reduce((n, o) => n + o.latest - o.earliest, 0);
+  if (source?.partitions === args.partitions && held === args.records) {
+    log(`  preload: reusing ${SOURCE} (${held} records)`);
+  } else {
+    await backend.deleteTopics([SOURCE]);
+    await backend.createTopics([{ name: SOURCE, partitions: args.partitions }]);
+    await preload();
+  }
   for (const name of cases) {
     const spec = CASES[name];
     const plain = [];
-    for (let r = 0; r < args.runs; r++) plain.push(await runPlain(spec, `${name}-${r}`));
-    const row = { case: name, records: args.records, plain: medians(plain), engine: {} };
+    for (let r = 0; r < args.runs && args.plain; r++)
+      plain.push(await runPlain(spec, `${name}-${r}`));
+    const row = {
+      case: name,
+      records: args.records,
+      plain: args.plain ? medians(plain) : null,
+      engine: {},
+    };
     for (const threads of args.threads) {
       const runs = [];
       for (let r = 0; r < args.runs; r++) runs.push(await runEngine(spec, name, threads, r));
@@ -92,10 +109,13 @@ try {
     }
     const show = (r) =>
       `${fmt(r.total)}/s end to end, ${fmt(r.steady)}/s steady, ${fmt(r.cpuNs)} ns CPU/record`;
-    console.log(`${name}: plain kafkajs ${show(row.plain)}`);
+    if (row.plain) console.log(`${name}: plain kafkajs ${show(row.plain)}`);
     for (const [t, r] of Object.entries(row.engine))
       console.log(
-        `${name}: engine ${t} thread(s) ${show(r)}; engine/plain ${(r.total / row.plain.total).toFixed(2)} end to end, ${(r.steady / row.plain.steady).toFixed(2)} steady`,
+        `${name}: engine ${t} thread(s) ${show(r)}` +
+          (row.plain
+            ? `; engine/plain ${(r.total / row.plain.total).toFixed(2)} end to end, ${(r.steady / row.plain.steady).toFixed(2)} steady`
+            : ''),
       );
     if (args.json) console.log(JSON.stringify(row));
   }
@@ -379,11 +399,13 @@ function parseArgs(argv) {
     'stall-ms': [60_000, Number],
   };
   const camel = (name) => name.replace(/-(\w)/g, (_, c) => c.toUpperCase());
-  const out = { _: [], json: false };
+  const out = { _: [], json: false, reuseSource: false, plain: true };
   for (const [name, [value]] of Object.entries(options)) out[camel(name)] = value;
   for (let i = 0; i < argv.length; i++) {
     const name = argv[i].startsWith('--') ? argv[i].slice(2) : null;
     if (name === 'json') out.json = true;
+    else if (name === 'reuse-source') out.reuseSource = true;
+    else if (name === 'no-plain') out.plain = false;
     else if (name !== null && options[name]) out[camel(name)] = options[name][1](argv[++i]);
     else if (name !== null) throw new Error(`unknown option ${argv[i]}`);
     else out._.push(argv[i]);

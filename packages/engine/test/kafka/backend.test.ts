@@ -128,6 +128,61 @@ describe('Kafka backend', () => {
   });
 });
 
+describe('Kafka backend fetches smaller than what the broker answers', () => {
+  it('hands out the rest of a fetch response in order, none twice, and forgets it when the topic is deleted', async () => {
+    const backend = await createKafkaBackend({ bootstrapServers: bootstrap() });
+    const topic = 'kb-kept-records';
+    try {
+      await backend.deleteTopics([topic]);
+      await backend.createTopics([{ name: topic, partitions: 2 }]);
+      const produced = Array.from({ length: 3000 }, (_, i) => ({
+        topic,
+        partition: i % 2,
+        key: bytes(`k${i}`),
+        value: bytes(`v${i}`),
+      }));
+      for (let i = 0; i < produced.length; i += 500)
+        await backend.produce(produced.slice(i, i + 500));
+      // Polls of 70 records per partition (one broker response holds all 3 000).
+      const positions = [0, 0];
+      const seen: string[][] = [[], []];
+      for (let round = 0; round < 200 && positions[0]! + positions[1]! < 3000; round++) {
+        const responses = await backend.fetchMany(
+          [0, 1].map((partition) => ({ topic, partition, offset: positions[partition]! })),
+          { maxRecords: 70, maxWaitMs: 100 },
+        );
+        for (const r of responses) {
+          expect(r.records.length).toBeLessThanOrEqual(70);
+          expect(r.highWatermark).toBe(1500);
+          for (const record of r.records) {
+            expect(record.offset).toBe(positions[r.partition]);
+            positions[r.partition]! += 1;
+            seen[r.partition]!.push(text(record.value)!);
+          }
+        }
+      }
+      for (const partition of [0, 1])
+        expect(seen[partition]).toEqual(
+          produced.filter((p) => p.partition === partition).map((p) => text(p.value)),
+        );
+
+      // A read that stops early keeps the rest; the topic deleted and made again starts afresh.
+      expect(
+        (await backend.fetch({ topic, partition: 0 }, 0, 1, 0)).map((r) => text(r.value)),
+      ).toEqual(['v0']);
+      await backend.deleteTopics([topic]);
+      await backend.createTopics([{ name: topic, partitions: 2 }]);
+      await backend.produce([{ topic, partition: 0, key: null, value: bytes('new') }]);
+      const again = await backend.fetch({ topic, partition: 0 }, 1, 10, 0).catch(() => []);
+      expect(again).toEqual([]);
+      const fresh = await backend.fetch({ topic, partition: 0 }, 0, 10, 1000);
+      expect(fresh.map((r) => text(r.value))).toEqual(['new']);
+    } finally {
+      await backend.close();
+    }
+  });
+});
+
 describe('what the Kafka backend refuses at start', () => {
   it('is refused at start with a clear error: kafkajs cannot fence a zombie commit (no KIP-447)', async () => {
     const backend = await createKafkaBackend({ bootstrapServers: bootstrap() });

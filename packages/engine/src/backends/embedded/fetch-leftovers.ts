@@ -1,6 +1,7 @@
 // Decoded records a fetch read beyond its maxRecords, kept for the next poll as Kafka's consumer
 // keeps the rest of a fetch response, so a batch is never decoded twice. Used by the in-process
-// batch fetch (batch-fetch.ts) and by worker threads reading segment files themselves.
+// batch fetch (batch-fetch.ts), by worker threads reading segment files themselves, and by the
+// Kafka backend's fetches (kafka/kafka-fetch.ts).
 import type { FetchRequest, FetchResponse, StoredRecord } from '../../api.js';
 
 const key = (topic: string, partition: number): string => `${topic}\u0000${partition}`;
@@ -31,6 +32,13 @@ export class FetchLeftovers {
     left.index += taken.length;
     if (left.index >= left.records.length) this.#left.delete(k);
     return taken;
+  }
+
+  /** Drops what is kept of these topics. */
+  forget(topics: readonly string[]): void {
+    const names = new Set(topics);
+    for (const k of [...this.#left.keys()])
+      if (names.has(k.slice(0, k.lastIndexOf('\u0000')))) this.#left.delete(k);
   }
 
   /** Returns at most `max` of `records`, keeping the rest. */

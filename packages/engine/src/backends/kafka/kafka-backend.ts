@@ -19,7 +19,7 @@ import type {
 import { BackendClosedError, EngineError, UnknownTopicError } from '../../errors.js';
 import { DefaultPartitioner } from '../../partitioner/default-partitioner.js';
 import { rangeAssignor, roundRobinAssignor } from '../embedded/assignors.js';
-import { fetchMany, type FetchOptions } from './kafka-fetch.js';
+import { KafkaFetcher, type FetchOptions } from './kafka-fetch.js';
 import { KafkaGroupMember, type GroupTimings } from './kafka-group-member.js';
 import { produceOn } from './kafka-produce.js';
 import { threadView } from './kafka-thread-view.js';
@@ -97,6 +97,9 @@ class KafkajsBackend implements KafkaBackend {
   readonly #members = new Map<string, Set<KafkaGroupMember>>();
   /** Closes of the per-thread views (forThread) still open. */
   readonly #views = new Set<() => Promise<void>>();
+  /** The backend's own fetches and those of the thread views, whose kept records a delete drops. */
+  readonly #fetchers = new Set<KafkaFetcher>();
+  readonly #fetcher: KafkaFetcher;
   #closed: Promise<void> | null = null;
 
   constructor(private readonly options: KafkaBackendOptions) {
@@ -111,6 +114,8 @@ class KafkajsBackend implements KafkaBackend {
       createPartitioner: Partitioners.DefaultPartitioner,
     });
     this.#cluster = createCluster(this.#kafka);
+    this.#fetcher = new KafkaFetcher(this.#cluster, (t, p) => this.#range(t, p));
+    this.#fetchers.add(this.#fetcher);
     this.#timings = {
       sessionTimeoutMs: options.sessionTimeoutMs ?? 45_000,
       heartbeatIntervalMs: options.heartbeatIntervalMs ?? 3_000,
@@ -216,6 +221,7 @@ class KafkajsBackend implements KafkaBackend {
     const existing = new Set(await this.#admin.listTopics());
     const doomed = names.filter((n) => existing.has(n));
     for (const n of names) this.#partitionCounts.delete(n);
+    for (const f of this.#fetchers) f.forget(names);
     if (doomed.length > 0) await this.#admin.deleteTopics({ topics: doomed, timeout: 30_000 });
   }
 
@@ -275,6 +281,10 @@ class KafkajsBackend implements KafkaBackend {
       partitionsOf: (topic) => this.#partitions(topic),
       range: (topic, partition) => this.#range(topic, partition),
       open: () => this.#open(),
+      fetcher: (fetcher) => {
+        this.#fetchers.add(fetcher);
+        return () => this.#fetchers.delete(fetcher);
+      },
       closed: () => this.#views.delete(view.close),
     });
     this.#views.add(view.close);
@@ -318,7 +328,7 @@ class KafkajsBackend implements KafkaBackend {
 
   fetchMany(requests: FetchRequest[], options: FetchOptions): Promise<FetchResponse[]> {
     this.#open();
-    return fetchMany(this.#cluster, (t, p) => this.#range(t, p), requests, options);
+    return this.#fetcher.fetchMany(requests, options);
   }
 
   async joinGroup(

@@ -5,7 +5,15 @@
 // consumer does; a partition whose fetched batch held only such records is fetched again from
 // after them, so a position never sticks on a transaction marker.
 import { createRequire } from 'node:module';
-import type { FetchRequest, FetchResponse, IsolationLevel, StoredRecord } from '../../api.js';
+import type {
+  FetchRequest,
+  FetchResponse,
+  Headers,
+  IsolationLevel,
+  StoredRecord,
+} from '../../api.js';
+import { NO_HEADERS } from '../embedded/batch-records.js';
+import { FetchLeftovers, fromLeftovers } from '../embedded/fetch-leftovers.js';
 import { UnknownTopicError } from '../../errors.js';
 import type {
   Cluster,
@@ -22,8 +30,21 @@ const filterAbortedMessages = require('kafkajs/src/consumer/filterAbortedMessage
   abortedTransactions: { producerId: string; firstOffset: string }[];
 }) => RawMessage[];
 
-/** max.partition.fetch.bytes (Kafka's default, 1 MiB). */
+/** max.partition.fetch.bytes (Kafka's default, 1 MiB): what a partition is asked for at most. */
 const PARTITION_MAX_BYTES = 1024 * 1024;
+/**
+ * A partition is asked for POLLS_PER_FETCH times maxRecords records' worth of bytes (at most
+ * PARTITION_MAX_BYTES), from the topic's bytes per record in its last fetch (INITIAL_RECORD_BYTES
+ * before one returned records). A stream thread's fetch (1 000 to 4 000 records of ~120 bytes) is
+ * still asked for the full 1 MiB: fewer, larger fetches cost less CPU per record (asking for
+ * one fetch's worth only cost ≈ 1 µs more per record in bench/kafka), while what is kept for a
+ * reader that asks for a few records at a time (the topic browser) stays a few times its ask
+ * instead of a 1 MiB response per partition read.
+ */
+const POLLS_PER_FETCH = 8;
+const INITIAL_RECORD_BYTES = 1024;
+/** A record's framing in a v2 batch besides key, value and headers (length, deltas, sizes). */
+const RECORD_OVERHEAD_BYTES = 12;
 /** fetch.max.bytes (Kafka's default, 50 MiB). */
 const FETCH_MAX_BYTES = 50 * 1024 * 1024;
 
@@ -40,43 +61,54 @@ export type OffsetRange = (
   partition: number,
 ) => Promise<{ earliest: number; latest: number }>;
 
-function headersOf(raw: RawMessage['headers']): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(raw)) {
+function headersOf(raw: RawMessage['headers']): Headers {
+  let headers: Record<string, string> | null = null;
+  for (const k in raw) {
+    const v = raw[k];
     if (v === undefined) continue;
     // The engine keeps one value per header key (the last, as Headers#lastHeader reads).
     const last = Array.isArray(v) ? v[v.length - 1] : v;
-    if (last !== undefined) headers[k] = last.toString('utf8');
+    if (last !== undefined) (headers ??= {})[k] = last.toString('utf8');
   }
-  return headers;
+  // Most records have none: one shared frozen object, as the embedded log's decoder gives them.
+  return headers ?? NO_HEADERS;
 }
 
+/**
+ * The records of a partition's answer at or after `from`, without control records and (under
+ * read_committed) aborted transactions' records, in one pass when no transaction was aborted.
+ */
 function recordsOf(
   topic: string,
   data: RawPartitionData,
   from: number,
   readCommitted: boolean,
 ): { records: StoredRecord[]; next: number | null } {
-  const within = data.messages.filter((m) => Number(m.offset) >= from);
-  const visible = (
-    readCommitted && data.abortedTransactions && data.abortedTransactions.length > 0
-      ? filterAbortedMessages({ messages: within, abortedTransactions: data.abortedTransactions })
-      : within
-  ).filter((m) => !m.isControlRecord);
-  const records = visible.map((m): StoredRecord => ({
-    topic,
-    partition: data.partition,
-    offset: Number(m.offset),
-    timestamp: Number(m.timestamp),
-    key: m.key,
-    value: m.value,
-    headers: headersOf(m.headers),
-  }));
-  // Only filtered records came back: the next fetch starts after them.
-  const next =
-    records.length === 0 && within.length > 0
-      ? Number(within[within.length - 1]!.offset) + 1
-      : null;
+  let messages = data.messages;
+  if (readCommitted && data.abortedTransactions && data.abortedTransactions.length > 0)
+    messages = filterAbortedMessages({
+      messages: messages.filter((m) => Number(m.offset) >= from),
+      abortedTransactions: data.abortedTransactions,
+    });
+  const records: StoredRecord[] = [];
+  for (const m of messages) {
+    const offset = Number(m.offset);
+    if (offset < from || m.isControlRecord) continue;
+    records.push({
+      topic,
+      partition: data.partition,
+      offset,
+      timestamp: Number(m.timestamp),
+      key: m.key,
+      value: m.value,
+      headers: headersOf(m.headers),
+    });
+  }
+  // Only filtered records came back: the next fetch starts after them (the messages are in
+  // offset order, so the last one is the last at or after `from` if any is).
+  const last = data.messages[data.messages.length - 1];
+  const lastOffset = last === undefined ? -1 : Number(last.offset);
+  const next = records.length === 0 && lastOffset >= from ? lastOffset + 1 : null;
   return { records, next };
 }
 
@@ -88,11 +120,74 @@ function aborted(signal: AbortSignal | undefined): Promise<'aborted'> | null {
   });
 }
 
-export async function fetchMany(
+/**
+ * One consumer's fetches (the backend's own, or a stream thread's view): kafkajs decodes a whole
+ * fetch response (up to max.partition.fetch.bytes per partition, thousands of records) at once,
+ * so what a fetch decoded beyond its maxRecords is kept for the next fetch that continues at its
+ * offset, as Kafka's consumer keeps the rest of a fetch response for its next polls. Thrown away,
+ * each poll of 1 000 records decoded a 1 MiB response per partition (≈ 8 000 records of 100 bytes)
+ * again (docs/BENCHMARKS.md, "Kafka backend").
+ */
+export class KafkaFetcher {
+  /** Per isolation level: read_committed never gets records an uncommitted fetch kept. */
+  readonly #leftovers = new Map<IsolationLevel, FetchLeftovers>();
+  readonly #kept: Kept = { highWatermarks: new Map(), recordBytes: new Map() };
+
+  constructor(
+    private readonly cluster: Cluster,
+    private readonly offsetRange: OffsetRange,
+  ) {}
+
+  async fetchMany(requests: FetchRequest[], options: FetchOptions): Promise<FetchResponse[]> {
+    const level = options.isolationLevel ?? 'read_uncommitted';
+    let leftovers = this.#leftovers.get(level);
+    if (leftovers === undefined) this.#leftovers.set(level, (leftovers = new FetchLeftovers()));
+    // Answered at once from what earlier fetches kept (maxRecords per partition, as the embedded
+    // log answers from its leftovers).
+    const buffered = fromLeftovers(
+      leftovers,
+      requests,
+      options.maxRecords,
+      (r) => this.#kept.highWatermarks.get(`${r.topic}:${r.partition}`) ?? r.offset,
+    );
+    if (buffered !== null) return buffered;
+    return fetchMany(this.cluster, this.offsetRange, requests, options, leftovers, this.#kept);
+  }
+
+  /** Forgets what was kept of these topics (deleted: a topic made again starts at offset 0). */
+  forget(topics: readonly string[]): void {
+    for (const leftovers of this.#leftovers.values()) leftovers.forget(topics);
+  }
+}
+
+/** What a KafkaFetcher learns from its fetches. */
+interface Kept {
+  /** The high watermark each partition's last fetch reported, for answers from leftovers. */
+  highWatermarks: Map<string, number>;
+  /** A topic's bytes per record in its last fetch that returned records (sizes the next ones). */
+  recordBytes: Map<string, number>;
+}
+
+/** The mean size of (up to the first 256 of) these records in a batch. */
+function recordBytes(records: readonly StoredRecord[]): number {
+  const n = Math.min(records.length, 256);
+  let bytes = 0;
+  for (let i = 0; i < n; i++) {
+    const r = records[i]!;
+    bytes += RECORD_OVERHEAD_BYTES + (r.key?.byteLength ?? 0) + (r.value?.byteLength ?? 0);
+    if (r.headers !== NO_HEADERS)
+      for (const k in r.headers) bytes += k.length + r.headers[k]!.length + 2;
+  }
+  return Math.ceil(bytes / n);
+}
+
+async function fetchMany(
   cluster: Cluster,
   offsetRange: OffsetRange,
   requests: FetchRequest[],
   options: FetchOptions,
+  leftovers: FetchLeftovers,
+  kept: Kept,
 ): Promise<FetchResponse[]> {
   if (requests.length === 0) return [];
   const readCommitted = options.isolationLevel === 'read_committed';
@@ -103,7 +198,14 @@ export async function fetchMany(
   // Bounded: each round either answers, or moves a partition past filtered records / a reset.
   for (let round = 0; round < 100 && wanted.size > 0; round++) {
     const pending = [...wanted.values()];
-    const call = fetchOnce(cluster, pending, maxWaitMs, readCommitted).then(
+    const partitionBytes = (topic: string): number =>
+      Math.min(
+        PARTITION_MAX_BYTES,
+        POLLS_PER_FETCH *
+          options.maxRecords *
+          (kept.recordBytes.get(topic) ?? INITIAL_RECORD_BYTES),
+      );
+    const call = fetchOnce(cluster, pending, maxWaitMs, readCommitted, partitionBytes).then(
       (r) => ({ ok: r }),
       (error: unknown) => ({ error }),
     );
@@ -158,16 +260,14 @@ export async function fetchMany(
         refetch = true;
         continue;
       }
+      if (records.length > 0) kept.recordBytes.set(req.topic, recordBytes(records));
       const room = Math.max(0, options.maxRecords - total);
-      const kept = records.length > room ? records.slice(0, room) : records;
-      total += kept.length;
+      const taken = leftovers.limit(req.topic, req.partition, records, room);
+      total += taken.length;
       wanted.delete(key);
-      done.set(key, {
-        topic: req.topic,
-        partition: req.partition,
-        records: kept,
-        highWatermark: Number(data.highWatermark),
-      });
+      const highWatermark = Number(data.highWatermark);
+      kept.highWatermarks.set(key, highWatermark);
+      done.set(key, { topic: req.topic, partition: req.partition, records: taken, highWatermark });
     }
     if (!refetch || total > 0) {
       // Partitions still wanted (moved past filtered records) answer with nothing this time.
@@ -192,6 +292,7 @@ async function fetchOnce(
   requests: FetchRequest[],
   maxWaitMs: number,
   readCommitted: boolean,
+  partitionBytes: (topic: string) => number,
 ): Promise<Map<string, RawPartitionData>> {
   await cluster.addMultipleTargetTopics([...new Set(requests.map((r) => r.topic))]);
   const byNode = new Map<string, FetchTopicRequest[]>();
@@ -206,6 +307,7 @@ async function fetchOnce(
       topic,
       list.map((r) => r.partition),
     );
+    const maxBytes = partitionBytes(topic);
     for (const [nodeId, partitions] of Object.entries(leaders)) {
       let topics = byNode.get(nodeId);
       if (!topics) byNode.set(nodeId, (topics = []));
@@ -214,7 +316,7 @@ async function fetchOnce(
         partitions: partitions.map((partition) => ({
           partition,
           fetchOffset: String(list.find((r) => r.partition === partition)!.offset),
-          maxBytes: PARTITION_MAX_BYTES,
+          maxBytes,
         })),
       });
     }

@@ -7,7 +7,7 @@
 // generation). The clients connect on first use; the backend closes the views still open.
 import type { Backend } from '../../api.js';
 import { DefaultPartitioner } from '../../partitioner/default-partitioner.js';
-import { fetchMany, type OffsetRange } from './kafka-fetch.js';
+import { KafkaFetcher, type OffsetRange } from './kafka-fetch.js';
 import { produceOn } from './kafka-produce.js';
 import { createCluster } from './kafkajs-internals.js';
 import kafkajs from 'kafkajs';
@@ -21,6 +21,8 @@ export interface ThreadViewDeps {
   range: OffsetRange;
   /** Throws once the backend is closed. */
   open: () => void;
+  /** Registers the view's fetcher (a topic delete drops what it kept); returns its removal. */
+  fetcher: (fetcher: KafkaFetcher) => () => void;
   /** Called when the view closes. */
   closed: () => void;
 }
@@ -31,6 +33,8 @@ export function threadView(backend: Backend, threadName: string, deps: ThreadVie
     createPartitioner: Partitioners.DefaultPartitioner,
   });
   const cluster = createCluster(deps.client(`${threadName}-consumer`));
+  const fetcher = new KafkaFetcher(cluster, deps.range);
+  const unregister = deps.fetcher(fetcher);
   // Its own sticky partition for null keys, as each Java producer has.
   const partitioner = new DefaultPartitioner();
   let connected: Promise<void> | null = null;
@@ -67,7 +71,7 @@ export function threadView(backend: Backend, threadName: string, deps: ThreadVie
     fetchMany: async (requests, options) => {
       deps.open();
       await ready();
-      return fetchMany(cluster, deps.range, requests, options);
+      return fetcher.fetchMany(requests, options);
     },
     joinGroup: (groupId, topics, options) => backend.joinGroup(groupId, topics, options),
     commitOffsets: (groupId, offsets) => backend.commitOffsets(groupId, offsets),
@@ -75,6 +79,7 @@ export function threadView(backend: Backend, threadName: string, deps: ThreadVie
     close: () =>
       (closed ??= (async () => {
         deps.closed();
+        unregister();
         await producer.disconnect().catch(() => {});
         await cluster.disconnect().catch(() => {});
       })()),
