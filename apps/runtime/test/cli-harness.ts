@@ -1,13 +1,13 @@
 // Runs the `streamwright` CLI as users do: the built bin in a child process, with stdin, env and
 // exit code. The bin runs dist/, so the runtime and its dependencies are built first when dist
 // is missing or older than the sources.
-import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { exec, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
-const run = promisify(execFile);
+const run = promisify(exec);
 export const runtimeDir = fileURLToPath(new URL('..', import.meta.url));
 const repoRoot = join(runtimeDir, '..', '..');
 export const bin = join(runtimeDir, 'bin', 'streamwright.mjs');
@@ -23,17 +23,37 @@ function newest(dir: string): number {
   return latest;
 }
 
+// The packages the bin runs, each after the ones it depends on.
+const packages = [
+  join(repoRoot, 'packages', 'log'),
+  join(repoRoot, 'packages', 'topology-model'),
+  join(repoRoot, 'packages', 'engine'),
+  runtimeDir,
+];
+
 function needsBuild(): boolean {
-  const packages = [
-    runtimeDir,
-    join(repoRoot, 'packages', 'engine'),
-    join(repoRoot, 'packages', 'topology-model'),
-    join(repoRoot, 'packages', 'log'),
-  ];
   return packages.some((dir) => {
     const built = newest(join(dir, 'dist'));
     return built === 0 || newest(join(dir, 'src')) > built;
   });
+}
+
+/**
+ * Runs a package's `build` script the way a package manager does (a shell, with the package's
+ * and the repo's node_modules/.bin and this node on PATH), but without one: plain `npx vitest`
+ * has no pnpm on PATH.
+ */
+async function buildPackage(dir: string): Promise<void> {
+  const { scripts } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+    scripts: { build: string };
+  };
+  const path = [
+    join(dir, 'node_modules', '.bin'),
+    join(repoRoot, 'node_modules', '.bin'),
+    dirname(process.execPath),
+    process.env.PATH ?? '',
+  ].join(delimiter);
+  await run(scripts.build, { cwd: dir, env: { ...process.env, PATH: path }, timeout: 240_000 });
 }
 
 let building: Promise<void> | null = null;
@@ -41,10 +61,7 @@ let building: Promise<void> | null = null;
 export function ensureBuilt(): Promise<void> {
   building ??= (async () => {
     if (!needsBuild()) return;
-    await run('pnpm', ['--filter', '@streamwright/runtime...', 'build'], {
-      cwd: repoRoot,
-      timeout: 240_000,
-    });
+    for (const dir of packages) await buildPackage(dir);
   })();
   return building;
 }

@@ -23,7 +23,10 @@ export async function makeDataDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'streamwright-runtime-test-'));
 }
 
-export async function removeDataDir(dir: string): Promise<void> {
+/** `dir` is undefined when the suite's set-up failed before making it: nothing to remove, and no
+ * second error on top of the set-up's. */
+export async function removeDataDir(dir: string | undefined): Promise<void> {
+  if (dir === undefined) return;
   await rm(dir, { recursive: true, force: true });
 }
 
