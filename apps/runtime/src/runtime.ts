@@ -23,6 +23,8 @@ export interface RuntimeOptions {
   code?: CodeRegistry;
   /** The embedded log in the data dir (default), or a Kafka cluster (`serve --backend kafka`). */
   backend?: BackendChoice;
+  /** See ServerOptions.logListening. */
+  logListening?: boolean;
 }
 
 export interface Runtime {
@@ -59,6 +61,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       ...(options.webRoot ? { webRoot: options.webRoot } : {}),
       ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
       ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
+      logListening: options.logListening,
     });
   } catch (error) {
     await service.close();

@@ -165,6 +165,10 @@ describe('streamwright CLI', { timeout: 120_000 }, () => {
         .split('\n')
         .map((line) => JSON.parse(line) as { msg: string });
       expect(logs.map((l) => l.msg)).toContain('shutting down');
+      // The URL for machines reading the JSON logs too.
+      expect(logs).toContainEqual(
+        expect.objectContaining({ msg: 'listening', url, host: '127.0.0.1', token: 'none' }),
+      );
       expect(logs.at(-1)?.msg).toBe('stopped cleanly');
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
@@ -200,6 +204,9 @@ describe('streamwright CLI', { timeout: 120_000 }, () => {
       expect(stderr).toMatch(/^\d\d:\d\d:\d\d INFO {2}shutting down signal=SIGTERM$/m);
       expect(stderr.trim().split('\n').at(-1)).toMatch(/^\d\d:\d\d:\d\d INFO {2}stopped cleanly$/);
       expect(stderr).not.toContain('{"level"');
+      // Readable logs are for a human, who has the URL on stdout: no second `listening` line.
+      expect(stderr).not.toMatch(/listening/);
+      expect(stdout.match(/listening on/g)).toHaveLength(1);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }

@@ -101,13 +101,19 @@ export async function runServe(options: ServeOptions): Promise<void> {
     token: token === '' ? null : token,
     example: options.example,
     backend,
+    // Readable logs mean a human at a terminal, who reads the URL in the lines below: a
+    // `listening` log line would say it twice. JSON logs keep it for the machines reading them.
+    logListening: format === 'json',
     ...(code ? { code } : {}),
     ...(options.allowedHost ? { allowedHosts: options.allowedHost } : {}),
     ...(options.allowedOrigin ? { allowedOrigins: options.allowedOrigin } : {}),
   }).catch((error: unknown) => {
     throw listenError(error, options) ?? error;
   });
-  process.stdout.write(`Streamwright runtime listening on ${runtime.url}\n`);
+  const needsToken = token !== null && token !== '';
+  process.stdout.write(
+    `Streamwright runtime listening on ${runtime.url}${needsToken ? ' (token required)' : ''}\n`,
+  );
   process.stdout.write(
     backend.kind === 'kafka'
       ? `Topics on Kafka at ${backend.bootstrapServers.join(',')}; state and deployment in ${runtime.dataDir}. Stop with Ctrl-C.\n`

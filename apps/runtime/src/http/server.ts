@@ -24,6 +24,11 @@ export interface ServerOptions {
   allowedOrigins?: readonly string[];
   /** How long close() lets in-flight requests finish before cutting connections. */
   closeGraceMs?: number;
+  /**
+   * Log the `listening` entry (url, host, port, token). Default true; false when the caller
+   * already tells a human (`serve` at a terminal prints the URL on stdout).
+   */
+  logListening?: boolean;
 }
 
 export interface RunningServer {
@@ -147,7 +152,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   const url = `http://${urlHost(host)}:${port}`;
   if (!(await webAppBuilt(webRoot))) logger.warn({ webRoot }, NOT_BUILT_MESSAGE);
-  logger.info({ url, host, port, token: token ? 'required' : 'none' }, 'listening');
+  if (options.logListening !== false)
+    logger.info({ url, host, port, token: token ? 'required' : 'none' }, 'listening');
 
   let closing: Promise<void> | null = null;
   return {
