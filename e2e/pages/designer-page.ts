@@ -116,8 +116,15 @@ export class DesignerPage {
     await expect(this.page.getByTestId('no-problems')).toBeVisible();
   }
 
+  /**
+   * Deploys and waits until the deploy request has returned (Deploy is disabled while it runs)
+   * and the app runs. The badge alone is not enough: until the request returns it still shows the
+   * previously deployed app's RUNNING, and the new app's topics may not exist yet.
+   */
   async deploy(): Promise<void> {
-    await this.page.getByTestId('deploy').click();
+    const button = this.page.getByTestId('deploy');
+    await button.click();
+    await expect(button).toBeEnabled();
     await expect(this.state).toHaveText('RUNNING');
   }
 
