@@ -182,7 +182,10 @@ describe('state queries on window and session stores', () => {
     const notWindow = await refusal(env.client.state.windows.query({ store: 'visits' }));
     expect(notWindow.data).toMatchObject({ runtimeCode: 'NOT_WINDOW_STORE' });
     expect(notWindow.message).toBe(
-      'store: "visits" is a session store; window and windows query window stores',
+      'store: "visits" is a session store, not a window store: query it with session or sessions',
+    );
+    expect(kv.message).toBe(
+      'store: "per-10s" is a window store, not a keyValue store: query it with window or windows',
     );
     const notSession = await refusal(env.client.state.sessions.query({ store: 'per-10s' }));
     expect(notSession.data).toMatchObject({ runtimeCode: 'NOT_SESSION_STORE' });

@@ -6,10 +6,18 @@ import { RuntimeError } from '../errors.js';
 
 type Deployed = { app: StreamsApp; plan: Plan };
 const QUERIES = {
-  keyValue: { code: 'NOT_KEY_VALUE_STORE', what: 'get, range and all query key-value stores' },
-  window: { code: 'NOT_WINDOW_STORE', what: 'window and windows query window stores' },
-  session: { code: 'NOT_SESSION_STORE', what: 'session and sessions query session stores' },
+  keyValue: { code: 'NOT_KEY_VALUE_STORE', what: 'a keyValue store' },
+  window: { code: 'NOT_WINDOW_STORE', what: 'a window store' },
+  session: { code: 'NOT_SESSION_STORE', what: 'a session store' },
 } as const;
+// A refused query names what the store does answer, so the next try is the right one.
+const ANSWERS: Record<StorePlan['type'], string> = {
+  keyValue: 'query it with get, range, prefix or all',
+  window: 'query it with window or windows',
+  session: 'query it with session or sessions',
+  suppression: 'a suppression buffer is not queryable',
+  timeOrderedBuffer: "a join's grace buffer is not queryable",
+};
 
 /** An interactive query on the opened store: a method of its queryable view and its arguments. */
 export type StoreQuery = <T>(method: string, ...args: unknown[]) => Promise<T>;
@@ -37,7 +45,7 @@ export function openStore(
   if (planned.type !== type) {
     throw new RuntimeError(
       QUERIES[type].code,
-      `store: "${name}" is a ${planned.type} store; ${QUERIES[type].what}`,
+      `store: "${name}" is a ${planned.type} store, not ${QUERIES[type].what}: ${ANSWERS[planned.type]}`,
     );
   }
   const state = deployed.app.state();
