@@ -110,6 +110,10 @@ Examples:
     .addHelpText(
       'after',
       `
+Stops gracefully (commit, close stores) on SIGTERM or Ctrl-C. Logs go to stderr: one readable
+line per entry at a terminal, JSON lines (pino) when stderr is a pipe or a file or with
+--log-format json; level from $STREAMWRIGHT_LOG_LEVEL (default info).
+
 Examples:
   $ streamwright serve --port 5000
   $ streamwright serve --data-dir /tmp/sw --example
@@ -123,10 +127,7 @@ Examples:
       --kafka-sasl-mechanism scram-sha-512 --kafka-sasl-username streams
   $ streamwright serve --backend kafka --bootstrap-servers broker1:9093 \\
       --kafka-ssl-ca ca.pem --kafka-ssl-cert client.pem --kafka-ssl-key client.key
-    (mutual TLS; a certificate or SASL login the brokers refuse fails at once, not after retries)
-Stops gracefully (commit, close stores) on SIGTERM or Ctrl-C. Logs go to stderr: one readable
-line per entry at a terminal, JSON lines (pino) when stderr is a pipe or a file or with
---log-format json; level from $STREAMWRIGHT_LOG_LEVEL (default info).`,
+    (mutual TLS; a certificate or SASL login the brokers refuse fails at once, not after retries)`,
     )
     .action(async (options) => (await import('./serve.js')).runServe(options));
 

@@ -6,6 +6,7 @@ import { addTargetOptions, collectConfig, formatOption, parseCount } from './opt
 const topicsCommand = () => import('./topics-command.js');
 
 const TARGET_HELP = `
+
 Where it works: with --url (or $STREAMWRIGHT_URL) through a running runtime; otherwise directly
 on the data dir (--data-dir, default ./.streamwright), which is refused while a runtime holds it.`;
 
@@ -90,9 +91,10 @@ Examples:
     .addHelpText(
       'after',
       `
+A topic the running application uses is refused: stop the application first.
+
 Examples:
-  $ streamwright topics delete orders
-A topic the running application uses is refused: stop the application first.${TARGET_HELP}`,
+  $ streamwright topics delete orders${TARGET_HELP}`,
     )
     .action(async (name: string, options) =>
       (await topicsCommand()).runTopicsDelete(name, options),
