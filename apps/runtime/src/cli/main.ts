@@ -31,12 +31,13 @@ export function buildProgram(): Command {
       'after',
       `
 Examples:
-  $ streamwright serve                      # http://127.0.0.1:4300, data in ./.streamwright
-  $ streamwright serve --port 0 --example   # any free port, example topology running
-  $ streamwright validate topology.json     # every error with its path
-  $ streamwright describe topology.json     # Kafka Streams' Topology#describe() text
-  $ streamwright topics create orders -p 3  # on ./.streamwright (or --url a runtime)
-  $ streamwright produce orders < in.jsonl  # JSON lines in, consume prints them out
+  $ streamwright serve                           # http://127.0.0.1:4300, data in ./.streamwright
+  $ streamwright serve --port 0 --example        # any free port, example topology running
+  $ streamwright validate topology.json          # every error with its path
+  $ streamwright describe topology.json          # Kafka Streams' Topology#describe() text
+  $ streamwright drive topology.json -r in.jsonl # run it over records, no runtime
+  $ streamwright topics create orders -p 3       # on ./.streamwright (or --url a runtime)
+  $ streamwright produce orders < in.jsonl       # JSON lines in, consume prints them out
   $ streamwright app lag --url http://127.0.0.1:4300`,
     );
 
