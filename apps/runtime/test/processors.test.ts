@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCodeModule, type CodeRegistry } from '../src/service/code-module.js';
 import { cli, ensureBuilt, spawnCli } from './cli-harness.js';
 import { eventually, makeClient, makeDataDir, removeDataDir, startTestRuntime } from './harness.js';
+import { ordersPipeline } from './topologies.js';
 
 let root: string;
 let modulePath: string;
@@ -357,6 +358,23 @@ describe('serve --processors', { timeout: 120_000 }, () => {
     expect(none.stderr).toMatch(
       /exports neither `processors` nor `valueTransformers` nor `functions`/,
     );
+  });
+
+  it('says what to do with a TypeScript module where Node imports JavaScript only', async () => {
+    const file = join(root, 'processors.ts');
+    await writeFile(file, 'export const functions: Record<string, () => boolean> = {};\n');
+    const topology = join(root, 'pipeline.json');
+    await writeFile(topology, JSON.stringify(ordersPipeline()));
+    const result = await cli(['drive', topology, '--records', '-', '--processors', file]);
+    if ((process.features as { typescript?: unknown }).typescript) {
+      // a Node that strips types imports it (Node 22.18+, 23.6+)
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+    } else {
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(
+        /^error: cannot load processors from .*processors\.ts: .*: compile it to JavaScript \(tsc\) or write the module as \.mjs\n$/,
+      );
+    }
   });
 
   it('takes a default export function returning the registries, as worker threads do', async () => {

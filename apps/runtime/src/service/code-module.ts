@@ -42,7 +42,15 @@ export async function loadCodeModule(path: string): Promise<CodeRegistry> {
     namespace = (await import(pathToFileURL(absolute).href)) as Record<string, unknown>;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`cannot load processors from ${absolute}: ${reason}`, { cause: error });
+    // Node (before type stripping) imports JavaScript only: say what to do with a .ts module.
+    const hint =
+      (error as { code?: unknown }).code === 'ERR_UNKNOWN_FILE_EXTENSION' &&
+      /\.[mc]?ts$/.test(absolute)
+        ? ': compile it to JavaScript (tsc) or write the module as .mjs'
+        : '';
+    throw new Error(`cannot load processors from ${absolute}: ${reason}${hint}`, {
+      cause: error,
+    });
   }
   let exported: unknown = namespace.default ?? namespace.registries ?? namespace;
   if (typeof exported === 'function') exported = await (exported as () => unknown)();
