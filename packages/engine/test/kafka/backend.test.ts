@@ -1,5 +1,6 @@
 // The Kafka backend's own contract, on a real broker: topics (with configs, compacted), produce
 // with the engine's partitioner, fetch at explicit offsets, committed offsets.
+import kafkajs from 'kafkajs';
 import { describe, expect, inject, it } from 'vitest';
 import { createKafkaBackend } from '../../src/backends/kafka/index.js';
 import { partitionFor } from '../../src/partitioner/default-partitioner.js';
@@ -178,6 +179,112 @@ describe('Kafka backend fetches smaller than what the broker answers', () => {
       const fresh = await backend.fetch({ topic, partition: 0 }, 0, 10, 1000);
       expect(fresh.map((r) => text(r.value))).toEqual(['new']);
     } finally {
+      await backend.close();
+    }
+  });
+});
+
+describe('Kafka backend produces larger than one request allows', () => {
+  it("splits a partition's records over batches under message.max.bytes, in order, each record at the offset it was given", async () => {
+    const backend = await createKafkaBackend({ bootstrapServers: bootstrap() });
+    const topic = 'kb-large-produce';
+    try {
+      await backend.deleteTopics([topic]);
+      await backend.createTopics([{ name: topic, partitions: 2 }]);
+      // 3 MB for partition 1 in one call: over the broker's 1 MiB message.max.bytes as one batch.
+      const value = (i: number) => bytes(`${i}:`.padEnd(1000, 'x'));
+      const records = Array.from({ length: 3000 }, (_, i) => ({
+        topic,
+        partition: 1,
+        key: bytes(`k${i}`),
+        value: value(i),
+        timestamp: 1_000 + i,
+      }));
+      const acks = await backend.produce([
+        { topic, partition: 0, key: null, value: bytes('first') },
+        ...records,
+      ]);
+      expect(acks[0]).toEqual({ partition: 0, offset: 0 });
+      expect(acks.slice(1)).toEqual(records.map((_, i) => ({ partition: 1, offset: i })));
+      const read: { offset: number; value: string | null; timestamp: number }[] = [];
+      while (read.length < 3000) {
+        const batch = await backend.fetch({ topic, partition: 1 }, read.length, 1000, 1000);
+        read.push(
+          ...batch.map((r) => ({ offset: r.offset, value: text(r.value), timestamp: r.timestamp })),
+        );
+      }
+      expect(read).toEqual(
+        records.map((r, i) => ({ offset: i, value: text(r.value), timestamp: r.timestamp })),
+      );
+    } finally {
+      await backend.close();
+    }
+  });
+});
+
+describe('Kafka backend fetches of transactional records', () => {
+  it('skips transaction markers (and, read_committed, aborted records) without sticking on them', async () => {
+    const backend = await createKafkaBackend({ bootstrapServers: bootstrap() });
+    const topic = 'kb-transactional';
+    const client = new kafkajs.Kafka({
+      brokers: bootstrap(),
+      clientId: 'kb-txn',
+      logLevel: kafkajs.logLevel.NOTHING,
+    });
+    const producer = client.producer({
+      transactionalId: `kb-txn-${Date.now()}`,
+      maxInFlightRequests: 1,
+      idempotent: true,
+    });
+    try {
+      await backend.deleteTopics([topic]);
+      await backend.createTopics([{ name: topic, partitions: 1 }]);
+      await producer.connect();
+      const write = async (values: string[], commit: boolean) => {
+        const txn = await producer.transaction();
+        await txn.send({ topic, messages: values.map((v) => ({ value: v })) });
+        if (commit) await txn.commit();
+        else await txn.abort();
+      };
+      // Offsets: c0 c1 (0, 1), marker 2, a0 (3), marker 4, c2 (5), marker 6.
+      await write(['c0', 'c1'], true);
+      await write(['a0'], false);
+      await write(['c2'], true);
+      const readAll = async (isolationLevel?: 'read_committed') => {
+        const out: { offset: number; value: string | null }[] = [];
+        let offset = 0;
+        for (let round = 0; round < 10; round++) {
+          const [r] = await backend.fetchMany([{ topic, partition: 0, offset }], {
+            maxRecords: 100,
+            maxWaitMs: 200,
+            ...(isolationLevel ? { isolationLevel } : {}),
+          });
+          expect(r!.error).toBeUndefined();
+          for (const rec of r!.records) out.push({ offset: rec.offset, value: text(rec.value) });
+          if (r!.records.length > 0) offset = r!.records[r!.records.length - 1]!.offset + 1;
+        }
+        return out;
+      };
+      expect(await readAll()).toEqual([
+        { offset: 0, value: 'c0' },
+        { offset: 1, value: 'c1' },
+        { offset: 3, value: 'a0' },
+        { offset: 5, value: 'c2' },
+      ]);
+      expect(await readAll('read_committed')).toEqual([
+        { offset: 0, value: 'c0' },
+        { offset: 1, value: 'c1' },
+        { offset: 5, value: 'c2' },
+      ]);
+      // From the last marker: nothing, and the log's end (7), not stuck before it.
+      const [atMarker] = await backend.fetchMany([{ topic, partition: 0, offset: 6 }], {
+        maxRecords: 100,
+        maxWaitMs: 100,
+      });
+      expect(atMarker!.records).toEqual([]);
+      expect(atMarker!.highWatermark).toBe(7);
+    } finally {
+      await producer.disconnect();
       await backend.close();
     }
   });

@@ -1,6 +1,7 @@
 // The Apache Kafka backend: the engine's Backend on a real Kafka cluster through kafkajs 2.2.4.
-// Admin operations and produce go through kafkajs' public clients; fetch at explicit offsets and
-// the consumer-group protocol through the Cluster underneath (kafkajs-internals.ts explains why).
+// Admin operations go through kafkajs' admin client; produce (record batches the engine encodes),
+// fetch at explicit offsets and the consumer-group protocol through the Cluster underneath
+// (kafkajs-internals.ts explains why).
 // Names follow Kafka Streams: the group id is the application.id, the internal topics are the
 // engine's `<application.id>-<name>-repartition|-changelog`, client ids `<thread>-consumer`.
 import kafkajs, { type SASLOptions } from 'kafkajs';
@@ -11,17 +12,17 @@ import type {
   GroupMember,
   IsolationLevel,
   JoinGroupOptions,
+  ProduceCallOptions,
   ProduceRecord,
   StoredRecord,
   TopicDescription,
   TopicPartition,
 } from '../../api.js';
 import { BackendClosedError, EngineError, UnknownTopicError } from '../../errors.js';
-import { DefaultPartitioner } from '../../partitioner/default-partitioner.js';
 import { rangeAssignor, roundRobinAssignor } from '../embedded/assignors.js';
 import { KafkaFetcher, type FetchOptions } from './kafka-fetch.js';
 import { KafkaGroupMember, type GroupTimings } from './kafka-group-member.js';
-import { produceOn } from './kafka-produce.js';
+import { KafkaProducer } from './kafka-produce.js';
 import { threadView } from './kafka-thread-view.js';
 import { createCluster, kafkaErrorType, type Broker, type Cluster } from './kafkajs-internals.js';
 import { checkTlsOptions, connectError, type KafkaBackendOptions } from './kafka-connection.js';
@@ -29,7 +30,7 @@ import { firstContact } from './kafka-first-contact.js';
 
 export type { KafkaBackendOptions } from './kafka-connection.js';
 
-const { Kafka, logLevel, ConfigResourceTypes, ConfigSource, Partitioners } = kafkajs;
+const { Kafka, logLevel, ConfigResourceTypes, ConfigSource } = kafkajs;
 
 export interface KafkaBackend extends Backend {
   readonly kind: 'kafka';
@@ -87,11 +88,12 @@ class KafkajsBackend implements KafkaBackend {
   readonly bootstrapServers: string[];
   readonly #kafka: InstanceType<typeof Kafka>;
   readonly #admin: ReturnType<InstanceType<typeof Kafka>['admin']>;
-  readonly #producer: ReturnType<InstanceType<typeof Kafka>['producer']>;
+  /** The backend's producer, on connections of its own (a fetch's long poll never delays it). */
+  readonly #producerCluster: Cluster;
+  readonly #producer: KafkaProducer;
   readonly #cluster: Cluster;
   readonly #timings: GroupTimings;
   readonly #logger: { warn(obj: object, msg?: string): void };
-  readonly #partitioner = new DefaultPartitioner();
   readonly #partitionCounts = new Map<string, number>();
   /** groupId → its members in this process; commits go out with the owning member's generation. */
   readonly #members = new Map<string, Set<KafkaGroupMember>>();
@@ -107,12 +109,9 @@ class KafkajsBackend implements KafkaBackend {
     this.#logger = options.logger ?? { warn: () => {} };
     this.#kafka = this.#client(options.clientId ?? 'streamwright');
     this.#admin = this.#kafka.admin();
-    // The engine computes every partition itself (murmur2 as Java's default partitioner), so
-    // kafkajs' partitioner is never asked; acks=all for every send.
-    this.#producer = this.#kafka.producer({
-      allowAutoTopicCreation: false,
-      createPartitioner: Partitioners.DefaultPartitioner,
-    });
+    // Record batches encoded by the engine, acks=all for every send (kafka-produce.ts).
+    this.#producerCluster = createCluster(this.#kafka);
+    this.#producer = new KafkaProducer(this.#producerCluster, (t) => this.#partitions(t));
     this.#cluster = createCluster(this.#kafka);
     this.#fetcher = new KafkaFetcher(this.#cluster, (t, p) => this.#range(t, p));
     this.#fetchers.add(this.#fetcher);
@@ -161,7 +160,7 @@ class KafkajsBackend implements KafkaBackend {
       }
     });
     await this.#admin.connect();
-    await this.#producer.connect();
+    await this.#producerCluster.connect();
     await this.#cluster.connect();
   }
 
@@ -268,9 +267,12 @@ class KafkajsBackend implements KafkaBackend {
     return d.partitions;
   }
 
-  produce(records: ProduceRecord[]): Promise<{ partition: number; offset: number }[]> {
+  produce(
+    records: ProduceRecord[],
+    options?: ProduceCallOptions,
+  ): Promise<{ partition: number; offset: number }[]> {
     this.#open();
-    return produceOn(this.#producer, this.#partitioner, (t) => this.#partitions(t), records);
+    return this.#producer.produce(records, options);
   }
 
   /** A stream thread's own producer and fetch connections (kafka-thread-view.ts). */
@@ -455,7 +457,7 @@ class KafkajsBackend implements KafkaBackend {
       for (const members of this.#members.values())
         for (const m of [...members]) await m.leave().catch(() => {});
       for (const close of [...this.#views]) await close();
-      await this.#producer.disconnect().catch(() => {});
+      await this.#producerCluster.disconnect().catch(() => {});
       await this.#admin.disconnect().catch(() => {});
       await this.#cluster.disconnect().catch(() => {});
     })();

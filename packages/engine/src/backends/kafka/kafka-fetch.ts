@@ -12,7 +12,8 @@ import type {
   IsolationLevel,
   StoredRecord,
 } from '../../api.js';
-import { NO_HEADERS } from '../embedded/batch-records.js';
+import { readBatchHeader } from '@streamwright/log/reader';
+import { decodeBatchInto, lastOffsetOfBatch, NO_HEADERS } from '../embedded/batch-records.js';
 import { FetchLeftovers, fromLeftovers } from '../embedded/fetch-leftovers.js';
 import { UnknownTopicError } from '../../errors.js';
 import type {
@@ -20,8 +21,11 @@ import type {
   FetchTopicRequest,
   RawMessage,
   RawPartitionData,
+  Broker,
 } from './kafkajs-internals.js';
-import { kafkaErrorType } from './kafkajs-internals.js';
+
+type FetchArgs = Parameters<Broker['fetch']>[0];
+import { fetchRecordSets, kafkaErrorType } from './kafkajs-internals.js';
 
 const require = createRequire(import.meta.url);
 // kafkajs' own filter of aborted transactions' records (its consumer's Batch uses it).
@@ -45,6 +49,8 @@ const POLLS_PER_FETCH = 8;
 const INITIAL_RECORD_BYTES = 1024;
 /** A record's framing in a v2 batch besides key, value and headers (length, deltas, sizes). */
 const RECORD_OVERHEAD_BYTES = 12;
+/** A v2 batch's header: what must be there before a batch's size and offsets can be read. */
+const BATCH_HEADER_BYTES = 61;
 /** fetch.max.bytes (Kafka's default, 50 MiB). */
 const FETCH_MAX_BYTES = 50 * 1024 * 1024;
 
@@ -84,6 +90,8 @@ function recordsOf(
   from: number,
   readCommitted: boolean,
 ): { records: StoredRecord[]; next: number | null } {
+  if (data.recordSet !== undefined)
+    return recordsOfSet(topic, data.partition, data.recordSet, from);
   let messages = data.messages;
   if (readCommitted && data.abortedTransactions && data.abortedTransactions.length > 0)
     messages = filterAbortedMessages({
@@ -109,6 +117,33 @@ function recordsOf(
   const last = data.messages[data.messages.length - 1];
   const lastOffset = last === undefined ? -1 : Number(last.offset);
   const next = records.length === 0 && lastOffset >= from ? lastOffset + 1 : null;
+  return { records, next };
+}
+
+/**
+ * The records of a v2 record set (read_uncommitted) at or after `from`, decoded by the engine's
+ * batch decoder; a batch cut short at the end (the broker stops at maxBytes) is left for the
+ * next fetch, control batches are skipped as the Java consumer skips them.
+ */
+function recordsOfSet(
+  topic: string,
+  partition: number,
+  set: Buffer,
+  from: number,
+): { records: StoredRecord[]; next: number | null } {
+  const records: StoredRecord[] = [];
+  let last = -1;
+  for (let at = 0; at + BATCH_HEADER_BYTES <= set.length;) {
+    const size = 12 + set.readInt32BE(at + 8);
+    if (at + size > set.length) break;
+    const batch = set.subarray(at, at + size);
+    const header = readBatchHeader(batch);
+    decodeBatchInto(batch, header, topic, partition, from, records);
+    last = lastOffsetOfBatch(header);
+    at += size;
+  }
+  // Only skipped records (control batches, offsets before `from`) came back: continue after them.
+  const next = records.length === 0 && last >= from ? last + 1 : null;
   return { records, next };
 }
 
@@ -324,7 +359,11 @@ async function fetchOnce(
   const answers = await Promise.all(
     [...byNode].map(async ([nodeId, topics]) => {
       const broker = await cluster.findBroker({ nodeId });
-      return broker.fetch({
+      // read_committed keeps kafkajs' decoding: its filter of aborted transactions needs each
+      // record's batch (producer id, transactional flag).
+      return (
+        readCommitted ? broker.fetch.bind(broker) : (a: FetchArgs) => fetchRecordSets(broker, a)
+      )({
         replicaId: -1,
         isolationLevel: readCommitted ? 1 : 0,
         maxWaitTime: maxWaitMs,

@@ -6,13 +6,10 @@
 // member with connections of its own already, and commits go out with the owning member's
 // generation). The clients connect on first use; the backend closes the views still open.
 import type { Backend } from '../../api.js';
-import { DefaultPartitioner } from '../../partitioner/default-partitioner.js';
 import { KafkaFetcher, type OffsetRange } from './kafka-fetch.js';
-import { produceOn } from './kafka-produce.js';
+import { KafkaProducer } from './kafka-produce.js';
 import { createCluster } from './kafkajs-internals.js';
-import kafkajs from 'kafkajs';
-
-const { Partitioners } = kafkajs;
+import type kafkajs from 'kafkajs';
 
 export interface ThreadViewDeps {
   /** A kafkajs client with the backend's settings under this client id. */
@@ -28,18 +25,15 @@ export interface ThreadViewDeps {
 }
 
 export function threadView(backend: Backend, threadName: string, deps: ThreadViewDeps): Backend {
-  const producer = deps.client(`${threadName}-producer`).producer({
-    allowAutoTopicCreation: false,
-    createPartitioner: Partitioners.DefaultPartitioner,
-  });
+  const producerCluster = createCluster(deps.client(`${threadName}-producer`));
+  // Its own sticky partition for null keys, as each Java producer has.
+  const producer = new KafkaProducer(producerCluster, deps.partitionsOf);
   const cluster = createCluster(deps.client(`${threadName}-consumer`));
   const fetcher = new KafkaFetcher(cluster, deps.range);
   const unregister = deps.fetcher(fetcher);
-  // Its own sticky partition for null keys, as each Java producer has.
-  const partitioner = new DefaultPartitioner();
   let connected: Promise<void> | null = null;
   const ready = (): Promise<void> =>
-    (connected ??= Promise.all([producer.connect(), cluster.connect()]).then(
+    (connected ??= Promise.all([producerCluster.connect(), cluster.connect()]).then(
       () => undefined,
       (error: unknown) => {
         connected = null; // the next call tries again
@@ -54,11 +48,11 @@ export function threadView(backend: Backend, threadName: string, deps: ThreadVie
     listTopics: () => backend.listTopics(),
     describeTopic: (name) => backend.describeTopic(name),
     offsetForTimestamp: (tp, timestamp) => backend.offsetForTimestamp!(tp, timestamp),
-    produce: async (records) => {
+    produce: async (records, options) => {
       deps.open();
       if (records.length === 0) return [];
       await ready();
-      return produceOn(producer, partitioner, deps.partitionsOf, records);
+      return producer.produce(records, options);
     },
     fetch: async (tp, offset, maxRecords, maxWaitMs, options) => {
       const [response] = await view.fetchMany([{ ...tp, offset }], {
@@ -80,7 +74,7 @@ export function threadView(backend: Backend, threadName: string, deps: ThreadVie
       (closed ??= (async () => {
         deps.closed();
         unregister();
-        await producer.disconnect().catch(() => {});
+        await producerCluster.disconnect().catch(() => {});
         await cluster.disconnect().catch(() => {});
       })()),
   };
