@@ -69,7 +69,9 @@ describe('the Kafka backend over mutual TLS (ssl.client.auth=required)', () => {
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EngineError);
     expect((error as EngineError).code).toBe('UNSUPPORTED_CONFIG');
-    expect((error as Error).message).toMatch(/TLS client certificate and key .* is unusable .*key values mismatch/);
+    expect((error as Error).message).toMatch(
+      /TLS client certificate and key .* is unusable .*key values mismatch/,
+    );
     expect((error as Error).message).not.toContain('PRIVATE KEY');
   });
 });
