@@ -1,8 +1,10 @@
 // `streamwright app status|lag|reset|start|stop --url`: the built CLI against a running env.runtime.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, ensureBuilt } from './cli-harness.js';
-import { eventually, useTestRuntime } from './harness.js';
-import { wordCount } from './topologies.js';
+import { eventually, makeDataDir, removeDataDir, useTestRuntime } from './harness.js';
+import { ordersPipeline, wordCount } from './topologies.js';
 
 beforeAll(ensureBuilt, 300_000);
 const env = useTestRuntime();
@@ -16,6 +18,45 @@ describe('streamwright app', { timeout: 120_000 }, () => {
     const lag = await app(['lag']);
     expect(lag.code).toBe(1);
     expect(lag.stderr).toMatch(/^error: nothing is deployed: deploy a topology first\n$/);
+  });
+
+  it('deploys a topology file: started, or stopped with --no-start; an invalid one lists its errors and deploys nothing', async () => {
+    const dir = await makeDataDir();
+    try {
+      const file = join(dir, 'pipeline.topology.json');
+      await writeFile(file, JSON.stringify(ordersPipeline()));
+      const stopped = await app(['deploy', file, '--no-start']);
+      expect(stopped).toMatchObject({ code: 0, stderr: '' });
+      expect(stopped.stdout).toMatch(/^Deployed orders-app \(version [0-9a-f]+\): CREATED\n$/);
+      expect((await env.client.app.status.query()).status?.state).toBe('CREATED');
+
+      const started = await app(['deploy', file]);
+      expect(started.code).toBe(0);
+      expect(started.stdout).toMatch(/^Deployed orders-app \(version [0-9a-f]+\): \w+\n$/);
+      await eventually(
+        async () =>
+          (await env.client.app.status.query()).status?.state === 'RUNNING' ? true : undefined,
+        'running',
+      );
+
+      const bad = join(dir, 'bad.json');
+      await writeFile(
+        bad,
+        JSON.stringify({ ...ordersPipeline(), edges: [{ from: 'x', to: 'y' }] }),
+      );
+      const refused = await app(['deploy', bad]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/^.*bad\.json: invalid, \d+ errors?; nothing deployed\n/);
+      expect(refused.stderr).toContain('edges[0].from: dangling_edge');
+      expect((await env.client.app.status.query()).deployment?.applicationId).toBe('orders-app');
+
+      await writeFile(bad, '{"schemaVersion": 1,');
+      const notJson = await app(['deploy', bad]);
+      expect(notJson.code).toBe(1);
+      expect(notJson.stderr).toMatch(/^error: .*bad\.json is not JSON: .*streamwright validate/);
+    } finally {
+      await removeDataDir(dir);
+    }
   });
 
   it('shows status with tasks, and lag per input partition', async () => {

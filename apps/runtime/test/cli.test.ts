@@ -39,6 +39,7 @@ describe('streamwright CLI', { timeout: 120_000 }, () => {
       'produce',
       'consume',
       'app',
+      'app deploy',
       'app status',
       'app lag',
       'app reset',

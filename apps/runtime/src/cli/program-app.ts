@@ -4,19 +4,44 @@ import { addRuntimeOptions } from './options.js';
 
 // Loaded when a command runs, so `--help` stays quick.
 const appCommand = () => import('./app-command.js');
+const appDeployCommand = () => import('./app-deploy-command.js');
 
 export function registerAppCommands(program: Command): void {
   const app = program
     .command('app')
-    .description("operate the runtime's application: status, lag, reset, start, stop")
+    .description("operate the runtime's application: deploy, status, lag, reset, start, stop")
     .addHelpText(
       'after',
       `
 Examples:
+  $ streamwright app deploy topology.json
   $ streamwright app status --url http://127.0.0.1:4300
   $ streamwright app lag
   $ streamwright app reset --dry-run
   $ STREAMWRIGHT_TOKEN=s3cret streamwright app reset --url http://10.0.0.5:4300`,
+    );
+
+  addRuntimeOptions(
+    app
+      .command('deploy')
+      .description('deploy a topology file, replacing the running application, and start it')
+      .argument('<file>', 'topology JSON file')
+      .option('--no-start', 'deploy it stopped (start it later with app start)'),
+  )
+    .addHelpText(
+      'after',
+      `
+As the designer's Deploy: the runtime validates the file (against its --processors too) and
+deploys nothing when it is invalid, listing every error as validate does (exit 1). A valid one
+replaces the running application (closed gracefully) and its missing topics are created; an
+application with the same application.id resumes from its committed offsets.
+
+Examples:
+  $ streamwright app deploy examples/kstream-vs-ktable/table-sum.topology.json
+  $ streamwright app deploy topology.json --no-start --url http://127.0.0.1:4300`,
+    )
+    .action(async (file: string, options) =>
+      (await appDeployCommand()).runAppDeploy(file, options),
     );
 
   addRuntimeOptions(app.command('status').description('state, tasks and recent errors'))
