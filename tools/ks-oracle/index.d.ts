@@ -50,6 +50,10 @@ export interface OracleResult {
   windowFetches?: unknown[][][];
   /** Task metrics summed over tasks: `dropped-records-total`. */
   metrics?: Record<string, number>;
+  /** Every store of the topology: `persistent` (RocksDB) or `inMemory` (StateStore#persistent). */
+  storeTypes?: Record<string, 'persistent' | 'inMemory'>;
+  /** Every topic written to during the run (outputs, repartition topics, changelogs), sorted. */
+  producedTopics?: string[];
   error?: string;
   /** The error's root cause, when it has one (a processor's exception inside a StreamsException). */
   errorCause?: string;

@@ -310,13 +310,17 @@ describe('DSL windows, suppression and joins, with CEL or TypeScript, against Ka
       { until: 'timeLimit', timeLimitMs: 3000, whenFull: 'emitEarly', maxRecords: 2 },
     ]);
     const joins = joinsProgram(true).document as { nodes: { kind: string; config: object }[] };
-    expect(joins.nodes.find((n) => n.kind === 'streamStreamJoin')?.config).toEqual({
+    const streamJoins = joins.nodes.filter((n) => n.kind === 'streamStreamJoin');
+    expect(streamJoins[0]?.config).toEqual({
       type: 'left',
       window: { beforeMs: 1000, afterMs: 2000, graceMs: 500 },
       keySerde: 'string',
       valueSerde: 'json',
+      otherValueSerde: 'json',
       joiner: '{"l": left, "r": right}',
     });
+    // StreamJoined.as(storeName) names the stores (Kafka's withStoreName), not the processors.
+    expect(streamJoins[1]?.config).toMatchObject({ type: 'outer', storeName: 'opo' });
   });
 
   it('refuses what Kafka Streams refuses', () => {

@@ -37,6 +37,7 @@ export {
 } from './validate/connection.js';
 export { PlanningError, CHANGELOG_TOPIC_CONFIG, REPARTITION_TOPIC_CONFIG } from './plan/builder.js';
 export { planTopology } from './plan/plan.js';
+export { effectiveStoreType } from './plan/store-type.js';
 export { internalTopicPartitions, taskIdsFor, type TaskAssignment } from './plan/tasks.js';
 export { describeTopology } from './describe.js';
 export { exampleTopology } from './example.js';

@@ -170,7 +170,23 @@ export interface StorePlan {
   /** Every processor connected to the store, in the order they were added. */
   processors: string[];
   caching: boolean;
+  /**
+   * `inMemory`, or `persistent`: on lmdb (Kafka's RocksDB) when `default.dsl.store` is `rocksDB`
+   * (the default), in memory under `in_memory` — unless `storeTypeExplicit`.
+   */
   storeType: 'persistent' | 'inMemory';
+  /**
+   * The type was chosen by a store supplier (StreamJoined's store suppliers or
+   * withDslStoreSuppliers), not by `default.dsl.store`: a `persistent` store is on lmdb even
+   * under `default.dsl.store: in_memory`.
+   */
+  storeTypeExplicit?: boolean;
+  /**
+   * Topic configs the store's changelog gets over Kafka Streams' defaults
+   * (StreamJoined#withLoggingEnabled(config); a stream–stream join's window stores set
+   * `cleanup.policy: delete`, as Kafka's StreamJoinedStoreFactory does).
+   */
+  changelogConfig?: Record<string, string>;
   /** A globalTable's store: fully replicated to every instance. */
   global: boolean;
 }

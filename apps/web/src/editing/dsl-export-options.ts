@@ -70,10 +70,46 @@ export function joinOptions(
   if (c.keySerde !== undefined || c.valueSerde !== undefined) {
     out = `${use(cls)}.with(${serde(c.keySerde ?? 'string')}, ${serde(c.valueSerde ?? 'json')})`;
     if (node.name) out += `.withName(${str(node.name)})`;
-  } else if (node.name) out = `${use(cls)}.as(${str(node.name)})`;
+  } else if (node.name)
+    // StreamJoined.as names the stores (withStoreName), Joined.as the processor.
+    out =
+      cls === 'Joined'
+        ? `${use(cls)}.as(${str(node.name)})`
+        : `${use(cls)}.with(null, null).withName(${str(node.name)})`;
   if (cls === 'Joined' && typeof c.gracePeriodMs === 'number')
     // null serdes: the stream's, as Kafka's Joined.with accepts
     out = `${out ?? `${use(cls)}.with(null, null)`}.withGracePeriod(${num(c.gracePeriodMs)})`;
+  if (cls === 'StreamJoined') {
+    const more = streamJoinedCalls(c, use);
+    if (more !== '') out = `${out ?? `${use(cls)}.with(null, null)`}${more}`;
+  }
+  return out;
+}
+
+/** StreamJoined's store options: withOtherValueSerde, withStoreName, suppliers, logging. */
+function streamJoinedCalls(c: Record<string, unknown>, use: Use): string {
+  let out = '';
+  if (c.otherValueSerde !== undefined) out += `.withOtherValueSerde(${serde(c.otherValueSerde)})`;
+  if (typeof c.storeName === 'string') out += `.withStoreName(${str(c.storeName)})`;
+  const supplier = (spec: unknown): string => {
+    const s = (spec ?? {}) as Record<string, unknown>;
+    const factory = s.type === 'inMemory' ? 'inMemoryWindowStore' : 'persistentWindowStore';
+    return `${use('Stores')}.${factory}(${str(String(s.name))}, ${num(s.retentionMs)}, ${num(s.windowSizeMs)}, ${s.retainDuplicates === true})`;
+  };
+  if (c.thisStoreSupplier !== undefined)
+    out += `.withThisStoreSupplier(${supplier(c.thisStoreSupplier)})`;
+  if (c.otherStoreSupplier !== undefined)
+    out += `.withOtherStoreSupplier(${supplier(c.otherStoreSupplier)})`;
+  if (c.dslStoreSuppliers !== undefined) {
+    const kind =
+      c.dslStoreSuppliers === 'in_memory'
+        ? 'InMemoryDslStoreSuppliers'
+        : 'RocksDBDslStoreSuppliers';
+    out += `.withDslStoreSuppliers(new ${use('BuiltInDslStoreSuppliers')}.${kind}())`;
+  }
+  if (c.logging === false) out += '.withLoggingDisabled()';
+  else if (c.logConfig !== undefined && c.logConfig !== null)
+    out += `.withLoggingEnabled(${JSON.stringify(c.logConfig)})`;
   return out;
 }
 /** Suppressed.untilWindowCloses / untilTimeLimit with its BufferConfig (and name). */

@@ -249,10 +249,21 @@ const slideCount = slide.count(Materialized.with(Serdes.String(), Serdes.Long())
           {
             id: 'either',
             kind: 'streamStreamJoin',
+            name: 'either',
             config: {
               type: 'outer',
               joiner: { function: 'pair' },
               window: { beforeMs: 100, afterMs: 100, graceMs: 0 },
+              storeName: 'either-st',
+              thisStoreSupplier: {
+                name: 'either-mem',
+                type: 'inMemory',
+                retentionMs: 200,
+                windowSizeMs: 200,
+                retainDuplicates: true,
+              },
+              dslStoreSuppliers: 'rocksDB',
+              logConfig: { 'segment.bytes': '1048576' },
             },
           },
           { id: 'customers', kind: 'table', config: { topic: 'customers' } },
@@ -323,7 +334,7 @@ const slideCount = slide.count(Materialized.with(Serdes.String(), Serdes.Long())
       `const paid = orders.join(payments, '[left, right]', JoinWindows.ofTimeDifferenceAndGrace(2000, 500).before(1000), StreamJoined.with(Serdes.String(), Serdes.Json()).withName('order-payments'));`,
     );
     expect(code).toContain(
-      `const either = payments.outerJoin(orders, pair, JoinWindows.ofTimeDifferenceWithNoGrace(100));`,
+      `const either = payments.outerJoin(orders, pair, JoinWindows.ofTimeDifferenceWithNoGrace(100), StreamJoined.with(null, null).withName('either').withStoreName('either-st').withThisStoreSupplier(Stores.inMemoryWindowStore('either-mem', 200, 200, true)).withDslStoreSuppliers(new BuiltInDslStoreSuppliers.RocksDBDslStoreSuppliers()).withLoggingEnabled({"segment.bytes":"1048576"}));`,
     );
     expect(code).toContain(
       `const withCustomer = paid.leftJoin(customers, 'right', Joined.as('with-customer'));`,

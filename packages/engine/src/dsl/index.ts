@@ -22,6 +22,7 @@ export {
 } from './options.js';
 export {
   BufferConfig,
+  BuiltInDslStoreSuppliers,
   EmitStrategy,
   JoinWindows,
   Joined,
@@ -34,4 +35,5 @@ export {
 export { Serdes, WindowedSerdes } from './serdes.js';
 export { TableJoined } from './table-joined.js';
 export type { DslSerde } from './serdes.js';
+export type { DslStoreSuppliers } from './window-options.js';
 export type * from './types.js';

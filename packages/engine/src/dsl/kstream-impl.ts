@@ -236,12 +236,7 @@ export class KStreamImpl<K, V> implements KStream<K, V> {
         this.origin,
         other.origin,
         'streamStreamJoin',
-        {
-          type,
-          window: b.spec(),
-          keySerde: joined?.keySerde?.name,
-          valueSerde: joined?.valueSerde?.name,
-        },
+        { type, window: b.spec(), ...joined?.documentFields() },
         { joiner: [a, 'joiner'] },
         joined?.name,
       );

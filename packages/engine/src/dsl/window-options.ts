@@ -3,6 +3,7 @@
 // as immutable builders of the topology document's fields. Durations are milliseconds.
 import type { JoinWindowSpec, SuppressConfig, WindowSpec } from '@streamwright/topology-model';
 import type { DslSerde } from './serdes.js';
+import type { WindowBytesStoreSupplier } from './streams-builder.js';
 
 function checkMs(what: string, ms: number): number {
   if (!Number.isInteger(ms) || ms < 0)
@@ -217,27 +218,160 @@ abstract class JoinOptions<K, V, VO> implements JoinFields<K, V, VO> {
   }
 }
 
-/** StreamJoined: serdes (and name) of a stream–stream join. */
+/**
+ * BuiltInDslStoreSuppliers (KIP-954): `new BuiltInDslStoreSuppliers.InMemoryDslStoreSuppliers()`
+ * or `RocksDBDslStoreSuppliers` (persistent: lmdb here), for StreamJoined#withDslStoreSuppliers.
+ */
+export interface DslStoreSuppliers {
+  /** `default.dsl.store`'s value for the same choice. */
+  readonly dslStore: 'in_memory' | 'rocksDB';
+}
+export const BuiltInDslStoreSuppliers = {
+  InMemoryDslStoreSuppliers: class InMemoryDslStoreSuppliers implements DslStoreSuppliers {
+    readonly dslStore = 'in_memory' as const;
+  },
+  RocksDBDslStoreSuppliers: class RocksDBDslStoreSuppliers implements DslStoreSuppliers {
+    readonly dslStore = 'rocksDB' as const;
+  },
+};
+
+/** What StreamJoined holds beyond the serdes and the name (the document's fields). */
+interface StreamJoinedStoreFields {
+  readonly storeName?: string | undefined;
+  readonly thisStoreSupplier?: WindowBytesStoreSupplier | undefined;
+  readonly otherStoreSupplier?: WindowBytesStoreSupplier | undefined;
+  readonly dslStoreSuppliers?: DslStoreSuppliers | undefined;
+  readonly logging?: boolean | undefined;
+  readonly logConfig?: Readonly<Record<string, string>> | undefined;
+}
+
+/**
+ * StreamJoined: serdes, processor name (`withName`), store names (`as` / `withStoreName`), store
+ * suppliers, DSL store suppliers and changelog settings of a stream–stream join. The checks
+ * Kafka Streams makes of the suppliers (unique names, retainDuplicates, the join's window size
+ * and retention) fail at build(), with Kafka's messages.
+ */
 export class StreamJoined<K, V, VO> extends JoinOptions<K, V, VO> {
+  readonly store: StreamJoinedStoreFields;
+  private constructor(fields: JoinFields<K, V, VO>, store: StreamJoinedStoreFields = {}) {
+    super(fields);
+    this.store = store;
+  }
+  /**
+   * Null serdes are the streams' (as in Kafka Streams); with nulls the types cannot be inferred,
+   * hence the `any` defaults (as Joined.with).
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  static with<K = any, V = any, VO = any>(
+    keySerde: DslSerde<K> | null,
+    valueSerde: DslSerde<V> | null,
+    otherValueSerde?: DslSerde<VO> | null,
+  ): StreamJoined<K, V, VO>;
   static with<K, V, VO>(
-    keySerde: DslSerde<K>,
-    valueSerde: DslSerde<V>,
-    otherValueSerde?: DslSerde<VO>,
+    thisStoreSupplier: WindowBytesStoreSupplier,
+    otherStoreSupplier: WindowBytesStoreSupplier,
+  ): StreamJoined<K, V, VO>;
+  static with<K, V, VO>(storeSuppliers: DslStoreSuppliers): StreamJoined<K, V, VO>;
+  static with<K, V, VO>(
+    a: DslSerde<K> | WindowBytesStoreSupplier | DslStoreSuppliers | null,
+    b?: DslSerde<V> | WindowBytesStoreSupplier | null,
+    c?: DslSerde<VO> | null,
   ): StreamJoined<K, V, VO> {
-    return new StreamJoined({ keySerde, valueSerde, otherValueSerde });
+    if (isDslStoreSuppliers(a)) return new StreamJoined<K, V, VO>({}, { dslStoreSuppliers: a });
+    if (isWindowSupplier(a))
+      return new StreamJoined<K, V, VO>(
+        {},
+        { thisStoreSupplier: a, otherStoreSupplier: b as WindowBytesStoreSupplier },
+      );
+    return new StreamJoined<K, V, VO>({
+      keySerde: a ?? undefined,
+      valueSerde: (b as DslSerde<V> | null | undefined) ?? undefined,
+      otherValueSerde: c ?? undefined,
+    });
   }
-  static as<K = unknown, V = unknown, VO = unknown>(name: string): StreamJoined<K, V, VO> {
-    return new StreamJoined<K, V, VO>({ name });
+  /** StreamJoined.as(storeName): the base name of the join's stores (withStoreName). */
+  static as<K = unknown, V = unknown, VO = unknown>(storeName: string): StreamJoined<K, V, VO> {
+    return new StreamJoined<K, V, VO>({}, { storeName });
   }
+  #with<K2 = K, V2 = V, VO2 = VO>(
+    fields: Partial<JoinFields<K2, V2, VO2>>,
+    store: StreamJoinedStoreFields = {},
+  ): StreamJoined<K2, V2, VO2> {
+    return new StreamJoined<K2, V2, VO2>(
+      { ...(this.fields() as unknown as JoinFields<K2, V2, VO2>), ...fields },
+      { ...this.store, ...store },
+    );
+  }
+  /** The processors' base name (`<name>-this-join`, …); stores keep theirs unless withStoreName. */
   withName(name: string): StreamJoined<K, V, VO> {
-    return new StreamJoined({ ...this.fields(), name });
+    return this.#with({ name });
+  }
+  /** Stores `<storeName>-this-join-store`, `-other-join-store` (`-outer-…` in outer sides). */
+  withStoreName(storeName: string): StreamJoined<K, V, VO> {
+    return this.#with({}, { storeName });
   }
   withKeySerde<K2>(keySerde: DslSerde<K2>): StreamJoined<K2, V, VO> {
-    return new StreamJoined({ ...this.fields(), keySerde });
+    return this.#with<K2, V, VO>({ keySerde });
   }
   withValueSerde<V2>(valueSerde: DslSerde<V2>): StreamJoined<K, V2, VO> {
-    return new StreamJoined({ ...this.fields(), valueSerde });
+    return this.#with<K, V2, VO>({ valueSerde });
   }
+  withOtherValueSerde<VO2>(otherValueSerde: DslSerde<VO2>): StreamJoined<K, V, VO2> {
+    return this.#with<K, V, VO2>({ otherValueSerde });
+  }
+  /** The left side's window store (Stores.inMemoryWindowStore / persistentWindowStore). */
+  withThisStoreSupplier(supplier: WindowBytesStoreSupplier): StreamJoined<K, V, VO> {
+    return this.#with({}, { thisStoreSupplier: supplier });
+  }
+  withOtherStoreSupplier(supplier: WindowBytesStoreSupplier): StreamJoined<K, V, VO> {
+    return this.#with({}, { otherStoreSupplier: supplier });
+  }
+  /** The type of every join store no supplier gives (the outer store's too). */
+  withDslStoreSuppliers(suppliers: DslStoreSuppliers): StreamJoined<K, V, VO> {
+    return this.#with({}, { dslStoreSuppliers: suppliers });
+  }
+  withLoggingEnabled(config: Readonly<Record<string, string>>): StreamJoined<K, V, VO> {
+    return this.#with({}, { logging: true, logConfig: { ...config } });
+  }
+  withLoggingDisabled(): StreamJoined<K, V, VO> {
+    return this.#with({}, { logging: false, logConfig: undefined });
+  }
+  /** The document's StreamJoined fields (absent ones left out). */
+  documentFields(): Record<string, unknown> {
+    const s = this.store;
+    const supplier = (w: WindowBytesStoreSupplier | undefined) =>
+      w === undefined
+        ? undefined
+        : {
+            name: w.name,
+            type: w.storeType,
+            retentionMs: w.retentionMs,
+            windowSizeMs: w.windowSizeMs,
+            retainDuplicates: w.retainDuplicates,
+          };
+    const out: Record<string, unknown> = {
+      keySerde: this.keySerde?.name,
+      valueSerde: this.valueSerde?.name,
+      otherValueSerde: this.otherValueSerde?.name,
+      storeName: s.storeName,
+      thisStoreSupplier: supplier(s.thisStoreSupplier),
+      otherStoreSupplier: supplier(s.otherStoreSupplier),
+      dslStoreSuppliers: s.dslStoreSuppliers?.dslStore,
+      // Logging on is the default: only withLoggingDisabled / withLoggingEnabled(config) show.
+      logging: s.logging === false ? false : undefined,
+      logConfig: s.logConfig === undefined ? undefined : { ...s.logConfig },
+    };
+    for (const key of Object.keys(out)) if (out[key] === undefined) delete out[key];
+    return out;
+  }
+}
+
+function isDslStoreSuppliers(x: unknown): x is DslStoreSuppliers {
+  return typeof x === 'object' && x !== null && 'dslStore' in x;
+}
+
+function isWindowSupplier(x: unknown): x is WindowBytesStoreSupplier {
+  return typeof x === 'object' && x !== null && 'windowSizeMs' in x && 'retainDuplicates' in x;
 }
 
 /**

@@ -1,7 +1,9 @@
 // Which store a task gets: lmdb for a key-value store materialized as persistent (Materialized's
 // default) when the application's `default.dsl.store` is `rocksDB` (Kafka Streams' default) and
 // the task has a state dir (a running app always has; the test driver has not); otherwise in
-// memory (`default.dsl.store: in_memory`, or the store says `inMemory`). Window and session
+// memory (`default.dsl.store: in_memory`, or the store says `inMemory`); a store whose supplier
+// chose its type (`storeTypeExplicit`: StreamJoined's suppliers) is persistent or not whatever
+// the default. Window and session
 // stores (windowed aggregations, stream–stream join buffers, Processor API stores) follow the same
 // rule when logged (lmdb-window-stores.ts), as do stream–table join buffers
 // (time-ordered-buffer-disk.ts) and stream–stream join outer stores (outer-join-store-disk.ts);
@@ -33,7 +35,11 @@ export interface StoreFactoryConfig {
 
 /** What compile.ts adds to a planned store for the engine's own store kinds. */
 export interface EngineStoreSpec
-  extends StoreSpec, Partial<Pick<StorePlan, 'type' | 'storeType' | 'retentionMs' | 'versioned'>> {
+  extends
+    StoreSpec,
+    Partial<
+      Pick<StorePlan, 'type' | 'storeType' | 'storeTypeExplicit' | 'retentionMs' | 'versioned'>
+    > {
   /** Window stores: keep every put (stream–stream join buffers; Stores…(retainDuplicates)). */
   retainDuplicates?: boolean;
   /** Window stores: values logged with their timestamp (the DSL's timestamped stores). */
@@ -104,6 +110,18 @@ export function createTaskStore(
 }
 
 /**
+ * Whether the store is of a persistent type: `persistent` under `default.dsl.store: rocksDB`, or
+ * chosen as persistent by a store supplier whatever the default (StreamJoined's suppliers and
+ * withDslStoreSuppliers: `storeTypeExplicit`). topology-model's effectiveStoreType, written out:
+ * a value import of topology-model would pull all of it (zod's JSON Schema generator too) into
+ * the worker bundle.
+ */
+function persistentType(spec: EngineStoreSpec, config: StoreFactoryConfig): boolean {
+  if (spec.storeType === 'inMemory') return false;
+  return config.persistentStores || spec.storeTypeExplicit === true;
+}
+
+/**
  * Where a persistent window or session store (or join buffer, or outer store) keeps its data, or
  * null for an in-memory one.
  * Only logged stores are persistent: their segments on disk are written from the changelog
@@ -114,8 +132,7 @@ function persistentPath(
   config: StoreFactoryConfig,
   logged: boolean,
 ): string | null {
-  if (!config.persistentStores || config.taskDir === null || spec.storeType === 'inMemory')
-    return null;
+  if (!persistentType(spec, config) || config.taskDir === null) return null;
   if (!logged || spec.changelogTopic === null) return null;
   return join(config.taskDir, 'lmdb', spec.name);
 }
@@ -131,8 +148,7 @@ function createKeyValueStore(
       { ...spec, historyRetentionMs: spec.versioned.historyRetentionMs },
       partition,
     );
-  const persistent =
-    config.persistentStores && config.taskDir !== null && spec.storeType !== 'inMemory';
+  const persistent = persistentType(spec, config) && config.taskDir !== null;
   if (!persistent) return new InMemoryKeyValueStore(spec, partition);
   return new LmdbKeyValueStore(spec, partition, join(config.taskDir!, 'lmdb', spec.name));
 }

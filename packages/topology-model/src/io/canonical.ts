@@ -3,8 +3,10 @@
 //
 // Rules: defaults filled in; keys in a fixed order (document, application, topic, store, node,
 // edge, position keys as below; a node's config keys — and those of entries nested in it — in
-// its kind's schema order; application config, topic config, process params and layout keys
-// sorted; an Avro serde's schema keys in Avro's canonical order, see schema/avro.ts); nodes, topics and stores keep their order (node order decides Kafka Streams names);
+// its kind's schema order; application config, topic config, process params, a stream–stream
+// join's logConfig and layout keys sorted; an Avro serde's schema keys in Avro's canonical order,
+// see schema/avro.ts); nodes, topics and stores keep their order (node order decides Kafka
+// Streams names);
 // edges sorted by (from, fromPort, to, toPort); an empty `stores` section is left out (so
 // documents without stores export exactly as before stores existed); two-space indentation and
 // a trailing newline.
@@ -77,6 +79,8 @@ function canonicalConfig(kind: string, config: Record<string, unknown>): Record<
   for (const key of order) if (filled[key] !== undefined) out[key] = filled[key];
   // Free-form JSON handed to a custom processor: object keys carry no order.
   if (isPlainObject(out.params)) out.params = sortedDeep(out.params);
+  // StreamJoined#withLoggingEnabled(config): topic configs, sorted like the application config.
+  if (isPlainObject(out.logConfig)) out.logConfig = sortedDeep(out.logConfig);
   for (const key of Object.keys(out))
     if (key.endsWith('Serde')) out[key] = canonicalSerde(out[key]);
   // Keys the schema does not know (only in documents that did not validate) keep sorted order.

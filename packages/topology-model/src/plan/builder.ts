@@ -46,6 +46,8 @@ export interface PendingStore {
   logging: boolean;
   caching: boolean;
   storeType: 'persistent' | 'inMemory';
+  storeTypeExplicit?: boolean;
+  changelogConfig?: Record<string, string>;
   global: boolean;
   /**
    * KTableSource stores exist only when queryable (named) or when something downstream forces
@@ -335,6 +337,8 @@ export function storePlanOf(
     processors,
     caching: store.caching,
     storeType: store.storeType,
+    ...(store.storeTypeExplicit === true ? { storeTypeExplicit: true } : {}),
+    ...(store.changelogConfig === undefined ? {} : { changelogConfig: store.changelogConfig }),
     global: store.global,
   };
 }

@@ -5,6 +5,7 @@
 import type { TableGetterStep } from '../plan-types.js';
 import type { SerdeName } from '../schema.js';
 import { PlanningError, type PlanBuilder } from './builder.js';
+import { streamJoinedStores } from './stream-joined-stores.js';
 import { applyVersioned } from './versioned-plan.js';
 import { singleInput, type Flow, type Planner } from './flow.js';
 
@@ -112,8 +113,10 @@ function graceProblem(b: PlanBuilder, tableStores: string[], grace: number): str
 export const joinPlanners: { [K in JoinKind]: Planner<K> } = {
   // KStreamImpl#doJoin → KStreamImplJoin#join: repartitions (`<name>-left` / `-right`, else the
   // side's node name), then KSTREAM-WINDOWED ×2, JOINTHIS/OUTERTHIS, JOINOTHER/OUTEROTHER and
-  // KSTREAM-MERGE; stores `<JOINTHIS name>-store`, `<JOINOTHER name>-store` and, for left and
-  // outer joins, `KSTREAM-OUTERSHARED-<n>-store` (the unmatched records awaiting window close).
+  // KSTREAM-MERGE; the two window stores and, for left and outer joins, the outer store of
+  // unmatched records awaiting window close, named, typed and logged as StreamJoined says
+  // (stream-joined-stores.ts; by default `<JOINTHIS name>-store`, …,
+  // `KSTREAM-OUTERSHARED-<n>-store`).
   streamStreamJoin: (node, inputs, b) => {
     const name = node.name;
     let left = singleInput(inputs, node.id, 'left');
@@ -127,6 +130,7 @@ export const joinPlanners: { [K in JoinKind]: Planner<K> } = {
     );
     right = joinableStream(b, right, node.id, name === undefined ? right.from : `${name}-right`, {
       keySerde: node.config.keySerde,
+      valueSerde: node.config.otherValueSerde,
     });
     b.copartitionGroups.push([
       ...new Set([...sourceTopicsOf(b, left.from), ...sourceTopicsOf(b, right.from)]),
@@ -151,12 +155,14 @@ export const joinPlanners: { [K in JoinKind]: Planner<K> } = {
         ? otherGenerated
         : `${name}${leftOuter ? '-outer-other-join' : '-other-join'}`;
     const merge = b.suffixOrGenerate(name, '-merge', 'KSTREAM-MERGE-');
-    // Store names come from the generated names (StreamJoined#withStoreName is not modelled).
-    const thisStore = `${thisGenerated}-store`;
-    const otherStore = `${otherGenerated}-store`;
-    const index = thisGenerated.slice(-10);
-    const sharedStore = leftOuter ? `KSTREAM-OUTERSHARED-${index}-store` : null;
-    const shared = sharedStore === null ? [] : [sharedStore];
+    // StreamJoined's store names, types and logging (stream-joined-stores.ts).
+    const planned = streamJoinedStores(node.config, {
+      joinThis: thisGenerated,
+      joinOther: otherGenerated,
+    });
+    const thisStore = planned.thisStore.name;
+    const otherStore = planned.otherStore.name;
+    const shared = planned.outerStore === null ? [] : [planned.outerStore.name];
     const extras = { modelNode: node };
     b.addProcessor(thisWindowed, 'join-window', [left.from], node.id, {
       ...extras,
@@ -181,28 +187,32 @@ export const joinPlanners: { [K in JoinKind]: Planner<K> } = {
     b.addProcessor(merge, 'join-merge', [joinThis, joinOther], node.id, extras);
     const w = node.config.window;
     const retentionMs = w.beforeMs + w.afterMs + w.graceMs;
-    const storeBase = {
-      logging: true,
-      caching: false,
-      storeType: 'persistent' as const,
-      global: false,
-      materialized: true,
-    };
+    const storeBase = { caching: false, global: false, materialized: true };
     const ws = b.addStore(
-      { name: thisStore, keySerde: left.keySerde, valueSerde: left.valueSerde, ...storeBase },
+      {
+        ...planned.thisStore,
+        keySerde: node.config.keySerde ?? left.keySerde,
+        valueSerde: node.config.valueSerde ?? left.valueSerde,
+        ...storeBase,
+      },
       node.id,
     );
     const os = b.addStore(
-      { name: otherStore, keySerde: right.keySerde, valueSerde: right.valueSerde, ...storeBase },
+      {
+        ...planned.otherStore,
+        keySerde: node.config.keySerde ?? right.keySerde,
+        valueSerde: node.config.otherValueSerde ?? right.valueSerde,
+        ...storeBase,
+      },
       node.id,
     );
     for (const s of [ws, os]) {
       s.type = 'window';
       s.retentionMs = retentionMs;
     }
-    if (sharedStore !== null) {
+    if (planned.outerStore !== null) {
       const ss = b.addStore(
-        { name: sharedStore, keySerde: DROPPED, valueSerde: DROPPED, ...storeBase },
+        { ...planned.outerStore, keySerde: DROPPED, valueSerde: DROPPED, ...storeBase },
         node.id,
       );
       ss.type = 'keyValue';

@@ -107,11 +107,13 @@ export function assemblePlan(b: PlanBuilder): Plan {
               'min.compaction.lag.ms': String(s.versioned.historyRetentionMs + 86_400_000),
             }
           : s.retentionMs === undefined
-            ? { ...CHANGELOG_CONFIG }
+            ? { ...CHANGELOG_CONFIG, ...s.changelogConfig }
             : {
                 ...CHANGELOG_CONFIG,
                 'cleanup.policy': 'compact,delete',
                 'retention.ms': String(s.retentionMs + 86_400_000),
+                // WindowedChangelogTopicConfig: the store's topic configs win, retention.ms too.
+                ...s.changelogConfig,
               },
     }));
   return {

@@ -6,6 +6,7 @@
 // joins).
 import { z } from 'zod';
 import { logicSchema, serdeSchema } from './primitives.js';
+import { streamJoinedChecks, streamJoinedFields } from './stream-joined.js';
 import {
   keyValueMaterializedFields,
   versionedMaterializedChecks,
@@ -28,12 +29,16 @@ export type JoinWindowSpec = z.output<typeof joinWindowSchema>;
  */
 const joinSerdes = { keySerde: serdeSchema.optional(), valueSerde: serdeSchema.optional() };
 
-export const streamStreamJoinConfigSchema = z.object({
-  type: z.enum(['inner', 'left', 'outer']).default('inner'),
-  joiner: logicSchema,
-  window: joinWindowSchema,
-  ...joinSerdes,
-});
+export const streamStreamJoinConfigSchema = z
+  .object({
+    type: z.enum(['inner', 'left', 'outer']).default('inner'),
+    joiner: logicSchema,
+    window: joinWindowSchema,
+    ...joinSerdes,
+    ...streamJoinedFields,
+  })
+  .superRefine(streamJoinedChecks);
+export type StreamStreamJoinConfig = z.output<typeof streamStreamJoinConfigSchema>;
 
 export const streamTableJoinConfigSchema = z.object({
   type: z.enum(['inner', 'left']).default('inner'),

@@ -45,8 +45,9 @@ final class Joins {
         JoinWindows windows = JoinWindows.ofTimeDifferenceAndGrace(Duration.ZERO, Duration.ofMillis(w.path("graceMs").asLong(0)))
             .before(Duration.ofMillis(w.path("beforeMs").asLong()))
             .after(Duration.ofMillis(w.path("afterMs").asLong()));
-        StreamJoined sj = StreamJoined.with(TopologyBuilder.serde(text(c, "keySerde", left.keySerde())), TopologyBuilder.serde(text(c, "valueSerde", left.valueSerde())), TopologyBuilder.serde(right.valueSerde()));
+        StreamJoined sj = StreamJoined.with(TopologyBuilder.serde(text(c, "keySerde", left.keySerde())), TopologyBuilder.serde(text(c, "valueSerde", left.valueSerde())), TopologyBuilder.serde(text(c, "otherValueSerde", right.valueSerde())));
         if (name != null) sj = sj.withName(name);
+        sj = StreamJoinedOptions.apply(sj, c);
         KStream<Object, Object> l = left.stream();
         KStream<Object, Object> r = right.stream();
         KStream<Object, Object> out = switch (type) {

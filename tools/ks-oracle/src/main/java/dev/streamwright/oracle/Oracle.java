@@ -204,6 +204,16 @@ public final class Oracle {
         ObjectNode metrics = JSON.createObjectNode();
         metrics.put("dropped-records-total", dropped);
         result.set("metrics", metrics);
+        // Every store's kind as its supplier chose it (StateStore#persistent: RocksDB or in memory).
+        ObjectNode storeTypes = JSON.createObjectNode();
+        for (var e : new java.util.TreeMap<>(driver.getAllStateStores()).entrySet()) {
+          storeTypes.put(e.getKey(), e.getValue().persistent() ? "persistent" : "inMemory");
+        }
+        result.set("storeTypes", storeTypes);
+        // Every topic something was written to (outputs, repartition topics, changelogs), sorted.
+        ArrayNode produced = JSON.createArrayNode();
+        new java.util.TreeSet<>(driver.producedTopicNames()).forEach(produced::add);
+        result.set("producedTopics", produced);
       } finally {
         deleteTree(stateDir);
       }
