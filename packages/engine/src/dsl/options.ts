@@ -4,6 +4,22 @@
 import type { TimestampExtractorSpec } from '@streamwright/topology-model';
 import type { DslSerde } from './serdes.js';
 
+/** Stores.persistentKeyValueStore / inMemoryKeyValueStore. */
+export interface KeyValueBytesStoreSupplier {
+  readonly name: string;
+  readonly storeType: 'persistent' | 'inMemory';
+}
+
+/**
+ * Stores.persistentWindowStore / inMemoryWindowStore (durations in ms); here (not in
+ * streams-builder.ts) so that window-options.ts (StreamJoined's suppliers) imports no cycle.
+ */
+export interface WindowBytesStoreSupplier extends KeyValueBytesStoreSupplier {
+  readonly retentionMs: number;
+  readonly windowSizeMs: number;
+  readonly retainDuplicates: boolean;
+}
+
 export interface KeyValue<K, V> {
   readonly key: K;
   readonly value: V;

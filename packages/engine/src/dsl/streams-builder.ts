@@ -20,9 +20,19 @@ import { derive, factories, materializedConfig, type Origin } from './internals.
 import { KGroupedStreamImpl, CogroupedKStreamImpl } from './kgrouped-stream-impl.js';
 import { KStreamImpl } from './kstream-impl.js';
 import { GlobalKTableImpl, KGroupedTableImpl, KTableImpl } from './ktable-impl.js';
-import type { Consumed, Materialized, VersionedBytesStoreSupplier } from './options.js';
+import type {
+  Consumed,
+  KeyValueBytesStoreSupplier,
+  Materialized,
+  VersionedBytesStoreSupplier,
+  WindowBytesStoreSupplier,
+} from './options.js';
 
-export type { VersionedBytesStoreSupplier } from './options.js';
+export type {
+  KeyValueBytesStoreSupplier,
+  VersionedBytesStoreSupplier,
+  WindowBytesStoreSupplier,
+} from './options.js';
 import type { DslSerde } from './serdes.js';
 import type { GlobalKTable, KStream, KTable } from './types.js';
 
@@ -90,18 +100,6 @@ export interface StoreBuilder<K, V> {
   withLoggingEnabled(): StoreBuilder<K, V>;
   withCachingEnabled(): StoreBuilder<K, V>;
   withCachingDisabled(): StoreBuilder<K, V>;
-}
-
-export interface KeyValueBytesStoreSupplier {
-  readonly name: string;
-  readonly storeType: 'persistent' | 'inMemory';
-}
-
-/** Stores.persistentWindowStore / inMemoryWindowStore (durations in ms). */
-export interface WindowBytesStoreSupplier extends KeyValueBytesStoreSupplier {
-  readonly retentionMs: number;
-  readonly windowSizeMs: number;
-  readonly retainDuplicates: boolean;
 }
 
 function versionedSupplier(

@@ -3,7 +3,7 @@
 // as immutable builders of the topology document's fields. Durations are milliseconds.
 import type { JoinWindowSpec, SuppressConfig, WindowSpec } from '@streamwright/topology-model';
 import type { DslSerde } from './serdes.js';
-import type { WindowBytesStoreSupplier } from './streams-builder.js';
+import type { WindowBytesStoreSupplier } from './options.js';
 
 function checkMs(what: string, ms: number): number {
   if (!Number.isInteger(ms) || ms < 0)
