@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { ProduceRecord } from '../api.js';
 import { asRestored as stored, withTempDir } from '../backends/embedded/test-helpers.js';
 import { OuterJoinStore, type JoinSide, type PendingRecord } from './outer-join-store.js';
+import { StorePair } from './test-helpers.js';
 
 const bytes = (records: ProduceRecord[]) =>
   records.map((r) => [
@@ -108,19 +109,17 @@ describe('persistent OuterJoinStore', () => {
             };
             const keys: readonly unknown[] = keysOf[keySerde];
             const path = `${dir}/outer`;
-            let memory = new OuterJoinStore(o);
-            let disk = new OuterJoinStore(o, 0, path, limit);
-            const changelog: ProduceRecord[] = [];
-            const commit = () => {
-              const m = memory.takeChangelogRecords();
-              const d = disk.takeChangelogRecords();
-              expect(bytes(d)).toEqual(bytes(m));
-              changelog.push(...m);
-              expect(disk.residentEntries).toBeLessThanOrEqual(limit);
-            };
+            const stores = new StorePair({
+              memory: () => new OuterJoinStore(o),
+              disk: () => new OuterJoinStore(o, 0, path, limit),
+              limit,
+              compare: bytes,
+              restored,
+            });
             let streamTime = 0;
             let n = 0;
             for (const step of steps) {
+              const { memory, disk } = stores;
               if (step.kind === 'put') {
                 const headers: Record<string, string> = step.header ? { h: `v${n}` } : {};
                 const value = step.side === 'left' ? `s${step.value}` : { n: step.value };
@@ -137,27 +136,18 @@ describe('persistent OuterJoinStore', () => {
                   closeWindows(memory, streamTime, window),
                 );
               } else {
-                commit();
+                stores.commit();
                 if (step.kind === 'commit') continue;
-                // Both start again: the in-memory store from its whole changelog; the persistent
-                // one from its files (reopen) or, wiped, from the changelog too (rebuild).
-                memory = new OuterJoinStore(o);
-                for (const r of changelog) memory.restore(restored(r));
-                disk.close();
-                disk = new OuterJoinStore(o, 0, path, limit);
-                if (step.kind === 'rebuild') {
-                  disk.wipe();
-                  for (const r of changelog) disk.restore(restored(r));
-                }
+                stores.restart(step.kind);
               }
-              expect(disk.size).toBe(memory.size);
-              expect(disk.empty).toBe(memory.size === 0);
+              expect(stores.disk.size).toBe(stores.memory.size);
+              expect(stores.disk.empty).toBe(stores.memory.size === 0);
             }
-            commit();
-            expect(closeWindows(disk, Infinity, window)).toEqual(
-              closeWindows(memory, Infinity, window),
+            stores.commit();
+            expect(closeWindows(stores.disk, Infinity, window)).toEqual(
+              closeWindows(stores.memory, Infinity, window),
             );
-            disk.close();
+            stores.disk.close();
           });
         },
       ),

@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ProduceRecord } from '../api.js';
 import { asRestored as stored, withTempDir } from '../backends/embedded/test-helpers.js';
+import { StorePair } from './test-helpers.js';
 import { TimeOrderedKeyValueBuffer, type BufferedStreamRecord } from './time-ordered-buffer.js';
 
 const options = {
@@ -56,18 +57,16 @@ describe('persistent TimeOrderedKeyValueBuffer', () => {
           await withTempDir(async (dir) => {
             const o = { ...options, graceMs };
             const path = `${dir}/j-Buffer`;
-            let memory = new TimeOrderedKeyValueBuffer(o);
-            let disk = new TimeOrderedKeyValueBuffer(o, 0, path, limit);
-            const changelog: ProduceRecord[] = [];
-            const commit = () => {
-              const m = memory.takeChangelogRecords();
-              const d = disk.takeChangelogRecords();
-              expect(bytes(d)).toEqual(bytes(m));
-              changelog.push(...m);
-              expect(disk.residentEntries).toBeLessThanOrEqual(limit);
-            };
+            const stores = new StorePair({
+              memory: () => new TimeOrderedKeyValueBuffer(o),
+              disk: () => new TimeOrderedKeyValueBuffer(o, 0, path, limit),
+              limit,
+              compare: bytes,
+              restored: stored,
+            });
             let offset = 0;
             for (const step of steps) {
+              const { memory, disk } = stores;
               if (step.kind === 'put') {
                 const headers: Record<string, string> = step.header ? { h: `v${offset}` } : {};
                 const meta = { topic: 'orders', partition: 0, offset: offset++ };
@@ -86,24 +85,15 @@ describe('persistent TimeOrderedKeyValueBuffer', () => {
                 disk.evict((r) => fromDisk.push(plain(r)), 5);
                 expect(fromDisk).toEqual(fromMemory);
               } else {
-                commit();
+                stores.commit();
                 if (step.kind === 'commit') continue;
-                // Both start again: the in-memory buffer from its whole changelog; the persistent
-                // one from its files (reopen) or, wiped, from the changelog too (rebuild).
-                memory = new TimeOrderedKeyValueBuffer(o);
-                for (const r of changelog) memory.restore(stored(r));
-                disk.close();
-                disk = new TimeOrderedKeyValueBuffer(o, 0, path, limit);
-                if (step.kind === 'rebuild') {
-                  disk.wipe();
-                  for (const r of changelog) disk.restore(stored(r));
-                }
+                stores.restart(step.kind);
               }
-              expect(disk.observedStreamTime).toBe(memory.observedStreamTime);
-              expect(disk.size).toBe(memory.size);
+              expect(stores.disk.observedStreamTime).toBe(stores.memory.observedStreamTime);
+              expect(stores.disk.size).toBe(stores.memory.size);
             }
-            commit();
-            disk.close();
+            stores.commit();
+            stores.disk.close();
           });
         },
       ),
