@@ -57,6 +57,9 @@ export interface EncodeOptions extends ProduceOptions {
 /** Rough per-record overhead of the v2 format, for splitting batches before encoding. */
 const RECORD_OVERHEAD = 24;
 
+/** Each record's group (its index in `groups`), reused between calls (encoding is synchronous). */
+let groupOf = new Int32Array(1024);
+
 export class BatchEncoder {
   private readonly clock: () => number;
   private readonly nullKeys: NullKeyPartitioner;
@@ -105,6 +108,9 @@ export class BatchEncoder {
     let lastTopic = '';
     let meta: ProducerTopicMetadata | null = null;
     let slots: (Group | undefined)[] = [];
+    if (groupOf.length < records.length)
+      groupOf = new Int32Array(Math.max(records.length, groupOf.length * 2));
+    const groupOfRecord = groupOf;
     for (let index = 0; index < records.length; index++) {
       const r = records[index]!;
       if (meta === null || r.topic !== lastTopic) {
@@ -124,13 +130,32 @@ export class BatchEncoder {
       }
       let g = slots[partition];
       if (g === undefined) {
-        g = { topic: r.topic, partition, meta, indexes: [], plain: true };
+        g = {
+          topic: r.topic,
+          partition,
+          meta,
+          id: groups.length,
+          indexes: [],
+          count: 0,
+          plain: true,
+        };
         slots[partition] = g;
         groups.push(g);
       }
       timestamps[index] = r.timestamp !== undefined ? r.timestamp : now;
-      g.indexes.push(index);
+      groupOfRecord[index] = g.id;
+      g.count++;
       if (g.plain && r.headers !== undefined && hasAny(r.headers)) g.plain = false;
+    }
+    // Each group's indexes in an array of its exact size, filled in input order (pushing them as
+    // they came grew and copied every array over and over: ≈ 20 bytes of garbage per record).
+    for (const g of groups) {
+      g.indexes = new Array<number>(g.count);
+      g.count = 0;
+    }
+    for (let index = 0; index < records.length; index++) {
+      const g = groups[groupOfRecord[index]!]!;
+      g.indexes[g.count++] = index;
     }
     for (const [topic, n] of touched) this.nullKeys.batchDone(topic, n);
     const partitions: EncodedPartition[] = [];
@@ -138,7 +163,7 @@ export class BatchEncoder {
       partitions.push({
         topic: g.topic,
         partition: g.partition,
-        batches: encodeGroup(g, records, timestamps, opts, this.alloc),
+        batches: encodeGroup(g, records, timestamps, opts, this.pool, this.alloc),
         indexes: g.indexes,
       });
     }
@@ -173,8 +198,12 @@ interface Group {
   topic: string;
   partition: number;
   meta: ProducerTopicMetadata;
+  /** Its index in the call's `groups`. */
+  id: number;
   /** The input index of each record of the partition, in order. */
   indexes: number[];
+  /** How many records the group has (while grouping; then while filling `indexes`). */
+  count: number;
   /** No record has headers: the one-pass encoder applies (when uncompressed). */
   plain: boolean;
 }
@@ -189,6 +218,7 @@ function encodeGroup(
   all: readonly ProducerRecord[],
   timestamps: Float64Array,
   opts: EncodeOptions,
+  pool: BufferPool,
   alloc: (size: number) => Buffer,
 ): Buffer | Promise<Buffer> {
   const codec: CompressionType =
@@ -201,7 +231,7 @@ function encodeGroup(
   }
   if (codec === 'none' && g.plain) {
     const split = { maxBytes: g.meta.maxMessageBytes, recordOverhead: RECORD_OVERHEAD };
-    return encodeIndexedBatches(all, g.indexes, timestamps, split, options, alloc);
+    return encodeIndexedBatches(all, g.indexes, timestamps, split, options, pool);
   }
   // A producer record is already a valid RecordInput once it has a timestamp (extra fields are ignored).
   const records = g.indexes.map((i): RecordInput => {

@@ -7,6 +7,7 @@ import type { TaskMetrics } from '../metrics/metric-groups.js';
 import type { KeyValueStore } from '../state/key-value-store.js';
 import type { TaskStateStore } from '../state/task-store.js';
 import type { NamedCache } from '../state/record-cache.js';
+import type { Serde } from '../serdes/serde.js';
 import type { RecordCollector } from '../task/record-collector.js';
 import { deadLetterRecord } from './dead-letter.js';
 import { FailedProcessingError } from './processing-failure.js';
@@ -61,6 +62,14 @@ export class ProcessorContext {
   recordMetadata: RecordMetadata | null = null;
   /** The source record being processed, as read (its raw bytes go to the dead-letter topic). */
   sourceRecord: StoredRecord | null = null;
+  /**
+   * The last source key deserialized by a serde with `exactBytes`, its bytes and that serde (null:
+   * none): a sink with the same serde writes a key `===` to it as those bytes, without serializing
+   * it again (one typed array less per record). Always set together, so they stay consistent.
+   */
+  sourceKeySerde: Serde<unknown> | null = null;
+  sourceKey: unknown = undefined;
+  sourceKeyBytes: Uint8Array | null = null;
   streamTime = -Infinity;
   /** Timestamp of the record (or punctuation) being processed: what store writes carry. */
   currentTimestamp = 0;

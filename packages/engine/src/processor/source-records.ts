@@ -16,7 +16,14 @@ export function processSourceRecord(
   let key: unknown;
   let value: unknown;
   try {
-    key = source.keySerde.deserialize(raw.key);
+    const keySerde = source.keySerde;
+    key = keySerde.deserialize(raw.key);
+    if (keySerde.exactBytes === true) {
+      // For a sink that writes this key unchanged with the same serde (see sinkLogicProcessor).
+      ctx.sourceKeySerde = keySerde;
+      ctx.sourceKey = key;
+      ctx.sourceKeyBytes = raw.key;
+    }
     value = source.valueSerde.deserialize(raw.value);
   } catch (error) {
     // The raw bytes, shown as text so the user can see what arrived.

@@ -202,7 +202,12 @@ export function sinkLogicProcessor(
       let key: Uint8Array | null;
       let value: Uint8Array | null;
       try {
-        key = keySerde.serialize(record.key);
+        // A source's key that arrives here unchanged, for the same exact serde, has the bytes it
+        // was read with (serializing it again would give them back; see Serde#exactBytes).
+        key =
+          ctx.sourceKeySerde === keySerde && record.key === ctx.sourceKey
+            ? ctx.sourceKeyBytes
+            : keySerde.serialize(record.key);
         value = valueSerde.serialize(record.value);
       } catch (error) {
         // Kafka Streams hands serialization errors at a sink to the production exception handler.

@@ -18,6 +18,8 @@ let used = 0;
  */
 export const integerSerde: Serde<number> = {
   name: 'integer',
+  // 4 bytes ↔ one int32: deserialize accepts exactly 4 bytes and serialize writes them back.
+  exactBytes: true,
   serialize(value) {
     if (value === null || value === undefined) return null;
     if (

@@ -9,4 +9,11 @@ export interface Serde<T = unknown> {
   serialize(value: T | null): Uint8Array | null;
   /** @throws DeserializationError when the bytes are not in the format. */
   deserialize(bytes: Uint8Array | null): T | null;
+  /**
+   * True when serializing what `deserialize` returned gives back exactly the bytes it was given
+   * (and `===` values serialize alike): then a sink writing a source's key unchanged with the same
+   * serde may write the source's key bytes instead of serializing again (see sinkLogicProcessor).
+   * Not so for strings (invalid UTF-8 decodes to U+FFFD) or doubles (NaN payloads).
+   */
+  readonly exactBytes?: boolean;
 }

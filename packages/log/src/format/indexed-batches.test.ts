@@ -62,7 +62,7 @@ describe('one-pass batch encoding', () => {
             timestamps,
             { maxBytes, recordOverhead: 24 },
             options,
-            (n) => Buffer.alloc(n),
+            { acquire: (n) => Buffer.alloc(n) },
           );
           const chunks = splitByEstimate(
             indexes.map((i) => all[i]!),

@@ -20,12 +20,22 @@ export interface BatchSplit {
   recordOverhead: number;
 }
 
+/**
+ * Where the batches' buffer comes from: an object with a method (the encoder's BufferPool), not a
+ * closure, so that a call site optimized for one encoder's memory stays valid for the next one's
+ * (a new closure per encoder was a new call target: the optimized encoder was thrown away and
+ * compiled again for every new producer, e.g. every app a pooled stream thread runs).
+ */
+export interface BatchMemory {
+  acquire(size: number): Buffer;
+}
+
 /** Each record's body size, reused between calls (encoding is synchronous). */
 let bodySizes = new Int32Array(1024);
 
 /**
  * Encodes `records[indexes[j]]` for j = 0..n-1 (`timestamps[i]` is record i's CreateTime) as v2
- * batches back to back in one buffer from `alloc`. A batch ends before the record whose estimated
+ * batches back to back in one buffer from `memory`. A batch ends before the record whose estimated
  * size (`split.recordOverhead` + key + value bytes) would take its estimate past `split.maxBytes`.
  */
 export function encodeIndexedBatches(
@@ -34,7 +44,7 @@ export function encodeIndexedBatches(
   timestamps: Float64Array,
   split: BatchSplit,
   options: EncodeBatchOptions,
-  alloc: (size: number) => Buffer,
+  memory: BatchMemory,
 ): Buffer {
   const n = indexes.length;
   if (n === 0) throw new RangeError('a record batch holds at least one record');
@@ -91,7 +101,7 @@ export function encodeIndexedBatches(
   batchSizes.push(BATCH_HEADER_SIZE + bytes);
   total += BATCH_HEADER_SIZE + bytes;
 
-  const out = alloc(total);
+  const out = memory.acquire(total);
   let pos = 0;
   start = 0;
   for (let b = 0; b < ends.length; b++) {

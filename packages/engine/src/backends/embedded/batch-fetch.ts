@@ -9,8 +9,8 @@
 // Only read_uncommitted goes this way: read_committed needs the log's aborted-transaction index.
 import type { Log, ReadBatch } from '@streamwright/log';
 import { isLogError, LogErrorCode } from '@streamwright/log/reader';
-import type { FetchRequest, FetchResponse, StoredRecord } from '../../api.js';
-import { decodeBatchInto, isControlBatch, lastOffsetOfBatch } from './batch-records.js';
+import type { FetchRequest, FetchResponse } from '../../api.js';
+import { decodeBatches, isControlBatch, lastOffsetOfBatch } from './batch-records.js';
 import { FetchLeftovers, fromLeftovers } from './fetch-leftovers.js';
 
 /** One partition's part of a batch fetch. */
@@ -89,9 +89,7 @@ export class BatchFetcher {
         response.error = f.error;
         return response;
       }
-      const records: StoredRecord[] = [];
-      for (const { batch, header } of f.batches)
-        decodeBatchInto(batch, header, f.topic, f.partition, f.from, records);
+      const records = decodeBatches(f.batches, f.topic, f.partition, f.from);
       response.records = this.#leftovers.limit(f.topic, f.partition, records, options.maxRecords);
       return response;
     });

@@ -83,8 +83,34 @@ function textAt(buf: Uint8Array, len: number, end: number): string {
   return text;
 }
 
+/** The most slots `decodeBatches` gives its array up front (beyond it, the array grows). */
+const MAX_PRESIZE = 1 << 16;
+
 /**
- * Appends the records of one batch with offset >= `from` to `out`. `batch` holds exactly the batch
+ * The records with offset >= `from` of a partition's batches, in order (see decodeBatchInto). The
+ * array is sized up front from the batches' record counts and filled by index: a pushed array is
+ * grown and copied over and over, ≈ 30 bytes of garbage per record on every fetch.
+ */
+export function decodeBatches(
+  batches: readonly { batch: Uint8Array; header: BatchHeader }[],
+  topic: string,
+  partition: number,
+  from: number,
+): StoredRecord[] {
+  let most = 0;
+  for (const { header } of batches)
+    if (!isControlBatch(header) && lastOffsetOfBatch(header) >= from) most += header.recordCount;
+  const out = new Array<StoredRecord>(Math.min(Math.max(most, 0), MAX_PRESIZE));
+  let n = 0;
+  for (const { batch, header } of batches)
+    n = decodeBatchInto(batch, header, topic, partition, from, out, n);
+  if (out.length !== n) out.length = n;
+  return out;
+}
+
+/**
+ * Writes the records of one batch with offset >= `from` into `out` from index `n` on (by default
+ * appends them) and returns the index after the last one written. `batch` holds exactly the batch
  * (header included); `header` is its parsed header. Control batches yield nothing.
  */
 export function decodeBatchInto(
@@ -94,14 +120,15 @@ export function decodeBatchInto(
   partition: number,
   from: number,
   out: StoredRecord[],
-): void {
-  if (isControlBatch(header) || lastOffsetOfBatch(header) < from) return;
+  n: number = out.length,
+): number {
+  if (isControlBatch(header) || lastOffsetOfBatch(header) < from) return n;
   const baseOffset = header.baseOffset;
   if ((header.attributes & ATTR_COMPRESSION) !== 0) {
     const buf = Buffer.from(batch.buffer, batch.byteOffset, batch.byteLength);
     for (const r of decodeRecords(buf, 0, header)) {
       if (r.offset >= from)
-        out.push({
+        out[n++] = {
           topic,
           partition,
           offset: r.offset,
@@ -109,9 +136,9 @@ export function decodeBatchInto(
           key: r.key,
           value: r.value,
           headers: r.headers,
-        });
+        };
     }
-    return;
+    return n;
   }
   const logAppend = (header.attributes & ATTR_LOG_APPEND_TIME) !== 0;
   const baseTimestamp = header.baseTimestamp;
@@ -159,7 +186,7 @@ export function decodeBatchInto(
       }
     }
     if (at !== recordEnd) throw new RangeError('record length does not match its fields');
-    out.push({
+    out[n++] = {
       topic,
       partition,
       offset,
@@ -167,6 +194,7 @@ export function decodeBatchInto(
       key,
       value,
       headers,
-    });
+    };
   }
+  return n;
 }

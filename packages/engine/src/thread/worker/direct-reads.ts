@@ -6,8 +6,8 @@
 // last one (the log grew, a segment rolled, or retention or the cleaner replaced a file), so on a
 // backlog the main thread is asked once per partition and segment, not once per poll.
 import { PartitionFileReader, type ReadPlan } from '@streamwright/log/reader';
-import type { FetchRequest, FetchResponse, IsolationLevel, StoredRecord } from '../../api.js';
-import { decodeBatchInto } from '../../backends/embedded/batch-records.js';
+import type { FetchRequest, FetchResponse, IsolationLevel } from '../../api.js';
+import { decodeBatches } from '../../backends/embedded/batch-records.js';
 import { FetchLeftovers } from '../../backends/embedded/fetch-leftovers.js';
 
 /** Asks the main thread for plans, long-polling up to maxWaitMs for any of them to have data. */
@@ -147,14 +147,13 @@ export class DirectReads {
         at[i] = got.next; // only markers or aborted batches: read on
         continue;
       }
-      const records: StoredRecord[] = [];
       let bytes = 0;
       let count = 0;
-      for (const { batch, header } of got.batches) {
+      for (const { header } of got.batches) {
         bytes += header.sizeInBytes;
         count += header.lastOffsetDelta + 1;
-        decodeBatchInto(batch, header, r.topic, r.partition, at[i]!, records);
       }
+      const records = decodeBatches(got.batches, r.topic, r.partition, at[i]!);
       if (count > 0) p.recordBytes = bytes / count;
       if (records.length === 0) {
         at[i] = got.next;
