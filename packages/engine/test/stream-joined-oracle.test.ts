@@ -9,12 +9,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runOracle, type OracleResult, type OracleScenario } from '@streamwright/ks-oracle';
-import {
-  describeTopology,
-  effectiveStoreType,
-  planTopology,
-  validateTopology,
-} from '@streamwright/topology-model';
+import { effectiveStoreType, planTopology, validateTopology } from '@streamwright/topology-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BuiltInDslStoreSuppliers,
@@ -25,7 +20,7 @@ import {
   Stores,
   StreamsBuilder,
 } from '../src/index.js';
-import { createTestDriver } from '../src/test-driver/test-driver.js';
+import { runOurs as runOnOurDriver } from './fixtures/oracle-harness.js';
 
 type JoinType = 'inner' | 'left' | 'outer';
 
@@ -158,40 +153,21 @@ interface Ours {
   onDisk: string[];
 }
 
+/** The shared harness's run, on persistent stores in a state dir of its own, with what it wrote. */
 function runOurs(s: OracleScenario): Ours {
-  const validated = validateTopology(s.topology);
-  if (!validated.ok) throw new Error(`${s.name}: ${JSON.stringify(validated.errors)}`);
   const stateDir = mkdtempSync(join(tmpdir(), 'streamwright-stream-joined-'));
   roots.push(stateDir);
   const produced = new Set<string>();
-  const driver = createTestDriver(validated.topology, {
+  const ours = runOnOurDriver(s, {
     stateDir,
     config: { 'statestore.cache.max.bytes': 0 },
     onOutput: (r) => produced.add(r.topic),
   });
-  for (const r of s.inputs ?? []) driver.pipeInput(r.topic, r.key, r.value, r.timestamp);
-  const outputs = Object.fromEntries(
-    (s.outputs ?? []).map((topic) => [
-      topic,
-      driver.readOutput(topic).map((r) => ({ key: r.key, value: r.value, timestamp: r.timestamp })),
-    ]),
-  );
-  const dropped = Object.values(driver.metrics().tasks).reduce(
-    (sum, t) => sum + (t['dropped-records-total'] ?? 0),
-    0,
-  );
-  driver.close();
   const onDisk = readdirSync(stateDir, { recursive: true, encoding: 'utf8' })
     .filter((p) => /\/lmdb\/[^/]+$/.test(p))
     .map((p) => p.slice(p.lastIndexOf('/') + 1))
     .sort();
-  return {
-    describe: describeTopology(planTopology(validated.topology)),
-    outputs,
-    dropped,
-    producedTopics: [...produced].sort(),
-    onDisk,
-  };
+  return { ...ours, producedTopics: [...produced].sort(), onDisk };
 }
 
 describe('StreamJoined store options against Kafka Streams 4.1', () => {
