@@ -4,7 +4,7 @@
 //   pnpm --filter @streamwright/engine build
 //   node bench/engine/run.mjs [case...] [--records 2000000] [--runs 3] [--threads 1,2]
 //                             [--partitions 4] [--value-size 100] [--keys 10000] [--json]
-//                             [--fresh-process]
+//                             [--fresh-process] [--idle-ms 0]
 //
 // Cases (SimpleBenchmark's names): streamprocess (source → peek), streamprocesswithsink
 // (source → peek → to), streamcount (groupByKey → count). Default: streamprocess and
@@ -35,6 +35,11 @@
 // workers, which the later ones take from the process's pool (docs/ENGINE.md, "Worker pool"),
 // warm as the main thread is; STREAMWRIGHT_WORKER_POOL=off spawns them for every run. The
 // source topic is loaded in each child before its timed run; no plain loop runs there.
+//
+// --idle-ms N waits N ms before each configuration's runs: the pool's workers then sit idle that
+// long before the 2-thread runs take them, as between two deploys (docs/BENCHMARKS.md, "Idle
+// workers ran at half speed"). A case may be named twice (`streamprocesswithsink
+// streamprocesswithsink`): the second one's 2-thread runs then take the first one's workers.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -190,6 +195,7 @@ for (const name of cases) {
   row.plain = summary(plain, bytes, args.records);
   row.steady = {};
   for (const threads of args.threads) {
+    if (args.idleMs > 0) await new Promise((resolve) => setTimeout(resolve, args.idleMs));
     const rates = [];
     steady = [];
     cpuCost = [];
@@ -438,6 +444,7 @@ function parseArgs(argv) {
     json: false,
     freshProcess: false,
     child: false,
+    idleMs: 0,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -451,6 +458,7 @@ function parseArgs(argv) {
     else if (a === '--json') out.json = true;
     else if (a === '--fresh-process') out.freshProcess = true;
     else if (a === '--child') out.child = true;
+    else if (a === '--idle-ms') out.idleMs = Number(next());
     else out._.push(a);
   }
   return out;
