@@ -1,7 +1,8 @@
 // One lint setup for the whole workspace. The dependency direction of the architecture is
-// enforced here: web → topology-model (+ a type-only import of the runtime router),
-// runtime → engine → (topology-model, log), and nothing imports apps/. The log is the bottom
-// layer: it depends on no other package of ours.
+// enforced here: web → (codegen →) topology-model (+ a type-only import of the runtime router),
+// runtime → engine → (topology-model, log), and nothing imports apps/ — neither packages nor the
+// examples, e2e tests and benchmarks, which use the packages as their users do. The log is the
+// bottom layer: it depends on no other package of ours.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
@@ -56,6 +57,19 @@ export default tseslint.config(
   {
     files: ['packages/topology-model/**/*.ts'],
     rules: layer(['@streamwright/engine', '@streamwright/runtime', '@streamwright/web', 'react']),
+  },
+  {
+    // translators between the document and code/text: browser-safe, below the engine
+    files: ['packages/codegen/**/*.ts'],
+    rules: layer(
+      ['@streamwright/engine', '@streamwright/runtime', '@streamwright/web', 'react'],
+      [{ group: ['node:*'], message: 'codegen runs in the browser: no Node built-ins.' }],
+    ),
+  },
+  {
+    // examples, e2e tests and benchmarks: any package, never an app's sources
+    files: ['examples/**/*.{ts,mts,js,mjs}', 'e2e/**/*.{ts,mts,js,mjs}', 'bench/**/*.{js,mjs}'],
+    rules: layer([]),
   },
   {
     files: ['packages/log/**/*.ts'],

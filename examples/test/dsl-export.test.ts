@@ -1,4 +1,4 @@
-// The designer's code export (apps/web/src/editing/dsl-export.ts) against the real DSL: the
+// The designer's code export (@streamwright/codegen's exportDsl) against the real DSL: the
 // exported program for designs with every window, join and suppress kind type-checks (strict,
 // with the engine's DSL types) and, run, builds a topology whose describe() is the design's.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,8 +11,8 @@ import {
   type Topology,
 } from '@streamwright/topology-model';
 import type { BuiltTopology } from '@streamwright/engine';
+import { exportDsl } from '@streamwright/codegen';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportDsl } from '../../apps/web/src/editing/dsl-export.js';
 import {
   functionsModule,
   joinDesigns,

@@ -102,3 +102,16 @@ export const FLOW_LABEL: Record<FlowType, string> = {
   groupedTable: 'a grouped table (KGroupedTable)',
   globalTable: 'a global table (GlobalKTable)',
 };
+
+/**
+ * A readable node id that is free in `doc`: `filter1`, `filter2`, … (the designer's new nodes and
+ * describe() import name nodes this way).
+ */
+export function freshNodeId(
+  doc: { readonly nodes: readonly { id: string }[] },
+  kind: string,
+): string {
+  const used = new Set(doc.nodes.map((n) => n.id));
+  const base = /^[A-Za-z_]/.test(kind) ? kind.replace(/[^A-Za-z0-9_-]/g, '') : `n${kind}`;
+  for (let i = 1; ; i++) if (!used.has(`${base}${i}`)) return `${base}${i}`;
+}

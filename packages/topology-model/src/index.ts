@@ -14,6 +14,7 @@ export {
   OUTPUT_PORT,
   compareEdges,
   defaultInputPort,
+  freshNodeId,
   inputPortsOf,
   isNodeKind,
   isSourceKind,

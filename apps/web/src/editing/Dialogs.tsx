@@ -2,11 +2,11 @@
 // export and the keyboard shortcuts. Each traps nothing fancy: it focuses its first control and
 // closes on Escape.
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { exportDsl } from '@streamwright/codegen';
 import { useActions, useDesigner, useDesignerStore } from '../store/context.js';
 import { connect } from '../model/operations.js';
 import { downloadText } from '../toolbar/file-io.js';
 import { connectCandidates } from './connect-candidates.js';
-import { exportDsl } from './dsl-export.js';
 import { loadDescribe } from './commands.js';
 import { SHORTCUTS } from './shortcuts.js';
 

@@ -1,11 +1,12 @@
 // Editing commands shared by the toolbar, the keyboard shortcuts and the clipboard events: each
 // reads the store, computes a model diff with the pure functions and applies it (one undo step).
+import { DescribeParseError, importDescribe, looksLikeDescribe } from '@streamwright/codegen';
 import type { DesignerStore } from '../store/designer-store.js';
+import { emptyDocument } from '../model/new-document.js';
 import { moveNodes, removeElements } from '../model/operations.js';
 import { importDocument } from '../toolbar/file-io.js';
 import { autoLayout } from '../layout/auto-layout.js';
 import { copyFragment, parseFragment, pasteFragment } from './clipboard.js';
-import { DescribeParseError, importDescribe, looksLikeDescribe } from './describe-import.js';
 
 /** Lays the whole document out with ELK (one undoable step) and fits the view. */
 export async function runAutoLayout(store: DesignerStore): Promise<void> {
@@ -42,7 +43,12 @@ export function copySelection(store: DesignerStore): string | null {
 export async function loadDescribe(store: DesignerStore, text: string): Promise<boolean> {
   const { actions, doc } = store.getState();
   try {
-    const result = importDescribe(text, doc.application.id || 'imported-app');
+    // a new design's defaults (docs/DESIGNER.md): describe() shows no application config
+    const result = importDescribe(
+      text,
+      doc.application.id || 'imported-app',
+      emptyDocument().application.config,
+    );
     actions.setServerProblems(null);
     actions.load(result.doc);
     await runAutoLayout(store);

@@ -1,6 +1,6 @@
 // The edits a user makes, each expressed as a ModelDiff against the current document. They are
 // pure: the store applies (and records) the diff, so every edit is undoable the same way.
-import type { Edge, TopologyDocument } from '@streamwright/topology-model';
+import { freshNodeId, type Edge, type TopologyDocument } from '@streamwright/topology-model';
 import {
   edgeKey,
   otherSections,
@@ -15,12 +15,8 @@ export type EditResult = { ok: true; diff: ModelDiff } | { ok: false; reason: st
 
 const NODE_ID = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 
-/** A readable id that is free in `doc`: `filter1`, `filter2`, ... */
-export function freshNodeId(doc: TopologyDocument, kind: string): string {
-  const used = new Set(doc.nodes.map((n) => n.id));
-  const base = /^[A-Za-z_]/.test(kind) ? kind.replace(/[^A-Za-z0-9_-]/g, '') : `n${kind}`;
-  for (let i = 1; ; i++) if (!used.has(`${base}${i}`)) return `${base}${i}`;
-}
+// one rule for new node ids, shared with describe() import (@streamwright/codegen)
+export { freshNodeId };
 
 export function addNode(
   doc: TopologyDocument,

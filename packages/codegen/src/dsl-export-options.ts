@@ -2,7 +2,7 @@
 // SlidingWindows, SessionWindows, JoinWindows, StreamJoined / Joined, Suppressed with its
 // BufferConfig), spelled as docs/DSL.md's API from topology-model's configs.
 import type { StoreSpec } from '@streamwright/topology-model';
-import type { RawNode } from '../model/diff.js';
+import type { RawNode } from './document-node.js';
 
 /** Records that the program imports a DSL name, and returns it. */
 export type Use = (name: string) => string;

@@ -10,7 +10,7 @@ import {
   validateTopology,
   type TopologyDocument,
 } from '@streamwright/topology-model';
-import { importDescribe, looksLikeDescribe, parseDescribe } from './describe-import.js';
+import { importDescribe, looksLikeDescribe, parseDescribe } from './index.js';
 
 function base(
   nodes: TopologyDocument['nodes'],

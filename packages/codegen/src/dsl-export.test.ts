@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TopologyDocument } from '@streamwright/topology-model';
-import { exportDsl } from './dsl-export.js';
+import { exportDsl } from './index.js';
 
 function doc(
   nodes: TopologyDocument['nodes'],

@@ -5,10 +5,14 @@
 // operation made a processor; the nodes the DSL adds around an operation (repartition topics, a
 // table's source, split branches, cogroup aggregators) are folded back into the one node a user
 // draws.
-import type { Edge, TopologyDocument } from '@streamwright/topology-model';
-import type { RawNode } from '../model/diff.js';
-import { emptyDocument } from '../model/new-document.js';
-import { freshNodeId } from '../model/operations.js';
+import {
+  SCHEMA_VERSION,
+  freshNodeId,
+  topologyDocumentSchema,
+  type Edge,
+  type TopologyDocument,
+} from '@streamwright/topology-model';
+import type { RawNode } from './document-node.js';
 
 export interface DescribedNode {
   type: 'source' | 'processor' | 'sink';
@@ -158,12 +162,24 @@ export interface DescribeImport {
   notes: string[];
 }
 
-/** Builds a designer document from describe() text. */
-export function importDescribe(text: string, applicationId = 'imported-app'): DescribeImport {
+/**
+ * Builds a designer document from describe() text. describe() shows no application config:
+ * `config` is the new document's (the designer passes its defaults for new apps).
+ */
+export function importDescribe(
+  text: string,
+  applicationId = 'imported-app',
+  config: TopologyDocument['application']['config'] = {},
+): DescribeImport {
   const described = parseDescribe(text);
   const byName = new Map(described.map((n) => [n.name, n]));
   const notes: string[] = [];
-  const doc: TopologyDocument = emptyDocument();
+  // parsed through the schema, so every section it declares gets its default (empty) value; the
+  // id is set afterwards, unchecked, as the designer lets a user edit an invalid id and fix it
+  const doc: TopologyDocument = topologyDocumentSchema.parse({
+    schemaVersion: SCHEMA_VERSION,
+    application: { id: 'imported-app', config },
+  });
   doc.application = { id: applicationId, config: { ...doc.application.config } };
 
   // internal topics: written by a sink and read by a source of the same topology

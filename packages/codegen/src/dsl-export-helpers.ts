@@ -1,7 +1,7 @@
 // The helpers of the DSL exporter (dsl-export.ts): variable names, logic, Named / Materialized /
 // Grouped / TableJoined arguments, and the names of what the program imports (DSL classes,
 // TypeScript functions, processors, value transformers, partitioners), collected as they are used.
-import type { RawNode } from '../model/diff.js';
+import type { RawNode } from './document-node.js';
 import { serde, str, versionedSupplier } from './dsl-export-options.js';
 
 export const IDENT = /^[A-Za-z_$][\w$]*$/;

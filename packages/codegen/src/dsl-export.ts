@@ -10,7 +10,7 @@ import {
   type Edge,
   type TopologyDocument,
 } from '@streamwright/topology-model';
-import type { RawNode } from '../model/diff.js';
+import type { RawNode } from './document-node.js';
 import { exportHelpers, type Imports } from './dsl-export-helpers.js';
 import {
   joinOptions,
