@@ -40,6 +40,9 @@ export default tseslint.config(
       '**/.streamwright/**',
       // programs examples/test/dsl-export.test.ts generates while it runs
       'examples/.dsl-export-out/**',
+      // TypeScript generated from Kafka's message definitions (packages/kafka-protocol)
+      '**/src/generated/**',
+      '**/target/**',
     ],
   },
   js.configs.recommended,
@@ -70,6 +73,19 @@ export default tseslint.config(
     // examples, e2e tests and benchmarks: any package, never an app's sources
     files: ['examples/**/*.{ts,mts,js,mjs}', 'e2e/**/*.{ts,mts,js,mjs}', 'bench/**/*.{js,mjs}'],
     rules: layer([]),
+  },
+  {
+    // The protocol layer is framework-free and depends on no other package of ours.
+    files: ['packages/kafka-protocol/**/*.{ts,mjs}'],
+    rules: layer([
+      '@streamwright/log',
+      '@streamwright/codegen',
+      '@streamwright/topology-model',
+      '@streamwright/engine',
+      '@streamwright/runtime',
+      '@streamwright/web',
+      'react',
+    ]),
   },
   {
     files: ['packages/log/**/*.ts'],

@@ -1,0 +1,215 @@
+#!/usr/bin/env node
+// Generates src/generated/ from Apache Kafka's own message definitions: Maven fetches
+// org.apache.kafka:kafka-clients (KAFKA_VERSION) into target/, Java's `jar` tool extracts
+// common/message/*.json, and codegen.mjs writes one TypeScript module per message plus the
+// `apis`/`messages` tables. Files are only rewritten when their content changes.
+// Run by the turbo `generate` task before build, typecheck, lint and test (see turbo.json).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadDefinitions, isEmpty, MAX_VERSION } from './schema.mjs';
+import { MessageGenerator } from './codegen.mjs';
+
+export const KAFKA_VERSION = '4.1.1';
+const here = dirname(fileURLToPath(import.meta.url));
+const pkg = join(here, '..');
+const target = join(pkg, 'target');
+const jar = join(target, `kafka-clients-${KAFKA_VERSION}.jar`);
+const definitionsDir = join(target, `kafka-clients-${KAFKA_VERSION}`, 'common', 'message');
+const out = join(pkg, 'src', 'generated');
+
+function run(command, args, cwd) {
+  const result = spawnSync(command, args, {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+  });
+  if (result.error) throw new Error(`${command} could not start: ${result.error.message}`);
+  if (result.status !== 0) {
+    throw new Error(
+      `${command} ${args.join(' ')} failed (${result.status}):\n${result.stdout}${result.stderr}`,
+    );
+  }
+}
+
+/** Fetches the jar (Maven's ~/.m2 caches it) and extracts the definitions once. */
+export function ensureDefinitions() {
+  if (existsSync(definitionsDir) && readdirSync(definitionsDir).some((f) => f.endsWith('.json'))) {
+    return definitionsDir;
+  }
+  mkdirSync(target, { recursive: true });
+  if (!existsSync(jar)) {
+    // flock: two generate runs (turbo in two worktrees, a test) never race on target/.
+    run(
+      'flock',
+      [
+        join(target, '.fetch.lock'),
+        'mvn',
+        '-B',
+        '-q',
+        'org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy',
+        `-Dartifact=org.apache.kafka:kafka-clients:${KAFKA_VERSION}`,
+        `-DoutputDirectory=${target}`,
+      ],
+      target,
+    );
+  }
+  const extractDir = join(target, `kafka-clients-${KAFKA_VERSION}`);
+  const tmp = `${extractDir}.tmp-${process.pid}`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  run('jar', ['xf', jar, 'common/message'], tmp);
+  rmSync(extractDir, { recursive: true, force: true });
+  mkdirSync(extractDir, { recursive: true });
+  // rename the extracted tree into place in one step
+  spawnSync('mv', [join(tmp, 'common'), join(extractDir, 'common')]);
+  rmSync(tmp, { recursive: true, force: true });
+  return definitionsDir;
+}
+
+const written = new Set();
+function write(path, content) {
+  written.add(path);
+  if (existsSync(path) && readFileSync(path, 'utf8') === content) return;
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, content);
+}
+
+function main() {
+  const dir = ensureDefinitions();
+  const messages = loadDefinitions(dir);
+  if (messages.length < 190)
+    throw new Error(`expected ~197 definitions in ${dir}, found ${messages.length}`);
+
+  const fileOf = new Map(); // message name → module base name
+  const typeNames = new Set();
+  for (const m of messages) {
+    const base = m.apiKey !== null ? m.name.replace(/(Request|Response)$/, '') : m.name;
+    fileOf.set(m.name, base);
+    const gen = new MessageGenerator(m);
+    for (const s of [m.root, ...m.structs.values()]) {
+      const t = gen.typeName(s.name);
+      if (typeNames.has(t)) throw new Error(`generated type name ${t} is not unique`);
+      typeNames.add(t);
+    }
+  }
+
+  // One module per API (request and response) and per data/header message.
+  const byModule = new Map();
+  for (const m of messages) {
+    const base = fileOf.get(m.name);
+    if (!byModule.has(base)) byModule.set(base, []);
+    byModule.get(base).push(m);
+  }
+  for (const [base, ms] of byModule) {
+    const parts = ms.map((m) => new MessageGenerator(m).generate());
+    // Imports appear once: keep the first module's header, drop the others' header lines.
+    const [first, ...rest] = parts;
+    const body = rest.map((p) =>
+      p
+        .split('\n')
+        .filter((l) => !/^(import |\/\/ Generated|\/\* eslint)/.test(l))
+        .join('\n'),
+    );
+    write(join(out, 'messages', `${base}.ts`), [first, ...body].join('\n'));
+  }
+
+  // apis.ts: one typed entry per API key.
+  const apis = [];
+  const byKey = new Map();
+  for (const m of messages) {
+    if (m.apiKey === null) continue;
+    if (!byKey.has(m.apiKey)) byKey.set(m.apiKey, {});
+    byKey.get(m.apiKey)[m.type] = m;
+  }
+  const lines = [
+    '// Generated by scripts/generate.mjs: do not edit.',
+    "import { defineApi, defineMessage } from '../api.js';",
+  ];
+  for (const [base] of byModule) lines.push(`import * as ${base} from './messages/${base}.js';`);
+  lines.push('');
+  lines.push(
+    `/** Every API of Apache Kafka ${KAFKA_VERSION}, by name (the definition's name without Request/Response). */`,
+  );
+  lines.push('export const apis = {');
+  const sorted = [...byKey.entries()].sort((a, b) => a[0] - b[0]);
+  for (const [key, { request, response }] of sorted) {
+    if (!request || !response)
+      throw new Error(`API key ${key} lacks a request or a response definition`);
+    const base = fileOf.get(request.name);
+    const v = request.validVersions;
+    const f = request.flexibleVersions;
+    const flexible = isEmpty(f) ? 'none' : f.hi === MAX_VERSION ? `${f.lo}+` : `${f.lo}-${f.hi}`;
+    apis.push(base);
+    lines.push(
+      `  ${base}: defineApi<${base}.${request.name}, ${base}.${request.name}Input, ${base}.${response.name}, ${base}.${response.name}Input>({`,
+      `    apiKey: ${key},`,
+      `    name: '${base}',`,
+      `    minVersion: ${v.lo},`,
+      `    maxVersion: ${v.hi},`,
+      `    flexibleVersions: '${flexible}',`,
+      `    firstFlexibleVersion: ${isEmpty(f) ? 'null' : f.lo},`,
+      `    latestVersionUnstable: ${request.latestVersionUnstable},`,
+      `    encodeRequestInto: ${base}.encode${request.name}Into,`,
+      `    decodeRequestFrom: ${base}.decode${request.name}From,`,
+      `    encodeResponseInto: ${base}.encode${response.name}Into,`,
+      `    decodeResponseFrom: ${base}.decode${response.name}From,`,
+      `  }),`,
+    );
+  }
+  lines.push('} as const;', '');
+  lines.push(
+    `/** Messages that are not requests or responses: the headers and the data formats (consumer protocol, Raft records…). */`,
+  );
+  lines.push('export const messages = {');
+  for (const m of messages) {
+    if (m.apiKey !== null) continue;
+    const base = fileOf.get(m.name);
+    lines.push(
+      `  ${m.name}: defineMessage<${base}.${m.name}, ${base}.${m.name}Input>({`,
+      `    name: '${m.name}',`,
+      `    minVersion: ${m.validVersions.lo},`,
+      `    maxVersion: ${m.validVersions.hi},`,
+      `    encodeInto: ${base}.encode${m.name}Into,`,
+      `    decodeFrom: ${base}.decode${m.name}From,`,
+      `  }),`,
+    );
+  }
+  lines.push('} as const;', '');
+  lines.push('export type ApiName = keyof typeof apis;', '');
+  write(join(out, 'apis.ts'), lines.join('\n'));
+
+  // types.ts: every interface, for `import type { ProduceRequest } from '@streamwright/kafka-protocol'`.
+  write(
+    join(out, 'types.ts'),
+    [
+      '// Generated by scripts/generate.mjs: do not edit.',
+      ...[...byModule.keys()].map((b) => `export type * from './messages/${b}.js';`),
+      '',
+    ].join('\n'),
+  );
+
+  // schema.ts: the normalised definitions, for the schema-driven tests.
+  const plain = messages.map((m) => ({ ...m, structs: Object.fromEntries(m.structs) }));
+  write(
+    join(out, 'schema.ts'),
+    `// Generated by scripts/generate.mjs: do not edit.\nimport type { MessageDefinition } from '../schema-types.js';\n\nexport const definitions: MessageDefinition[] = ${JSON.stringify(plain)};\n`,
+  );
+
+  // Remove modules of definitions that no longer exist.
+  const walk = (d) => {
+    if (!existsSync(d)) return;
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (!written.has(p)) rmSync(p);
+    }
+  };
+  walk(out);
+  console.log(
+    `kafka-protocol: generated ${messages.length} definitions (${apis.length} APIs) from kafka-clients ${KAFKA_VERSION}`,
+  );
+}
+
+main();
