@@ -225,7 +225,29 @@ export interface Backend {
    * only what it opened. Optional: without it the threads share this backend.
    */
   forThread?(threadName: string): Backend;
+  /**
+   * Optional capability: the brokers (or other remote parts) the backend cannot reach right now,
+   * and since when — what the application waits for during an outage (app.status.waitingFor).
+   * The Kafka backend reports a broker from its first failed connection attempt (dated from when
+   * its connection was lost) until a connection to it succeeds again; its clients keep retrying
+   * meanwhile (reconnect backoff, no attempt limit). Absent on backends with nothing remote.
+   */
+  health?(): BackendHealth;
+  /** With health(): calls `listener` on every change of it; returns its removal. */
+  onHealthChange?(listener: (health: BackendHealth) => void): () => void;
   close(): Promise<void>;
+}
+
+/** What a backend cannot reach now (Backend#health). */
+export interface BackendHealth {
+  unreachable: {
+    /** `host:port` of the broker as dialled. */
+    broker: string;
+    /** Epoch ms since which it has been unreachable. */
+    since: number;
+    /** The last attempt's error. */
+    error: string;
+  }[];
 }
 
 // ---- application lifecycle, status and metrics --------------------------------------------------

@@ -1,12 +1,15 @@
-// The Apache Kafka backend: the engine's Backend on a real Kafka cluster through kafkajs 2.2.4.
-// Admin operations go through kafkajs' admin client; produce (record batches the engine encodes),
-// fetch at explicit offsets and the consumer-group protocol through the Cluster underneath
-// (kafkajs-internals.ts explains why).
+// The Apache Kafka backend: the engine's Backend on a real Kafka cluster through the engine's own
+// Kafka client (client/: connections, version negotiation, TLS, SASL, metadata, coordinators,
+// reconnects) and the protocol layer generated from Kafka's message definitions
+// (@streamwright/kafka-protocol). Admin requests in kafka-admin.ts, produce of the record batches
+// the engine encodes in kafka-produce.ts, fetch at explicit offsets in kafka-fetch.ts, the
+// consumer-group protocol in kafka-group-member.ts.
 // Names follow Kafka Streams: the group id is the application.id, the internal topics are the
 // engine's `<application.id>-<name>-repartition|-changelog`, client ids `<thread>-consumer`.
-import kafkajs, { type SASLOptions } from 'kafkajs';
+import type { ConnectionOptions as TlsConnectionOptions } from 'node:tls';
 import type {
   Backend,
+  BackendHealth,
   FetchRequest,
   FetchResponse,
   GroupMember,
@@ -20,29 +23,40 @@ import type {
 } from '../../api.js';
 import { BackendClosedError, EngineError, UnknownTopicError } from '../../errors.js';
 import { rangeAssignor, roundRobinAssignor } from '../embedded/assignors.js';
+import { KafkaCluster } from './client/cluster.js';
+import type { BrokerConnection } from './client/connection.js';
+import { errorType, KafkaConnectionError } from './client/errors.js';
+import { HealthTracker } from './client/health.js';
+import { protocolError } from './client/protocol.js';
+import {
+  createTopics,
+  deleteTopics,
+  EARLIEST,
+  LATEST,
+  listOffsets,
+  listTopicNames,
+  topicConfig,
+} from './kafka-admin.js';
 import { KafkaFetcher, type FetchOptions } from './kafka-fetch.js';
 import { KafkaGroupMember, type GroupTimings } from './kafka-group-member.js';
 import { KafkaProducer } from './kafka-produce.js';
 import { threadView } from './kafka-thread-view.js';
-import { createCluster, kafkaErrorType, type Broker, type Cluster } from './kafkajs-internals.js';
 import { checkTlsOptions, connectError, type KafkaBackendOptions } from './kafka-connection.js';
 import { firstContact } from './kafka-first-contact.js';
 
 export type { KafkaBackendOptions } from './kafka-connection.js';
-
-const { Kafka, logLevel, ConfigResourceTypes, ConfigSource } = kafkajs;
 
 export interface KafkaBackend extends Backend {
   readonly kind: 'kafka';
   readonly bootstrapServers: string[];
 }
 
-/** Connects (admin and producer) and resolves once the cluster answered. */
+/** Connects (a first contact with the cluster) and resolves once the cluster answered. */
 export async function createKafkaBackend(options: KafkaBackendOptions): Promise<KafkaBackend> {
   if (options.bootstrapServers.length === 0)
     throw new EngineError('UNSUPPORTED_CONFIG', 'the Kafka backend needs bootstrap servers');
   checkTlsOptions(options);
-  const backend = new KafkajsBackend(options);
+  const backend = new KafkaClientBackend(options);
   try {
     await backend.connect();
   } catch (error) {
@@ -53,45 +67,54 @@ export async function createKafkaBackend(options: KafkaBackendOptions): Promise<
 }
 
 const COORDINATOR_MOVED = new Set([
-  'NOT_COORDINATOR_FOR_GROUP',
-  'GROUP_COORDINATOR_NOT_AVAILABLE',
-  'GROUP_LOAD_IN_PROGRESS',
+  'NOT_COORDINATOR',
+  'COORDINATOR_NOT_AVAILABLE',
+  'COORDINATOR_LOAD_IN_PROGRESS',
 ]);
 
 /** Transient while a new topic's leaders are elected or metadata travels (KRaft). */
 const LEADER_MOVED = new Set([
-  'NOT_LEADER_FOR_PARTITION',
+  'NOT_LEADER_OR_FOLLOWER',
   'LEADER_NOT_AVAILABLE',
   'UNKNOWN_TOPIC_OR_PARTITION',
   'UNKNOWN_LEADER_EPOCH',
+  'FENCED_LEADER_EPOCH',
 ]);
 
-/** Retries `op` while Kafka reports a leader it is still electing or moving (≈ 10 s at most). */
-async function retryingLeaders<T>(op: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await op();
-    } catch (error) {
-      const type = kafkaErrorType(error);
-      if (attempt >= 30 || type === undefined || !LEADER_MOVED.has(type)) throw error;
-      await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** attempt, 500)));
-    }
-  }
-}
+/** default.api.timeout.ms (60 s): how long an admin call waits out an unreachable cluster. */
+const ADMIN_DEADLINE_MS = 60_000;
 
 function tpKey(topic: string, partition: number): string {
   return `${topic}:${partition}`;
 }
 
-class KafkajsBackend implements KafkaBackend {
+/** Node's TLS options of the backend's `ssl` option (undefined: plain TCP). */
+function tlsOptions(options: KafkaBackendOptions): TlsConnectionOptions | undefined {
+  const ssl = options.ssl;
+  if (ssl === undefined || ssl === false) return undefined;
+  if (ssl === true) return {};
+  return {
+    ...(ssl.ca !== undefined ? { ca: ssl.ca } : {}),
+    ...(ssl.cert !== undefined ? { cert: ssl.cert } : {}),
+    ...(ssl.key !== undefined ? { key: ssl.key } : {}),
+    ...(ssl.passphrase !== undefined ? { passphrase: ssl.passphrase } : {}),
+    ...(ssl.rejectUnauthorized !== undefined
+      ? { rejectUnauthorized: ssl.rejectUnauthorized }
+      : {}),
+  };
+}
+
+class KafkaClientBackend implements KafkaBackend {
   readonly kind = 'kafka' as const;
   readonly bootstrapServers: string[];
-  readonly #kafka: InstanceType<typeof Kafka>;
-  readonly #admin: ReturnType<InstanceType<typeof Kafka>['admin']>;
+  /** Unreachable brokers, reported by every client of the backend (health()). */
+  readonly #health = new HealthTracker();
+  /** Admin requests, commits and committed offsets (never behind a long-polled fetch). */
+  readonly #admin: KafkaCluster;
   /** The backend's producer, on connections of its own (a fetch's long poll never delays it). */
-  readonly #producerCluster: Cluster;
+  readonly #producerCluster: KafkaCluster;
   readonly #producer: KafkaProducer;
-  readonly #cluster: Cluster;
+  readonly #cluster: KafkaCluster;
   readonly #timings: GroupTimings;
   readonly #logger: { warn(obj: object, msg?: string): void };
   readonly #partitionCounts = new Map<string, number>();
@@ -101,18 +124,20 @@ class KafkajsBackend implements KafkaBackend {
   readonly #views = new Set<() => Promise<void>>();
   /** The backend's own fetches and those of the thread views, whose kept records a delete drops. */
   readonly #fetchers = new Set<KafkaFetcher>();
+  /** Every client the backend made (closed with it), with the topics a delete makes them forget. */
+  readonly #clusters = new Set<KafkaCluster>();
   readonly #fetcher: KafkaFetcher;
   #closed: Promise<void> | null = null;
 
   constructor(private readonly options: KafkaBackendOptions) {
     this.bootstrapServers = options.bootstrapServers;
     this.#logger = options.logger ?? { warn: () => {} };
-    this.#kafka = this.#client(options.clientId ?? 'streamwright');
-    this.#admin = this.#kafka.admin();
+    const clientId = options.clientId ?? 'streamwright';
+    this.#admin = this.#client(clientId);
     // Record batches encoded by the engine, acks=all for every send (kafka-produce.ts).
-    this.#producerCluster = createCluster(this.#kafka);
+    this.#producerCluster = this.#client(clientId);
     this.#producer = new KafkaProducer(this.#producerCluster, (t) => this.#partitions(t));
-    this.#cluster = createCluster(this.#kafka);
+    this.#cluster = this.#client(clientId);
     this.#fetcher = new KafkaFetcher(this.#cluster, (t, p) => this.#range(t, p));
     this.#fetchers.add(this.#fetcher);
     this.#timings = {
@@ -122,50 +147,54 @@ class KafkajsBackend implements KafkaBackend {
     };
   }
 
-  /** A kafkajs client with this backend's settings under `clientId` (`retries`: kafkajs' 8). */
-  #client(clientId: string, retries = 8): InstanceType<typeof Kafka> {
-    const logger = this.#logger;
-    const { ssl, sasl } = this.options;
-    return new Kafka({
-      brokers: this.options.bootstrapServers,
+  /** A client of the cluster with this backend's settings under `clientId`. */
+  #client(clientId: string, track = true): KafkaCluster {
+    const tls = tlsOptions(this.options);
+    const cluster = new KafkaCluster({
+      bootstrapServers: this.options.bootstrapServers,
       clientId,
-      ...(ssl !== undefined && ssl !== false ? { ssl } : {}),
-      ...(sasl !== undefined ? { sasl: { ...sasl } as SASLOptions } : {}),
-      connectionTimeout: 10_000,
-      requestTimeout: 60_000,
-      retry: { retries, initialRetryTime: 200, maxRetryTime: 5_000 },
-      logLevel: logLevel.WARN,
-      // kafkajs logs every error response of a connection (a coordinator still loading, a
-      // rebalance in progress); the backend handles those where they surface, so only the
-      // other namespaces' warnings go on.
-      logCreator:
-        () =>
-        ({ namespace, log }) => {
-          if (namespace !== 'Connection')
-            logger.warn({ kafkajs: namespace, ...log }, String(log.message));
-        },
+      ...(tls ? { tls } : {}),
+      ...(this.options.sasl ? { sasl: { ...this.options.sasl } } : {}),
+      health: this.#health,
+      logger: this.#logger,
     });
+    if (track) this.#clusters.add(cluster);
+    return cluster;
   }
 
   async connect(): Promise<void> {
-    // First one connection without kafkajs' retries, so that what no retry can fix (a certificate
-    // that does not verify, a refused handshake or SASL login) fails at once (kafka-first-contact.ts).
-    const probe = this.#client(this.options.clientId ?? 'streamwright', 0);
+    // A first contact (bounded retries, kafka-first-contact.ts): what no retry can fix (a
+    // certificate that does not verify, a refused handshake or SASL login) fails at once, and a
+    // cluster that is not there yet is waited for a while, not forever.
     await firstContact(async () => {
-      const admin = probe.admin();
+      const probe = this.#client(this.options.clientId ?? 'streamwright', false);
       try {
-        await admin.connect();
+        await probe.metadata([]);
       } finally {
-        await admin.disconnect().catch(() => {});
+        probe.close();
       }
     });
-    await this.#admin.connect();
-    await this.#producerCluster.connect();
-    await this.#cluster.connect();
+  }
+
+  /** Brokers the backend cannot reach now, and since when (Backend#health). */
+  health(): BackendHealth {
+    return this.#health.health();
+  }
+
+  onHealthChange(listener: (health: BackendHealth) => void): () => void {
+    return this.#health.onChange(listener);
   }
 
   #open(): void {
     if (this.#closed) throw new BackendClosedError();
+  }
+
+  /** An admin call, retried through lost connections and moving leaders for up to 60 s. */
+  #adminCall<T>(what: string, op: () => Promise<T>, deadlineMs = ADMIN_DEADLINE_MS): Promise<T> {
+    return this.#admin.retrying(what, op, {
+      maxAttempts: 30,
+      deadline: Date.now() + deadlineMs,
+    });
   }
 
   async createTopics(
@@ -177,56 +206,42 @@ class KafkajsBackend implements KafkaBackend {
     }[],
   ): Promise<void> {
     this.#open();
-    const existing = new Set(await this.#admin.listTopics());
+    const existing = new Set(await this.#adminCall('listing topics', () => listTopicNames(this.#admin)));
     const missing = topics.filter((t) => !existing.has(t.name));
     if (missing.length === 0) return;
-    try {
-      // Not kafkajs' waitForLeaders: its wait gives up on KRaft's UNKNOWN_TOPIC_OR_PARTITION
-      // while the new topic's metadata travels. The wait below retries through it.
-      await this.#admin.createTopics({
-        waitForLeaders: false,
-        topics: missing.map((t) => ({
-          topic: t.name,
-          numPartitions: t.partitions,
-          ...(this.options.replicationFactor !== undefined
-            ? { replicationFactor: this.options.replicationFactor }
-            : {}),
-          configEntries: Object.entries(t.config ?? {}).map(([name, value]) => ({
-            name,
-            value: String(value),
-          })),
-        })),
-      });
-    } catch (error) {
-      // Another instance of the application may have created them a moment ago.
-      const type = kafkaErrorType(error);
-      const already = (error as { errors?: unknown[] }).errors?.every(
-        (e) => kafkaErrorType(e) === 'TOPIC_ALREADY_EXISTS',
+    // Another instance of the application may have created them a moment ago: an existing
+    // topic is no error (createTopics leaves TOPIC_ALREADY_EXISTS out).
+    const failures = await this.#adminCall('creating topics', () =>
+      createTopics(this.#admin, missing, this.options.replicationFactor),
+    );
+    if (failures.length > 0)
+      throw new EngineError(
+        'INVALID_TOPIC_CONFIG',
+        `creating topics ${missing.map((t) => t.name).join(', ')} failed: ${failures.map((f) => `${f.name}: ${f.error.message}`).join('; ')}`,
+        { cause: failures[0]!.error },
       );
-      if (type !== 'TOPIC_ALREADY_EXISTS' && !already)
-        throw new EngineError(
-          'INVALID_TOPIC_CONFIG',
-          `creating topics ${missing.map((t) => t.name).join(', ')} failed: ${(error as Error).message}`,
-          { cause: error },
-        );
-    }
-    // Ready once every partition has a leader that answers for its offsets.
-    for (const t of missing) await retryingLeaders(() => this.#admin.fetchTopicOffsets(t.name));
+    // Ready once every partition has a leader that answers for its offsets (retried through
+    // KRaft's UNKNOWN_TOPIC_OR_PARTITION while the new topic's metadata travels).
+    for (const t of missing) await this.#offsets(t.name, LATEST);
     for (const t of missing) this.#partitionCounts.set(t.name, t.partitions);
   }
 
   async deleteTopics(names: string[]): Promise<void> {
     this.#open();
-    const existing = new Set(await this.#admin.listTopics());
+    const existing = new Set(await this.#adminCall('listing topics', () => listTopicNames(this.#admin)));
     const doomed = names.filter((n) => existing.has(n));
     for (const n of names) this.#partitionCounts.delete(n);
     for (const f of this.#fetchers) f.forget(names);
-    if (doomed.length > 0) await this.#admin.deleteTopics({ topics: doomed, timeout: 30_000 });
+    for (const c of this.#clusters) c.forget(names);
+    if (doomed.length > 0)
+      await this.#adminCall('deleting topics', () => deleteTopics(this.#admin, doomed));
   }
 
   async listTopics(): Promise<TopicDescription[]> {
     this.#open();
-    const names = (await this.#admin.listTopics()).filter((n) => !n.startsWith('__'));
+    const names = (await this.#adminCall('listing topics', () => listTopicNames(this.#admin))).filter(
+      (n) => !n.startsWith('__'),
+    );
     const out: TopicDescription[] = [];
     for (const name of names.sort()) {
       const d = await this.describeTopic(name);
@@ -237,26 +252,38 @@ class KafkajsBackend implements KafkaBackend {
 
   async describeTopic(name: string): Promise<TopicDescription | null> {
     this.#open();
-    if (!(await this.#admin.listTopics()).includes(name)) return null;
-    const offsets = await retryingLeaders(() => this.#admin.fetchTopicOffsets(name));
-    this.#partitionCounts.set(name, offsets.length);
-    const described = await this.#admin.describeConfigs({
-      includeSynonyms: false,
-      resources: [{ type: ConfigResourceTypes.TOPIC, name }],
-    });
-    const config: Record<string, string> = {};
-    // The topic's own settings, as Kafka's describe lists them without the broker defaults.
-    for (const e of described.resources[0]?.configEntries ?? [])
-      if (e.configSource === ConfigSource.TOPIC_CONFIG) config[e.configName] = e.configValue;
+    const names = await this.#adminCall('listing topics', () => listTopicNames(this.#admin));
+    if (!names.includes(name)) return null;
+    const earliest = await this.#offsets(name, EARLIEST);
+    const latest = await this.#offsets(name, LATEST);
+    this.#partitionCounts.set(name, latest.size);
+    const config = await this.#adminCall(`describing ${name}`, () => topicConfig(this.#admin, name));
     return {
       name,
-      partitions: offsets.length,
+      partitions: latest.size,
       config,
       internal: name.endsWith('-repartition') || name.endsWith('-changelog'),
-      offsets: offsets
-        .map((o) => ({ partition: o.partition, earliest: Number(o.low), latest: Number(o.high) }))
+      offsets: [...latest]
+        .map(([partition, high]) => ({
+          partition,
+          earliest: earliest.get(partition) ?? 0,
+          latest: high,
+        }))
         .sort((a, b) => a.partition - b.partition),
     };
+  }
+
+  /**
+   * ListOffsets of every partition of `topic`, retried while leaders are elected or metadata
+   * travels (≈ 10 s at most, as before) and through lost connections.
+   */
+  #offsets(topic: string, at: bigint, deadlineMs = ADMIN_DEADLINE_MS): Promise<Map<number, number>> {
+    return this.#admin.retrying(`listing offsets of ${topic}`, () => listOffsets(this.#admin, topic, at), {
+      maxAttempts: 30,
+      deadline: Date.now() + deadlineMs,
+      retriable: (e) =>
+        e instanceof KafkaConnectionError || LEADER_MOVED.has(errorType(e) ?? ''),
+    });
   }
 
   async #partitions(topic: string): Promise<number> {
@@ -278,8 +305,13 @@ class KafkajsBackend implements KafkaBackend {
   /** A stream thread's own producer and fetch connections (kafka-thread-view.ts). */
   forThread(threadName: string): Backend {
     this.#open();
+    const made: KafkaCluster[] = [];
     const view = threadView(this, threadName, {
-      client: (clientId) => this.#client(clientId),
+      client: (clientId) => {
+        const cluster = this.#client(clientId);
+        made.push(cluster);
+        return cluster;
+      },
       partitionsOf: (topic) => this.#partitions(topic),
       range: (topic, partition) => this.#range(topic, partition),
       open: () => this.#open(),
@@ -287,7 +319,10 @@ class KafkajsBackend implements KafkaBackend {
         this.#fetchers.add(fetcher);
         return () => this.#fetchers.delete(fetcher);
       },
-      closed: () => this.#views.delete(view.close),
+      closed: () => {
+        this.#views.delete(view.close);
+        for (const c of made) this.#clusters.delete(c);
+      },
     });
     this.#views.add(view.close);
     return view;
@@ -295,22 +330,22 @@ class KafkajsBackend implements KafkaBackend {
 
   async offsetForTimestamp(tp: TopicPartition, timestamp: number): Promise<number | null> {
     this.#open();
-    const found = await retryingLeaders(() =>
-      this.#admin.fetchTopicOffsetsByTimestamp(tp.topic, timestamp),
-    );
-    const entry = found.find((e) => e.partition === tp.partition);
-    if (!entry) return null;
-    const offset = Number(entry.offset);
+    const found = await this.#offsets(tp.topic, BigInt(timestamp));
+    const offset = found.get(tp.partition);
+    if (offset === undefined) return null;
     // Kafka answers -1 (or the log end) when no record is at or after the timestamp.
     const range = await this.#range(tp.topic, tp.partition);
     return offset < 0 || offset >= range.latest ? null : offset;
   }
 
+  /** A partition's [earliest, latest) offsets; waits out an unreachable cluster (fetch resets). */
   async #range(topic: string, partition: number): Promise<{ earliest: number; latest: number }> {
-    const offsets = await retryingLeaders(() => this.#admin.fetchTopicOffsets(topic));
-    const o = offsets.find((x) => x.partition === partition);
-    if (!o) throw new UnknownTopicError(topic);
-    return { earliest: Number(o.low), latest: Number(o.high) };
+    const earliest = await this.#offsets(topic, EARLIEST, Infinity);
+    const latest = await this.#offsets(topic, LATEST, Infinity);
+    const low = earliest.get(partition);
+    const high = latest.get(partition);
+    if (low === undefined || high === undefined) throw new UnknownTopicError(topic);
+    return { earliest: low, latest: high };
   }
 
   async fetch(
@@ -342,8 +377,7 @@ class KafkajsBackend implements KafkaBackend {
     const assignor = options?.assignor;
     // Its own client (Kafka's client.id, e.g. `<app>-StreamThread-1-consumer`, prefixes the member
     // id the coordinator gives it) and its own connections (see KafkaGroupMember's constructor).
-    const cluster = createCluster(this.#client(options?.clientId ?? `${groupId}-consumer`));
-    await cluster.connect();
+    const cluster = this.#client(options?.clientId ?? `${groupId}-consumer`);
     const member = new KafkaGroupMember(
       cluster,
       groupId,
@@ -361,12 +395,18 @@ class KafkajsBackend implements KafkaBackend {
     let members = this.#members.get(groupId);
     if (!members) this.#members.set(groupId, (members = new Set()));
     members.add(member);
-    await member.start();
     const leave = member.leave.bind(member);
     member.leave = async () => {
       await leave();
       members.delete(member);
+      this.#clusters.delete(cluster);
     };
+    try {
+      await member.start();
+    } catch (error) {
+      await member.leave();
+      throw error;
+    }
     return member;
   }
 
@@ -391,20 +431,33 @@ class KafkajsBackend implements KafkaBackend {
       list.push(o);
     }
     for (const [m, list] of byMember) {
-      const topics = new Map<string, { partition: number; offset: string }[]>();
+      const topics = new Map<string, { partitionIndex: number; committedOffset: bigint }[]>();
       for (const o of list) {
         let ps = topics.get(o.topic);
         if (!ps) topics.set(o.topic, (ps = []));
-        ps.push({ partition: o.partition, offset: String(o.offset) });
+        ps.push({ partitionIndex: o.partition, committedOffset: BigInt(o.offset) });
       }
-      await this.#atCoordinator(groupId, (coordinator) =>
-        coordinator.offsetCommit({
+      await this.#atCoordinator(groupId, async (coordinator) => {
+        const answer = await coordinator.send('OffsetCommit', {
           groupId,
-          groupGenerationId: m?.generation() ?? -1,
+          generationIdOrMemberEpoch: m?.generation() ?? -1,
           memberId: m?.memberId ?? '',
-          topics: [...topics].map(([topic, partitions]) => ({ topic, partitions })),
-        }),
-      );
+          groupInstanceId: null,
+          retentionTimeMs: -1n,
+          topics: [...topics].map(([name, partitions]) => ({
+            name,
+            partitions: partitions.map((p) => ({
+              ...p,
+              committedLeaderEpoch: -1,
+              committedMetadata: null,
+            })),
+          })),
+        });
+        for (const t of answer.topics)
+          for (const p of t.partitions)
+            if (p.errorCode !== 0)
+              throw protocolError(p.errorCode, { group: groupId, topic: t.name, partition: p.partitionIndex });
+      });
     }
   }
 
@@ -412,44 +465,60 @@ class KafkajsBackend implements KafkaBackend {
     this.#open();
     const out = new Map<string, number>();
     if (tps.length === 0) return out;
-    const topics = new Map<string, { partition: number }[]>();
+    const topics = new Map<string, number[]>();
     for (const tp of tps) {
       let ps = topics.get(tp.topic);
       if (!ps) topics.set(tp.topic, (ps = []));
-      ps.push({ partition: tp.partition });
+      ps.push(tp.partition);
     }
-    const fetched = await this.#atCoordinator(groupId, (coordinator) =>
-      coordinator.offsetFetch({
+    const fetched = await this.#atCoordinator(groupId, async (coordinator) => {
+      const answer = await coordinator.send('OffsetFetch', {
         groupId,
-        topics: [...topics].map(([topic, partitions]) => ({ topic, partitions })),
-      }),
-    );
-    for (const t of fetched.responses)
+        topics: [...topics].map(([name, partitionIndexes]) => ({ name, partitionIndexes })),
+        groups: [],
+        requireStable: false,
+      });
+      if ((answer.errorCode ?? 0) !== 0) throw protocolError(answer.errorCode!, { group: groupId });
+      for (const t of answer.topics)
+        for (const p of t.partitions)
+          if (p.errorCode !== 0)
+            throw protocolError(p.errorCode, { group: groupId, topic: t.name, partition: p.partitionIndex });
+      return answer.topics;
+    });
+    for (const t of fetched)
       for (const p of t.partitions) {
-        const offset = Number(p.offset);
-        if (offset >= 0) out.set(tpKey(t.topic, p.partition), offset);
+        const offset = Number(p.committedOffset);
+        if (offset >= 0) out.set(tpKey(t.name, p.partitionIndex), offset);
       }
     return out;
   }
 
   /**
    * A request to the group's coordinator, retried while the coordinator moves or loads (the
-   * offsets topic is created on a cluster's first group request).
+   * offsets topic is created on a cluster's first group request, 20 attempts as before) and
+   * through lost connections (an outage is waited out).
    */
-  async #atCoordinator<T>(
+  #atCoordinator<T>(
     groupId: string,
-    request: (coordinator: Broker) => Promise<T>,
+    request: (coordinator: BrokerConnection) => Promise<T>,
   ): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await request(await this.#cluster.findGroupCoordinator({ groupId }));
-      } catch (error) {
-        const type = kafkaErrorType(error);
-        if (attempt >= 20 || type === undefined || !COORDINATOR_MOVED.has(type)) throw error;
-        await this.#cluster.refreshMetadata().catch(() => {});
-        await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, 1000)));
-      }
-    }
+    return this.#admin.retrying(
+      `a request to group ${groupId}'s coordinator`,
+      async () => {
+        try {
+          return await request(await this.#admin.coordinator('group', groupId));
+        } catch (error) {
+          if (error instanceof KafkaConnectionError || COORDINATOR_MOVED.has(errorType(error) ?? ''))
+            this.#admin.forgetCoordinator('group', groupId);
+          throw error;
+        }
+      },
+      {
+        maxAttempts: 21,
+        retriable: (e) =>
+          e instanceof KafkaConnectionError || COORDINATOR_MOVED.has(errorType(e) ?? ''),
+      },
+    );
   }
 
   close(): Promise<void> {
@@ -457,9 +526,7 @@ class KafkajsBackend implements KafkaBackend {
       for (const members of this.#members.values())
         for (const m of [...members]) await m.leave().catch(() => {});
       for (const close of [...this.#views]) await close();
-      await this.#producerCluster.disconnect().catch(() => {});
-      await this.#admin.disconnect().catch(() => {});
-      await this.#cluster.disconnect().catch(() => {});
+      for (const c of this.#clusters) c.close();
     })();
     return this.#closed;
   }

@@ -4,14 +4,14 @@
 // mechanism and user (never the password).
 import { createSecureContext } from 'node:tls';
 import { EngineError } from '../../errors.js';
+import { KafkaSaslAuthenticationError, KafkaTlsError } from './client/errors.js';
 import {
   certificateSubject,
   isCertificateNotVerified,
   isClientCertificateRefused,
   isTlsRefused,
   tlsAlert,
-  unwrapKafkajsError,
-} from './kafka-first-contact.js';
+} from './client/socket-errors.js';
 
 export interface KafkaBackendOptions {
   /** bootstrap.servers: `host:port` entries (use 127.0.0.1, not localhost: Node may pick ::1). */
@@ -26,7 +26,7 @@ export interface KafkaBackendOptions {
   heartbeatIntervalMs?: number;
   /** The rebalance timeout, max.poll.interval.ms (default 300 000). */
   rebalanceTimeoutMs?: number;
-  /** Where kafkajs' and the group members' warnings go. */
+  /** Where the client's warnings go (retries through an outage, group membership). */
   logger?: { warn(obj: object, msg?: string): void };
   /**
    * TLS to the brokers (security.protocol SSL or SASL_SSL): `true` trusts the system's CAs;
@@ -56,9 +56,8 @@ export interface KafkaSaslOptions {
 
 /** Why connecting failed, naming the brokers and what they refused. */
 export function connectError(options: KafkaBackendOptions, failure: unknown): Error {
-  const error = unwrapKafkajsError(failure);
+  const error = failure instanceof KafkaTlsError ? (failure.cause ?? failure) : failure;
   const brokers = options.bootstrapServers.join(',');
-  const name = (error as { name?: string }).name;
   const message = (error as Error).message;
   const sasl = options.sasl;
   const failed = (why: string) =>
@@ -67,7 +66,7 @@ export function connectError(options: KafkaBackendOptions, failure: unknown): Er
       `connecting to Kafka at ${brokers} (${securityProtocol(options)}) failed: ${why}`,
       { cause: error },
     );
-  if (name === 'KafkaJSSASLAuthenticationError' && sasl !== undefined)
+  if (failure instanceof KafkaSaslAuthenticationError && sasl !== undefined)
     return new EngineError(
       'BACKEND_CONNECT_FAILED',
       `Kafka at ${brokers} refused SASL ${sasl.mechanism.toUpperCase()} authentication as user "${sasl.username}" (wrong user name or password, or a mechanism the listener does not enable): ${message}`,
@@ -75,7 +74,7 @@ export function connectError(options: KafkaBackendOptions, failure: unknown): Er
     );
   if (isCertificateNotVerified(error))
     return failed(
-      `the broker's certificate did not verify: ${message.replace(/^Connection error: /, '')} (${(error as { code: string }).code}); trust the CA that signed it`,
+      `the broker's certificate did not verify: ${message} (${(error as { code: string }).code}); trust the CA that signed it`,
     );
   if (isTlsRefused(error)) {
     const alert = tlsAlert(error);
@@ -91,14 +90,14 @@ export function connectError(options: KafkaBackendOptions, failure: unknown): Er
       `the broker refused the client certificate${subject ? ` "${subject}"` : ''} (${alert}): it does not trust the CA that signed it, or the certificate expired, was revoked or is not for client authentication`,
     );
   }
-  if (typeof name === 'string' && name.startsWith('KafkaJS')) return failed(message);
-  return error instanceof Error ? error : new Error(String(error));
+  if (error instanceof EngineError) return error;
+  return failed(message);
 }
 
 /**
  * Checks the client certificate before any connection: one that does not parse, a key that does
- * not match it or a wrong passphrase would otherwise fail every connection attempt (retried by
- * kafkajs) with an error that names none of them. (Node accepts any text as a CA: a bad one
+ * not match it or a wrong passphrase would otherwise fail every connection attempt with an error
+ * that names none of them. (Node accepts any text as a CA: a bad one
  * shows as a broker certificate that does not verify, which fails fast anyway.)
  */
 export function checkTlsOptions(options: KafkaBackendOptions): void {

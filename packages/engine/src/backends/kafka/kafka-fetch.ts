@@ -1,38 +1,19 @@
 // Kafka's fetch request at explicit offsets, as a Kafka Streams consumer issues it after seek():
-// the partitions are grouped by leader, one Fetch per broker, and the answer is turned into the
-// engine's StoredRecords. Records before the requested offset (a batch starts earlier), control
-// records and — under read_committed — aborted transactions' records are dropped, as the Java
-// consumer does; a partition whose fetched batch held only such records is fetched again from
-// after them, so a position never sticks on a transaction marker.
-import { createRequire } from 'node:module';
-import type {
-  FetchRequest,
-  FetchResponse,
-  Headers,
-  IsolationLevel,
-  StoredRecord,
-} from '../../api.js';
-import { readBatchHeader } from '@streamwright/log/reader';
-import { decodeBatchInto, lastOffsetOfBatch, NO_HEADERS } from '../embedded/batch-records.js';
+// the partitions are grouped by leader, one Fetch per broker (client/), and the answer is turned
+// into the engine's StoredRecords by the engine's batch decoder (kafka-record-sets.ts). Records
+// before the requested offset (a batch starts earlier), control records and — under
+// read_committed — aborted transactions' records are dropped, as the Java consumer does; a
+// partition whose fetched batch held only such records is fetched again from after them, so a
+// position never sticks on a transaction marker. A leader that moved is looked up again; a broker
+// that cannot be reached is waited for (the reconnect backoff), for as long as it takes.
+import type { FetchRequest, FetchResponse, IsolationLevel, StoredRecord } from '../../api.js';
+import { NO_HEADERS } from '../embedded/batch-records.js';
 import { FetchLeftovers, fromLeftovers } from '../embedded/fetch-leftovers.js';
 import { UnknownTopicError } from '../../errors.js';
-import type {
-  Cluster,
-  FetchTopicRequest,
-  RawMessage,
-  RawPartitionData,
-  Broker,
-} from './kafkajs-internals.js';
-
-type FetchArgs = Parameters<Broker['fetch']>[0];
-import { fetchRecordSets, kafkaErrorType } from './kafkajs-internals.js';
-
-const require = createRequire(import.meta.url);
-// kafkajs' own filter of aborted transactions' records (its consumer's Batch uses it).
-const filterAbortedMessages = require('kafkajs/src/consumer/filterAbortedMessages') as (o: {
-  messages: RawMessage[];
-  abortedTransactions: { producerId: string; firstOffset: string }[];
-}) => RawMessage[];
+import type { KafkaCluster } from './client/cluster.js';
+import { KafkaConnectionError } from './client/errors.js';
+import { protocolError } from './client/protocol.js';
+import { decodeRecordSet, type AbortedTransaction } from './kafka-record-sets.js';
 
 /** max.partition.fetch.bytes (Kafka's default, 1 MiB): what a partition is asked for at most. */
 const PARTITION_MAX_BYTES = 1024 * 1024;
@@ -49,8 +30,6 @@ const POLLS_PER_FETCH = 8;
 const INITIAL_RECORD_BYTES = 1024;
 /** A record's framing in a v2 batch besides key, value and headers (length, deltas, sizes). */
 const RECORD_OVERHEAD_BYTES = 12;
-/** A v2 batch's header: what must be there before a batch's size and offsets can be read. */
-const BATCH_HEADER_BYTES = 61;
 /** fetch.max.bytes (Kafka's default, 50 MiB). */
 const FETCH_MAX_BYTES = 50 * 1024 * 1024;
 
@@ -66,86 +45,6 @@ export type OffsetRange = (
   topic: string,
   partition: number,
 ) => Promise<{ earliest: number; latest: number }>;
-
-function headersOf(raw: RawMessage['headers']): Headers {
-  let headers: Record<string, string> | null = null;
-  for (const k in raw) {
-    const v = raw[k];
-    if (v === undefined) continue;
-    // The engine keeps one value per header key (the last, as Headers#lastHeader reads).
-    const last = Array.isArray(v) ? v[v.length - 1] : v;
-    if (last !== undefined) (headers ??= {})[k] = last.toString('utf8');
-  }
-  // Most records have none: one shared frozen object, as the embedded log's decoder gives them.
-  return headers ?? NO_HEADERS;
-}
-
-/**
- * The records of a partition's answer at or after `from`, without control records and (under
- * read_committed) aborted transactions' records, in one pass when no transaction was aborted.
- */
-function recordsOf(
-  topic: string,
-  data: RawPartitionData,
-  from: number,
-  readCommitted: boolean,
-): { records: StoredRecord[]; next: number | null } {
-  if (data.recordSet !== undefined)
-    return recordsOfSet(topic, data.partition, data.recordSet, from);
-  let messages = data.messages;
-  if (readCommitted && data.abortedTransactions && data.abortedTransactions.length > 0)
-    messages = filterAbortedMessages({
-      messages: messages.filter((m) => Number(m.offset) >= from),
-      abortedTransactions: data.abortedTransactions,
-    });
-  const records: StoredRecord[] = [];
-  for (const m of messages) {
-    const offset = Number(m.offset);
-    if (offset < from || m.isControlRecord) continue;
-    records.push({
-      topic,
-      partition: data.partition,
-      offset,
-      timestamp: Number(m.timestamp),
-      key: m.key,
-      value: m.value,
-      headers: headersOf(m.headers),
-    });
-  }
-  // Only filtered records came back: the next fetch starts after them (the messages are in
-  // offset order, so the last one is the last at or after `from` if any is).
-  const last = data.messages[data.messages.length - 1];
-  const lastOffset = last === undefined ? -1 : Number(last.offset);
-  const next = records.length === 0 && lastOffset >= from ? lastOffset + 1 : null;
-  return { records, next };
-}
-
-/**
- * The records of a v2 record set (read_uncommitted) at or after `from`, decoded by the engine's
- * batch decoder; a batch cut short at the end (the broker stops at maxBytes) is left for the
- * next fetch, control batches are skipped as the Java consumer skips them.
- */
-function recordsOfSet(
-  topic: string,
-  partition: number,
-  set: Buffer,
-  from: number,
-): { records: StoredRecord[]; next: number | null } {
-  const records: StoredRecord[] = [];
-  let last = -1;
-  for (let at = 0; at + BATCH_HEADER_BYTES <= set.length;) {
-    const size = 12 + set.readInt32BE(at + 8);
-    if (at + size > set.length) break;
-    const batch = set.subarray(at, at + size);
-    const header = readBatchHeader(batch);
-    decodeBatchInto(batch, header, topic, partition, from, records);
-    last = lastOffsetOfBatch(header);
-    at += size;
-  }
-  // Only skipped records (control batches, offsets before `from`) came back: continue after them.
-  const next = records.length === 0 && last >= from ? last + 1 : null;
-  return { records, next };
-}
 
 function aborted(signal: AbortSignal | undefined): Promise<'aborted'> | null {
   if (!signal) return null;
@@ -169,7 +68,7 @@ export class KafkaFetcher {
   readonly #kept: Kept = { highWatermarks: new Map(), recordBytes: new Map() };
 
   constructor(
-    private readonly cluster: Cluster,
+    private readonly cluster: KafkaCluster,
     private readonly offsetRange: OffsetRange,
   ) {}
 
@@ -216,8 +115,29 @@ function recordBytes(records: readonly StoredRecord[]): number {
   return Math.ceil(bytes / n);
 }
 
+/** A partition's part of a Fetch response, as the fetch loop uses it. */
+interface PartitionAnswer {
+  errorCode: number;
+  highWatermark: number;
+  records: Uint8Array | null;
+  abortedTransactions: AbortedTransaction[] | null;
+}
+
+/** Kafka's errors after which a partition's leader is looked up again and the fetch retried. */
+const LEADER_MOVED = new Set([
+  3, // UNKNOWN_TOPIC_OR_PARTITION (also while a new topic's metadata travels, KRaft)
+  5, // LEADER_NOT_AVAILABLE
+  6, // NOT_LEADER_OR_FOLLOWER
+  56, // KAFKA_STORAGE_ERROR
+  74, // FENCED_LEADER_EPOCH
+  75, // UNKNOWN_LEADER_EPOCH
+  100, // UNKNOWN_TOPIC_ID
+]);
+const OFFSET_OUT_OF_RANGE = 1;
+const UNKNOWN_TOPIC_OR_PARTITION = 3;
+
 async function fetchMany(
-  cluster: Cluster,
+  cluster: KafkaCluster,
   offsetRange: OffsetRange,
   requests: FetchRequest[],
   options: FetchOptions,
@@ -230,8 +150,11 @@ async function fetchMany(
   const done = new Map<string, FetchResponse>();
   const wakeup = aborted(options.signal);
   let maxWaitMs = options.maxWaitMs;
-  // Bounded: each round either answers, or moves a partition past filtered records / a reset.
-  for (let round = 0; round < 100 && wanted.size > 0; round++) {
+  let unknownRounds = 0;
+  // Bounded: each round either answers, or moves a partition past filtered records / a reset, or
+  // waits for a leader; rounds lost to an unreachable broker are not counted (an outage is
+  // waited out, the consumer's wakeup still ends the wait).
+  for (let round = 0; round < 100 && wanted.size > 0; ) {
     const pending = [...wanted.values()];
     const partitionBytes = (topic: string): number =>
       Math.min(
@@ -247,16 +170,35 @@ async function fetchMany(
     const outcome = wakeup ? await Promise.race([call, wakeup]) : await call;
     if (outcome === 'aborted') break;
     if ('error' in outcome) {
-      const { error } = outcome;
-      const type = kafkaErrorType(error);
-      const e = error as { name?: string; topic?: string; partition?: number };
-      if (e.name === 'KafkaJSOffsetOutOfRange' && e.topic !== undefined) {
-        const key = `${e.topic}:${e.partition}`;
-        const req = wanted.get(key);
-        if (!req) throw error;
+      if (!(outcome.error instanceof KafkaConnectionError) || cluster.closed) throw outcome.error;
+      // The broker is unreachable (or its leader unknown yet): the cluster's reconnect backoff
+      // spaces the attempts; the metadata is asked again on the next round.
+      cluster.invalidate();
+      continue;
+    }
+    round++;
+    // A leader moved or is still being elected (a new topic): look it up and fetch again.
+    const moved = [...wanted].find(([key]) =>
+      LEADER_MOVED.has(outcome.ok.get(key)?.errorCode ?? 0),
+    );
+    if (moved !== undefined) {
+      const [key, req] = moved;
+      if (outcome.ok.get(key)!.errorCode === UNKNOWN_TOPIC_OR_PARTITION && ++unknownRounds >= 20)
+        throw new UnknownTopicError(req.topic);
+      cluster.invalidate();
+      await new Promise((r) => setTimeout(r, 100));
+      continue;
+    }
+    let refetch = false;
+    let total = 0;
+    for (const [key, req] of [...wanted]) {
+      const data = outcome.ok.get(key);
+      if (!data) continue;
+      if (data.errorCode === OFFSET_OUT_OF_RANGE) {
         const range = await offsetRange(req.topic, req.partition);
         if (req.offset < range.earliest) {
           req.offset = range.earliest; // auto.offset.reset=earliest for offsets below the log start
+          refetch = true;
         } else {
           wanted.delete(key);
           done.set(key, {
@@ -269,27 +211,18 @@ async function fetchMany(
         }
         continue;
       }
-      if (
-        type === 'NOT_LEADER_FOR_PARTITION' ||
-        type === 'LEADER_NOT_AVAILABLE' ||
-        type === 'UNKNOWN_LEADER_EPOCH' ||
-        type === 'UNKNOWN_TOPIC_OR_PARTITION'
-      ) {
-        // A leader moved or is still being elected (a new topic): refresh and try again.
-        if (round >= 20 && type === 'UNKNOWN_TOPIC_OR_PARTITION')
-          throw new UnknownTopicError(pending.map((p) => p.topic).join(', '));
-        await cluster.refreshMetadata();
-        await new Promise((r) => setTimeout(r, 100));
-        continue;
-      }
-      throw error;
-    }
-    let refetch = false;
-    let total = 0;
-    for (const [key, req] of [...wanted]) {
-      const data = outcome.ok.get(key);
-      if (!data) continue;
-      const { records, next } = recordsOf(req.topic, data, req.offset, readCommitted);
+      if (data.errorCode !== 0)
+        throw protocolError(data.errorCode, { topic: req.topic, partition: req.partition });
+      const { records, next } =
+        data.records === null || data.records.length === 0
+          ? { records: [] as StoredRecord[], next: null }
+          : decodeRecordSet(
+              req.topic,
+              req.partition,
+              data.records,
+              req.offset,
+              readCommitted ? data.abortedTransactions : null,
+            );
       if (next !== null) {
         req.offset = next;
         refetch = true;
@@ -300,9 +233,13 @@ async function fetchMany(
       const taken = leftovers.limit(req.topic, req.partition, records, room);
       total += taken.length;
       wanted.delete(key);
-      const highWatermark = Number(data.highWatermark);
-      kept.highWatermarks.set(key, highWatermark);
-      done.set(key, { topic: req.topic, partition: req.partition, records: taken, highWatermark });
+      kept.highWatermarks.set(key, data.highWatermark);
+      done.set(key, {
+        topic: req.topic,
+        partition: req.partition,
+        records: taken,
+        highWatermark: data.highWatermark,
+      });
     }
     if (!refetch || total > 0) {
       // Partitions still wanted (moved past filtered records) answer with nothing this time.
@@ -312,7 +249,7 @@ async function fetchMany(
           topic: req.topic,
           partition: req.partition,
           records: [],
-          highWatermark: data ? Number(data.highWatermark) : req.offset,
+          highWatermark: data ? data.highWatermark : req.offset,
         });
       }
       break;
@@ -322,60 +259,79 @@ async function fetchMany(
   return [...done.values()];
 }
 
+/** One Fetch per leader of the requested partitions, sent at once; the answers by partition. */
 async function fetchOnce(
-  cluster: Cluster,
+  cluster: KafkaCluster,
   requests: FetchRequest[],
   maxWaitMs: number,
   readCommitted: boolean,
   partitionBytes: (topic: string) => number,
-): Promise<Map<string, RawPartitionData>> {
-  await cluster.addMultipleTargetTopics([...new Set(requests.map((r) => r.topic))]);
-  const byNode = new Map<string, FetchTopicRequest[]>();
-  const byTopic = new Map<string, FetchRequest[]>();
+): Promise<Map<string, PartitionAnswer>> {
+  const out = new Map<string, PartitionAnswer>();
+  const byNode = new Map<number, Map<string, FetchRequest[]>>();
   for (const r of requests) {
-    let list = byTopic.get(r.topic);
-    if (!list) byTopic.set(r.topic, (list = []));
+    let leader: number;
+    try {
+      leader = await cluster.leader(r.topic, r.partition);
+    } catch (error) {
+      // No leader yet (or an unknown topic): answered as the broker would, retried by the loop.
+      const code = (error as { code?: unknown }).code;
+      if (typeof code !== 'number') throw error;
+      out.set(`${r.topic}:${r.partition}`, {
+        errorCode: code,
+        highWatermark: r.offset,
+        records: null,
+        abortedTransactions: null,
+      });
+      continue;
+    }
+    let topics = byNode.get(leader);
+    if (!topics) byNode.set(leader, (topics = new Map()));
+    let list = topics.get(r.topic);
+    if (!list) topics.set(r.topic, (list = []));
     list.push(r);
   }
-  for (const [topic, list] of byTopic) {
-    const leaders = cluster.findLeaderForPartitions(
-      topic,
-      list.map((r) => r.partition),
-    );
-    const maxBytes = partitionBytes(topic);
-    for (const [nodeId, partitions] of Object.entries(leaders)) {
-      let topics = byNode.get(nodeId);
-      if (!topics) byNode.set(nodeId, (topics = []));
-      topics.push({
-        topic,
-        partitions: partitions.map((partition) => ({
-          partition,
-          fetchOffset: String(list.find((r) => r.partition === partition)!.offset),
-          maxBytes,
-        })),
-      });
-    }
-  }
-  const answers = await Promise.all(
+  await Promise.all(
     [...byNode].map(async ([nodeId, topics]) => {
-      const broker = await cluster.findBroker({ nodeId });
-      // read_committed keeps kafkajs' decoding: its filter of aborted transactions needs each
-      // record's batch (producer id, transactional flag).
-      return (
-        readCommitted ? broker.fetch.bind(broker) : (a: FetchArgs) => fetchRecordSets(broker, a)
-      )({
-        replicaId: -1,
-        isolationLevel: readCommitted ? 1 : 0,
-        maxWaitTime: maxWaitMs,
-        minBytes: 1,
-        maxBytes: FETCH_MAX_BYTES,
-        topics,
-      });
+      const connection = await cluster.node(nodeId);
+      const answer = await connection.send(
+        'Fetch',
+        {
+          clusterId: null,
+          replicaId: -1,
+          maxWaitMs,
+          minBytes: 1,
+          maxBytes: FETCH_MAX_BYTES,
+          isolationLevel: readCommitted ? 1 : 0,
+          sessionId: 0,
+          sessionEpoch: -1,
+          topics: [...topics].map(([topic, list]) => ({
+            topic,
+            partitions: list.map((r) => ({
+              partition: r.partition,
+              currentLeaderEpoch: -1,
+              fetchOffset: BigInt(r.offset),
+              lastFetchedEpoch: -1,
+              logStartOffset: -1n,
+              partitionMaxBytes: partitionBytes(topic),
+            })),
+          })),
+          forgottenTopicsData: [],
+          rackId: '',
+        },
+        // A long poll: the broker holds it up to maxWaitMs before answering.
+        { timeoutMs: 30_000 + maxWaitMs },
+      );
+      if (answer.errorCode !== 0) throw protocolError(answer.errorCode);
+      for (const t of answer.responses)
+        for (const p of t.partitions)
+          out.set(`${t.topic}:${p.partitionIndex}`, {
+            errorCode: p.errorCode,
+            highWatermark: Number(p.highWatermark),
+            records: p.records ?? null,
+            abortedTransactions: p.abortedTransactions ?? null,
+          });
     }),
   );
-  const out = new Map<string, RawPartitionData>();
-  for (const { responses } of answers)
-    for (const t of responses)
-      for (const p of t.partitions) out.set(`${t.topicName}:${p.partition}`, p);
   return out;
 }

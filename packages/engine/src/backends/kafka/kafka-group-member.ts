@@ -4,8 +4,9 @@
 // heartbeats keep the membership. When the coordinator announces a rebalance the member first
 // revokes everything it owns and waits for the revocation listeners (the stream thread commits
 // and closes its tasks: Kafka's onPartitionsRevoked), and only then rejoins — so a partition is
-// never processed by two instances at once.
-import kafkajs from 'kafkajs';
+// never processed by two instances at once. The requests go to the group's coordinator through
+// the member's own client (client/); a coordinator that moved or cannot be reached is looked up
+// again and waited for (reconnect backoff) for as long as it takes, as Java's consumer does.
 import type {
   AssignorMember,
   GroupMember,
@@ -13,10 +14,17 @@ import type {
   RebalanceListener,
   TopicPartition,
 } from '../../api.js';
-import type { Broker, Cluster } from './kafkajs-internals.js';
-import { kafkaErrorType } from './kafkajs-internals.js';
-
-const { MemberMetadata, MemberAssignment } = kafkajs.AssignerProtocol;
+import { sleep } from './client/backoff.js';
+import type { KafkaCluster } from './client/cluster.js';
+import type { BrokerConnection } from './client/connection.js';
+import {
+  decodeAssignment,
+  decodeSubscription,
+  encodeAssignment,
+  encodeSubscription,
+} from './client/consumer-protocol.js';
+import { errorType, isRetriable, KafkaConnectionError } from './client/errors.js';
+import { protocolError } from './client/protocol.js';
 
 export interface GroupTimings {
   /** session.timeout.ms (Kafka's default 45 s): how long a silent member keeps its partitions. */
@@ -32,25 +40,22 @@ export interface GroupLogger {
 }
 
 const RETRIABLE = new Set([
-  'GROUP_COORDINATOR_NOT_AVAILABLE',
-  'GROUP_LOAD_IN_PROGRESS',
-  'NOT_COORDINATOR_FOR_GROUP',
+  'COORDINATOR_NOT_AVAILABLE',
+  'COORDINATOR_LOAD_IN_PROGRESS',
+  'NOT_COORDINATOR',
   'REBALANCE_IN_PROGRESS',
   'UNKNOWN_TOPIC_OR_PARTITION',
   'LEADER_NOT_AVAILABLE',
 ]);
+/** Kafka's MEMBER_ID_REQUIRED (KIP-394). */
+const MEMBER_ID_REQUIRED = 79;
+/** The coordinator moved or is not there yet: look it up again. */
+const COORDINATOR_MOVED = new Set(['COORDINATOR_NOT_AVAILABLE', 'NOT_COORDINATOR']);
 
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done);
-  });
+/** Throws Kafka's error for a non-zero error code of a group response. */
+function check(errorCode: number, groupId: string, message?: string | null): void {
+  if (errorCode !== 0) throw protocolError(errorCode, { group: groupId }, message ?? undefined);
+}
 
 export class KafkaGroupMember implements GroupMember {
   memberId = '';
@@ -68,7 +73,7 @@ export class KafkaGroupMember implements GroupMember {
      * JoinGroup parked at the coordinator until every member rejoined would hold back any other
      * member's heartbeat or JoinGroup sharing the connection (each Java consumer has its own).
      */
-    private readonly cluster: Cluster,
+    private readonly cluster: KafkaCluster,
     readonly groupId: string,
     private readonly topics: string[],
     private readonly assignor: PartitionAssignor,
@@ -104,56 +109,74 @@ export class KafkaGroupMember implements GroupMember {
     this.#loop = this.#heartbeats();
   }
 
-  async #coordinator(): Promise<Broker> {
-    return this.cluster.findGroupCoordinator({ groupId: this.groupId });
+  #coordinator(): Promise<BrokerConnection> {
+    return this.cluster.coordinator('group', this.groupId);
+  }
+
+  /** After a failed request: a coordinator that moved or went away is looked up again. */
+  #lost(error: unknown): void {
+    const type = errorType(error);
+    if (error instanceof KafkaConnectionError || (type !== undefined && COORDINATOR_MOVED.has(type)))
+      this.cluster.forgetCoordinator('group', this.groupId);
   }
 
   async #joinAndSync(): Promise<void> {
-    for (;;) {
+    for (let failures = 0; ; ) {
       if (this.#stop.signal.aborted) return;
       try {
         const coordinator = await this.#coordinator();
-        const joined = await coordinator.joinGroup({
+        const joinVersion = coordinator.version('JoinGroup');
+        let joined = await coordinator.send('JoinGroup', {
           groupId: this.groupId,
-          sessionTimeout: this.timings.sessionTimeoutMs,
-          rebalanceTimeout: this.timings.rebalanceTimeoutMs,
+          sessionTimeoutMs: this.timings.sessionTimeoutMs,
+          rebalanceTimeoutMs: this.timings.rebalanceTimeoutMs,
           memberId: this.memberId,
+          groupInstanceId: null,
           protocolType: 'consumer',
-          groupProtocols: [
-            {
-              name: this.assignor.name,
-              metadata: MemberMetadata.encode({
-                version: 1,
-                topics: this.topics,
-                userData: Buffer.alloc(0),
-              }),
-            },
-          ],
-        });
+          protocols: [{ name: this.assignor.name, metadata: encodeSubscription(this.topics) }],
+          reason: null,
+        }, { timeoutMs: this.timings.rebalanceTimeoutMs + 5_000 });
+        // v4+: a new member first gets its member id (MEMBER_ID_REQUIRED), then joins with it.
+        if (joined.errorCode === MEMBER_ID_REQUIRED && joinVersion >= 4) {
+          this.memberId = joined.memberId;
+          continue;
+        }
+        check(joined.errorCode, this.groupId);
         this.memberId = joined.memberId;
-        const groupAssignment =
-          joined.leaderId === joined.memberId ? await this.#assign(joined.members) : [];
-        const synced = await coordinator.syncGroup({
+        const assignments =
+          joined.leader === joined.memberId ? await this.#assign(joined.members) : [];
+        const synced = await coordinator.send('SyncGroup', {
           groupId: this.groupId,
           generationId: joined.generationId,
           memberId: this.memberId,
-          groupAssignment,
+          groupInstanceId: null,
+          protocolType: 'consumer',
+          protocolName: joined.protocolName ?? this.assignor.name,
+          assignments,
         });
-        const decoded = MemberAssignment.decode(synced.memberAssignment);
+        check(synced.errorCode, this.groupId);
         this.#generation = joined.generationId;
-        this.#assignment = Object.entries(decoded?.assignment ?? {}).flatMap(
-          ([topic, partitions]) => partitions.map((partition) => ({ topic, partition })),
-        );
+        this.#assignment = decodeAssignment(synced.assignment);
         this.onChange(this);
         for (const l of this.#assignedListeners) l(this.assignment());
         return;
       } catch (error) {
-        const type = kafkaErrorType(error);
+        const type = errorType(error);
+        this.#lost(error);
         if (type === 'UNKNOWN_MEMBER_ID') this.memberId = '';
-        else if (type === undefined || (!RETRIABLE.has(type) && type !== 'ILLEGAL_GENERATION'))
+        else if (
+          !(error instanceof KafkaConnectionError) &&
+          (type === undefined || (!RETRIABLE.has(type) && type !== 'ILLEGAL_GENERATION')) &&
+          !isRetriable(error)
+        )
           throw error;
-        if (type === 'NOT_COORDINATOR_FOR_GROUP' || type === 'GROUP_COORDINATOR_NOT_AVAILABLE')
-          await this.cluster.refreshMetadata().catch(() => {});
+        failures++;
+        if (failures === 1 || failures % 30 === 0)
+          this.logger.warn(
+            { groupId: this.groupId, err: (error as Error).message },
+            'joining the group failed; retrying',
+          );
+        // A lost connection waits the cluster's reconnect backoff; Kafka's errors 100 ms.
         await sleep(100, this.#stop.signal);
       }
     }
@@ -161,32 +184,24 @@ export class KafkaGroupMember implements GroupMember {
 
   /** The leader's part: every member's partitions, by the engine's assignor. */
   async #assign(
-    members: { memberId: string; memberMetadata: Buffer }[],
-  ): Promise<{ memberId: string; memberAssignment: Buffer }[]> {
+    members: { memberId: string; metadata: Uint8Array }[],
+  ): Promise<{ memberId: string; assignment: Uint8Array }[]> {
     const subscriptions: AssignorMember[] = members.map((m) => ({
       memberId: m.memberId,
-      topics: MemberMetadata.decode(m.memberMetadata)?.topics ?? [],
+      topics: decodeSubscription(m.metadata),
     }));
     const topics = [...new Set(subscriptions.flatMap((m) => m.topics))];
-    await this.cluster.addMultipleTargetTopics(topics);
-    await this.cluster.refreshMetadata();
-    const counts = new Map(
-      topics.map((t) => [t, this.cluster.findTopicPartitionMetadata(t).length] as const),
-    );
+    this.cluster.invalidate();
+    const counts = new Map<string, number>();
+    for (const t of topics) {
+      const metadata = await this.cluster.topic(t);
+      counts.set(t, metadata?.partitions.length ?? 0);
+    }
     const assigned = this.assignor.assign(subscriptions, counts);
-    return subscriptions.map((m) => {
-      const assignment: Record<string, number[]> = {};
-      for (const tp of assigned.get(m.memberId) ?? [])
-        (assignment[tp.topic] ??= []).push(tp.partition);
-      return {
-        memberId: m.memberId,
-        memberAssignment: MemberAssignment.encode({
-          version: 1,
-          assignment,
-          userData: Buffer.alloc(0),
-        }),
-      };
-    });
+    return subscriptions.map((m) => ({
+      memberId: m.memberId,
+      assignment: encodeAssignment(assigned.get(m.memberId) ?? []),
+    }));
   }
 
   async #heartbeats(): Promise<void> {
@@ -195,13 +210,17 @@ export class KafkaGroupMember implements GroupMember {
       if (this.#stop.signal.aborted) return;
       try {
         const coordinator = await this.#coordinator();
-        await coordinator.heartbeat({
+        const answer = await coordinator.send('Heartbeat', {
           groupId: this.groupId,
-          groupGenerationId: this.#generation,
+          generationId: this.#generation,
           memberId: this.memberId,
+          groupInstanceId: null,
         });
+        check(answer.errorCode, this.groupId);
       } catch (error) {
-        const type = kafkaErrorType(error);
+        if (this.#stop.signal.aborted) return;
+        const type = errorType(error);
+        this.#lost(error);
         if (type === 'REBALANCE_IN_PROGRESS' || type === 'ILLEGAL_GENERATION') {
           await this.#rebalance();
         } else if (type === 'UNKNOWN_MEMBER_ID' || type === 'FENCED_INSTANCE_ID') {
@@ -213,8 +232,6 @@ export class KafkaGroupMember implements GroupMember {
             { groupId: this.groupId, err: (error as Error).message },
             'group heartbeat failed; retrying',
           );
-          if (type === 'NOT_COORDINATOR_FOR_GROUP' || type === 'GROUP_COORDINATOR_NOT_AVAILABLE')
-            await this.cluster.refreshMetadata().catch(() => {});
         }
       }
     }
@@ -247,8 +264,26 @@ export class KafkaGroupMember implements GroupMember {
       await this.#loop?.catch(() => {});
       if (this.memberId !== '') {
         try {
-          const coordinator = await this.#coordinator();
-          await coordinator.leaveGroup({ groupId: this.groupId, memberId: this.memberId });
+          // One attempt, bounded: a coordinator that cannot be reached lets the session expire.
+          const coordinator = await Promise.race([
+            this.#coordinator(),
+            new Promise<never>((_, reject) =>
+              setTimeout(() => reject(new Error('the coordinator could not be reached')), 5_000).unref(),
+            ),
+          ]);
+          const answer =
+            coordinator.version('LeaveGroup') >= 3
+              ? await coordinator.send('LeaveGroup', {
+                  groupId: this.groupId,
+                  memberId: '',
+                  members: [{ memberId: this.memberId, groupInstanceId: null, reason: null }],
+                })
+              : await coordinator.send('LeaveGroup', {
+                  groupId: this.groupId,
+                  memberId: this.memberId,
+                  members: [],
+                });
+          check(answer.errorCode, this.groupId);
         } catch (error) {
           this.logger.warn(
             { groupId: this.groupId, err: (error as Error).message },
@@ -258,7 +293,7 @@ export class KafkaGroupMember implements GroupMember {
       }
       this.#assignment = [];
       this.onChange(this);
-      await this.cluster.disconnect().catch(() => {});
+      this.cluster.close();
     })();
     return this.#left;
   }

@@ -5,15 +5,15 @@
 // fetches. Group membership, commits and admin calls go to the backend itself (each joinGroup is a
 // member with connections of its own already, and commits go out with the owning member's
 // generation). The clients connect on first use; the backend closes the views still open.
+// (The clients depend on nothing of the main thread: a worker could own them — issue 20.)
 import type { Backend } from '../../api.js';
+import type { KafkaCluster } from './client/cluster.js';
 import { KafkaFetcher, type OffsetRange } from './kafka-fetch.js';
 import { KafkaProducer } from './kafka-produce.js';
-import { createCluster } from './kafkajs-internals.js';
-import type kafkajs from 'kafkajs';
 
 export interface ThreadViewDeps {
-  /** A kafkajs client with the backend's settings under this client id. */
-  client: (clientId: string) => InstanceType<typeof kafkajs.Kafka>;
+  /** A client of the cluster with the backend's settings under this client id. */
+  client: (clientId: string) => KafkaCluster;
   partitionsOf: (topic: string) => Promise<number>;
   range: OffsetRange;
   /** Throws once the backend is closed. */
@@ -25,21 +25,12 @@ export interface ThreadViewDeps {
 }
 
 export function threadView(backend: Backend, threadName: string, deps: ThreadViewDeps): Backend {
-  const producerCluster = createCluster(deps.client(`${threadName}-producer`));
+  const producerCluster = deps.client(`${threadName}-producer`);
   // Its own sticky partition for null keys, as each Java producer has.
   const producer = new KafkaProducer(producerCluster, deps.partitionsOf);
-  const cluster = createCluster(deps.client(`${threadName}-consumer`));
+  const cluster = deps.client(`${threadName}-consumer`);
   const fetcher = new KafkaFetcher(cluster, deps.range);
   const unregister = deps.fetcher(fetcher);
-  let connected: Promise<void> | null = null;
-  const ready = (): Promise<void> =>
-    (connected ??= Promise.all([producerCluster.connect(), cluster.connect()]).then(
-      () => undefined,
-      (error: unknown) => {
-        connected = null; // the next call tries again
-        throw error;
-      },
-    ));
   let closed: Promise<void> | null = null;
   const view: Backend = {
     kind: 'kafka',
@@ -51,7 +42,6 @@ export function threadView(backend: Backend, threadName: string, deps: ThreadVie
     produce: async (records, options) => {
       deps.open();
       if (records.length === 0) return [];
-      await ready();
       return producer.produce(records, options);
     },
     fetch: async (tp, offset, maxRecords, maxWaitMs, options) => {
@@ -64,7 +54,6 @@ export function threadView(backend: Backend, threadName: string, deps: ThreadVie
     },
     fetchMany: async (requests, options) => {
       deps.open();
-      await ready();
       return fetcher.fetchMany(requests, options);
     },
     joinGroup: (groupId, topics, options) => backend.joinGroup(groupId, topics, options),
@@ -74,8 +63,8 @@ export function threadView(backend: Backend, threadName: string, deps: ThreadVie
       (closed ??= (async () => {
         deps.closed();
         unregister();
-        await producerCluster.disconnect().catch(() => {});
-        await cluster.disconnect().catch(() => {});
+        producerCluster.close();
+        cluster.close();
       })()),
   };
   return view;

@@ -1,0 +1,70 @@
+// The "consumer" protocol type's payloads inside JoinGroup and SyncGroup (Java's ConsumerProtocol):
+// a member's subscription (its topics) and the leader's assignment (each member's partitions),
+// each an int16 version followed by the message (ConsumerProtocolSubscription /
+// ConsumerProtocolAssignment, generated). Version 0 is written — the fields this group protocol
+// uses (eager: no owned partitions, no rack) — and versions up to the generated codecs' highest
+// are read, so members of other clients' versions are understood.
+import { messages } from '@streamwright/kafka-protocol';
+import type { TopicPartition } from '../../../api.js';
+
+const WRITTEN_VERSION = 0;
+
+function withVersion(version: number, body: Buffer): Uint8Array {
+  const out = Buffer.allocUnsafe(2 + body.length);
+  out.writeInt16BE(version, 0);
+  body.copy(out, 2);
+  return out;
+}
+
+function versionOf(bytes: Uint8Array, what: string, max: number): number {
+  if (bytes.length < 2) throw new Error(`a consumer-protocol ${what} of ${bytes.length} bytes`);
+  const version = (bytes[0]! << 8) | bytes[1]!;
+  // A newer version starts with the fields of ours (Kafka only adds fields at the end).
+  return Math.min(version, max);
+}
+
+export function encodeSubscription(topics: readonly string[]): Uint8Array {
+  return withVersion(
+    WRITTEN_VERSION,
+    messages.ConsumerProtocolSubscription.encode(
+      { topics: [...topics], userData: null },
+      WRITTEN_VERSION,
+    ),
+  );
+}
+
+/** The topics of a member's subscription. */
+export function decodeSubscription(bytes: Uint8Array): string[] {
+  const m = messages.ConsumerProtocolSubscription;
+  const version = versionOf(bytes, 'subscription', m.maxVersion);
+  return m.decode(bytes.subarray(2), version).topics;
+}
+
+export function encodeAssignment(partitions: readonly TopicPartition[]): Uint8Array {
+  const byTopic = new Map<string, number[]>();
+  for (const tp of partitions) {
+    let list = byTopic.get(tp.topic);
+    if (!list) byTopic.set(tp.topic, (list = []));
+    list.push(tp.partition);
+  }
+  return withVersion(
+    WRITTEN_VERSION,
+    messages.ConsumerProtocolAssignment.encode(
+      {
+        assignedPartitions: [...byTopic].map(([topic, ps]) => ({ topic, partitions: ps })),
+        userData: null,
+      },
+      WRITTEN_VERSION,
+    ),
+  );
+}
+
+/** The partitions of an assignment (none for an empty one: a member the leader gave nothing). */
+export function decodeAssignment(bytes: Uint8Array): TopicPartition[] {
+  if (bytes.length === 0) return [];
+  const m = messages.ConsumerProtocolAssignment;
+  const version = versionOf(bytes, 'assignment', m.maxVersion);
+  return m
+    .decode(bytes.subarray(2), version)
+    .assignedPartitions.flatMap((t) => t.partitions.map((partition) => ({ topic: t.topic, partition })));
+}

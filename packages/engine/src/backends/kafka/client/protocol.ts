@@ -1,0 +1,66 @@
+// The client's one door to the generated protocol layer (@streamwright/kafka-protocol): request
+// frames out, response frames in, and Kafka's error codes as the client's errors. Only the APIs
+// the client speaks (versions.ts) are reachable from here.
+import { apis, decodeResponseFrame, encodeRequestFrame } from '@streamwright/kafka-protocol';
+import { errorByCode } from './error-codes.js';
+import { KafkaApiError } from './errors.js';
+import type { ClientApi } from './versions.js';
+
+/** What a request of `A` takes (fields a version lacks, or with defaults, may be left out). */
+export type RequestOf<A extends ClientApi> = Parameters<(typeof apis)[A]['encodeRequest']>[0];
+export type ResponseOf<A extends ClientApi> = ReturnType<(typeof apis)[A]['decodeResponse']>;
+
+export function apiKeyOf(api: ClientApi): number {
+  return apis[api].apiKey;
+}
+
+/** A request's whole frame (size prefix, header, body), ready for the socket. */
+export function encodeRequest<A extends ClientApi>(
+  api: A,
+  version: number,
+  correlationId: number,
+  clientId: string,
+  body: RequestOf<A>,
+): Buffer {
+  return encodeRequestFrame(apis[api] as never, version, { correlationId, clientId }, body as never);
+}
+
+/** The body of a response frame (size prefix included) to a request of `api` at `version`. */
+export function decodeResponse<A extends ClientApi>(
+  api: A,
+  version: number,
+  frame: Uint8Array,
+): ResponseOf<A> {
+  return decodeResponseFrame(apis[api] as never, version, frame).body as ResponseOf<A>;
+}
+
+/** Kafka's name of an error code (e.g. 6 → NOT_LEADER_OR_FOLLOWER). */
+export function errorName(code: number): string {
+  return errorByCode(code)?.name ?? `error code ${code}`;
+}
+
+/**
+ * The client's error for a non-zero error code: Kafka's name, whether a retry may help (Kafka's
+ * own classification), and where it applies.
+ */
+export function protocolError(
+  code: number,
+  where?: { topic?: string; partition?: number; group?: string },
+  message?: string,
+): KafkaApiError {
+  const known = errorByCode(code);
+  const name = known?.name ?? `error code ${code}`;
+  const place =
+    where?.topic !== undefined
+      ? ` (${where.topic}${where.partition !== undefined ? `-${where.partition}` : ''})`
+      : where?.group !== undefined
+        ? ` (group ${where.group})`
+        : '';
+  return new KafkaApiError(
+    name,
+    code,
+    known?.retriable ?? false,
+    `${name}${place}: ${message ?? 'the broker answered with this error'}`,
+    where,
+  );
+}
