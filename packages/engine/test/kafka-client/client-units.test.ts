@@ -34,7 +34,8 @@ describe('response framing', () => {
       const reader = new FrameReader();
       const got: string[] = [];
       for (let at = 0; at < stream.length; at += cut)
-        for (const f of reader.push(stream.subarray(at, at + cut))) got.push(f.subarray(4).toString());
+        for (const f of reader.push(stream.subarray(at, at + cut)))
+          got.push(f.subarray(4).toString());
       expect(got).toEqual(['first', '', 'x'.repeat(1000), 'z']);
     }
   });

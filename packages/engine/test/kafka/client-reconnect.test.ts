@@ -62,9 +62,9 @@ describe('the Kafka backend through a broker outage (4.1.1)', () => {
     const responses = await fetched;
     expect(responses.every((r) => r.error === undefined)).toBe(true);
     await committed;
-    expect([...(await backend.committedOffsets('outage-group', [{ topic, partition: 0 }]))]).toEqual([
-      [`${topic}:0`, 1],
-    ]);
+    expect([
+      ...(await backend.committedOffsets('outage-group', [{ topic, partition: 0 }])),
+    ]).toEqual([[`${topic}:0`, 1]]);
     expect(backend.health!().unreachable).toEqual([]);
     expect(changes.at(-1)).toEqual({ unreachable: [] });
     expect(warnings.some((w) => /failed; retrying/.test(w))).toBe(true);

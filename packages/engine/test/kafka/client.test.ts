@@ -68,7 +68,9 @@ describe('the Kafka client: one connection', () => {
   });
 
   it('closes the connection when a request outlives its timeout, failing what waited on it', async () => {
-    const backend = await createKafkaBackend({ bootstrapServers: [inject('kafkaBootstrapServers')] });
+    const backend = await createKafkaBackend({
+      bootstrapServers: [inject('kafkaBootstrapServers')],
+    });
     await backend.createTopics([{ name: 'client-timeout', partitions: 1 }]);
     await backend.close();
     const connection = await BrokerConnection.open({ ...plain(), clientId: 'client-timeout' });
@@ -112,14 +114,18 @@ describe('the Kafka client: one connection', () => {
       sasl: { mechanism: 'scram-sha-512', username: user, password: 'wrong' },
     }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(KafkaSaslAuthenticationError);
-    expect((refused as Error).message).toContain(`SASL SCRAM-SHA-512 authentication as "${user}" failed`);
+    expect((refused as Error).message).toContain(
+      `SASL SCRAM-SHA-512 authentication as "${user}" failed`,
+    );
     expect((refused as Error).message).not.toContain('wrong');
   });
 });
 
 describe('the Kafka client: the cluster', () => {
   it('refreshes a topic’s metadata when told it is stale (a topic made again with more partitions)', async () => {
-    const backend = await createKafkaBackend({ bootstrapServers: [inject('kafkaBootstrapServers')] });
+    const backend = await createKafkaBackend({
+      bootstrapServers: [inject('kafkaBootstrapServers')],
+    });
     const cluster = new KafkaCluster({
       bootstrapServers: [inject('kafkaBootstrapServers')],
       clientId: 'client-metadata',
@@ -152,7 +158,10 @@ describe('the Kafka client: the cluster', () => {
         s.close(() => resolve(port));
       });
     });
-    const cluster = new KafkaCluster({ bootstrapServers: [`127.0.0.1:${port}`], clientId: 'client-down' });
+    const cluster = new KafkaCluster({
+      bootstrapServers: [`127.0.0.1:${port}`],
+      clientId: 'client-down',
+    });
     const changes: number[] = [];
     cluster.health.onChange((h) => changes.push(h.unreachable.length));
     const before = Date.now();

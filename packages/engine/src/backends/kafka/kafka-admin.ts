@@ -4,7 +4,7 @@
 // is retried through what a retry can fix (client/cluster.ts `retrying`): a lost connection, a
 // leader still being elected.
 import type { KafkaCluster } from './client/cluster.js';
-import { KafkaApiError } from './client/errors.js';
+import type { KafkaApiError } from './client/errors.js';
 import { protocolError } from './client/protocol.js';
 
 /** ListOffsets' special timestamps. */

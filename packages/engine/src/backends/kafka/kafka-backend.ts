@@ -98,9 +98,7 @@ function tlsOptions(options: KafkaBackendOptions): TlsConnectionOptions | undefi
     ...(ssl.cert !== undefined ? { cert: ssl.cert } : {}),
     ...(ssl.key !== undefined ? { key: ssl.key } : {}),
     ...(ssl.passphrase !== undefined ? { passphrase: ssl.passphrase } : {}),
-    ...(ssl.rejectUnauthorized !== undefined
-      ? { rejectUnauthorized: ssl.rejectUnauthorized }
-      : {}),
+    ...(ssl.rejectUnauthorized !== undefined ? { rejectUnauthorized: ssl.rejectUnauthorized } : {}),
   };
 }
 
@@ -206,7 +204,9 @@ class KafkaClientBackend implements KafkaBackend {
     }[],
   ): Promise<void> {
     this.#open();
-    const existing = new Set(await this.#adminCall('listing topics', () => listTopicNames(this.#admin)));
+    const existing = new Set(
+      await this.#adminCall('listing topics', () => listTopicNames(this.#admin)),
+    );
     const missing = topics.filter((t) => !existing.has(t.name));
     if (missing.length === 0) return;
     // Another instance of the application may have created them a moment ago: an existing
@@ -228,7 +228,9 @@ class KafkaClientBackend implements KafkaBackend {
 
   async deleteTopics(names: string[]): Promise<void> {
     this.#open();
-    const existing = new Set(await this.#adminCall('listing topics', () => listTopicNames(this.#admin)));
+    const existing = new Set(
+      await this.#adminCall('listing topics', () => listTopicNames(this.#admin)),
+    );
     const doomed = names.filter((n) => existing.has(n));
     for (const n of names) this.#partitionCounts.delete(n);
     for (const f of this.#fetchers) f.forget(names);
@@ -239,9 +241,9 @@ class KafkaClientBackend implements KafkaBackend {
 
   async listTopics(): Promise<TopicDescription[]> {
     this.#open();
-    const names = (await this.#adminCall('listing topics', () => listTopicNames(this.#admin))).filter(
-      (n) => !n.startsWith('__'),
-    );
+    const names = (
+      await this.#adminCall('listing topics', () => listTopicNames(this.#admin))
+    ).filter((n) => !n.startsWith('__'));
     const out: TopicDescription[] = [];
     for (const name of names.sort()) {
       const d = await this.describeTopic(name);
@@ -257,7 +259,9 @@ class KafkaClientBackend implements KafkaBackend {
     const earliest = await this.#offsets(name, EARLIEST);
     const latest = await this.#offsets(name, LATEST);
     this.#partitionCounts.set(name, latest.size);
-    const config = await this.#adminCall(`describing ${name}`, () => topicConfig(this.#admin, name));
+    const config = await this.#adminCall(`describing ${name}`, () =>
+      topicConfig(this.#admin, name),
+    );
     return {
       name,
       partitions: latest.size,
@@ -277,13 +281,20 @@ class KafkaClientBackend implements KafkaBackend {
    * ListOffsets of every partition of `topic`, retried while leaders are elected or metadata
    * travels (≈ 10 s at most, as before) and through lost connections.
    */
-  #offsets(topic: string, at: bigint, deadlineMs = ADMIN_DEADLINE_MS): Promise<Map<number, number>> {
-    return this.#admin.retrying(`listing offsets of ${topic}`, () => listOffsets(this.#admin, topic, at), {
-      maxAttempts: 30,
-      deadline: Date.now() + deadlineMs,
-      retriable: (e) =>
-        e instanceof KafkaConnectionError || LEADER_MOVED.has(errorType(e) ?? ''),
-    });
+  #offsets(
+    topic: string,
+    at: bigint,
+    deadlineMs = ADMIN_DEADLINE_MS,
+  ): Promise<Map<number, number>> {
+    return this.#admin.retrying(
+      `listing offsets of ${topic}`,
+      () => listOffsets(this.#admin, topic, at),
+      {
+        maxAttempts: 30,
+        deadline: Date.now() + deadlineMs,
+        retriable: (e) => e instanceof KafkaConnectionError || LEADER_MOVED.has(errorType(e) ?? ''),
+      },
+    );
   }
 
   async #partitions(topic: string): Promise<number> {
@@ -456,7 +467,11 @@ class KafkaClientBackend implements KafkaBackend {
         for (const t of answer.topics)
           for (const p of t.partitions)
             if (p.errorCode !== 0)
-              throw protocolError(p.errorCode, { group: groupId, topic: t.name, partition: p.partitionIndex });
+              throw protocolError(p.errorCode, {
+                group: groupId,
+                topic: t.name,
+                partition: p.partitionIndex,
+              });
       });
     }
   }
@@ -482,7 +497,11 @@ class KafkaClientBackend implements KafkaBackend {
       for (const t of answer.topics)
         for (const p of t.partitions)
           if (p.errorCode !== 0)
-            throw protocolError(p.errorCode, { group: groupId, topic: t.name, partition: p.partitionIndex });
+            throw protocolError(p.errorCode, {
+              group: groupId,
+              topic: t.name,
+              partition: p.partitionIndex,
+            });
       return answer.topics;
     });
     for (const t of fetched)
@@ -508,7 +527,10 @@ class KafkaClientBackend implements KafkaBackend {
         try {
           return await request(await this.#admin.coordinator('group', groupId));
         } catch (error) {
-          if (error instanceof KafkaConnectionError || COORDINATOR_MOVED.has(errorType(error) ?? ''))
+          if (
+            error instanceof KafkaConnectionError ||
+            COORDINATOR_MOVED.has(errorType(error) ?? '')
+          )
             this.#admin.forgetCoordinator('group', groupId);
           throw error;
         }

@@ -154,7 +154,7 @@ async function fetchMany(
   // Bounded: each round either answers, or moves a partition past filtered records / a reset, or
   // waits for a leader; rounds lost to an unreachable broker are not counted (an outage is
   // waited out, the consumer's wakeup still ends the wait).
-  for (let round = 0; round < 100 && wanted.size > 0; ) {
+  for (let round = 0; round < 100 && wanted.size > 0;) {
     const pending = [...wanted.values()];
     const partitionBytes = (topic: string): number =>
       Math.min(

@@ -116,26 +116,33 @@ export class KafkaGroupMember implements GroupMember {
   /** After a failed request: a coordinator that moved or went away is looked up again. */
   #lost(error: unknown): void {
     const type = errorType(error);
-    if (error instanceof KafkaConnectionError || (type !== undefined && COORDINATOR_MOVED.has(type)))
+    if (
+      error instanceof KafkaConnectionError ||
+      (type !== undefined && COORDINATOR_MOVED.has(type))
+    )
       this.cluster.forgetCoordinator('group', this.groupId);
   }
 
   async #joinAndSync(): Promise<void> {
-    for (let failures = 0; ; ) {
+    for (let failures = 0; ;) {
       if (this.#stop.signal.aborted) return;
       try {
         const coordinator = await this.#coordinator();
         const joinVersion = coordinator.version('JoinGroup');
-        let joined = await coordinator.send('JoinGroup', {
-          groupId: this.groupId,
-          sessionTimeoutMs: this.timings.sessionTimeoutMs,
-          rebalanceTimeoutMs: this.timings.rebalanceTimeoutMs,
-          memberId: this.memberId,
-          groupInstanceId: null,
-          protocolType: 'consumer',
-          protocols: [{ name: this.assignor.name, metadata: encodeSubscription(this.topics) }],
-          reason: null,
-        }, { timeoutMs: this.timings.rebalanceTimeoutMs + 5_000 });
+        const joined = await coordinator.send(
+          'JoinGroup',
+          {
+            groupId: this.groupId,
+            sessionTimeoutMs: this.timings.sessionTimeoutMs,
+            rebalanceTimeoutMs: this.timings.rebalanceTimeoutMs,
+            memberId: this.memberId,
+            groupInstanceId: null,
+            protocolType: 'consumer',
+            protocols: [{ name: this.assignor.name, metadata: encodeSubscription(this.topics) }],
+            reason: null,
+          },
+          { timeoutMs: this.timings.rebalanceTimeoutMs + 5_000 },
+        );
         // v4+: a new member first gets its member id (MEMBER_ID_REQUIRED), then joins with it.
         if (joined.errorCode === MEMBER_ID_REQUIRED && joinVersion >= 4) {
           this.memberId = joined.memberId;
@@ -268,7 +275,10 @@ export class KafkaGroupMember implements GroupMember {
           const coordinator = await Promise.race([
             this.#coordinator(),
             new Promise<never>((_, reject) =>
-              setTimeout(() => reject(new Error('the coordinator could not be reached')), 5_000).unref(),
+              setTimeout(
+                () => reject(new Error('the coordinator could not be reached')),
+                5_000,
+              ).unref(),
             ),
           ]);
           const answer =

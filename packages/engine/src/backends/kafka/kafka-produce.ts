@@ -121,7 +121,7 @@ export class KafkaProducer {
   async #send(batches: Batch[]): Promise<number[]> {
     const baseOffsets: number[] = new Array(batches.length);
     let pending = batches.map((_, i) => i);
-    for (let attempt = 1; ; ) {
+    for (let attempt = 1; ;) {
       const failed: { index: number; error: Error }[] = [];
       const byNode = new Map<number, number[]>();
       for (const i of pending) {
@@ -138,7 +138,10 @@ export class KafkaProducer {
       await Promise.all(
         [...byNode].map(async ([nodeId, indexes]) => {
           try {
-            const answers = await this.#produce(nodeId, indexes.map((i) => batches[i]!));
+            const answers = await this.#produce(
+              nodeId,
+              indexes.map((i) => batches[i]!),
+            );
             indexes.forEach((i, k) => {
               const a = answers[k]!;
               if (a.error === undefined) baseOffsets[i] = a.baseOffset;

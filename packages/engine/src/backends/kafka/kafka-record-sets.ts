@@ -66,7 +66,7 @@ export function decodeRecordSet(
       : null;
   const abortedProducers = new Set<number>();
   const view = new DataView(set.buffer, set.byteOffset, set.byteLength);
-  for (let at = 0; at + BATCH_HEADER_BYTES <= set.length; ) {
+  for (let at = 0; at + BATCH_HEADER_BYTES <= set.length;) {
     const size = 12 + view.getInt32(at + 8);
     if (at + size > set.length) break; // cut short: the next fetch gets it whole
     const magic = set[at + MAGIC_OFFSET];

@@ -9,7 +9,13 @@
 // with what no retry can fix, so an outage of any length is waited out. Which brokers are
 // unreachable, and since when, goes to the HealthTracker the client was given.
 import type { ConnectionOptions as TlsConnectionOptions } from 'node:tls';
-import { backoffMs, RECONNECT_BACKOFF, RETRY_BACKOFF, sleep, type BackoffPolicy } from './backoff.js';
+import {
+  backoffMs,
+  RECONNECT_BACKOFF,
+  RETRY_BACKOFF,
+  sleep,
+  type BackoffPolicy,
+} from './backoff.js';
 import { BrokerConnection } from './connection.js';
 import { KafkaClientClosedError, KafkaConnectionError, isRetriable } from './errors.js';
 import { HealthTracker } from './health.js';

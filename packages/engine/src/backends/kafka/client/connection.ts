@@ -11,7 +11,6 @@ import {
   KafkaConnectionError,
   KafkaRequestTimeoutError,
   KafkaSaslAuthenticationError,
-  KafkaTlsError,
   KafkaUnsupportedVersionError,
 } from './errors.js';
 import { FrameReader } from './frame-reader.js';
@@ -256,7 +255,7 @@ export class BrokerConnection {
         `${errorName(handshake.errorCode)} (the listener enables ${handshake.mechanisms.join(', ') || 'no mechanism'})`,
       );
     try {
-      for (let out = exchange.step(null); out !== null; ) {
+      for (let out = exchange.step(null); out !== null;) {
         const answer = await this.send('SaslAuthenticate', { authBytes: out });
         if (answer.errorCode !== 0)
           throw refused(answer.errorMessage ?? errorName(answer.errorCode));
@@ -288,9 +287,13 @@ function openSocket(config: ConnectionConfig): Promise<Socket> {
     const timer = setTimeout(() => {
       socket.destroy();
       reject(
-        new KafkaConnectionError(broker, `connecting to ${broker} timed out after ${timeoutMs} ms`, {
-          code: 'ETIMEDOUT',
-        }),
+        new KafkaConnectionError(
+          broker,
+          `connecting to ${broker} timed out after ${timeoutMs} ms`,
+          {
+            code: 'ETIMEDOUT',
+          },
+        ),
       );
     }, timeoutMs);
     const failed = (error: Error) => {
@@ -306,5 +309,3 @@ function openSocket(config: ConnectionConfig): Promise<Socket> {
     });
   });
 }
-
-export type { KafkaTlsError };

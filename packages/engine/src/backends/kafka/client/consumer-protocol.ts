@@ -66,5 +66,7 @@ export function decodeAssignment(bytes: Uint8Array): TopicPartition[] {
   const version = versionOf(bytes, 'assignment', m.maxVersion);
   return m
     .decode(bytes.subarray(2), version)
-    .assignedPartitions.flatMap((t) => t.partitions.map((partition) => ({ topic: t.topic, partition })));
+    .assignedPartitions.flatMap((t) =>
+      t.partitions.map((partition) => ({ topic: t.topic, partition })),
+    );
 }

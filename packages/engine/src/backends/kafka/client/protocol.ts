@@ -1,8 +1,12 @@
 // The client's one door to the generated protocol layer (@streamwright/kafka-protocol): request
 // frames out, response frames in, and Kafka's error codes as the client's errors. Only the APIs
 // the client speaks (versions.ts) are reachable from here.
-import { apis, decodeResponseFrame, encodeRequestFrame } from '@streamwright/kafka-protocol';
-import { errorByCode } from './error-codes.js';
+import {
+  apis,
+  decodeResponseFrame,
+  encodeRequestFrame,
+  errorCodes,
+} from '@streamwright/kafka-protocol';
 import { KafkaApiError } from './errors.js';
 import type { ClientApi } from './versions.js';
 
@@ -22,7 +26,12 @@ export function encodeRequest<A extends ClientApi>(
   clientId: string,
   body: RequestOf<A>,
 ): Buffer {
-  return encodeRequestFrame(apis[api] as never, version, { correlationId, clientId }, body as never);
+  return encodeRequestFrame(
+    apis[api] as never,
+    version,
+    { correlationId, clientId },
+    body as never,
+  );
 }
 
 /** The body of a response frame (size prefix included) to a request of `api` at `version`. */
@@ -36,7 +45,7 @@ export function decodeResponse<A extends ClientApi>(
 
 /** Kafka's name of an error code (e.g. 6 → NOT_LEADER_OR_FOLLOWER). */
 export function errorName(code: number): string {
-  return errorByCode(code)?.name ?? `error code ${code}`;
+  return errorCodes.get(code)?.name ?? `error code ${code}`;
 }
 
 /**
@@ -48,7 +57,7 @@ export function protocolError(
   where?: { topic?: string; partition?: number; group?: string },
   message?: string,
 ): KafkaApiError {
-  const known = errorByCode(code);
+  const known = errorCodes.get(code);
   const name = known?.name ?? `error code ${code}`;
   const place =
     where?.topic !== undefined
@@ -60,7 +69,7 @@ export function protocolError(
     name,
     code,
     known?.retriable ?? false,
-    `${name}${place}: ${message ?? 'the broker answered with this error'}`,
+    `${name}${place}: ${message ?? known?.message ?? 'the broker answered with this error'}`,
     where,
   );
 }
