@@ -226,6 +226,13 @@ export interface Backend {
    */
   forThread?(threadName: string): Backend;
   /**
+   * Optional, preferred to forThread for a stream thread in a worker: what the worker needs to
+   * open produce and fetch clients of its own (a structured-cloneable description), so that it
+   * encodes, sends, fetches and decodes for itself instead of the main thread doing it for every
+   * thread. Group membership, commits and admin calls still go to this backend.
+   */
+  workerClients?(threadName: string): WorkerClientsInit;
+  /**
    * Optional capability: the brokers (or other remote parts) the backend cannot reach right now,
    * and since when — what the application waits for during an outage (app.status.waitingFor).
    * The Kafka backend reports a broker from its first failed connection attempt (dated from when
@@ -236,6 +243,20 @@ export interface Backend {
   /** With health(): calls `listener` on every change of it; returns its removal. */
   onHealthChange?(listener: (health: BackendHealth) => void): () => void;
   close(): Promise<void>;
+}
+
+/** Backend#workerClients: a Kafka backend's connection settings for one stream thread's clients. */
+export interface WorkerClientsInit {
+  kind: 'kafka';
+  threadName: string;
+  bootstrapServers: string[];
+  /** Node's TLS options (ca, cert, key, passphrase, rejectUnauthorized); absent: plain TCP. */
+  tls?: Record<string, unknown>;
+  sasl?: {
+    mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512';
+    username: string;
+    password: string;
+  };
 }
 
 /** What a backend cannot reach now (Backend#health). */

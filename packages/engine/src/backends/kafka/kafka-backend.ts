@@ -20,6 +20,7 @@ import type {
   StoredRecord,
   TopicDescription,
   TopicPartition,
+  WorkerClientsInit,
 } from '../../api.js';
 import { BackendClosedError, EngineError, UnknownTopicError } from '../../errors.js';
 import { rangeAssignor, roundRobinAssignor } from '../embedded/assignors.js';
@@ -337,6 +338,19 @@ class KafkaClientBackend implements KafkaBackend {
     });
     this.#views.add(view.close);
     return view;
+  }
+
+  /** A stream thread's own producer and fetch clients in its worker (worker-clients.ts). */
+  workerClients(threadName: string): WorkerClientsInit {
+    this.#open();
+    const tls = tlsOptions(this.options);
+    return {
+      kind: 'kafka',
+      threadName,
+      bootstrapServers: [...this.options.bootstrapServers],
+      ...(tls ? { tls: { ...tls } as Record<string, unknown> } : {}),
+      ...(this.options.sasl ? { sasl: { ...this.options.sasl } } : {}),
+    };
   }
 
   async offsetForTimestamp(tp: TopicPartition, timestamp: number): Promise<number | null> {

@@ -19,7 +19,10 @@ import type {
   TopicPartition,
   TransactionalProducer,
   FetchManyOptions,
+  WorkerClientsInit,
 } from '../../api.js';
+import { openWorkerClients, type WorkerClients } from '../../backends/kafka/worker-clients.js';
+import { UnknownTopicError } from '../../errors.js';
 import { BatchProducer } from './batch-producer.js';
 import { PortCalls } from './port-calls.js';
 import type { BackendResults } from './protocol.js';
@@ -34,6 +37,8 @@ export class BackendClient implements Backend {
   readonly #fetches: RemoteFetch;
   readonly #producer: BatchProducer;
   readonly #groups: RemoteGroups;
+  /** The thread's own Kafka clients (produce, fetch), when the backend gave their settings. */
+  readonly #own: WorkerClients | null;
   #nextProducer = 1;
   #closed = false;
 
@@ -41,12 +46,20 @@ export class BackendClient implements Backend {
     port: MessagePort,
     /** The main thread's backend: only the embedded log takes batches encoded here. */
     kind: Backend['kind'] = 'embedded',
+    clients?: WorkerClientsInit,
   ) {
     this.kind = kind;
     this.#calls = new PortCalls(port, (m) => this.#groups.onMessage(m));
     this.#fetches = new RemoteFetch(this.#calls, kind === 'embedded');
     this.#producer = new BatchProducer(this.#calls);
     this.#groups = new RemoteGroups(this.#calls);
+    this.#own = clients
+      ? openWorkerClients(clients, async (topic) => {
+          const d = await this.describeTopic(topic);
+          if (d === null) throw new UnknownTopicError(topic);
+          return d.partitions;
+        })
+      : null;
   }
 
   /**
@@ -90,6 +103,7 @@ export class BackendClient implements Backend {
     records: ProduceRecord[],
     options?: ProduceCallOptions,
   ): Promise<{ partition: number; offset: number }[]> {
+    if (this.#own) return this.#own.produce(records, options);
     if (this.kind !== 'embedded') return this.#producePacked(records);
     return this.#producer.produce(records, options);
   }
@@ -105,17 +119,26 @@ export class BackendClient implements Backend {
     );
   }
 
-  fetch(
+  async fetch(
     tp: TopicPartition,
     offset: number,
     maxRecords: number,
     maxWaitMs: number,
     options?: { isolationLevel?: IsolationLevel },
   ): Promise<StoredRecord[]> {
+    if (this.#own) {
+      const [response] = await this.#own.fetchMany([{ ...tp, offset }], {
+        maxRecords,
+        maxWaitMs,
+        ...options,
+      });
+      return response?.records ?? [];
+    }
     return this.#fetches.fetch(tp, offset, maxRecords, maxWaitMs, options);
   }
 
   fetchMany(requests: FetchRequest[], options: FetchManyOptions): Promise<FetchResponse[]> {
+    if (this.#own) return this.#own.fetchMany(requests, options);
     return this.#fetches.fetchMany(requests, options);
   }
 
@@ -152,6 +175,7 @@ export class BackendClient implements Backend {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#own?.close();
     this.#fetches.close();
     this.#calls.close();
   }

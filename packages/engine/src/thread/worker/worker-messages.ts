@@ -1,7 +1,7 @@
 // What the main thread gives a worker at start, and what the worker reports back.
 import type { MessagePort } from 'node:worker_threads';
 import type { Plan } from '@streamwright/topology-model';
-import type { Backend, ProcessingError } from '../../api.js';
+import type { Backend, ProcessingError, WorkerClientsInit } from '../../api.js';
 import type { EngineConfig } from '../../app/config.js';
 import type { StoreQuery, StoreQueryAnswer } from '../../app/store-query.js';
 import type { ThreadState } from '../../lifecycle/states.js';
@@ -21,6 +21,8 @@ export interface WorkerInit {
    * encodes record batches; any other backend gets records packed in one buffer (wire.ts).
    */
   backendKind: Backend['kind'];
+  /** The thread's own produce and fetch clients (Backend#workerClients), when the backend has them. */
+  clients?: WorkerClientsInit;
   slots: SlotChannelEnd;
   /**
    * The worker goes idle after this app instead of exiting ('idle'), for the process's worker

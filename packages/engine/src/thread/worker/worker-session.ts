@@ -80,7 +80,7 @@ export class WorkerSession {
     const registries: CodeRegistries =
       ns === null ? {} : await registriesOf(init.workerModule!, ns);
     const compiled = compilePlan(init.plan, registries);
-    const backend = new BackendClient(init.backendPort, init.backendKind);
+    const backend = new BackendClient(init.backendPort, init.backendKind, init.clients);
     backend.lookupMetadata = remoteTopicMetadata(init.slots);
     const metrics = new MetricsRegistry(
       init.config.applicationId,

@@ -111,8 +111,11 @@ export class WorkerStreamThread implements StreamThreadHandle {
 
   #spawn(): Promise<void> {
     const { port1, port2 } = new MessageChannel();
-    // Kafka gives each thread its own producer and fetch connections (kafka-thread-view.ts).
-    const served = this.#ctx.backend.forThread?.(this.name) ?? null;
+    // Kafka gives each thread its own producer and fetch connections: opened in the worker itself
+    // (Backend#workerClients, backends/kafka/worker-clients.ts), or else made by the main thread
+    // for it (Backend#forThread, kafka-thread-view.ts).
+    const clients = this.#ctx.backend.workerClients?.(this.name);
+    const served = clients ? null : (this.#ctx.backend.forThread?.(this.name) ?? null);
     this.#view = served;
     this.#server = new BackendServer(served ?? this.#ctx.backend, port1, {
       assignor: this.#ctx.assignor,
@@ -128,6 +131,7 @@ export class WorkerStreamThread implements StreamThreadHandle {
       workerModule: this.#ctx.workerModule,
       backendPort: port2,
       backendKind: backend.kind,
+      ...(clients ? { clients } : {}),
       slots: slots.end,
       pooled: workerPool.enabled,
     };

@@ -1,0 +1,100 @@
+// A stream thread's own Kafka clients inside its worker (num.stream.threads > 1): a producer
+// (`<thread>-producer`) and a fetch client (`<thread>-consumer`) with connections of the worker's
+// own, so the worker encodes, sends, fetches and decodes for itself instead of the main thread
+// doing it for every thread (issue 20). What a worker is given is a structured-cloneable
+// description (Backend#workerClients); group membership, commits and admin calls stay with the
+// main thread's backend. The worker's clients report unreachable brokers to a tracker of their
+// own; the main thread's clients (group members' heartbeats, commits) see the same outage.
+import type { ConnectionOptions as TlsConnectionOptions } from 'node:tls';
+import type {
+  FetchManyOptions,
+  FetchRequest,
+  FetchResponse,
+  ProduceCallOptions,
+  ProduceRecord,
+  WorkerClientsInit,
+} from '../../api.js';
+import { UnknownTopicError } from '../../errors.js';
+import { KafkaCluster } from './client/cluster.js';
+import { KafkaConnectionError, errorType } from './client/errors.js';
+import { EARLIEST, LATEST, listOffsets } from './kafka-admin.js';
+import { KafkaFetcher } from './kafka-fetch.js';
+import { KafkaProducer } from './kafka-produce.js';
+
+export interface WorkerClients {
+  produce(
+    records: ProduceRecord[],
+    options?: ProduceCallOptions,
+  ): Promise<{ partition: number; offset: number }[]>;
+  fetchMany(requests: FetchRequest[], options: FetchManyOptions): Promise<FetchResponse[]>;
+  close(): void;
+}
+
+/** A TLS option that crossed a MessagePort (Buffers arrive as Uint8Arrays). */
+const asBuffer = <T>(v: T): T | Buffer =>
+  v instanceof Uint8Array && !Buffer.isBuffer(v) ? Buffer.from(v) : v;
+
+function tlsOf(init: WorkerClientsInit): TlsConnectionOptions | undefined {
+  if (init.tls === undefined) return undefined;
+  const out: TlsConnectionOptions = {};
+  for (const [k, v] of Object.entries(init.tls))
+    (out as Record<string, unknown>)[k] = Array.isArray(v) ? v.map(asBuffer) : asBuffer(v);
+  return out;
+}
+
+const LEADER_MOVED = new Set([
+  'NOT_LEADER_OR_FOLLOWER',
+  'LEADER_NOT_AVAILABLE',
+  'UNKNOWN_TOPIC_OR_PARTITION',
+  'UNKNOWN_LEADER_EPOCH',
+  'FENCED_LEADER_EPOCH',
+]);
+
+/**
+ * Opens the thread's clients (connections are made on first use). `partitionsOf` asks the main
+ * thread's backend (a produce needs a topic's partition count once).
+ */
+export function openWorkerClients(
+  init: WorkerClientsInit,
+  partitionsOf: (topic: string) => Promise<number>,
+): WorkerClients {
+  const tls = tlsOf(init);
+  const client = (clientId: string) =>
+    new KafkaCluster({
+      bootstrapServers: init.bootstrapServers,
+      clientId,
+      ...(tls ? { tls } : {}),
+      ...(init.sasl ? { sasl: init.sasl } : {}),
+    });
+  const producerCluster = client(`${init.threadName}-producer`);
+  const consumerCluster = client(`${init.threadName}-consumer`);
+  const counts = new Map<string, number>();
+  const producer = new KafkaProducer(producerCluster, async (topic) => {
+    let n = counts.get(topic);
+    if (n === undefined) counts.set(topic, (n = await partitionsOf(topic)));
+    return n;
+  });
+  const offsets = (topic: string, at: bigint) =>
+    consumerCluster.retrying(
+      `listing offsets of ${topic}`,
+      () => listOffsets(consumerCluster, topic, at),
+      {
+        maxAttempts: 30,
+        retriable: (e) => e instanceof KafkaConnectionError || LEADER_MOVED.has(errorType(e) ?? ''),
+      },
+    );
+  const fetcher = new KafkaFetcher(consumerCluster, async (topic, partition) => {
+    const low = (await offsets(topic, EARLIEST)).get(partition);
+    const high = (await offsets(topic, LATEST)).get(partition);
+    if (low === undefined || high === undefined) throw new UnknownTopicError(topic);
+    return { earliest: low, latest: high };
+  });
+  return {
+    produce: (records, options) => producer.produce(records, options),
+    fetchMany: (requests, options) => fetcher.fetchMany(requests, options),
+    close: () => {
+      producerCluster.close();
+      consumerCluster.close();
+    },
+  };
+}
