@@ -1,5 +1,5 @@
-// The `streamwright` command line: serve, validate, describe, the topic commands (topics,
-// produce, consume) and app.
+// The `streamwright` command line: serve, validate, describe, drive, export, the topic commands
+// (topics, produce, consume) and app.
 import { Command, InvalidArgumentError } from 'commander';
 import { VERSION } from '../version.js';
 import { registerAppCommands } from './program-app.js';
@@ -10,6 +10,7 @@ import { registerTopicCommands } from './program-topics.js';
 // neither the engine nor the server.
 const checkFile = () => import('./check-file.js');
 const driveCommand = () => import('./drive-command.js');
+const exportCommand = () => import('./export-command.js');
 
 /** Runs the CLI; a failing command prints one line on stderr and sets exit code 1. */
 export async function main(argv: readonly string[]): Promise<void> {
@@ -36,6 +37,7 @@ Examples:
   $ streamwright validate topology.json          # every error with its path
   $ streamwright describe topology.json          # Kafka Streams' Topology#describe() text
   $ streamwright drive topology.json -r in.jsonl # run it over records, no runtime
+  $ streamwright export program.mjs -o app.json  # a DSL program's topology, for the designer
   $ streamwright topics create orders -p 3       # on ./.streamwright (or --url a runtime)
   $ streamwright produce orders < in.jsonl       # JSON lines in, consume prints them out
   $ streamwright app lag --url http://127.0.0.1:4300`,
@@ -196,6 +198,46 @@ Examples:
     )
     .action(async (file: string, options) => (await driveCommand()).runDrive(file, options));
 
+  program
+    .command('export')
+    .description(
+      "run a DSL program (your own code, on this machine) and write its StreamsBuilder's topology JSON, which the designer imports",
+    )
+    .argument('<program>', 'a JavaScript module (.mjs/.js; compile TypeScript first)')
+    .option('-o, --output <file>', 'write the JSON to this file (default: stdout)')
+    .option(
+      '-e, --export <name>',
+      'the module export to take (default: the default export, else `built`)',
+    )
+    .option(
+      '--application-id <id>',
+      "the document's application.id (default: the program's own, else the file's base name)",
+      parseApplicationId,
+    )
+    .addHelpText(
+      'after',
+      `
+The program is imported like --processors modules: trusted code, run with your privileges, never
+anything that came through the API. A .ts program must be compiled first (tsc) or written as
+.mjs. The export it takes is one of:
+  - a function (builder) => void | BuiltTopology, possibly async: it is given a StreamsBuilder;
+    when it returns nothing, that builder is built with the application.id from
+    --application-id or the file's base name;
+  - the result of builder.build({ applicationId, config, topics }) (e.g. \`export const built\`,
+    as the designer's Code dialog writes it).
+The JSON is canonical (exportTopology). TypeScript logic stays in the document as references
+by name ({"function": "isLarge"}): the designer shows them read-only, and a runtime runs them
+with serve --processors (a note on stderr lists them).
+
+Examples:
+  $ streamwright export ./page-views.mjs > page-views.json
+  $ streamwright export dist/orders.js --export ordersTopology -o orders.json
+  $ tsc -p . && streamwright export dist/app.js --application-id orders-app`,
+    )
+    .action(async (program: string, options) =>
+      (await exportCommand()).runExport(program, options),
+    );
+
   registerTopicCommands(program);
   registerAppCommands(program);
   registerStateCommands(program);
@@ -207,6 +249,12 @@ function parseWallClock(text: string): number {
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(ms))
     throw new InvalidArgumentError('the wall clock is an integer ≥ 0 (epoch ms)');
   return ms;
+}
+
+function parseApplicationId(text: string): string {
+  if (!/^[a-zA-Z0-9._-]{1,200}$/.test(text))
+    throw new InvalidArgumentError('an application.id is 1-200 letters, digits, ".", "_" and "-"');
+  return text;
 }
 
 function parsePort(text: string): number {

@@ -2,14 +2,13 @@
 // fields, partitioners for foreign-key joins' TableJoined) from a module the runtime imports once at start (`serve --processors <module>`). It is
 // trusted code running with the runtime's privileges; topologies only refer to it by name, and
 // nothing that arrives through the API is ever imported or evaluated (docs/SECURITY.md).
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type {
   FunctionRegistry,
   PartitionerRegistry,
   ProcessorRegistry,
   ValueTransformerRegistry,
 } from '@streamwright/engine';
+import { importTrustedModule } from './trusted-module.js';
 
 export interface CodeRegistry {
   processors: ProcessorRegistry;
@@ -36,22 +35,7 @@ export const EMPTY_REGISTRY: CodeRegistry = Object.freeze({
  * `valueTransformers`, `functions` and/or `partitioners` (objects of name → function) or a function (possibly async) returning one.
  */
 export async function loadCodeModule(path: string): Promise<CodeRegistry> {
-  const absolute = resolve(path);
-  let namespace: Record<string, unknown>;
-  try {
-    namespace = (await import(pathToFileURL(absolute).href)) as Record<string, unknown>;
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    // Node (before type stripping) imports JavaScript only: say what to do with a .ts module.
-    const hint =
-      (error as { code?: unknown }).code === 'ERR_UNKNOWN_FILE_EXTENSION' &&
-      /\.[mc]?ts$/.test(absolute)
-        ? ': compile it to JavaScript (tsc) or write the module as .mjs'
-        : '';
-    throw new Error(`cannot load processors from ${absolute}: ${reason}${hint}`, {
-      cause: error,
-    });
-  }
+  const { absolute, namespace } = await importTrustedModule(path, 'processors');
   let exported: unknown = namespace.default ?? namespace.registries ?? namespace;
   if (typeof exported === 'function') exported = await (exported as () => unknown)();
   const registries = isObject(exported) ? exported : {};
