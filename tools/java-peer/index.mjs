@@ -1,0 +1,77 @@
+// The Java peer: Apache Kafka's Java clients (kafka-clients, kafka-streams, kafka-tools 4.1.1)
+// built with Maven into target/, and a way to run its programs (see README.md).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const jar = join(here, 'target', 'java-peer-0.1.0.jar');
+const lib = join(here, 'target', 'lib');
+
+function newestSource() {
+  let newest = statSync(join(here, 'pom.xml')).mtimeMs;
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else newest = Math.max(newest, statSync(p).mtimeMs);
+    }
+  };
+  walk(join(here, 'src'));
+  return newest;
+}
+
+/** Builds the jar and its classpath (target/lib) when missing or older than the sources. */
+export function ensurePeerBuilt({ verbose = false } = {}) {
+  const complete = existsSync(jar) && existsSync(lib) && readdirSync(lib).length > 0;
+  if (complete && statSync(jar).mtimeMs >= newestSource()) return;
+  // flock: concurrent test workers never run two Maven builds over the same target/.
+  const result = spawnSync(
+    'flock',
+    [join('/tmp', 'streamwright-java-peer.lock'), 'mvn', '-B', '-q', 'package', '-DskipTests'],
+    { cwd: here, stdio: verbose ? 'inherit' : 'pipe', encoding: 'utf8' },
+  );
+  if (result.status !== 0) {
+    throw new Error(
+      `building the Java peer failed (mvn package in ${here}):\n${result.stdout ?? ''}${result.stderr ?? ''}`,
+    );
+  }
+}
+
+/** The classpath of the peer's programs. */
+export function peerClasspath() {
+  return `${jar}:${join(lib, '*')}`;
+}
+
+/**
+ * Runs program `main` (a class of dev.streamwright.peer, e.g. 'CodecCheck') with `args`,
+ * writing `input` to its stdin; resolves to its stdout. Rejects with its stderr when it fails.
+ */
+export async function runPeer(main, { args = [], input = '', jvmArgs = [] } = {}) {
+  ensurePeerBuilt();
+  const child = spawn(
+    'java',
+    [
+      '-Xshare:auto',
+      '-XX:TieredStopAtLevel=1',
+      ...jvmArgs,
+      '-cp',
+      peerClasspath(),
+      `dev.streamwright.peer.${main}`,
+      ...args,
+    ],
+    { stdio: ['pipe', 'pipe', 'pipe'] },
+  );
+  const out = [];
+  let err = '';
+  child.stdout.on('data', (d) => out.push(d));
+  child.stderr.on('data', (d) => (err += d));
+  child.stdin.end(input);
+  const code = await new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  if (code !== 0) throw new Error(`Java peer ${main} exited with ${code}: ${err}`);
+  return Buffer.concat(out).toString('utf8');
+}
