@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: install everything the tests need (pnpm deps, Debian chromium; the Maven jars of
-// tools/ks-oracle and of the Kafka broker in tools/kafka come with their packages' turbo `setup`,
-// which the engine's and the runtime's tests depend on) and run every test:
+// tools/ks-oracle, tools/java-peer and of the Kafka broker in tools/kafka come with their
+// packages' turbo `setup`, which the tests depend on) and run every test:
 // typecheck, lint (incl. dependency direction and import cycles), formatting, unit and
 // integration tests, then the Playwright specs in real Chromium.
 import { existsSync } from 'node:fs';
