@@ -60,3 +60,42 @@ export interface OracleResult {
 }
 export function ensureOracleBuilt(options?: { verbose?: boolean }): void;
 export function runOracle(scenarios: OracleScenario[]): Promise<OracleResult[]>;
+
+export interface BrokerRunRequest {
+  bootstrapServers: string;
+  /** A Streamwright topology document (JSON); its `topics` are created (replication factor 1). */
+  topology: unknown;
+  /** Produced in order before Kafka Streams starts (keys and values as for OracleScenario). */
+  inputs?: { topic: string; key: unknown; value: unknown; timestamp?: number }[];
+  /** false: the topics exist and hold the input already (then give `inputCount`). */
+  produce?: boolean;
+  /** How many records the stream thread must process before the close (default: inputs.length). */
+  inputCount?: number;
+  /** Kafka Streams properties on top of the document's application config. */
+  config?: Record<string, string | number>;
+  /** Topics (changelogs included) whose records to return, read_committed, from the start. */
+  topics?: string[];
+  /** Return only each topic's record count. */
+  countOnly?: boolean;
+  /** How long to wait for the input to be processed (default 120000 ms). */
+  timeoutMs?: number;
+}
+export interface BrokerRecord {
+  partition: number;
+  /** base64, null for a null key / tombstone. */
+  key: string | null;
+  value: string | null;
+  timestamp: number;
+}
+export interface BrokerRunResult {
+  processedBeforeClose: number;
+  elapsedMs: number;
+  topics: Record<string, BrokerRecord[] | { count: number }>;
+}
+export function runOnBroker(request: BrokerRunRequest): Promise<BrokerRunResult>;
+/** Several runs side by side in one JVM (their own application ids and topics), one result each. */
+export function runOnBroker(request: {
+  bootstrapServers: string;
+  runs: Omit<BrokerRunRequest, 'bootstrapServers'>[];
+  timeoutMs?: number;
+}): Promise<{ results: BrokerRunResult[] }>;

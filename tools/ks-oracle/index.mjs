@@ -66,3 +66,26 @@ export async function runOracle(scenarios) {
   if (code !== 0) throw new Error(`Kafka Streams oracle exited with ${code}: ${err}`);
   return JSON.parse(out).results;
 }
+
+/**
+ * Runs one topology document on Kafka Streams against a real broker (BrokerRun.java): creates the
+ * document's topics, produces `inputs`, runs KafkaStreams (properties from the document and
+ * `config`) until every input record is processed, closes it cleanly and returns the records of
+ * `topics` as base64 bytes: `{processedBeforeClose, elapsedMs, topics: {topic: [{partition, key,
+ * value, timestamp}]}}` (with `countOnly`: `{topic: {count}}`). Types: index.d.ts.
+ */
+export async function runOnBroker(request) {
+  ensureOracleBuilt();
+  const cp = `${jar}:${join(here, 'target', 'lib', '*')}`;
+  const child = spawn('java', ['-Xshare:auto', '-cp', cp, 'dev.streamwright.oracle.BrokerRun'], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  child.stdin.end(JSON.stringify(request));
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`Kafka Streams (BrokerRun) exited with ${code}: ${err}`);
+  return JSON.parse(out);
+}

@@ -4,6 +4,7 @@
 // forwards the latest change per key at the next commit or eviction (state/record-cache.ts).
 import type { Headers } from '../api.js';
 import type { NamedCache } from '../state/record-cache.js';
+import type { CacheWriter } from '../state/window-store.js';
 import {
   PUT_RETURN_CODE_NOT_PUT,
   PUT_RETURN_CODE_VALID_TO_UNDEFINED,
@@ -22,6 +23,12 @@ export type ChangeForwarder = (
   before: unknown,
   timestamp: number,
   headers: Headers,
+  /**
+   * The timestamp of the record being processed, when it is not `timestamp` (a session's update
+   * is forwarded at the session end): what the cache's changelog write of a tombstone or of a
+   * session carries (Kafka's cache entry keeps the record context).
+   */
+  contextTimestamp?: number,
 ) => void;
 
 export function changeForwarder(
@@ -57,14 +64,29 @@ export function changeForwarder(
       );
     });
   };
-  return (key, newValue, _oldValue, before, timestamp, headers) => {
+  return (key, newValue, _oldValue, before, timestamp, headers, contextTimestamp) => {
     const node = ctx.currentNode!;
     // Nothing downstream: the cache would never forward anything (unless its hit ratio is
-    // measured, the updates need not go through it).
-    if (node.children.length === 0 && cache.metrics === null) return;
+    // measured or it writes its store's changelog, the updates need not go through it).
+    if (node.children.length === 0 && cache.metrics === null && cache.writer === null) return;
     if (owner === null) listen(node, cache);
-    cache.put(key, before, newValue, timestamp, headers);
+    cache.put(key, before, newValue, timestamp, headers, contextTimestamp ?? timestamp);
   };
+}
+
+/**
+ * A windowed aggregation's store with a record cache logs what the cache flushes instead of each
+ * put (Kafka's CachingWindowStore / CachingSessionStore over the change-logging store). Called
+ * from the processor's init, before its first put; not for aggregations that emit on window
+ * close, whose updates do not go through the cache.
+ */
+export function logThroughRecordCache(
+  ctx: ProcessorContext,
+  storeName: string,
+  store: { logThroughCache(): CacheWriter },
+): void {
+  const cache = ctx.recordCache(storeName);
+  if (cache !== null && cache.writer === null) cache.writer = store.logThroughCache();
 }
 
 /**

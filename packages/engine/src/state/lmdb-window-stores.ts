@@ -1,7 +1,8 @@
 // Persistent window and session stores (what `default.dsl.store: rocksDB` gives windowed
 // aggregations, stream–stream joins and Processor API window / session stores, as Kafka Streams'
 // RocksDB segmented stores): each segment lives on disk (lmdb-segments.ts), written at every
-// commit with the commit's changelog records; in memory the store keeps at most
+// commit with the windows or sessions changed since the last one (in the changelog's key layout;
+// a window's value prefixed by its timestamp, as RocksDB keeps ValueAndTimestamp); in memory the store keeps at most
 // `windowStoreCache.entries` windows or sessions that are on disk (the newest segments first, as
 // recent windows are the ones read again) plus those changed since the last commit, and reads
 // what it does not hold from disk (window-store.ts, session-store.ts). Opening the store loads
@@ -95,9 +96,10 @@ class OnDisk {
     store.evictTo(this.#limit);
   }
 
-  restored(record: StoredRecord): void {
+  /** A changelog record restored, as its disk record (`toDisk`: the value it keeps on disk). */
+  restored(record: StoredRecord, toDisk: (record: StoredRecord) => StoredRecord): void {
     const segment = record.key === null ? null : this.segmentOf(record.key);
-    if (segment !== null) this.disk.add(segment, record);
+    if (segment !== null) this.disk.add(segment, toDisk(record));
     if (this.store.residentEntries > slack(this.#limit)) this.store.evictTo(this.#limit);
   }
 
@@ -125,21 +127,20 @@ export class LmdbWindowStore extends SegmentedWindowStore {
     const disk = new LmdbSegments(path, options.name ?? 'window-store');
     super(options, partition, disk);
     this.#onDisk = new OnDisk(disk, this, WINDOW_SUFFIX, cacheEntries);
-    this.#onDisk.open((record) => super.restore(record), partition);
+    this.#onDisk.open((record) => super.loadFromDisk(record), partition);
   }
 
   override takeChangelogRecords(): ProduceRecord[] {
-    // A window at the retention edge is not logged but still read (fetchAll's retentionEdge):
-    // it goes to disk too, or evicting it from memory would lose it.
-    const unlogged: ProduceRecord[] = [];
-    const out = super.takeChangelogRecords(unlogged);
-    this.#onDisk.commit(unlogged.length === 0 ? out : [...out, ...unlogged]);
+    const out = super.takeChangelogRecords();
+    // Every changed window goes to disk, one at the retention edge too (fetchAll's
+    // retentionEdge still reads it, and evicting it from memory would lose it).
+    this.#onDisk.commit(this.takeDirtyRecords());
     return out;
   }
 
   override restore(record: StoredRecord): void {
     super.restore(record);
-    this.#onDisk.restored(record);
+    this.#onDisk.restored(record, (r) => this.changelogToDisk(r));
   }
 
   override wipe(): void {
@@ -172,13 +173,13 @@ export class LmdbSessionStore extends SegmentedSessionStore {
 
   override takeChangelogRecords(): ProduceRecord[] {
     const out = super.takeChangelogRecords();
-    this.#onDisk.commit(out);
+    this.#onDisk.commit(this.takeDirtyRecords());
     return out;
   }
 
   override restore(record: StoredRecord): void {
     super.restore(record);
-    this.#onDisk.restored(record);
+    this.#onDisk.restored(record, (r) => r);
   }
 
   override wipe(): void {

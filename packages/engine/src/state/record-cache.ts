@@ -7,7 +7,10 @@
 // written at once (it is in memory or has its own write-back buffer), so reads never go through
 // the cache; the changelog already collapses per commit (the store's dirty keys). The same cache
 // stands in front of window and session stores (Kafka's CachingWindowStore / CachingSessionStore),
-// keyed by the windowed key: the key and its window's bounds.
+// keyed by the windowed key: the key and its window's bounds. In front of those the cache also
+// writes the changelog (`writer`): Kafka's CachingWindowStore#putAndMaybeForward puts each flushed
+// entry into the change-logging store below (which logs it, expired or not) before forwarding it,
+// and reads the old value from that store (null once the window expired there).
 //
 // Sizes follow Kafka's accounting only roughly: an entry costs its key and value bytes (measured
 // when it enters the cache) plus ENTRY_OVERHEAD. When a thread's cache is over budget, the caches
@@ -15,6 +18,7 @@
 import type { Headers } from '../api.js';
 import type { CacheMetrics } from '../metrics/metric-groups.js';
 import type { StoreKey } from './store-key.js';
+import type { CacheWriter } from './window-store.js';
 
 /** Per-entry bytes on top of key and value (Kafka's LRUCacheEntry record context, roughly). */
 export const ENTRY_OVERHEAD = 56;
@@ -37,6 +41,8 @@ interface DirtyEntry {
   /** The value as of the last flush (null: none). */
   old: unknown;
   timestamp: number;
+  /** The timestamp of the record whose processing made the last update (Kafka's entry context). */
+  contextTimestamp: number;
   headers: Headers;
   seq: number;
   size: number;
@@ -58,6 +64,8 @@ export class NamedCache {
    * cache; here each update counts, as a hit when its key is still in the cache (dirty).
    */
   metrics: CacheMetrics | null = null;
+  /** A window or session store's changelog writes (null: the store logs by itself). */
+  writer: CacheWriter | null = null;
 
   constructor(
     readonly name: string,
@@ -80,7 +88,14 @@ export class NamedCache {
    * Records an update of `key`, whose stored value before it was `before` (null: none). Called
    * instead of forwarding; the store has been (or is being) written by the caller.
    */
-  put(key: unknown, before: unknown, value: unknown, timestamp: number, headers: Headers): void {
+  put(
+    key: unknown,
+    before: unknown,
+    value: unknown,
+    timestamp: number,
+    headers: Headers,
+    contextTimestamp: number = timestamp,
+  ): void {
     const k = this.keyOf(key);
     const thread = this.thread;
     const e = this.#dirty.get(k);
@@ -91,12 +106,22 @@ export class NamedCache {
     if (e !== undefined) {
       e.value = value;
       e.timestamp = timestamp;
+      e.contextTimestamp = contextTimestamp;
       e.headers = headers;
       e.seq = ++thread.seq;
       return;
     }
     const size = this.sizeOf(key, value) + ENTRY_OVERHEAD;
-    this.#dirty.set(k, { key, value, old: before, timestamp, headers, seq: ++thread.seq, size });
+    this.#dirty.set(k, {
+      key,
+      value,
+      old: before,
+      timestamp,
+      contextTimestamp,
+      headers,
+      seq: ++thread.seq,
+      size,
+    });
     thread.sizeBytes += size;
     if (thread.sizeBytes > thread.maxBytes) this.#evict();
   }
@@ -130,8 +155,12 @@ export class NamedCache {
 
   #emit(e: DirtyEntry): void {
     const value = e.value ?? null;
-    // Created and deleted since the last flush: nothing to say (CachingKeyValueStore skips it).
-    if (value === null && e.old === null) return;
-    this.#listener?.(e.key, value, e.old, e.timestamp, e.headers);
+    const writer = this.writer;
+    const old = writer === null ? e.old : (writer.old(e.key, e.old) ?? null);
+    // Created and deleted since the last flush (or the old one expired below the cache): nothing
+    // to say or write (CachingKeyValueStore / CachingWindowStore skip it).
+    if (value === null && old === null) return;
+    writer?.write(e.key, value, e.timestamp, e.contextTimestamp);
+    this.#listener?.(e.key, value, old, e.timestamp, e.headers);
   }
 }

@@ -3,9 +3,11 @@
 // time (the largest session end put) passes a segment's end + retention the segment is dropped;
 // sessions ending at or before stream time − retention are invisible before that.
 //
-// The store owns its changelog: puts and removes mark the session dirty and the commit writes one
-// record per dirty session in Kafka's layout (SessionKeySchema: the key's bytes, the session end
-// and start as int64; the value's bytes; a removed session is a tombstone).
+// The store is also Kafka's ChangeLoggingSessionBytesStore: every put and remove is logged in
+// Kafka's layout (SessionKeySchema: the key's bytes, the session end and start as int64; the
+// value's bytes; a removed session is a tombstone), even a put the store drops as expired. With
+// a record cache in front (CachingSessionStore) the cache's flushes are the writes instead
+// (logThroughCache; see window-store.ts).
 //
 // A persistent store (lmdb-window-stores.ts) passes its segments on disk: it holds in memory only
 // what fits its cache (evictTo) and what changed since the last commit; a segment it no longer
@@ -20,6 +22,7 @@ import type { LmdbSegments } from './lmdb-segments.js';
 import { SessionDiskReads } from './session-disk-reads.js';
 import { readLong, viewOf, writeLong, type TaskStateStore } from './task-store.js';
 import { defaultSegmentInterval } from './window-store-options.js';
+import type { CacheWriter } from './window-store.js';
 
 export interface SessionEntry {
   key: unknown;
@@ -82,6 +85,14 @@ export class SegmentedSessionStore implements TaskStateStore {
   #observedStreamTime = -1;
   #dirty: Session[] = [];
   readonly #logging: boolean;
+  /** As SegmentedWindowStore's: stream time of the store below a record cache in Kafka. */
+  #flushedStreamTime = -1;
+  /** Changelog records written since the last commit, in write order. */
+  #log: ProduceRecord[] = [];
+  /** Writes come from the record cache's flushes (logThroughCache), not from put(). */
+  #logByCache = false;
+  /** Dirty tracking for the disk (a persistent store writes what changed at the commit). */
+  readonly #tracksDirty: boolean;
   readonly #keys: KeyOrder;
   readonly #valueSerde: Serde<unknown>;
   /** A persistent store's segments on disk (null in memory). */
@@ -96,6 +107,7 @@ export class SegmentedSessionStore implements TaskStateStore {
     this.name = options.name ?? 'session-store';
     this.changelogTopic = options.changelogTopic ?? null;
     this.#logging = this.changelogTopic !== null && options.logging !== false;
+    this.#tracksDirty = disk !== null;
     this.retentionMs = options.retentionMs;
     this.segmentIntervalMs =
       options.segmentIntervalMs ?? defaultSegmentInterval(options.retentionMs);
@@ -136,8 +148,11 @@ export class SegmentedSessionStore implements TaskStateStore {
   /** put(session); a null value removes it. `timestamp`: what the changelog record carries. */
   put(session: SessionEntry, timestamp: number = session.end): boolean {
     const id = this.#keys.id(session.key);
-    if (!this.#advance(session.end)) return false;
     const deleting = session.value === null || session.value === undefined;
+    // ChangeLoggingSessionBytesStore#put / #remove: logged whether or not the store keeps it.
+    if (this.#logging && !this.#logByCache)
+      this.#log.push(this.#record(session, deleting ? null : session.value, timestamp));
+    if (!this.#advance(session.end)) return false;
     const segment = this.#segments.get(this.segmentId(session.end));
     const sessions = segment?.byKey.get(id);
     const found = sessions?.find((s) => s.start === session.start && s.end === session.end);
@@ -210,7 +225,7 @@ export class SegmentedSessionStore implements TaskStateStore {
   }
 
   #markDirty(entry: Session): void {
-    if (!this.#logging || entry.dirty) return;
+    if (!this.#tracksDirty || entry.dirty) return;
     entry.dirty = true;
     this.#dirty.push(entry);
   }
@@ -382,31 +397,75 @@ export class SegmentedSessionStore implements TaskStateStore {
    * of it go to disk; stream time moves past what it holds.
    */
   adoptOnDisk(segmentId: number): void {
+    const maxEnd = this.#disk!.maxEnd(segmentId);
+    if (maxEnd > this.#flushedStreamTime) this.#flushedStreamTime = maxEnd;
     if (!this.#advance(this.#disk!.maxEnd(segmentId), false)) return;
     this.#segment(segmentId).complete = false;
   }
 
+  /** One changelog record of a session (a null value: a tombstone). */
+  #record(
+    s: { key: unknown; start: number; end: number },
+    value: unknown,
+    timestamp: number,
+  ): ProduceRecord {
+    const key = this.#keys.serde.serialize(s.key) ?? new Uint8Array(0);
+    const bytes = new Uint8Array(key.byteLength + SUFFIX_BYTES);
+    bytes.set(key, 0);
+    const view = viewOf(bytes);
+    writeLong(view, key.byteLength, s.end);
+    writeLong(view, key.byteLength + 8, s.start);
+    return {
+      topic: this.changelogTopic ?? '',
+      partition: this.partition,
+      key: bytes,
+      value: value === null ? null : this.#valueSerde.serialize(value),
+      timestamp,
+    };
+  }
+
+  /**
+   * The changelog records written since the last commit, in write order (each put and remove,
+   * or each session the record cache flushed or evicted).
+   */
   takeChangelogRecords(): ProduceRecord[] {
+    this.#flushedStreamTime = this.#observedStreamTime;
+    if (this.#log.length === 0) return [];
+    const out = this.#log;
+    this.#log = [];
+    return out;
+  }
+
+  /** The record cache takes over the changelog writes (as SegmentedWindowStore's). */
+  logThroughCache(): CacheWriter {
+    this.#logByCache = true;
+    return {
+      old: (windowedKey, before) =>
+        (windowedKey as SessionEntry).end > this.#flushedStreamTime - this.retentionMs
+          ? before
+          : null,
+      write: (windowedKey, value, _timestamp, contextTimestamp) => {
+        const s = windowedKey as SessionEntry;
+        if (s.end > this.#flushedStreamTime) this.#flushedStreamTime = s.end;
+        // ChangeLoggingSessionBytesStore logs with the record context's timestamp.
+        if (this.#logging) this.#log.push(this.#record(s, value ?? null, contextTimestamp));
+      },
+    };
+  }
+
+  /**
+   * The sessions changed since the last commit that are still live (removed ones as
+   * tombstones), marked clean: what a persistent store writes to disk.
+   */
+  takeDirtyRecords(): ProduceRecord[] {
     const dirty = this.#dirty;
-    if (dirty.length === 0 || this.changelogTopic === null) return [];
+    if (dirty.length === 0) return [];
     this.#dirty = [];
     const out: ProduceRecord[] = [];
     for (const s of dirty) {
       s.dirty = false;
       if (s.value !== null && s.end <= this.#observedStreamTime - this.retentionMs) continue;
-      const key = this.#keys.serde.serialize(s.key) ?? new Uint8Array(0);
-      const bytes = new Uint8Array(key.byteLength + SUFFIX_BYTES);
-      bytes.set(key, 0);
-      const view = viewOf(bytes);
-      writeLong(view, key.byteLength, s.end);
-      writeLong(view, key.byteLength + 8, s.start);
-      out.push({
-        topic: this.changelogTopic,
-        partition: this.partition,
-        key: bytes,
-        value: s.value === null ? null : this.#valueSerde.serialize(s.value),
-        timestamp: s.timestamp,
-      });
+      out.push(this.#record(s, s.value, s.timestamp));
     }
     return out;
   }
@@ -420,6 +479,7 @@ export class SegmentedSessionStore implements TaskStateStore {
     const start = readLong(view, n + 8);
     const key = this.#keys.serde.deserialize(bytes.subarray(0, n));
     const id = this.#keys.id(key);
+    if (end > this.#flushedStreamTime) this.#flushedStreamTime = end;
     if (!this.#advance(end)) return;
     const segment = this.#segments.get(this.segmentId(end));
     const sessions = segment?.byKey.get(id);
@@ -438,7 +498,9 @@ export class SegmentedSessionStore implements TaskStateStore {
     this.#segments.clear();
     this.#segmentIds = [];
     this.#dirty = [];
+    this.#log = [];
     this.#observedStreamTime = -1;
+    this.#flushedStreamTime = -1;
   }
 
   close(): void {

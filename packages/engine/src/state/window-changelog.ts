@@ -1,7 +1,11 @@
-// Kafka Streams' changelog layout of window stores, which SegmentedWindowStore writes at commit
-// and restores from: key = the key's bytes, the window start (int64) and a sequence number
-// (int32, WindowKeySchema); value = the value's bytes, prefixed by the timestamp (int64) in a
-// timestamped store (ValueAndTimestampSerializer).
+// Kafka Streams' changelog layout of window stores, which SegmentedWindowStore writes and restores
+// from: key = the key's bytes, the window start (int64) and a sequence number (int32,
+// WindowKeySchema); value = the value's bytes alone, the timestamp of a timestamped store being
+// the record's timestamp (ChangeLoggingTimestampedWindowBytesStore#log logs
+// rawValue(valueAndTimestamp) with timestamp(valueAndTimestamp); checked against Kafka Streams'
+// changelog on a broker in test/kafka/window-changelog-broker-oracle.test.ts). A persistent store
+// keeps its entries on disk in the same key layout with the value prefixed by its timestamp
+// (int64) in a timestamped store (ValueAndTimestampSerializer), as RocksDB holds them.
 import type { ProduceRecord } from '../api.js';
 import type { Serde } from '../serdes/serde.js';
 import type { ValueAndTimestamp } from './key-value-store.js';
@@ -28,7 +32,13 @@ export class WindowChangelogFormat {
     return out;
   }
 
-  value(windowValue: unknown, timestamp: number): Uint8Array | null {
+  /** A changelog record's value: the value's bytes (the timestamp is the record's). */
+  changelogValue(windowValue: unknown): Uint8Array | null {
+    return this.valueSerde.serialize(windowValue);
+  }
+
+  /** An entry's value on disk: prefixed by its timestamp in a timestamped store. */
+  diskValue(windowValue: unknown, timestamp: number): Uint8Array | null {
     const value = this.valueSerde.serialize(windowValue);
     if (!this.timestamped) return value;
     const bytes = value ?? new Uint8Array(0);
@@ -50,7 +60,7 @@ export class WindowChangelogFormat {
     };
   }
 
-  /** A changelog value's window value and timestamp (`recordTimestamp` when not prefixed). */
+  /** A disk entry's window value and timestamp (`recordTimestamp` when not prefixed). */
   parseValue(bytes: Uint8Array, recordTimestamp: number): ValueAndTimestamp {
     let timestamp = recordTimestamp;
     let valueBytes = bytes;
@@ -62,20 +72,36 @@ export class WindowChangelogFormat {
   }
 }
 
-/**
- * Appends the changelog records of one segment's windows changed since the last commit (one per
- * window, in the order they first changed; with duplicates one per put) to `out`, and marks them
- * clean. A window expired though its segment lives is not logged: it is invisible, and the
- * changelog's retention drops it.
- */
-export function takeSegmentChangelog(
-  segment: Segment | ColumnSegment,
+/** One changelog record of a window (a null value: a tombstone). */
+export function windowChangelogRecord(
   format: WindowChangelogFormat,
   topic: string,
   partition: number,
-  live: (start: number) => boolean,
+  key: unknown,
+  start: number,
+  seq: number,
+  value: unknown,
+  timestamp: number,
+): ProduceRecord {
+  return {
+    topic,
+    partition,
+    key: format.key(key, start, seq),
+    value: value === null ? null : format.changelogValue(value),
+    timestamp,
+  };
+}
+
+/**
+ * Appends the disk records (changelog key, disk value) of one segment's windows changed since the
+ * last commit — one per window, in the order they first changed; with duplicates one per put —
+ * to `out` and marks them clean: what a persistent store writes to disk at the commit.
+ */
+export function takeSegmentDirty(
+  segment: Segment | ColumnSegment,
+  format: WindowChangelogFormat,
+  partition: number,
   out: ProduceRecord[],
-  unlogged?: ProduceRecord[],
 ): void {
   if (segment instanceof ColumnSegment) {
     const dirty = segment.dirty;
@@ -83,14 +109,12 @@ export function takeSegmentChangelog(
     segment.dirty = [];
     for (const at of dirty) {
       const start = segment.starts[at]!;
-      const logged = live(start);
-      if (!logged && unlogged === undefined) continue;
       const timestamp = segment.timestamps[at]!;
-      (logged ? out : unlogged!).push({
-        topic,
+      out.push({
+        topic: '',
         partition,
         key: format.key(segment.keys[at], start, segment.seqs[at]!),
-        value: format.value(segment.values[at], timestamp),
+        value: format.diskValue(segment.values[at], timestamp),
         timestamp,
       });
     }
@@ -105,13 +129,11 @@ export function takeSegmentChangelog(
     listed.latest = null;
     slot.dirty = false;
     slot.listed = null;
-    const logged = slot.value === null || live(slot.start);
-    if (!logged && unlogged === undefined) continue;
-    (logged ? out : unlogged!).push({
-      topic,
+    out.push({
+      topic: '',
       partition,
       key: format.key(slot.key, slot.start, slot.seq),
-      value: slot.value === null ? null : format.value(slot.value, slot.timestamp),
+      value: slot.value === null ? null : format.diskValue(slot.value, slot.timestamp),
       timestamp: slot.timestamp,
     });
   }

@@ -23,7 +23,7 @@ describe('SegmentedWindowStore', () => {
     expect(store.expiredRecordsTotal).toBe(1);
   });
 
-  it('writes Kafka’s changelog layout once per dirty window and restores from it', () => {
+  it('logs every put in Kafka’s changelog layout (expired ones too) and restores from it', () => {
     const spec = {
       name: 'w',
       keySerde: 'string' as const,
@@ -34,30 +34,33 @@ describe('SegmentedWindowStore', () => {
     const store = new SegmentedWindowStore(spec, 0);
     store.put('a', 1, 0, 5);
     store.put('a', 2, 500, 600);
-    store.put('a', 3, 500, 610); // the same window again: still one changelog record
+    store.put('a', 3, 500, 610); // the same window again: logged again (no cache collapses it)
     store.put('b', 7, 500, 510);
     const records = store.takeChangelogRecords();
-    expect(records).toHaveLength(3);
-    // WindowKeySchema: key bytes, start (int64), seqnum (int32); value: timestamp (int64), value.
-    const a500 = records[1]!;
+    expect(records).toHaveLength(4);
+    // WindowKeySchema: key bytes, start (int64), seqnum (int32); value: the value alone, its
+    // timestamp the record's (ChangeLoggingTimestampedWindowBytesStore logs rawValue).
+    const a500 = records[2]!;
     expect([...a500.key!]).toEqual([0x61, 0, 0, 0, 0, 0, 0, 0x01, 0xf4, 0, 0, 0, 0]);
-    expect([...a500.value!]).toEqual([0, 0, 0, 0, 0, 0, 0x02, 0x62, 0, 0, 0, 0, 0, 0, 0, 3]);
+    expect([...a500.value!]).toEqual([0, 0, 0, 0, 0, 0, 0, 3]);
     expect(a500.timestamp).toBe(610);
     expect(store.takeChangelogRecords()).toEqual([]); // nothing changed since
     store.put('b', null, 500, 700); // a delete is a tombstone
     const [tombstone] = store.takeChangelogRecords();
     expect(tombstone?.value).toBeNull();
+    // A put the store drops as expired is logged all the same (ChangeLoggingWindowBytesStore).
+    store.put('c', 1, 2000, 2000);
+    expect(store.put('c', 9, 500, 2001)).toBe(false);
+    const late = store.takeChangelogRecords();
+    expect(late.map((r) => r.timestamp)).toEqual([2000, 2001]);
     // Replay everything into a fresh store, as a restoring task does.
     const restored = new SegmentedWindowStore(spec, 0);
-    for (const r of [...records, tombstone!])
+    for (const r of [...records, tombstone!, ...late])
       restored.restore({ ...r, offset: 0, timestamp: r.timestamp ?? 0, headers: {} } as never);
     const plain = (entries: { key: unknown; start: number; value: unknown; timestamp: number }[]) =>
       entries.map(({ key, start, value, timestamp }) => ({ key, start, value, timestamp }));
     expect(plain(restored.all())).toEqual(plain(store.all()));
-    expect(plain(restored.all())).toEqual([
-      { key: 'a', start: 0, value: 1, timestamp: 5 },
-      { key: 'a', start: 500, value: 3, timestamp: 610 },
-    ]);
+    expect(plain(restored.all())).toEqual([{ key: 'c', start: 2000, value: 1, timestamp: 2000 }]);
   });
 
   it('keeps duplicates with their own sequence numbers (join buffers)', () => {
@@ -248,8 +251,9 @@ describe('SegmentedWindowStore with duplicates (join buffers) against a model', 
             kept.filter((e) => store.segmentId(e.start) >= store.segmentId(streamTime - 150))
               .length,
           );
-          // The changelog: one record per kept put, with its sequence number; replayed into a
-          // fresh store (a restoring task) it gives the same reads.
+          // The changelog: one record per put, with its sequence number — a null put as a
+          // tombstone and an expired put too, as ChangeLoggingWindowBytesStore logs every put it
+          // passes on; replayed into a fresh store (a restoring task) it gives the same reads.
           const restored = new SegmentedWindowStore(spec);
           for (const r of changelog)
             restored.restore({
@@ -258,12 +262,11 @@ describe('SegmentedWindowStore with duplicates (join buffers) against a model', 
               timestamp: r.timestamp ?? 0,
               headers: {},
             } as never);
-          // (A restored store knows stream time from the changelog only: a null put moved it
-          // without a record, so its reads may still show windows the original hid.)
           expect(plain(restored.all().filter((e) => e.start > streamTime - 150))).toEqual(
             plain(store.all()),
           );
-          expect(changelog.every((r) => r.value !== null)).toBe(true);
+          expect(changelog).toHaveLength(ops.length);
+          expect(changelog.map((r) => r.value === null)).toEqual(ops.map((o) => o.value === null));
         },
       ),
       { numRuns: 300 },

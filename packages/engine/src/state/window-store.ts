@@ -4,12 +4,18 @@
 // before stream time − retention are invisible to reads and skipped by puts even while their
 // segment lives (AbstractRocksDBSegmentedBytesStore's actualFrom).
 //
-// The store owns its changelog: a put marks the window dirty (once, however often it changes
-// before the commit) and the commit writes one record per dirty window in Kafka's layout
-// (window-changelog.ts). With `retainDuplicates` (stream–stream join buffers) every put is
-// a new entry with its own sequence number, as Kafka's stores with duplicates keep them; such a
-// store keeps its segments in columns (window-columns.ts), the others a window object each
-// (window-segments.ts).
+// The store is also Kafka's ChangeLoggingWindowBytesStore: every write is logged, in Kafka's
+// layout (window-changelog.ts), even one the store drops because its window has expired —
+// Kafka's change-logging layer logs each put it passes to the segmented store, which may then
+// skip it (AbstractRocksDBSegmentedBytesStore#put, InMemoryWindowStore#put). Without a record
+// cache each put is a write. With one (CachingWindowStore, state/record-cache.ts) the processor's
+// puts reach the store at once (reads never go through the cache) but are not writes for the
+// changelog: the cache's flushes and evictions are, through the writer logThroughCache() hands
+// out. So a window updated and expired between two commits is logged once at the commit, as
+// Kafka Streams logs every window its cache flushes. With `retainDuplicates` (stream–stream join
+// buffers) every put is a new entry with its own sequence number, as Kafka's stores with
+// duplicates keep them; such a store keeps its segments in columns (window-columns.ts), the others
+// a window object each (window-segments.ts).
 //
 // A persistent store (lmdb-window-stores.ts) passes its segments on disk: it then holds in memory
 // only what fits its cache (evictTo) and what changed since the last commit, and a segment it no
@@ -19,8 +25,12 @@ import type { ProduceRecord, StoredRecord } from '../api.js';
 import { getSerde } from '../serdes/index.js';
 import { keyOrderFor, type KeyId, type KeyOrder } from './key-order.js';
 import type { LmdbSegments } from './lmdb-segments.js';
-import type { TaskStateStore } from './task-store.js';
-import { takeSegmentChangelog, WindowChangelogFormat } from './window-changelog.js';
+import { viewOf, writeLong, type TaskStateStore } from './task-store.js';
+import {
+  takeSegmentDirty,
+  windowChangelogRecord,
+  WindowChangelogFormat,
+} from './window-changelog.js';
 import { ColumnSegment, WindowRead } from './window-columns.js';
 import { WindowDiskReads } from './window-disk-reads.js';
 import { evictWindows } from './window-eviction.js';
@@ -44,6 +54,22 @@ import {
 } from './window-segments.js';
 
 export type { WindowEntry } from './window-segments.js';
+
+/**
+ * What a record cache in front of a window or session store writes through at a flush (Kafka's
+ * CachingWindowStore / CachingSessionStore putting a dirty entry into the change-logging store):
+ * `old` is what the store below the cache would read for the entry's windowed key at that moment
+ * (null once the window has expired there), `write` logs the entry.
+ */
+export interface CacheWriter {
+  old(windowedKey: unknown, before: unknown): unknown;
+  /**
+   * `timestamp`: the value's (the entry's forwarded timestamp); `contextTimestamp`: the record's
+   * that made the last update, which a tombstone, or any write of a store without timestamps,
+   * carries (ChangeLogging*BytesStore log with the record context's timestamp).
+   */
+  write(windowedKey: unknown, value: unknown, timestamp: number, contextTimestamp: number): void;
+}
 export { defaultSegmentInterval, keyId, type WindowStoreOptions } from './window-store-options.js';
 
 export class SegmentedWindowStore implements TaskStateStore {
@@ -60,8 +86,20 @@ export class SegmentedWindowStore implements TaskStateStore {
   /** Live segments, ascending by id. */
   #ordered: (Segment | ColumnSegment)[] = [];
   #observedStreamTime = -1;
+  /**
+   * Stream time of the store below a record cache in Kafka (which sees a window only when the
+   * cache flushes it): the largest start written through the cache since the last commit, or the
+   * observed stream time as of that commit (when every cached window had been flushed).
+   */
+  #flushedStreamTime = -1;
   #seq = 0;
   readonly #logging: boolean;
+  /** Changelog records written since the last commit, in write order. */
+  #log: ProduceRecord[] = [];
+  /** Writes come from the record cache's flushes (logThroughCache), not from put(). */
+  #logByCache = false;
+  /** Dirty tracking for the disk (a persistent store writes what changed at the commit). */
+  readonly #tracksDirty: boolean;
   readonly #keys: KeyOrder;
   readonly #format: WindowChangelogFormat;
   readonly #byStartThenKey;
@@ -79,6 +117,7 @@ export class SegmentedWindowStore implements TaskStateStore {
     this.name = options.name ?? 'window-store';
     this.changelogTopic = options.changelogTopic ?? null;
     this.#logging = this.changelogTopic !== null && options.logging !== false;
+    this.#tracksDirty = disk !== null;
     this.retentionMs = options.retentionMs;
     this.segmentIntervalMs =
       options.segmentIntervalMs ?? defaultSegmentInterval(options.retentionMs);
@@ -141,14 +180,32 @@ export class SegmentedWindowStore implements TaskStateStore {
    */
   put(key: unknown, value: unknown, windowStart: number, timestamp: number): boolean {
     const id = this.#keys.id(key);
-    if (!this.#advance(windowStart)) return false;
     const deleting = value === null || value === undefined;
+    const live = this.#advance(windowStart);
+    if (this.#logging && !this.#logByCache) {
+      // ChangeLoggingWindowBytesStore#put: logged whether or not the store keeps it (a store with
+      // duplicates gives every put, a null one too, the next sequence number).
+      const seq = this.retainDuplicates ? ++this.#seq : 0;
+      this.#log.push(
+        windowChangelogRecord(
+          this.#format,
+          this.changelogTopic!,
+          this.partition,
+          key,
+          windowStart,
+          seq,
+          deleting ? null : value,
+          timestamp,
+        ),
+      );
+    } else if (this.retainDuplicates && !deleting) ++this.#seq;
+    if (!live) return false;
     if (this.retainDuplicates) {
       // Kafka Streams' stores with duplicates ignore deletes (a null put is a no-op).
       if (deleting) return true;
       const columns = this.#segment(this.segmentId(windowStart)) as ColumnSegment;
-      const at = columns.add(key, id, windowStart, ++this.#seq, value, timestamp);
-      if (this.#logging) columns.dirty.push(at);
+      const at = columns.add(key, id, windowStart, this.#seq, value, timestamp);
+      if (this.#tracksDirty) columns.dirty.push(at);
       return true;
     }
     const segment = this.#segments.get(this.segmentId(windowStart)) as Segment | undefined;
@@ -223,7 +280,7 @@ export class SegmentedWindowStore implements TaskStateStore {
   }
 
   #markDirty(segment: Segment, slot: Slot): void {
-    if (!this.#logging) return;
+    if (!this.#tracksDirty) return;
     slot.dirty = true;
     segment.dirty.push(slot);
   }
@@ -367,25 +424,58 @@ export class SegmentedWindowStore implements TaskStateStore {
   }
 
   /**
-   * The changed windows' changelog records. A window at or past the retention edge is not logged
-   * (as Kafka's store drops it), but its segment still holds it for `fetchAll(…, retentionEdge)`:
-   * given `unlogged`, such windows go there, so a persistent store writes them to disk too before
-   * it evicts them from memory.
+   * The changelog records written since the last commit, in write order (each put, or each
+   * window the record cache flushed or evicted).
    */
-  takeChangelogRecords(unlogged?: ProduceRecord[]): ProduceRecord[] {
-    if (this.changelogTopic === null) return [];
+  takeChangelogRecords(): ProduceRecord[] {
+    this.#flushedStreamTime = this.#observedStreamTime;
+    if (this.#log.length === 0) return [];
+    const out = this.#log;
+    this.#log = [];
+    return out;
+  }
+
+  /**
+   * The record cache in front of this store takes over its changelog writes (Kafka's
+   * CachingWindowStore over ChangeLoggingWindowBytesStore): from now on put() logs nothing and
+   * the returned writer logs each entry the cache flushes.
+   */
+  logThroughCache(): CacheWriter {
+    this.#logByCache = true;
+    return {
+      old: (windowedKey, before) =>
+        // AbstractRocksDBSegmentedBytesStore#get: expired below the cache's stream time.
+        (windowedKey as { start: number }).start > this.#flushedStreamTime - this.retentionMs
+          ? before
+          : null,
+      write: (windowedKey, value, timestamp, contextTimestamp) => {
+        const { key, start } = windowedKey as { key: unknown; start: number };
+        if (start > this.#flushedStreamTime) this.#flushedStreamTime = start;
+        if (!this.#logging) return;
+        this.#log.push(
+          windowChangelogRecord(
+            this.#format,
+            this.changelogTopic!,
+            this.partition,
+            key,
+            start,
+            0,
+            value ?? null,
+            value != null && this.timestamped ? timestamp : contextTimestamp,
+          ),
+        );
+      },
+    };
+  }
+
+  /**
+   * The windows changed since the last commit (one record each, changelog key and disk value, in
+   * the order they first changed), marked clean: what a persistent store writes to disk.
+   */
+  takeDirtyRecords(): ProduceRecord[] {
     const out: ProduceRecord[] = [];
-    const live = (start: number) => this.#live(start);
     for (const segment of this.#ordered)
-      takeSegmentChangelog(
-        segment,
-        this.#format,
-        this.changelogTopic,
-        this.partition,
-        live,
-        out,
-        unlogged,
-      );
+      takeSegmentDirty(segment, this.#format, this.partition, out);
     return out;
   }
 
@@ -404,15 +494,42 @@ export class SegmentedWindowStore implements TaskStateStore {
   adoptOnDisk(segmentId: number): void {
     const { maxStart, maxSeq } = this.#disk!.bounds(segmentId);
     if (maxSeq > this.#seq) this.#seq = maxSeq;
+    if (maxStart > this.#flushedStreamTime) this.#flushedStreamTime = maxStart;
     if (!this.#advance(maxStart, false)) return;
     this.#segment(segmentId).complete = false;
   }
 
+  /** Applies one changelog record (a plain value; its timestamp is the record's). */
   restore(record: StoredRecord): void {
+    this.#apply(record, false);
+  }
+
+  /** Applies one record read from a persistent store's disk (a timestamp-prefixed value). */
+  loadFromDisk(record: StoredRecord): void {
+    this.#apply(record, true);
+  }
+
+  /** A changelog record as a persistent store keeps it on disk (value prefixed by timestamp). */
+  changelogToDisk(record: StoredRecord): StoredRecord {
+    if (!this.timestamped || record.value === null) return record;
+    const out = new Uint8Array(8 + record.value.byteLength);
+    writeLong(viewOf(out), 0, record.timestamp);
+    out.set(record.value, 8);
+    return { ...record, value: out };
+  }
+
+  #parseValue(bytes: Uint8Array, recordTimestamp: number, fromDisk: boolean) {
+    return fromDisk
+      ? this.#format.parseValue(bytes, recordTimestamp)
+      : { value: this.#format.valueSerde.deserialize(bytes), timestamp: recordTimestamp };
+  }
+
+  #apply(record: StoredRecord, fromDisk: boolean): void {
     const parsed = this.#format.parseKey(record.key);
     if (parsed === null) return;
     const { key, start, seq } = parsed;
     const id = this.#keys.id(key);
+    if (start > this.#flushedStreamTime) this.#flushedStreamTime = start;
     if (!this.#advance(start)) return;
     if (seq > this.#seq) this.#seq = seq;
     const held = this.#segments.get(this.segmentId(start));
@@ -426,7 +543,7 @@ export class SegmentedWindowStore implements TaskStateStore {
       return;
     }
     if (this.retainDuplicates) {
-      this.#restoreColumn(record, key, id, start, seq);
+      this.#restoreColumn(record, key, id, start, seq, fromDisk);
       return;
     }
     const segment = held as Segment | undefined;
@@ -441,7 +558,7 @@ export class SegmentedWindowStore implements TaskStateStore {
       if (existing !== undefined) remove(segment!, existing);
       return;
     }
-    const { value, timestamp } = this.#format.parseValue(record.value, record.timestamp);
+    const { value, timestamp } = this.#parseValue(record.value, record.timestamp, fromDisk);
     if (existing !== undefined) {
       existing.value = value;
       existing.timestamp = timestamp;
@@ -451,14 +568,21 @@ export class SegmentedWindowStore implements TaskStateStore {
     }
   }
 
-  #restoreColumn(record: StoredRecord, key: unknown, id: KeyId, start: number, seq: number): void {
+  #restoreColumn(
+    record: StoredRecord,
+    key: unknown,
+    id: KeyId,
+    start: number,
+    seq: number,
+    fromDisk: boolean,
+  ): void {
     const segment = this.#segments.get(this.segmentId(start)) as ColumnSegment | undefined;
     const existing = segment === undefined ? -1 : segment.findSeq(id, start, seq);
     if (record.value === null) {
       if (existing >= 0) segment!.unindex(existing);
       return;
     }
-    const { value, timestamp } = this.#format.parseValue(record.value, record.timestamp);
+    const { value, timestamp } = this.#parseValue(record.value, record.timestamp, fromDisk);
     if (existing >= 0) segment!.replace(existing, value, timestamp);
     else
       (this.#segment(this.segmentId(start)) as ColumnSegment).add(
@@ -475,6 +599,8 @@ export class SegmentedWindowStore implements TaskStateStore {
     this.#segments.clear();
     this.#ordered = [];
     this.#observedStreamTime = -1;
+    this.#flushedStreamTime = -1;
+    this.#log = [];
   }
 
   close(): void {

@@ -5,7 +5,7 @@
 // observed stream time − grace − gap (a session can still grow until gap after its end). Results carry the session end as their timestamp.
 import type { ProcessorContext } from '../processor/processor-context.js';
 import type { Processor } from '../processor/processor-node.js';
-import { changeForwarder } from '../processor/change-forwarder.js';
+import { changeForwarder, logThroughRecordCache } from '../processor/change-forwarder.js';
 import { isNullish, type EngineRecord } from '../processor/record.js';
 import { SegmentedSessionStore } from '../state/session-store.js';
 import type { WindowAggregation } from './window-aggregate.js';
@@ -48,6 +48,7 @@ export function sessionWindowAggregateProcessor(
   return {
     init() {
       store = ctx.stateStore(options.storeName, SegmentedSessionStore);
+      if (onClose === null) logThroughRecordCache(ctx, options.storeName, store);
       onClose?.init();
     },
     process(record: EngineRecord) {
@@ -80,13 +81,13 @@ export function sessionWindowAggregateProcessor(
           // Read before the removal: the store nulls the entry it handed out.
           const old = s.value;
           store.remove(s.key, s.start, s.end, ts);
-          forward(windowedKey(s.key, s.start, s.end), null, old, old, s.end, record.headers);
+          forward(windowedKey(s.key, s.start, s.end), null, old, old, s.end, record.headers, ts);
         }
       }
       agg = aggregation.add(record.key, record.value, agg);
       // The merged session is new to the store (one with the same bounds was removed above).
       store.put({ key: record.key, start, end, value: agg }, ts);
-      forward(windowedKey(record.key, start, end), agg, null, null, end, record.headers);
+      forward(windowedKey(record.key, start, end), agg, null, null, end, record.headers, ts);
     },
   };
 }

@@ -10,7 +10,7 @@ import type { WindowSpec } from '@streamwright/topology-model';
 import type { Headers } from '../api.js';
 import type { ProcessorContext } from '../processor/processor-context.js';
 import type { Processor } from '../processor/processor-node.js';
-import { changeForwarder } from '../processor/change-forwarder.js';
+import { changeForwarder, logThroughRecordCache } from '../processor/change-forwarder.js';
 import { isNullish, type EngineRecord } from '../processor/record.js';
 import type { ValueAndTimestamp } from '../state/key-value-store.js';
 import { SegmentedWindowStore } from '../state/window-store.js';
@@ -172,6 +172,7 @@ export function slidingWindowAggregateProcessor(
   return {
     init() {
       store = ctx.stateStore(options.storeName, SegmentedWindowStore);
+      if (onClose === null) logThroughRecordCache(ctx, options.storeName, store);
       onClose?.init();
     },
     process(record: EngineRecord) {

@@ -6,7 +6,7 @@
 import type { WindowSpec } from '@streamwright/topology-model';
 import type { ProcessorContext } from '../processor/processor-context.js';
 import type { Processor } from '../processor/processor-node.js';
-import { changeForwarder } from '../processor/change-forwarder.js';
+import { changeForwarder, logThroughRecordCache } from '../processor/change-forwarder.js';
 import { isNullish, type EngineRecord } from '../processor/record.js';
 import { SegmentedWindowStore } from '../state/window-store.js';
 import { firstWindowStart, sizeAndAdvance } from './window-assignment.js';
@@ -47,6 +47,7 @@ export function timeWindowAggregateProcessor(
   return {
     init() {
       store = ctx.stateStore(options.storeName, SegmentedWindowStore);
+      if (onClose === null) logThroughRecordCache(ctx, options.storeName, store);
       onClose?.init();
     },
     process(record: EngineRecord) {
@@ -79,6 +80,7 @@ export function timeWindowAggregateProcessor(
             old === undefined ? null : (old.value ?? null),
             timestamp,
             record.headers,
+            record.timestamp,
           );
       }
       onClose?.maybeEmit(store, closeTime, record.headers);
