@@ -69,6 +69,17 @@ export interface BrokerRunRequest {
   inputs?: { topic: string; key: unknown; value: unknown; timestamp?: number }[];
   /** false: the topics exist and hold the input already (then give `inputCount`). */
   produce?: boolean;
+  /**
+   * Generated input instead of (or besides) `inputs`: key `k<i % keys>`, value {"i": i} (JSON),
+   * timestamp startTimestamp + i / perMs, for i < count (give `inputCount`).
+   */
+  generate?: {
+    topic: string;
+    count: number;
+    keys?: number;
+    startTimestamp: number;
+    perMs?: number;
+  };
   /** How many records the stream thread must process before the close (default: inputs.length). */
   inputCount?: number;
   /** Kafka Streams properties on top of the document's application config. */

@@ -72,7 +72,8 @@ export async function runOracle(scenarios) {
  * document's topics, produces `inputs`, runs KafkaStreams (properties from the document and
  * `config`) until every input record is processed, closes it cleanly and returns the records of
  * `topics` as base64 bytes: `{processedBeforeClose, elapsedMs, topics: {topic: [{partition, key,
- * value, timestamp}]}}` (with `countOnly`: `{topic: {count}}`). Types: index.d.ts.
+ * value, timestamp}]}}` (with `countOnly`: `{topic: {count}}`). `{bootstrapServers, runs: [...]}`
+ * runs several side by side in one JVM and resolves to `{results: [...]}`. Types: index.d.ts.
  */
 export async function runOnBroker(request) {
   ensureOracleBuilt();

@@ -82,7 +82,10 @@ function clicks(topic: string): Input[] {
 const CACHE_ON = 10_485_760;
 const windows: [string, Window][] = [
   ['tumbling 1 s, no grace', { type: 'tumbling', sizeMs: 1000, graceMs: 0 }],
-  ['hopping 1 s / 500 ms, grace 200 ms', { type: 'hopping', sizeMs: 1000, advanceMs: 500, graceMs: 200 }],
+  [
+    'hopping 1 s / 500 ms, grace 200 ms',
+    { type: 'hopping', sizeMs: 1000, advanceMs: 500, graceMs: 200 },
+  ],
   ['sliding 500 ms, no grace', { type: 'sliding', timeDifferenceMs: 500, graceMs: 0 }],
   ['session gap 300 ms, no grace', { type: 'session', gapMs: 300, graceMs: 0 }],
 ];
@@ -101,7 +104,8 @@ const scenarios = windows.flatMap(([title, window], w) =>
 );
 
 type Row = { key: string | null; value: string | null; timestamp: number };
-const b64 = (bytes: Uint8Array | null) => (bytes === null ? null : Buffer.from(bytes).toString('base64'));
+const b64 = (bytes: Uint8Array | null) =>
+  bytes === null ? null : Buffer.from(bytes).toString('base64');
 const rows = (records: BrokerRecord[]): Row[] =>
   records.map((r) => ({ key: r.key, value: r.value, timestamp: r.timestamp }));
 
@@ -153,7 +157,10 @@ describe('windowed changelogs and cache flushes against Kafka Streams on the bro
     });
     expected = results.map((r) =>
       Object.fromEntries(
-        Object.entries(r.topics).map(([topic, records]) => [topic, rows(records as BrokerRecord[])]),
+        Object.entries(r.topics).map(([topic, records]) => [
+          topic,
+          rows(records as BrokerRecord[]),
+        ]),
       ),
     );
   }, 180_000);

@@ -79,6 +79,7 @@ public final class BrokerRun {
       Topology topology = built.build();
       builders.add(built);
       if (run.path("produce").asBoolean(true)) produce(bootstrap, built, run.path("inputs"));
+      if (run.has("generate")) generate(bootstrap, run.path("generate"));
       Properties props = new Properties();
       props.put(StreamsConfig.APPLICATION_ID_CONFIG, built.applicationId());
       props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -165,6 +166,33 @@ public final class BrokerRun {
         byte[] key = ((Serde) s.key()).serializer().serialize(topic, Values.fromJson(input.path("key"), s.keyName()));
         byte[] value = ((Serde) s.value()).serializer().serialize(topic, Values.fromJson(input.path("value"), s.valueName()));
         producer.send(new ProducerRecord<>(topic, null, input.path("timestamp").asLong(0), key, value));
+      }
+      producer.flush();
+    }
+  }
+
+  /**
+   * Loads {topic, count, keys, startTimestamp, perMs} generated records (for benchmarks and large
+   * runs, instead of `inputs`): key `k<i % keys>` (UTF-8), value {"i": i} (JSON), timestamp
+   * startTimestamp + i / perMs.
+   */
+  private static void generate(String bootstrap, JsonNode g) throws Exception {
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(ProducerConfig.ACKS_CONFIG, "all");
+    p.put(ProducerConfig.LINGER_MS_CONFIG, 20);
+    p.put(ProducerConfig.BATCH_SIZE_CONFIG, 262_144);
+    String topic = g.path("topic").asText();
+    long count = g.path("count").asLong();
+    long keys = g.path("keys").asLong(10_000);
+    long start = g.path("startTimestamp").asLong();
+    long perMs = g.path("perMs").asLong(100);
+    try (KafkaProducer<byte[], byte[]> producer =
+        new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+      for (long i = 0; i < count; i++) {
+        byte[] key = ("k" + (i % keys)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] value = ("{\"i\":" + i + "}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        producer.send(new ProducerRecord<>(topic, null, start + i / perMs, key, value));
       }
       producer.flush();
     }
