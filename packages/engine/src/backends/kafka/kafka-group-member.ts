@@ -66,6 +66,7 @@ export class KafkaGroupMember implements GroupMember {
   readonly #stop = new AbortController();
   #loop: Promise<void> | null = null;
   #left: Promise<void> | null = null;
+  #heartbeatWarnedAt = 0;
 
   constructor(
     /**
@@ -224,6 +225,7 @@ export class KafkaGroupMember implements GroupMember {
           groupInstanceId: null,
         });
         check(answer.errorCode, this.groupId);
+        this.#heartbeatWarnedAt = 0;
       } catch (error) {
         if (this.#stop.signal.aborted) return;
         const type = errorType(error);
@@ -234,7 +236,9 @@ export class KafkaGroupMember implements GroupMember {
           // Expelled (the session timed out): the partitions are someone else's already.
           this.memberId = '';
           await this.#rebalance();
-        } else {
+        } else if (Date.now() - this.#heartbeatWarnedAt > 30_000) {
+          // Loud but not flooding through an outage: the first failure, then every 30 s.
+          this.#heartbeatWarnedAt = Date.now();
           this.logger.warn(
             { groupId: this.groupId, err: (error as Error).message },
             'group heartbeat failed; retrying',
