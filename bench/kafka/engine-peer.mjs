@@ -28,7 +28,9 @@ import { fileURLToPath } from 'node:url';
 
 const dist = new URL('../../packages/engine/dist/', import.meta.url);
 if (!existsSync(fileURLToPath(new URL('backends/kafka/index.js', dist)))) {
-  console.error('packages/engine/dist is missing: run `pnpm --filter @streamwright/engine... build`');
+  console.error(
+    'packages/engine/dist is missing: run `pnpm --filter @streamwright/engine... build`',
+  );
   process.exit(2);
 }
 const args = parseArgs(process.argv.slice(2));
@@ -50,7 +52,11 @@ const CASES = {
     nodes: [
       source,
       peek,
-      { id: 'sink', kind: 'sink', config: { topic: args.sink, keySerde: 'integer', valueSerde: 'bytes' } },
+      {
+        id: 'sink',
+        kind: 'sink',
+        config: { topic: args.sink, keySerde: 'integer', valueSerde: 'bytes' },
+      },
     ],
     chain: ['source', 'peek', 'sink'],
   },
@@ -125,11 +131,17 @@ for (;;) {
   const state = app.state();
   if (state === 'ERROR' || state === 'PENDING_ERROR' || state === 'NOT_RUNNING') {
     const first = app.status().errors?.[0];
-    fail(1, `the app went ${state} after ${progressTotal()} records: ${JSON.stringify(first ?? null)}`);
+    fail(
+      1,
+      `the app went ${state} after ${progressTotal()} records: ${JSON.stringify(first ?? null)}`,
+    );
   }
   // The threads' shared counters lag by < PROGRESS_CHUNK each; metrics() (a registry walk) is
   // asked only once they are that close, so the check costs the record path almost nothing.
-  if (progressTotal() >= args.records - PROGRESS_CHUNK * args.threads && processed() >= args.records)
+  if (
+    progressTotal() >= args.records - PROGRESS_CHUNK * args.threads &&
+    processed() >= args.records
+  )
     break;
   if (performance.now() - lastProgress >= 5000) {
     console.error(`progress ${progressTotal()}`);

@@ -45,7 +45,9 @@ import { execFileSync } from 'node:child_process';
 
 const dist = new URL('../../packages/engine/dist/', import.meta.url);
 if (!existsSync(fileURLToPath(new URL('backends/kafka/index.js', dist)))) {
-  console.error('packages/engine/dist is missing: run `pnpm --filter @streamwright/engine... build`');
+  console.error(
+    'packages/engine/dist is missing: run `pnpm --filter @streamwright/engine... build`',
+  );
   process.exit(1);
 }
 const { createKafkaBackend } = await import(new URL('backends/kafka/index.js', dist).href);
@@ -70,7 +72,6 @@ const broker = args.bootstrapServers
   ? null
   : await timed('broker start', () => startBroker({ startTimeoutMs: 180_000 }));
 const bootstrap = args.bootstrapServers ?? broker.bootstrapServers;
-const admin = await createKafkaBackend({ bootstrapServers: [bootstrap] });
 const results = [];
 let failed = false;
 try {
@@ -81,15 +82,19 @@ try {
       `${args.keys} keys, ${args.partitions} partitions, ${args.runs} runs; peers ${args.peers.join(', ')}`,
   );
   for (const name of args.cases) {
-    await timed(`${name}: load ${SOURCE}`, () => loadSource());
+    // A topic of its own per case and per sink run: a topic created right after the deletion of
+    // one of the same name can fail on KRaft ("This server does not host this topic-partition").
+    const source = `${SOURCE}-${name}`;
+    await timed(`${name}: load ${source}`, () => loadSource(source));
     for (let run = 0; run < args.runs; run++)
       for (const guarantee of args.guarantees)
         for (const threads of args.threads)
           for (const peer of args.peers) {
-            const result = await runCell({ name, guarantee, threads, peer, run });
+            const result = await runCell({ name, source, guarantee, threads, peer, run });
             results.push(result);
             log(`  ${describeRun(result)}`);
           }
+    await withAdmin((admin) => admin.deleteTopics([source]));
   }
   const rows = summarize(results);
   printTable(rows);
@@ -100,26 +105,28 @@ try {
   failed = true;
   console.error(`FAILED: ${error.stack ?? error}`);
 } finally {
-  await admin.close().catch(() => {});
   await broker?.stop();
 }
 process.exit(failed ? 1 : 0);
 
 // ---- runs ---------------------------------------------------------------------------------------
 
-async function loadSource() {
-  await admin.deleteTopics([SOURCE]);
-  await admin.createTopics([{ name: SOURCE, partitions: args.partitions }]);
+async function loadSource(topic) {
+  await withAdmin((admin) => load(admin, topic));
+}
+
+async function load(admin, topic) {
+  await admin.createTopics([{ name: topic, partitions: args.partitions }]);
   const pool = randomBytes(args.valueSize * 4096);
   const now = Date.now();
-  for (let i = 0; i < args.records; ) {
+  for (let i = 0; i < args.records;) {
     const batch = [];
     for (const end = Math.min(args.records, i + SEND_SLICE); i < end; i++) {
       const key = Buffer.alloc(4);
       key.writeInt32BE(i % args.keys);
       const at = ((i * 7919) % 4096) * args.valueSize;
       batch.push({
-        topic: SOURCE,
+        topic,
         key,
         value: pool.subarray(at, at + args.valueSize),
         timestamp: now + i,
@@ -130,20 +137,19 @@ async function loadSource() {
 }
 
 /** One run of one cell in a fresh child process: its figures, its check, or why it has none. */
-async function runCell({ name, guarantee, threads, peer, run }) {
+async function runCell({ name, source, guarantee, threads, peer, run }) {
   const cell = { case: name, guarantee, threads, peer, run };
   const applicationId = `bench-${peer}-${name}-${guarantee}-${threads}t-r${run}-${Date.now()}`;
-  if (name === 'streamprocesswithsink') {
-    await admin.deleteTopics([SINK]);
-    await admin.createTopics([{ name: SINK, partitions: args.partitions }]);
-  }
+  const sink = `${SINK}-${applicationId}`;
+  if (name === 'streamprocesswithsink')
+    await withAdmin((admin) => admin.createTopics([{ name: sink, partitions: args.partitions }]));
   const peerArgs = [
     '--bootstrap-servers',
     bootstrap,
     '--topic',
-    SOURCE,
+    source,
     '--sink',
-    SINK,
+    sink,
     '--records',
     String(args.records),
     '--case',
@@ -195,12 +201,14 @@ async function runCell({ name, guarantee, threads, peer, run }) {
   };
   if (args.verify) {
     try {
-      figures.check = await verify(name, guarantee, peer, applicationId, outcome.result);
+      figures.check = await withAdmin((admin) =>
+        verify(admin, name, guarantee, peer, applicationId, sink, outcome.result),
+      );
     } catch (error) {
       figures.check = { ok: false, detail: `check failed: ${error.message ?? error}` };
     }
   }
-  await deleteInternalTopics(applicationId);
+  await withAdmin((admin) => deleteTopicsOf(admin, applicationId));
   return figures;
 }
 
@@ -224,7 +232,11 @@ function runChild(command, argv, tag) {
       if (performance.now() - movedAt > args.stallMs) {
         clearInterval(stall);
         child.kill('SIGKILL');
-        reject(new Error(`${tag}: stalled at ${progress} records (no progress for ${args.stallMs} ms); last stderr: ${stderrTail.join(' | ')}`));
+        reject(
+          new Error(
+            `${tag}: stalled at ${progress} records (no progress for ${args.stallMs} ms); last stderr: ${stderrTail.join(' | ')}`,
+          ),
+        );
       }
     }, 1000);
     child.stdout.setEncoding('utf8');
@@ -284,13 +296,13 @@ function cpuTimeMs(pid) {
 
 // ---- checks -------------------------------------------------------------------------------------
 
-async function verify(name, guarantee, peer, applicationId, result) {
+async function verify(admin, name, guarantee, peer, applicationId, sink, result) {
   const n = args.records;
   if (name === 'streamprocess') return { ok: true, detail: 'timing only' };
   if (name === 'streamprocesswithsink') {
     const isolationLevel = guarantee === 'exactly_once_v2' ? 'read_committed' : 'read_uncommitted';
     let held = 0;
-    await readTopic(SINK, isolationLevel, () => held++);
+    await readTopic(admin, sink, isolationLevel, () => held++);
     return { ok: held === n, detail: `sink holds ${held} of ${n} records` };
   }
   const windowed = name === 'streamcountwindowed';
@@ -299,13 +311,14 @@ async function verify(name, guarantee, peer, applicationId, result) {
   let entries;
   let sum;
   let late = 0;
+  let prefixed = 0;
   if (peer === 'plain') {
     entries = windowed ? result.distinctWindows : result.distinctKeys;
     sum = result.countSum;
     late = result.late ?? 0;
   } else {
     const last = new Map();
-    await readTopic(`${applicationId}-${STORES[name]}-changelog`, 'read_committed', (r) => {
+    await readTopic(admin, `${applicationId}-${STORES[name]}-changelog`, 'read_committed', (r) => {
       // Keys as bytes (windowed: key, window start, sequence number); values a count (int64).
       const key = Buffer.from(r.key).toString('latin1');
       last.set(key, r.value === null ? null : r.value);
@@ -315,21 +328,30 @@ async function verify(name, guarantee, peer, applicationId, result) {
     for (const value of last.values()) {
       if (value === null) continue;
       entries++;
-      sum += value.byteLength === 8 ? Number(Buffer.from(value).readBigInt64BE(0)) : NaN;
+      // Kafka Streams logs a timestamped store's plain value (the count, int64) and puts the
+      // timestamp in the record's; a value of 16 bytes is read as timestamp + count, and named.
+      if (value.byteLength === 8) sum += Number(Buffer.from(value).readBigInt64BE(0));
+      else if (value.byteLength === 16) {
+        sum += Number(Buffer.from(value).readBigInt64BE(8));
+        prefixed++;
+      } else sum = NaN;
     }
   }
   const what = windowed ? 'windows' : 'keys';
   return {
-    ok: entries === expectedEntries && sum === expectedSum && late === 0,
+    ok: entries === expectedEntries && sum === expectedSum && late === 0 && prefixed === 0,
     detail:
       `${entries} ${what} (expected ${expectedEntries}), counts sum to ${sum} (expected ${expectedSum})` +
       (late ? `, ${late} late` : '') +
+      (prefixed
+        ? `, ${prefixed} values of 16 bytes (timestamp + count; Kafka Streams' changelog holds the 8-byte count)`
+        : '') +
       (peer === 'plain' ? ' [in memory]' : ' [changelog]'),
   };
 }
 
 /** Reads a topic from its start to its end as it is now, calling `each` per record. */
-async function readTopic(topic, isolationLevel, each) {
+async function readTopic(admin, topic, isolationLevel, each) {
   const description = await admin.describeTopic(topic);
   if (!description) throw new Error(`topic ${topic} does not exist`);
   for (const { partition, earliest, latest } of description.offsets) {
@@ -345,10 +367,11 @@ async function readTopic(topic, isolationLevel, each) {
   }
 }
 
-async function deleteInternalTopics(applicationId) {
+/** The run's internal topics (changelogs) and its sink, so a long benchmark does not fill the disk. */
+async function deleteTopicsOf(admin, applicationId) {
   const topics = (await admin.listTopics())
     .map((t) => t.name)
-    .filter((name) => name.startsWith(`${applicationId}-`));
+    .filter((name) => name.startsWith(`${applicationId}-`) || name === `${SINK}-${applicationId}`);
   if (topics.length > 0) await admin.deleteTopics(topics);
 }
 
@@ -362,7 +385,11 @@ function summarize(all) {
         const row = { case: name, guarantee, threads, peers: {} };
         for (const peer of args.peers) {
           const runs = all.filter(
-            (r) => r.case === name && r.guarantee === guarantee && r.threads === threads && r.peer === peer,
+            (r) =>
+              r.case === name &&
+              r.guarantee === guarantee &&
+              r.threads === threads &&
+              r.peer === peer,
           );
           const good = runs.filter((r) => r.recordsPerSec !== undefined);
           row.peers[peer] = {
@@ -395,13 +422,20 @@ function printTable(rows) {
   const problems = [];
   for (const row of rows)
     for (const [peer, p] of Object.entries(row.peers)) {
-      for (const e of p.errors) problems.push(`${row.case} ${row.guarantee} ${row.threads}t ${peer}: ${e}`);
+      for (const e of p.errors)
+        problems.push(`${row.case} ${row.guarantee} ${row.threads}t ${peer}: ${e}`);
       for (const c of p.checks)
-        if (!c.ok) problems.push(`${row.case} ${row.guarantee} ${row.threads}t ${peer}: CHECK FAILED: ${c.detail}`);
+        if (!c.ok)
+          problems.push(
+            `${row.case} ${row.guarantee} ${row.threads}t ${peer}: CHECK FAILED: ${c.detail}`,
+          );
     }
   const checked = rows.flatMap((row) =>
     Object.entries(row.peers).flatMap(([peer, p]) =>
-      p.checks.map((c) => `${row.case} ${row.guarantee} ${row.threads}t ${peer}: ${c.ok ? 'ok' : 'FAILED'}, ${c.detail}`),
+      p.checks.map(
+        (c) =>
+          `${row.case} ${row.guarantee} ${row.threads}t ${peer}: ${c.ok ? 'ok' : 'FAILED'}, ${c.detail}`,
+      ),
     ),
   );
   if (checked.length > 0) console.log(`\nchecks:\n  ${checked.join('\n  ')}`);
@@ -423,9 +457,12 @@ function cellText(p) {
 /** The issue's targets, from the medians (engine = ours, kafka-streams = the peer). */
 function printRatios(rows) {
   const at = (name, guarantee, threads, peer) =>
-    rows.find((r) => r.case === name && r.guarantee === guarantee && r.threads === threads)?.peers[peer];
+    rows.find((r) => r.case === name && r.guarantee === guarantee && r.threads === threads)?.peers[
+      peer
+    ];
   const lines = [['case', 'guarantee', 'ratio', 'engine', 'kafka-streams', 'plain', 'target']];
-  const value = (x, digits = 2) => (x === null || x === undefined || Number.isNaN(x) ? '–' : x.toFixed(digits));
+  const value = (x, digits = 2) =>
+    x === null || x === undefined || Number.isNaN(x) ? '–' : x.toFixed(digits);
   const per = (f) => args.peers.map((peer) => f(peer));
   for (const name of args.cases)
     for (const guarantee of args.guarantees) {
@@ -451,8 +488,24 @@ function printRatios(rows) {
         };
         const cpu = Object.fromEntries(per((peer) => [peer, ratio(peer, 'cpuNsPerRecord')]));
         const rate = Object.fromEntries(per((peer) => [peer, ratio(peer, 'recordsPerSec')]));
-        lines.push([name, guarantee, 'CPU/record 2t / 1t', value(cpu.engine), value(cpu['kafka-streams']), value(cpu.plain), 'engine ≤ 1.15']);
-        lines.push([name, guarantee, 'records/s 2t / 1t', value(rate.engine), value(rate['kafka-streams']), value(rate.plain), 'engine ≥ kafka-streams']);
+        lines.push([
+          name,
+          guarantee,
+          'CPU/record 2t / 1t',
+          value(cpu.engine),
+          value(cpu['kafka-streams']),
+          value(cpu.plain),
+          'engine ≤ 1.15',
+        ]);
+        lines.push([
+          name,
+          guarantee,
+          'records/s 2t / 1t',
+          value(rate.engine),
+          value(rate['kafka-streams']),
+          value(rate.plain),
+          'engine ≥ kafka-streams',
+        ]);
       }
     }
   if (args.guarantees.includes('at_least_once') && args.guarantees.includes('exactly_once_v2'))
@@ -463,7 +516,15 @@ function printRatios(rows) {
           const eos = at(name, 'exactly_once_v2', threads, peer)?.recordsPerSec;
           return alos && eos ? eos / alos : null;
         };
-        lines.push([name, '', `${threads}t records/s exactly_once_v2 / at_least_once`, value(ratio('engine')), value(ratio('kafka-streams')), value(ratio('plain')), 'engine ≥ 0.7']);
+        lines.push([
+          name,
+          '',
+          `${threads}t records/s exactly_once_v2 / at_least_once`,
+          value(ratio('engine')),
+          value(ratio('kafka-streams')),
+          value(ratio('plain')),
+          'engine ≥ 0.7',
+        ]);
       }
   if (lines.length > 1) {
     console.log('\nratios (from the medians; – where a side has no figure):\n');
@@ -472,8 +533,16 @@ function printRatios(rows) {
 }
 
 function printColumns(table) {
-  const widths = table[0].map((_, i) => Math.max(...table.map((row) => String(row[i] ?? '').length)));
-  for (const row of table) console.log(row.map((c, i) => String(c ?? '').padEnd(widths[i])).join('  ').trimEnd());
+  const widths = table[0].map((_, i) =>
+    Math.max(...table.map((row) => String(row[i] ?? '').length)),
+  );
+  for (const row of table)
+    console.log(
+      row
+        .map((c, i) => String(c ?? '').padEnd(widths[i]))
+        .join('  ')
+        .trimEnd(),
+    );
 }
 
 function describeRun(r) {
@@ -491,6 +560,20 @@ function fmtRate(rate) {
 }
 
 // ---- helpers ------------------------------------------------------------------------------------
+
+/**
+ * A Kafka backend for one step, closed after it: kafkajs keeps every topic a client has touched
+ * in its metadata requests, and once such a topic is deleted each refresh of that client fails
+ * ("This server does not host this topic-partition"), so no client outlives a deletion here.
+ */
+async function withAdmin(fn) {
+  const admin = await createKafkaBackend({ bootstrapServers: [bootstrap] });
+  try {
+    return await fn(admin);
+  } finally {
+    await admin.close().catch(() => {});
+  }
+}
 
 function createLineReader(onLine) {
   let buffered = '';
@@ -549,13 +632,16 @@ function parseArgs(argv) {
     else usage(`unknown or incomplete option ${argv[i]}`);
   }
   const within = (what, values, known) => {
-    for (const v of values) if (!known.includes(v)) usage(`--${what}: unknown '${v}'; known: ${known.join(', ')}`);
+    for (const v of values)
+      if (!known.includes(v)) usage(`--${what}: unknown '${v}'; known: ${known.join(', ')}`);
   };
   within('cases', out.cases, CASES);
   within('guarantees', out.guarantees, GUARANTEES);
   within('peers', out.peers, PEERS);
-  for (const t of out.threads) if (!Number.isInteger(t) || t < 1) usage(`--threads: '${t}' is not a positive integer`);
+  for (const t of out.threads)
+    if (!Number.isInteger(t) || t < 1) usage(`--threads: '${t}' is not a positive integer`);
   for (const name of ['records', 'runs', 'partitions', 'value-size', 'keys', 'stall-ms'])
-    if (!Number.isInteger(out[camel(name)]) || out[camel(name)] < 1) usage(`--${name} must be a positive integer`);
+    if (!Number.isInteger(out[camel(name)]) || out[camel(name)] < 1)
+      usage(`--${name} must be a positive integer`);
   return out;
 }
