@@ -65,6 +65,9 @@ const STORES = { streamcount: 'count-store', streamcountwindowed: 'windowed-coun
 const SEND_SLICE = 2000;
 const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 
+/** Refusal reasons, numbered once each, for the table's footnotes. */
+const refusals = [];
+
 const args = parseArgs(process.argv.slice(2));
 if (args.peers.some((p) => p !== 'engine')) ensureJavaPeerBuilt({ verbose: true });
 
@@ -419,6 +422,7 @@ function printTable(rows) {
     ...args.peers.map((peer) => cellText(row.peers[peer])),
   ]);
   printColumns([header, ...lines]);
+  for (const [i, reason] of refusals.entries()) console.log(`[${i + 1}] refused: ${reason}`);
   const problems = [];
   for (const row of rows)
     for (const [peer, p] of Object.entries(row.peers)) {
@@ -444,7 +448,10 @@ function printTable(rows) {
 
 function cellText(p) {
   if (!p || p.runs === 0) return '';
-  if (p.refused) return `refused: ${p.refused}`;
+  if (p.refused) {
+    if (!refusals.includes(p.refused)) refusals.push(p.refused);
+    return `refused [${refusals.indexOf(p.refused) + 1}]`;
+  }
   if (p.recordsPerSec === null) return `failed (${p.errors.length} of ${p.runs})`;
   const bad = p.checks.filter((c) => !c.ok).length;
   return (
@@ -461,6 +468,8 @@ function printRatios(rows) {
       peer
     ];
   const lines = [['case', 'guarantee', 'ratio', 'engine', 'kafka-streams', 'plain', 'target']];
+  const engineRefused = (guarantee) =>
+    rows.some((r) => r.guarantee === guarantee && r.peers.engine?.refused);
   const value = (x, digits = 2) =>
     x === null || x === undefined || Number.isNaN(x) ? '–' : x.toFixed(digits);
   const per = (f) => args.peers.map((peer) => f(peer));
@@ -469,12 +478,12 @@ function printRatios(rows) {
       for (const threads of args.threads) {
         const ks = at(name, guarantee, threads, 'kafka-streams');
         const ours = at(name, guarantee, threads, 'engine');
-        if (ks?.cpuNsPerRecord && ours?.cpuNsPerRecord)
+        if (ks?.cpuNsPerRecord && (ours?.cpuNsPerRecord || ours?.refused))
           lines.push([
             name,
             guarantee,
             `${threads}t records per CPU-second vs Kafka Streams`,
-            value(ks.cpuNsPerRecord / ours.cpuNsPerRecord),
+            ours.refused ? 'refused' : value(ks.cpuNsPerRecord / ours.cpuNsPerRecord),
             '1.00',
             '',
             '≥ 2 (at 10M)',
@@ -492,7 +501,7 @@ function printRatios(rows) {
           name,
           guarantee,
           'CPU/record 2t / 1t',
-          value(cpu.engine),
+          engineRefused(guarantee) ? 'refused' : value(cpu.engine),
           value(cpu['kafka-streams']),
           value(cpu.plain),
           'engine ≤ 1.15',
@@ -501,7 +510,7 @@ function printRatios(rows) {
           name,
           guarantee,
           'records/s 2t / 1t',
-          value(rate.engine),
+          engineRefused(guarantee) ? 'refused' : value(rate.engine),
           value(rate['kafka-streams']),
           value(rate.plain),
           'engine ≥ kafka-streams',
@@ -520,7 +529,7 @@ function printRatios(rows) {
           name,
           '',
           `${threads}t records/s exactly_once_v2 / at_least_once`,
-          value(ratio('engine')),
+          engineRefused('exactly_once_v2') ? 'refused' : value(ratio('engine')),
           value(ratio('kafka-streams')),
           value(ratio('plain')),
           'engine ≥ 0.7',
