@@ -1,7 +1,9 @@
 // SimpleBenchmark's streamprocess and streamprocesswithsink on the Apache Kafka backend, against a
 // real broker (tools/kafka: Kafka 3.9.1, KRaft, one node, started here unless
 // --bootstrap-servers names one), next to a plain kafkajs loop doing the same work on the same
-// records.
+// records. Everything runs in this one process (the engine in-process, for profiling it with
+// `node --cpu-prof`); the comparison with Apache Kafka Streams and a plain Java loop, every run in
+// a fresh process, all four SimpleBenchmark cases and both guarantees, is bench/kafka/peer.mjs.
 //
 //   pnpm --filter @streamwright/engine... build
 //   node --expose-gc bench/kafka/run.mjs [case...] [--records 50000] [--runs 1] [--threads 1,2]
