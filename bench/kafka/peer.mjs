@@ -242,6 +242,8 @@ function runChild(command, argv, tag) {
         );
       }
     }, 1000);
+    // A peer that refused to start exits without reading its stdin: the line may meet a closed pipe.
+    child.stdin.on('error', () => {});
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
