@@ -52,7 +52,7 @@ if (!existsSync(fileURLToPath(new URL('backends/kafka/index.js', dist)))) {
 }
 const { createKafkaBackend } = await import(new URL('backends/kafka/index.js', dist).href);
 const { median } = await import('../engine/report.mjs');
-const { ensureJavaPeerBuilt, javaPeerClasspath } = await import('../../tools/java-peer/index.mjs');
+const { ensurePeerBuilt, peerClasspath } = await import('../../tools/java-peer/index.mjs');
 const { startBroker } = await import('../../tools/kafka/index.mjs');
 
 const CASES = ['streamprocess', 'streamprocesswithsink', 'streamcount', 'streamcountwindowed'];
@@ -69,7 +69,7 @@ const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf
 const refusals = [];
 
 const args = parseArgs(process.argv.slice(2));
-if (args.peers.some((p) => p !== 'engine')) ensureJavaPeerBuilt({ verbose: true });
+if (args.peers.some((p) => p !== 'engine')) ensurePeerBuilt({ verbose: true });
 
 const broker = args.bootstrapServers
   ? null
@@ -182,7 +182,7 @@ async function runCell({ name, source, guarantee, threads, peer, run }) {
             ...args.javaOpts,
             '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn',
             '-cp',
-            javaPeerClasspath(),
+            peerClasspath(),
             `dev.streamwright.peer.bench.${peer === 'plain' ? 'PlainClientLoop' : 'SimpleBenchmark'}`,
             ...peerArgs,
           ],
