@@ -29,7 +29,7 @@ import { fileURLToPath } from 'node:url';
 const dist = new URL('../../packages/engine/dist/', import.meta.url);
 if (!existsSync(fileURLToPath(new URL('backends/kafka/index.js', dist)))) {
   console.error(
-    'packages/engine/dist is missing: run `pnpm --filter @streamwright/engine... build`',
+    'packages/engine/dist is missing: run `pnpm exec turbo run build --filter=@streamwright/engine...`',
   );
   process.exit(2);
 }

@@ -4,7 +4,7 @@
 // exactly_once_v2, with 1 and 2 stream threads. A script, not a test (docs/BENCHMARKS.md, "Kafka
 // backend").
 //
-//   pnpm --filter @streamwright/engine... build
+//   pnpm exec turbo run build --filter=@streamwright/engine...
 //   node bench/kafka/peer.mjs [--records 2000000] [--runs 3] [--cases a,b] [--threads 1,2]
 //        [--guarantees at_least_once,exactly_once_v2] [--peers engine,kafka-streams,plain]
 //        [--partitions 4] [--value-size 100] [--keys 10000] [--bootstrap-servers HOST:PORT]
@@ -46,7 +46,7 @@ import { execFileSync } from 'node:child_process';
 const dist = new URL('../../packages/engine/dist/', import.meta.url);
 if (!existsSync(fileURLToPath(new URL('backends/kafka/index.js', dist)))) {
   console.error(
-    'packages/engine/dist is missing: run `pnpm --filter @streamwright/engine... build`',
+    'packages/engine/dist is missing: run `pnpm exec turbo run build --filter=@streamwright/engine...`',
   );
   process.exit(1);
 }

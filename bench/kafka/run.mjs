@@ -5,7 +5,7 @@
 // `node --cpu-prof`); the comparison with Apache Kafka Streams and a plain Java loop, every run in
 // a fresh process, all four SimpleBenchmark cases and both guarantees, is bench/kafka/peer.mjs.
 //
-//   pnpm --filter @streamwright/engine... build
+//   pnpm exec turbo run build --filter=@streamwright/engine...
 //   node --expose-gc bench/kafka/run.mjs [case...] [--records 50000] [--runs 1] [--threads 1,2]
 //                                        [--partitions 4] [--value-size 100] [--keys 10000]
 //                                        [--bootstrap-servers 127.0.0.1:9092] [--stall-ms 60000]
