@@ -8,7 +8,8 @@
 //   node bench/kafka/peer.mjs [--records 2000000] [--runs 3] [--cases a,b] [--threads 1,2]
 //        [--guarantees at_least_once,exactly_once_v2] [--peers engine,kafka-streams,plain]
 //        [--partitions 4] [--value-size 100] [--keys 10000] [--bootstrap-servers HOST:PORT]
-//        [--stall-ms 60000] [--java-opts "-Xms1g -Xmx1g"] [--no-verify] [--json]
+//        [--broker-version 3.9.1|4.1.1]
+//        [--stall-ms 60000] [--java-opts "-Xms1g -Xmx1g"] [--no-verify] [--verbose] [--json]
 //
 // The peers, each run in a fresh process (as SimpleBenchmark runs each test in a fresh JVM):
 // - engine: bench/kafka/engine-peer.mjs (Node; the engine's Kafka backend);
@@ -53,7 +54,8 @@ if (!existsSync(fileURLToPath(new URL('backends/kafka/index.js', dist)))) {
 const { createKafkaBackend } = await import(new URL('backends/kafka/index.js', dist).href);
 const { median } = await import('../engine/report.mjs');
 const { ensurePeerBuilt, peerClasspath } = await import('../../tools/java-peer/index.mjs');
-const { startBroker } = await import('../../tools/kafka/index.mjs');
+const { startBroker, ensureBrokerJars, VERSIONS, DEFAULT_VERSION } =
+  await import('../../tools/kafka/index.mjs');
 
 const CASES = ['streamprocess', 'streamprocesswithsink', 'streamcount', 'streamcountwindowed'];
 const GUARANTEES = ['at_least_once', 'exactly_once_v2'];
@@ -73,7 +75,10 @@ if (args.peers.some((p) => p !== 'engine')) ensurePeerBuilt({ verbose: true });
 
 const broker = args.bootstrapServers
   ? null
-  : await timed('broker start', () => startBroker({ startTimeoutMs: 180_000 }));
+  : await timed(`broker ${args.brokerVersion} start`, () => {
+      ensureBrokerJars({ version: args.brokerVersion, verbose: true });
+      return startBroker({ version: args.brokerVersion, startTimeoutMs: 180_000 });
+    });
 const bootstrap = args.bootstrapServers ?? broker.bootstrapServers;
 const results = [];
 let failed = false;
@@ -81,7 +86,9 @@ try {
   log(
     `# node ${process.version}, ${availableParallelism()} cores, load ${loadavg()
       .map((l) => l.toFixed(2))
-      .join(' ')}; broker ${bootstrap}; ${args.records} records, ${args.valueSize}-byte values, ` +
+      .join(
+        ' ',
+      )}; broker ${broker ? `Kafka ${args.brokerVersion} at ` : ''}${bootstrap}; ${args.records} records, ${args.valueSize}-byte values, ` +
       `${args.keys} keys, ${args.partitions} partitions, ${args.runs} runs; peers ${args.peers.join(', ')}`,
   );
   for (const name of args.cases) {
@@ -623,6 +630,7 @@ function parseArgs(argv) {
     'value-size': [100, Number],
     keys: [10_000, Number],
     'bootstrap-servers': [null, String],
+    'broker-version': [DEFAULT_VERSION, String],
     'stall-ms': [60_000, Number],
     'java-opts': [['-Xms1g', '-Xmx1g'], (v) => v.split(' ').filter((x) => x !== '')],
   };
@@ -649,6 +657,7 @@ function parseArgs(argv) {
   within('cases', out.cases, CASES);
   within('guarantees', out.guarantees, GUARANTEES);
   within('peers', out.peers, PEERS);
+  within('broker-version', [out.brokerVersion], VERSIONS);
   for (const t of out.threads)
     if (!Number.isInteger(t) || t < 1) usage(`--threads: '${t}' is not a positive integer`);
   for (const name of ['records', 'runs', 'partitions', 'value-size', 'keys', 'stall-ms'])
