@@ -329,25 +329,38 @@ async function verify(admin, name, guarantee, peer, applicationId, sink, result)
     sum = result.countSum;
     late = result.late ?? 0;
   } else {
-    const last = new Map();
-    await readTopic(admin, `${applicationId}-${STORES[name]}-changelog`, 'read_committed', (r) => {
-      // Keys as bytes (windowed: key, window start, sequence number); values a count (int64).
-      const key = Buffer.from(r.key).toString('latin1');
-      last.set(key, r.value === null ? null : r.value);
-    });
     entries = 0;
     sum = 0;
-    for (const value of last.values()) {
-      if (value === null) continue;
-      entries++;
-      // Kafka Streams logs a timestamped store's plain value (the count, int64) and puts the
-      // timestamp in the record's; a value of 16 bytes is read as timestamp + count, and named.
-      if (value.byteLength === 8) sum += Number(Buffer.from(value).readBigInt64BE(0));
-      else if (value.byteLength === 16) {
-        sum += Number(Buffer.from(value).readBigInt64BE(8));
+    // Key → last count, one partition at a time: a changelog's keys never span partitions, and
+    // one Map for all could exceed V8's 2^24 entries (20M windows at 10M records).
+    let last = new Map();
+    const endPartition = () => {
+      for (const count of last.values()) {
+        if (count === null) continue;
+        entries++;
+        sum += count;
+      }
+      last = new Map();
+    };
+    const changelog = `${applicationId}-${STORES[name]}-changelog`;
+    const each = (r) => {
+      // Keys as bytes (windowed: key, window start, sequence number). Kafka Streams logs a
+      // timestamped store's plain value (the count, int64) and puts the timestamp in the
+      // record's; a value of 16 bytes is read as timestamp + count, and named.
+      const key = Buffer.from(r.key).toString('latin1');
+      const v =
+        r.value === null
+          ? null
+          : Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength);
+      let count = null;
+      if (v?.byteLength === 8) count = Number(v.readBigInt64BE(0));
+      else if (v?.byteLength === 16) {
+        count = Number(v.readBigInt64BE(8));
         prefixed++;
-      } else sum = NaN;
-    }
+      } else if (v !== null) count = NaN;
+      last.set(key, count);
+    };
+    await readTopic(admin, changelog, 'read_committed', each, endPartition);
   }
   const what = windowed ? 'windows' : 'keys';
   return {
@@ -363,7 +376,7 @@ async function verify(admin, name, guarantee, peer, applicationId, sink, result)
 }
 
 /** Reads a topic from its start to its end as it is now, calling `each` per record. */
-async function readTopic(admin, topic, isolationLevel, each) {
+async function readTopic(admin, topic, isolationLevel, each, endPartition = () => {}) {
   const description = await admin.describeTopic(topic);
   if (!description) throw new Error(`topic ${topic} does not exist`);
   for (const { partition, earliest, latest } of description.offsets) {
@@ -376,6 +389,7 @@ async function readTopic(admin, topic, isolationLevel, each) {
       for (const r of records) each(r);
       offset = records[records.length - 1].offset + 1;
     }
+    endPartition(partition);
   }
 }
 
