@@ -242,6 +242,12 @@ export interface Backend {
   health?(): BackendHealth;
   /** With health(): calls `listener` on every change of it; returns its removal. */
   onHealthChange?(listener: (health: BackendHealth) => void): () => void;
+  /**
+   * With health() and workerClients(): what a stream thread's own clients in its worker cannot
+   * reach (reported by the worker on every change; an empty report when its clients close),
+   * merged into health().
+   */
+  reportHealth?(threadName: string, health: BackendHealth): void;
   close(): Promise<void>;
 }
 

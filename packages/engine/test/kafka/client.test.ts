@@ -187,4 +187,25 @@ describe('the Kafka client: the cluster', () => {
     const gaps = attempts.slice(1).map((t, i) => t - attempts[i]!);
     expect(gaps[gaps.length - 1]!).toBeGreaterThan(gaps[0]!);
   });
+
+  it("merges what stream threads' own clients in workers report into the backend's health", async () => {
+    const backend = await createKafkaBackend({
+      bootstrapServers: [inject('kafkaBootstrapServers')],
+    });
+    try {
+      const heard: number[] = [];
+      backend.onHealthChange!((h) => heard.push(h.unreachable.length));
+      const down = (since: number) => ({ broker: '127.0.0.1:1', since, error: 'ECONNREFUSED' });
+      backend.reportHealth!('app-StreamThread-1', { unreachable: [down(2000)] });
+      backend.reportHealth!('app-StreamThread-2', { unreachable: [down(1000)] });
+      expect(backend.health!()).toEqual({ unreachable: [down(1000)] });
+      backend.reportHealth!('app-StreamThread-2', { unreachable: [] });
+      expect(backend.health!()).toEqual({ unreachable: [down(2000)] });
+      backend.reportHealth!('app-StreamThread-1', { unreachable: [] });
+      expect(backend.health!()).toEqual({ unreachable: [] });
+      expect(heard).toEqual([1, 1, 1, 0]);
+    } finally {
+      await backend.close();
+    }
+  });
 });

@@ -108,6 +108,9 @@ class KafkaClientBackend implements KafkaBackend {
   readonly bootstrapServers: string[];
   /** Unreachable brokers, reported by every client of the backend (health()). */
   readonly #health = new HealthTracker();
+  /** What the stream threads' own clients in workers cannot reach (reportHealth), by thread. */
+  readonly #workerHealth = new Map<string, BackendHealth>();
+  readonly #healthListeners = new Set<(health: BackendHealth) => void>();
   /** Admin requests, commits and committed offsets (never behind a long-polled fetch). */
   readonly #admin: KafkaCluster;
   /** The backend's producer, on connections of its own (a fetch's long poll never delays it). */
@@ -131,6 +134,7 @@ class KafkaClientBackend implements KafkaBackend {
   constructor(private readonly options: KafkaBackendOptions) {
     this.bootstrapServers = options.bootstrapServers;
     this.#logger = options.logger ?? { warn: () => {} };
+    this.#health.onChange(() => this.#healthChanged());
     const clientId = options.clientId ?? 'streamwright';
     this.#admin = this.#client(clientId);
     // Record batches encoded by the engine, acks=all for every send (kafka-produce.ts).
@@ -175,13 +179,40 @@ class KafkaClientBackend implements KafkaBackend {
     });
   }
 
-  /** Brokers the backend cannot reach now, and since when (Backend#health). */
+  /**
+   * Brokers the backend cannot reach now, and since when (Backend#health): its own clients' and
+   * those of the stream threads' clients in workers (reportHealth), the earliest `since` of each.
+   */
   health(): BackendHealth {
-    return this.#health.health();
+    const merged = new Map<string, BackendHealth['unreachable'][number]>();
+    for (const h of [this.#health.health(), ...this.#workerHealth.values()])
+      for (const u of h.unreachable) {
+        const known = merged.get(u.broker);
+        if (known === undefined || u.since < known.since) merged.set(u.broker, { ...u });
+      }
+    return { unreachable: [...merged.values()].sort((a, b) => a.since - b.since) };
   }
 
   onHealthChange(listener: (health: BackendHealth) => void): () => void {
-    return this.#health.onChange(listener);
+    this.#healthListeners.add(listener);
+    return () => this.#healthListeners.delete(listener);
+  }
+
+  reportHealth(threadName: string, health: BackendHealth): void {
+    if (health.unreachable.length === 0) this.#workerHealth.delete(threadName);
+    else this.#workerHealth.set(threadName, health);
+    this.#healthChanged();
+  }
+
+  #healthChanged(): void {
+    const health = this.health();
+    for (const l of this.#healthListeners) {
+      try {
+        l(health);
+      } catch {
+        // A listener's failure is its own; the others still hear of the change.
+      }
+    }
   }
 
   #open(): void {

@@ -4,9 +4,11 @@
 // doing it for every thread (issue 20). What a worker is given is a structured-cloneable
 // description (Backend#workerClients); group membership, commits and admin calls stay with the
 // main thread's backend. The worker's clients report unreachable brokers to a tracker of their
-// own; the main thread's clients (group members' heartbeats, commits) see the same outage.
+// own, whose changes go to the main thread's backend (Backend#reportHealth) to be merged into
+// its health().
 import type { ConnectionOptions as TlsConnectionOptions } from 'node:tls';
 import type {
+  BackendHealth,
   FetchManyOptions,
   FetchRequest,
   FetchResponse,
@@ -17,6 +19,7 @@ import type {
 import { UnknownTopicError } from '../../errors.js';
 import { KafkaCluster } from './client/cluster.js';
 import { KafkaConnectionError, errorType } from './client/errors.js';
+import { HealthTracker } from './client/health.js';
 import { EARLIEST, LATEST, listOffsets } from './kafka-admin.js';
 import { KafkaFetcher } from './kafka-fetch.js';
 import { KafkaProducer } from './kafka-produce.js';
@@ -52,19 +55,24 @@ const LEADER_MOVED = new Set([
 
 /**
  * Opens the thread's clients (connections are made on first use). `partitionsOf` asks the main
- * thread's backend (a produce needs a topic's partition count once).
+ * thread's backend (a produce needs a topic's partition count once); `onHealth` hears of every
+ * change of what the clients cannot reach (an empty report once they are closed).
  */
 export function openWorkerClients(
   init: WorkerClientsInit,
   partitionsOf: (topic: string) => Promise<number>,
+  onHealth?: (health: BackendHealth) => void,
 ): WorkerClients {
   const tls = tlsOf(init);
+  const health = new HealthTracker();
+  const stopReporting = onHealth ? health.onChange(onHealth) : () => {};
   const client = (clientId: string) =>
     new KafkaCluster({
       bootstrapServers: init.bootstrapServers,
       clientId,
       ...(tls ? { tls } : {}),
       ...(init.sasl ? { sasl: init.sasl } : {}),
+      health,
     });
   const producerCluster = client(`${init.threadName}-producer`);
   const consumerCluster = client(`${init.threadName}-consumer`);
@@ -95,6 +103,8 @@ export function openWorkerClients(
     close: () => {
       producerCluster.close();
       consumerCluster.close();
+      stopReporting();
+      if (health.health().unreachable.length > 0) onHealth?.({ unreachable: [] });
     },
   };
 }

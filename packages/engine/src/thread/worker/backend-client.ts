@@ -54,11 +54,18 @@ export class BackendClient implements Backend {
     this.#producer = new BatchProducer(this.#calls);
     this.#groups = new RemoteGroups(this.#calls);
     this.#own = clients
-      ? openWorkerClients(clients, async (topic) => {
-          const d = await this.describeTopic(topic);
-          if (d === null) throw new UnknownTopicError(topic);
-          return d.partitions;
-        })
+      ? openWorkerClients(
+          clients,
+          async (topic) => {
+            const d = await this.describeTopic(topic);
+            if (d === null) throw new UnknownTopicError(topic);
+            return d.partitions;
+          },
+          (health) =>
+            void this.#calls
+              .call({ op: 'health', threadName: clients.threadName, health })
+              .catch(() => {}),
+        )
       : null;
   }
 

@@ -212,6 +212,9 @@ export class BackendServer {
         return { value: undefined };
       case 'committedOffsets':
         return { value: [...(await b.committedOffsets(m.groupId, m.tps)).entries()] };
+      case 'health':
+        b.reportHealth?.(m.threadName, m.health);
+        return { value: undefined };
     }
   }
 

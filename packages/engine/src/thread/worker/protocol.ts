@@ -2,7 +2,13 @@
 // batched (one fetch request per poll, one produce per flush, one commit per commit) and carry
 // their records packed (wire.ts); everything else is small and structured-cloned.
 import type { ProducerTopicMetadata } from '@streamwright/log';
-import type { FetchRequest, IsolationLevel, TopicDescription, TopicPartition } from '../../api.js';
+import type {
+  BackendHealth,
+  FetchRequest,
+  IsolationLevel,
+  TopicDescription,
+  TopicPartition,
+} from '../../api.js';
 import type { StateGroupKind, TaskInfo } from '../../metrics/metrics-registry.js';
 import type { ReadPlan } from '@streamwright/log/reader';
 import type { PackedFetch, PackedProduce } from './wire.js';
@@ -62,6 +68,8 @@ export type BackendCall =
       offsets: { topic: string; partition: number; offset: number }[];
     }
   | { op: 'committedOffsets'; groupId: string; tps: TopicPartition[] }
+  /** What the thread's own clients (Backend#workerClients) cannot reach, on every change. */
+  | { op: 'health'; threadName: string; health: BackendHealth }
   // exactly_once_v2: a transactional producer per stream thread, kept on the main thread under the
   // number the worker chose (calls on one producer are answered in order).
   | { op: 'txnInit'; producer: number; transactionalId: string }
@@ -107,6 +115,7 @@ export interface BackendResults {
   txnSendOffsets: undefined;
   txnCommit: undefined;
   txnAbort: undefined;
+  health: undefined;
 }
 
 /** Worker → main. */
