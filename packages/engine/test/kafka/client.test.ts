@@ -14,6 +14,7 @@ import {
 } from '../../src/backends/kafka/client/errors.js';
 import { CLIENT_VERSIONS } from '../../src/backends/kafka/client/versions.js';
 import { createKafkaBackend } from '../../src/backends/kafka/index.js';
+import { waitFor } from '../fixtures/wait.js';
 import { SASL_USERS } from './broker-setup.js';
 
 const address = (servers: string) => {
@@ -137,12 +138,25 @@ describe('the Kafka client: the cluster', () => {
       cluster.invalidate();
       expect((await cluster.topic('client-metadata'))?.partitions.length).toBe(2);
       expect(await cluster.leader('client-metadata', 1)).toBeGreaterThanOrEqual(0);
+      // Made again with 5 partitions (KRaft deletes asynchronously: wait until it is gone).
       await backend.deleteTopics(['client-metadata']);
+      await waitFor(
+        async () =>
+          (await backend.describeTopic('client-metadata').catch(() => undefined)) === null,
+        30_000,
+        'the topic deleted',
+      );
       await backend.createTopics([{ name: 'client-metadata', partitions: 5 }]);
       // Cached until stale:
       expect(cluster.knownTopic('client-metadata')?.partitions.length).toBe(2);
-      cluster.invalidate();
-      expect((await cluster.topic('client-metadata'))?.partitions.length).toBe(5);
+      await waitFor(
+        async () => {
+          cluster.invalidate();
+          return (await cluster.topic('client-metadata'))?.partitions.length === 5;
+        },
+        30_000,
+        'the new partition count in the metadata',
+      );
     } finally {
       cluster.close();
       await backend.close();
