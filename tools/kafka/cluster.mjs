@@ -85,7 +85,9 @@ export async function startCluster(options = {}) {
       kill: (id) => node(id).kill(),
       stop: async (id) => {
         if (id !== undefined) return node(id).stop({ keepDir: true });
-        await Promise.all([...nodes.values()].map((n) => n.stop()));
+        // The final stop kills: a clean shutdown of the last nodes waits for a quorum that is
+        // going away too (~30 s here), and a killed KRaft node recovers its data anyway.
+        await Promise.all([...nodes.values()].map((n) => n.kill().then(() => n.stop())));
         if (ownDir) rmSync(dir, { recursive: true, force: true });
       },
       start: (id) => node(id).start(),

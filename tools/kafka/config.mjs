@@ -6,7 +6,7 @@ import { sslProperties } from './tls.mjs';
 
 /** Broker versions tools/kafka fetches (versions/<version>/pom.xml). */
 export const VERSIONS = ['4.1.1', '3.9.1'];
-export const DEFAULT_VERSION = '3.9.1';
+export const DEFAULT_VERSION = '4.1.1';
 
 export function checkVersion(version) {
   if (!VERSIONS.includes(version)) {

@@ -1,10 +1,10 @@
-/** Broker versions tools/kafka fetches. */
+/** Broker versions tools/kafka fetches; '4.1.1' is the default. */
 export type KafkaVersion = '4.1.1' | '3.9.1';
 export const VERSIONS: readonly KafkaVersion[];
 export const DEFAULT_VERSION: KafkaVersion;
 
 export interface StartBrokerOptions {
-  /** Apache Kafka version (default DEFAULT_VERSION: '3.9.1' until the suites move to 4.1.1). */
+  /** Apache Kafka version (default '4.1.1'; '3.9.1' for the 3.9 smoke test). */
   version?: KafkaVersion;
   /** Where the broker keeps its config, data and log (default: a new temp dir, removed on stop). */
   dir?: string;

@@ -1,4 +1,4 @@
-// One real Kafka broker (tools/kafka: Apache Kafka 3.9.1, KRaft, from Maven jars) for this
+// One real Kafka broker (tools/kafka: Apache Kafka 4.1.1, KRaft, from Maven jars) for this
 // project's Kafka test files, with SASL_PLAINTEXT and SSL listeners besides the plain one
 // (tools/kafka/vitest-setup.mjs, shared with the other Kafka test project).
 import { brokerGlobalSetup, type KafkaTestContext } from '@streamwright/kafka-broker/vitest-setup';
