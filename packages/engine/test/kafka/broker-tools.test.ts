@@ -57,7 +57,9 @@ async function values(servers: string): Promise<string[]> {
 const USERS = { admin: 'admin-secret', alice: 'alice-secret' };
 const ALICE = { mechanism: 'plain', username: 'alice', password: USERS.alice } as const;
 const ALICE_TOPIC = 'alice-topic';
-const aliceMayWrite: KafkaAcl[] = ['WRITE', 'DESCRIBE'].map((operation) => ({
+// What the Kafka backend's produce needs: it describes the topic (DESCRIBE) and reads its configs
+// (DESCRIBE_CONFIGS) before it writes.
+const aliceMayWrite: KafkaAcl[] = ['WRITE', 'DESCRIBE', 'DESCRIBE_CONFIGS'].map((operation) => ({
   principal: 'User:alice',
   operation,
   resourceType: 'TOPIC',
@@ -119,7 +121,7 @@ describe("tools/kafka's broker with KRaft's StandardAuthorizer", () => {
     expect(await describeAsAlice()).toMatchObject({ partitions: [{ partition: 0, leader: 1 }] });
     await produceAsAlice();
 
-    expect(await broker.deleteAcls(aliceMayWrite)).toBe(2);
+    expect(await broker.deleteAcls(aliceMayWrite)).toBe(3);
     await expect(describeAsAlice()).rejects.toThrow(/TopicAuthorizationException/);
   });
 });

@@ -58,6 +58,7 @@ describe("tools/kafka's 3-node cluster: a killed leader's partition moves, clien
     const value = (s: string) => encode('string', s);
     await backend.produce([{ topic: TOPIC, key: null, value: value('before') }]);
     const leader = (await cluster.leaderOf(TOPIC, 0))!;
+    const killed = performance.now();
     await cluster.kill(leader);
     expect(cluster.isRunning(leader)).toBe(false);
     const next = await until('a new leader', async () => {
@@ -65,6 +66,9 @@ describe("tools/kafka's 3-node cluster: a killed leader's partition moves, clien
       return now !== null && now !== leader ? now : undefined;
     });
     expect([1, 2, 3]).toContain(next);
+    console.log(
+      `node ${leader} killed: node ${next} leads after ${Math.round(performance.now() - killed)} ms`,
+    );
 
     await backend.produce([{ topic: TOPIC, key: null, value: value('after') }]);
     const records = await backend.fetch({ topic: TOPIC, partition: 0 }, 0, 10, 1000);
