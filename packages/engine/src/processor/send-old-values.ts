@@ -38,6 +38,9 @@ export function nodesSendingOldValues(
         )
           sending.add(node.name);
         return sending.has(node.name);
+      // Aggregations, the windowed ones too (KStreamWindowAggregate / KStreamSlidingWindowAggregate
+      // / KStreamSessionWindowAggregate#enableSendingOldValues always succeeds; their processors
+      // here always send them).
       case 'count':
       case 'reduce':
       case 'aggregate':
@@ -45,6 +48,9 @@ export function nodesSendingOldValues(
       case 'tableCount':
       case 'tableReduce':
       case 'tableAggregate':
+      case 'windowedCount':
+      case 'windowedReduce':
+      case 'windowedAggregate':
         sending.add(node.name);
         return true;
       case 'join-merge':

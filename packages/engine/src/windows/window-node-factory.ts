@@ -65,7 +65,12 @@ export function windowNodeFactory(c: WindowFactoryContext): Factory {
   const windowing = c.node.windowing;
   if (c.node.op === 'suppress') {
     const config = c.config as SuppressConfig;
-    const graceMs = windowing?.window.graceMs ?? 0;
+    // KTableImpl#suppress waits for the windows' grace; for session windows
+    // (SessionWindowedKStreamImpl's aggregate) that is the inactivity gap plus the grace, as a
+    // session ending at `end` can still be extended by a record up to `end + gap`.
+    const window = windowing?.window;
+    const graceMs =
+      window === undefined ? 0 : window.graceMs + (window.type === 'session' ? window.gapMs : 0);
     const storeName = c.storeName();
     return (ctx) => suppressProcessor(ctx, { nodeName: c.node.name, config, graceMs, storeName });
   }

@@ -161,6 +161,9 @@ function tableFilterLike(prefix: string, mapsValues: boolean) {
       valueSerde,
       repartitionRequired: false,
       table: derivedTableHandle(inFlow.table, queryable),
+      // A windowed table stays windowed (its keys are Windowed<K>): a following suppress buffers
+      // windowed keys and waits for the windows to close.
+      ...(inFlow.windowing ? { windowing: inFlow.windowing } : {}),
     };
   };
 }
