@@ -23,6 +23,7 @@ if (!existsSync(fileURLToPath(new URL('backends/kafka/index.js', dist)))) {
 }
 const engine = await import(new URL('index.js', dist).href);
 const { createKafkaBackend } = await import(new URL('backends/kafka/index.js', dist).href);
+const { validateTopology } = await import('../../packages/topology-model/dist/index.js');
 const { runOnBroker } = await import('../../tools/ks-oracle/index.mjs');
 const { startBroker } = await import('../../tools/kafka/index.mjs');
 
@@ -97,14 +98,17 @@ try {
     changelog: ks.topics[`${ksId}-counts-changelog`].count,
     out: ks.topics[`${ksId}-out`].count,
   };
+  console.log(`# Kafka Streams: ${JSON.stringify(ksCounts)}`);
 
   const backend = await createKafkaBackend({
     bootstrapServers: [bootstrap],
     logger: { warn() {} },
   });
   const ourId = `wcl-bench-ours-${stamp}`;
+  const valid = validateTopology(doc(ourId, `${ourId}-out`));
+  if (!valid.ok) throw new Error(JSON.stringify(valid.errors));
   const app = engine.createStreamsApp({
-    topology: doc(ourId, `${ourId}-out`),
+    topology: valid.topology,
     backend,
     stateDir: '/nonexistent',
   });
