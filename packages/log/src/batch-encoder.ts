@@ -5,7 +5,7 @@
 import { LogError, LogErrorCode } from './errors.js';
 import { BufferPool } from './format/buffer-pool.js';
 import { compress, type CompressionType } from './format/compression.js';
-import { encodeIndexedBatches } from './format/indexed-batches.js';
+import { addSequence, encodeIndexedBatches } from './format/indexed-batches.js';
 import {
   encodeBatchSequence,
   encodeRecordsSection,
@@ -52,6 +52,18 @@ export interface PartitionAppended {
 export interface EncodeOptions extends ProduceOptions {
   /** A transactional producer's id and epoch (stamped into every batch). */
   transactional?: { producerId: number; producerEpoch: number };
+  /**
+   * An idempotent (or transactional, `transactional: true`) Kafka producer: its id and epoch and
+   * per-partition sequence numbers in every batch header. `sequence` reserves `count` sequence
+   * numbers of a partition and returns the first (the batches of the partition number their
+   * records on from it, in order).
+   */
+  idempotent?: {
+    producerId: number;
+    producerEpoch: number;
+    transactional: boolean;
+    sequence(topic: string, partition: number, count: number): number;
+  };
 }
 
 /** Rough per-record overhead of the v2 format, for splitting batches before encoding. */
@@ -229,6 +241,13 @@ function encodeGroup(
     options.producerEpoch = opts.transactional.producerEpoch;
     options.transactional = true;
   }
+  const idempotent = opts.idempotent;
+  if (idempotent) {
+    options.producerId = idempotent.producerId;
+    options.producerEpoch = idempotent.producerEpoch;
+    if (idempotent.transactional) options.transactional = true;
+    options.baseSequence = idempotent.sequence(g.topic, g.partition, g.indexes.length);
+  }
   if (codec === 'none' && g.plain) {
     const split = { maxBytes: g.meta.maxMessageBytes, recordOverhead: RECORD_OVERHEAD };
     return encodeIndexedBatches(all, g.indexes, timestamps, split, options, pool);
@@ -245,15 +264,25 @@ function encodeGroup(
     };
   });
   const chunks = split(records, g.meta.maxMessageBytes);
+  // Each chunk's options: with sequence numbers, each batch starts where the one before ended.
+  let before = 0;
+  const chunkOptions = chunks.map((c) => {
+    const o =
+      options.baseSequence !== undefined && before > 0
+        ? { ...options, baseSequence: addSequence(options.baseSequence, before) }
+        : options;
+    before += c.length;
+    return o;
+  });
   if (codec === 'none')
     return encodeBatchSequence(
-      chunks.map((records) => ({ records, options })),
+      chunks.map((records, i) => ({ records, options: chunkOptions[i]! })),
       alloc,
     );
   return Promise.all(
-    chunks.map(async (records): Promise<BatchSpec> => ({
+    chunks.map(async (records, i): Promise<BatchSpec> => ({
       records,
-      options,
+      options: chunkOptions[i]!,
       compressed: await compress(codec, encodeRecordsSection(records)),
     })),
   ).then((specs) => encodeBatchSequence(specs, alloc));

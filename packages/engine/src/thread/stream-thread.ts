@@ -6,6 +6,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { GroupMember, TopicPartition } from '../api.js';
 import { PrefetchingFetcher } from '../backends/prefetching-fetcher.js';
+import { transactionalId } from '../eos/transactional-id.js';
 import { TransactionalRecordCollector } from '../eos/transactional-collector.js';
 import { errorMessage, ProducerFencedError } from '../errors.js';
 import { StateMachine } from '../lifecycle/state-machine.js';
@@ -93,7 +94,11 @@ export class StreamThread implements StreamThreadHandle {
 
   /** Kafka Streams' transactional id per thread: a restarted instance fences its predecessor. */
   async #initTransactions(): Promise<void> {
-    this.#collector = await TransactionalRecordCollector.create(this.#ctx.backend, this.name);
+    const { applicationId, stateDir } = this.#ctx.config;
+    this.#collector = await TransactionalRecordCollector.create(
+      this.#ctx.backend,
+      transactionalId(applicationId, stateDir, this.index),
+    );
   }
 
   async start(): Promise<void> {

@@ -4,9 +4,6 @@ import kafkajs from 'kafkajs';
 import { describe, expect, inject, it } from 'vitest';
 import { createKafkaBackend } from '../../src/backends/kafka/index.js';
 import { partitionFor } from '../../src/partitioner/default-partitioner.js';
-import { createStreamsApp } from '../../src/app/streams-app.js';
-import { tempStateDir } from '../fixtures/state-dir.js';
-import { countPipeline } from '../fixtures/topologies.js';
 
 const bootstrap = () => [inject('kafkaBootstrapServers')];
 const bytes = (s: string) => new TextEncoder().encode(s);
@@ -285,25 +282,6 @@ describe('Kafka backend fetches of transactional records', () => {
       expect(atMarker!.highWatermark).toBe(7);
     } finally {
       await producer.disconnect();
-      await backend.close();
-    }
-  });
-});
-
-describe('what the Kafka backend refuses at start', () => {
-  it('is refused at start with a clear error: kafkajs cannot fence a zombie commit (no KIP-447)', async () => {
-    const backend = await createKafkaBackend({ bootstrapServers: bootstrap() });
-    try {
-      const app = createStreamsApp({
-        topology: countPipeline({ 'processing.guarantee': 'exactly_once_v2' }),
-        backend,
-        stateDir: tempStateDir(),
-      });
-      await expect(app.start()).rejects.toThrow(
-        'processing.guarantee=exactly_once_v2 needs a backend with transactions; the kafka backend has none',
-      );
-      expect(app.state()).toBe('CREATED');
-    } finally {
       await backend.close();
     }
   });

@@ -125,7 +125,12 @@ export function encodeIndexedBatches(
       else p = copyInto(out, varint(out, p, value.length), value);
       out[p++] = 0; // no headers
     }
-    writeBatchHeader(out, pos, batchSizes[b]!, options, {
+    // An idempotent producer's sequence numbers run on from batch to batch of the partition.
+    const header =
+      options.baseSequence !== undefined && start > 0
+        ? { ...options, baseSequence: addSequence(options.baseSequence, start) }
+        : options;
+    writeBatchHeader(out, pos, batchSizes[b]!, header, {
       recordCount: end - start,
       lastOffsetDelta: end - start - 1,
       baseTimestamp,
@@ -135,4 +140,9 @@ export function encodeIndexedBatches(
     start = end;
   }
   return out;
+}
+
+/** Kafka's sequence numbers wrap from Integer.MAX_VALUE to 0 (DefaultRecordBatch.incrementSequence). */
+export function addSequence(sequence: number, increment: number): number {
+  return (sequence + increment) % 2_147_483_648;
 }

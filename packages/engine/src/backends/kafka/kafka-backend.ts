@@ -20,6 +20,7 @@ import type {
   StoredRecord,
   TopicDescription,
   TopicPartition,
+  TransactionalProducer,
   WorkerClientsInit,
 } from '../../api.js';
 import { BackendClosedError, EngineError, UnknownTopicError } from '../../errors.js';
@@ -40,7 +41,8 @@ import {
 } from './kafka-admin.js';
 import { KafkaFetcher, type FetchOptions } from './kafka-fetch.js';
 import { KafkaGroupMember, type GroupTimings } from './kafka-group-member.js';
-import { KafkaProducer } from './kafka-produce.js';
+import { KafkaProducer, idempotentProducer } from './kafka-produce.js';
+import { KafkaTransactionalProducer } from './kafka-transactional-producer.js';
 import { threadView } from './kafka-thread-view.js';
 import { checkTlsOptions, connectError, type KafkaBackendOptions } from './kafka-connection.js';
 import { firstContact } from './kafka-first-contact.js';
@@ -72,6 +74,8 @@ const COORDINATOR_MOVED = new Set([
   'COORDINATOR_NOT_AVAILABLE',
   'COORDINATOR_LOAD_IN_PROGRESS',
 ]);
+/** Retried at the group coordinator besides its moves: a transaction's offsets still pending. */
+const COORDINATOR_WAIT = new Set([...COORDINATOR_MOVED, 'UNSTABLE_OFFSET_COMMIT']);
 
 /** Transient while a new topic's leaders are elected or metadata travels (KRaft). */
 const LEADER_MOVED = new Set([
@@ -129,6 +133,8 @@ class KafkaClientBackend implements KafkaBackend {
   /** Every client the backend made (closed with it), with the topics a delete makes them forget. */
   readonly #clusters = new Set<KafkaCluster>();
   readonly #fetcher: KafkaFetcher;
+  /** transactional id → the client of its current producer (a new producer closes the old one). */
+  readonly #transactional = new Map<string, KafkaCluster>();
   #closed: Promise<void> | null = null;
 
   constructor(private readonly options: KafkaBackendOptions) {
@@ -139,7 +145,11 @@ class KafkaClientBackend implements KafkaBackend {
     this.#admin = this.#client(clientId);
     // Record batches encoded by the engine, acks=all for every send (kafka-produce.ts).
     this.#producerCluster = this.#client(clientId);
-    this.#producer = new KafkaProducer(this.#producerCluster, (t) => this.#partitions(t));
+    this.#producer = idempotentProducer(
+      this.#producerCluster,
+      (t) => this.#partitions(t),
+      this.#logger,
+    );
     this.#cluster = this.#client(clientId);
     this.#fetcher = new KafkaFetcher(this.#cluster, (t, p) => this.#range(t, p));
     this.#fetchers.add(this.#fetcher);
@@ -384,6 +394,30 @@ class KafkaClientBackend implements KafkaBackend {
     };
   }
 
+  /**
+   * exactly_once_v2's producer of a stream thread (kafka-transactional-producer.ts), on
+   * connections of its own; its InitProducerId fences older producers with this id. A producer
+   * made again for the same id (after it was fenced) replaces the old one, whose client closes.
+   */
+  async transactionalProducer(transactionalId: string): Promise<TransactionalProducer> {
+    this.#open();
+    this.#transactional.get(transactionalId)?.close();
+    const cluster = this.#client(`${transactionalId}-producer`);
+    this.#transactional.set(transactionalId, cluster);
+    try {
+      return await KafkaTransactionalProducer.create(
+        cluster,
+        transactionalId,
+        (t) => this.#partitions(t),
+        this.#logger,
+      );
+    } catch (error) {
+      cluster.close();
+      this.#clusters.delete(cluster);
+      throw error;
+    }
+  }
+
   async offsetForTimestamp(tp: TopicPartition, timestamp: number): Promise<number | null> {
     this.#open();
     const found = await this.#offsets(tp.topic, BigInt(timestamp));
@@ -536,7 +570,10 @@ class KafkaClientBackend implements KafkaBackend {
         groupId,
         topics: [...topics].map(([name, partitionIndexes]) => ({ name, partitionIndexes })),
         groups: [],
-        requireStable: false,
+        // KIP-447: offsets a transaction has sent but not committed yet are waited for
+        // (UNSTABLE_OFFSET_COMMIT, retried), so a new owner never starts from the offsets
+        // before a commit that is about to complete.
+        requireStable: true,
       });
       if ((answer.errorCode ?? 0) !== 0) throw protocolError(answer.errorCode!, { group: groupId });
       for (const t of answer.topics)
@@ -581,9 +618,10 @@ class KafkaClientBackend implements KafkaBackend {
         }
       },
       {
-        maxAttempts: 21,
+        // UNSTABLE_OFFSET_COMMIT lasts until a transaction completes (≤ transaction.timeout.ms).
+        maxAttempts: 60,
         retriable: (e) =>
-          e instanceof KafkaConnectionError || COORDINATOR_MOVED.has(errorType(e) ?? ''),
+          e instanceof KafkaConnectionError || COORDINATOR_WAIT.has(errorType(e) ?? ''),
       },
     );
   }

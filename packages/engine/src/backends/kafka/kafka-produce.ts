@@ -7,17 +7,20 @@
 // records without a key stick to one partition per produce call. Shared by the backend's own
 // producer and the per-thread producers of stream threads in workers (KafkaBackend#forThread).
 //
-// Where idempotence and transactions plug in (exactly-once, later): a producer id and epoch
-// (InitProducerId) and per-partition sequence numbers go into the batches' headers when they are
-// encoded (BatchEncoder), and the Produce request carries the transactional id (`#send`'s
-// request); OUT_OF_ORDER_SEQUENCE_NUMBER / DUPLICATE_SEQUENCE_NUMBER / PRODUCER_FENCED answers
-// then arrive here per partition like any other error code.
+// Idempotence (kafka-producer-session.ts): every batch carries the producer's id and epoch and
+// its partition's base sequence number, so a batch sent again after a lost answer is recognised by
+// the broker and not written twice. Sequence numbers are reserved when the batches are encoded,
+// and produce calls are serialised so that each partition's batches reach its leader in sequence
+// order. A transactional producer (kafka-transactional-producer.ts) also sets the transactional
+// attribute, names its transactional id in the Produce request and adds new partitions to its
+// transaction before they are written (`beforeSend`).
 import { BatchEncoder, type ProducerTopicMetadata } from '@streamwright/log/encoder';
 import type { ProduceCallOptions, ProduceRecord } from '../../api.js';
 import { UnknownTopicError } from '../../errors.js';
 import type { KafkaCluster } from './client/cluster.js';
 import { errorType, isRetriable, KafkaConnectionError } from './client/errors.js';
 import { protocolError } from './client/protocol.js';
+import { ProducerSession } from './kafka-producer-session.js';
 
 /**
  * Batches are split to stay under this many bytes: the broker's default message.max.bytes
@@ -54,19 +57,98 @@ interface Batch {
   indexes: number[];
 }
 
+/**
+ * Errors of an idempotent producer's batch after which its sequence numbers cannot go on: the
+ * broker lost or never had the producer's state, or a newer epoch took over. The Java producer
+ * resets its producer id (KIP-360) and sends the batches again, under the new id.
+ */
+export const SEQUENCE_BROKEN = new Set([
+  'OUT_OF_ORDER_SEQUENCE_NUMBER',
+  'UNKNOWN_PRODUCER_ID',
+  'INVALID_PRODUCER_EPOCH',
+]);
+
+/** Thrown inside a produce of an idempotent producer: these input records were not written. */
+class SequenceBroken extends Error {
+  constructor(
+    readonly unwritten: number[],
+    readonly why: Error,
+  ) {
+    super(why.message);
+  }
+}
+
+export interface ProducerHooks {
+  /** Before a round of batches goes out: a transactional producer adds new partitions. */
+  beforeSend?(partitions: { topic: string; partition: number }[]): Promise<void>;
+  /** The Produce version to speak at most (transaction version 1 stops at 11). */
+  maxProduceVersion?(): number | undefined;
+}
+
 export class KafkaProducer {
   readonly #encoder = new BatchEncoder();
+  /** Produce calls of an idempotent producer, one after the other (sequence order). */
+  #queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly cluster: KafkaCluster,
     private readonly partitionsOf: (topic: string) => Promise<number>,
+    /** Idempotence: a producer id, epoch and sequence numbers in every batch. */
+    private readonly session?: ProducerSession,
+    private readonly hooks: ProducerHooks = {},
+    private readonly logger?: { warn(obj: object, msg?: string): void },
   ) {}
 
-  async produce(
+  produce(
     records: ProduceRecord[],
     options?: ProduceCallOptions,
   ): Promise<{ partition: number; offset: number }[]> {
-    if (records.length === 0) return [];
+    if (records.length === 0) return Promise.resolve([]);
+    const session = this.session;
+    if (session === undefined) return this.#produceOnce(records, options);
+    const run = this.#queue.then(() => this.#produceIdempotent(session, records, options));
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Produces with sequence numbers; when they break (the broker forgot the producer, or fenced its
+   * epoch) without a transaction, the producer gets a new id and the records not written yet go
+   * out again under it (a transaction instead fails: the caller aborts it).
+   */
+  async #produceIdempotent(
+    session: ProducerSession,
+    records: ProduceRecord[],
+    options?: ProduceCallOptions,
+  ): Promise<{ partition: number; offset: number }[]> {
+    const positions = options?.positions !== false;
+    const out: { partition: number; offset: number }[] = positions ? new Array(records.length) : [];
+    let pending: number[] | null = null;
+    for (let resets = 0; ; resets++) {
+      await session.ensure();
+      const subset = pending === null ? records : pending.map((i) => records[i]!);
+      try {
+        const written = await this.#produceOnce(subset, options);
+        if (positions) written.forEach((w, k) => (out[pending === null ? k : pending[k]!] = w));
+        return out;
+      } catch (error) {
+        if (!(error instanceof SequenceBroken) || session.transactionalId !== null || resets >= 5)
+          throw error instanceof SequenceBroken ? error.why : error;
+        this.logger?.warn(
+          { producerId: session.producerId, err: error.why.message },
+          'Kafka: the idempotent producer lost its sequence; resetting its producer id and sending the unwritten records again',
+        );
+        const map: number[] | null = pending;
+        pending = error.unwritten.map((k): number => (map === null ? k : map[k]!));
+        session.reset();
+      }
+    }
+  }
+
+  async #produceOnce(
+    records: ProduceRecord[],
+    options?: ProduceCallOptions,
+  ): Promise<{ partition: number; offset: number }[]> {
     const metadata = new Map<string, ProducerTopicMetadata>();
     let last = '';
     for (const r of records) {
@@ -80,7 +162,21 @@ export class KafkaProducer {
         compact: false,
       });
     }
-    const encoded = this.#encoder.encode(records, (t) => metadata.get(t)!);
+    const session = this.session;
+    const encoded = this.#encoder.encode(
+      records,
+      (t) => metadata.get(t)!,
+      session
+        ? {
+            idempotent: {
+              producerId: session.producerId,
+              producerEpoch: session.epoch,
+              transactional: session.transactionalId !== null,
+              sequence: (topic, partition, count) => session.sequence(topic, partition, count),
+            },
+          }
+        : {},
+    );
     // Uncompressed batches are encoded synchronously (a Buffer, not a promise).
     const rounds: Batch[][] = [];
     for (const p of encoded.partitions) {
@@ -102,13 +198,25 @@ export class KafkaProducer {
     try {
       // v3+ Produce requests carry exactly one batch per partition: a partition whose records
       // were split goes out over several requests, one after the other (kept in order).
-      for (const round of rounds) {
-        const baseOffsets = await this.#send(round);
+      for (let r = 0; r < rounds.length; r++) {
+        const round = rounds[r]!;
+        if (this.hooks.beforeSend) await this.hooks.beforeSend(round);
+        let baseOffsets: number[];
+        try {
+          baseOffsets = await this.#send(round);
+        } catch (error) {
+          if (!(error instanceof SequenceBroken)) throw error;
+          // The failed batches and every later round were not written.
+          const unwritten = error.unwritten.flatMap((i) => round[i]!.indexes);
+          for (const later of rounds.slice(r + 1))
+            for (const b of later) unwritten.push(...b.indexes);
+          throw new SequenceBroken(unwritten, error.why);
+        }
         if (!positions) continue;
         round.forEach((b, i) => {
           const base = baseOffsets[i]!;
           for (let j = 0; j < b.indexes.length; j++)
-            out[b.indexes[j]!] = { partition: b.partition, offset: base + j };
+            out[b.indexes[j]!] = { partition: b.partition, offset: base < 0 ? -1 : base + j };
         });
       }
     } finally {
@@ -153,6 +261,21 @@ export class KafkaProducer {
           }
         }),
       );
+      if (this.session) {
+        // A batch the broker already has (sent again after a lost answer): written, at an offset
+        // it no longer tells (Java's producer reports -1 too).
+        for (let k = failed.length - 1; k >= 0; k--)
+          if (errorType(failed[k]!.error) === 'DUPLICATE_SEQUENCE_NUMBER') {
+            baseOffsets[failed[k]!.index] = -1;
+            failed.splice(k, 1);
+          }
+        const broken = failed.filter((f) => SEQUENCE_BROKEN.has(errorType(f.error) ?? ''));
+        if (broken.length > 0)
+          throw new SequenceBroken(
+            broken.map((f) => f.index),
+            broken[0]!.error,
+          );
+      }
       if (failed.length === 0) return baseOffsets;
       if (this.cluster.closed) throw failed[0]!.error;
       // An unreachable broker is waited for without counting attempts (an outage of any length).
@@ -185,15 +308,21 @@ export class KafkaProducer {
       list.push(b);
     }
     const connection = await this.cluster.node(nodeId);
-    const answer = await connection.send('Produce', {
-      transactionalId: null,
-      acks: -1,
-      timeoutMs: PRODUCE_TIMEOUT_MS,
-      topicData: [...byTopic].map(([name, parts]) => ({
-        name,
-        partitionData: parts.map((p) => ({ index: p.partition, records: p.bytes })),
-      })),
-    });
+    const cap = this.hooks.maxProduceVersion?.();
+    const version = cap === undefined ? undefined : Math.min(cap, connection.version('Produce'));
+    const answer = await connection.send(
+      'Produce',
+      {
+        transactionalId: this.session?.transactionalId ?? null,
+        acks: -1,
+        timeoutMs: PRODUCE_TIMEOUT_MS,
+        topicData: [...byTopic].map(([name, parts]) => ({
+          name,
+          partitionData: parts.map((p) => ({ index: p.partition, records: p.bytes })),
+        })),
+      },
+      version === undefined ? undefined : { version },
+    );
     const found = new Map<string, { baseOffset: number; error?: Error }>();
     for (const t of answer.responses)
       for (const p of t.partitionResponses)
@@ -234,4 +363,21 @@ function* splitBatches(buffer: Buffer): Generator<Buffer> {
     yield buffer.subarray(at, at + size);
     at += size;
   }
+}
+
+/**
+ * An idempotent producer without transactions (at_least_once, the backend's own produces): a
+ * retry after a lost answer is not written twice (Kafka's enable.idempotence, its default).
+ */
+export function idempotentProducer(
+  cluster: KafkaCluster,
+  partitionsOf: (topic: string) => Promise<number>,
+  logger?: { warn(obj: object, msg?: string): void },
+): KafkaProducer {
+  const session = new ProducerSession(cluster, {
+    transactionalId: null,
+    transactionTimeoutMs: 60_000,
+    ...(logger ? { logger } : {}),
+  });
+  return new KafkaProducer(cluster, partitionsOf, session, {}, logger);
 }

@@ -9,7 +9,7 @@
 import type { Backend } from '../../api.js';
 import type { KafkaCluster } from './client/cluster.js';
 import { KafkaFetcher, type OffsetRange } from './kafka-fetch.js';
-import { KafkaProducer } from './kafka-produce.js';
+import { idempotentProducer } from './kafka-produce.js';
 
 export interface ThreadViewDeps {
   /** A client of the cluster with the backend's settings under this client id. */
@@ -27,7 +27,7 @@ export interface ThreadViewDeps {
 export function threadView(backend: Backend, threadName: string, deps: ThreadViewDeps): Backend {
   const producerCluster = deps.client(`${threadName}-producer`);
   // Its own sticky partition for null keys, as each Java producer has.
-  const producer = new KafkaProducer(producerCluster, deps.partitionsOf);
+  const producer = idempotentProducer(producerCluster, deps.partitionsOf);
   const cluster = deps.client(`${threadName}-consumer`);
   const fetcher = new KafkaFetcher(cluster, deps.range);
   const unregister = deps.fetcher(fetcher);
@@ -59,6 +59,8 @@ export function threadView(backend: Backend, threadName: string, deps: ThreadVie
     joinGroup: (groupId, topics, options) => backend.joinGroup(groupId, topics, options),
     commitOffsets: (groupId, offsets) => backend.commitOffsets(groupId, offsets),
     committedOffsets: (groupId, tps) => backend.committedOffsets(groupId, tps),
+    // exactly_once_v2: the thread's transactional producer is the backend's (its own connections).
+    transactionalProducer: (transactionalId) => backend.transactionalProducer!(transactionalId),
     close: () =>
       (closed ??= (async () => {
         deps.closed();

@@ -22,7 +22,7 @@ import { KafkaConnectionError, errorType } from './client/errors.js';
 import { HealthTracker } from './client/health.js';
 import { EARLIEST, LATEST, listOffsets } from './kafka-admin.js';
 import { KafkaFetcher } from './kafka-fetch.js';
-import { KafkaProducer } from './kafka-produce.js';
+import { idempotentProducer } from './kafka-produce.js';
 
 export interface WorkerClients {
   produce(
@@ -77,7 +77,7 @@ export function openWorkerClients(
   const producerCluster = client(`${init.threadName}-producer`);
   const consumerCluster = client(`${init.threadName}-consumer`);
   const counts = new Map<string, number>();
-  const producer = new KafkaProducer(producerCluster, async (topic) => {
+  const producer = idempotentProducer(producerCluster, async (topic) => {
     let n = counts.get(topic);
     if (n === undefined) counts.set(topic, (n = await partitionsOf(topic)));
     return n;

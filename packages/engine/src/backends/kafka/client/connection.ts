@@ -69,6 +69,8 @@ export class BrokerConnection {
   /** The broker's versions per API key (from ApiVersions). */
   #brokerVersions = new Map<number, { minVersion: number; maxVersion: number }>();
   #versionCache = new Map<ClientApi, number>();
+  /** The cluster's finalized features (ApiVersions v3+), e.g. transaction.version (KIP-890). */
+  #features = new Map<string, number>();
   #nextCorrelationId = 0;
   #closedWith: Error | null = null;
 
@@ -115,6 +117,11 @@ export class BrokerConnection {
     }
     this.#versionCache.set(api, version);
     return version;
+  }
+
+  /** A finalized feature's level as the broker advertised it (0 when it advertised none). */
+  featureLevel(name: string): number {
+    return this.#features.get(name) ?? 0;
   }
 
   /** True once the socket closed (or was closed): a new connection is needed. */
@@ -240,6 +247,7 @@ export class BrokerConnection {
     this.#brokerVersions = new Map(
       answer.apiKeys.map((k) => [k.apiKey, { minVersion: k.minVersion, maxVersion: k.maxVersion }]),
     );
+    this.#features = new Map(answer.finalizedFeatures.map((f) => [f.name, f.maxVersionLevel]));
   }
 
   async #authenticate(credentials: SaslCredentials): Promise<void> {

@@ -25,6 +25,16 @@ export const CLIENT_VERSIONS = {
   DeleteTopics: [1, 5],
   DescribeConfigs: [1, 4],
   SaslAuthenticate: [0, 2],
+  // Transactions and idempotence (transactions.ts): InitProducerId v3+ bumps an epoch (KIP-360);
+  // AddPartitionsToTxn stops at 3 (4+ batch several transactions, for brokers); TxnOffsetCommit
+  // starts at 3 (the group's generation and member id, KIP-447). TxnOffsetCommit 5, EndTxn 5 and
+  // Produce 12 are transaction version 2 (KIP-890): spoken only when the broker advertises it,
+  // else capped at 4, 4 and 11 (transactions.ts).
+  InitProducerId: [1, 5],
+  AddPartitionsToTxn: [1, 3],
+  AddOffsetsToTxn: [1, 3],
+  TxnOffsetCommit: [3, 5],
+  EndTxn: [1, 5],
 } as const satisfies Record<string, readonly [number, number]>;
 
 export type ClientApi = keyof typeof CLIENT_VERSIONS;

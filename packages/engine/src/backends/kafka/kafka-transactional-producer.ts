@@ -1,0 +1,347 @@
+// exactly_once_v2's producer on Kafka: one per stream thread, as Kafka Streams' StreamsProducer
+// over the Java producer's TransactionManager. A transaction, in requests:
+//
+//   InitProducerId (once, at the coordinator of the transactional id: fences older producers
+//   with this id — their epoch is bumped, their open transaction aborted)
+//   → Produce with the transactional attribute, producer id, epoch and sequence numbers (after
+//     AddPartitionsToTxn for partitions new to the transaction; transaction version 2: the
+//     Produce request itself adds them, KIP-890)
+//   → AddOffsetsToTxn (version 1 only) and TxnOffsetCommit v3+ at the group coordinator, with the
+//     group member's generation and member id (KIP-447: a zombie whose generation is stale is
+//     refused there, so it cannot commit the offsets of partitions that moved)
+//   → EndTxn commit or abort (transaction version 2: the answer carries a new epoch, KIP-890).
+//
+// Errors that mean the producer, or the member whose offsets it commits, is no longer the owner —
+// PRODUCER_FENCED, INVALID_PRODUCER_EPOCH, a broken sequence, ILLEGAL_GENERATION… — surface as the
+// engine's ProducerFencedError: the stream thread aborts, closes its tasks dirty (state from the
+// changelogs, input from the committed offsets), makes a new producer (a new InitProducerId) and
+// carries on: Kafka Streams' TaskMigratedException. Coordinator moves, loading coordinators and
+// CONCURRENT_TRANSACTIONS are retried (kafka-producer-session.ts).
+import type { ProduceRecord, TransactionalProducer } from '../../api.js';
+import { EngineError, ProducerFencedError } from '../../errors.js';
+import type { KafkaCluster } from './client/cluster.js';
+import { errorType, KafkaApiError, KafkaConnectionError } from './client/errors.js';
+import { protocolError } from './client/protocol.js';
+import { KafkaProducer } from './kafka-produce.js';
+import { ProducerSession } from './kafka-producer-session.js';
+
+/** Kafka Streams' transaction.timeout.ms under exactly_once_v2 (StreamsConfig: 10 s). */
+export const EOS_TRANSACTION_TIMEOUT_MS = 10_000;
+
+/** Errors that end the transaction and the thread's ownership of its tasks (TaskMigrated). */
+const MIGRATED = new Set([
+  'PRODUCER_FENCED',
+  'INVALID_PRODUCER_EPOCH',
+  'INVALID_PRODUCER_ID_MAPPING',
+  'TRANSACTIONAL_ID_NOT_FOUND',
+  'UNKNOWN_PRODUCER_ID',
+  'OUT_OF_ORDER_SEQUENCE_NUMBER',
+  'INVALID_TXN_STATE',
+  'TRANSACTION_ABORTABLE',
+  // The group coordinator's fencing of a zombie's offsets (KIP-447), or a rebalance under way.
+  'ILLEGAL_GENERATION',
+  'UNKNOWN_MEMBER_ID',
+  'FENCED_INSTANCE_ID',
+  'REBALANCE_IN_PROGRESS',
+]);
+
+/** Retried at the group coordinator (Java's TxnOffsetCommitHandler). */
+const GROUP_RETRIABLE = new Set([
+  'NOT_COORDINATOR',
+  'COORDINATOR_NOT_AVAILABLE',
+  'COORDINATOR_LOAD_IN_PROGRESS',
+  'REQUEST_TIMED_OUT',
+  'UNKNOWN_TOPIC_OR_PARTITION',
+  'CONCURRENT_TRANSACTIONS',
+]);
+
+export type TransactionState = 'READY' | 'IN_TRANSACTION' | 'COMMITTING' | 'ABORTING' | 'FENCED';
+
+/** The state machine of one transactional producer (Java's TransactionManager.State, reduced). */
+export class TransactionStates {
+  state: TransactionState = 'READY';
+
+  to(next: TransactionState): void {
+    const allowed: Record<TransactionState, TransactionState[]> = {
+      READY: ['IN_TRANSACTION', 'FENCED'],
+      IN_TRANSACTION: ['COMMITTING', 'ABORTING', 'FENCED'],
+      COMMITTING: ['READY', 'ABORTING', 'FENCED'],
+      ABORTING: ['READY', 'FENCED'],
+      FENCED: [],
+    };
+    if (!allowed[this.state].includes(next))
+      throw new EngineError(
+        'ILLEGAL_STATE_TRANSITION',
+        `a transactional producer cannot go from ${this.state} to ${next}`,
+      );
+    this.state = next;
+  }
+}
+
+export class KafkaTransactionalProducer implements TransactionalProducer {
+  readonly #session: ProducerSession;
+  readonly #producer: KafkaProducer;
+  readonly #states = new TransactionStates();
+  /** Partitions added to the open transaction (`topic:partition`). */
+  readonly #partitions = new Set<string>();
+  /** The open transaction wrote something or committed offsets (EndTxn is needed). */
+  #started = false;
+  /** Groups whose offsets were added to the open transaction (AddOffsetsToTxn). */
+  readonly #groups = new Set<string>();
+
+  private constructor(
+    readonly transactionalId: string,
+    private readonly cluster: KafkaCluster,
+    partitionsOf: (topic: string) => Promise<number>,
+    logger?: { warn(obj: object, msg?: string): void },
+  ) {
+    this.#session = new ProducerSession(cluster, {
+      transactionalId,
+      transactionTimeoutMs: EOS_TRANSACTION_TIMEOUT_MS,
+      ...(logger ? { logger } : {}),
+    });
+    this.#producer = new KafkaProducer(
+      cluster,
+      partitionsOf,
+      this.#session,
+      {
+        beforeSend: (partitions) => this.#addPartitions(partitions),
+        // Transaction version 1 must not speak Produce 12 (it would add partitions implicitly).
+        maxProduceVersion: () => (this.#session.transactionV2 ? undefined : 11),
+      },
+      logger,
+    );
+  }
+
+  /** Kafka's initTransactions: a new producer id or epoch for the id; older producers are fenced. */
+  static async create(
+    cluster: KafkaCluster,
+    transactionalId: string,
+    partitionsOf: (topic: string) => Promise<number>,
+    logger?: { warn(obj: object, msg?: string): void },
+  ): Promise<KafkaTransactionalProducer> {
+    const producer = new KafkaTransactionalProducer(transactionalId, cluster, partitionsOf, logger);
+    await producer.#call(() => producer.#session.ensure());
+    return producer;
+  }
+
+  get producerId(): number {
+    return this.#session.producerId;
+  }
+
+  get epoch(): number {
+    return this.#session.epoch;
+  }
+
+  get transactionVersion(): 1 | 2 {
+    return this.#session.transactionV2 ? 2 : 1;
+  }
+
+  get state(): TransactionState {
+    return this.#states.state;
+  }
+
+  beginTransaction(): void {
+    this.#states.to('IN_TRANSACTION');
+    this.#partitions.clear();
+    this.#groups.clear();
+    this.#started = false;
+  }
+
+  async send(records: ProduceRecord[]): Promise<{ partition: number; offset: number }[]> {
+    this.#expect('IN_TRANSACTION', 'send');
+    if (records.length === 0) return [];
+    this.#started = true;
+    return this.#call(() => this.#producer.produce(records));
+  }
+
+  async sendOffsetsToTransaction(
+    offsets: { topic: string; partition: number; offset: number }[],
+    groupId: string,
+    member?: { memberId: string; generation: number },
+  ): Promise<void> {
+    this.#expect('IN_TRANSACTION', 'sendOffsetsToTransaction');
+    if (offsets.length === 0) return;
+    this.#started = true;
+    await this.#call(async () => {
+      const s = this.#session;
+      if (!s.transactionV2 && !this.#groups.has(groupId)) {
+        // The group's offsets partition joins the transaction (its markers commit the offsets).
+        await s.atCoordinator('AddOffsetsToTxn', async (c) => {
+          const r = await c.send('AddOffsetsToTxn', {
+            transactionalId: this.transactionalId,
+            producerId: BigInt(s.producerId),
+            producerEpoch: s.epoch,
+            groupId,
+          });
+          if (r.errorCode !== 0) throw protocolError(r.errorCode, { group: groupId });
+        });
+        this.#groups.add(groupId);
+      }
+      const topics = new Map<string, { partitionIndex: number; committedOffset: bigint }[]>();
+      for (const o of offsets) {
+        let list = topics.get(o.topic);
+        if (!list) topics.set(o.topic, (list = []));
+        list.push({ partitionIndex: o.partition, committedOffset: BigInt(o.offset) });
+      }
+      await this.cluster.retrying(
+        `TxnOffsetCommit of group ${groupId}`,
+        async () => {
+          try {
+            const c = await this.cluster.coordinator('group', groupId);
+            const r = await c.send(
+              'TxnOffsetCommit',
+              {
+                transactionalId: this.transactionalId,
+                groupId,
+                producerId: BigInt(s.producerId),
+                producerEpoch: s.epoch,
+                generationId: member?.generation ?? -1,
+                memberId: member?.memberId ?? '',
+                groupInstanceId: null,
+                topics: [...topics].map(([name, partitions]) => ({
+                  name,
+                  partitions: partitions.map((p) => ({
+                    ...p,
+                    committedLeaderEpoch: -1,
+                    committedMetadata: '',
+                  })),
+                })),
+              },
+              // Version 5 adds the group to the transaction itself (transaction version 2 only).
+              { version: Math.min(c.version('TxnOffsetCommit'), s.transactionV2 ? 5 : 4) },
+            );
+            for (const t of r.topics)
+              for (const p of t.partitions)
+                if (p.errorCode !== 0)
+                  throw protocolError(p.errorCode, {
+                    group: groupId,
+                    topic: t.name,
+                    partition: p.partitionIndex,
+                  });
+          } catch (error) {
+            if (
+              error instanceof KafkaConnectionError ||
+              GROUP_RETRIABLE.has(errorType(error) ?? '')
+            )
+              this.cluster.forgetCoordinator('group', groupId);
+            throw error;
+          }
+        },
+        {
+          maxAttempts: 100,
+          retriable: (e) =>
+            e instanceof KafkaConnectionError || GROUP_RETRIABLE.has(errorType(e) ?? ''),
+        },
+      );
+    });
+  }
+
+  async commitTransaction(): Promise<void> {
+    this.#expect('IN_TRANSACTION', 'commitTransaction');
+    this.#states.to('COMMITTING');
+    await this.#call(() => this.#endTxn(true));
+    this.#states.to('READY');
+  }
+
+  async abortTransaction(): Promise<void> {
+    if (this.#states.state === 'READY') return;
+    if (this.#states.state === 'FENCED')
+      throw new ProducerFencedError(`the producer of ${this.transactionalId} was fenced`);
+    this.#states.to('ABORTING');
+    await this.#call(() => this.#endTxn(false));
+    this.#states.to('READY');
+  }
+
+  async #endTxn(committed: boolean): Promise<void> {
+    const s = this.#session;
+    // A transaction that wrote nothing and committed no offsets is not known to the coordinator.
+    if (!this.#started) return;
+    const answer = await s.atCoordinator(
+      committed ? 'EndTxn commit' : 'EndTxn abort',
+      async (c) => {
+        const r = await c.send(
+          'EndTxn',
+          {
+            transactionalId: this.transactionalId,
+            producerId: BigInt(s.producerId),
+            producerEpoch: s.epoch,
+            committed,
+          },
+          { version: Math.min(c.version('EndTxn'), s.transactionV2 ? 5 : 4) },
+        );
+        if (r.errorCode !== 0) throw protocolError(r.errorCode);
+        return r;
+      },
+    );
+    this.#started = false;
+    this.#partitions.clear();
+    this.#groups.clear();
+    // Transaction version 2: every transaction ends with a new epoch, sequences start again.
+    if (s.transactionV2 && answer.producerEpoch !== undefined && answer.producerEpoch >= 0)
+      s.newEpoch(Number(answer.producerId ?? BigInt(s.producerId)), answer.producerEpoch);
+  }
+
+  /** AddPartitionsToTxn for the partitions new to the transaction (transaction version 1). */
+  async #addPartitions(partitions: { topic: string; partition: number }[]): Promise<void> {
+    const s = this.#session;
+    if (s.transactionV2) return;
+    const fresh = partitions.filter((p) => !this.#partitions.has(`${p.topic}:${p.partition}`));
+    if (fresh.length === 0) return;
+    const topics = new Map<string, number[]>();
+    for (const p of fresh) {
+      let list = topics.get(p.topic);
+      if (!list) topics.set(p.topic, (list = []));
+      if (!list.includes(p.partition)) list.push(p.partition);
+    }
+    await s.atCoordinator('AddPartitionsToTxn', async (c) => {
+      const r = await c.send('AddPartitionsToTxn', {
+        v3AndBelowTransactionalId: this.transactionalId,
+        v3AndBelowProducerId: BigInt(s.producerId),
+        v3AndBelowProducerEpoch: s.epoch,
+        v3AndBelowTopics: [...topics].map(([name, ps]) => ({ name, partitions: ps })),
+      });
+      if ((r.errorCode ?? 0) !== 0) throw protocolError(r.errorCode!);
+      // One partition's real error makes the others OPERATION_NOT_ATTEMPTED: report the real one.
+      let worst: KafkaApiError | null = null;
+      for (const t of r.resultsByTopicV3AndBelow ?? [])
+        for (const p of t.resultsByPartition)
+          if (p.partitionErrorCode !== 0) {
+            const e = protocolError(p.partitionErrorCode, {
+              topic: t.name,
+              partition: p.partitionIndex,
+            });
+            if (worst === null || worst.type === 'OPERATION_NOT_ATTEMPTED') worst = e;
+          }
+      if (worst !== null) throw worst;
+    });
+    for (const p of fresh) this.#partitions.add(`${p.topic}:${p.partition}`);
+  }
+
+  #expect(state: TransactionState, what: string): void {
+    if (this.#states.state === 'FENCED')
+      throw new ProducerFencedError(`the producer of ${this.transactionalId} was fenced (${what})`);
+    if (this.#states.state !== state)
+      throw new EngineError(
+        'ILLEGAL_STATE_TRANSITION',
+        `${what} needs a transactional producer in state ${state}; it is ${this.#states.state}`,
+      );
+  }
+
+  /** Runs a step; errors that end the ownership become ProducerFencedError (TaskMigrated). */
+  async #call<T>(step: () => Promise<T>): Promise<T> {
+    try {
+      return await step();
+    } catch (error) {
+      const type = errorType(error);
+      if (type !== undefined && MIGRATED.has(type)) {
+        this.#states.state = 'FENCED';
+        throw new ProducerFencedError(
+          `the transactional producer ${this.transactionalId} (producer id ${this.#session.producerId}, epoch ${this.#session.epoch}) cannot go on: ${(error as Error).message}`,
+          error,
+        );
+      }
+      throw error;
+    }
+  }
+}
