@@ -41,7 +41,8 @@ import {
 } from './kafka-admin.js';
 import { KafkaFetcher, type FetchOptions } from './kafka-fetch.js';
 import { KafkaGroupMember, type GroupTimings } from './kafka-group-member.js';
-import { KafkaProducer, idempotentProducer } from './kafka-produce.js';
+import type { KafkaProducer } from './kafka-produce.js';
+import { idempotentProducer } from './kafka-produce.js';
 import { KafkaTransactionalProducer } from './kafka-transactional-producer.js';
 import { threadView } from './kafka-thread-view.js';
 import { checkTlsOptions, connectError, type KafkaBackendOptions } from './kafka-connection.js';

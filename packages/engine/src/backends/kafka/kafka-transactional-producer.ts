@@ -20,7 +20,8 @@
 import type { ProduceRecord, TransactionalProducer } from '../../api.js';
 import { EngineError, ProducerFencedError } from '../../errors.js';
 import type { KafkaCluster } from './client/cluster.js';
-import { errorType, KafkaApiError, KafkaConnectionError } from './client/errors.js';
+import type { KafkaApiError } from './client/errors.js';
+import { errorType, KafkaConnectionError } from './client/errors.js';
 import { protocolError } from './client/protocol.js';
 import { KafkaProducer } from './kafka-produce.js';
 import { ProducerSession } from './kafka-producer-session.js';
