@@ -2,6 +2,7 @@
 // the output, the changelog records and the consumed offsets (Kafka Streams' EOS v2, KIP-447);
 // read_committed readers never see a record twice, and a fenced producer (a zombie) loses its
 // transaction and its tasks, which are restored from the committed changelog and reprocessed.
+import { transactionalId } from '../src/eos/transactional-id.js';
 import { describe, expect, it } from 'vitest';
 import type { StoredRecord } from '../src/api.js';
 import {
@@ -143,7 +144,7 @@ describe('exactly_once_v2', () => {
 
       // Another instance with the thread's transactional id: the app's producer is fenced and its
       // transaction aborted (as when a zombie's successor calls initTransactions).
-      await backend.transactionalProducer('count-app-StreamThread-1');
+      await backend.transactionalProducer(transactionalId('count-app', `${dir}/state`, 1));
       const second = words(30).map((w) => `${w}b`);
       await backend.produce(
         second.map((w, i) => ({

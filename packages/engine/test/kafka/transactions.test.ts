@@ -1,8 +1,12 @@
 // exactly_once_v2's producer on a real broker (kafka-transactional-producer.ts): what a
 // read_committed reader sees of committed and aborted transactions, offsets committed with the
 // transaction, fencing of an older producer with the same transactional id, KIP-447's fencing of
-// a commit with a stale group generation, and a count application under exactly_once_v2.
-import { describe, expect, it } from 'vitest';
+// a commit with a stale group generation, and a count application under exactly_once_v2 — on the
+// shared 3.9.1 broker (the classic protocol, transaction version 1) and on a 4.1.1 broker of its
+// own, which advertises transaction version 2 (KIP-890: partitions added by Produce v12, a new
+// epoch with every EndTxn v5).
+import { startBroker, type RunningBroker } from '@streamwright/kafka-broker';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Backend, FetchRequest, TransactionalProducer } from '../../src/api.js';
 import { createStreamsApp } from '../../src/app/streams-app.js';
 import { ProducerFencedError } from '../../src/errors.js';
@@ -11,7 +15,7 @@ import { encode } from '../fixtures/records.js';
 import { tempStateDir } from '../fixtures/state-dir.js';
 import { countPipeline } from '../fixtures/topologies.js';
 import { waitFor } from '../fixtures/wait.js';
-import { kafkaBackend } from './kafka-fixtures.js';
+import { kafkaBackend as sharedBrokerBackend } from './kafka-fixtures.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array | null) => (b === null ? null : new TextDecoder().decode(b));
@@ -41,13 +45,17 @@ async function producer(backend: Backend, id: string): Promise<TransactionalProd
   return backend.transactionalProducer!(id);
 }
 
-describe('the Kafka transactional producer', () => {
+function scenarios(bootstrap: () => string, transactionVersion: 1 | 2): void {
+  const kafkaBackend = () => sharedBrokerBackend({ bootstrapServers: [bootstrap()] });
   it('commits and aborts: read_committed sees committed records and offsets only', async () => {
     const backend = await kafkaBackend();
     const topic = `txn-basic-${Date.now()}`;
     try {
       await backend.createTopics([{ name: topic, partitions: 1 }]);
       const p = await producer(backend, `txn-basic-${Date.now()}`);
+      expect((p as unknown as { transactionVersion: number }).transactionVersion).toBe(
+        transactionVersion,
+      );
       const write = async (vs: string[], commit: boolean, offset: number) => {
         p.beginTransaction();
         await p.send(vs.map((v) => ({ topic, key: bytes('k'), value: bytes(v) })));
@@ -135,18 +143,25 @@ describe('the Kafka transactional producer', () => {
   it('runs a count application under exactly_once_v2', async () => {
     const backend = await kafkaBackend();
     try {
-      await backend.deleteTopics(['words', 'counts']);
-      const topology = countPipeline({ 'processing.guarantee': 'exactly_once_v2' }, 2);
+      // Its own application id and topics (the shared broker's other tests use count-app's).
+      const id = `txn-count-${Date.now()}`;
+      const [wordsTopic, countsTopic] = [`${id}-words`, `${id}-counts`];
+      const topology = JSON.parse(
+        JSON.stringify(countPipeline({ 'processing.guarantee': 'exactly_once_v2' }, 2))
+          .replaceAll('"count-app"', JSON.stringify(id))
+          .replaceAll('"words"', JSON.stringify(wordsTopic))
+          .replaceAll('"counts"', JSON.stringify(countsTopic)),
+      ) as ReturnType<typeof countPipeline>;
       const app = createStreamsApp({ topology, backend, stateDir: tempStateDir() });
       await app.start();
       try {
         const words = ['a', 'b', 'a', 'c', 'a', 'b'];
         await backend.produce(
-          words.map((w) => ({ topic: 'words', key: encode('string', w), value: bytes(w) })),
+          words.map((w) => ({ topic: wordsTopic, key: encode('string', w), value: bytes(w) })),
         );
         const counts = await waitFor(
           async () => {
-            const [r] = await backend.fetchMany([{ topic: 'counts', partition: 0, offset: 0 }], {
+            const [r] = await backend.fetchMany([{ topic: countsTopic, partition: 0, offset: 0 }], {
               maxRecords: 100,
               maxWaitMs: 200,
               isolationLevel: 'read_committed',
@@ -165,9 +180,25 @@ describe('the Kafka transactional producer', () => {
         expect(Object.fromEntries(last)).toEqual({ a: 3, b: 2, c: 1 });
       } finally {
         await app.close();
+        await backend.deleteTopics([wordsTopic, countsTopic]);
       }
     } finally {
       await backend.close();
     }
   });
+}
+
+describe('the Kafka transactional producer on Kafka 3.9.1 (transaction version 1)', () => {
+  scenarios(() => inject('kafkaBootstrapServers'), 1);
+});
+
+describe('the Kafka transactional producer on Kafka 4.1.1 (transaction version 2)', () => {
+  let broker: RunningBroker;
+  beforeAll(async () => {
+    broker = await startBroker({ version: '4.1.1', startTimeoutMs: 180_000 });
+  });
+  afterAll(async () => {
+    await broker?.stop();
+  });
+  scenarios(() => broker.bootstrapServers, 2);
 });
