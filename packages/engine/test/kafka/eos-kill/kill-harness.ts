@@ -33,7 +33,7 @@ export interface KafkaKillOptions {
   /** Ceiling for the output to be complete once input and kills are over. */
   finishTimeoutMs: number;
   /** Called once, halfway through the kills (a partition leader killed on a cluster). */
-  alsoBreak?: () => Promise<string>;
+  alsoBreak?: (topics: { input: string; output: string }) => Promise<string>;
   log?: (line: string) => void;
 }
 
@@ -200,7 +200,8 @@ export async function runKafkaKillTest(o: KafkaKillOptions): Promise<KafkaKillRe
       const victim = instances[Math.floor(Math.random() * instances.length)]!;
       await victim.kill();
       log(`kill ${kills + 1}: ${victim.name} (SIGKILL)`);
-      if (o.alsoBreak && kills === Math.floor(o.kills / 2)) alsoBroken = await o.alsoBreak();
+      if (o.alsoBreak && kills === Math.floor(o.kills / 2))
+        alsoBroken = await o.alsoBreak({ input, output });
       await sleep(Math.random() * o.maxRestartDelayMs);
       victim.start();
     }
