@@ -44,6 +44,9 @@ const RETRIABLE = new Set([
   'KAFKA_STORAGE_ERROR',
   'FENCED_LEADER_EPOCH',
   'UNKNOWN_LEADER_EPOCH',
+  // Transaction version 2: the partition joins the transaction with this Produce, and the
+  // transaction before is still writing its markers (Java's Sender retries it too).
+  'CONCURRENT_TRANSACTIONS',
 ]);
 /** produce's timeout (Kafka's request.timeout.ms for the leader to get acks=all). */
 const PRODUCE_TIMEOUT_MS = 30_000;

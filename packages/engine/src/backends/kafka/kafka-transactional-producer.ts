@@ -20,8 +20,7 @@
 import type { ProduceRecord, TransactionalProducer } from '../../api.js';
 import { EngineError, ProducerFencedError } from '../../errors.js';
 import type { KafkaCluster } from './client/cluster.js';
-import type { KafkaApiError } from './client/errors.js';
-import { errorType, KafkaConnectionError } from './client/errors.js';
+import { errorType, KafkaApiError, KafkaConnectionError } from './client/errors.js';
 import { protocolError } from './client/protocol.js';
 import { KafkaProducer } from './kafka-produce.js';
 import { ProducerSession } from './kafka-producer-session.js';
@@ -153,7 +152,24 @@ export class KafkaTransactionalProducer implements TransactionalProducer {
     this.#expect('IN_TRANSACTION', 'send');
     if (records.length === 0) return [];
     this.#started = true;
-    return this.#call(() => this.#producer.produce(records));
+    return this.#call(async () => {
+      try {
+        return await this.#producer.produce(records);
+      } catch (error) {
+        // A batch the broker refused for good leaves the transaction incomplete: it must be
+        // aborted and the tasks re-initialised (Kafka Streams' TaskCorrupted/TaskMigrated), not
+        // the thread stopped.
+        if (error instanceof KafkaApiError && !MIGRATED.has(error.type))
+          throw new KafkaApiError(
+            'TRANSACTION_ABORTABLE',
+            error.code,
+            false,
+            error.message,
+            error.where,
+          );
+        throw error;
+      }
+    });
   }
 
   async sendOffsetsToTransaction(
