@@ -54,3 +54,4 @@ export {
 } from './io/migrations.js';
 export { topologyJsonSchema, topologyJsonSchemaText, TOPOLOGY_SCHEMA_ID } from './json-schema.js';
 export { intInRange, issueWords, showValue, valueAtPath } from './issue-words.js';
+export * from './streams-config/index.js';

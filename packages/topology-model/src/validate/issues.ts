@@ -51,6 +51,12 @@ export const ISSUE_CODES = [
   'dangling_layout',
   'expression_syntax',
   'expression_type',
+  /** (warning) An application-config key Kafka does not know there (Kafka logs it at WARN). */
+  'unknown_config',
+  /** (warning) An application-config key Kafka Streams itself overrides, or that is set elsewhere. */
+  'ignored_config',
+  /** (warning) A Kafka key Streamwright, or the backend, does not implement. */
+  'unsupported_config',
 ] as const;
 export type IssueCode = (typeof ISSUE_CODES)[number];
 
@@ -79,8 +85,13 @@ export interface ValidateOptions {
   partitioners?: readonly string[];
 }
 
+/**
+ * `warnings` (with a valid topology): application-config keys that are not honoured — unknown to
+ * Kafka, overridden by Kafka Streams, or not implemented (docs/TOPOLOGY_FORMAT.md#application).
+ */
 export type ValidationResult =
-  { ok: true; topology: Topology } | { ok: false; errors: ValidationIssue[] };
+  | { ok: true; topology: Topology; warnings?: ValidationIssue[] }
+  | { ok: false; errors: ValidationIssue[] };
 
 /** `['nodes', 2, 'config', 'commit.interval.ms']` → `nodes[2].config["commit.interval.ms"]`. */
 export function formatPath(segments: readonly PropertyKey[]): string {

@@ -9,6 +9,7 @@ import { checkEdges } from './edges.js';
 import type { ValidateOptions, ValidationIssue, ValidationResult } from './issues.js';
 import { checkNodes, checkStores, checkTopics } from './nodes.js';
 import { parseStructure } from './structure.js';
+import { configIssues } from './app-config.js';
 
 /**
  * @param options registries known here (function and processor names); references outside them
@@ -18,6 +19,7 @@ export function validateTopology(input: unknown, options: ValidateOptions = {}):
   const issues: ValidationIssue[] = [];
   const doc = parseStructure(input, issues);
   if (!doc) return { ok: false, errors: issues };
+  const warnings = doc.application ? configIssues(doc.application.config, issues) : [];
   const declared = checkTopics(doc, issues);
   const stores = checkStores(doc, issues);
   const nodes = checkNodes(doc, declared, stores, issues, options);
@@ -57,5 +59,5 @@ export function validateTopology(input: unknown, options: ValidateOptions = {}):
     issues.push(issue);
   }
   if (issues.length > 0) return { ok: false, errors: issues };
-  return { ok: true, topology };
+  return warnings.length > 0 ? { ok: true, topology, warnings } : { ok: true, topology };
 }
