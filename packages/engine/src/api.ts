@@ -1,5 +1,11 @@
 // The engine's public contract, used by the runtime. Implementations live in their own modules.
-import type { Topology } from '@streamwright/topology-model';
+import type {
+  ClientConfig,
+  ClientSetting,
+  ConfigNote,
+  StreamsClient,
+  Topology,
+} from '@streamwright/topology-model';
 import type { RecordDebugger } from './debug/record-debugger.js';
 import type {
   FunctionRegistry,
@@ -104,6 +110,12 @@ export interface JoinGroupOptions {
   listener?: RebalanceListener;
   /** Prefix of the member id (Kafka's client.id), e.g. `<app>-StreamThread-1-consumer`. */
   clientId?: string;
+  /**
+   * The application's main-consumer settings (Kafka Streams' `main.consumer.` > `consumer.` >
+   * un-prefixed keys, resolved by resolveStreamsConfig): the backend applies those it implements
+   * (appliesClientConfig says which) to this member, e.g. session.timeout.ms on Kafka.
+   */
+  clientConfig?: ClientConfig;
 }
 
 /** One partition of a multi-partition fetch. */
@@ -154,21 +166,28 @@ export interface FetchManyOptions {
   isolationLevel?: IsolationLevel;
 }
 
+/** A topic to create (Backend#createTopics). */
+export interface NewTopicSpec {
+  name: string;
+  partitions: number;
+  config?: Record<string, string | number>;
+  internal?: boolean;
+  replicationFactor?: number;
+}
+
 /**
  * Everything the engine needs from a Kafka-like log. Asynchronous on purpose: the engine only
  * awaits it at poll, produce-flush and commit boundaries, never per record.
  */
 export interface Backend {
   readonly kind: 'embedded' | 'kafka';
-  /** Creates the topics that do not exist yet (existing ones are left as they are). */
-  createTopics(
-    topics: {
-      name: string;
-      partitions: number;
-      config?: Record<string, string | number>;
-      internal?: boolean;
-    }[],
-  ): Promise<void>;
+  /**
+   * Creates the topics that do not exist yet (existing ones are left as they are).
+   * `replicationFactor` (Kafka Streams' replication.factor, given for internal topics): -1 or
+   * absent means the backend's default (on Kafka the broker's default.replication.factor, or
+   * createKafkaBackend's replicationFactor); the embedded log keeps one copy whatever it says.
+   */
+  createTopics(topics: NewTopicSpec[]): Promise<void>;
   deleteTopics(names: string[]): Promise<void>;
   listTopics(): Promise<TopicDescription[]>;
   describeTopic(name: string): Promise<TopicDescription | null>;
@@ -248,6 +267,17 @@ export interface Backend {
    * merged into health().
    */
   reportHealth?(threadName: string, health: BackendHealth): void;
+  /**
+   * Whether this backend applies a setting of the application's Kafka Streams client configs
+   * (`key` without its prefix, on `client`). The engine reports (WARN at start, the runtime's
+   * deploy answer) every setting no one applies. Absent: the backend applies none.
+   */
+  appliesClientConfig?(client: StreamsClient, key: string, setting: ClientSetting): boolean;
+  /**
+   * Whether this backend applies a topic config to the topics it creates (the `topic.`-prefixed
+   * defaults of internal topics). Absent: it applies every Kafka topic config.
+   */
+  appliesTopicConfig?(key: string): boolean;
   close(): Promise<void>;
 }
 
@@ -475,6 +505,12 @@ export interface StreamsApp {
   state(): AppState;
   status(): AppStatus;
   metrics(): MetricsSnapshot;
+  /**
+   * What of the application's Kafka Streams config is not honoured on this backend (unknown
+   * keys, keys Kafka Streams overrides, keys not implemented), each naming the key and its path
+   * (docs/ENGINE.md#application-config). Logged at WARN by start().
+   */
+  configNotes(): readonly ConfigNote[];
   onStateChange(listener: (next: AppState, previous: AppState) => void): () => void;
   /**
    * Kafka Streams' KafkaStreams#store for key-value stores: `name` across the app's tasks (or a

@@ -24,6 +24,7 @@ export type {
   NewTopic,
 } from './backends/embedded/index.js';
 export { createStreamsApp, createStreamsAppFromPlan } from './app/streams-app.js';
+export { configNotes, configNotesFor } from './app/config-report.js';
 export {
   configureWorkerPool,
   drainWorkerPool,

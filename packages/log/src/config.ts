@@ -91,13 +91,21 @@ function long(key: string, value: string, min: number): number {
   return n;
 }
 
+/**
+ * Whether the log takes this topic config (Kafka's keys it implements, and those it stores
+ * without effect on a single node, such as min.insync.replicas).
+ */
+export function acceptsTopicConfig(key: string): boolean {
+  return key in DEFAULT_TOPIC_CONFIG || ACCEPTED_WITHOUT_EFFECT.has(key);
+}
+
 /** Normalises user overrides (numbers become strings) and rejects unknown keys and bad values. */
 export function normaliseOverrides(
   overrides: Record<string, string | number> | undefined,
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, raw] of Object.entries(overrides ?? {})) {
-    if (!(key in DEFAULT_TOPIC_CONFIG) && !ACCEPTED_WITHOUT_EFFECT.has(key)) {
+    if (!acceptsTopicConfig(key)) {
       throw new LogError(LogErrorCode.INVALID_CONFIG, `Unknown topic config name: ${key}`);
     }
     out[key] = String(raw);

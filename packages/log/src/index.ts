@@ -1,7 +1,7 @@
 export { Log, openLog, type LogOptions } from './log.js';
 export { LogError, LogErrorCode, isLogError } from './errors.js';
 export type * from './types.js';
-export { DEFAULT_TOPIC_CONFIG, LONG_MAX } from './config.js';
+export { DEFAULT_TOPIC_CONFIG, LONG_MAX, acceptsTopicConfig } from './config.js';
 export {
   BatchEncoder,
   recordMetadataOf,

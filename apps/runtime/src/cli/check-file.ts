@@ -1,6 +1,7 @@
 // `streamwright validate <file>` and `streamwright describe <file>`.
 import { readFile } from 'node:fs/promises';
 import {
+  resolveStreamsConfig,
   describeTopology,
   importTopology,
   planTopology,
@@ -10,7 +11,8 @@ import {
 import { formatIssue } from './format-issue.js';
 
 type Loaded =
-  { ok: true; topology: Topology } | { ok: false; header: string; errors: ValidationIssue[] };
+  | { ok: true; topology: Topology; warnings: ValidationIssue[] }
+  | { ok: false; header: string; errors: ValidationIssue[] };
 
 export async function loadTopologyFile(
   file: string,
@@ -23,7 +25,7 @@ export async function loadTopologyFile(
     return { ok: false, header: `error: cannot read ${file}: ${reason}`, errors: null };
   }
   const result = importTopology(text);
-  if (result.ok) return { ok: true, topology: result.topology };
+  if (result.ok) return { ok: true, topology: result.topology, warnings: result.warnings ?? [] };
   const count = result.errors.length;
   return {
     ok: false,
@@ -38,10 +40,37 @@ export function report(loaded: { header: string; errors: ValidationIssue[] | nul
   process.exitCode = 1;
 }
 
-export async function runValidate(file: string): Promise<void> {
+/**
+ * `valid` on stdout; warnings (application-config keys that are not honoured) on stderr. With
+ * `backend`, also the client and topic configs that backend does not implement.
+ */
+export async function runValidate(
+  file: string,
+  options: { backend?: 'embedded' | 'kafka' } = {},
+): Promise<void> {
   const loaded = await loadTopologyFile(file);
   if (!loaded.ok) return report(loaded);
+  const config = loaded.topology.application.config;
+  const warnings =
+    options.backend === undefined
+      ? loaded.warnings
+      : // The engine only when asked: plain validation stays light.
+        (await import('@streamwright/engine'))
+          .configNotesFor(options.backend, resolveStreamsConfig(config))
+          .map((n) => configWarning(n.path, n.kind, n.message));
   process.stdout.write('valid\n');
+  if (warnings.length > 0)
+    process.stderr.write(`${warnings.map((w) => `warning: ${formatIssue(w)}`).join('\n')}\n`);
+}
+
+function configWarning(path: string, kind: string, message: string): ValidationIssue {
+  const code =
+    kind === 'unknown'
+      ? 'unknown_config'
+      : kind === 'ignored'
+        ? 'ignored_config'
+        : 'unsupported_config';
+  return { path, code, message };
 }
 
 export async function runDescribe(file: string): Promise<void> {

@@ -1,6 +1,6 @@
 // The `streamwright` command line: serve, validate, describe, drive, export, the topic commands
 // (topics, produce, consume) and app.
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { VERSION } from '../version.js';
 import { registerAppCommands } from './program-app.js';
 import { registerStateCommands } from './program-state.js';
@@ -136,16 +136,30 @@ Examples:
 
   program
     .command('validate')
-    .description('check a topology file; exit 0 when valid, 1 listing every error')
+    .description(
+      'check a topology file; exit 0 when valid, 1 listing every error; application-config keys that are not honoured are warnings',
+    )
     .argument('<file>', 'topology JSON file')
+    .addOption(
+      new Option(
+        '--backend <kind>',
+        'also warn about the client and topic configs this backend does not implement',
+      ).choices(['embedded', 'kafka']),
+    )
     .addHelpText(
       'after',
       `
+Warnings (stderr, exit 0): a key Kafka does not know (Kafka logs "The configuration 'x' was
+supplied but isn't a known config."), a key Kafka Streams overrides, a Kafka key not implemented.
+
 Examples:
   $ streamwright validate topology.json
+  $ streamwright validate topology.json --backend kafka
   $ streamwright validate exported.json && echo ok`,
     )
-    .action(async (file: string) => (await checkFile()).runValidate(file));
+    .action(async (file: string, options: { backend?: 'embedded' | 'kafka' }) =>
+      (await checkFile()).runValidate(file, options),
+    );
 
   program
     .command('describe')

@@ -356,7 +356,11 @@ export class RuntimeService {
     // Built before the old app is closed, so a topology the engine refuses leaves it running.
     const app = this.createApp(topology);
     if (this.app) await this.closeApp();
-    const warnings = await createMissingTopics(this.backend, topology, this.logger);
+    // What of the application config is not honoured here (also logged at WARN by start()).
+    const warnings = [
+      ...app.configNotes().map((n) => `${n.path}: ${n.message}`),
+      ...(await createMissingTopics(this.backend, topology, this.logger)),
+    ];
     const identity: DeploymentIdentity = {
       applicationId: topology.application.id,
       version: versionOf(document),

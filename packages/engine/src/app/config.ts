@@ -1,5 +1,12 @@
 // The Kafka Streams configs the engine reads, with Kafka Streams' defaults.
-import type { AppConfig } from '@streamwright/topology-model';
+import {
+  resolveStreamsConfig,
+  type AppConfig,
+  type ClientConfig,
+  type ResolvedStreamsConfig,
+} from '@streamwright/topology-model';
+import type { IsolationLevel } from '../api.js';
+import { UnsupportedConfigError } from '../errors.js';
 import type { ExceptionHandling } from '../processor/processor-context.js';
 import {
   timestampExtractorConfig,
@@ -24,8 +31,22 @@ export interface EngineConfig {
   /** `default.timestamp.extractor` (+ `default.timestamp.extractor.expression`). */
   timestampExtractor: TimestampExtractorConfig;
   maxTaskIdleMs: number;
-  /** Kafka's max.poll.records (Kafka Streams sets 1000). */
+  /** The main consumer's max.poll.records (Kafka Streams sets 1000). */
   maxPollRecords: number;
+  /**
+   * The main consumer's auto.offset.reset (Kafka Streams sets earliest): where a partition
+   * without a committed offset starts, unless its source says otherwise.
+   */
+  autoOffsetReset: 'earliest' | 'latest';
+  /** The main consumer's isolation.level (read_committed under exactly_once_v2). */
+  isolationLevel: IsolationLevel;
+  /** The restore consumer's isolation.level (read_committed under exactly_once_v2). */
+  restoreIsolationLevel: IsolationLevel;
+  /**
+   * The application config as Kafka Streams reads it: replication.factor and the `topic.`
+   * defaults of internal topics, the clients' settings, and the notes on what is not honoured.
+   */
+  streams: ResolvedStreamsConfig;
   /** How long a poll waits when nothing is buffered (Kafka Streams' poll.ms, default 100). */
   pollMs: number;
   /** Fetching pauses for a partition with this many records buffered (Kafka Streams default 1000). */
@@ -51,8 +72,29 @@ function int(config: AppConfig, key: string, fallback: number): number {
   return Number.isFinite(n) ? Math.trunc(n) : fallback;
 }
 
+function clientString(client: ClientConfig, key: string): string | undefined {
+  const setting = client[key];
+  return setting === undefined ? undefined : String(setting.value).trim().toLowerCase();
+}
+
+function clientInt(client: ClientConfig, key: string, fallback: number): number {
+  const setting = client[key];
+  const n = setting === undefined ? NaN : Number(setting.value);
+  return Number.isFinite(n) ? Math.trunc(n) : fallback;
+}
+
 export function engineConfig(applicationId: string, config: AppConfig): EngineConfig {
   const guarantee = config['processing.guarantee'] ?? 'at_least_once';
+  const streams = resolveStreamsConfig(config);
+  const errors = streams.notes.filter((n) => n.severity === 'error');
+  if (errors.length > 0)
+    throw new UnsupportedConfigError(errors.map((n) => `${n.path}: ${n.message}`).join('; '));
+  const main = streams.clients.mainConsumer;
+  const eos = guarantee === 'exactly_once_v2';
+  const isolation = (client: ClientConfig): IsolationLevel =>
+    eos || clientString(client, 'isolation.level') === 'read_committed'
+      ? 'read_committed'
+      : 'read_uncommitted';
   return {
     applicationId,
     processingGuarantee: guarantee,
@@ -71,7 +113,11 @@ export function engineConfig(applicationId: string, config: AppConfig): EngineCo
     metricsRecordingLevel: recordingLevel(config['metrics.recording.level']),
     timestampExtractor: timestampExtractorConfig(config),
     maxTaskIdleMs: int(config, 'max.task.idle.ms', 0),
-    maxPollRecords: Math.max(1, int(config, 'max.poll.records', 1000)),
+    maxPollRecords: Math.max(1, clientInt(main, 'max.poll.records', 1000)),
+    autoOffsetReset: clientString(main, 'auto.offset.reset') === 'latest' ? 'latest' : 'earliest',
+    isolationLevel: isolation(main),
+    restoreIsolationLevel: isolation(streams.clients.restoreConsumer),
+    streams,
     pollMs: Math.max(1, int(config, 'poll.ms', 100)),
     bufferedRecordsPerPartition: Math.max(1, int(config, 'buffered.records.per.partition', 1000)),
     persistentStores: dslStoreOf(config) !== 'in_memory',

@@ -1,7 +1,7 @@
 // The application object (Kafka Streams' KafkaStreams): owns the plan, the compiled graph, the
 // stream threads, the generators and the metrics registry, and derives the application state
 // from its threads' states.
-import type { Plan, StorePlan, Topology } from '@streamwright/topology-model';
+import type { ConfigNote, Plan, StorePlan, Topology } from '@streamwright/topology-model';
 import type {
   AppState,
   AppStatus,
@@ -38,6 +38,7 @@ import { SegmentedWindowStore } from '../state/window-store.js';
 import { tapSubtopologies } from './record-tap.js';
 import { debugSubtopologies } from '../debug/debug-tap.js';
 import { ensureTopics } from './topics.js';
+import { configNotes, noteFields } from './config-report.js';
 import { refuseUnsupported, workerModuleOf } from './start-checks.js';
 import { isKeyValueStore } from '../state/store-factory.js';
 
@@ -86,6 +87,7 @@ class StreamsAppImpl implements StreamsApp {
   readonly #errors: ProcessingError[] = [];
   #closing: Promise<void> | null = null;
   #failing: Promise<void> | null = null;
+  readonly #configNotes: readonly ConfigNote[];
 
   constructor(options: ResolvedOptions, plan: Plan) {
     this.#options = options;
@@ -96,6 +98,7 @@ class StreamsAppImpl implements StreamsApp {
       stateDir: options.stateDir,
     };
     this.#logger = options.logger ?? silent;
+    this.#configNotes = configNotes(this.#config.streams, options.backend);
     // Compiling here surfaces a bad expression or plan at creation, before anything starts.
     const registries = {
       ...(options.functions ? { functions: options.functions } : {}),
@@ -121,6 +124,10 @@ class StreamsAppImpl implements StreamsApp {
     return this.#lifecycle.state;
   }
 
+  configNotes(): readonly ConfigNote[] {
+    return this.#configNotes;
+  }
+
   onStateChange(listener: (next: AppState, previous: AppState) => void): () => void {
     return this.#lifecycle.onChange(listener);
   }
@@ -143,9 +150,17 @@ class StreamsAppImpl implements StreamsApp {
         `breakpoints pause stream threads on the runtime's event loop only; with num.stream.threads=${this.#config.numStreamThreads} they run in worker threads`,
       );
     }
+    // As Kafka's clients log a key they do not know, once per start.
+    for (const note of this.#configNotes) this.#logger.warn(noteFields(note), note.message);
     this.#lifecycle.transition('REBALANCING');
     try {
-      await ensureTopics(this.#options.backend, this.#options.topology, this.#plan, this.#logger);
+      await ensureTopics(
+        this.#options.backend,
+        this.#options.topology,
+        this.#plan,
+        this.#logger,
+        this.#config.streams,
+      );
       this.#metrics.startSampling();
       await this.#startGenerators(this.#options.topology);
       const streamSubtopologies = this.#compiled.filter((s) => !s.global);

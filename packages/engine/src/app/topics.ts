@@ -2,23 +2,23 @@
 // the embedded backend Streamwright creates what is missing instead: the declared topics with
 // their partitions and configs, undeclared referenced topics with one partition, and the internal
 // topics (changelogs get the task count of their sub-topology, as Kafka Streams sizes them).
-import type { Plan, Topology } from '@streamwright/topology-model';
-import type { Backend, EngineLogger } from '../api.js';
+import type { Plan, ResolvedStreamsConfig, Topology } from '@streamwright/topology-model';
+import type { Backend, EngineLogger, NewTopicSpec } from '../api.js';
 import { deadLetterTopicOf } from './config.js';
 import { enforceCopartitioning } from '../joins/copartition.js';
 
-type NewTopic = {
-  name: string;
-  partitions: number;
-  config?: Record<string, string>;
-  internal?: boolean;
-};
+type NewTopic = NewTopicSpec;
 
 export async function ensureTopics(
   backend: Backend,
   topology: Topology,
   plan: Plan,
   logger: EngineLogger,
+  /** replication.factor and the `topic.` defaults of internal topics (Kafka Streams' own). */
+  streams: Pick<ResolvedStreamsConfig, 'replicationFactor' | 'topicDefaults'> = {
+    replicationFactor: -1,
+    topicDefaults: {},
+  },
 ): Promise<void> {
   const existing = new Map((await backend.listTopics()).map((t) => [t.name, t.partitions]));
   const create = async (topics: NewTopic[]): Promise<void> => {
@@ -89,7 +89,45 @@ export async function ensureTopics(
       );
     }
     sized.set(t.name, partitions);
-    internals.push({ name: t.name, partitions, config: { ...t.config }, internal: true });
+    internals.push({
+      name: t.name,
+      partitions,
+      config: internalTopicConfig(t, plan, streams.topicDefaults, backend),
+      internal: true,
+      ...(streams.replicationFactor !== -1 ? { replicationFactor: streams.replicationFactor } : {}),
+    });
   }
   await create(internals);
+}
+
+/**
+ * An internal topic's configs as Kafka Streams' InternalTopicConfig#properties builds them:
+ * library defaults < the `topic.`-prefixed configs < the topic's own (a store's
+ * Materialized#withLoggingEnabled configs); a windowed changelog's retention.ms and a versioned
+ * one's min.compaction.lag.ms, computed from the store, win over `topic.` unless the store's own
+ * configs set them. `topic.` configs the backend does not apply are left out (reported at start).
+ */
+export function internalTopicConfig(
+  topic: Plan['internalTopics'][number],
+  plan: Plan,
+  topicDefaults: Readonly<Record<string, string>>,
+  backend?: Pick<Backend, 'appliesTopicConfig'>,
+): Record<string, string> {
+  const store = plan.stores.find((s) => s.changelogTopic === topic.name);
+  const own = store?.changelogConfig ?? {};
+  const defaults = Object.fromEntries(
+    Object.entries(topicDefaults).filter(([key]) => backend?.appliesTopicConfig?.(key) ?? true),
+  );
+  const merged: Record<string, string> = { ...topic.config, ...defaults, ...own };
+  const computed =
+    store === undefined
+      ? []
+      : store.versioned !== undefined
+        ? ['min.compaction.lag.ms']
+        : store.retentionMs !== undefined
+          ? ['retention.ms']
+          : [];
+  for (const key of computed)
+    if (!(key in own) && topic.config[key] !== undefined) merged[key] = topic.config[key];
+  return merged;
 }

@@ -32,7 +32,8 @@ export async function fetchForPoll(
     maxRecords: config.maxPollRecords * FETCH_POLLS,
     maxWaitMs,
     signal,
-    ...(config.processingGuarantee === 'exactly_once_v2'
+    // The main consumer's isolation.level: read_committed under exactly_once_v2.
+    ...(config.isolationLevel === 'read_committed'
       ? { isolationLevel: 'read_committed' as const }
       : {}),
   });

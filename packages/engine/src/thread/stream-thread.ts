@@ -109,6 +109,7 @@ export class StreamThread implements StreamThreadHandle {
     const member = await this.#ctx.backend.joinGroup(this.#ctx.config.applicationId, topics, {
       assignor: this.#ctx.assignor,
       clientId: `${this.name}-consumer`,
+      clientConfig: this.#ctx.config.streams.clients.mainConsumer,
       listener: {
         onPartitionsRevoked: (partitions) => this.#requestRevocation(partitions),
         onPartitionsAssigned: (assigned) => {

@@ -36,10 +36,6 @@ export class TaskManager {
     this.#o = options;
   }
 
-  get #eos(): boolean {
-    return this.#o.ctx.config.processingGuarantee === 'exactly_once_v2';
-  }
-
   running(): StreamTask[] {
     const out: StreamTask[] = [];
     for (const t of this.tasks.values()) if (t.state === 'RUNNING') out.push(t);
@@ -112,18 +108,24 @@ export class TaskManager {
         this.queues.set(tpKey(tp.topic, tp.partition), { task, queue });
       }
       try {
-        await task.restore(backend, this.#eos ? 'read_committed' : 'read_uncommitted');
+        // The restore consumer's isolation.level (read_committed under exactly_once_v2).
+        await task.restore(backend, this.#o.ctx.config.restoreIsolationLevel);
       } catch (error) {
         this.#o.failTask(task, error);
       }
     }
   }
 
-  /** Where a partition without a usable committed offset starts (its source's auto.offset.reset). */
+  /**
+   * Where a partition without a usable committed offset starts: its source's auto.offset.reset,
+   * else the main consumer's (Kafka Streams' default earliest).
+   */
   async resetPosition(task: StreamTask, tp: TopicPartition): Promise<number> {
     const desc = await this.#o.ctx.backend.describeTopic(tp.topic);
     const range = desc?.offsets.find((o) => o.partition === tp.partition);
-    const policy = task.graph.sourceByTopic.get(tp.topic)?.source.offsetReset ?? 'earliest';
+    const policy =
+      task.graph.sourceByTopic.get(tp.topic)?.source.offsetReset ??
+      this.#o.ctx.config.autoOffsetReset;
     return policy === 'latest' ? (range?.latest ?? 0) : (range?.earliest ?? 0);
   }
 

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import {
   LONG_MAX,
   Log,
+  acceptsTopicConfig,
   type ReadPlan,
   type TopicDescription as LogTopicDescription,
 } from '@streamwright/log';
@@ -57,6 +58,8 @@ export interface NewTopic {
   config?: Record<string, string | number>;
   /** Internal topics (changelog, repartition) are flagged in listTopics. */
   internal?: boolean;
+  /** Kafka Streams' replication.factor: no meaning here (one copy of each log); accepted, unused. */
+  replicationFactor?: number;
 }
 
 /** The embedded backend, with the extra operations tests, the runtime and exactly-once need. */
@@ -133,7 +136,13 @@ class LogBackend implements EmbeddedBackend {
   }
 
   createTopics(topics: NewTopic[]): Promise<void> {
-    return translated(() => this.log.createTopics(topics, { ifNotExists: true }));
+    const specs = topics.map(({ replicationFactor: _oneCopy, ...spec }) => spec);
+    return translated(() => this.log.createTopics(specs, { ifNotExists: true }));
+  }
+
+  /** The topic configs the log implements, or stores without effect (min.insync.replicas). */
+  appliesTopicConfig(key: string): boolean {
+    return acceptsTopicConfig(key);
   }
 
   deleteTopics(names: string[]): Promise<void> {

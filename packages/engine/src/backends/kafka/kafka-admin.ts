@@ -20,6 +20,8 @@ export interface NewTopic {
   name: string;
   partitions: number;
   config?: Record<string, string | number>;
+  /** Kafka Streams' replication.factor of an internal topic; -1 or absent: `replicationFactor`. */
+  replicationFactor?: number;
 }
 
 /** The names of the cluster's topics. */
@@ -44,7 +46,12 @@ export async function createTopics(
     topics: topics.map((t) => ({
       name: t.name,
       numPartitions: t.partitions,
-      replicationFactor: replicationFactor ?? -1,
+      // The topic's own (replication.factor of internal topics), else the backend's option,
+      // else -1: the broker's default.replication.factor.
+      replicationFactor:
+        t.replicationFactor !== undefined && t.replicationFactor !== -1
+          ? t.replicationFactor
+          : (replicationFactor ?? -1),
       assignments: [],
       configs: Object.entries(t.config ?? {}).map(([name, value]) => ({
         name,

@@ -7,6 +7,7 @@
 // Names follow Kafka Streams: the group id is the application.id, the internal topics are the
 // engine's `<application.id>-<name>-repartition|-changelog`, client ids `<thread>-consumer`.
 import type { ConnectionOptions as TlsConnectionOptions } from 'node:tls';
+import type { ClientSetting, StreamsClient } from '@streamwright/topology-model';
 import type {
   Backend,
   BackendHealth,
@@ -15,6 +16,7 @@ import type {
   GroupMember,
   IsolationLevel,
   JoinGroupOptions,
+  NewTopicSpec,
   ProduceCallOptions,
   ProduceRecord,
   StoredRecord,
@@ -47,6 +49,7 @@ import { KafkaTransactionalProducer } from './kafka-transactional-producer.js';
 import { threadView } from './kafka-thread-view.js';
 import { checkTlsOptions, connectError, type KafkaBackendOptions } from './kafka-connection.js';
 import { firstContact } from './kafka-first-contact.js';
+import { groupTimingsOf, kafkaAppliesClientConfig } from './client-configs.js';
 
 export type { KafkaBackendOptions } from './kafka-connection.js';
 
@@ -238,14 +241,7 @@ class KafkaClientBackend implements KafkaBackend {
     });
   }
 
-  async createTopics(
-    topics: {
-      name: string;
-      partitions: number;
-      config?: Record<string, string | number>;
-      internal?: boolean;
-    }[],
-  ): Promise<void> {
+  async createTopics(topics: NewTopicSpec[]): Promise<void> {
     this.#open();
     const existing = new Set(
       await this.#adminCall('listing topics', () => listTopicNames(this.#admin)),
@@ -419,6 +415,10 @@ class KafkaClientBackend implements KafkaBackend {
     }
   }
 
+  appliesClientConfig(client: StreamsClient, key: string, setting: ClientSetting): boolean {
+    return kafkaAppliesClientConfig(client, key, setting);
+  }
+
   async offsetForTimestamp(tp: TopicPartition, timestamp: number): Promise<number | null> {
     this.#open();
     const found = await this.#offsets(tp.topic, BigInt(timestamp));
@@ -478,7 +478,8 @@ class KafkaClientBackend implements KafkaBackend {
         : assignor === undefined || assignor === 'range'
           ? rangeAssignor
           : assignor,
-      this.#timings,
+      // The application's main-consumer settings over the backend's options (client-configs.ts).
+      groupTimingsOf(options?.clientConfig, this.#timings),
       this.#logger,
       options?.listener,
       () => {},

@@ -12,6 +12,7 @@ import type {
   GroupMember,
   IsolationLevel,
   JoinGroupOptions,
+  NewTopicSpec,
   ProduceCallOptions,
   ProduceRecord,
   StoredRecord,
@@ -77,14 +78,7 @@ export class BackendClient implements Backend {
     this.#producer.lookupMetadata = lookup;
   }
 
-  createTopics(
-    topics: {
-      name: string;
-      partitions: number;
-      config?: Record<string, string | number>;
-      internal?: boolean;
-    }[],
-  ): Promise<void> {
+  createTopics(topics: NewTopicSpec[]): Promise<void> {
     return this.#calls.call({ op: 'createTopics', topics }) as Promise<void>;
   }
 

@@ -247,6 +247,7 @@ export class BackendServer {
     const member = await this.backend.joinGroup(m.groupId, m.topics, {
       assignor,
       ...(m.clientId !== undefined ? { clientId: m.clientId } : {}),
+      ...(m.clientConfig !== undefined ? { clientConfig: m.clientConfig } : {}),
       listener: {
         onPartitionsRevoked: (partitions) => this.#revoke(no, partitions),
         onPartitionsAssigned: (partitions) => {

@@ -2,10 +2,12 @@
 // batched (one fetch request per poll, one produce per flush, one commit per commit) and carry
 // their records packed (wire.ts); everything else is small and structured-cloned.
 import type { ProducerTopicMetadata } from '@streamwright/log';
+import type { ClientConfig } from '@streamwright/topology-model';
 import type {
   BackendHealth,
   FetchRequest,
   IsolationLevel,
+  NewTopicSpec,
   TopicDescription,
   TopicPartition,
 } from '../../api.js';
@@ -16,12 +18,7 @@ import type { PackedFetch, PackedProduce } from './wire.js';
 export type BackendCall =
   | {
       op: 'createTopics';
-      topics: {
-        name: string;
-        partitions: number;
-        config?: Record<string, string | number>;
-        internal?: boolean;
-      }[];
+      topics: NewTopicSpec[];
     }
   | { op: 'deleteTopics'; names: string[] }
   | { op: 'listTopics' }
@@ -60,6 +57,8 @@ export type BackendCall =
       topics: string[];
       assignor: 'range' | 'roundrobin' | 'app';
       clientId?: string;
+      /** The main consumer's settings (JoinGroupOptions.clientConfig). */
+      clientConfig?: ClientConfig;
     }
   | { op: 'leaveGroup'; member: number }
   | {

@@ -52,6 +52,7 @@ export class RemoteGroups {
       assignor: assignor === undefined ? 'range' : typeof assignor === 'string' ? assignor : 'app',
     };
     if (options?.clientId !== undefined) call.clientId = options.clientId;
+    if (options?.clientConfig !== undefined) call.clientConfig = options.clientConfig;
     let joined: BackendResults['joinGroup'];
     try {
       joined = (await this.#calls.call(call)) as BackendResults['joinGroup'];
