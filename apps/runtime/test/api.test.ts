@@ -285,6 +285,25 @@ describe('deploying', () => {
     expect(back).toMatchObject({ ok: true, warnings: [] });
   });
 
+  it('tells the deployer which application-config keys are not honoured on this backend', async () => {
+    const tuned = {
+      ...ordersPipeline(),
+      application: { id: 'orders-app', config: { 'producer.linger.ms': 5, 'no.such.key': 'x' } },
+    };
+    const result = await env.client.app.deploy.mutate({ topology: tuned, start: false });
+    expect(result).toMatchObject({
+      ok: true,
+      warnings: [
+        expect.stringMatching(
+          /^application\.config\["no\.such\.key"\]: 'no\.such\.key' is not a Kafka Streams config/,
+        ),
+        'application.config["producer.linger.ms"]: linger.ms of the producer is not implemented by the embedded backend: producer.linger.ms is ignored',
+      ],
+    });
+    const back = await env.client.app.deploy.mutate({ topology: ordersPipeline() });
+    expect(back).toMatchObject({ ok: true, warnings: [] });
+  });
+
   it('leaves the running app alone when a new deploy is invalid', async () => {
     const before = await env.client.app.status.query();
     const broken = {

@@ -107,6 +107,43 @@ describe('streamwright CLI', { timeout: 120_000 }, () => {
     expect(notDescribed.stderr).toMatch(/^error: cannot read .*nope\.json/);
   });
 
+  it('validate warns about application-config keys that are not honoured, and refuses bad values', async () => {
+    const withConfig = (config: Record<string, unknown>) => ({
+      ...ordersPipeline(),
+      application: { id: 'orders-app', config },
+    });
+    const tuned = withConfig({
+      'consumer.session.timeout.ms': 6000,
+      'producer.linger.ms': 5,
+      'consumer.no.such.setting': 1,
+    });
+    const file = join(dataDir, 'tuned.json');
+    await writeFile(file, JSON.stringify(tuned));
+    const plain = await cli(['validate', file]);
+    expect(plain).toMatchObject({ code: 0, stdout: 'valid\n' });
+    expect(plain.stderr).toBe(
+      `warning: application.config["consumer.no.such.setting"]: unknown_config: 'no.such.setting' is not a consumer config: Kafka's main consumer logs "The configuration 'no.such.setting' was supplied but isn't a known config." and ignores it; so does Streamwright\n`,
+    );
+    // Per backend: what it does not implement too (the Kafka backend applies the group timings).
+    const kafka = await cli(['validate', file, '--backend', 'kafka']);
+    expect(kafka.code).toBe(0);
+    expect(kafka.stderr.trim().split('\n')).toEqual([
+      expect.stringContaining('consumer.no.such.setting'),
+      'warning: application.config["producer.linger.ms"]: unsupported_config: linger.ms of the producer is not implemented by the kafka backend: producer.linger.ms is ignored',
+    ]);
+    const embedded = await cli(['validate', file, '--backend', 'embedded']);
+    expect(embedded.stderr).toMatch(
+      /consumer\.session\.timeout\.ms"\]: unsupported_config: session\.timeout\.ms of the main consumer is not implemented by the embedded backend/,
+    );
+
+    await writeFile(file, JSON.stringify(withConfig({ 'producer.linger.ms': 'soon' })));
+    const bad = await cli(['validate', file]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain(
+      'application.config["producer.linger.ms"]: invalid_config: Invalid value soon for configuration producer.linger.ms: Not a number of type LONG',
+    );
+  });
+
   it("describe prints Kafka Streams' describe() text", async () => {
     const file = join(dataDir, 'pipeline.json');
     await writeFile(file, JSON.stringify(ordersPipeline()));
