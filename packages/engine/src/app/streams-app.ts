@@ -98,7 +98,6 @@ class StreamsAppImpl implements StreamsApp {
       stateDir: options.stateDir,
     };
     this.#logger = options.logger ?? silent;
-    this.#configNotes = configNotes(this.#config.streams, options.backend);
     // Compiling here surfaces a bad expression or plan at creation, before anything starts.
     const registries = {
       ...(options.functions ? { functions: options.functions } : {}),
@@ -107,6 +106,7 @@ class StreamsAppImpl implements StreamsApp {
       ...(options.partitioners ? { partitioners: options.partitioners } : {}),
     };
     const compiled = compilePlan(plan, registries);
+    this.#configNotes = configNotes(this.#config.streams, options.backend);
     const tapped = options.recordTap ? tapSubtopologies(compiled, options.recordTap) : compiled;
     this.#compiled = options.debugger ? debugSubtopologies(tapped, options.debugger) : tapped;
     const nodeModelIds: Record<string, string> = {};
