@@ -278,7 +278,29 @@ export interface Backend {
    * defaults of internal topics). Absent: it applies every Kafka topic config.
    */
   appliesTopicConfig?(key: string): boolean;
+  /**
+   * The one place a backend says which of its errors are transient: the cluster (or some of its
+   * brokers) cannot be reached now, and the same call may succeed once it is back (a connection
+   * refused, reset or closed, a request timeout, a leader or coordinator not available). The
+   * engine then waits and retries with backoff, keeping the application RUNNING (app.status'
+   * `waitingFor`), instead of failing it. Null for anything else. Optional: a backend without it
+   * has no transient errors (the embedded log).
+   */
+  transientFailure?(error: unknown): TransientFailure | null;
+  /**
+   * Loud repairs the backend made (the embedded log's torn tails cut at open, rebuilt indexes),
+   * oldest first; the application's status lists them with its own. Optional.
+   */
+  recoveries?(): Recovery[];
   close(): Promise<void>;
+}
+
+/** Backend#transientFailure's answer: whom the backend could not reach, and why. */
+export interface TransientFailure {
+  /** `host:port` of the unreachable brokers (the bootstrap servers when the error names none). */
+  brokers: string[];
+  /** The underlying error's message, e.g. `connect ECONNREFUSED 127.0.0.1:9092`. */
+  reason: string;
 }
 
 /** Backend#workerClients: a Kafka backend's connection settings for one stream thread's clients. */
@@ -364,12 +386,88 @@ export interface TaskStatus {
   restoreRemainingRecords: number;
 }
 
+/**
+ * Something the application waits for before it can go on. While it waits its state stays
+ * RUNNING or REBALANCING: it resumes by itself when the wait is over.
+ */
+export interface WaitingFor {
+  /** `brokers`: the Kafka cluster, or some of its brokers, cannot be reached. */
+  kind: 'brokers';
+  /** `host:port` of the brokers it cannot reach (the bootstrap servers when unknown). */
+  brokers: string[];
+  /** When the wait began (epoch ms). */
+  since: number;
+  /** The last error seen, e.g. `connect ECONNREFUSED 127.0.0.1:9092`. */
+  reason: string;
+}
+
+/**
+ * The last failed deploy or start, or the fatal error that put a running application in ERROR.
+ * It stays in the status until the next successful deploy or start.
+ */
+export interface LastFailure {
+  /**
+   * `deploy`: installing a new version failed; `start`: start() failed (the app went to ERROR or
+   * stayed CREATED); `run`: a fatal error stopped the running application (state ERROR).
+   */
+  phase: 'deploy' | 'start' | 'run';
+  message: string;
+  /** The engine's error code when there is one (`UNSUPPORTED_CONFIG`, `PROCESSING_FAILED`, …). */
+  code?: string;
+  at: number;
+  /** Whether the version that ran before the failed deploy was kept running (safe deploy). */
+  previousVersionKept: boolean;
+}
+
+/**
+ * What a loud recovery was: the embedded log cut a torn tail (`log-truncated`) or rebuilt an
+ * index or finished an interrupted operation at open (`log-repaired`); a stream thread's position
+ * was past the log end or before its start and was reset (`offset-reset`); a store's local copy
+ * was wiped and rebuilt from its changelog (`store-rebuilt`); the brokers came back after an
+ * outage (`reconnected`).
+ */
+export type RecoveryKind =
+  | 'log-truncated'
+  | 'log-repaired'
+  | 'offset-reset'
+  | 'store-rebuilt'
+  | 'reconnected';
+
+export interface Recovery {
+  at: number;
+  kind: RecoveryKind;
+  topic?: string;
+  partition?: number;
+  /** The offsets involved: the first offset cut, or the position reset from. */
+  fromOffset?: number;
+  /** The position reset to. */
+  toOffset?: number;
+  store?: string;
+  taskId?: string;
+  /** The file repaired (embedded log). */
+  file?: string;
+  /** Bytes cut from the file. */
+  bytes?: number;
+  /** `reconnected`: how long the outage lasted, and the brokers it concerned. */
+  durationMs?: number;
+  brokers?: string[];
+  message: string;
+}
+
 export interface AppStatus {
   applicationId: string;
   state: AppState;
   tasks: TaskStatus[];
   /** Most recent errors first, capped. */
   errors: ProcessingError[];
+  /** What the application waits for now (unreachable brokers); empty when nothing. */
+  waitingFor: WaitingFor[];
+  /** The last failed deploy or start, or fatal run error; null since the last successful one. */
+  lastFailure: LastFailure | null;
+  /** Loud recoveries, most recent first, capped at 50 (the backend's and the application's). */
+  recoveries: Recovery[];
+  /** How many recoveries of each kind there were in all (also those beyond the list's cap). */
+  recoveryCounts: Partial<Record<RecoveryKind, number>>;
 }
 
 /** Metric values keyed by Kafka Streams metric names, e.g. `process-total`, `process-rate`. */

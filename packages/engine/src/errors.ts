@@ -17,7 +17,13 @@ export type EngineErrorCode =
   | 'INVALID_BREAKPOINT'
   | 'INVALID_STATE_STORE'
   /** A Kafka cluster refused the credentials (SASL) or could not be reached (TLS, network). */
-  | 'BACKEND_CONNECT_FAILED';
+  | 'BACKEND_CONNECT_FAILED'
+  /**
+   * The backend cannot reach its cluster (or part of it) now: a connection refused, reset or
+   * closed, a request timed out, a leader or coordinator not available. The engine waits and
+   * retries (app.status' waitingFor) instead of failing.
+   */
+  | 'BACKEND_UNAVAILABLE';
 
 export class EngineError extends Error {
   readonly code: EngineErrorCode;
@@ -101,6 +107,25 @@ export class BackendClosedError extends EngineError {
 export class ProducerFencedError extends EngineError {
   constructor(message: string, cause?: unknown) {
     super('PRODUCER_FENCED', message, { cause });
+  }
+}
+
+/**
+ * A transient backend failure in a backend-neutral form (backends classify their own errors with
+ * Backend#transientFailure; this class carries the answer where an error crosses a worker port).
+ */
+export class BackendUnavailableError extends EngineError {
+  constructor(
+    /** `host:port` of the brokers that could not be reached (the bootstrap servers when unknown). */
+    readonly brokers: string[],
+    /** What failed, e.g. `connect ECONNREFUSED 127.0.0.1:9092`. */
+    readonly reason: string,
+    cause?: unknown,
+  ) {
+    super('BACKEND_UNAVAILABLE', `cannot reach ${brokers.join(', ') || 'the cluster'}: ${reason}`, {
+      retriable: true,
+      cause,
+    });
   }
 }
 

@@ -61,6 +61,7 @@ export class Topics {
         const opts = this.partitionOptions(state, p);
         const rp = recovery.get(key);
         const ls = starts.get(key);
+        const before = events.length;
         state.partitions.push(
           fs.existsSync(dir)
             ? PartitionLog.open(
@@ -72,6 +73,7 @@ export class Topics {
               )
             : PartitionLog.create(opts),
         );
+        for (let i = before; i < events.length; i++) Object.assign(events[i]!, { topic: name, partition: p });
       }
       this.map.set(name, state);
     }

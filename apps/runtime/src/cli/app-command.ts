@@ -60,8 +60,17 @@ export async function runAppStartStop(which: 'start' | 'stop', options: AppOptio
   process.stdout.write(`${status.applicationId}: ${status.state}\n`);
 }
 
-export function statusText(status: StatusOutput): string {
+export function statusText(status: StatusOutput, now = Date.now()): string {
   const lines = [`Application ${status.applicationId}: ${status.state}`];
+  for (const w of status.waitingFor)
+    lines.push(
+      `Waiting for brokers ${w.brokers.join(', ')} since ${new Date(w.since).toISOString()} (${Math.round((now - w.since) / 1000)} s): ${w.reason}`,
+    );
+  const failure = status.lastFailure;
+  if (failure !== null)
+    lines.push(
+      `Last failure (${failure.phase}, ${new Date(failure.at).toISOString()}${failure.code ? `, ${failure.code}` : ''}${failure.phase === 'deploy' ? `, previous version ${failure.previousVersionKept ? 'kept running' : 'not kept'}` : ''}): ${failure.message}`,
+    );
   if (status.tasks.length === 0) {
     lines.push('No tasks.');
   } else {
@@ -92,6 +101,14 @@ export function statusText(status: StatusOutput): string {
         : '';
       lines.push(`  ${new Date(e.at).toISOString()} ${where}: ${e.message} [${e.handling}]${dlq}`);
     }
+  }
+  if (status.recoveries.length > 0) {
+    const counts = Object.entries(status.recoveryCounts)
+      .map(([kind, n]) => `${kind} ${n}`)
+      .join(', ');
+    lines.push(`Recoveries (most recent first; ${counts}):`);
+    for (const r of status.recoveries.slice(0, 10))
+      lines.push(`  ${new Date(r.at).toISOString()} ${r.kind}: ${r.message}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -40,11 +40,15 @@ export type BackendChoice =
 export const logDirOf = (dataDir: string): string => join(dataDir, 'log');
 export const stateDirOf = (dataDir: string): string => join(dataDir, 'state');
 
-/** @param owner `runtime`, or the CLI command, named in the lock for whoever is refused. */
+/**
+ * @param owner `runtime`, or the CLI command, named in the lock for whoever is refused.
+ * @param logger where the embedded log's repairs at open are reported (WARN).
+ */
 export async function openDataDir(
   dataDir: string,
   owner: string,
   choice: BackendChoice = { kind: 'embedded' },
+  logger?: { warn(obj: object, msg?: string): void },
 ): Promise<OpenDataDir> {
   const lock = await lockDataDir(dataDir, owner);
   try {
@@ -63,7 +67,7 @@ export async function openDataDir(
     } else {
       const logDir = logDirOf(dataDir);
       await mkdir(logDir, { recursive: true });
-      backend = await createEmbeddedBackend({ dataDir: logDir });
+      backend = await createEmbeddedBackend({ dataDir: logDir, ...(logger ? { logger } : {}) });
     }
     let closing: Promise<void> | null = null;
     return {

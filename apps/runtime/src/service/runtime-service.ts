@@ -11,6 +11,7 @@ import {
   createStreamsApp,
   type AppStatus,
   type Backend,
+  type LastFailure,
   type MetricsSnapshot,
   type StreamsApp,
 } from '@streamwright/engine';
@@ -96,6 +97,11 @@ interface Deployment {
 export class RuntimeService {
   private deployment: Deployment | null = null;
   private app: StreamsApp | null = null;
+  /**
+   * The last failed deploy or start, or the fatal error that stopped the app: kept across app
+   * instances (a start makes a new one) until the next successful deploy or start.
+   */
+  private lastFailure: LastFailure | null = null;
   private closed = false;
   private readonly serial = new Serial();
   private readonly store: DeploymentStore;
@@ -149,7 +155,7 @@ export class RuntimeService {
    * until `resume` or `deploy`. A data dir held by another process is DATA_DIR_LOCKED.
    */
   static async open(options: RuntimeServiceOptions): Promise<RuntimeService> {
-    const dir = await openDataDir(options.dataDir, 'runtime', options.backend);
+    const dir = await openDataDir(options.dataDir, 'runtime', options.backend, options.logger);
     return new RuntimeService(dir, options.logger, options.code ?? EMPTY_REGISTRY);
   }
 
@@ -194,7 +200,7 @@ export class RuntimeService {
         { applicationId: imported.topology.application.id, running: saved.running },
         'resuming the saved deployment',
       );
-      await this.install(imported.topology, saved.running);
+      await this.install(imported.topology, saved.running, 'start');
     });
   }
 
@@ -222,7 +228,7 @@ export class RuntimeService {
       this.assertOpen();
       const { app, warnings } = await this.install(result.topology, start);
       const deployment = this.deployment!.identity;
-      return { ok: true as const, status: app.status(), warnings, deployment };
+      return { ok: true as const, status: this.statusOf(app), warnings, deployment };
     });
   }
 
@@ -230,7 +236,7 @@ export class RuntimeService {
     return this.serial.run(async () => {
       this.assertOpen();
       const deployment = this.requireDeployment();
-      if (this.app && isActive(this.app)) return this.app.status();
+      if (this.app && isActive(this.app)) return this.statusOf(this.app);
       let app = this.app;
       if (!app || app.state() !== 'CREATED') {
         // A closed KafkaStreams instance cannot be restarted; a new one resumes from the
@@ -243,8 +249,8 @@ export class RuntimeService {
         running: true,
         deployedAt: Date.now(),
       });
-      await this.startApp(app);
-      return app.status();
+      await this.startApp(app, 'start');
+      return this.statusOf(app);
     });
   }
 
@@ -259,7 +265,7 @@ export class RuntimeService {
       });
       if (!this.app) throw new RuntimeError('NOT_DEPLOYED', 'no application exists to stop');
       await this.closeApp();
-      return this.app.status();
+      return this.statusOf(this.app);
     });
   }
 
@@ -281,7 +287,7 @@ export class RuntimeService {
       const plan = planTopology(deployment.topology);
       if (options.dryRun) {
         const report = await resetApplication(this.backend, plan, this.stateDir, true);
-        return { ...report, status: this.app?.status() ?? null };
+        return { ...report, status: this.app ? this.statusOf(this.app) : null };
       }
       await this.store.save({
         topology: deployment.document,
@@ -291,7 +297,7 @@ export class RuntimeService {
       if (this.app) await this.closeApp();
       const report = await resetApplication(this.backend, plan, this.stateDir);
       this.logger.info({ ...report }, 'application reset');
-      return { ...report, status: this.app?.status() ?? null };
+      return { ...report, status: this.app ? this.statusOf(this.app) : null };
     });
   }
 
@@ -308,7 +314,7 @@ export class RuntimeService {
       deployed: this.deployment !== null,
       topology: this.deployment?.document ?? null,
       deployment: this.deployment?.identity ?? null,
-      status: this.app?.status() ?? null,
+      status: this.app ? this.statusOf(this.app) : null,
     };
   }
 
@@ -316,9 +322,15 @@ export class RuntimeService {
     return {
       at: Date.now(),
       deployment: this.deployment?.identity ?? null,
-      status: this.app?.status() ?? null,
+      status: this.app ? this.statusOf(this.app) : null,
       metrics: this.app?.metrics() ?? null,
     };
+  }
+
+  /** The app's status, with the runtime's last failure (it outlives app instances). */
+  private statusOf(app: StreamsApp): AppStatus {
+    const status = app.status();
+    return { ...status, lastFailure: this.lastFailure ?? status.lastFailure };
   }
 
   /** The application state for /healthz, or null with nothing deployed. */
@@ -351,16 +363,29 @@ export class RuntimeService {
   private async install(
     topology: Topology,
     start: boolean,
+    phase: 'deploy' | 'start' = 'deploy',
   ): Promise<{ app: StreamsApp; warnings: string[] }> {
     const document = canonicalDocument(topology);
     // Built before the old app is closed, so a topology the engine refuses leaves it running.
-    const app = this.createApp(topology);
+    let app: StreamsApp;
+    try {
+      app = this.createApp(topology);
+    } catch (error) {
+      this.noteFailure(phase, error, this.app !== null && isActive(this.app));
+      throw error;
+    }
     if (this.app) await this.closeApp();
     // What of the application config is not honoured here (also logged at WARN by start()).
-    const warnings = [
-      ...app.configNotes().map((n) => `${n.path}: ${n.message}`),
-      ...(await createMissingTopics(this.backend, topology, this.logger)),
-    ];
+    let warnings: string[];
+    try {
+      warnings = [
+        ...app.configNotes().map((n) => `${n.path}: ${n.message}`),
+        ...(await createMissingTopics(this.backend, topology, this.logger)),
+      ];
+    } catch (error) {
+      this.noteFailure(phase, error, false);
+      throw error;
+    }
     const identity: DeploymentIdentity = {
       applicationId: topology.application.id,
       version: versionOf(document),
@@ -375,7 +400,8 @@ export class RuntimeService {
     this.app = app;
     await this.store.save({ topology: document, running: start, deployedAt: Date.now() });
     this.logger.info({ applicationId: topology.application.id, start }, 'deployed');
-    if (start) await this.startApp(app);
+    if (start) await this.startApp(app, phase);
+    else this.lastFailure = null;
     return { app, warnings };
   }
 
@@ -412,6 +438,8 @@ export class RuntimeService {
         sampler.close();
         debug.release();
       }
+      // A fatal error (or a failed start) of the current app: kept for status until a success.
+      if (next === 'ERROR' && app === this.app) this.lastFailure = app.status().lastFailure;
       const log =
         next === 'ERROR' ? this.logger.error.bind(this.logger) : this.logger.info.bind(this.logger);
       log(
@@ -422,11 +450,19 @@ export class RuntimeService {
     return app;
   }
 
-  private async startApp(app: StreamsApp): Promise<void> {
+  /** Starts `app`; `phase` names what failed, should it fail (app.status' lastFailure). */
+  private async startApp(app: StreamsApp, phase: 'deploy' | 'start'): Promise<void> {
     this.app = app;
     try {
       await app.start();
+      this.lastFailure = null;
     } catch (error) {
+      const engine = app.status().lastFailure;
+      this.lastFailure = {
+        ...(engine ?? failureOf(phase, error, false)),
+        phase,
+        previousVersionKept: false,
+      };
       const reason = error instanceof Error ? error.message : String(error);
       throw new RuntimeError('APP_FAILED', `the application failed to start: ${reason}`, {
         cause: error,
@@ -448,6 +484,11 @@ export class RuntimeService {
     }
   }
 
+  private noteFailure(phase: LastFailure['phase'], error: unknown, kept: boolean): void {
+    this.lastFailure = failureOf(phase, error, kept);
+    this.logger.error({ err: error, phase }, `${phase} failed`);
+  }
+
   private requireDeployment(): Deployment {
     if (!this.deployment)
       throw new RuntimeError('NOT_DEPLOYED', 'nothing is deployed: deploy a topology first');
@@ -457,6 +498,17 @@ export class RuntimeService {
   private assertOpen(): void {
     if (this.closed) throw new RuntimeError('SHUTTING_DOWN', 'the runtime is shutting down');
   }
+}
+
+function failureOf(phase: LastFailure['phase'], error: unknown, kept: boolean): LastFailure {
+  const code = (error as { code?: unknown } | null)?.code;
+  return {
+    phase,
+    message: error instanceof Error ? error.message : String(error),
+    ...(typeof code === 'string' ? { code } : {}),
+    at: Date.now(),
+    previousVersionKept: kept,
+  };
 }
 
 function isActive(app: StreamsApp): boolean {

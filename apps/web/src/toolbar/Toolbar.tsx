@@ -8,9 +8,11 @@ import { deploy, startApp, stopApp } from '../runtime/runtime-actions.js';
 import { downloadText, exportDocument, fileNameFor, importDocument } from './file-io.js';
 import { pasteText, runAutoLayout } from '../editing/commands.js';
 import type { DeployMatch } from '../live/deploy-match.js';
+import { stateBadgeTitle } from './state-badge-title.js';
 
 function StateBadge() {
   const state = useDesigner((s) => s.live.status?.state ?? null);
+  const status = useDesigner((s) => s.live.status ?? null);
   const deployed = useDesigner((s) => s.live.deployed);
   const connection = useDesigner((s) => s.live.connection);
   const match = useDesigner((s) => s.live.match);
@@ -19,6 +21,9 @@ function StateBadge() {
     connection === 'closed'
       ? 'RUNTIME OFFLINE'
       : (state ?? (deployed ? 'NOT_RUNNING' : 'NOT DEPLOYED'));
+  // What the app waits for and its last failure (app.status), as the badge's tooltip.
+  const title = connection === 'closed' ? null : stateBadgeTitle(status);
+  const waiting = connection !== 'closed' && (status?.waitingFor.length ?? 0) > 0;
   return (
     <div className="sw-badge-group">
       <span
@@ -27,9 +32,19 @@ function StateBadge() {
         data-connection={connection}
         role="status"
         aria-label={`App state ${label}`}
+        {...(title !== null ? { title } : {})}
       >
         {label.replace('_', ' ')}
       </span>
+      {waiting && (
+        <span
+          className="sw-badge-note sw-badge-note--warn"
+          data-testid="app-waiting"
+          {...(title !== null ? { title } : {})}
+        >
+          waiting for brokers
+        </span>
+      )}
       {connection === 'closed' && match.live.size > 0 && (
         <span
           className="sw-badge-note"

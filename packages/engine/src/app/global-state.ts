@@ -9,6 +9,8 @@ import type { CompiledSubtopology } from '../processor/compile.js';
 import { StreamTask } from '../task/stream-task.js';
 import type { EngineConfig } from './config.js';
 import { isKeyValueStore } from '../state/store-factory.js';
+import { sleep } from '../thread/poll-fetch.js';
+import { transientFailureOf, type Waiter } from './waiting.js';
 
 const POLL_WAIT_MS = 100;
 const FETCH_MAX_RECORDS = 10_000;
@@ -31,6 +33,8 @@ export class GlobalStateUpdater {
       logger: EngineLogger;
       onError: (e: ProcessingError) => void;
       onFatal: (error: unknown) => void;
+      /** Waits out a backend outage (app/waiting.ts); without one, any failure is fatal. */
+      waiter?: Waiter;
     },
   ) {}
 
@@ -85,6 +89,7 @@ export class GlobalStateUpdater {
     this.#stopped = true;
     this.#wakeup.abort();
     await this.#loop;
+    this.options.waiter?.stopped();
     for (const { task } of this.#tasks) task.close();
   }
 
@@ -112,8 +117,16 @@ export class GlobalStateUpdater {
             /* drain */
           }
         }
+        this.options.waiter?.reachable();
       } catch (error) {
         if (this.#stopped) return;
+        const failure = transientFailureOf(this.backend, error);
+        const waiter = this.options.waiter;
+        if (failure !== null && waiter !== undefined) {
+          // The cluster cannot be reached: keep the positions, try again after a backoff.
+          await sleep(waiter.failed(failure), this.#wakeup.signal);
+          continue;
+        }
         this.options.logger.error({ err: errorMessage(error) }, 'global state update failed');
         this.options.onFatal(error);
         return;

@@ -6,9 +6,11 @@ import type {
   AppState,
   AppStatus,
   EngineLogger,
+  LastFailure,
   MetricsSnapshot,
   ProcessingError,
   QueryableKeyValueStore,
+  Recovery,
   QueryableSessionStore,
   QueryableWindowStore,
   StreamsApp,
@@ -41,10 +43,22 @@ import { ensureTopics } from './topics.js';
 import { configNotes, noteFields } from './config-report.js';
 import { refuseUnsupported, workerModuleOf } from './start-checks.js';
 import { isKeyValueStore } from '../state/store-factory.js';
+import { RecoveryLog } from './recovery-log.js';
+import { WaitRegistry } from './waiting.js';
 
 const MAX_ERRORS = 100;
 
 const silent: EngineLogger = { info() {}, warn() {}, error() {} };
+
+function failureOf(error: unknown, phase: LastFailure['phase']): LastFailure {
+  return {
+    phase,
+    message: errorMessage(error),
+    ...(error instanceof EngineError ? { code: error.code } : {}),
+    at: Date.now(),
+    previousVersionKept: false,
+  };
+}
 
 export function createStreamsApp(options: StreamsAppOptions): StreamsApp {
   const resolved = resolveOptions(options);
@@ -85,6 +99,12 @@ class StreamsAppImpl implements StreamsApp {
   readonly #generators: GeneratorRunner[] = [];
   #global: GlobalStateUpdater | null = null;
   readonly #errors: ProcessingError[] = [];
+  /** Who waits for unreachable brokers (app.status' waitingFor). */
+  readonly #waits: WaitRegistry;
+  readonly #recoveries: RecoveryLog;
+  /** The failed start or the fatal error that stopped this instance (app.status' lastFailure). */
+  #lastFailure: LastFailure | null = null;
+  #starting = false;
   #closing: Promise<void> | null = null;
   #failing: Promise<void> | null = null;
   readonly #configNotes: readonly ConfigNote[];
@@ -98,6 +118,10 @@ class StreamsAppImpl implements StreamsApp {
       stateDir: options.stateDir,
     };
     this.#logger = options.logger ?? silent;
+    this.#recoveries = new RecoveryLog(this.#logger);
+    this.#waits = new WaitRegistry(this.applicationId, this.#logger, (r) =>
+      this.#recoveries.record(r, false),
+    );
     // Compiling here surfaces a bad expression or plan at creation, before anything starts.
     const registries = {
       ...(options.functions ? { functions: options.functions } : {}),
@@ -141,10 +165,16 @@ class StreamsAppImpl implements StreamsApp {
     }
     // Checked before anything starts, so a refused app stays CREATED.
     const inWorkers = this.#config.numStreamThreads > 1;
-    refuseUnsupported(this.#config, this.#options.backend);
-    const workerModule = inWorkers
-      ? workerModuleOf(this.#plan, this.#config, this.#options.workerModule)
-      : null;
+    let workerModule: string | null;
+    try {
+      refuseUnsupported(this.#config, this.#options.backend);
+      workerModule = inWorkers
+        ? workerModuleOf(this.#plan, this.#config, this.#options.workerModule)
+        : null;
+    } catch (error) {
+      this.#lastFailure = failureOf(error, 'start');
+      throw error;
+    }
     if (inWorkers) {
       this.#options.debugger?.disable(
         `breakpoints pause stream threads on the runtime's event loop only; with num.stream.threads=${this.#config.numStreamThreads} they run in worker threads`,
@@ -153,6 +183,7 @@ class StreamsAppImpl implements StreamsApp {
     // As Kafka's clients log a key they do not know, once per start.
     for (const note of this.#configNotes) this.#logger.warn(noteFields(note), note.message);
     this.#lifecycle.transition('REBALANCING');
+    this.#starting = true;
     try {
       await ensureTopics(
         this.#options.backend,
@@ -174,6 +205,7 @@ class StreamsAppImpl implements StreamsApp {
           logger: this.#logger,
           onError: (e) => this.#recordError(e),
           onFatal: (error) => void this.#fail(error),
+          waiter: this.#waits.waiter('global-state-updater'),
         },
       );
       await this.#global.start();
@@ -207,10 +239,12 @@ class StreamsAppImpl implements StreamsApp {
           logger: this.#logger,
           onError,
           onFatal,
+          onRecovery: (r: Recovery) => this.#recoveries.record(r),
         };
         const thread: StreamThreadHandle = inWorkers
           ? new WorkerStreamThread(i, {
               ...common,
+              waits: this.#waits,
               plan: this.#plan,
               workerModule,
               joinGate,
@@ -219,6 +253,7 @@ class StreamsAppImpl implements StreamsApp {
             })
           : new StreamThread(i, {
               ...common,
+              waiter: this.#waits.waiter(threadName(this.applicationId, i)),
               subtopologies: streamSubtopologies,
               ...(this.#options.debugger ? { pauseGate: this.#options.debugger.gate } : {}),
             });
@@ -235,6 +270,8 @@ class StreamsAppImpl implements StreamsApp {
       this.#logger.error({ err: errorMessage(error) }, 'application failed to start');
       await this.#fail(error);
       throw error;
+    } finally {
+      this.#starting = false;
     }
     this.#logger.info(
       { applicationId: this.applicationId, threads: this.#threads.length },
@@ -268,6 +305,9 @@ class StreamsAppImpl implements StreamsApp {
       state: this.#lifecycle.state,
       tasks,
       errors: [...this.#errors],
+      waitingFor: this.#waits.current(),
+      lastFailure: this.#lastFailure,
+      ...this.#recoveries.view(this.#options.backend.recoveries?.() ?? []),
     };
   }
 
@@ -464,6 +504,7 @@ class StreamsAppImpl implements StreamsApp {
 
   /** Kafka Streams' SHUTDOWN_CLIENT: PENDING_ERROR, stop every thread, then ERROR. */
   #fail(error: unknown): Promise<void> {
+    this.#lastFailure ??= failureOf(error, this.#starting ? 'start' : 'run');
     this.#failing ??= (async () => {
       if (!this.#lifecycle.tryTransition('PENDING_ERROR')) {
         if (this.#lifecycle.state === 'CREATED') {

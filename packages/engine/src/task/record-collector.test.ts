@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Backend, ProduceRecord } from '../api.js';
 import { createEmbeddedBackend } from '../backends/embedded/index.js';
 import { bytes, text } from '../backends/embedded/test-helpers.js';
+import { BackendUnavailableError } from '../errors.js';
 import { BufferedRecordCollector } from './record-collector.js';
 
 const out = (value: string, topic = 'out'): ProduceRecord => ({
@@ -113,6 +114,38 @@ describe('BufferedRecordCollector', () => {
       await collector.sendPending();
       expect(acked).toEqual([[0, 1]]);
       expect(await values(backend)).toEqual(['first', 'second']);
+    } finally {
+      await backend.close();
+    }
+  });
+
+  it('keeps a write that failed transiently and writes it again first, in order', async () => {
+    const backend = await createEmbeddedBackend();
+    try {
+      await backend.createTopics([{ name: 'out', partitions: 1 }]);
+      // The real backend, whose next two produce calls fail as an unreachable cluster's would.
+      let outage = 2;
+      const flaky = Object.create(backend) as Backend;
+      flaky.produce = async (records, options) => {
+        if (outage-- > 0)
+          throw new BackendUnavailableError(['127.0.0.1:9'], 'connect ECONNREFUSED 127.0.0.1:9');
+        return backend.produce(records, options);
+      };
+      const collector = new BufferedRecordCollector(flaky);
+      collector.send(out('a'));
+      collector.send(out('b'));
+      await collector.sendPending(); // fails in the background
+      collector.send(out('c'));
+      await expect(collector.sendPending()).rejects.toThrow(/ECONNREFUSED/);
+      expect(collector.pendingCount).toBe(3); // a, b back in front of c
+      const acked: [number, number][] = [];
+      collector.send(out('d'), (partition, offset) => acked.push([partition, offset]));
+      await expect(collector.flush()).rejects.toThrow(/ECONNREFUSED/);
+      expect(collector.pendingCount).toBe(4);
+      await collector.flush(); // the cluster is back
+      expect(await values(backend)).toEqual(['a', 'b', 'c', 'd']);
+      expect(acked).toEqual([[0, 3]]);
+      expect(collector.producedTotal).toBe(4);
     } finally {
       await backend.close();
     }

@@ -1,4 +1,5 @@
 import type { Backend, ProduceRecord } from '../api.js';
+import { transientFailureOf } from '../app/waiting.js';
 
 /** Where sinks and changelogging stores send their output (Kafka Streams' RecordCollector). */
 export interface RecordCollector {
@@ -32,6 +33,12 @@ export class PendingAcks {
     return out;
   }
 
+  /** A batch of `size` records whose write failed goes back in front of the buffered ones. */
+  putBack(taken: { index: number; onAck: AckCallback }[] | null, size: number): void {
+    for (const a of this.#acks) a.index += size;
+    if (taken !== null) this.#acks = taken.concat(this.#acks);
+  }
+
   static deliver(
     taken: { index: number; onAck: AckCallback }[] | null,
     acks: { partition: number; offset: number }[],
@@ -52,7 +59,10 @@ export class PendingAcks {
  * never points past output that was not written. One write is in flight at a time: the next one
  * starts after it (so the output keeps its order and at most two polls' output is held), and a
  * failed one fails the next `sendPending` or `flush`, as a send error of Kafka's producer surfaces
- * at the next send, flush or commit of Kafka Streams' RecordCollector.
+ * at the next send, flush or commit of Kafka Streams' RecordCollector. A batch whose write failed
+ * transiently (the cluster could not be reached: Backend#transientFailure) goes back in front of
+ * the buffered records, so that a thread waiting out the outage (app/waiting.ts) writes it again,
+ * in order, instead of losing it; after any other failure the application fails.
  */
 export class BufferedRecordCollector implements RecordCollector {
   /**
@@ -65,7 +75,7 @@ export class BufferedRecordCollector implements RecordCollector {
   readonly #acks = new PendingAcks();
   /** The write in flight (it never rejects: a failure is kept in #failed). */
   #inFlight: Promise<void> | null = null;
-  #failed: { error: unknown } | null = null;
+  #failed: { error: unknown; batch: ProduceRecord[] } | null = null;
   producedTotal = 0;
 
   constructor(private readonly backend: Backend) {}
@@ -105,7 +115,7 @@ export class BufferedRecordCollector implements RecordCollector {
     const batch = this.#take();
     const acks = this.#acks.take();
     if (acks !== null) {
-      PendingAcks.deliver(acks, await this.backend.produce(batch));
+      PendingAcks.deliver(acks, await this.#write(batch, acks));
       this.producedTotal += batch.length;
       return;
     }
@@ -115,7 +125,7 @@ export class BufferedRecordCollector implements RecordCollector {
         this.producedTotal += count;
       },
       (error: unknown) => {
-        this.#failed = { error };
+        this.#failed = { error, batch };
       },
     );
   }
@@ -126,13 +136,25 @@ export class BufferedRecordCollector implements RecordCollector {
     if (this.#count === 0) return;
     const batch = this.#take();
     const acks = this.#acks.take();
-    // Positions are only needed for the records that have a callback.
-    const written = await this.backend.produce(batch, acks === null ? NO_POSITIONS : undefined);
-    PendingAcks.deliver(acks, written);
+    PendingAcks.deliver(acks, await this.#write(batch, acks));
     this.producedTotal += batch.length;
   }
 
-  /** Waits for the write in flight; rethrows its failure once. */
+  /** Writes `batch` now; on failure it goes back in front of the buffer. */
+  async #write(
+    batch: ProduceRecord[],
+    acks: { index: number; onAck: AckCallback }[] | null,
+  ): Promise<{ partition: number; offset: number }[]> {
+    try {
+      // Positions are only needed for the records that have a callback.
+      return await this.backend.produce(batch, acks === null ? NO_POSITIONS : undefined);
+    } catch (error) {
+      this.#putBack(error, batch, acks);
+      throw error;
+    }
+  }
+
+  /** Waits for the write in flight; rethrows its failure once (its batch is buffered again). */
   async #settle(): Promise<void> {
     if (this.#inFlight !== null) {
       await this.#inFlight;
@@ -141,7 +163,25 @@ export class BufferedRecordCollector implements RecordCollector {
     const failed = this.#failed;
     if (failed !== null) {
       this.#failed = null;
+      this.#putBack(failed.error, failed.batch, null);
       throw failed.error;
     }
+  }
+
+  /** After a transient failure, the write's records go in front of those buffered since. */
+  #putBack(
+    error: unknown,
+    batch: ProduceRecord[],
+    acks: { index: number; onAck: AckCallback }[] | null,
+  ): void {
+    if (transientFailureOf(this.backend, error) === null) return;
+    const pending = this.#pending;
+    const count = this.#count;
+    const merged = new Array<ProduceRecord>(Math.max(batch.length + count, MIN_PRESIZE));
+    for (let i = 0; i < batch.length; i++) merged[i] = batch[i]!;
+    for (let i = 0; i < count; i++) merged[batch.length + i] = pending[i]!;
+    this.#pending = merged;
+    this.#count = batch.length + count;
+    this.#acks.putBack(acks, batch.length);
   }
 }

@@ -436,6 +436,11 @@ export class StreamTask {
     return out;
   }
 
+  /** The commit of the offsets taken failed: the next commit takes them again. */
+  markCommitNeeded(): void {
+    this.#commitNeeded = true;
+  }
+
   fail(): void {
     if (this.lifecycle.state !== 'FAILED') this.lifecycle.tryTransition('FAILED');
     this.partitionGroup.clear();

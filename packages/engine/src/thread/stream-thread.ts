@@ -9,6 +9,7 @@ import { PrefetchingFetcher } from '../backends/prefetching-fetcher.js';
 import { transactionalId } from '../eos/transactional-id.js';
 import { TransactionalRecordCollector } from '../eos/transactional-collector.js';
 import { errorMessage, ProducerFencedError } from '../errors.js';
+import { transientFailureOf } from '../app/waiting.js';
 import { StateMachine } from '../lifecycle/state-machine.js';
 import { THREAD_TRANSITIONS, type ThreadState } from '../lifecycle/states.js';
 import type { ThreadMetrics } from '../metrics/metric-groups.js';
@@ -49,6 +50,11 @@ export class StreamThread implements StreamThreadHandle {
   #loop: Promise<void> | null = null;
   #lastCommit = Date.now();
   #processedLastBatch = false;
+  /**
+   * exactly_once_v2: a transient failure cost the transaction (aborted, tasks closed dirty); the
+   * next turn gets a new producer epoch and takes the assignment again.
+   */
+  #producerLost = false;
   readonly #gate: Readonly<PauseGate>;
 
   constructor(index: number, ctx: StreamThreadContext) {
@@ -136,13 +142,14 @@ export class StreamThread implements StreamThreadHandle {
   async #run(): Promise<void> {
     try {
       while (!this.#stopRequested) {
-        await this.#handleRebalanceEvents();
-        if (this.#stopRequested) break;
         try {
+          if (this.#producerLost) await this.#renewProducer();
+          await this.#handleRebalanceEvents();
+          if (this.#stopRequested) break;
           await this.#runOnce();
         } catch (error) {
-          if (!(error instanceof ProducerFencedError)) throw error;
-          await this.#onTaskMigrated(error);
+          if (error instanceof ProducerFencedError) await this.#onTaskMigrated(error);
+          else await this.#waitOut(error);
         }
         await yieldToEventLoop();
       }
@@ -152,6 +159,39 @@ export class StreamThread implements StreamThreadHandle {
     } finally {
       await this.#shutdown();
     }
+  }
+
+  /**
+   * A transient backend failure (the cluster cannot be reached: Backend#transientFailure) is
+   * waited out, as Kafka's clients keep reconnecting: the thread keeps its state (RUNNING or
+   * REBALANCING), reports what it waits for (app.status' waitingFor), backs off (50 ms doubling
+   * to 1 s) and tries its turn again — nothing is lost: output that failed to be written is
+   * still in the collector, offsets are committed only after it, and under exactly_once_v2 the
+   * open transaction is aborted and the tasks start again from the committed offsets. Anything
+   * else is rethrown (the thread fails the application).
+   */
+  async #waitOut(error: unknown): Promise<void> {
+    const failure = transientFailureOf(this.#ctx.backend, error);
+    if (failure === null) throw error;
+    if (this.#eos && !this.#producerLost) await this.#loseTransaction();
+    const delay = this.#ctx.waiter.failed(failure);
+    await sleep(delay, this.#wakeup.signal);
+  }
+
+  /** exactly_once_v2 after a transient failure: abort what is open, close the tasks dirty. */
+  async #loseTransaction(): Promise<void> {
+    this.#producerLost = true;
+    if (this.#collector instanceof TransactionalRecordCollector)
+      await this.#collector.abort().catch(() => undefined);
+    this.#tasks.closeAllDirty();
+  }
+
+  /** exactly_once_v2: a new producer epoch, then the current assignment from the committed offsets. */
+  async #renewProducer(): Promise<void> {
+    await this.#initTransactions();
+    this.#producerLost = false;
+    this.#pendingAssignment = this.#member?.assignment() ?? [];
+    this.#ctx.waiter.reachable();
   }
 
   async #runOnce(): Promise<void> {
@@ -205,6 +245,8 @@ export class StreamThread implements StreamThreadHandle {
         signal: this.#wakeup.signal,
       });
     } catch (error) {
+      // The cluster cannot be reached: waited out by the loop (#waitOut).
+      if (transientFailureOf(this.#ctx.backend, error) !== null) throw error;
       this.#ctx.logger.warn(
         { thread: this.name, err: errorMessage(error) },
         'poll failed; retrying',
@@ -212,6 +254,7 @@ export class StreamThread implements StreamThreadHandle {
       await sleep(config.pollMs, this.#wakeup.signal);
       return;
     }
+    this.#ctx.waiter.reachable();
     let polled = 0;
     for (const r of responses) polled += r.records.length;
     const ms = performance.now() - started;
@@ -222,7 +265,18 @@ export class StreamThread implements StreamThreadHandle {
       const { queue, task } = entry;
       queue.highWatermark = r.highWatermark;
       if (r.error === 'OFFSET_OUT_OF_RANGE') {
+        const from = queue.position;
         queue.position = await this.#tasks.resetPosition(task, queue.tp);
+        this.#ctx.onRecovery({
+          at: Date.now(),
+          kind: 'offset-reset',
+          topic: queue.tp.topic,
+          partition: queue.tp.partition,
+          taskId: task.id,
+          fromOffset: from,
+          toOffset: queue.position,
+          message: `position ${from} of ${queue.tp.topic}-${queue.tp.partition} is out of the log's range; reset to ${queue.position} (task ${task.id}, auto.offset.reset)`,
+        });
         continue;
       }
       if (r.records.length > 0) {
@@ -339,13 +393,21 @@ export class StreamThread implements StreamThreadHandle {
         member ? { memberId: member.memberId, generation: member.generation() } : undefined,
       );
     } else {
-      if (offsets.length > 0)
-        await this.#ctx.backend.commitOffsets(this.#ctx.config.applicationId, offsets);
+      if (offsets.length > 0) {
+        try {
+          await this.#ctx.backend.commitOffsets(this.#ctx.config.applicationId, offsets);
+        } catch (error) {
+          // Not committed: the next commit takes these offsets again (or later ones).
+          for (const t of tasks) t.markCommitNeeded();
+          throw error;
+        }
+      }
       // Kafka's postCommit: a checkpoint once the changelogs moved far enough (at_least_once only).
       for (const t of tasks) await t.maybeCheckpoint(this.#ctx.backend, false);
     }
     this.metrics.recordCommit(performance.now() - started);
     this.#lastCommit = Date.now();
+    this.#ctx.waiter.reachable();
   }
 
   #requestRevocation(partitions: TopicPartition[]): Promise<void> {
@@ -367,7 +429,14 @@ export class StreamThread implements StreamThreadHandle {
     if (assigned !== null) {
       this.#pendingAssignment = null;
       this.lifecycle.transition('PARTITIONS_ASSIGNED');
-      await this.#tasks.assign(assigned);
+      try {
+        await this.#tasks.assign(assigned);
+      } catch (error) {
+        // Taken again on the next turn (a transient failure is waited out first).
+        this.#pendingAssignment ??= assigned;
+        throw error;
+      }
+      this.#ctx.waiter.reachable();
     }
     if (
       this.lifecycle.state === 'PARTITIONS_ASSIGNED' &&
@@ -396,6 +465,7 @@ export class StreamThread implements StreamThreadHandle {
 
   async #shutdown(): Promise<void> {
     this.lifecycle.tryTransition('PENDING_SHUTDOWN');
+    this.#ctx.waiter.stopped();
     await this.#tasks.shutdown();
     try {
       // The last commit waited for the output in flight; without running tasks there was none.

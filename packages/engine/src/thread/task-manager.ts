@@ -3,6 +3,7 @@
 // them dirty when the producer is fenced, and the record queues the thread's polls fill.
 import type { TopicPartition } from '../api.js';
 import { errorMessage } from '../errors.js';
+import { transientFailureOf } from '../app/waiting.js';
 import type { ThreadMetrics } from '../metrics/metric-groups.js';
 import type { CompiledSubtopology } from '../processor/compile.js';
 import type { ThreadCache } from '../state/record-cache.js';
@@ -100,19 +101,38 @@ export class TaskManager {
       created.push(task);
     }
     for (const task of created) {
-      const committed = await backend.committedOffsets(config.applicationId, task.partitions);
-      for (const tp of task.partitions) {
-        const queue = task.partitionGroup.queue(tp.topic, tp.partition)!;
-        const c = committed.get(`${tp.topic}:${tp.partition}`);
-        queue.position = c ?? (await this.resetPosition(task, tp));
-        this.queues.set(tpKey(tp.topic, tp.partition), { task, queue });
-      }
       try {
+        const committed = await backend.committedOffsets(config.applicationId, task.partitions);
+        for (const tp of task.partitions) {
+          const queue = task.partitionGroup.queue(tp.topic, tp.partition)!;
+          const c = committed.get(`${tp.topic}:${tp.partition}`);
+          queue.position = c ?? (await this.resetPosition(task, tp));
+          this.queues.set(tpKey(tp.topic, tp.partition), { task, queue });
+        }
         // The restore consumer's isolation.level (read_committed under exactly_once_v2).
         await task.restore(backend, this.#o.ctx.config.restoreIsolationLevel);
       } catch (error) {
-        this.#o.failTask(task, error);
+        if (transientFailureOf(backend, error) === null) {
+          this.#o.failTask(task, error);
+          continue;
+        }
+        // The cluster cannot be reached: the tasks not yet restored are dropped (nothing of them
+        // ran) and made again, from the committed offsets, when the thread takes the assignment
+        // again once the outage is waited out.
+        this.#drop(created.filter((t) => t.state !== 'RUNNING'));
+        throw error;
       }
+    }
+  }
+
+  /** Tasks that never ran: closed without a commit and forgotten. */
+  #drop(tasks: StreamTask[]): void {
+    for (const task of tasks) {
+      task.close();
+      this.#o.threadMetrics.taskClosedTotal++;
+      for (const tp of task.partitions) this.queues.delete(tpKey(tp.topic, tp.partition));
+      this.tasks.delete(task.id);
+      task.metrics.ownerThread = 0;
     }
   }
 

@@ -1,7 +1,14 @@
 // What a stream thread is given (StreamThreadContext) and what the application needs of one
 // (StreamThreadHandle), whether it runs on the main thread (stream-thread.ts) or in a worker
 // (worker/worker-stream-thread.ts).
-import type { Backend, EngineLogger, PartitionAssignor, ProcessingError } from '../api.js';
+import type {
+  Backend,
+  EngineLogger,
+  PartitionAssignor,
+  ProcessingError,
+  Recovery,
+} from '../api.js';
+import type { Waiter } from '../app/waiting.js';
 import type { EngineConfig } from '../app/config.js';
 import type { StateMachine } from '../lifecycle/state-machine.js';
 import type { ThreadState } from '../lifecycle/states.js';
@@ -21,6 +28,13 @@ export interface StreamThreadContext {
   onDeadLetterWritten?: (error: ProcessingError) => void;
   /** A task failed under log-and-fail, or the thread hit an unexpected error. */
   onFatal: (thread: StreamThreadHandle, error: unknown) => void;
+  /**
+   * The thread's part in waiting out a backend outage (app/waiting.ts): told of each transient
+   * failure (it answers the backoff) and of the next successful backend call.
+   */
+  waiter: Waiter;
+  /** A loud recovery (a position reset past the log end) for the application's status. */
+  onRecovery: (recovery: Recovery) => void;
   /** Where the thread stops between records while a debugger holds the app (src/debug/). */
   pauseGate?: PauseGate;
 }

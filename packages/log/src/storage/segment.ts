@@ -27,6 +27,11 @@ export interface RecoveryEvent {
     | 'completed-swap'
     | 'removed-leftover';
   file: string;
+  /** The partition repaired (set by Topics#load for every event of its partitions). */
+  topic?: string;
+  partition?: number;
+  /** truncated-torn-tail: the first offset cut (the offset after the last intact batch). */
+  offset?: number;
   position?: number;
   bytes?: number;
   detail?: string;
@@ -184,6 +189,7 @@ export class Segment {
       events.push({
         kind: 'truncated-torn-tail',
         file: this.logFile,
+        offset: this.nextOffset,
         position,
         bytes: this.size - position,
         detail: reason,

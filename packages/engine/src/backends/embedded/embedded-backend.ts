@@ -26,9 +26,11 @@ import type {
   TopicPartition,
   TransactionalProducer,
   FetchManyOptions,
+  Recovery,
 } from '../../api.js';
 import { OffsetOutOfRangeError, UnknownTopicError } from '../../errors.js';
 import { checkProducedRecord } from './record-check.js';
+import { recoveryOf } from './log-recoveries.js';
 import { BatchFetcher } from './batch-fetch.js';
 import { joinGroup } from './group-member.js';
 import { engineErrorOf, translated } from './log-errors.js';
@@ -97,7 +99,9 @@ export async function createEmbeddedBackend(
         : {}),
       ...(options.logger ? { logger: options.logger } : {}),
     });
-    return new LogBackend(log, options.dataDir ?? null, temporary);
+    const backend = new LogBackend(log, options.dataDir ?? null, temporary);
+    for (const r of backend.recoveries()) options.logger?.warn({ recovery: r }, r.message);
+    return backend;
   } catch (error) {
     if (temporary !== null) rmSync(temporary, { recursive: true, force: true });
     throw engineErrorOf(error);
@@ -126,6 +130,8 @@ class LogBackend implements EmbeddedBackend {
   #closed: Promise<void> | null = null;
 
   readonly #batches: BatchFetcher;
+  /** What opening the log repaired (log-recoveries.ts). */
+  readonly #recoveries: Recovery[];
 
   constructor(
     readonly log: Log,
@@ -133,6 +139,12 @@ class LogBackend implements EmbeddedBackend {
     private readonly temporary: string | null,
   ) {
     this.#batches = new BatchFetcher(log);
+    const openedAt = Date.now();
+    this.#recoveries = log.recoveryEvents.map((e) => recoveryOf(e, openedAt));
+  }
+
+  recoveries(): Recovery[] {
+    return this.#recoveries;
   }
 
   createTopics(topics: NewTopic[]): Promise<void> {

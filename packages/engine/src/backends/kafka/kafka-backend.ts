@@ -23,6 +23,7 @@ import type {
   TopicDescription,
   TopicPartition,
   TransactionalProducer,
+  TransientFailure,
   WorkerClientsInit,
 } from '../../api.js';
 import { BackendClosedError, EngineError, UnknownTopicError } from '../../errors.js';
@@ -50,6 +51,7 @@ import { threadView } from './kafka-thread-view.js';
 import { checkTlsOptions, connectError, type KafkaBackendOptions } from './kafka-connection.js';
 import { firstContact } from './kafka-first-contact.js';
 import { groupTimingsOf, kafkaAppliesClientConfig } from './client-configs.js';
+import { kafkaTransientFailure } from './kafka-transient.js';
 
 export type { KafkaBackendOptions } from './kafka-connection.js';
 
@@ -626,6 +628,11 @@ class KafkaClientBackend implements KafkaBackend {
           e instanceof KafkaConnectionError || COORDINATOR_WAIT.has(errorType(e) ?? ''),
       },
     );
+  }
+
+  /** A connection refused, reset or timed out, a leader or coordinator moving (kafka-transient.ts). */
+  transientFailure(error: unknown): TransientFailure | null {
+    return kafkaTransientFailure(error, this.bootstrapServers);
   }
 
   close(): Promise<void> {

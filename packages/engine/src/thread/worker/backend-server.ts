@@ -9,11 +9,12 @@ import type {
   PartitionAssignor,
   TopicPartition,
   TransactionalProducer,
+  TransientFailure,
 } from '../../api.js';
 import type { Log, ReadPlan } from '@streamwright/log';
 import { translated } from '../../backends/embedded/log-errors.js';
 import { takesEncodedBatches } from '../../backends/embedded/transactions.js';
-import { EngineError } from '../../errors.js';
+import { BackendUnavailableError, EngineError, errorMessage } from '../../errors.js';
 import type {
   BackendCall,
   BackendResults,
@@ -49,6 +50,8 @@ export interface BackendServerOptions {
   assignor: PartitionAssignor;
   /** Holds the worker's first join until the app's other workers join too (join-gate.ts). */
   joinGate?: JoinGate;
+  /** The application backend's Backend#transientFailure: such errors cross as BACKEND_UNAVAILABLE. */
+  transientFailure?: (error: unknown) => TransientFailure | null;
 }
 
 export class BackendServer {
@@ -101,7 +104,13 @@ export class BackendServer {
     }
     void this.#call(m).then(
       ({ value, transfer }) => this.#send({ kind: 'result', id: m.id, ok: true, value }, transfer),
-      (error: unknown) => this.#send({ kind: 'result', id: m.id, ok: false, error: toWire(error) }),
+      (error: unknown) =>
+        this.#send({
+          kind: 'result',
+          id: m.id,
+          ok: false,
+          error: toWire(error, this.options.transientFailure?.(error) ?? null),
+        }),
     );
   }
 
@@ -335,7 +344,18 @@ function plain(tps: readonly TopicPartition[]): TopicPartition[] {
   return tps.map((tp) => ({ topic: tp.topic, partition: tp.partition }));
 }
 
-export function toWire(error: unknown): WireError {
+/** An error as it crosses a port; a transient one (`transient`) as a BackendUnavailableError. */
+export function toWire(error: unknown, transient: TransientFailure | null = null): WireError {
+  if (error instanceof BackendUnavailableError) transient = error;
+  if (transient !== null)
+    return {
+      name: 'BackendUnavailableError',
+      message: errorMessage(error),
+      code: 'BACKEND_UNAVAILABLE',
+      retriable: true,
+      brokers: transient.brokers,
+      reason: transient.reason,
+    };
   if (error instanceof EngineError)
     return {
       name: error.name,

@@ -5,6 +5,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import {
   BackendClosedError,
+  BackendUnavailableError,
   EngineError,
   ProducerFencedError,
   type EngineErrorCode,
@@ -80,6 +81,9 @@ export class PortCalls {
 function fromWire(w: WireError): Error {
   // The thread tells a fenced producer (TaskMigrated) from other failures by its class.
   if (w.code === 'PRODUCER_FENCED') return new ProducerFencedError(w.message);
+  // The stream thread waits such a failure out (app/waiting.ts).
+  if (w.code === 'BACKEND_UNAVAILABLE')
+    return new BackendUnavailableError(w.brokers ?? [], w.reason ?? w.message);
   if (w.code !== undefined) {
     const error = new EngineError(w.code as EngineErrorCode, w.message, {
       retriable: w.retriable ?? false,

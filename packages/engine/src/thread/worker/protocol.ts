@@ -130,6 +130,9 @@ export interface WireError {
   message: string;
   code?: string;
   retriable?: boolean;
+  /** BACKEND_UNAVAILABLE: the unreachable brokers and why (a BackendUnavailableError's). */
+  brokers?: string[];
+  reason?: string;
 }
 
 /** Main → worker. */

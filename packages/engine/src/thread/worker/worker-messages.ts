@@ -1,7 +1,13 @@
 // What the main thread gives a worker at start, and what the worker reports back.
 import type { MessagePort } from 'node:worker_threads';
 import type { Plan } from '@streamwright/topology-model';
-import type { Backend, ProcessingError, WorkerClientsInit } from '../../api.js';
+import type {
+  Backend,
+  ProcessingError,
+  Recovery,
+  TransientFailure,
+  WorkerClientsInit,
+} from '../../api.js';
 import type { EngineConfig } from '../../app/config.js';
 import type { StoreQuery, StoreQueryAnswer } from '../../app/store-query.js';
 import type { ThreadState } from '../../lifecycle/states.js';
@@ -45,6 +51,14 @@ export type ThreadEvent =
   /** The thread stops the app: a task failed under log-and-fail (detail) or something unexpected. */
   | { type: 'fatal'; error: WireError; detail: ProcessingError | null }
   | { type: 'log'; level: 'info' | 'warn' | 'error'; obj: Record<string, unknown>; msg?: string }
+  /**
+   * The worker's thread (`who`: or its global-table replica) cannot reach the cluster (a
+   * transient failure: app/waiting.ts), reaches it again, or stopped while waiting.
+   */
+  | { type: 'wait'; who: 'thread' | 'global'; failure: TransientFailure }
+  | { type: 'wait-over'; who: 'thread' | 'global'; stopped: boolean }
+  /** A loud recovery for the application's status (a position reset). */
+  | { type: 'recovery'; recovery: Recovery }
   | { type: 'stopped' }
   /**
    * A pooled worker's session is over and released. `leftovers`: handles it holds beyond those of

@@ -5,6 +5,7 @@
 // session on the same isolate; nothing of this one is reachable from it.
 import type { EngineLogger, ProcessingError } from '../../api.js';
 import { GlobalStateUpdater } from '../../app/global-state.js';
+import { waiterOf, type Waiter } from '../../app/waiting.js';
 import { answerStoreQuery } from '../../app/store-query.js';
 import { MetricsRegistry } from '../../metrics/metrics-registry.js';
 import { compilePlan } from '../../processor/compile.js';
@@ -105,6 +106,14 @@ export class WorkerSession {
       post({ type: 'dead-letter', id, partition: where.partition ?? 0, offset: where.offset });
     };
 
+    // Waiting out an outage: the backoff is counted here, what is waited for is the app's.
+    const waiter = (who: 'thread' | 'global'): Waiter =>
+      waiterOf(
+        (failure) => post({ type: 'wait', who, failure }),
+        () => post({ type: 'wait-over', who, stopped: false }),
+        () => post({ type: 'wait-over', who, stopped: true }),
+      );
+
     // Closing every port of the session; the worker then exits, or goes idle when pooled.
     let global: GlobalStateUpdater | null = null;
     const release = async (): Promise<void> => {
@@ -126,6 +135,7 @@ export class WorkerSession {
         logger,
         onError,
         onFatal: (error) => post({ type: 'fatal', error: toWire(error), detail: null }),
+        waiter: waiter('global'),
       });
       await global.start();
     }
@@ -140,6 +150,8 @@ export class WorkerSession {
       logger,
       onError,
       onDeadLetterWritten,
+      waiter: waiter('thread'),
+      onRecovery: (recovery) => post({ type: 'recovery', recovery }),
       onFatal: (_thread, error) =>
         post({
           type: 'fatal',

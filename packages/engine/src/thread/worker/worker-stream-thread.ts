@@ -6,7 +6,14 @@ import { pathToFileURL } from 'node:url';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import type { Plan } from '@streamwright/topology-model';
-import type { Backend, EngineLogger, PartitionAssignor, ProcessingError } from '../../api.js';
+import type {
+  Backend,
+  EngineLogger,
+  PartitionAssignor,
+  ProcessingError,
+  Recovery,
+} from '../../api.js';
+import { transientFailureOf, type WaitRegistry } from '../../app/waiting.js';
 import type { EngineConfig } from '../../app/config.js';
 import type { StoreQuery, StoreQueryAnswer } from '../../app/store-query.js';
 import { EngineError, type EngineErrorCode } from '../../errors.js';
@@ -37,6 +44,9 @@ export interface WorkerStreamThreadContext {
   joinGate?: JoinGate;
   onError: (error: ProcessingError) => void;
   onFatal: (thread: StreamThreadHandle, error: unknown) => void;
+  /** What the app waits for: the worker's thread reports its outages here (app/waiting.ts). */
+  waits: WaitRegistry;
+  onRecovery: (recovery: Recovery) => void;
   /**
    * Asked when the worker's thread has stopped: may the worker go back to the process's pool
    * (worker-pool.ts)? The app says no when it failed (its workers are never reused).
@@ -120,6 +130,7 @@ export class WorkerStreamThread implements StreamThreadHandle {
     this.#server = new BackendServer(served ?? this.#ctx.backend, port1, {
       assignor: this.#ctx.assignor,
       ...(this.#ctx.joinGate !== undefined ? { joinGate: this.#ctx.joinGate } : {}),
+      transientFailure: (error) => transientFailureOf(this.#ctx.backend, error),
     });
     const backend = this.#ctx.backend;
     const slots = serveSlots(this.#ctx.metrics, (topic) => topicMetadataOf(backend, topic));
@@ -283,9 +294,23 @@ export class WorkerStreamThread implements StreamThreadHandle {
         log.call(this.#ctx.logger, event.obj, event.msg);
         return;
       }
+      case 'wait':
+        this.#ctx.waits.enter(this.#waiterName(event.who), event.failure);
+        return;
+      case 'wait-over':
+        if (event.stopped) this.#ctx.waits.forget(this.#waiterName(event.who));
+        else this.#ctx.waits.leave(this.#waiterName(event.who));
+        return;
+      case 'recovery':
+        this.#ctx.onRecovery(event.recovery);
+        return;
       default:
         return;
     }
+  }
+
+  #waiterName(who: 'thread' | 'global'): string {
+    return who === 'thread' ? this.name : `${this.name}-global-state-updater`;
   }
 
   /**
