@@ -427,11 +427,7 @@ export interface LastFailure {
  * outage (`reconnected`).
  */
 export type RecoveryKind =
-  | 'log-truncated'
-  | 'log-repaired'
-  | 'offset-reset'
-  | 'store-rebuilt'
-  | 'reconnected';
+  'log-truncated' | 'log-repaired' | 'offset-reset' | 'store-rebuilt' | 'reconnected';
 
 export interface Recovery {
   at: number;

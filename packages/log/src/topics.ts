@@ -73,7 +73,8 @@ export class Topics {
               )
             : PartitionLog.create(opts),
         );
-        for (let i = before; i < events.length; i++) Object.assign(events[i]!, { topic: name, partition: p });
+        for (let i = before; i < events.length; i++)
+          Object.assign(events[i]!, { topic: name, partition: p });
       }
       this.map.set(name, state);
     }

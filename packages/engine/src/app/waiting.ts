@@ -24,7 +24,10 @@ export const RECONNECT_BACKOFF_MAX_MS = 1_000;
  * ±20 % jitter so that the threads of many instances do not retry in step.
  */
 export function backoffMs(attempt: number): number {
-  const base = Math.min(RECONNECT_BACKOFF_MS * 2 ** Math.min(attempt, 20), RECONNECT_BACKOFF_MAX_MS);
+  const base = Math.min(
+    RECONNECT_BACKOFF_MS * 2 ** Math.min(attempt, 20),
+    RECONNECT_BACKOFF_MAX_MS,
+  );
   return Math.round(base * (0.8 + Math.random() * 0.4));
 }
 

@@ -6,8 +6,7 @@ import type { RecoveryEvent } from '@streamwright/log';
 import type { Recovery } from '../../api.js';
 
 export function recoveryOf(event: RecoveryEvent, at: number): Recovery {
-  const where =
-    event.topic !== undefined ? `${event.topic}-${event.partition ?? 0}` : event.file;
+  const where = event.topic !== undefined ? `${event.topic}-${event.partition ?? 0}` : event.file;
   const common = {
     at,
     ...(event.topic !== undefined ? { topic: event.topic, partition: event.partition ?? 0 } : {}),
@@ -29,5 +28,9 @@ export function recoveryOf(event: RecoveryEvent, at: number): Recovery {
         : event.kind === 'completed-swap'
           ? 'an interrupted segment swap (compaction) was completed'
           : 'a leftover file was removed';
-  return { ...common, kind: 'log-repaired', message: `the log of ${where}: ${what} (${event.file})` };
+  return {
+    ...common,
+    kind: 'log-repaired',
+    message: `the log of ${where}: ${what} (${event.file})`,
+  };
 }
