@@ -43,6 +43,13 @@ describe('processing exception handlers', () => {
       record: { topic: 'orders', partition: 0, offset: 1, key: 'bad', value: { user: 'u2' } },
     });
     expect(error?.message).toMatch(/amount/);
+    // The failure that stopped it stays in the status (lastFailure) until a successful deploy.
+    expect(status.lastFailure).toMatchObject({
+      phase: 'run',
+      message: expect.stringMatching(/amount/),
+      previousVersionKept: false,
+    });
+    expect(status.waitingFor).toEqual([]);
 
     // The runtime still answers, and the good record made it through before the failure.
     expect((await env.client.health.query()).ok).toBe(true);
@@ -60,6 +67,7 @@ describe('processing exception handlers', () => {
       const view = await env.client.app.status.query();
       return view.status?.state === 'RUNNING' ? true : undefined;
     }, 'RUNNING after the fix');
+    expect((await env.client.app.status.query()).status?.lastFailure).toBeNull();
   });
 
   it('log-and-continue skips the record, counts it, and keeps processing', async () => {

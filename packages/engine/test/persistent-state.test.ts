@@ -136,6 +136,19 @@ describe('persistent stores', () => {
       app = again.app;
       expect(again.restored).toBe(2); // a and b, from the changelog
       expect((await latestCounts(backend)).get('a')).toBe(3);
+      // Loudly: a store-rebuilt recovery in the status.
+      expect(app.status().recoveries).toEqual([
+        expect.objectContaining({
+          kind: 'store-rebuilt',
+          store: 'counts-store',
+          taskId: '0_0',
+          topic: 'count-app-counts-store-changelog',
+          partition: 0,
+          fromOffset: 1_000_000,
+          toOffset: 2,
+        }),
+      ]);
+      expect(app.status().recoveryCounts).toEqual({ 'store-rebuilt': 1 });
       await app.close();
       await backend.close();
     });

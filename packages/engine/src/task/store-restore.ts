@@ -1,7 +1,7 @@
 // A task's state stores restored from their changelog partitions before it processes (Kafka
 // Streams' ProcessorStateManager and StoreChangelogReader), and the checkpoint that lets the next
 // start replay only the changelogs' tails.
-import type { Backend, IsolationLevel } from '../api.js';
+import type { Backend, IsolationLevel, Recovery } from '../api.js';
 import type { TaskMetrics } from '../metrics/metric-groups.js';
 import { checkpointKey, readCheckpoint, writeCheckpoint } from '../state/checkpoint.js';
 import type { TaskStateStore } from '../state/task-store.js';
@@ -17,6 +17,9 @@ export interface StoreRestoreTarget {
   eos: boolean;
   /** Where processing of a source topic's partition resumes (its committed offset), or -1. */
   resumeAt(topic: string): number;
+  taskId?: string;
+  /** Told when a store's local copy is wiped because it cannot be trusted (a loud recovery). */
+  onRecovery?: (recovery: Recovery) => void;
 }
 
 /** Replays each store's changelog partition up to its end (or, for a source topic, to `resumeAt`). */
@@ -56,7 +59,20 @@ export async function restoreStores(
     if (resumeAt >= 0) range.latest = Math.min(range.latest, resumeAt);
     // A checkpoint past the changelog's end means the changelog was recreated (Kafka Streams'
     // TaskCorruptedException): the local copy is wiped, as when there is no checkpoint.
-    if (checkpointed !== undefined && checkpointed > found.latest) checkpointed = undefined;
+    if (checkpointed !== undefined && checkpointed > found.latest) {
+      task.onRecovery?.({
+        at: Date.now(),
+        kind: 'store-rebuilt',
+        store: store.name,
+        topic: tp.topic,
+        partition,
+        ...(task.taskId !== undefined ? { taskId: task.taskId } : {}),
+        fromOffset: checkpointed,
+        toOffset: found.latest,
+        message: `the checkpoint of store ${store.name} (task ${task.taskId ?? '?'}) is at offset ${checkpointed}, past the end ${found.latest} of its changelog ${tp.topic}-${partition} (the changelog was recreated): the local copy is wiped and rebuilt from the changelog`,
+      });
+      checkpointed = undefined;
+    }
     if (store.persistent && checkpointed === undefined) store.wipe();
     let offset =
       checkpointed === undefined

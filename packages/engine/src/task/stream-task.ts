@@ -7,6 +7,7 @@ import type {
   IsolationLevel,
   ProcessingError,
   ProduceRecord,
+  Recovery,
   StoredRecord,
   TaskState,
   TopicPartition,
@@ -60,12 +61,15 @@ export interface StreamTaskOptions {
   now?: () => number;
   /** Processing stops between records while it is closed (a debugger's pause). */
   pauseGate?: Readonly<PauseGate>;
+  /** A loud recovery while restoring (a store wiped and rebuilt from its changelog). */
+  onRecovery?: (recovery: Recovery) => void;
 }
 
 export const taskIdOf = (subtopology: number, partition: number): string =>
   `${subtopology}_${partition}`;
 
 export class StreamTask {
+  readonly #onRecovery: ((recovery: Recovery) => void) | undefined;
   readonly id: string;
   readonly subtopology: number;
   readonly partition: number;
@@ -102,6 +106,7 @@ export class StreamTask {
     this.partitions = options.partitions;
     this.#config = config;
     this.#now = options.now ?? Date.now;
+    this.#onRecovery = options.onRecovery;
     this.#gate = options.pauseGate ?? OPEN_GATE;
     this.lifecycle = new StateMachine<TaskState>(`task ${this.id}`, 'CREATED', TASK_TRANSITIONS);
     // Mirrored into the task's shared metric slots, so status() sees tasks of worker threads too.
@@ -207,6 +212,8 @@ export class StreamTask {
         taskDir: this.#taskDir,
         eos: this.#config.processingGuarantee === 'exactly_once_v2',
         resumeAt: (topic) => this.partitionGroup.queue(topic, this.partition)?.position ?? -1,
+        taskId: this.id,
+        ...(this.#onRecovery ? { onRecovery: this.#onRecovery } : {}),
       },
       isolationLevel,
     );

@@ -94,6 +94,7 @@ export class TaskManager {
         checkRecord: backend.checkRecord?.bind(backend),
         partitionsFor,
         ...(this.#o.ctx.pauseGate ? { pauseGate: this.#o.ctx.pauseGate } : {}),
+        onRecovery: this.#o.ctx.onRecovery,
       });
       this.tasks.set(id, task);
       task.metrics.ownerThread = this.#o.threadIndex;
