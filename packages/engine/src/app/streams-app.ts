@@ -105,6 +105,8 @@ class StreamsAppImpl implements StreamsApp {
   /** The failed start or the fatal error that stopped this instance (app.status' lastFailure). */
   #lastFailure: LastFailure | null = null;
   #starting = false;
+  /** Ends the watch of the backend's health (Backend#health) at stop. */
+  #unwatch: () => void = () => {};
   #closing: Promise<void> | null = null;
   #failing: Promise<void> | null = null;
   readonly #configNotes: readonly ConfigNote[];
@@ -184,6 +186,7 @@ class StreamsAppImpl implements StreamsApp {
     for (const note of this.#configNotes) this.#logger.warn(noteFields(note), note.message);
     this.#lifecycle.transition('REBALANCING');
     this.#starting = true;
+    this.#unwatch = this.#waits.watch(this.#options.backend);
     try {
       await ensureTopics(
         this.#options.backend,
@@ -530,6 +533,7 @@ class StreamsAppImpl implements StreamsApp {
     for (const t of this.#threads) t.requestStop();
     await Promise.all(this.#threads.map((t) => t.stopped()));
     await this.#global?.stop();
+    this.#unwatch();
     this.#metrics.stopSampling();
   }
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Recovery } from '../api.js';
+import type { Backend, BackendHealth, Recovery } from '../api.js';
 import { kafkaTransientFailure } from '../backends/kafka/kafka-transient.js';
 import { BackendUnavailableError, UnknownTopicError } from '../errors.js';
+import { KafkaApiError, KafkaConnectionError } from '../backends/kafka/client/errors.js';
 import { backoffMs, transientFailureOf, WaitRegistry } from './waiting.js';
 import { createEmbeddedBackend } from '../backends/embedded/index.js';
 
@@ -106,6 +107,24 @@ describe('transient failures', () => {
       'NETWORK_EXCEPTION',
     ])
       expect(kafkaTransientFailure({ type, message: type }, servers)).not.toBeNull();
+    // The engine's own Kafka client (backends/kafka/client/errors.ts).
+    expect(
+      kafkaTransientFailure(
+        new KafkaConnectionError('127.0.0.1:9094', 'connect ECONNREFUSED 127.0.0.1:9094', {
+          code: 'ECONNREFUSED',
+        }),
+        servers,
+      ),
+    ).toEqual({ brokers: ['127.0.0.1:9094'], reason: 'connect ECONNREFUSED 127.0.0.1:9094' });
+    expect(
+      kafkaTransientFailure(new KafkaApiError('COORDINATOR_NOT_AVAILABLE', 15, true, 'x'), servers),
+    ).not.toBeNull();
+    expect(
+      kafkaTransientFailure(
+        new KafkaApiError('GROUP_AUTHORIZATION_FAILED', 30, false, 'x'),
+        servers,
+      ),
+    ).toBeNull();
     // Not transient: what waiting cannot fix.
     expect(
       kafkaTransientFailure(
@@ -141,5 +160,36 @@ describe('transient failures', () => {
     } finally {
       await backend.close();
     }
+  });
+});
+
+describe("the backend's health", () => {
+  it('counts as a waiter while it lists unreachable brokers, since the first was lost', () => {
+    const { waits, lines, recovered } = registry();
+    let listener: ((h: BackendHealth) => void) | null = null;
+    let health: BackendHealth = { unreachable: [] };
+    const backend = {
+      health: () => health,
+      onHealthChange: (l: (h: BackendHealth) => void) => {
+        listener = l;
+        return () => (listener = null);
+      },
+    } as unknown as Backend;
+    const unwatch = waits.watch(backend);
+    expect(waits.current()).toEqual([]);
+    health = { unreachable: [{ broker: 'b1:9092', since: 5_000, error: 'Closed connection' }] };
+    listener!(health);
+    expect(waits.current()).toEqual([
+      { kind: 'brokers', brokers: ['b1:9092'], since: 5_000, reason: 'Closed connection' },
+    ]);
+    health = { unreachable: [] };
+    listener!(health);
+    expect(waits.current()).toEqual([]);
+    expect(lines.map((l) => l.level)).toEqual(['warn', 'info']);
+    expect(recovered).toHaveLength(1);
+    listener!({ unreachable: [{ broker: 'b1:9092', since: 9_000, error: 'x' }] });
+    unwatch(); // the app stopped: it waits for nothing any more
+    expect(listener).toBeNull();
+    expect(waits.current()).toEqual([]);
   });
 });

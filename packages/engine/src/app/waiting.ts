@@ -2,7 +2,14 @@
 // through Backend#transientFailure), how long to wait before the next attempt (Kafka's clients'
 // reconnect backoff), and the application's record of who waits for which brokers since when —
 // app.status' `waitingFor`, one WARN when an outage begins and one INFO when it is over.
-import type { Backend, EngineLogger, Recovery, TransientFailure, WaitingFor } from '../api.js';
+import type {
+  Backend,
+  BackendHealth,
+  EngineLogger,
+  Recovery,
+  TransientFailure,
+  WaitingFor,
+} from '../api.js';
 import { BackendUnavailableError } from '../errors.js';
 
 /**
@@ -80,6 +87,9 @@ export const STANDALONE_WAITER: Waiter = waiterOf(
   () => {},
 );
 
+/** The name under which the backend's health (Backend#health) waits. */
+const BACKEND_WAITER = 'backend';
+
 interface Outage {
   brokers: Set<string>;
   since: number;
@@ -110,12 +120,38 @@ export class WaitRegistry {
     );
   }
 
-  /** `name` cannot reach the backend (again). */
-  enter(name: string, failure: TransientFailure, now = Date.now()): void {
+  /**
+   * The backend's own view of what it cannot reach (Backend#health: its clients keep retrying a
+   * lost connection themselves, so a stream thread may never see an error): while it lists
+   * unreachable brokers it counts as a waiter, since the first one was lost. Returns the
+   * unsubscription; a backend without health() has nothing to watch.
+   */
+  watch(backend: Backend): () => void {
+    if (backend.health === undefined || backend.onHealthChange === undefined) return () => {};
+    const apply = (health: BackendHealth): void => {
+      const down = health.unreachable;
+      if (down.length === 0) return this.leave(BACKEND_WAITER);
+      this.enter(
+        BACKEND_WAITER,
+        { brokers: down.map((d) => d.broker), reason: down[0]!.error },
+        Date.now(),
+        Math.min(...down.map((d) => d.since)),
+      );
+    };
+    apply(backend.health());
+    const off = backend.onHealthChange(apply);
+    return () => {
+      off();
+      this.forget(BACKEND_WAITER);
+    };
+  }
+
+  /** `name` cannot reach the backend (again), since `since` (default: now). */
+  enter(name: string, failure: TransientFailure, now = Date.now(), since = now): void {
     const known = this.#waiting.get(name);
-    this.#waiting.set(name, { failure, since: known?.since ?? now });
+    this.#waiting.set(name, { failure, since: Math.min(known?.since ?? since, since) });
     if (this.#outage === null) {
-      this.#outage = { brokers: new Set(failure.brokers), since: now, reason: failure.reason };
+      this.#outage = { brokers: new Set(failure.brokers), since, reason: failure.reason };
       this.logger.warn(
         {
           applicationId: this.applicationId,
@@ -128,6 +164,7 @@ export class WaitRegistry {
     } else {
       for (const b of failure.brokers) this.#outage.brokers.add(b);
       this.#outage.reason = failure.reason;
+      this.#outage.since = Math.min(this.#outage.since, since);
     }
   }
 

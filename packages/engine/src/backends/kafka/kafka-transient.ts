@@ -2,13 +2,17 @@
 // cannot be reached now and the same call may succeed once it is back — what Kafka's Java clients
 // treat as retriable and keep retrying (reconnect.backoff.ms): a connection refused, reset or
 // closed, a request timeout, a leader or coordinator not available or moving. The engine waits
-// such failures out (app/waiting.ts) instead of failing the application. Errors are recognised by
-// kafkajs' error names and Kafka's error types (both kafkajs' and Java's spellings, so the
-// project's own client can throw either), under kafkajs' retry wrappers.
+// such failures out (app/waiting.ts) instead of failing the application. The backend's own client
+// retries a lost connection without limit (client/cluster.ts), so these reach the engine only
+// where a call has a deadline (admin calls: default.api.timeout.ms). Errors are recognised by
+// name (the client's, and kafkajs' under its retry wrappers) and by Kafka's error types, in Java's
+// and kafkajs' spellings.
 import type { TransientFailure } from '../../api.js';
 
-/** kafkajs errors that mean "not reachable now". */
+/** The client's (client/errors.ts) and kafkajs' errors that mean "not reachable now". */
 const TRANSIENT_NAMES = new Set([
+  'KafkaConnectionError',
+  'KafkaRequestTimeoutError',
   'KafkaJSConnectionError',
   'KafkaJSConnectionClosedError',
   'KafkaJSRequestTimeoutError',

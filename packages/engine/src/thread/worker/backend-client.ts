@@ -20,9 +20,11 @@ import type {
   TopicPartition,
   TransactionalProducer,
   FetchManyOptions,
+  TransientFailure,
   WorkerClientsInit,
 } from '../../api.js';
 import { openWorkerClients, type WorkerClients } from '../../backends/kafka/worker-clients.js';
+import { kafkaTransientFailure } from '../../backends/kafka/kafka-transient.js';
 import { UnknownTopicError } from '../../errors.js';
 import { BatchProducer } from './batch-producer.js';
 import { PortCalls } from './port-calls.js';
@@ -40,6 +42,7 @@ export class BackendClient implements Backend {
   readonly #groups: RemoteGroups;
   /** The thread's own Kafka clients (produce, fetch), when the backend gave their settings. */
   readonly #own: WorkerClients | null;
+  readonly #bootstrapServers: string[];
   #nextProducer = 1;
   #closed = false;
 
@@ -54,6 +57,7 @@ export class BackendClient implements Backend {
     this.#fetches = new RemoteFetch(this.#calls, kind === 'embedded');
     this.#producer = new BatchProducer(this.#calls);
     this.#groups = new RemoteGroups(this.#calls);
+    this.#bootstrapServers = clients?.bootstrapServers ?? [];
     this.#own = clients
       ? openWorkerClients(
           clients,
@@ -68,6 +72,14 @@ export class BackendClient implements Backend {
               .catch(() => {}),
         )
       : null;
+  }
+
+  /**
+   * The thread's own Kafka clients' transient errors (kafka-transient.ts); the main thread's
+   * arrive as BackendUnavailableError already (port-calls.ts).
+   */
+  transientFailure(error: unknown): TransientFailure | null {
+    return this.#own === null ? null : kafkaTransientFailure(error, this.#bootstrapServers);
   }
 
   /**
