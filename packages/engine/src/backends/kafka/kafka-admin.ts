@@ -4,7 +4,7 @@
 // is retried through what a retry can fix (client/cluster.ts `retrying`): a lost connection, a
 // leader still being elected.
 import type { KafkaCluster } from './client/cluster.js';
-import type { KafkaApiError } from './client/errors.js';
+import { errorType, KafkaConnectionError, type KafkaApiError } from './client/errors.js';
 import { protocolError } from './client/protocol.js';
 
 /** ListOffsets' special timestamps. */
@@ -106,6 +106,25 @@ export async function topicConfig(
  * request per leader; partition → offset (-1 when no record is at or after the timestamp).
  * Throws UNKNOWN_TOPIC_OR_PARTITION / LEADER_NOT_AVAILABLE (retriable) while leaders are missing.
  */
+/**
+ * ListOffsets errors that pass once leaders are elected or metadata travels (KRaft), as Java's
+ * consumer retries them. OFFSET_NOT_AVAILABLE: a new leader's high watermark has not caught up
+ * after an election (seen when a partition leader is killed on a 3-broker cluster).
+ */
+const LIST_OFFSETS_TRANSIENT = new Set([
+  'NOT_LEADER_OR_FOLLOWER',
+  'LEADER_NOT_AVAILABLE',
+  'UNKNOWN_TOPIC_OR_PARTITION',
+  'UNKNOWN_LEADER_EPOCH',
+  'FENCED_LEADER_EPOCH',
+  'OFFSET_NOT_AVAILABLE',
+]);
+
+/** Whether a failed `listOffsets` is worth another attempt (a lost connection or a moving leader). */
+export function listOffsetsRetriable(e: unknown): boolean {
+  return e instanceof KafkaConnectionError || LIST_OFFSETS_TRANSIENT.has(errorType(e) ?? '');
+}
+
 export async function listOffsets(
   cluster: KafkaCluster,
   topic: string,

@@ -39,6 +39,7 @@ import {
   EARLIEST,
   LATEST,
   listOffsets,
+  listOffsetsRetriable,
   listTopicNames,
   topicConfig,
 } from './kafka-admin.js';
@@ -82,15 +83,6 @@ const COORDINATOR_MOVED = new Set([
 ]);
 /** Retried at the group coordinator besides its moves: a transaction's offsets still pending. */
 const COORDINATOR_WAIT = new Set([...COORDINATOR_MOVED, 'UNSTABLE_OFFSET_COMMIT']);
-
-/** Transient while a new topic's leaders are elected or metadata travels (KRaft). */
-const LEADER_MOVED = new Set([
-  'NOT_LEADER_OR_FOLLOWER',
-  'LEADER_NOT_AVAILABLE',
-  'UNKNOWN_TOPIC_OR_PARTITION',
-  'UNKNOWN_LEADER_EPOCH',
-  'FENCED_LEADER_EPOCH',
-]);
 
 /** default.api.timeout.ms (60 s): how long an admin call waits out an unreachable cluster. */
 const ADMIN_DEADLINE_MS = 60_000;
@@ -333,7 +325,7 @@ class KafkaClientBackend implements KafkaBackend {
       {
         maxAttempts: 30,
         deadline: Date.now() + deadlineMs,
-        retriable: (e) => e instanceof KafkaConnectionError || LEADER_MOVED.has(errorType(e) ?? ''),
+        retriable: listOffsetsRetriable,
       },
     );
   }

@@ -18,9 +18,8 @@ import type {
 } from '../../api.js';
 import { UnknownTopicError } from '../../errors.js';
 import { KafkaCluster } from './client/cluster.js';
-import { KafkaConnectionError, errorType } from './client/errors.js';
 import { HealthTracker } from './client/health.js';
-import { EARLIEST, LATEST, listOffsets } from './kafka-admin.js';
+import { EARLIEST, LATEST, listOffsets, listOffsetsRetriable } from './kafka-admin.js';
 import { KafkaFetcher } from './kafka-fetch.js';
 import { idempotentProducer } from './kafka-produce.js';
 
@@ -44,14 +43,6 @@ function tlsOf(init: WorkerClientsInit): TlsConnectionOptions | undefined {
     (out as Record<string, unknown>)[k] = Array.isArray(v) ? v.map(asBuffer) : asBuffer(v);
   return out;
 }
-
-const LEADER_MOVED = new Set([
-  'NOT_LEADER_OR_FOLLOWER',
-  'LEADER_NOT_AVAILABLE',
-  'UNKNOWN_TOPIC_OR_PARTITION',
-  'UNKNOWN_LEADER_EPOCH',
-  'FENCED_LEADER_EPOCH',
-]);
 
 /**
  * Opens the thread's clients (connections are made on first use). `partitionsOf` asks the main
@@ -88,7 +79,7 @@ export function openWorkerClients(
       () => listOffsets(consumerCluster, topic, at),
       {
         maxAttempts: 30,
-        retriable: (e) => e instanceof KafkaConnectionError || LEADER_MOVED.has(errorType(e) ?? ''),
+        retriable: listOffsetsRetriable,
       },
     );
   const fetcher = new KafkaFetcher(consumerCluster, async (topic, partition) => {
