@@ -37,8 +37,8 @@
 // source topic is loaded in each child before its timed run; no plain loop runs there.
 //
 // --idle-ms N waits N ms before each configuration's runs: the pool's workers then sit idle that
-// long before the 2-thread runs take them, as between two deploys (docs/BENCHMARKS.md, "Idle
-// workers ran at half speed"). A case may be named twice (`streamprocesswithsink
+// long before the 2-thread runs take them, as between two deploys (commit bf799d2
+// measured it). A case may be named twice (`streamprocesswithsink
 // streamprocesswithsink`): the second one's 2-thread runs then take the first one's workers.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

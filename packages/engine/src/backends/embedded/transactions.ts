@@ -3,7 +3,7 @@
 // and rejoins) and other log errors translated as elsewhere in this adapter.
 import type { Log } from '@streamwright/log';
 // From log/reader, not the log's index: this module is in a worker's graph (the whole log costs a
-// worker ≈ 40 ms of CPU to load; docs/BENCHMARKS.md, "Worker start-up").
+// worker ≈ 40 ms of CPU to load; measured in 3c83d33).
 import { isLogError, LogErrorCode } from '@streamwright/log/reader';
 import type { ProduceRecord, TransactionalProducer } from '../../api.js';
 import { ProducerFencedError } from '../../errors.js';

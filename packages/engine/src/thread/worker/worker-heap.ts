@@ -1,6 +1,6 @@
 // V8's memory reducer shrinks an isolate's heap once it has been quiet for about 8 s (few
 // allocations, no JS calls). That is costly for a stream-thread worker: one that sat idle for 15 s
-// or more (in the worker pool between apps; docs/BENCHMARKS.md, "Idle workers ran at half speed")
+// or more (in the worker pool between apps; measured in bf799d2: `git show bf799d2`)
 // then processed every later record at up to twice the CPU (850–1450 against 450–700 ns per record
 // on the sink path), for as long as it lived, while its GC pauses stayed the same. So stream-thread
 // workers are spawned without one, as a JVM's heap is not shrunk behind a Kafka Streams app's back
