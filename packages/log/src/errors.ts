@@ -47,12 +47,19 @@ export class LogError extends Error {
   constructor(
     code: LogErrorCode,
     message: string,
-    details: { file?: string; offset?: number; position?: number; cause?: unknown } = {},
+    details: {
+      file?: string;
+      offset?: number;
+      position?: number;
+      cause?: unknown;
+      /** Overrides the code's default (a full disk is retriable, other storage errors are not). */
+      retriable?: boolean;
+    } = {},
   ) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'LogError';
     this.code = code;
-    this.retriable = RETRIABLE.has(code);
+    this.retriable = details.retriable ?? RETRIABLE.has(code);
     if (details.file !== undefined) this.file = details.file;
     if (details.offset !== undefined) this.offset = details.offset;
     if (details.position !== undefined) this.position = details.position;

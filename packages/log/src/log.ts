@@ -85,6 +85,19 @@ export class Log {
     });
   }
 
+  private readonly lastWarned = new Map<string, number>();
+
+  /** A background job failed: a WARN, at most one a minute per job (a full disk fails each tick). */
+  private warnThrottled(job: string, err: unknown): void {
+    const now = Date.now();
+    if (now - (this.lastWarned.get(job) ?? -Infinity) < 60_000) return;
+    this.lastWarned.set(job, now);
+    this.warn(
+      `log ${job} failed (retried on its timer): ${(err as Error)?.message ?? String(err)}`,
+      err,
+    );
+  }
+
   /** @internal */
   warn(message: string, err?: unknown): void {
     this.logger?.warn(err === undefined ? {} : { err }, message);
@@ -124,16 +137,26 @@ export class Log {
   }
 
   private startTimers(opts: LogOptions): void {
-    const every = (ms: number, fn: () => unknown): void => {
+    const every = (ms: number, what: string, fn: () => unknown): void => {
+      const failed = (err: unknown): void => this.warnThrottled(what, err);
       const t = setInterval(() => {
-        if (!this.closed) void Promise.resolve(fn()).catch(() => undefined);
+        if (this.closed) return;
+        // A job may throw synchronously (a checkpoint on a full disk) or reject: either is
+        // reported, and the next tick tries again; neither may reach the process.
+        try {
+          void Promise.resolve(fn()).catch(failed);
+        } catch (err) {
+          failed(err);
+        }
       }, ms);
       t.unref();
       this.timers.push(t);
     };
-    every(opts.retentionCheckIntervalMs ?? 300_000, () => this.runRetention());
-    every(opts.checkpointIntervalMs ?? 10_000, () => this.writeCheckpoints());
-    every(opts.cleanerBackoffMs ?? 15_000, () => this.maintenanceHooks.forEach((h) => h()));
+    every(opts.retentionCheckIntervalMs ?? 300_000, 'retention', () => this.runRetention());
+    every(opts.checkpointIntervalMs ?? 10_000, 'checkpoint', () => this.writeCheckpoints());
+    every(opts.cleanerBackoffMs ?? 15_000, 'cleaner', () =>
+      this.maintenanceHooks.forEach((h) => h()),
+    );
   }
 
   /** Background jobs registered by other modules (the cleaner). */
@@ -466,9 +489,12 @@ export class Log {
     this.closed = true;
     const parts = this.topics.all();
     for (const p of parts) if (p.cleaning) await p.cleaning.catch(() => undefined);
-    await Promise.all(parts.map((p) => p.close()));
-    this.writeCheckpoints();
-    this.releaseLock();
+    try {
+      await Promise.all(parts.map((p) => p.close()));
+      this.writeCheckpoints();
+    } finally {
+      this.releaseLock(); // even when a full disk refused the last checkpoint
+    }
   }
 }
 

@@ -28,6 +28,9 @@ export interface FlushPolicy {
 /** With a count policy but no time bound, acks still complete within this time. */
 export const COUNT_POLICY_MAX_WAIT_MS = 1000;
 
+/** How long a flush a full disk refused waits before it is tried again. */
+const RETRY_AFTER_MS = 500;
+
 export class Flusher implements TimedFlush {
   /** Messages appended and not yet durable. */
   private unflushed = 0;
@@ -42,6 +45,8 @@ export class Flusher implements TimedFlush {
   private running: Promise<void> | null = null;
   private waiters: { offset: number; resolve: () => void; reject: (e: unknown) => void }[] = [];
   private failure: LogError | null = null;
+  /** After a flush a full disk refused: no new attempt before this time (performance.now()). */
+  private retryAt = 0;
   durableOffset: number;
 
   constructor(
@@ -87,6 +92,10 @@ export class Flusher implements TimedFlush {
   /** Flushes now if the policy says so, else tells the Log's flush rounds when it will. */
   private schedule(): void {
     if (this.pendingHead === this.pendingEnds.length || this.failure) return;
+    if (performance.now() < this.retryAt) {
+      this.rounds.at(this, this.retryAt); // after a refused flush, not in a tight loop
+      return;
+    }
     const due =
       Math.max(this.pendingAt[this.pendingHead]!, this.lastTimedFlushAt) +
       this.interval() -
@@ -130,7 +139,12 @@ export class Flusher implements TimedFlush {
       try {
         end = await this.target.sync();
       } catch (err) {
-        this.fail(storageError('fsync', err));
+        // A full disk refused the index writes before any fsync: this flush fails, the next may
+        // succeed. A failed fsync is never retried (the page cache may have dropped the data).
+        if (err instanceof LogError && err.retriable) {
+          this.retryAt = performance.now() + RETRY_AFTER_MS;
+          this.rejectWaiters(err);
+        } else this.fail(storageError('fsync', err));
         return;
       }
       this.advance(end);
@@ -167,6 +181,10 @@ export class Flusher implements TimedFlush {
 
   private fail(err: LogError): void {
     this.failure = err;
+    this.rejectWaiters(err);
+  }
+
+  private rejectWaiters(err: LogError): void {
     for (const w of this.waiters) w.reject(err);
     this.waiters = [];
   }

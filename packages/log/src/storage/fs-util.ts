@@ -55,14 +55,20 @@ export function fsyncDirSync(dir: string): void {
 /** Replaces `file` atomically and durably: write a temp file, fsync, rename, fsync the dir. */
 export function writeFileAtomicSync(file: string, data: string | Uint8Array): void {
   const tmp = `${file}.tmp`;
-  const fd = fs.openSync(tmp, 'w');
   try {
-    writeAllSync(fd, typeof data === 'string' ? Buffer.from(data) : data, 0);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
+    const fd = fs.openSync(tmp, 'w');
+    try {
+      writeAllSync(fd, typeof data === 'string' ? Buffer.from(data) : data, 0);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    // A full disk (say) leaves the old file in place, and no half-written temp file beside it.
+    fs.rmSync(tmp, { force: true });
+    throw err;
   }
-  fs.renameSync(tmp, file);
   fsyncDirSync(path.dirname(file));
 }
 

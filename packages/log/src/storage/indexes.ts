@@ -85,8 +85,14 @@ abstract class FileIndex {
 
   /** Called after an entry was added in memory. */
   protected appended(): void {
-    if (this.fd !== null && this.entries.count - this.written >= MAX_UNWRITTEN_ENTRIES)
-      this.writePending();
+    if (this.fd !== null && this.entries.count - this.written >= MAX_UNWRITTEN_ENTRIES) {
+      try {
+        this.writePending();
+      } catch {
+        // An early write only (a full disk, say): the entries stay in memory and go out with the
+        // next flush, which reports a failure to the appends waiting on it.
+      }
+    }
   }
 
   /** Writes the entries still only in memory to the open file, with one write. */

@@ -22,7 +22,7 @@ import { segmentsToDelete } from './retention.js';
 import { openSegments, swapInCleaned } from './partition-files.js';
 import { Segment, type RecoveryEvent } from './segment.js';
 import { waitUntil } from './wait-until.js';
-import { WriteQueue } from './write-queue.js';
+import { isOutOfSpace, outOfSpace, WriteQueue } from './write-queue.js';
 import { findOffsetForTimestamp } from './timestamp-lookup.js';
 import { TxnIndex } from './txn-index.js';
 import { readSegments } from './segment-reads.js';
@@ -170,42 +170,57 @@ export class PartitionLog {
     let runStart = 0;
     let run: BatchAt[] = [];
     let records = 0;
-    for (const b of batches) {
-      const h = b.header;
-      const pending = b.position - runStart;
-      if (this.active.isFullFor(pending, h, run[0]?.header.maxTimestamp, next, cfg)) {
-        if (run.length > 0) this.appendRun(buf, runStart, b.position, run);
-        this.roll();
-        runStart = b.position;
-        run = [];
+    const started: number[] = [];
+    try {
+      for (const b of batches) {
+        const h = b.header;
+        const pending = b.position - runStart;
+        if (this.active.isFullFor(pending, h, run[0]?.header.maxTimestamp, next, cfg)) {
+          if (run.length > 0) this.appendRun(buf, runStart, b.position, run);
+          this.roll();
+          runStart = b.position;
+          run = [];
+        }
+        setBaseOffset(buf.subarray(b.position), next);
+        h.baseOffset = next;
+        if (logAppendTime >= 0 && (h.attributes & 0x20) === 0) {
+          setLogAppendTime(buf.subarray(b.position, b.position + h.sizeInBytes), logAppendTime);
+          h.maxTimestamp = logAppendTime;
+          h.attributes |= 0x08;
+        }
+        if ((h.attributes & 0x30) === 0x10 && !this.txns.ongoing.has(h.producerId)) {
+          this.txns.ongoing.set(h.producerId, next);
+          started.push(h.producerId);
+        }
+        run.push(b);
+        records += h.recordCount;
+        next = lastOffsetOf(h) + 1;
       }
-      setBaseOffset(buf.subarray(b.position), next);
-      h.baseOffset = next;
-      if (logAppendTime >= 0 && (h.attributes & 0x20) === 0) {
-        setLogAppendTime(buf.subarray(b.position, b.position + h.sizeInBytes), logAppendTime);
-        h.maxTimestamp = logAppendTime;
-        h.attributes |= 0x08;
-      }
-      if ((h.attributes & 0x30) === 0x10 && !this.txns.ongoing.has(h.producerId))
-        this.txns.ongoing.set(h.producerId, next);
-      run.push(b);
-      records += h.recordCount;
-      next = lastOffsetOf(h) + 1;
+      const last = batches[batches.length - 1]!;
+      this.appendRun(buf, runStart, last.position + last.header.sizeInBytes, run);
+    } catch (err) {
+      // A refused write (a full disk) appended nothing of its run: transactions it would have
+      // started did not start, and what earlier runs appended is flushed as usual.
+      for (const pid of started)
+        if ((this.txns.ongoing.get(pid) ?? -1) >= this.logEndOffset) this.txns.ongoing.delete(pid);
+      if (this.logEndOffset > first) this.flusher.noteAppend(0);
+      throw err;
     }
-    const last = batches[batches.length - 1]!;
-    this.appendRun(buf, runStart, last.position + last.header.sizeInBytes, run);
     this.flusher.noteAppend(records);
     return { baseOffset: first, lastOffset: next - 1, logAppendTime };
   }
 
+  /** Writes one run of batches to the active segment, then counts it (nothing, if the write fails). */
   private appendRun(buf: Buffer, start: number, end: number, run: readonly BatchAt[]): void {
     const seg = this.active;
-    seg.appendRun(start, end, run);
-    this.writes.push(
+    const position = seg.size;
+    this.writes.write(
       seg,
       start === 0 && end === buf.length ? buf : buf.subarray(start, end),
-      seg.nextOffset,
+      position,
     );
+    seg.appendRun(start, end, run);
+    this.writes.wrote(seg, seg.size, seg.nextOffset);
   }
 
   /** The offset after the last record in the files (readers never go past it). */
@@ -265,7 +280,13 @@ export class PartitionLog {
    */
   private async sync(): Promise<number> {
     this.writes.check();
-    this.active.writeIndexes();
+    try {
+      this.active.writeIndexes();
+    } catch (err) {
+      // Index entries stay in memory until written: a full disk fails this flush, not the log.
+      if (isOutOfSpace(err)) throw outOfSpace(this.active.index.file, err as Error);
+      throw err;
+    }
     const segs = [...this.dirty, this.active];
     this.dirty.clear();
     const dir = this.dirNeedsSync;

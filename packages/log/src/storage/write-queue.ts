@@ -17,28 +17,40 @@ export class WriteQueue {
   constructor(public writtenOffset: number) {}
 
   /**
-   * Writes `data` at the end of `segment` (its bytes were counted in `segment.size` already). The
-   * caller may reuse `data` once this returns. A failed write fails the queue: the flush and the
-   * acknowledgements waiting on it see the error.
+   * Writes `data` at `position` of `segment` (the segment's end, before the append is counted).
+   * The caller may reuse `data` once this returns. A disk that is full (ENOSPC, EDQUOT) refuses the
+   * write cleanly: whatever part of it landed is cut off again and a retriable error is thrown with
+   * nothing appended, so the partition takes appends again once space returns. Any other failed
+   * write fails the queue: the flush and the acknowledgements waiting on it see the error.
    */
-  push(segment: Segment, data: Uint8Array, end: number): void {
+  write(segment: Segment, data: Uint8Array, position: number): void {
     if (this.failure) throw this.failure;
-    const position = segment.size - data.length;
     // Deleted (retention, topic deletion) before its write: nothing left to write it to.
-    if (segment.acquire()) {
-      try {
-        let n = 0;
-        while (n < data.length)
-          n += fs.writeSync(segment.fd, data, n, data.length - n, position + n);
-      } catch (err) {
-        this.fail(err as Error);
-        return;
-      } finally {
-        segment.release();
+    if (!segment.acquire()) return;
+    try {
+      let n = 0;
+      while (n < data.length) n += fs.writeSync(segment.fd, data, n, data.length - n, position + n);
+    } catch (err) {
+      if (isOutOfSpace(err)) {
+        try {
+          fs.ftruncateSync(segment.fd, position);
+        } catch (cut) {
+          this.fail(cut as Error);
+          throw this.failure!;
+        }
+        throw outOfSpace(segment.logFile, err as Error);
       }
-      // Only now, at a batch boundary, do readers see the new bytes.
-      segment.writtenSize = position + data.length;
+      this.fail(err as Error);
+      throw this.failure!;
+    } finally {
+      segment.release();
     }
+  }
+
+  /** Marks the bytes up to `size` of `segment`, and the offsets below `end`, as in the files. */
+  wrote(segment: Segment, size: number, end: number): void {
+    // Only now, at a batch boundary, do readers see the new bytes.
+    segment.writtenSize = size;
     this.writtenOffset = end;
   }
 
@@ -59,4 +71,19 @@ export class WriteQueue {
       { cause },
     );
   }
+}
+
+/** A write refused because the file system is full (or the user's quota is used up). */
+export function isOutOfSpace(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}
+
+/** The retriable KAFKA_STORAGE_ERROR of a full disk, naming the file and the cause. */
+export function outOfSpace(file: string, cause: Error): LogError {
+  return new LogError(
+    LogErrorCode.KAFKA_STORAGE_ERROR,
+    `no space left on the device for ${file} (${(cause as NodeJS.ErrnoException).code ?? cause.message}): nothing was appended; free space and retry`,
+    { cause, retriable: true },
+  );
 }
