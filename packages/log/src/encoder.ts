@@ -10,3 +10,5 @@ export {
   type PartitionAppended,
   type ProducerTopicMetadata,
 } from './batch-encoder.js';
+// Kafka's partitioning function, the one implementation in the project (the engine re-exports it).
+export { murmur2, toPositive } from './partitioner.js';
