@@ -38,7 +38,7 @@ import { SegmentedSessionStore } from '../state/session-store.js';
 import type { TaskStateStore } from '../state/task-store.js';
 import { SegmentedWindowStore } from '../state/window-store.js';
 import { tapSubtopologies } from './record-tap.js';
-import { debugSubtopologies } from '../debug/debug-tap.js';
+import { observeSubtopologies } from '../processor/observe-processors.js';
 import { ensureTopics } from './topics.js';
 import { configNotes, noteFields } from './config-report.js';
 import { refuseUnsupported, workerModuleOf } from './start-checks.js';
@@ -134,7 +134,7 @@ class StreamsAppImpl implements StreamsApp {
     const compiled = compilePlan(plan, registries);
     this.#configNotes = configNotes(this.#config.streams, options.backend);
     const tapped = options.recordTap ? tapSubtopologies(compiled, options.recordTap) : compiled;
-    this.#compiled = options.debugger ? debugSubtopologies(tapped, options.debugger) : tapped;
+    this.#compiled = options.debugger ? observeSubtopologies(tapped, options.debugger) : tapped;
     const nodeModelIds: Record<string, string> = {};
     for (const [modelId, names] of Object.entries(plan.nodeNames))
       for (const n of names) nodeModelIds[n] = modelId;
