@@ -31,6 +31,8 @@ if (!existsSync(fileURLToPath(dist))) {
   process.exit(1);
 }
 const engine = await import(dist.href);
+// As the runtime does: stream-thread workers without V8's memory reducer (the figures of record).
+if (process.env.STREAMWRIGHT_WORKER_MEMORY_REDUCER !== 'on') engine.disableWorkerMemoryReducer();
 const { values } = parseArgs({
   options: {
     records: { type: 'string', default: '1000000' },

@@ -22,6 +22,8 @@ if (!existsSync(fileURLToPath(dist))) {
   process.exit(1);
 }
 const engine = await import(dist.href);
+// As the runtime does: stream-thread workers without V8's memory reducer (the figures of record).
+if (process.env.STREAMWRIGHT_WORKER_MEMORY_REDUCER !== 'on') engine.disableWorkerMemoryReducer();
 const workerModule = new URL('./bench-functions.mjs', import.meta.url).href;
 const { functions, progressTotal, resetThreadStats } = await import(workerModule);
 const { median } = await import('./report.mjs');

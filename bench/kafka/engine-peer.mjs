@@ -35,6 +35,8 @@ if (!existsSync(fileURLToPath(new URL('backends/kafka/index.js', dist)))) {
 }
 const args = parseArgs(process.argv.slice(2));
 const engine = await import(new URL('index.js', dist).href);
+// As the runtime does: stream-thread workers without V8's memory reducer (the figures of record).
+if (process.env.STREAMWRIGHT_WORKER_MEMORY_REDUCER !== 'on') engine.disableWorkerMemoryReducer();
 const { createKafkaBackend } = await import(new URL('backends/kafka/index.js', dist).href);
 const workerModule = new URL('../engine/bench-functions.mjs', import.meta.url).href;
 const { functions, progressTotal, PROGRESS_CHUNK } = await import(workerModule);

@@ -39,6 +39,8 @@ if (!existsSync(fileURLToPath(new URL('backends/kafka/index.js', dist)))) {
   process.exit(1);
 }
 const engine = await import(new URL('index.js', dist).href);
+// As the runtime does: stream-thread workers without V8's memory reducer (the figures of record).
+if (process.env.STREAMWRIGHT_WORKER_MEMORY_REDUCER !== 'on') engine.disableWorkerMemoryReducer();
 const { createKafkaBackend } = await import(new URL('backends/kafka/index.js', dist).href);
 const { Kafka, logLevel } = createRequire(
   fileURLToPath(new URL('../../packages/engine/package.json', import.meta.url)),

@@ -7,6 +7,7 @@ import { assertSafeBinding } from './http/security.js';
 import type { CodeRegistry } from './service/code-module.js';
 import type { BackendChoice } from './service/data-dir.js';
 import { RuntimeService } from './service/runtime-service.js';
+import { applyWorkerHeapSetting } from './worker-heaps.js';
 
 export interface RuntimeOptions {
   dataDir: string;
@@ -42,6 +43,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const token = options.token ?? null;
   // Checked before anything opens, so a refused binding leaves no backend or app behind.
   assertSafeBinding(host, token);
+  applyWorkerHeapSetting();
   const service = await RuntimeService.open({
     dataDir,
     logger: options.logger,

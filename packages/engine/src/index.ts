@@ -31,6 +31,10 @@ export {
   workerPoolStats,
 } from './thread/worker/worker-pool.js';
 export type { WorkerPoolOptions, WorkerPoolStats } from './thread/worker/worker-pool.js';
+export {
+  disableWorkerMemoryReducer,
+  workerMemoryReducerDisabled,
+} from './thread/worker/worker-heap.js';
 export { AppDebugger, STATE_ENTRIES, TRACE_LIMIT } from './debug/app-debugger.js';
 export type {
   Breakpoint,

@@ -28,7 +28,6 @@ import type { JoinGate } from './join-gate.js';
 import type { WireError } from './protocol.js';
 import { serveSlots } from './slot-channel.js';
 import { workerPool } from './worker-pool.js';
-import { prepareWorkerHeaps } from './worker-heap.js';
 import type { ThreadCommand, ThreadEvent, WorkerInit } from './worker-messages.js';
 
 export interface WorkerStreamThreadContext {
@@ -391,7 +390,6 @@ function workerKey(workerModule: string | null): string {
  * condition so workspace packages resolve to their sources as they do in vitest.
  */
 function spawnStreamWorker(init: WorkerInit, transferList: WorkerInit['backendPort'][]): Worker {
-  prepareWorkerHeaps();
   const here = import.meta.url;
   const options = {
     workerData: init,
