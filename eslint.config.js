@@ -1,7 +1,8 @@
 // One lint setup for the whole workspace. The dependency direction of the architecture is
 // enforced here: web → (codegen →) topology-model (+ a type-only import of the runtime router),
-// runtime → engine → (topology-model, log), and nothing imports apps/ — neither packages nor the
-// examples, e2e tests and benchmarks, which use the packages as their users do. The log is the
+// runtime → engine → (topology-model, log), runtime → kafka-listener → (log, kafka-protocol), and
+// nothing imports apps/ — neither packages nor the examples, e2e tests and benchmarks, which use
+// the packages as their users do. The log is the
 // bottom layer: it depends on no other package of ours.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -79,6 +80,18 @@ export default tseslint.config(
     files: ['packages/kafka-protocol/**/*.{ts,mjs}'],
     rules: layer([
       '@streamwright/log',
+      '@streamwright/codegen',
+      '@streamwright/topology-model',
+      '@streamwright/engine',
+      '@streamwright/runtime',
+      '@streamwright/web',
+      'react',
+    ]),
+  },
+  {
+    // The Kafka listener serves the log over the protocol layer: those two, nothing above them.
+    files: ['packages/kafka-listener/**/*.ts'],
+    rules: layer([
       '@streamwright/codegen',
       '@streamwright/topology-model',
       '@streamwright/engine',

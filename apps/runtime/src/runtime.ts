@@ -1,6 +1,9 @@
 // A whole runtime: the service (backend, app, saved deployment) behind the HTTP server.
 import { resolve } from 'node:path';
-import { drainWorkerPool } from '@streamwright/engine';
+import { join } from 'node:path';
+import { drainWorkerPool, type EmbeddedBackend } from '@streamwright/engine';
+import { startKafkaListener, type KafkaListener } from '@streamwright/kafka-listener';
+import type { KafkaListenerChoice } from './cli/kafka-listener-flags.js';
 import type { Logger } from 'pino';
 import { startServer, type RunningServer } from './http/server.js';
 import { assertSafeBinding } from './http/security.js';
@@ -26,6 +29,8 @@ export interface RuntimeOptions {
   backend?: BackendChoice;
   /** See ServerOptions.logListening. */
   logListening?: boolean;
+  /** Serve the embedded log over the Kafka protocol (`serve --kafka-listener`). */
+  kafkaListener?: KafkaListenerChoice;
 }
 
 export interface Runtime {
@@ -33,6 +38,8 @@ export interface Runtime {
   port: number;
   dataDir: string;
   service: RuntimeService;
+  /** The Kafka-protocol listener, when started. */
+  kafkaListener: KafkaListener | null;
   /** Graceful: stop accepting, end subscriptions, close the app (commit, stores), close the backend. */
   close(): Promise<void>;
 }
@@ -51,9 +58,26 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     ...(options.backend ? { backend: options.backend } : {}),
   });
   let server: RunningServer;
+  let kafkaListener: KafkaListener | null = null;
   try {
     await service.resume();
     if (options.example) await service.deployExampleIfEmpty();
+    if (options.kafkaListener) {
+      const k = options.kafkaListener;
+      if (service.backend.kind !== 'embedded')
+        throw new Error('the Kafka listener serves the embedded log only');
+      kafkaListener = await startKafkaListener({
+        log: (service.backend as EmbeddedBackend).log,
+        host: k.host,
+        port: k.port,
+        ...(k.advertisedHost !== undefined ? { advertisedHost: k.advertisedHost } : {}),
+        ...(k.advertisedPort !== undefined ? { advertisedPort: k.advertisedPort } : {}),
+        ...(k.sasl ? { sasl: k.sasl } : {}),
+        autoCreateTopics: k.autoCreateTopics,
+        identityFile: join(dataDir, 'kafka-listener.json'),
+        logger: options.logger,
+      });
+    }
     server = await startServer({
       service,
       logger: options.logger,
@@ -66,6 +90,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       logListening: options.logListening,
     });
   } catch (error) {
+    await kafkaListener?.close();
     await service.close();
     throw error;
   }
@@ -79,8 +104,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     port: server.port,
     dataDir,
     service,
+    kafkaListener,
     close() {
       closing ??= (async () => {
+        await kafkaListener?.close();
         await server.close();
         await service.close();
         // The stream-thread workers the closed app left idle in the engine's pool end with it.

@@ -89,6 +89,26 @@ Examples:
       'SASL: read the password from this file (default: $STREAMWRIGHT_KAFKA_SASL_PASSWORD; never a flag)',
     )
     .option(
+      '--kafka-listener [host:port]',
+      'serve the embedded log over the Kafka protocol (default 127.0.0.1:9092; off unless given): Kafka clients, kcat and Kafka Streams connect to it',
+    )
+    .option(
+      '--kafka-advertised-listener <host:port>',
+      'with --kafka-listener: the address clients are told to connect to (required beyond loopback)',
+    )
+    .option(
+      '--kafka-listener-sasl-username <name>',
+      'with --kafka-listener: require SASL/PLAIN as this user (required beyond loopback)',
+    )
+    .option(
+      '--kafka-listener-password-file <file>',
+      'the SASL/PLAIN password of --kafka-listener-sasl-username (default: $STREAMWRIGHT_KAFKA_LISTENER_PASSWORD; never a flag)',
+    )
+    .option(
+      '--kafka-auto-create-topics',
+      "with --kafka-listener: create unknown topics a client's Metadata request names (Kafka's auto.create.topics.enable)",
+    )
+    .option(
       '-t, --token <token>',
       'require this token on every request (default: $STREAMWRIGHT_TOKEN)',
     )
@@ -122,6 +142,7 @@ Examples:
   $ streamwright serve --data-dir /tmp/sw --example
   $ STREAMWRIGHT_TOKEN=s3cret streamwright serve --host 0.0.0.0
   $ streamwright serve --processors ./processors.mjs   # exports { processors, functions }
+  $ streamwright serve --kafka-listener                # Kafka clients: bootstrap.servers=127.0.0.1:9092
   $ streamwright serve --backend kafka --bootstrap-servers 127.0.0.1:9092
     (several runtimes with the same application.id on one cluster share its tasks as one
     consumer group; each keeps its own --data-dir for local state)

@@ -6,8 +6,9 @@ import { loadCodeModule } from '../service/code-module.js';
 import type { BackendChoice } from '../service/data-dir.js';
 import { CliError } from './cli-error.js';
 import { anySecurityFlag, kafkaSecurity, type KafkaSecurityFlags } from './kafka-security.js';
+import { kafkaListenerChoice, type KafkaListenerFlags } from './kafka-listener-flags.js';
 
-export interface ServeOptions extends KafkaSecurityFlags {
+export interface ServeOptions extends KafkaSecurityFlags, KafkaListenerFlags {
   port: number;
   host: string;
   dataDir: string;
@@ -71,6 +72,7 @@ function listenError(error: unknown, options: ServeOptions): CliError | null {
 
 export async function runServe(options: ServeOptions): Promise<void> {
   const backend = backendChoice(options);
+  const kafkaListener = kafkaListenerChoice(options, backend.kind);
   let format;
   try {
     format = resolveLogFormat(options.logFormat);
@@ -101,6 +103,7 @@ export async function runServe(options: ServeOptions): Promise<void> {
     token: token === '' ? null : token,
     example: options.example,
     backend,
+    ...(kafkaListener ? { kafkaListener } : {}),
     // Readable logs mean a human at a terminal, who reads the URL in the lines below: a
     // `listening` log line would say it twice. JSON logs keep it for the machines reading them.
     logListening: format === 'json',
@@ -119,6 +122,10 @@ export async function runServe(options: ServeOptions): Promise<void> {
       ? `Topics on Kafka at ${backend.bootstrapServers.join(',')}; state and deployment in ${runtime.dataDir}. Stop with Ctrl-C.\n`
       : `Data in ${runtime.dataDir}. Stop with Ctrl-C.\n`,
   );
+  if (runtime.kafkaListener)
+    process.stdout.write(
+      `Kafka listener on ${runtime.kafkaListener.address} (cluster id ${runtime.kafkaListener.clusterId}${kafkaListener?.sasl ? ', SASL/PLAIN required' : ''}): bootstrap.servers=${runtime.kafkaListener.address}\n`,
+    );
 
   let stopping = false;
   const shutdown = (signal: NodeJS.Signals) => {
