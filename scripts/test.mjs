@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: install everything the tests need (pnpm deps, Debian chromium; the Maven jars of
+// `npm test`: install everything the tests need (pnpm deps, Debian chromium, openssl and kcat; the Maven jars of
 // tools/ks-oracle, tools/java-peer and of the Kafka broker in tools/kafka come with their
 // packages' turbo `setup`, which the tests depend on) and run every test:
 // typecheck, lint (incl. dependency direction and import cycles), formatting, unit and
@@ -14,13 +14,15 @@ process.chdir(root);
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // Debian packages: chromium for the Playwright specs, openssl for the Kafka tests' TLS listener
-// (tools/kafka/tls.mjs makes its CA and broker certificate with it).
+// (tools/kafka/tls.mjs makes its CA and broker certificate with it), kcat (librdkafka's client)
+// for the Kafka backend's interop tests.
 const missing = [];
 if (!existsSync(chromium)) missing.push('chromium');
 if (!onPath('openssl')) missing.push('openssl');
+if (!onPath('kcat')) missing.push('kcat');
 if (missing.length > 0) {
   step(
-    `Installing Debian ${missing.join(' and ')} (for the Playwright specs and the Kafka TLS tests)`,
+    `Installing Debian ${missing.join(', ')} (for the Playwright specs and the Kafka TLS and interop tests)`,
   );
   const asRoot = process.getuid?.() === 0;
   const apt = (args) => (asRoot ? run('apt-get', args) : run('sudo', ['apt-get', ...args]));

@@ -75,3 +75,78 @@ export async function runPeer(main, { args = [], input = '', jvmArgs = [] } = {}
   if (code !== 0) throw new Error(`Java peer ${main} exited with ${code}: ${err}`);
   return Buffer.concat(out).toString('utf8');
 }
+
+const b64 = (bytes) => (bytes == null ? null : Buffer.from(bytes).toString('base64'));
+const unb64 = (text) => (text == null ? null : new Uint8Array(Buffer.from(text, 'base64')));
+const QUIET = ['-Dorg.slf4j.simpleLogger.defaultLogLevel=warn'];
+
+function configArgs(config = {}) {
+  return Object.entries(config).flatMap(([k, v]) => ['--config', `${k}=${v}`]);
+}
+
+/**
+ * The Java producer (kafka-clients 4.1.1) writes `records` to `topic` (Interop produce); resolves
+ * to each record's { partition, offset, timestamp }, in input order.
+ */
+export async function javaProduce({
+  bootstrapServers,
+  topic,
+  records,
+  compression = 'none',
+  transactionalId,
+  lingerMs,
+  config,
+}) {
+  const args = ['produce', '--bootstrap-servers', bootstrapServers, '--topic', topic];
+  args.push('--compression', compression);
+  if (transactionalId !== undefined) args.push('--transactional-id', transactionalId);
+  if (lingerMs !== undefined) args.push('--linger-ms', String(lingerMs));
+  args.push(...configArgs(config));
+  const input = records
+    .map((r) =>
+      JSON.stringify({
+        key: b64(r.key),
+        value: b64(r.value),
+        partition: r.partition,
+        timestamp: r.timestamp,
+        headers: (r.headers ?? []).map((h) => ({ key: h.key, value: b64(h.value) })),
+      }),
+    )
+    .join('\n');
+  const out = await runPeer('Interop', { args, input, jvmArgs: QUIET });
+  return out
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l));
+}
+
+/**
+ * The Java consumer reads `count` records of every partition of `topic` from the beginning
+ * (Interop consume; read_committed unless `isolation` says otherwise); resolves to them per
+ * partition in offset order, bytes as Uint8Array.
+ */
+export async function javaConsume({
+  bootstrapServers,
+  topic,
+  count,
+  isolation = 'read_committed',
+  timeoutMs = 60_000,
+  config,
+}) {
+  const args = ['consume', '--bootstrap-servers', bootstrapServers, '--topic', topic];
+  args.push('--count', String(count), '--isolation', isolation, '--timeout-ms', String(timeoutMs));
+  args.push(...configArgs(config));
+  const out = await runPeer('Interop', { args, jvmArgs: QUIET });
+  return out
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => {
+      const r = JSON.parse(l);
+      return {
+        ...r,
+        key: unb64(r.key),
+        value: unb64(r.value),
+        headers: r.headers.map((h) => ({ key: h.key, value: unb64(h.value) })),
+      };
+    });
+}

@@ -19,6 +19,8 @@ export interface KafkaTestContext {
   /** PEM of a client certificate signed by kafkaSslOtherCa (the broker refuses it), and its key. */
   kafkaSslOtherClientCert: string;
   kafkaSslOtherClientKey: string;
+  /** The broker's log.dirs: `<topic>-<partition>/` segment files, as the broker stored them. */
+  kafkaLogDir: string;
 }
 /** globalSetup's setup and teardown: one broker, SASL users given as name → password. */
 export function brokerGlobalSetup(saslUsers: Record<string, string>): {

@@ -2,6 +2,7 @@
 // with the PLAINTEXT listener, SASL_PLAINTEXT and SASL_SSL ones for the given users, an SSL one
 // and a mutual-TLS one (its CA and certificates made at start-up), handed to the test files with
 // project.provide; stopped by pid afterwards. One broker for all: each start costs seconds.
+import { join } from 'node:path';
 import { startBroker } from './index.mjs';
 
 export function brokerGlobalSetup(saslUsers) {
@@ -24,6 +25,7 @@ export function brokerGlobalSetup(saslUsers) {
       project.provide('kafkaSslClientKey', broker.sslClientKey);
       project.provide('kafkaSslOtherClientCert', broker.sslOtherClientCert);
       project.provide('kafkaSslOtherClientKey', broker.sslOtherClientKey);
+      project.provide('kafkaLogDir', join(broker.dir, 'data'));
     },
     async teardown() {
       await broker?.stop();

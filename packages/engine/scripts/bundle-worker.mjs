@@ -37,7 +37,7 @@ const result = await build({
   target: 'node20',
   sourcemap: 'linked',
   // (the log's index is kept out by the 'log-index' plugin: an entry here would take its subpaths too)
-  external: ['lmdb', 'avsc', '@node-rs/crc32', 'snappy'],
+  external: ['lmdb', 'avsc', '@node-rs/crc32', 'snappy', 'lz4-napi', '@bokuweb/zstd-wasm'],
   define: { 'import.meta.url': '__bundleUrl' },
   plugins: [
     {

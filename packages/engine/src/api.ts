@@ -44,9 +44,17 @@ export interface ProduceRecord {
   headers?: Headers;
 }
 
+/** Kafka's producer compression.type values. */
+export type CompressionType = 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
+
 export interface ProduceCallOptions {
   /** false: the caller does not need each record's (partition, offset) (default true). */
   positions?: boolean;
+  /**
+   * The producer's compression.type (default none). A topic whose own compression.type is not
+   * `producer` is stored with the topic's codec (by the broker on Kafka, as on the embedded log).
+   */
+  compression?: CompressionType;
 }
 
 export interface TopicDescription {
@@ -147,7 +155,10 @@ export type IsolationLevel = 'read_uncommitted' | 'read_committed';
 export interface TransactionalProducer {
   readonly transactionalId: string;
   beginTransaction(): void;
-  send(records: ProduceRecord[]): Promise<{ partition: number; offset: number }[]>;
+  send(
+    records: ProduceRecord[],
+    options?: Pick<ProduceCallOptions, 'compression'>,
+  ): Promise<{ partition: number; offset: number }[]>;
   /** The group's offsets commit with the transaction; with `member`, its generation is checked (KIP-447). */
   sendOffsetsToTransaction(
     offsets: { topic: string; partition: number; offset: number }[],

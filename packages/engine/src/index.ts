@@ -12,6 +12,8 @@ export {
 } from './serdes/index.js';
 export type { Serde, SerdeSpec, AvroSchema } from './serdes/index.js';
 export { murmur2, toPositive } from './partitioner/murmur2.js';
+// Kafka's headers exactly (bytes, repeated keys, order) behind the engine's text view.
+export { headerEntries, headersOf, type Header } from '@streamwright/log/reader';
 export { partitionFor, DefaultPartitioner } from './partitioner/default-partitioner.js';
 export {
   createEmbeddedBackend,

@@ -5,6 +5,7 @@
 import { LogError, LogErrorCode } from './errors.js';
 import { BufferPool } from './format/buffer-pool.js';
 import { compress, type CompressionType } from './format/compression.js';
+import { hasHeaders, headersSizeEstimate } from './format/headers.js';
 import { addSequence, encodeIndexedBatches } from './format/indexed-batches.js';
 import {
   encodeBatchSequence,
@@ -14,7 +15,7 @@ import {
   type RecordInput,
 } from './format/record-batch.js';
 import { NullKeyPartitioner, partitionForKey } from './partitioner.js';
-import type { Headers, ProduceOptions, ProducerRecord, RecordMetadata } from './types.js';
+import type { ProduceOptions, ProducerRecord, RecordMetadata } from './types.js';
 
 /** What a producer needs to know of a topic to encode for it (Log.producerMetadata). */
 export interface ProducerTopicMetadata {
@@ -157,7 +158,7 @@ export class BatchEncoder {
       timestamps[index] = r.timestamp !== undefined ? r.timestamp : now;
       groupOfRecord[index] = g.id;
       g.count++;
-      if (g.plain && r.headers !== undefined && hasAny(r.headers)) g.plain = false;
+      if (g.plain && r.headers !== undefined && hasHeaders(r.headers)) g.plain = false;
     }
     // Each group's indexes in an array of its exact size, filled in input order (pushing them as
     // they came grew and copied every array over and over: ≈ 20 bytes of garbage per record).
@@ -218,11 +219,6 @@ interface Group {
   count: number;
   /** No record has headers: the one-pass encoder applies (when uncompressed). */
   plain: boolean;
-}
-
-function hasAny(headers: Headers): boolean {
-  for (const _ in headers) return true;
-  return false;
 }
 
 function encodeGroup(
@@ -295,7 +291,7 @@ function split(records: RecordInput[], maxBytes: number): RecordInput[][] {
   let size = 0;
   for (const r of records) {
     let n = RECORD_OVERHEAD + (r.key?.length ?? 0) + (r.value?.length ?? 0);
-    if (r.headers) for (const k in r.headers) n += k.length * 3 + r.headers[k]!.length * 3 + 4;
+    n += headersSizeEstimate(r.headers);
     if (current.length > 0 && size + n > maxBytes) {
       out.push(current);
       current = [];

@@ -1,8 +1,8 @@
 // Topic configs, with Kafka's keys and defaults. Overrides are kept as given (strings, as Kafka's
 // admin API stores them) and parsed into a typed view that the storage code reads.
 import {
-  COMPRESSION_TYPES,
   isCompressionAvailable,
+  isCompressionType,
   type CompressionType,
 } from './format/compression.js';
 import type { TimestampType } from './format/record-batch.js';
@@ -127,20 +127,19 @@ export function parseTopicConfig(
   if (policy.length === 0 || policy.some((p) => p !== 'delete' && p !== 'compact')) {
     throw invalid('cleanup.policy', get('cleanup.policy'), 'must be a list of delete and compact');
   }
-  const compression = get('compression.type');
-  if (
-    compression !== 'producer' &&
-    !(COMPRESSION_TYPES as readonly string[]).includes(compression)
-  ) {
-    const known = ['lz4', 'zstd', 'uncompressed'].includes(compression);
+  // Kafka's topic values: uncompressed, zstd, lz4, snappy, gzip, producer ('none', the producer's
+  // word for uncompressed, is read too).
+  const given = get('compression.type');
+  const compression = given === 'uncompressed' ? 'none' : given;
+  if (compression !== 'producer' && !isCompressionType(compression)) {
     throw invalid(
       'compression.type',
-      compression,
-      known ? 'codec not available in this build' : 'unknown codec',
+      given,
+      'unknown codec (one of uncompressed, zstd, lz4, snappy, gzip, producer)',
     );
   }
-  if (compression !== 'producer' && !isCompressionAvailable(compression as CompressionType)) {
-    throw invalid('compression.type', compression, 'codec failed to load');
+  if (compression !== 'producer' && !isCompressionAvailable(compression)) {
+    throw invalid('compression.type', given, 'codec failed to load');
   }
   const tsType = get('message.timestamp.type');
   if (tsType !== 'CreateTime' && tsType !== 'LogAppendTime') {

@@ -27,6 +27,16 @@ export {
   type RecordInput,
   type StoredRecord,
 } from './format/record-batch.js';
+export { exactHeaders, headerEntries, headersOf, type Header } from './format/headers.js';
+export {
+  COMPRESSION_CODES,
+  COMPRESSION_TYPES,
+  compress,
+  compressSync,
+  decompressSync,
+  isCompressionType,
+  type CompressionType,
+} from './format/compression.js';
 export type {
   GroupDescription,
   GroupMembership,

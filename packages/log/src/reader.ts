@@ -6,3 +6,10 @@ export type { ReadPlan, SegmentSpan } from './read/read-plan.js';
 export type { AbortedTxn } from './storage/txn-index.js';
 export { LogError, LogErrorCode, isLogError } from './errors.js';
 export { decodeRecords, readBatchHeader, type BatchHeader } from './format/record-batch.js';
+export {
+  exactHeaders,
+  headerEntries,
+  headersOf,
+  type Header,
+  type Headers,
+} from './format/headers.js';

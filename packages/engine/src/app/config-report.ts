@@ -33,6 +33,9 @@ function engineApplies(client: StreamsClient, key: string, setting: ClientSettin
     case 'mainConsumer':
       if (key === 'max.poll.records' || key === 'isolation.level') return true;
       return key === 'auto.offset.reset' && value !== 'none';
+    case 'producer':
+      // Every produce call carries it (record collectors), on both backends.
+      return key === 'compression.type';
     case 'restoreConsumer':
     case 'globalConsumer':
       // Kafka Streams forces auto.offset.reset=none on them; group settings do nothing there.

@@ -2,7 +2,7 @@
 // StreamsProducer): output and changelog records go into the thread's open transaction as they
 // are flushed, and a commit sends the consumed offsets into the same transaction before
 // committing it, so output, state and input progress become visible together or not at all.
-import type { Backend, ProduceRecord, TransactionalProducer } from '../api.js';
+import type { Backend, CompressionType, ProduceRecord, TransactionalProducer } from '../api.js';
 import { UnsupportedConfigError } from '../errors.js';
 import { PendingAcks, type AckCallback, type RecordCollector } from '../task/record-collector.js';
 
@@ -14,19 +14,26 @@ export class TransactionalRecordCollector implements RecordCollector {
   /** Transactions committed and aborted, for tests and metrics. */
   committedTransactions = 0;
 
-  private constructor(readonly producer: TransactionalProducer) {}
+  private constructor(
+    readonly producer: TransactionalProducer,
+    private readonly compression: CompressionType,
+  ) {}
 
   /** Kafka's initTransactions: an older producer with this id is fenced, its open transaction aborted. */
   static async create(
     backend: Backend,
     transactionalId: string,
+    compression: CompressionType = 'none',
   ): Promise<TransactionalRecordCollector> {
     if (!backend.transactionalProducer) {
       throw new UnsupportedConfigError(
         `processing.guarantee=exactly_once_v2 needs a backend with transactions; the ${backend.kind} backend has none`,
       );
     }
-    return new TransactionalRecordCollector(await backend.transactionalProducer(transactionalId));
+    return new TransactionalRecordCollector(
+      await backend.transactionalProducer(transactionalId),
+      compression,
+    );
   }
 
   send(record: ProduceRecord, onAck?: AckCallback): void {
@@ -55,7 +62,7 @@ export class TransactionalRecordCollector implements RecordCollector {
     this.#pending = [];
     this.#begin();
     const acks = this.#acks.take();
-    const written = await this.producer.send(batch);
+    const written = await this.producer.send(batch, { compression: this.compression });
     PendingAcks.deliver(acks, written);
     this.producedTotal += batch.length;
   }

@@ -4,14 +4,21 @@ import type { Cancellable, PunctuationType, Punctuator } from '../processor/punc
 
 export type { Cancellable, PunctuationType, Punctuator } from '../processor/punctuation.js';
 
-/** Record headers (Kafka's are bytes; here UTF-8 text, as everywhere in the engine). */
+/**
+ * Record headers as UTF-8 text, one value per key (the last of a repeated key). Kafka's headers
+ * are an ordered list of byte values in which keys may repeat: `headerEntries(headers)` gives
+ * them exactly for headers read from a topic, and `headersOf([{ key, value }])` builds headers
+ * with binary values, repeated keys and an order of their own. Headers passed on unchanged are
+ * written out exactly as read; headers edited as text are written as UTF-8 text.
+ */
 export type Headers = Record<string, string>;
 
 /**
  * Kafka Streams' `Record<K, V>`: key, value, timestamp (epoch ms) and headers. Plain and
  * immutable by convention: forward a new object (`{ ...record, value }`) instead of mutating.
  * A record read without headers has a shared frozen empty `headers`: to add one, forward
- * `{ ...record, headers: { ...record.headers, name: value } }`.
+ * `{ ...record, headers: { ...record.headers, name: value } }` (text) or
+ * `{ ...record, headers: headersOf([...headerEntries(record.headers), { key, value: bytes }]) }`.
  */
 export interface StreamRecord<K, V> {
   readonly key: K;

@@ -1,4 +1,5 @@
-import type { Backend, ProduceRecord } from '../api.js';
+import type { ClientConfig } from '@streamwright/topology-model';
+import type { Backend, CompressionType, ProduceCallOptions, ProduceRecord } from '../api.js';
 import { transientFailureOf } from '../app/waiting.js';
 
 /** Where sinks and changelogging stores send their output (Kafka Streams' RecordCollector). */
@@ -10,7 +11,12 @@ export interface RecordCollector {
   send(record: ProduceRecord, onAck?: AckCallback): void;
 }
 
-const NO_POSITIONS = { positions: false } as const;
+/** The producer's compression.type from the application config (Kafka's default: none). */
+export function producerCompression(producer: ClientConfig | undefined): CompressionType {
+  const value = producer?.['compression.type']?.value;
+  // resolveStreamsConfig has refused any other value already.
+  return value === undefined ? 'none' : (String(value).trim().toLowerCase() as CompressionType);
+}
 /** The fewest and most slots a new pending batch is given up front (BufferedRecordCollector#take). */
 const MIN_PRESIZE = 16;
 const MAX_PRESIZE = 8192;
@@ -78,7 +84,17 @@ export class BufferedRecordCollector implements RecordCollector {
   #failed: { error: unknown; batch: ProduceRecord[] } | null = null;
   producedTotal = 0;
 
-  constructor(private readonly backend: Backend) {}
+  /** Options of writes that need no positions, and of those that do. */
+  readonly #noPositions: ProduceCallOptions;
+  readonly #withPositions: ProduceCallOptions;
+
+  constructor(
+    private readonly backend: Backend,
+    compression: CompressionType = 'none',
+  ) {
+    this.#noPositions = { positions: false, compression };
+    this.#withPositions = { compression };
+  }
 
   send(record: ProduceRecord, onAck?: AckCallback): void {
     if (onAck) this.#acks.add(this.#count, onAck);
@@ -120,7 +136,7 @@ export class BufferedRecordCollector implements RecordCollector {
       return;
     }
     const count = batch.length;
-    this.#inFlight = this.backend.produce(batch, NO_POSITIONS).then(
+    this.#inFlight = this.backend.produce(batch, this.#noPositions).then(
       () => {
         this.producedTotal += count;
       },
@@ -147,7 +163,10 @@ export class BufferedRecordCollector implements RecordCollector {
   ): Promise<{ partition: number; offset: number }[]> {
     try {
       // Positions are only needed for the records that have a callback.
-      return await this.backend.produce(batch, acks === null ? NO_POSITIONS : undefined);
+      return await this.backend.produce(
+        batch,
+        acks === null ? this.#noPositions : this.#withPositions,
+      );
     } catch (error) {
       this.#putBack(error, batch, acks);
       throw error;

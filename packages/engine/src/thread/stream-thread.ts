@@ -15,7 +15,7 @@ import { THREAD_TRANSITIONS, type ThreadState } from '../lifecycle/states.js';
 import type { ThreadMetrics } from '../metrics/metric-groups.js';
 import { FailedProcessingError } from '../processor/processing-failure.js';
 import { ThreadCache } from '../state/record-cache.js';
-import { BufferedRecordCollector } from '../task/record-collector.js';
+import { BufferedRecordCollector, producerCompression } from '../task/record-collector.js';
 import { tpKey } from '../task/record-queue.js';
 import type { StreamTask } from '../task/stream-task.js';
 import { fetchForPoll, sleep } from './poll-fetch.js';
@@ -65,7 +65,10 @@ export class StreamThread implements StreamThreadHandle {
     this.lifecycle = new StateMachine<ThreadState>(this.name, 'CREATED', THREAD_TRANSITIONS);
     this.metrics = ctx.metrics.thread(this.name);
     this.metrics.startTime = Date.now();
-    this.#collector = new BufferedRecordCollector(ctx.backend);
+    this.#collector = new BufferedRecordCollector(
+      ctx.backend,
+      producerCompression(ctx.config.streams.clients.producer),
+    );
     this.#fetcher = new PrefetchingFetcher((requests, maxWaitMs, signal) =>
       fetchForPoll(ctx.backend, ctx.config, requests, maxWaitMs, signal),
     );
@@ -104,6 +107,7 @@ export class StreamThread implements StreamThreadHandle {
     this.#collector = await TransactionalRecordCollector.create(
       this.#ctx.backend,
       transactionalId(applicationId, stateDir, this.index),
+      producerCompression(this.#ctx.config.streams.clients.producer),
     );
   }
 

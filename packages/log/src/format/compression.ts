@@ -1,58 +1,67 @@
-// Batch compression codecs, with Kafka's attribute codes. gzip comes from node:zlib; snappy from
-// the `snappy` package (napi-rs, prebuilt binaries) when it loads. lz4 and zstd have Kafka codes
-// but no codec here: a batch using them is refused, never misread.
-import { createRequire } from 'node:module';
+// Batch compression codecs, with Kafka's attribute codes: every codec Java clients write.
+// gzip comes from node:zlib; snappy (xerial-framed as Java writes it, raw read too) from the
+// `snappy` package; lz4 (Kafka's LZ4 frame) from `lz4-napi`; zstd from `@bokuweb/zstd-wasm`
+// (codecs/). All are required dependencies, loaded on first use.
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { LogError, LogErrorCode } from '../errors.js';
+import { compressLz4Frame, compressLz4FrameSync, decompressLz4Frame } from './codecs/lz4-frame.js';
+import {
+  snappy,
+  compressXerial,
+  compressXerialSync,
+  uncompressSnappy,
+} from './codecs/xerial-snappy.js';
+import { compressZstd, decompressZstd } from './codecs/zstd.js';
 
 export const COMPRESSION_CODES = { none: 0, gzip: 1, snappy: 2, lz4: 3, zstd: 4 } as const;
-export type CompressionType = 'none' | 'gzip' | 'snappy';
-export const COMPRESSION_TYPES: readonly CompressionType[] = ['none', 'gzip', 'snappy'];
+export type CompressionType = keyof typeof COMPRESSION_CODES;
+export const COMPRESSION_TYPES: readonly CompressionType[] = [
+  'none',
+  'gzip',
+  'snappy',
+  'lz4',
+  'zstd',
+];
 
-interface Snappy {
-  compressSync(input: Buffer): Buffer;
-  uncompressSync(input: Buffer, opts?: { asBuffer: true }): Buffer;
-  compress(input: Buffer): Promise<Buffer>;
+export function isCompressionType(s: string): s is CompressionType {
+  return (COMPRESSION_TYPES as readonly string[]).includes(s);
 }
 
-let snappyModule: Snappy | null | undefined;
-function snappy(): Snappy | null {
-  if (snappyModule === undefined) {
-    try {
-      snappyModule = createRequire(import.meta.url)('snappy') as Snappy;
-    } catch {
-      snappyModule = null;
-    }
-  }
-  return snappyModule;
-}
-
+/** The codec's package loads (they are dependencies; false means a broken install). */
 export function isCompressionAvailable(type: CompressionType): boolean {
-  return type !== 'snappy' || snappy() !== null;
+  try {
+    if (type === 'snappy') snappy();
+    else if (type === 'lz4') decompressLz4Frame(compressLz4FrameSync(Buffer.alloc(1)));
+    else if (type === 'zstd') decompressZstd(compressZstd(Buffer.alloc(1)));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function unsupported(code: number): LogError {
   return new LogError(
     LogErrorCode.UNSUPPORTED_COMPRESSION_TYPE,
-    `compression codec ${code} is not supported here`,
+    `compression codec ${code} is not one of Kafka's (0 none, 1 gzip, 2 snappy, 3 lz4, 4 zstd)`,
   );
 }
 
 const gzipAsync = promisify(zlib.gzip);
 
-/** Compresses off the main thread where the codec allows (zlib and snappy use the libuv pool). */
+/** Compresses off the main thread where the codec allows (zlib, snappy and lz4 use libuv's pool). */
 export async function compress(type: CompressionType, data: Buffer): Promise<Buffer> {
   switch (type) {
     case 'none':
       return data;
     case 'gzip':
       return gzipAsync(data);
-    case 'snappy': {
-      const s = snappy();
-      if (!s) throw unsupported(COMPRESSION_CODES.snappy);
-      return s.compress(data);
-    }
+    case 'snappy':
+      return compressXerial(data);
+    case 'lz4':
+      return compressLz4Frame(data);
+    case 'zstd':
+      return compressZstd(data);
   }
 }
 
@@ -62,34 +71,41 @@ export function compressSync(type: CompressionType, data: Buffer): Buffer {
       return data;
     case 'gzip':
       return zlib.gzipSync(data);
-    case 'snappy': {
-      const s = snappy();
-      if (!s) throw unsupported(COMPRESSION_CODES.snappy);
-      return s.compressSync(data);
-    }
+    case 'snappy':
+      return compressXerialSync(data);
+    case 'lz4':
+      return compressLz4FrameSync(data);
+    case 'zstd':
+      return compressZstd(data);
   }
 }
 
 export function decompressSync(code: number, data: Buffer): Buffer {
-  switch (code) {
-    case COMPRESSION_CODES.none:
-      return data;
-    case COMPRESSION_CODES.gzip:
-      return zlib.gunzipSync(data);
-    case COMPRESSION_CODES.snappy: {
-      const s = snappy();
-      if (!s) throw unsupported(code);
-      return s.uncompressSync(data, { asBuffer: true });
+  if (code === COMPRESSION_CODES.none) return data;
+  const name = compressionName(code);
+  try {
+    switch (name) {
+      case 'gzip':
+        return zlib.gunzipSync(data);
+      case 'snappy':
+        return uncompressSnappy(data);
+      case 'lz4':
+        return decompressLz4Frame(data);
+      default:
+        return decompressZstd(data);
     }
-    default:
-      throw unsupported(code);
+  } catch (error) {
+    if (error instanceof LogError) throw error;
+    throw new LogError(
+      LogErrorCode.CORRUPT_MESSAGE,
+      `the batch's ${name}-compressed records (${data.length} bytes) failed to decompress: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
 }
 
 export function compressionName(code: number): CompressionType {
-  const name = (Object.keys(COMPRESSION_CODES) as (keyof typeof COMPRESSION_CODES)[]).find(
-    (k) => COMPRESSION_CODES[k] === code,
-  );
-  if (name === 'none' || name === 'gzip' || name === 'snappy') return name;
-  throw unsupported(code);
+  const name = COMPRESSION_TYPES[code];
+  if (name === undefined) throw unsupported(code);
+  return name;
 }

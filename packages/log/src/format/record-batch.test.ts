@@ -15,6 +15,7 @@ import {
   setLogAppendTime,
   type RecordInput,
 } from './record-batch.js';
+import { headerEntries, headersOf } from './headers.js';
 import { crc32c } from './crc32c.js';
 
 const b = (s: string) => Buffer.from(s);
@@ -46,7 +47,7 @@ describe('record batch v2', () => {
     expect([...batch.subarray(BATCH_HEADER_SIZE)]).toEqual([16, 0, 0, 0, 2, 0x6b, 2, 0x76, 0]);
   });
 
-  it.each(['none', 'gzip', 'snappy'] as const)(
+  it.each(['none', 'gzip', 'snappy', 'lz4', 'zstd'] as const)(
     'round-trips records with %s compression',
     (compression) => {
       fc.assert(
@@ -156,4 +157,42 @@ describe('record batch v2', () => {
     expect([h.producerId, h.producerEpoch]).toEqual([7, 2]);
     expect(controlTypeOf(decodeRecords(batch, 0)[0]!)).toBe('COMMIT');
   });
+});
+
+describe('exact headers', () => {
+  const header = fc.record({
+    key: fc.string({ maxLength: 8 }),
+    value: fc.option(fc.uint8Array({ maxLength: 40 }), { nil: null }),
+  });
+  it.each(['none', 'zstd'] as const)(
+    'keep binary and null values, repeated keys and order (%s)',
+    (compression) => {
+      fc.assert(
+        fc.property(
+          fc.array(fc.array(header, { maxLength: 5 }), { minLength: 1, maxLength: 10 }),
+          (lists) => {
+            const batch = encodeBatch(
+              lists.map((hs, i) => ({
+                key: null,
+                value: null,
+                timestamp: i,
+                headers: headersOf(hs),
+              })),
+              { compression },
+            );
+            expect(checkBatch(batch, 0, batch.length)).toBeNull();
+            const decoded = decodeRecords(batch, 0);
+            decoded.forEach((r, i) => {
+              const want = lists[i]!.map((h) => ({ key: h.key, value: h.value && [...h.value] }));
+              const got = headerEntries(r.headers).map((h) => ({
+                key: h.key,
+                value: h.value && [...h.value],
+              }));
+              expect(got).toEqual(want);
+            });
+          },
+        ),
+      );
+    },
+  );
 });

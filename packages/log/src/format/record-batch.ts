@@ -36,6 +36,7 @@ import {
   type EncodeBatchOptions,
   type TimestampType,
 } from './batch-header.js';
+import { headerEntries, headersOf, type Header, type Headers } from './headers.js';
 import { crc32c } from './crc32c.js';
 import {
   Reader,
@@ -55,7 +56,7 @@ export {
   type TimestampType,
 } from './batch-header.js';
 
-export type Headers = Record<string, string>;
+export type { Headers } from './headers.js';
 
 export interface RecordInput {
   key: Uint8Array | null;
@@ -94,7 +95,7 @@ const utf8Decoder = new TextDecoder();
 
 interface SizedHeader {
   key: Uint8Array;
-  value: Uint8Array;
+  value: Uint8Array | null;
 }
 
 const NO_HEADERS: SizedHeader[] = [];
@@ -122,12 +123,12 @@ function layoutRecords(
     body += r.value === null ? 1 : varintSize(r.value.length) + r.value.length;
     let hs = NO_HEADERS;
     if (r.headers) {
-      for (const k in r.headers) {
+      for (const e of headerEntries(r.headers)) {
         if (hs === NO_HEADERS) hs = [];
-        const h = { key: utf8.encode(k), value: utf8.encode(r.headers[k]!) };
+        const h = { key: utf8.encode(e.key), value: e.value };
         hs.push(h);
-        body +=
-          varintSize(h.key.length) + h.key.length + varintSize(h.value.length) + h.value.length;
+        body += varintSize(h.key.length) + h.key.length;
+        body += h.value === null ? 1 : varintSize(h.value.length) + h.value.length;
       }
     }
     body += varintSize(hs.length);
@@ -186,7 +187,9 @@ function writeRecords(
     p = varint(out, p, hs.length);
     for (const h of hs) {
       p = copyInto(out, varint(out, p, h.key.length), h.key);
-      p = copyInto(out, varint(out, p, h.value.length), h.value);
+      if (h.value === null)
+        out[p++] = 1; // varint -1
+      else p = copyInto(out, varint(out, p, h.value.length), h.value);
     }
   }
 }
@@ -415,11 +418,15 @@ export function decodeRecords(
     const valueLen = r.varint();
     const value = valueLen < 0 ? null : r.bytes(valueLen);
     const headerCount = r.varint();
-    const headers: Headers = {};
-    for (let h = 0; h < headerCount; h++) {
-      const k = utf8Decoder.decode(r.bytes(r.varint()));
-      const vLen = r.varint();
-      headers[k] = vLen < 0 ? '' : utf8Decoder.decode(r.bytes(vLen));
+    let headers: Headers = {};
+    if (headerCount > 0) {
+      const entries: Header[] = new Array(headerCount);
+      for (let h = 0; h < headerCount; h++) {
+        const k = utf8Decoder.decode(r.bytes(r.varint()));
+        const vLen = r.varint();
+        entries[h] = { key: k, value: vLen < 0 ? null : r.bytes(vLen) };
+      }
+      headers = headersOf(entries);
     }
     if (r.pos !== end) throw new RangeError('record length does not match its fields');
     out[i] = {

@@ -1,6 +1,6 @@
 // Records cross a thread boundary packed into one transferable buffer: structured cloning a record
 // whose key is a view into a 1 MB read buffer would copy the whole megabyte, per record.
-import type { Headers } from '../format/record-batch.js';
+import { exactHeaders, headersOf, type Header, type Headers } from '../format/headers.js';
 
 export interface PackableRecord {
   key: Uint8Array | null;
@@ -12,7 +12,8 @@ export interface Packed {
   /** Per record: key start, key length (-1 = null), value start, value length (-1 = null). */
   layout: Int32Array;
   data: ArrayBuffer;
-  headers: (Headers | undefined)[];
+  /** Text views, or (structured cloning drops their hidden exact list) the exact lists. */
+  headers: (Headers | readonly Header[] | undefined)[];
 }
 
 export function pack(records: readonly PackableRecord[]): Packed {
@@ -33,7 +34,11 @@ export function pack(records: readonly PackableRecord[]): Packed {
     put(r.key, i * 4);
     put(r.value, i * 4 + 2);
   });
-  return { layout, data: data.buffer, headers: records.map((r) => r.headers) };
+  return {
+    layout,
+    data: data.buffer,
+    headers: records.map((r) => exactHeaders(r.headers) ?? r.headers),
+  };
 }
 
 export function unpack(
@@ -46,7 +51,11 @@ export function unpack(
       const len = p.layout[slot + 1]!;
       return len < 0 ? null : bytes.subarray(p.layout[slot]!, p.layout[slot]! + len);
     };
-    out.push({ key: view(i * 4), value: view(i * 4 + 2), headers: p.headers[i] });
+    const h = p.headers[i];
+    const headers = Array.isArray(h)
+      ? headersOf(h as readonly Header[])
+      : (h as Headers | undefined);
+    out.push({ key: view(i * 4), value: view(i * 4 + 2), headers });
   }
   return out;
 }

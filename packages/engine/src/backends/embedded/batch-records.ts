@@ -3,7 +3,7 @@
 // intermediate record. This runs once per record on every fetch, in-process or in a worker, so it
 // is written for speed; compressed batches (rare on the engine's path) go through the log's own
 // decoder. The batches were CRC-checked by the log when it read them.
-import { decodeRecords, type BatchHeader } from '@streamwright/log/reader';
+import { decodeRecords, headersOf, type BatchHeader, type Header } from '@streamwright/log/reader';
 import { Buffer } from 'node:buffer';
 import type { Headers, StoredRecord } from '../../api.js';
 
@@ -178,12 +178,20 @@ export function decodeBatchInto(
     const headerCount = varintAt(buf);
     let headers: Headers = NO_HEADERS;
     if (headerCount !== 0) {
-      headers = {};
+      // Kafka's headers exactly (bytes, repeated keys, order), behind the text view.
+      const entries: Header[] = new Array(headerCount);
       for (let h = 0; h < headerCount; h++) {
         const name = textAt(buf, varintAt(buf), end);
         const valueLen = varintAt(buf);
-        headers[name] = valueLen < 0 ? '' : textAt(buf, valueLen, end);
+        if (valueLen >= 0 && at + valueLen > end)
+          throw new RangeError('field runs past the end of its batch');
+        entries[h] = {
+          key: name,
+          value: valueLen < 0 ? null : new Uint8Array(memory, base + at, valueLen),
+        };
+        if (valueLen > 0) at += valueLen;
       }
+      headers = headersOf(entries);
     }
     if (at !== recordEnd) throw new RangeError('record length does not match its fields');
     out[n++] = {

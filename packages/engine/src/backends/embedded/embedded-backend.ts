@@ -190,11 +190,18 @@ class LogBackend implements EmbeddedBackend {
     options?: ProduceCallOptions,
   ): Promise<{ partition: number; offset: number }[]> {
     try {
+      const compression = options?.compression;
       if (options?.positions === false) {
-        await this.log.produce(records, NO_METADATA);
+        await this.log.produce(
+          records,
+          compression === undefined ? NO_METADATA : { metadata: false, compression },
+        );
         return [];
       }
-      const acks = await this.log.produce(records);
+      const acks = await this.log.produce(
+        records,
+        compression === undefined ? {} : { compression },
+      );
       const out: { partition: number; offset: number }[] = new Array(acks.length);
       for (let i = 0; i < acks.length; i++)
         out[i] = { partition: acks[i]!.partition, offset: acks[i]!.offset };

@@ -5,7 +5,7 @@ import type { Log } from '@streamwright/log';
 // From log/reader, not the log's index: this module is in a worker's graph (the whole log costs a
 // worker ≈ 40 ms of CPU to load; measured in 3c83d33).
 import { isLogError, LogErrorCode } from '@streamwright/log/reader';
-import type { ProduceRecord, TransactionalProducer } from '../../api.js';
+import type { ProduceCallOptions, ProduceRecord, TransactionalProducer } from '../../api.js';
 import { ProducerFencedError } from '../../errors.js';
 import { engineErrorOf } from './log-errors.js';
 
@@ -70,9 +70,14 @@ export async function transactionalProducer(
         throw translate(error);
       }
     },
-    send: (records: ProduceRecord[]) =>
+    send: (records: ProduceRecord[], options?: Pick<ProduceCallOptions, 'compression'>) =>
       call(async () =>
-        (await producer.send(records)).map((m) => ({ partition: m.partition, offset: m.offset })),
+        (
+          await producer.send(
+            records,
+            options?.compression ? { compression: options.compression } : {},
+          )
+        ).map((m) => ({ partition: m.partition, offset: m.offset })),
       ),
     sendOffsetsToTransaction: (offsets, groupId, member) =>
       call(() => producer.sendOffsetsToTransaction(offsets, groupId, member)),

@@ -6,6 +6,7 @@
 // partition whose fetched batch held only such records is fetched again from after them, so a
 // position never sticks on a transaction marker. A leader that moved is looked up again; a broker
 // that cannot be reached is waited for (the reconnect backoff), for as long as it takes.
+import { headerEntries } from '@streamwright/log/reader';
 import type { FetchRequest, FetchResponse, IsolationLevel, StoredRecord } from '../../api.js';
 import { NO_HEADERS } from '../embedded/batch-records.js';
 import { FetchLeftovers, fromLeftovers } from '../embedded/fetch-leftovers.js';
@@ -110,7 +111,7 @@ function recordBytes(records: readonly StoredRecord[]): number {
     const r = records[i]!;
     bytes += RECORD_OVERHEAD_BYTES + (r.key?.byteLength ?? 0) + (r.value?.byteLength ?? 0);
     if (r.headers !== NO_HEADERS)
-      for (const k in r.headers) bytes += k.length + r.headers[k]!.length + 2;
+      for (const h of headerEntries(r.headers)) bytes += h.key.length + (h.value?.length ?? 0) + 2;
   }
   return Math.ceil(bytes / n);
 }

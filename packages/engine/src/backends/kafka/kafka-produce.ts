@@ -160,7 +160,8 @@ export class KafkaProducer {
       metadata.set(r.topic, {
         partitions: await this.partitionsOf(r.topic),
         maxMessageBytes: MAX_BATCH_BYTES,
-        compressionType: 'none',
+        // The producer's compression.type (the broker applies the topic's own when it differs).
+        compressionType: 'producer',
         // The broker refuses a keyless record of a compacted topic itself.
         compact: false,
       });
@@ -171,6 +172,7 @@ export class KafkaProducer {
       (t) => metadata.get(t)!,
       session
         ? {
+            compression: options?.compression ?? 'none',
             idempotent: {
               producerId: session.producerId,
               producerEpoch: session.epoch,
@@ -178,14 +180,14 @@ export class KafkaProducer {
               sequence: (topic, partition, count) => session.sequence(topic, partition, count),
             },
           }
-        : {},
+        : { compression: options?.compression ?? 'none' },
     );
-    // Uncompressed batches are encoded synchronously (a Buffer, not a promise).
+    // Uncompressed batches are encoded synchronously, compressed ones on libuv's pool (a promise).
     const rounds: Batch[][] = [];
     for (const p of encoded.partitions) {
       let at = 0;
       let round = 0;
-      for (const bytes of splitBatches(p.batches as Buffer)) {
+      for (const bytes of splitBatches(await p.batches)) {
         const count = bytes.readInt32BE(57);
         (rounds[round++] ??= []).push({
           topic: p.topic,

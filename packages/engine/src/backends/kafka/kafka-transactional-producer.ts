@@ -17,7 +17,7 @@
 // changelogs, input from the committed offsets), makes a new producer (a new InitProducerId) and
 // carries on: Kafka Streams' TaskMigratedException. Coordinator moves, loading coordinators and
 // CONCURRENT_TRANSACTIONS are retried (kafka-producer-session.ts).
-import type { ProduceRecord, TransactionalProducer } from '../../api.js';
+import type { ProduceCallOptions, ProduceRecord, TransactionalProducer } from '../../api.js';
 import { EngineError, ProducerFencedError } from '../../errors.js';
 import type { KafkaCluster } from './client/cluster.js';
 import { errorType, KafkaApiError, KafkaConnectionError } from './client/errors.js';
@@ -148,13 +148,16 @@ export class KafkaTransactionalProducer implements TransactionalProducer {
     this.#started = false;
   }
 
-  async send(records: ProduceRecord[]): Promise<{ partition: number; offset: number }[]> {
+  async send(
+    records: ProduceRecord[],
+    options?: Pick<ProduceCallOptions, 'compression'>,
+  ): Promise<{ partition: number; offset: number }[]> {
     this.#expect('IN_TRANSACTION', 'send');
     if (records.length === 0) return [];
     this.#started = true;
     return this.#call(async () => {
       try {
-        return await this.#producer.produce(records);
+        return await this.#producer.produce(records, options);
       } catch (error) {
         // A batch the broker refused for good leaves the transaction incomplete: it must be
         // aborted and the tasks re-initialised (Kafka Streams' TaskCorrupted/TaskMigrated), not

@@ -13,6 +13,7 @@ import type {
   IsolationLevel,
   JoinGroupOptions,
   NewTopicSpec,
+  CompressionType,
   ProduceCallOptions,
   ProduceRecord,
   StoredRecord,
@@ -117,18 +118,24 @@ export class BackendClient implements Backend {
     options?: ProduceCallOptions,
   ): Promise<{ partition: number; offset: number }[]> {
     if (this.#own) return this.#own.produce(records, options);
-    if (this.kind !== 'embedded') return this.#producePacked(records);
+    if (this.kind !== 'embedded') return this.#producePacked(records, options?.compression);
     return this.#producer.produce(records, options);
   }
 
   /** For a backend whose producer encodes (Kafka): the records packed into one moved buffer. */
-  async #producePacked(records: ProduceRecord[]): Promise<{ partition: number; offset: number }[]> {
+  async #producePacked(
+    records: ProduceRecord[],
+    compression: CompressionType | undefined,
+  ): Promise<{ partition: number; offset: number }[]> {
     if (records.length === 0) return [];
     const packed = packProduce(records);
     return toAcks(
-      (await this.#calls.call({ op: 'produce', packed }, [
-        packed.buffer,
-      ])) as BackendResults['produce'],
+      (await this.#calls.call(
+        compression === undefined
+          ? { op: 'produce', packed }
+          : { op: 'produce', packed, compression },
+        [packed.buffer],
+      )) as BackendResults['produce'],
     );
   }
 

@@ -130,7 +130,12 @@ export class BackendServer {
       case 'describeTopic':
         return { value: await b.describeTopic(m.name) };
       case 'produce':
-        return acks(await b.produce(unpackProduce(m.packed)));
+        return acks(
+          await b.produce(
+            unpackProduce(m.packed),
+            m.compression === undefined ? undefined : { compression: m.compression },
+          ),
+        );
       case 'producerMetadata': {
         const log = batchLog(b);
         const found: BackendResults['producerMetadata'] = [];
@@ -164,7 +169,12 @@ export class BackendServer {
         this.#producer(m.producer).beginTransaction();
         return { value: undefined };
       case 'txnSend':
-        return acks(await this.#producer(m.producer).send(unpackProduce(m.packed)));
+        return acks(
+          await this.#producer(m.producer).send(
+            unpackProduce(m.packed),
+            m.compression === undefined ? undefined : { compression: m.compression },
+          ),
+        );
       case 'txnSendBatches': {
         const producer = this.#producer(m.producer);
         if (!takesEncodedBatches(producer))

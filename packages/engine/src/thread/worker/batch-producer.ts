@@ -7,7 +7,7 @@ import {
   recordMetadataOf,
   type ProducerTopicMetadata,
 } from '@streamwright/log/encoder';
-import type { ProduceCallOptions, ProduceRecord } from '../../api.js';
+import type { CompressionType, ProduceCallOptions, ProduceRecord } from '../../api.js';
 import { checkProducedRecord } from '../../backends/embedded/record-check.js';
 import type { PortCalls } from './port-calls.js';
 import type { BackendResults } from './protocol.js';
@@ -57,12 +57,13 @@ export class BatchProducer {
   ): Promise<{ partition: number; offset: number }[]> {
     if (records.length === 0) return [];
     const positions = options?.positions !== false;
+    const compression = options?.compression ?? 'none';
     try {
-      return await this.#produceEncoded(records, positions);
+      return await this.#produceEncoded(records, positions, compression);
     } catch (error) {
       for (const r of records) this.#metadata.delete(r.topic);
       if ((error as { code?: string }).code !== 'UNKNOWN_TOPIC') throw error;
-      return this.#produceEncoded(records, positions);
+      return this.#produceEncoded(records, positions, compression);
     }
   }
 
@@ -75,21 +76,23 @@ export class BatchProducer {
     producer: number,
     txn: TransactionIds,
     records: ProduceRecord[],
+    compression: CompressionType = 'none',
   ): Promise<{ partition: number; offset: number }[]> {
     try {
-      return await this.#txnSendEncoded(producer, txn, records);
+      return await this.#txnSendEncoded(producer, txn, records, compression);
     } catch (error) {
       if ((error as { code?: string }).code !== 'UNKNOWN_TOPIC') throw error;
       for (const r of records) this.#metadata.delete(r.topic);
-      return this.#txnSendEncoded(producer, txn, records);
+      return this.#txnSendEncoded(producer, txn, records, compression);
     }
   }
 
   async #produceEncoded(
     records: ProduceRecord[],
     positions: boolean,
+    compression: CompressionType,
   ): Promise<{ partition: number; offset: number }[]> {
-    const { encoded, parts } = await this.#encode(records);
+    const { encoded, parts } = await this.#encode(records, compression);
     // Each buffer is the encoder's own (never a slice of a shared pool): moved, not copied.
     const { offsets, returned } = (await this.#calls.call(
       { op: 'produceBatches', parts },
@@ -104,7 +107,7 @@ export class BatchProducer {
   }
 
   /** Encodes on this thread with the topics' cached metadata (transactional batches with `txn`). */
-  async #encode(records: ProduceRecord[], txn?: TransactionIds) {
+  async #encode(records: ProduceRecord[], compression: CompressionType, txn?: TransactionIds) {
     // Topics without cached metadata, without an array or set per call (a stream thread's output
     // is mostly one topic in a row; this runs once per flush over every record).
     const missing: string[] = [];
@@ -125,7 +128,7 @@ export class BatchProducer {
     const encoded = this.#encoder.encode(
       records,
       (t) => this.#metadata.get(t)!,
-      txn ? { transactional: txn } : {},
+      txn ? { transactional: txn, compression } : { compression },
     );
     const parts = await Promise.all(
       encoded.partitions.map(async (p) => ({
@@ -142,8 +145,9 @@ export class BatchProducer {
     producer: number,
     txn: TransactionIds,
     records: ProduceRecord[],
+    compression: CompressionType,
   ): Promise<{ partition: number; offset: number }[]> {
-    const { encoded, parts } = await this.#encode(records, txn);
+    const { encoded, parts } = await this.#encode(records, compression, txn);
     const { offsets, returned } = (await this.#calls.call(
       { op: 'txnSendBatches', producer, parts },
       parts.map((p) => p.batches.buffer as ArrayBuffer),

@@ -5,6 +5,7 @@ import type { ProducerTopicMetadata } from '@streamwright/log';
 import type { ClientConfig } from '@streamwright/topology-model';
 import type {
   BackendHealth,
+  CompressionType,
   FetchRequest,
   IsolationLevel,
   NewTopicSpec,
@@ -29,7 +30,7 @@ export type BackendCall =
    * Records packed in one buffer (wire.ts), for a backend that takes records rather than the
    * embedded log's encoded batches (Kafka: its producer encodes them).
    */
-  | { op: 'produce'; packed: PackedProduce }
+  | { op: 'produce'; packed: PackedProduce; compression?: CompressionType }
   /** Record batches encoded in the worker, per partition: the main thread validates and appends. */
   | { op: 'produceBatches'; parts: { topic: string; partition: number; batches: Uint8Array }[] }
   | {
@@ -73,7 +74,7 @@ export type BackendCall =
   // number the worker chose (calls on one producer are answered in order).
   | { op: 'txnInit'; producer: number; transactionalId: string }
   | { op: 'txnBegin'; producer: number }
-  | { op: 'txnSend'; producer: number; packed: PackedProduce }
+  | { op: 'txnSend'; producer: number; packed: PackedProduce; compression?: CompressionType }
   // Batches the worker encoded as the producer's transactional batches (id and epoch from txnInit).
   | {
       op: 'txnSendBatches';

@@ -34,15 +34,14 @@ export async function remoteTransactionalProducer(
       // and a refusal surfaces on the next call.
       calls.call({ op: 'txnBegin', producer }).catch((error: Error) => (failed = error));
     },
-    send: async (records) => {
+    send: async (records, options) => {
       rethrow();
-      if (txn) return batches.txnSend(producer, txn, records);
+      const compression = options?.compression;
+      if (txn) return batches.txnSend(producer, txn, records, compression);
       const packed = packProduce(records);
-      return toAcks(
-        (await calls.call({ op: 'txnSend', producer, packed }, [
-          packed.buffer,
-        ])) as BackendResults['txnSend'],
-      );
+      const call: BackendCall = { op: 'txnSend', producer, packed };
+      if (compression !== undefined) call.compression = compression;
+      return toAcks((await calls.call(call, [packed.buffer])) as BackendResults['txnSend']);
     },
     sendOffsetsToTransaction: async (offsets, groupId, member) => {
       rethrow();

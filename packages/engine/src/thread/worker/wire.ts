@@ -7,8 +7,13 @@
 //   fetch:   f64 offset | f64 timestamp | i32 key length (-1 = null) | key | i32 value length | value | headers
 //   produce: u32 topic index | i32 partition (-1 = default partitioner) | f64 timestamp (NaN = none)
 //            | key | value | headers
-//   headers: u16 count | (u16 name length | name | u32 value length | value)*   (UTF-8)
+//   headers: u16 count | (u16 name length | name (UTF-8) | u32 value length (2^32-1 = null) | value)*
+//            in order, repeated names kept: a record's exact Kafka headers
+import { headerEntries, headersOf, type Header } from '@streamwright/log/reader';
 import type { FetchResponse, Headers, ProduceRecord, StoredRecord } from '../../api.js';
+
+/** A header value length that stands for null. */
+const NULL_VALUE = 0xffffffff;
 
 /** What travels with a packed fetch response besides its buffer. */
 export interface PackedFetch {
@@ -93,20 +98,22 @@ class Writer {
       this.u16(0);
       return;
     }
-    const names = Object.keys(h);
+    const entries = headerEntries(h);
     this.ensure(2);
-    this.u16(names.length);
-    for (const name of names) {
-      const n = encoder.encode(name);
-      const v = encoder.encode(h[name]!);
-      this.ensure(6 + n.length + v.length);
+    this.u16(entries.length);
+    for (const e of entries) {
+      const n = encoder.encode(e.key);
+      const v = e.value;
+      this.ensure(6 + n.length + (v?.length ?? 0));
       this.u16(n.length);
       this.bytes.set(n, this.pos);
       this.pos += n.length;
-      this.view.setUint32(this.pos, v.length, true);
+      this.view.setUint32(this.pos, v === null ? NULL_VALUE : v.length, true);
       this.pos += 4;
-      this.bytes.set(v, this.pos);
-      this.pos += v.length;
+      if (v !== null) {
+        this.bytes.set(v, this.pos);
+        this.pos += v.length;
+      }
     }
   }
 
@@ -154,17 +161,23 @@ class Reader {
 
   headers(): Headers {
     const count = this.u16();
-    const h: Headers = {};
+    if (count === 0) return {};
+    const entries: Header[] = new Array(count);
     for (let i = 0; i < count; i++) {
       const n = this.u16();
-      const name = decoder.decode(this.bytes.subarray(this.pos, this.pos + n));
+      const key = decoder.decode(this.bytes.subarray(this.pos, this.pos + n));
       this.pos += n;
       const v = this.view.getUint32(this.pos, true);
       this.pos += 4;
-      h[name] = decoder.decode(this.bytes.subarray(this.pos, this.pos + v));
+      if (v === NULL_VALUE) {
+        entries[i] = { key, value: null };
+        continue;
+      }
+      // A copy: the headers may outlive the transferred buffer's other views.
+      entries[i] = { key, value: this.bytes.slice(this.pos, this.pos + v) };
       this.pos += v;
     }
-    return h;
+    return headersOf(entries);
   }
 }
 
