@@ -19,7 +19,7 @@ function textLike(size: number): Buffer {
   const noise = randomBytes(size);
   const parts: string[] = [];
   let n = 0;
-  for (let i = 0; n < size; i++) {
+  for (let i = 0; n <= size; i++) {
     const w = words[noise[i % size]! % words.length]!;
     parts.push(w);
     n += w.length + 1;
