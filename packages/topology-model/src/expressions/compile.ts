@@ -9,6 +9,21 @@ import {
   type VariableFamily,
 } from './environment.js';
 import { fromCel, toCel, UnsafeIntegerError } from './values.js';
+import {
+  CostBudgetExceeded,
+  DEFAULT_COST_BUDGET,
+  instrument,
+  InvalidRegularExpression,
+  type Meter,
+} from './bounds.js';
+
+export interface CompileOptions {
+  /**
+   * Evaluation steps (AST nodes evaluated, comprehension iterations included) one evaluation may
+   * take; past it the evaluation fails with `cost_budget_exceeded`. Default DEFAULT_COST_BUDGET.
+   */
+  costBudget?: number;
+}
 
 /** Variables of record contexts (`filter`, `mapValues`, `selectKey`, `keyValue`, …). */
 export interface RecordVariables {
@@ -129,6 +144,7 @@ function staticallyFits(shape: Shape, type: string): boolean {
 export function compileExpression<C extends ExpressionContext>(
   source: string,
   context: C,
+  options: CompileOptions = {},
 ): CompiledExpression<C> {
   const env = environmentFor(context);
   let program: ReturnType<typeof env.parse>;
@@ -156,7 +172,15 @@ export function compileExpression<C extends ExpressionContext>(
       celCode: context === 'filter' ? 'filter_not_bool' : `${context}_result`,
     });
   }
+  // RE2 for matches(), and a cost budget per evaluation (see bounds.ts).
+  const meter: Meter = { used: 0, budget: options.costBudget ?? DEFAULT_COST_BUDGET };
+  try {
+    instrument(program.ast, meter);
+  } catch (error) {
+    throw toExpressionError(error, source, 'syntax');
+  }
   const run = (scope: object, convert: boolean): unknown => {
+    meter.used = 0;
     try {
       const result: unknown = program(scope);
       return convert ? fromCel(result) : result;
@@ -347,6 +371,26 @@ function toExpressionError(
       source,
       offset: celError.range?.start ?? 0,
       celCode: celError.code,
+      cause: error,
+    });
+  }
+  if (error instanceof CostBudgetExceeded) {
+    return new ExpressionError({
+      kind: 'runtime',
+      message: error.message,
+      source,
+      offset: 0,
+      celCode: 'cost_budget_exceeded',
+      cause: error,
+    });
+  }
+  if (error instanceof InvalidRegularExpression) {
+    return new ExpressionError({
+      kind,
+      message: error.message,
+      source,
+      offset: error.offset,
+      celCode: 'invalid_regular_expression',
       cause: error,
     });
   }

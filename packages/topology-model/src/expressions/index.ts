@@ -11,8 +11,10 @@ export {
   variablesOf,
 } from './environment.js';
 export { compileExpression, checkExpression } from './compile.js';
+export { DEFAULT_COST_BUDGET, re2Matches } from './bounds.js';
 export type {
   AggregateVariables,
+  CompileOptions,
   CompiledExpression,
   ExpressionCheck,
   GeneratorVariables,

@@ -88,7 +88,8 @@ export class PlanBuilder {
   readonly stores = new Map<string, PendingStore>();
   /** Repartition topics, in creation order. */
   readonly repartitionTopics: InternalTopicPlan[] = [];
-  readonly nodeNames: Record<string, string[]> = {};
+  // Keyed by node ids, which may be any name (`constructor`, `__proto__`): no prototype.
+  readonly nodeNames: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   /** Source topics of both sides of each join (join-planners.ts). */
   readonly copartitionGroups: string[][] = [];
   /** Duplicate names and stores, collected so validation can report all of them. */

@@ -137,7 +137,7 @@ function emptyPlan(topology: Topology): Plan {
     subtopologies: [],
     stores: [],
     internalTopics: [],
-    nodeNames: {},
+    nodeNames: Object.create(null) as Record<string, string[]>,
   };
 }
 
