@@ -81,12 +81,29 @@ export class TopicRegistry {
   constructor(dataDir: string) {
     this.file = path.join(dataDir, 'topics.json');
     if (fs.existsSync(this.file)) {
-      const parsed = JSON.parse(fs.readFileSync(this.file, 'utf8')) as {
-        version: number;
-        topics: Record<string, TopicRecord>;
-      };
-      this.topics = new Map(Object.entries(parsed.topics));
+      let parsed: { version?: unknown; topics?: unknown };
+      try {
+        parsed = JSON.parse(fs.readFileSync(this.file, 'utf8')) as typeof parsed;
+      } catch (err) {
+        throw this.damaged((err as Error).message);
+      }
+      if (
+        typeof parsed?.topics !== 'object' ||
+        parsed.topics === null ||
+        Array.isArray(parsed.topics)
+      )
+        throw this.damaged('it has no "topics" object');
+      this.topics = new Map(Object.entries(parsed.topics as Record<string, TopicRecord>));
     }
+  }
+
+  /** The registry cannot be read: name the file, and say what it is for. */
+  private damaged(reason: string): LogError {
+    return new LogError(
+      LogErrorCode.CORRUPT_MESSAGE,
+      `the topic registry ${this.file} is damaged (${reason}): it lists the data dir's topics, their partition counts and configs. Restore it from a backup; the log does not open without it`,
+      { file: this.file },
+    );
   }
 
   save(): void {

@@ -14,6 +14,13 @@ export {
 export type { BatchesAppended, PartitionBatches, ProduceBatchesOptions } from './produce.js';
 export { murmur2, toPositive, partitionForKey, type PartitionerContext } from './partitioner.js';
 export { crc32c, crc32cImplementation } from './format/crc32c.js';
+export {
+  checkDataDir,
+  repairPartition,
+  type CheckReport,
+  type Damage,
+  type RepairResult,
+} from './repair.js';
 export type { RecoveryEvent } from './storage/segment.js';
 export type { ReadBatch } from './storage/partition-log.js';
 export { PartitionFileReader, type FileBatch, type FileRead } from './read/file-reader.js';

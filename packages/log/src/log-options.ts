@@ -12,7 +12,10 @@ export interface LogOptions {
   retentionCheckIntervalMs?: number;
   /** How often the cleaner looks for dirty compacted logs (Kafka's log.cleaner.backoff.ms, 15 s). */
   cleanerBackoffMs?: number;
-  /** How often recovery points are checkpointed (default 10 s): bounds the scan after a crash. */
+  /**
+   * How often recovery points are checkpointed when they moved (default 1 s): bounds the scan after
+   * a crash, and how stale the point below which damage is never taken for a torn write can be.
+   */
   checkpointIntervalMs?: number;
   /** Partitions of `__consumer_offsets` when it is first created (Kafka: 50; default here 1). */
   offsetsTopicPartitions?: number;

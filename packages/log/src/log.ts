@@ -153,7 +153,7 @@ export class Log {
       this.timers.push(t);
     };
     every(opts.retentionCheckIntervalMs ?? 300_000, 'retention', () => this.runRetention());
-    every(opts.checkpointIntervalMs ?? 10_000, 'checkpoint', () => this.writeCheckpoints());
+    every(opts.checkpointIntervalMs ?? 1_000, 'checkpoint', () => this.writeCheckpoints());
     every(opts.cleanerBackoffMs ?? 15_000, 'cleaner', () =>
       this.maintenanceHooks.forEach((h) => h()),
     );

@@ -62,8 +62,9 @@ export class Topics {
         const rp = recovery.get(key);
         const ls = starts.get(key);
         const before = events.length;
-        state.partitions.push(
-          fs.existsSync(dir)
+        let partition: PartitionLog;
+        try {
+          partition = fs.existsSync(dir)
             ? PartitionLog.open(
                 opts,
                 rp === undefined && ls === undefined
@@ -71,8 +72,11 @@ export class Topics {
                   : { recoveryPoint: rp ?? 0, logStartOffset: ls ?? 0 },
                 events,
               )
-            : PartitionLog.create(opts),
-        );
+            : PartitionLog.create(opts);
+        } catch (err) {
+          throw damagedPartition(this.dataDir, name, p, err);
+        }
+        state.partitions.push(partition);
         for (let i = before; i < events.length; i++)
           Object.assign(events[i]!, { topic: name, partition: p });
       }
@@ -250,7 +254,9 @@ export class Topics {
     return [...this.map.values()].flatMap((t) => t.partitions);
   }
 
-  /** Writes recovery points and log start offsets (also done on a timer and at close). */
+  private readonly lastCheckpoints = new Map<string, string>();
+
+  /** Writes recovery points and log start offsets (on a timer, at close; skipped if unchanged). */
   writeCheckpoints(): void {
     const rp: { topic: string; partition: number; offset: number }[] = [];
     const ls: { topic: string; partition: number; offset: number }[] = [];
@@ -260,8 +266,15 @@ export class Topics {
         ls.push({ topic: t.name, partition: p.partition, offset: p.logStartOffset });
       }
     }
-    writeCheckpoint(this.dataDir, 'recovery-point-offset-checkpoint', rp);
-    writeCheckpoint(this.dataDir, 'log-start-offset-checkpoint', ls);
+    for (const [name, entries] of [
+      ['recovery-point-offset-checkpoint', rp],
+      ['log-start-offset-checkpoint', ls],
+    ] as const) {
+      const text = JSON.stringify(entries);
+      if (this.lastCheckpoints.get(name) === text) continue;
+      writeCheckpoint(this.dataDir, name, entries);
+      this.lastCheckpoints.set(name, text);
+    }
   }
 
   /** Applies retention to every partition; returns the number of segments deleted. */
@@ -271,4 +284,30 @@ export class Topics {
     if (deleted > 0) this.writeCheckpoints();
     return deleted;
   }
+}
+
+/**
+ * A partition that cannot be opened because its files are damaged: the error names it, where the
+ * damage is, and the way out (the data dir is left as it is: nothing is cut silently).
+ */
+function damagedPartition(
+  dataDir: string,
+  topic: string,
+  partition: number,
+  err: unknown,
+): unknown {
+  if (!(err instanceof LogError) || err.code !== LogErrorCode.CORRUPT_MESSAGE) return err;
+  const at = err.offset === undefined ? '' : ` --from ${err.offset}`;
+  return new LogError(
+    LogErrorCode.CORRUPT_MESSAGE,
+    `partition ${topic}-${partition} is damaged and was not opened: ${err.message}. ` +
+      `With the runtime stopped, \`streamwright log check --data-dir ${dataDir}\` lists the damage and ` +
+      `\`streamwright log repair --data-dir ${dataDir} --partition ${topic}-${partition}${at}\` cuts the partition there (records from that offset on are lost).`,
+    {
+      ...(err.file !== undefined ? { file: err.file } : {}),
+      ...(err.offset !== undefined ? { offset: err.offset } : {}),
+      ...(err.position !== undefined ? { position: err.position } : {}),
+      cause: err,
+    },
+  );
 }

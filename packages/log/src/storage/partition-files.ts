@@ -63,6 +63,7 @@ export function openSegments(
       active,
       recoverFrom: needsRecovery ? Math.max(rp, base) : null,
       events,
+      recoveryPoint: rp,
     });
     const prev = segments[segments.length - 1];
     if (prev && prev.nextOffset > base) {

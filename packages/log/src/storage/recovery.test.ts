@@ -46,12 +46,53 @@ async function readAll(log: Log): Promise<string[]> {
 const forgetCheckpoint = (dir: string) =>
   fs.rmSync(path.join(dir, 'recovery-point-offset-checkpoint'));
 
+describe('damage below the recovery point', () => {
+  // Fsynced and checkpointed bytes cannot be torn by a crash: a bad batch there is corruption,
+  // and the partition is refused with the way to repair it, never cut back silently.
+  it('refuses a partition whose last, checkpointed batch is cut short', async () => {
+    const { dir, part } = await seeded();
+    const file = path.join(part, logs(part).at(-1)!);
+    fs.truncateSync(file, fs.statSync(file).size - 17);
+    const err = await Log.open({ dataDir: dir, background: false }).then(
+      () => null,
+      (e: unknown) => e as { code: string; message: string; offset: number },
+    );
+    expect(err?.code).toBe(LogErrorCode.CORRUPT_MESSAGE);
+    expect(err?.offset).toBe(39);
+    expect(err?.message).toMatch(/partition t-0 is damaged and was not opened/);
+    expect(err?.message).toMatch(/offsets below 40 were fsynced/);
+    expect(err?.message).toContain(
+      `streamwright log repair --data-dir ${dir} --partition t-0 --from 39`,
+    );
+    // Nothing was cut: the file is as the damage left it.
+    expect(fs.statSync(file).size).toBeGreaterThan(0);
+  });
+
+  it('refuses a byte flipped in the last batches of the active segment', async () => {
+    const { dir, part } = await seeded();
+    const file = path.join(part, logs(part).at(-1)!);
+    const size = fs.statSync(file).size;
+    const fd = fs.openSync(file, 'r+');
+    const b = Buffer.alloc(1);
+    fs.readSync(fd, b, 0, 1, size - 30);
+    b[0] = b[0]! ^ 0xff;
+    fs.writeSync(fd, b, 0, 1, size - 30);
+    fs.closeSync(fd);
+    await expect(Log.open({ dataDir: dir, background: false })).rejects.toMatchObject({
+      code: LogErrorCode.CORRUPT_MESSAGE,
+      message: expect.stringMatching(/partition t-0 is damaged/),
+    });
+    expect(fs.statSync(file).size).toBe(size);
+  });
+});
+
 describe('recovery on open', () => {
   it('truncates a torn write at the tail of the active segment and keeps appending after it', async () => {
     const { dir, part } = await seeded();
     const file = path.join(part, logs(part).at(-1)!);
     const size = fs.statSync(file).size;
     fs.truncateSync(file, size - 17); // the last batch loses its end, as a write cut short
+    forgetCheckpoint(dir); // by a crash: the checkpoint did not cover that batch yet
     const log = await openTestLog({ dataDir: dir });
     expect(log.recoveryEvents.filter((e) => e.kind === 'truncated-torn-tail')).toHaveLength(1);
     const values = await readAll(log);
@@ -120,6 +161,48 @@ describe('recovery on open', () => {
       code: LogErrorCode.CORRUPT_MESSAGE,
       file: first,
     });
+  });
+
+  it('serves what lies before damage in a later segment; the error names the damaged batch', async () => {
+    const { dir, part } = await seeded({ segmentBytes: 1500 });
+    const files = logs(part);
+    expect(files.length).toBeGreaterThan(2);
+    const second = path.join(part, files[1]!);
+    const secondBase = Number(files[1]!.slice(0, 20));
+    const data = fs.readFileSync(second);
+    // The third batch of the second segment (batches of one record each, all the same size).
+    const batchSize = data.readInt32BE(8) + 12;
+    data.writeUInt8(data[2 * batchSize + 70]! ^ 0x01, 2 * batchSize + 70);
+    fs.writeFileSync(second, data);
+    const log = await openTestLog({ dataDir: dir });
+    const res = await log.fetch('t', 0, 0, { maxBytes: 1 << 20 });
+    expect(res.records.map((r) => r.offset)).toEqual(
+      Array.from({ length: secondBase + 2 }, (_, i) => i),
+    );
+    await expect(log.fetch('t', 0, res.nextOffset, { maxBytes: 1 << 20 })).rejects.toMatchObject({
+      code: LogErrorCode.CORRUPT_MESSAGE,
+      file: second,
+      offset: secondBase + 2,
+    });
+    // From an earlier offset of the same segment too: the offset is the damaged batch's.
+    await expect(log.fetch('t', 0, secondBase, { maxBytes: 10 })).resolves.toMatchObject({
+      records: [expect.objectContaining({ offset: secondBase })],
+    });
+  });
+
+  it('names topics.json when it is garbage', async () => {
+    const { dir } = await seeded({ records: 1 });
+    const file = path.join(dir, 'topics.json');
+    fs.writeFileSync(file, '{ garbage');
+    await expect(Log.open({ dataDir: dir, background: false })).rejects.toMatchObject({
+      code: LogErrorCode.CORRUPT_MESSAGE,
+      file,
+      message: expect.stringContaining(`the topic registry ${file} is damaged`),
+    });
+    fs.writeFileSync(file, '[]');
+    await expect(Log.open({ dataDir: dir, background: false })).rejects.toThrow(
+      /no "topics" object/,
+    );
   });
 
   it('rebuilds a missing, truncated or garbled index and time index', async () => {

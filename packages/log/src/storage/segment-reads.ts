@@ -53,6 +53,10 @@ export async function readSegments(
     try {
       const size = seg.writtenSize;
       batches = await seg.read(from, bound, out.length === 0 ? maxBytes : budget, size);
+    } catch (err) {
+      // Damage in a later segment: serve what was read before it; the next read fails there.
+      if (out.length > 0) return out;
+      throw err;
     } finally {
       seg.release();
     }

@@ -97,7 +97,13 @@ export class Segment {
     dir: string,
     baseOffset: number,
     indexIntervalBytes: number,
-    opts: { active: boolean; recoverFrom: number | null; events: RecoveryEvent[] },
+    opts: {
+      active: boolean;
+      recoverFrom: number | null;
+      events: RecoveryEvent[];
+      /** Offsets below it were fsynced (the checkpoint): damage there is never a torn write. */
+      recoveryPoint?: number;
+    },
   ): Segment {
     const file = path.join(dir, offsetFileName(baseOffset, '.log'));
     const fd = fs.openSync(file, 'r+');
@@ -134,7 +140,7 @@ export class Segment {
       }
     }
     seg.nextOffset = scanOffset;
-    seg.recover(scanFrom, opts.active, opts.events);
+    seg.recover(scanFrom, opts.active, opts.events, opts.recoveryPoint ?? 0);
     const time = TimeIndex.load(seg.timeIndex.file, baseOffset, seg.nextOffset);
     if (time === null) seg.rebuildTimeIndex(opts.events);
     else {
@@ -162,7 +168,12 @@ export class Segment {
   }
 
   /** CRC-scans from `from` to the end, extending the index; truncates a torn tail when active. */
-  private recover(from: number, active: boolean, events: RecoveryEvent[]): void {
+  private recover(
+    from: number,
+    active: boolean,
+    events: RecoveryEvent[],
+    recoveryPoint: number,
+  ): void {
     const entriesBefore = this.index.count;
     let bytesSinceEntry = from === 0 ? 0 : Infinity;
     const result = scanBatches(this.fd, from, this.size, (h, pos) => {
@@ -184,6 +195,15 @@ export class Segment {
     this.bytesSinceIndexEntry = Number.isFinite(bytesSinceEntry) ? bytesSinceEntry : 0;
     if (result.bad) {
       const { position, reason } = result.bad;
+      // Below the recovery point the bytes were fsynced and checkpointed: a crash cannot have
+      // torn them, so a bad batch there is damage, never cut silently (nor is one followed by a
+      // valid batch, or one in a sealed segment).
+      if (this.nextOffset < recoveryPoint)
+        throw this.corrupt(
+          position,
+          this.nextOffset,
+          `${reason}; offsets below ${recoveryPoint} were fsynced (the recovery point), so this is damage, not a torn write`,
+        );
       const later = findValidBatchAfter(this.fd, position, this.size, this.nextOffset);
       if (!active || later !== null) throw this.corrupt(position, this.nextOffset, reason);
       events.push({
@@ -365,22 +385,28 @@ export class Segment {
         const head = await readAt(this.fd, Math.min(BATCH_HEADER_SIZE, size - pos), pos);
         bsize = batchSizeAt(head, 0, head.length);
         if (bsize < BATCH_HEADER_SIZE || pos + bsize > size)
-          throw this.corrupt(pos, offset, 'batch runs past the end of the segment');
+          throw this.corrupt(pos, prevNext, 'batch runs past the end of the segment');
         chunk = await readAt(this.fd, Math.min(size - pos, Math.max(bsize, maxBytes)), pos);
         chunkStart = pos;
         at = 0;
       }
       const reason = checkBatch(chunk, at, chunk.length);
-      if (reason !== null) throw this.corrupt(pos, offset, reason);
+      // What comes before the damage is served; the read from the damaged batch fails, naming
+      // its offset (the one after the last good batch), not where this read started.
+      if (reason !== null) {
+        if (out.length > 0) break;
+        throw this.corrupt(pos, prevNext, reason);
+      }
       const header = readBatchHeader(chunk, at);
       // Offsets are outside the CRC: they must lie in this segment and increase.
       if (
         header.baseOffset < Math.max(this.baseOffset, prevNext) ||
         lastOffsetOf(header) >= this.nextOffset
       ) {
+        if (out.length > 0) break;
         throw this.corrupt(
           pos,
-          offset,
+          prevNext,
           `batch offset ${header.baseOffset} is out of order in its segment`,
         );
       }
