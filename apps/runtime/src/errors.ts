@@ -56,6 +56,12 @@ export const RUNTIME_ERRORS = {
   WORKSPACE_EXISTS: 'CONFLICT',
   /** A document that is not a topology document at all (not even its structure). */
   NOT_A_TOPOLOGY: 'BAD_REQUEST',
+  /** The process ran out of file descriptors (EMFILE / ENFILE): the message says what to do. */
+  TOO_MANY_OPEN_FILES: 'SERVICE_UNAVAILABLE',
+  /** A record larger than its topic's max.message.bytes (Kafka's RecordTooLargeException). */
+  RECORD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  /** A document past one of the runtime's input limits (size, nodes, nesting): the message names it. */
+  LIMIT_EXCEEDED: 'PAYLOAD_TOO_LARGE',
 } as const satisfies Record<string, TRPCError['code']>;
 
 export type RuntimeErrorCode = keyof typeof RUNTIME_ERRORS;
@@ -90,6 +96,40 @@ export function runtimeCodeOf(error: unknown): RuntimeErrorCode | null {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
     if (current instanceof RuntimeError) return current.code;
+    current = current.cause;
+  }
+  return null;
+}
+
+/**
+ * A backend's refusal of a record over `max.message.bytes` (the embedded log's RECORD_TOO_LARGE,
+ * Kafka's MESSAGE_TOO_LARGE) as a 413 naming the topic and the limit; anything else unchanged.
+ */
+export function recordTooLarge(error: unknown, topic: string): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code !== 'RECORD_TOO_LARGE' && code !== 'MESSAGE_TOO_LARGE') return error;
+  return new RuntimeError(
+    'RECORD_TOO_LARGE',
+    `the record is larger than max.message.bytes of topic ${topic}: ${(error as Error).message}. Raise the topic's max.message.bytes (topics.alterConfig) or send a smaller record.`,
+    { cause: error },
+  );
+}
+
+/**
+ * An error caused (anywhere in its cause chain) by running out of file descriptors, as a
+ * TOO_MANY_OPEN_FILES with advice; null for anything else. Each partition of the embedded log
+ * keeps its segment and index files open, so thousands of partitions meet `ulimit -n` soon.
+ */
+export function tooManyOpenFiles(error: unknown): RuntimeError | null {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current instanceof Error; depth++) {
+    const code = (current as NodeJS.ErrnoException).code;
+    if (code === 'EMFILE' || code === 'ENFILE')
+      return new RuntimeError(
+        'TOO_MANY_OPEN_FILES',
+        `too many open files (${code}): the embedded log keeps each partition's segment and index files open. Raise the limit (ulimit -n, LimitNOFILE= for a service) and restart, or use fewer partitions`,
+        { cause: error },
+      );
     current = current.cause;
   }
   return null;

@@ -2,8 +2,15 @@
 import { initTRPC } from '@trpc/server';
 import { ZodError } from 'zod';
 import { inputIssues, inputMessage } from './input-issues.js';
-import { RuntimeError, runtimeCodeOf, toTRPCError, type RuntimeErrorCode } from './errors.js';
+import {
+  RuntimeError,
+  runtimeCodeOf,
+  toTRPCError,
+  tooManyOpenFiles,
+  type RuntimeErrorCode,
+} from './errors.js';
 import type { RuntimeService } from './service/runtime-service.js';
+import { checkInputLimits } from './service/input-limits.js';
 
 export interface Context {
   service: RuntimeService;
@@ -34,9 +41,17 @@ const normalizeErrors = t.middleware(async ({ next }) => {
   if (!result.ok && result.error.cause instanceof RuntimeError) {
     return { ...result, error: toTRPCError(result.error.cause) };
   }
+  const fds = result.ok ? null : tooManyOpenFiles(result.error);
+  if (fds && !result.ok) return { ...result, error: toTRPCError(fds) };
   return result;
 });
 
+/** Input nesting and topology size limits, before zod or any service sees the input. */
+const inputLimits = t.middleware(async ({ next, getRawInput }) => {
+  checkInputLimits(await getRawInput());
+  return next();
+});
+
 export const router = t.router;
-export const procedure = t.procedure.use(normalizeErrors);
+export const procedure = t.procedure.use(normalizeErrors).use(inputLimits);
 export const createCallerFactory = t.createCallerFactory;

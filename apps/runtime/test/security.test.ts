@@ -1,5 +1,6 @@
 // Host / Origin checks and the token, through a real server, the SSE stream included.
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import {
   TRPCClientError,
   createTRPCClient,
@@ -40,6 +41,18 @@ function rawGet(port: number, path: string, headers: Record<string, string>): Pr
 
 const SSE = { accept: 'text/event-stream' };
 
+/** Sends `text` as the whole request over a socket (no client would send two Host headers). */
+function rawStatus(port: number, text: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
+    let data = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (data += chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0)));
+  });
+}
+
 describe('on loopback without a token', () => {
   let runtime: Runtime;
   let dataDir: string;
@@ -74,6 +87,16 @@ describe('on loopback without a token', () => {
       });
       expect(response.status).toBe(403);
       expect(response.body).toMatch(/Host header .* does not name this server/);
+    }
+  });
+
+  it('refuses a request with two Host headers (a good one, then another) with 400', async () => {
+    for (const path of ['/trpc/health', '/healthz', '/']) {
+      const status = await rawStatus(
+        runtime.port,
+        `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${runtime.port}\r\nHost: evil.example\r\nConnection: close\r\n\r\n`,
+      );
+      expect(status).toBe(400);
     }
   });
 

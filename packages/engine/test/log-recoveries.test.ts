@@ -38,6 +38,8 @@ describe('recoveries of the embedded log', () => {
       .at(-1)!;
     const file = path.join(part, segment);
     fs.truncateSync(file, fs.statSync(file).size - 17); // the last write cut short
+    // by a crash: the recovery checkpoint predates it (below it, damage is refused, not cut).
+    fs.rmSync(path.join(dataDir, 'recovery-point-offset-checkpoint'));
 
     const warnings: { obj: object; msg: string }[] = [];
     const logger = {
@@ -74,5 +76,85 @@ describe('recoveries of the embedded log', () => {
     expect(warnings.filter((w) => /words-0 ended in a damaged batch/.test(w.msg))).toHaveLength(1);
     // The nine intact records are all there is: the app counts them.
     expect((await backend.describeTopic('words'))!.offsets[0]!.latest).toBe(9);
+  });
+
+  it('a committed position past the log end moves to the log end with a WARN, not re-read', async () => {
+    const dataDir = tempStateDir();
+    const stateDir = tempStateDir();
+    let backend = await createEmbeddedBackend({ dataDir });
+    await backend.createTopics([
+      { name: 'words', partitions: 1 },
+      { name: 'counts', partitions: 1 },
+    ]);
+    for (let i = 0; i < 10; i++)
+      await backend.produce([
+        {
+          topic: 'words',
+          partition: 0,
+          key: encode('string', `w${i % 3}`),
+          value: encode('string', 'x'),
+        },
+      ]);
+    let app = createStreamsApp({ topology: countPipeline({}, 1), backend, stateDir });
+    await app.start();
+    const tp = { topic: 'words', partition: 0 };
+    await waitFor(
+      async () => (await backend.committedOffsets('count-app', [tp])).get('words:0') === 10,
+      20_000,
+      'offset 10 committed',
+    );
+    await app.close();
+    const countsBefore = (await backend.describeTopic('counts'))!.offsets[0]!.latest;
+    expect(countsBefore).toBe(10);
+    await backend.close();
+    // The log loses its last record after it was processed and committed (a crash tore it: the
+    // recovery checkpoint predates it).
+    const part = path.join(dataDir, 'words-0');
+    const file = path.join(
+      part,
+      fs
+        .readdirSync(part)
+        .filter((f) => f.endsWith('.log'))
+        .sort()
+        .at(-1)!,
+    );
+    fs.truncateSync(file, fs.statSync(file).size - 17);
+    fs.rmSync(path.join(dataDir, 'recovery-point-offset-checkpoint'));
+
+    const warnings: string[] = [];
+    const logger = {
+      info() {},
+      warn: (_o: object, msg?: string) => warnings.push(msg ?? ''),
+      error() {},
+    };
+    backend = await createEmbeddedBackend({ dataDir, logger });
+    onTestFinished(() => backend.close());
+    app = createStreamsApp({ topology: countPipeline({}, 1), backend, stateDir, logger });
+    onTestFinished(() => app.close());
+    await app.start();
+    await waitFor(
+      () => app.status().recoveries.some((r) => r.kind === 'offset-reset'),
+      20_000,
+      'an offset-reset recovery',
+    );
+    const reset = app.status().recoveries.find((r) => r.kind === 'offset-reset')!;
+    expect(reset).toMatchObject({ topic: 'words', partition: 0, fromOffset: 10, toOffset: 9 });
+    expect(reset.message).toMatch(/past the log end 9.*moved to the log end/);
+    expect(warnings.some((w) => /words-0 is past the log end/.test(w))).toBe(true);
+    // Nothing re-read: Kafka's earliest would have counted all nine records again.
+    const w = {
+      topic: 'words',
+      partition: 0,
+      key: encode('string', 'w9'),
+      value: encode('string', 'x'),
+    };
+    await backend.produce([w]);
+    await waitFor(
+      async () => (await backend.describeTopic('counts'))!.offsets[0]!.latest > countsBefore,
+      20_000,
+      'the new record counted',
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await backend.describeTopic('counts'))!.offsets[0]!.latest).toBe(countsBefore + 1);
   });
 });

@@ -121,6 +121,37 @@ describe('persistent stores', () => {
     });
   });
 
+  it('a store directory deleted while its checkpoint stays is rebuilt from the changelog, loudly', async () => {
+    await withTempDir(async (dir) => {
+      const stateDir = `${dir}/state`;
+      const backend = await createEmbeddedBackend({ dataDir: `${dir}/log` });
+      const words = Array.from({ length: 100 }, (_, i) => `w${i % 20}`);
+      let { app } = await run(backend, stateDir, words, 0);
+      await app.close();
+      expect(existsSync(`${stateDir}/count-app/0_0/.checkpoint`)).toBe(true);
+      // Only the store's files go; the checkpoint still claims they hold the changelog's end.
+      rmSync(`${stateDir}/count-app/0_0/lmdb/counts-store`, { recursive: true, force: true });
+      const again = await run(backend, stateDir, ['w0'], 100);
+      app = again.app;
+      expect(again.restored).toBeGreaterThanOrEqual(20);
+      // 5 before, one more now: not 1 from an empty store.
+      expect((await latestCounts(backend)).get('w0')).toBe(6);
+      expect(app.store('counts-store')!.get('w7')?.value).toBe(5);
+      expect(app.status().recoveries).toEqual([
+        expect.objectContaining({
+          kind: 'store-rebuilt',
+          store: 'counts-store',
+          taskId: '0_0',
+          topic: 'count-app-counts-store-changelog',
+          partition: 0,
+          message: expect.stringMatching(/local files of store counts-store .* are missing/),
+        }),
+      ]);
+      await app.close();
+      await backend.close();
+    });
+  });
+
   it('a checkpoint past the changelog end (the changelog was recreated) wipes the local store and rebuilds it', async () => {
     await withTempDir(async (dir) => {
       const stateDir = `${dir}/state`;

@@ -3,6 +3,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { VERSION } from '../version.js';
 import { registerAppCommands } from './program-app.js';
+import { registerLogCommands } from './program-log.js';
 import { registerStateCommands } from './program-state.js';
 import { registerTopicCommands } from './program-topics.js';
 
@@ -276,6 +277,7 @@ Examples:
   registerTopicCommands(program);
   registerAppCommands(program);
   registerStateCommands(program);
+  registerLogCommands(program);
   return program;
 }
 

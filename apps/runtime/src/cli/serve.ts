@@ -53,9 +53,24 @@ export function backendChoice(
   return { kind: 'kafka', bootstrapServers: servers, ...kafkaSecurity(options, env) };
 }
 
-/** Node's bare `listen EADDRINUSE` / `EACCES` as what to do about it. */
-function listenError(error: unknown, options: ServeOptions): CliError | null {
-  const code = (error as { code?: unknown }).code;
+/** Node's bare `listen EADDRINUSE` / `EACCES` (and a data dir it may not use) as what to do. */
+export function listenError(
+  error: unknown,
+  options: Pick<ServeOptions, 'port' | 'host' | 'dataDir'>,
+): CliError | null {
+  const { code, syscall, path } = error as { code?: unknown; syscall?: unknown; path?: unknown };
+  // Only a failed listen() is about the port: EACCES from open/mkdir is about a file.
+  if (syscall !== 'listen') {
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+      return new CliError(
+        `cannot use the data dir ${options.dataDir}: ${String(syscall ?? 'access')} ${String(path ?? '')} was refused (${String(code)}): make it writable by this user, or choose another with --data-dir`,
+      );
+    if (code === 'EMFILE' || code === 'ENFILE')
+      return new CliError(
+        `too many open files (${String(code)}) while opening ${String(path ?? options.dataDir)}: raise the limit (ulimit -n, currently counted per process) or use fewer partitions`,
+      );
+    return null;
+  }
   const where = `port ${options.port} on ${options.host}`;
   if (code === 'EADDRINUSE')
     return new CliError(

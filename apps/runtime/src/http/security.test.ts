@@ -2,8 +2,11 @@ import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { RequestGuard, assertSafeBinding, isLoopback, parseHostHeader } from './security.js';
 
-function request(headers: Record<string, string>): IncomingMessage {
-  return { headers } as unknown as IncomingMessage;
+function request(headers: Record<string, string>, rawHeaders?: string[]): IncomingMessage {
+  return {
+    headers,
+    rawHeaders: rawHeaders ?? Object.entries(headers).flat(),
+  } as unknown as IncomingMessage;
 }
 const root = new URL('http://x/');
 
@@ -30,7 +33,11 @@ describe('binding', () => {
 
   it('refuses a non-loopback address without a token', () => {
     expect(() => assertSafeBinding('0.0.0.0', null)).toThrow(/without a token/);
-    expect(() => assertSafeBinding('0.0.0.0', 'secret')).not.toThrow();
+    expect(() => assertSafeBinding('0.0.0.0', 'correct-horse-battery')).not.toThrow();
+    // A short token is guessed over the network: refused off loopback, fine on it.
+    expect(() => assertSafeBinding('0.0.0.0', 'x')).toThrow(/1 characters: .*at least 16/);
+    expect(() => assertSafeBinding('0.0.0.0', 'secret')).toThrow(/at least 16/);
+    expect(() => assertSafeBinding('127.0.0.1', 'x')).not.toThrow();
     expect(() => assertSafeBinding('127.0.0.1', null)).not.toThrow();
   });
 });
@@ -125,6 +132,12 @@ describe('RequestGuard with a token', () => {
       ok: true,
       tokenFrom: 'cookie',
     });
+  });
+
+  it('refuses a request with two Host headers, whatever the first says (400)', () => {
+    const raw = ['Host', host, 'Authorization', 'Bearer s3cret', 'Host', 'evil.example:4300'];
+    const verdict = guard.check(request({ host, authorization: 'Bearer s3cret' }, raw), root);
+    expect(verdict).toMatchObject({ ok: false, status: 400 });
   });
 
   it('checks Host before the token', () => {

@@ -26,7 +26,7 @@ export interface SecurityOptions {
 
 export type Verdict =
   | { ok: true; tokenFrom: 'none' | 'header' | 'query' | 'cookie' }
-  | { ok: false; status: 401 | 403; message: string };
+  | { ok: false; status: 400 | 401 | 403; message: string };
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'];
 
@@ -40,14 +40,34 @@ export function isWildcard(host: string): boolean {
   return h === '0.0.0.0' || h === '::' || h === '';
 }
 
-/** Bound off loopback, the API would be open to the network: a token is then mandatory. */
+/** Off loopback a token must be at least this long: a short one is guessed over the network. */
+export const MIN_NETWORK_TOKEN_LENGTH = 16;
+
+/**
+ * Bound off loopback, the API would be open to the network: a token is then mandatory, and at
+ * least MIN_NETWORK_TOKEN_LENGTH characters long.
+ */
 export function assertSafeBinding(host: string, token: string | null): void {
-  if (!isLoopback(host) && !token) {
+  if (isLoopback(host)) return;
+  if (!token) {
     throw new Error(
       `refusing to listen on ${host} without a token: anyone on the network could deploy and read data. ` +
         'Pass --token <secret> (or set STREAMWRIGHT_TOKEN), or bind to 127.0.0.1.',
     );
   }
+  if (token.length < MIN_NETWORK_TOKEN_LENGTH) {
+    throw new Error(
+      `refusing to listen on ${host} with a token of ${token.length} characters: off loopback it must have at least ${MIN_NETWORK_TOKEN_LENGTH} (use a long random one, e.g. openssl rand -hex 32).`,
+    );
+  }
+}
+
+/** How many Host headers a request carries (Node keeps only the first in `req.headers`). */
+function hostHeaderCount(req: IncomingMessage): number {
+  let n = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2)
+    if (req.rawHeaders[i]!.toLowerCase() === 'host') n++;
+  return n;
 }
 
 export class RequestGuard {
@@ -64,6 +84,15 @@ export class RequestGuard {
   }
 
   check(req: IncomingMessage, url: URL): Verdict {
+    // Two Host headers (a good one first, then another) would be judged by the first alone, while
+    // a proxy in front may route by the last: refused (RFC 9112 §3.2: answer 400).
+    if (hostHeaderCount(req) > 1) {
+      return {
+        ok: false,
+        status: 400,
+        message: 'Bad Request: more than one Host header.',
+      };
+    }
     const hostHeader = req.headers.host;
     if (!hostHeader || !this.hostAllowed(hostHeader)) {
       return {

@@ -9,6 +9,7 @@ import type { RuntimeService } from '../service/runtime-service.js';
 import { VERSION } from '../version.js';
 import { OPENMETRICS_CONTENT_TYPE, toOpenMetrics } from './openmetrics.js';
 import { RequestGuard, TOKEN_COOKIE, assertSafeBinding, urlHost } from './security.js';
+import { documentTooLarge } from '../service/input-limits.js';
 import { DEFAULT_WEB_ROOT, NOT_BUILT_MESSAGE, serveStatic, webAppBuilt } from './static-files.js';
 
 export interface ServerOptions {
@@ -99,13 +100,39 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       );
       sendJson(res, verdict.status, {
         error: {
-          code: verdict.status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN',
+          code:
+            verdict.status === 400
+              ? 'BAD_REQUEST'
+              : verdict.status === 401
+                ? 'UNAUTHORIZED'
+                : 'FORBIDDEN',
           message: verdict.message,
         },
       });
       return;
     }
     const path = url.pathname;
+    const tooLarge = documentTooLarge(path, req.headers['content-length']);
+    if (tooLarge !== null) {
+      // Refused before the body is read and parsed: a big document must not stall the server.
+      // Answered in tRPC's error shape (one per call of a batch), so clients show the message.
+      req.resume();
+      const error = (procedure: string) => ({
+        error: {
+          message: tooLarge,
+          code: -32413,
+          data: {
+            code: 'PAYLOAD_TOO_LARGE',
+            httpStatus: 413,
+            path: procedure,
+            runtimeCode: 'LIMIT_EXCEEDED',
+          },
+        },
+      });
+      const calls = decodeURIComponent(path.slice('/trpc/'.length)).split(',');
+      sendJson(res, 413, url.searchParams.has('batch') ? calls.map(error) : error(calls[0]!));
+      return;
+    }
     if (path === '/trpc' || path.startsWith('/trpc/')) {
       if (url.searchParams.has('token')) {
         // The token is not an input: keep it out of tRPC's query parsing and its logs.

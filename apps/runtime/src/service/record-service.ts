@@ -3,7 +3,7 @@
 // consumer group's committed offsets. Keys and values are bytes here; the router carries them
 // as base64.
 import type { Backend, Headers } from '@streamwright/engine';
-import { RuntimeError } from '../errors.js';
+import { recordTooLarge, RuntimeError } from '../errors.js';
 import { checkPartition, requireTopic } from './topic-service.js';
 
 export interface BatchRecord {
@@ -74,16 +74,20 @@ export class RecordService {
     for (const record of records) {
       if (record.partition !== undefined) checkPartition(topic, record.partition);
     }
-    return this.backend.produce(
-      records.map((r) => ({
-        topic: topic.name,
-        key: r.key,
-        value: r.value,
-        ...(r.partition === undefined ? {} : { partition: r.partition }),
-        ...(r.timestamp === undefined ? {} : { timestamp: r.timestamp }),
-        headers: r.headers ?? {},
-      })),
-    );
+    try {
+      return await this.backend.produce(
+        records.map((r) => ({
+          topic: topic.name,
+          key: r.key,
+          value: r.value,
+          ...(r.partition === undefined ? {} : { partition: r.partition }),
+          ...(r.timestamp === undefined ? {} : { timestamp: r.timestamp }),
+          headers: r.headers ?? {},
+        })),
+      );
+    } catch (error) {
+      throw recordTooLarge(error, topic.name);
+    }
   }
 
   async fetch(request: FetchRequest, signal?: AbortSignal): Promise<FetchedPartition[]> {

@@ -3,7 +3,7 @@
 // app's topic browser).
 import type { Backend, StoredRecord, TopicDescription } from '@streamwright/engine';
 import type { SerdeName } from '@streamwright/topology-model';
-import { RuntimeError } from '../errors.js';
+import { recordTooLarge, RuntimeError } from '../errors.js';
 import { decodeBytes, encodeText } from './record-codec.js';
 import { checkTopicConfig } from './topic-config.js';
 import { readLatest } from './topic-reader.js';
@@ -100,15 +100,19 @@ export class TopicService {
     if (request.partition !== undefined) checkPartition(topic, request.partition);
     const key = encodeText(request.key, request.keySerde, 'key');
     const value = encodeText(request.value, request.valueSerde, 'value');
-    const [written] = await this.backend.produce([
-      {
-        topic: topic.name,
-        ...(request.partition === undefined ? {} : { partition: request.partition }),
-        key,
-        value,
-        headers: request.headers ?? {},
-      },
-    ]);
+    const [written] = await this.backend
+      .produce([
+        {
+          topic: topic.name,
+          ...(request.partition === undefined ? {} : { partition: request.partition }),
+          key,
+          value,
+          headers: request.headers ?? {},
+        },
+      ])
+      .catch((error: unknown) => {
+        throw recordTooLarge(error, topic.name);
+      });
     if (!written) throw new Error(`the backend acknowledged no record for ${topic.name}`);
     return written;
   }

@@ -13,6 +13,8 @@ export interface StoreRestoreTarget {
   metrics: TaskMetrics;
   /** `<state.dir>/<application.id>/<task id>`, or null without a state dir. */
   taskDir: string | null;
+  /** Persistent stores whose directory was missing when the task opened them. */
+  missingStoreDirs?: ReadonlySet<string>;
   /** Under exactly_once_v2 a checkpoint is deleted once read. */
   eos: boolean;
   /** Where processing of a source topic's partition resumes (its committed offset), or -1. */
@@ -70,6 +72,22 @@ export async function restoreStores(
         fromOffset: checkpointed,
         toOffset: found.latest,
         message: `the checkpoint of store ${store.name} (task ${task.taskId ?? '?'}) is at offset ${checkpointed}, past the end ${found.latest} of its changelog ${tp.topic}-${partition} (the changelog was recreated): the local copy is wiped and rebuilt from the changelog`,
+      });
+      checkpointed = undefined;
+    }
+    // A checkpoint for a store whose files are gone (a deleted directory) describes nothing: the
+    // store would serve and update an empty copy as if it were complete. Rebuilt instead.
+    if (store.persistent && checkpointed !== undefined && task.missingStoreDirs?.has(store.name)) {
+      task.onRecovery?.({
+        at: Date.now(),
+        kind: 'store-rebuilt',
+        store: store.name,
+        topic: tp.topic,
+        partition,
+        ...(task.taskId !== undefined ? { taskId: task.taskId } : {}),
+        fromOffset: checkpointed,
+        toOffset: found.latest,
+        message: `the local files of store ${store.name} (task ${task.taskId ?? '?'}) are missing although its checkpoint is at offset ${checkpointed}: the store is rebuilt from its changelog ${tp.topic}-${partition} (offsets ${found.earliest} to ${found.latest})`,
       });
       checkpointed = undefined;
     }

@@ -21,6 +21,8 @@ import type { MetricsRegistry } from '../metrics/metrics-registry.js';
 import { instantiate, type CompiledSubtopology, type TaskGraph } from '../processor/compile.js';
 import { ProcessorContext } from '../processor/processor-context.js';
 import { processSourceRecord } from '../processor/source-records.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { OFFSET_DELTA_THRESHOLD_FOR_CHECKPOINT, taskDirOf } from '../state/checkpoint.js';
 import type { KeyValueStore } from '../state/key-value-store.js';
 import { MeteredKeyValueStore } from '../state/metered-store.js';
@@ -82,6 +84,8 @@ export class StreamTask {
   readonly caches: NamedCache[] = [];
   /** `<state.dir>/<application.id>/<task id>`, or null without a state dir. */
   readonly #taskDir: string | null;
+  /** Stores whose directory under `<task dir>/lmdb` did not exist when the task was made. */
+  readonly #missingStoreDirs: ReadonlySet<string>;
   readonly partitionGroup: PartitionGroup;
   readonly metrics: TaskMetrics;
   #commitNeeded = false;
@@ -121,6 +125,16 @@ export class StreamTask {
         ? null
         : taskDirOf(config.stateDir, config.applicationId, this.id);
     const metered = config.metricsRecordingLevel !== 'INFO';
+    // Noted before the stores open (opening creates their directories): a persistent store whose
+    // directory is gone while the task's checkpoint names it is rebuilt, not trusted (restore).
+    const taskDir = this.#taskDir;
+    this.#missingStoreDirs = new Set(
+      taskDir === null
+        ? []
+        : subtopology.stores
+            .filter((s) => !existsSync(join(taskDir, 'lmdb', s.name)))
+            .map((s) => s.name),
+    );
     this.stores = subtopology.stores.map((s) => {
       const store = createTaskStore(s, partition, {
         taskDir: this.#taskDir,
@@ -210,6 +224,7 @@ export class StreamTask {
         stores: this.stores,
         metrics: this.metrics,
         taskDir: this.#taskDir,
+        missingStoreDirs: this.#missingStoreDirs,
         eos: this.#config.processingGuarantee === 'exactly_once_v2',
         resumeAt: (topic) => this.partitionGroup.queue(topic, this.partition)?.position ?? -1,
         taskId: this.id,

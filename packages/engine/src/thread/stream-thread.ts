@@ -270,7 +270,9 @@ export class StreamThread implements StreamThreadHandle {
       queue.highWatermark = r.highWatermark;
       if (r.error === 'OFFSET_OUT_OF_RANGE') {
         const from = queue.position;
-        queue.position = await this.#tasks.resetPosition(task, queue.tp);
+        const reset = await this.#tasks.outOfRangePosition(task, queue.tp, from);
+        queue.position = reset.position;
+        const where = `${queue.tp.topic}-${queue.tp.partition}`;
         this.#ctx.onRecovery({
           at: Date.now(),
           kind: 'offset-reset',
@@ -279,7 +281,9 @@ export class StreamThread implements StreamThreadHandle {
           taskId: task.id,
           fromOffset: from,
           toOffset: queue.position,
-          message: `position ${from} of ${queue.tp.topic}-${queue.tp.partition} is out of the log's range; reset to ${queue.position} (task ${task.id}, auto.offset.reset)`,
+          message: reset.pastEnd
+            ? `position ${from} of ${where} is past the log end ${queue.position} (the log lost its tail): moved to the log end, not re-read (task ${task.id}; a deliberate deviation from Kafka's auto.offset.reset)`
+            : `position ${from} of ${where} is before the log start; reset to ${queue.position} (task ${task.id}, auto.offset.reset)`,
         });
         continue;
       }

@@ -142,12 +142,32 @@ export class TaskManager {
    * else the main consumer's (Kafka Streams' default earliest).
    */
   async resetPosition(task: StreamTask, tp: TopicPartition): Promise<number> {
+    return (await this.outOfRangePosition(task, tp, null)).position;
+  }
+
+  /**
+   * Where a position outside the log (`from`; null: no committed offset) goes. Past the log end
+   * (the log lost its tail: a torn write cut, a file truncated, a repair) it moves to the log end
+   * whatever the reset policy: a deliberate deviation from Kafka, whose default `earliest` would
+   * re-read the whole partition and count every record twice. Before the log start (retention,
+   * deleteRecords) it follows auto.offset.reset.
+   */
+  async outOfRangePosition(
+    task: StreamTask,
+    tp: TopicPartition,
+    from: number | null,
+  ): Promise<{ position: number; pastEnd: boolean }> {
     const desc = await this.#o.ctx.backend.describeTopic(tp.topic);
     const range = desc?.offsets.find((o) => o.partition === tp.partition);
+    if (from !== null && range && from > range.latest)
+      return { position: range.latest, pastEnd: true };
     const policy =
       task.graph.sourceByTopic.get(tp.topic)?.source.offsetReset ??
       this.#o.ctx.config.autoOffsetReset;
-    return policy === 'latest' ? (range?.latest ?? 0) : (range?.earliest ?? 0);
+    return {
+      position: policy === 'latest' ? (range?.latest ?? 0) : (range?.earliest ?? 0),
+      pastEnd: false,
+    };
   }
 
   /** Commits healthy tasks, then closes them (a FAILED task is closed without committing). */
