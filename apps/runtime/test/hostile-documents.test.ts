@@ -86,7 +86,7 @@ describe('hostile documents', () => {
   it(`${DOCUMENTS} mutated documents (prototype-named ids among them) cause no 5xx`, async () => {
     const base = exampleTopology() as unknown as Json;
     const values = fc.oneof(
-      fc.constantFrom<Json>(...PROTOTYPE_NAMES, '', -1, 1e309 as number, 'x'.repeat(5000)),
+      fc.constantFrom<Json>(...PROTOTYPE_NAMES, '', -1, 2 ** 60, 'x'.repeat(5000)),
       fc.jsonValue() as fc.Arbitrary<Json>,
     );
     const docs = fc.sample(
