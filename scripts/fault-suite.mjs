@@ -37,6 +37,7 @@ const suites = [
   [
     '@streamwright/runtime',
     [
+      'test/disk-full.test.ts', // a full tmpfs under a running runtime: ERROR, up, resumed
       'test/hostile-documents.test.ts', // fuzzed documents, a ReDoS filter running
       'test/input-limits.test.ts', // 413s naming the limits
       'test/security.test.ts', // duplicate Host headers, short tokens

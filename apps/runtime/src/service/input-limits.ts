@@ -40,8 +40,10 @@ export function checkInputLimits(input: unknown, limits: InputLimits = DEFAULT_I
         'LIMIT_EXCEEDED',
         `the input nests objects and arrays deeper than the limit of ${limits.maxDepth} levels`,
       );
-    const children = Array.isArray(value) ? value : Object.values(value);
-    for (const child of children) stack.push([child, depth + 1]);
+    const children: unknown[] = Array.isArray(value) ? value : Object.values(value);
+    // Only objects and arrays go on the stack: a long list of numbers costs one pass, no tuples.
+    for (const child of children)
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
   }
   const topology = (input as { topology?: { nodes?: unknown } } | null)?.topology;
   const nodes = typeof topology === 'object' && topology !== null ? topology.nodes : undefined;
