@@ -74,6 +74,8 @@ export class Topics {
               )
             : PartitionLog.create(opts);
         } catch (err) {
+          // This topic's partitions opened so far are not in the map yet: closed here.
+          for (const opened of state.partitions) void opened.close().catch(() => undefined);
           throw damagedPartition(this.dataDir, name, p, err);
         }
         state.partitions.push(partition);
