@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BatchEncoder, recordMetadataOf, type ProducerTopicMetadata } from './batch-encoder.js';
 import { isLogError, LogErrorCode } from './errors.js';
+import { repairPartition } from './repair.js';
 import { crc32c } from './format/crc32c.js';
 import { encodeBatch, encodeControlRecord } from './format/record-batch.js';
 import type { Log } from './log.js';
@@ -302,16 +303,21 @@ describe('producer-encoded batches', () => {
     expect(log.describeTopic('t')!.offsets[0]!.sizeBytes).toBe(0);
 
     // Not recomputed at the append, the CRC the encoder wrote is checked by every read and by
-    // recovery: bytes damaged after encoding are stored but never served (a damaged tail is
-    // truncated on reopen, as a torn write).
+    // recovery: bytes damaged after encoding are stored but never served. They were acknowledged
+    // (fsynced, below the recovery point), so on reopen they are damage, not a torn write: the
+    // partition is refused, naming the repair, rather than cut silently.
     const damaged = await fresh();
     damaged[damaged.length - 3]! ^= 0xff;
     await log.produceBatches(at('t', damaged), headers);
     expect((await refusal(log.fetch('t', 0, 0))).code).toBe(LogErrorCode.CORRUPT_MESSAGE);
     const dataDir = log.dataDir;
     await log.close();
+    await expect(openTestLog({ dataDir })).rejects.toMatchObject({
+      code: LogErrorCode.CORRUPT_MESSAGE,
+      message: expect.stringMatching(/partition t-0 is damaged .* log repair .* --from 0/),
+    });
+    repairPartition(dataDir, 't', 0, 0);
     const reopened = await openTestLog({ dataDir });
-    expect(reopened.recoveryEvents.map((e) => e.kind)).toContain('truncated-torn-tail');
     expect((await reopened.fetch('t', 0, 0)).records).toEqual([]);
   });
 });
