@@ -25,6 +25,13 @@ Examples:
     .description('CRC-scan every segment of every partition and list the damage (exit 1 if any)')
     .option('-d, --data-dir <dir>', 'the data dir (default: ./.streamwright)', '.streamwright')
     .option('--json', 'print the report as JSON', false)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ streamwright log check --data-dir .streamwright
+  $ streamwright log check --data-dir /var/lib/streamwright --json`,
+    )
     .action(async (options: { dataDir: string; json: boolean }) =>
       (await logCommand()).runLogCheck(options),
     );
@@ -35,6 +42,13 @@ Examples:
     .requiredOption('-p, --partition <topic-partition>', 'the partition, e.g. orders-2')
     .requiredOption('--from <offset>', 'the first offset to cut (as `log check` reports it)')
     .option('-y, --yes', 'do not ask for confirmation', false)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ streamwright log repair --data-dir .streamwright --partition orders-2 --from 1840
+  $ streamwright log repair -d /var/lib/streamwright -p __consumer_offsets-0 --from 512 --yes`,
+    )
     .action(async (options: { dataDir: string; partition: string; from: string; yes: boolean }) =>
       (await logCommand()).runLogRepair(options),
     );

@@ -64,7 +64,12 @@ export function documentTooLarge(
   limits: InputLimits = DEFAULT_INPUT_LIMITS,
 ): string | null {
   if (!path.startsWith('/trpc/')) return null;
-  const procedures = decodeURIComponent(path.slice('/trpc/'.length)).split(',');
+  let procedures: string[];
+  try {
+    procedures = decodeURIComponent(path.slice('/trpc/'.length)).split(',');
+  } catch {
+    return null; // a malformed path: tRPC answers it
+  }
   if (
     !procedures.some((p) =>
       DOCUMENT_PROCEDURES.some((d) => p === d || (d.endsWith('.') && p.startsWith(d))),
