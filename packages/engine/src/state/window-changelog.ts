@@ -72,6 +72,31 @@ export class WindowChangelogFormat {
   }
 }
 
+/**
+ * Whether a changelog value of a timestamped window store is in the layout Streamwright wrote
+ * before commit 839d171 (2026-12-07): the value's bytes prefixed by the record's own timestamp
+ * (int64), where Kafka Streams and Streamwright since log the value's bytes alone. Restored as the
+ * current layout, such a value is read wrongly (a long count would come out as the timestamp).
+ * A value is taken for the old layout only when all of this holds, which a value in the
+ * current layout meets only if its first 8 bytes are its own record's timestamp and the rest is
+ * a whole value too: longer than 8 bytes, its first 8 bytes are the record's timestamp, and the
+ * bytes after them deserialize. (Fixed-width 8-byte values — long, double — are never taken.)
+ */
+export function isPre839dValue(
+  format: WindowChangelogFormat,
+  bytes: Uint8Array,
+  recordTimestamp: number,
+): boolean {
+  if (!format.timestamped || bytes.byteLength <= 8) return false;
+  if (readLong(viewOf(bytes), 0) !== recordTimestamp) return false;
+  try {
+    format.valueSerde.deserialize(bytes.subarray(8));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** One changelog record of a window (a null value: a tombstone). */
 export function windowChangelogRecord(
   format: WindowChangelogFormat,

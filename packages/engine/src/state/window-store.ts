@@ -22,11 +22,13 @@
 // longer holds in full (`complete` false) is read from disk and merged with what it holds
 // (window-disk-reads.ts). Results are the same either way; the oracle tests run on both.
 import type { ProduceRecord, StoredRecord } from '../api.js';
+import { EngineError } from '../errors.js';
 import { getSerde } from '../serdes/index.js';
 import { keyOrderFor, type KeyId, type KeyOrder } from './key-order.js';
 import type { LmdbSegments } from './lmdb-segments.js';
 import { viewOf, writeLong, type TaskStateStore } from './task-store.js';
 import {
+  isPre839dValue,
   takeSegmentDirty,
   windowChangelogRecord,
   WindowChangelogFormat,
@@ -499,8 +501,21 @@ export class SegmentedWindowStore implements TaskStateStore {
     this.#segment(segmentId).complete = false;
   }
 
-  /** Applies one changelog record (a plain value; its timestamp is the record's). */
+  /**
+   * Applies one changelog record (a plain value; its timestamp is the record's). A record in the
+   * layout written before 839d171 (isPre839dValue) fails the restore, naming the store and what
+   * to do: restoring it as it is would give the store wrong values, silently.
+   */
   restore(record: StoredRecord): void {
+    if (
+      this.timestamped &&
+      record.value !== null &&
+      isPre839dValue(this.#format, record.value, record.timestamp)
+    )
+      throw new EngineError(
+        'INVALID_STATE_STORE',
+        `window store ${this.name} cannot be restored from its changelog ${record.topic}-${record.partition}: the record at offset ${record.offset} is in the changelog format Streamwright wrote before 2026-12-07 (commit 839d171: each value prefixed by its timestamp), which this version would read as wrong values. Rebuild the store from the input topics: stop the application and run \`streamwright app reset\` (it deletes the changelog and repartition topics and the local state, and reprocesses the input from the earliest offsets), or keep the previous version running until the store's retention has passed.`,
+      );
     this.#apply(record, false);
   }
 
