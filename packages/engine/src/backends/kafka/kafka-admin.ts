@@ -65,7 +65,11 @@ export async function createTopics(
     .filter((t) => t.errorCode !== 0 && t.errorCode !== TOPIC_ALREADY_EXISTS)
     .map((t) => ({
       name: t.name,
-      error: protocolError(t.errorCode, { topic: t.name }, t.errorMessage ?? undefined),
+      error: protocolError(
+        t.errorCode,
+        { topic: t.name, api: 'CreateTopics', principal: cluster.principal },
+        t.errorMessage ?? undefined,
+      ),
     }));
 }
 
@@ -78,7 +82,11 @@ export async function deleteTopics(cluster: KafkaCluster, names: readonly string
   });
   for (const r of answer.responses)
     if (r.errorCode !== 0 && r.errorCode !== 3 /* UNKNOWN_TOPIC_OR_PARTITION: gone already */)
-      throw protocolError(r.errorCode, { topic: r.name ?? '' }, r.errorMessage ?? undefined);
+      throw protocolError(
+        r.errorCode,
+        { topic: r.name ?? '', api: 'DeleteTopics', principal: cluster.principal },
+        r.errorMessage ?? undefined,
+      );
 }
 
 /** A topic's own settings (not the broker's defaults), as Kafka's describe lists them. */
@@ -94,7 +102,12 @@ export async function topicConfig(
   });
   const config: Record<string, string> = {};
   for (const r of answer.results) {
-    if (r.errorCode !== 0) throw protocolError(r.errorCode, { topic }, r.errorMessage ?? undefined);
+    if (r.errorCode !== 0)
+      throw protocolError(
+        r.errorCode,
+        { topic, api: 'DescribeConfigs', principal: cluster.principal },
+        r.errorMessage ?? undefined,
+      );
     for (const c of r.configs)
       if (c.configSource === TOPIC_CONFIG_SOURCE && c.value !== null) config[c.name] = c.value;
   }
@@ -165,7 +178,12 @@ export async function listOffsets(
         for (const p of t.partitions) {
           if (p.errorCode !== 0) {
             cluster.invalidate();
-            throw protocolError(p.errorCode, { topic, partition: p.partitionIndex });
+            throw protocolError(p.errorCode, {
+              topic,
+              partition: p.partitionIndex,
+              api: 'ListOffsets',
+              principal: cluster.principal,
+            });
           }
           out.set(p.partitionIndex, Number(p.offset));
         }

@@ -30,7 +30,7 @@ import { BackendClosedError, EngineError, UnknownTopicError } from '../../errors
 import { rangeAssignor, roundRobinAssignor } from '../embedded/assignors.js';
 import { KafkaCluster } from './client/cluster.js';
 import type { BrokerConnection } from './client/connection.js';
-import { errorType, KafkaConnectionError } from './client/errors.js';
+import { errorType, KafkaAuthorizationError, KafkaConnectionError } from './client/errors.js';
 import { HealthTracker } from './client/health.js';
 import { protocolError } from './client/protocol.js';
 import {
@@ -122,6 +122,8 @@ class KafkaClientBackend implements KafkaBackend {
   readonly #timings: GroupTimings;
   readonly #logger: { warn(obj: object, msg?: string): void };
   readonly #partitionCounts = new Map<string, number>();
+  /** Topics whose configs the principal may not read (DESCRIBE_CONFIGS; warned once each). */
+  readonly #configsRefused = new Set<string>();
   /** groupId → its members in this process; commits go out with the owning member's generation. */
   readonly #members = new Map<string, Set<KafkaGroupMember>>();
   /** Closes of the per-thread views (forThread) still open. */
@@ -247,6 +249,9 @@ class KafkaClientBackend implements KafkaBackend {
     const failures = await this.#adminCall('creating topics', () =>
       createTopics(this.#admin, missing, this.options.replicationFactor),
     );
+    // Not a bad config: the principal lacks CREATE (the error names it, the topic and the ACL).
+    const refused = failures.find((f) => f.error instanceof KafkaAuthorizationError);
+    if (refused !== undefined) throw refused.error;
     if (failures.length > 0)
       throw new EngineError(
         'INVALID_TOPIC_CONFIG',
@@ -294,7 +299,19 @@ class KafkaClientBackend implements KafkaBackend {
     this.#partitionCounts.set(name, latest.size);
     const config = await this.#adminCall(`describing ${name}`, () =>
       topicConfig(this.#admin, name),
-    );
+    ).catch((error: unknown) => {
+      // A principal may describe a topic without DESCRIBE_CONFIGS on it (what Kafka's producer,
+      // consumer and Kafka Streams need of a source or sink topic): its own settings stay unknown.
+      if (!(error instanceof KafkaAuthorizationError)) throw error;
+      if (!this.#configsRefused.has(name)) {
+        this.#configsRefused.add(name);
+        this.#logger.warn(
+          { topic: name, err: error.message },
+          `Kafka: cannot read the configs of topic ${name}; describing it without them`,
+        );
+      }
+      return {};
+    });
     return {
       name,
       partitions: latest.size,
@@ -330,12 +347,20 @@ class KafkaClientBackend implements KafkaBackend {
     );
   }
 
+  /**
+   * A topic's partition count for a produce, from its metadata only (what Kafka's producer
+   * asks: DESCRIBE on the topic, nothing more; a principal without it meets a
+   * KafkaAuthorizationError naming DESCRIBE).
+   */
   async #partitions(topic: string): Promise<number> {
     const known = this.#partitionCounts.get(topic);
     if (known !== undefined) return known;
-    const d = await this.describeTopic(topic);
-    if (d === null) throw new UnknownTopicError(topic);
-    return d.partitions;
+    const metadata = await this.#adminCall(`the metadata of ${topic}`, () =>
+      this.#admin.topic(topic),
+    );
+    if (metadata === undefined) throw new UnknownTopicError(topic);
+    this.#partitionCounts.set(topic, metadata.partitions.length);
+    return metadata.partitions.length;
   }
 
   produce(
@@ -546,6 +571,8 @@ class KafkaClientBackend implements KafkaBackend {
                 group: groupId,
                 topic: t.name,
                 partition: p.partitionIndex,
+                api: 'OffsetCommit',
+                principal: this.#admin.principal,
               });
       });
     }
@@ -571,12 +598,17 @@ class KafkaClientBackend implements KafkaBackend {
         // before a commit that is about to complete.
         requireStable: true,
       });
-      if ((answer.errorCode ?? 0) !== 0) throw protocolError(answer.errorCode!, { group: groupId });
+      const context = {
+        group: groupId,
+        api: 'OffsetFetch',
+        principal: this.#admin.principal,
+      } as const;
+      if ((answer.errorCode ?? 0) !== 0) throw protocolError(answer.errorCode!, context);
       for (const t of answer.topics)
         for (const p of t.partitions)
           if (p.errorCode !== 0)
             throw protocolError(p.errorCode, {
-              group: groupId,
+              ...context,
               topic: t.name,
               partition: p.partitionIndex,
             });

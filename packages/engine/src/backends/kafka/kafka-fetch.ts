@@ -12,7 +12,7 @@ import { NO_HEADERS } from '../embedded/batch-records.js';
 import { FetchLeftovers, fromLeftovers } from '../embedded/fetch-leftovers.js';
 import { UnknownTopicError } from '../../errors.js';
 import type { KafkaCluster } from './client/cluster.js';
-import { KafkaConnectionError } from './client/errors.js';
+import { KafkaAuthorizationError, KafkaConnectionError } from './client/errors.js';
 import { protocolError } from './client/protocol.js';
 import { decodeRecordSet, type AbortedTransaction } from './kafka-record-sets.js';
 
@@ -213,7 +213,12 @@ async function fetchMany(
         continue;
       }
       if (data.errorCode !== 0)
-        throw protocolError(data.errorCode, { topic: req.topic, partition: req.partition });
+        throw protocolError(data.errorCode, {
+          topic: req.topic,
+          partition: req.partition,
+          api: 'Fetch',
+          principal: cluster.principal,
+        });
       const { records, next } =
         data.records === null || data.records.length === 0
           ? { records: [] as StoredRecord[], next: null }
@@ -276,8 +281,9 @@ async function fetchOnce(
       leader = await cluster.leader(r.topic, r.partition);
     } catch (error) {
       // No leader yet (or an unknown topic): answered as the broker would, retried by the loop.
+      // A topic the principal may not describe fails at once, as it was said.
       const code = (error as { code?: unknown }).code;
-      if (typeof code !== 'number') throw error;
+      if (typeof code !== 'number' || error instanceof KafkaAuthorizationError) throw error;
       out.set(`${r.topic}:${r.partition}`, {
         errorCode: code,
         highWatermark: r.offset,
@@ -323,7 +329,8 @@ async function fetchOnce(
         // A long poll: the broker holds it up to maxWaitMs before answering.
         { timeoutMs: 30_000 + maxWaitMs },
       );
-      if (answer.errorCode !== 0) throw protocolError(answer.errorCode);
+      if (answer.errorCode !== 0)
+        throw protocolError(answer.errorCode, { api: 'Fetch', principal: cluster.principal });
       for (const t of answer.responses)
         for (const p of t.partitions)
           out.set(`${t.topic}:${p.partitionIndex}`, {

@@ -52,9 +52,14 @@ const MEMBER_ID_REQUIRED = 79;
 /** The coordinator moved or is not there yet: look it up again. */
 const COORDINATOR_MOVED = new Set(['COORDINATOR_NOT_AVAILABLE', 'NOT_COORDINATOR']);
 
-/** Throws Kafka's error for a non-zero error code of a group response. */
-function check(errorCode: number, groupId: string, message?: string | null): void {
-  if (errorCode !== 0) throw protocolError(errorCode, { group: groupId }, message ?? undefined);
+/** Throws Kafka's error for a non-zero error code of a group response to `api`. */
+function check(
+  errorCode: number,
+  groupId: string,
+  api: 'JoinGroup' | 'SyncGroup' | 'Heartbeat' | 'LeaveGroup',
+  principal: string,
+): void {
+  if (errorCode !== 0) throw protocolError(errorCode, { group: groupId, api, principal });
 }
 
 export class KafkaGroupMember implements GroupMember {
@@ -149,7 +154,7 @@ export class KafkaGroupMember implements GroupMember {
           this.memberId = joined.memberId;
           continue;
         }
-        check(joined.errorCode, this.groupId);
+        check(joined.errorCode, this.groupId, 'JoinGroup', this.cluster.principal);
         this.memberId = joined.memberId;
         const assignments =
           joined.leader === joined.memberId ? await this.#assign(joined.members) : [];
@@ -162,7 +167,7 @@ export class KafkaGroupMember implements GroupMember {
           protocolName: joined.protocolName ?? this.assignor.name,
           assignments,
         });
-        check(synced.errorCode, this.groupId);
+        check(synced.errorCode, this.groupId, 'SyncGroup', this.cluster.principal);
         this.#generation = joined.generationId;
         this.#assignment = decodeAssignment(synced.assignment);
         this.onChange(this);
@@ -224,7 +229,7 @@ export class KafkaGroupMember implements GroupMember {
           memberId: this.memberId,
           groupInstanceId: null,
         });
-        check(answer.errorCode, this.groupId);
+        check(answer.errorCode, this.groupId, 'Heartbeat', this.cluster.principal);
         this.#heartbeatWarnedAt = 0;
       } catch (error) {
         if (this.#stop.signal.aborted) return;
@@ -297,7 +302,7 @@ export class KafkaGroupMember implements GroupMember {
                   memberId: this.memberId,
                   members: [],
                 });
-          check(answer.errorCode, this.groupId);
+          check(answer.errorCode, this.groupId, 'LeaveGroup', this.cluster.principal);
         } catch (error) {
           this.logger.warn(
             { groupId: this.groupId, err: (error as Error).message },

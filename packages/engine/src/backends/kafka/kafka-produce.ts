@@ -128,7 +128,6 @@ export class KafkaProducer {
     const out: { partition: number; offset: number }[] = positions ? new Array(records.length) : [];
     let pending: number[] | null = null;
     for (let resets = 0; ; resets++) {
-      await session.ensure();
       const subset = pending === null ? records : pending.map((i) => records[i]!);
       try {
         const written = await this.#produceOnce(subset, options);
@@ -167,6 +166,9 @@ export class KafkaProducer {
       });
     }
     const session = this.session;
+    // The producer id after the topics' metadata, as Java's producer: a topic the principal may
+    // not describe is reported as that, not as the InitProducerId the write would need next.
+    if (session) await session.ensure();
     const encoded = this.#encoder.encode(
       records,
       (t) => metadata.get(t)!,
@@ -339,7 +341,15 @@ export class KafkaProducer {
                 baseOffset: -1,
                 error: protocolError(
                   p.errorCode,
-                  { topic: t.name, partition: p.index },
+                  {
+                    topic: t.name,
+                    partition: p.index,
+                    ...(this.session?.transactionalId != null
+                      ? { transactionalId: this.session.transactionalId }
+                      : {}),
+                    api: 'Produce',
+                    principal: this.cluster.principal,
+                  },
                   p.errorMessage ?? undefined,
                 ),
               },

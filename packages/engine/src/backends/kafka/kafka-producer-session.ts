@@ -102,7 +102,11 @@ export class ProducerSession {
                 producerId: -1n,
                 producerEpoch: -1,
               });
-              if (r.errorCode !== 0) throw protocolError(r.errorCode);
+              if (r.errorCode !== 0)
+                throw protocolError(r.errorCode, {
+                  api: 'InitProducerId',
+                  principal: this.cluster.principal,
+                });
               return r;
             },
             { maxAttempts: 50 },
@@ -114,7 +118,12 @@ export class ProducerSession {
               producerId: -1n,
               producerEpoch: -1,
             });
-            if (r.errorCode !== 0) throw protocolError(r.errorCode);
+            if (r.errorCode !== 0)
+              throw protocolError(r.errorCode, {
+                transactionalId,
+                api: 'InitProducerId',
+                principal: this.cluster.principal,
+              });
             this.transactionV2 =
               c.featureLevel('transaction.version') >= 2 && c.version('EndTxn') >= 5;
             return r;

@@ -20,7 +20,12 @@
 import type { ProduceCallOptions, ProduceRecord, TransactionalProducer } from '../../api.js';
 import { EngineError, ProducerFencedError } from '../../errors.js';
 import type { KafkaCluster } from './client/cluster.js';
-import { errorType, KafkaApiError, KafkaConnectionError } from './client/errors.js';
+import {
+  errorType,
+  KafkaApiError,
+  KafkaAuthorizationError,
+  KafkaConnectionError,
+} from './client/errors.js';
 import { protocolError } from './client/protocol.js';
 import { KafkaProducer } from './kafka-produce.js';
 import { ProducerSession } from './kafka-producer-session.js';
@@ -161,8 +166,13 @@ export class KafkaTransactionalProducer implements TransactionalProducer {
       } catch (error) {
         // A batch the broker refused for good leaves the transaction incomplete: it must be
         // aborted and the tasks re-initialised (Kafka Streams' TaskCorrupted/TaskMigrated), not
-        // the thread stopped.
-        if (error instanceof KafkaApiError && !MIGRATED.has(error.type))
+        // the thread stopped. An authorisation failure is fatal, as in Kafka Streams
+        // (RecordCollectorImpl#isFatalException): no re-initialisation gives the principal an ACL.
+        if (
+          error instanceof KafkaApiError &&
+          !(error instanceof KafkaAuthorizationError) &&
+          !MIGRATED.has(error.type)
+        )
           throw new KafkaApiError(
             'TRANSACTION_ABORTABLE',
             error.code,
@@ -194,7 +204,13 @@ export class KafkaTransactionalProducer implements TransactionalProducer {
             producerEpoch: s.epoch,
             groupId,
           });
-          if (r.errorCode !== 0) throw protocolError(r.errorCode, { group: groupId });
+          if (r.errorCode !== 0)
+            throw protocolError(r.errorCode, {
+              group: groupId,
+              transactionalId: this.transactionalId,
+              api: 'AddOffsetsToTxn',
+              principal: this.cluster.principal,
+            });
         });
         this.#groups.add(groupId);
       }
@@ -238,6 +254,9 @@ export class KafkaTransactionalProducer implements TransactionalProducer {
                     group: groupId,
                     topic: t.name,
                     partition: p.partitionIndex,
+                    transactionalId: this.transactionalId,
+                    api: 'TxnOffsetCommit',
+                    principal: this.cluster.principal,
                   });
           } catch (error) {
             if (
@@ -290,7 +309,12 @@ export class KafkaTransactionalProducer implements TransactionalProducer {
           },
           { version: Math.min(c.version('EndTxn'), s.transactionV2 ? 5 : 4) },
         );
-        if (r.errorCode !== 0) throw protocolError(r.errorCode);
+        if (r.errorCode !== 0)
+          throw protocolError(r.errorCode, {
+            transactionalId: this.transactionalId,
+            api: 'EndTxn',
+            principal: this.cluster.principal,
+          });
         return r;
       },
     );
@@ -321,7 +345,12 @@ export class KafkaTransactionalProducer implements TransactionalProducer {
         v3AndBelowProducerEpoch: s.epoch,
         v3AndBelowTopics: [...topics].map(([name, ps]) => ({ name, partitions: ps })),
       });
-      if ((r.errorCode ?? 0) !== 0) throw protocolError(r.errorCode!);
+      if ((r.errorCode ?? 0) !== 0)
+        throw protocolError(r.errorCode!, {
+          transactionalId: this.transactionalId,
+          api: 'AddPartitionsToTxn',
+          principal: this.cluster.principal,
+        });
       // One partition's real error makes the others OPERATION_NOT_ATTEMPTED: report the real one.
       let worst: KafkaApiError | null = null;
       for (const t of r.resultsByTopicV3AndBelow ?? [])
@@ -330,6 +359,9 @@ export class KafkaTransactionalProducer implements TransactionalProducer {
             const e = protocolError(p.partitionErrorCode, {
               topic: t.name,
               partition: p.partitionIndex,
+              transactionalId: this.transactionalId,
+              api: 'AddPartitionsToTxn',
+              principal: this.cluster.principal,
             });
             if (worst === null || worst.type === 'OPERATION_NOT_ATTEMPTED') worst = e;
           }

@@ -17,7 +17,13 @@ import {
   type BackoffPolicy,
 } from './backoff.js';
 import { BrokerConnection } from './connection.js';
-import { KafkaClientClosedError, KafkaConnectionError, isRetriable } from './errors.js';
+import { AUTHORIZATION_CODES, principalOf } from './authorization.js';
+import {
+  KafkaClientClosedError,
+  KafkaConnectionError,
+  isRetriable,
+  type KafkaApiError,
+} from './errors.js';
 import { HealthTracker } from './health.js';
 import { protocolError, type ResponseOf } from './protocol.js';
 import type { SaslCredentials } from './sasl-mechanisms.js';
@@ -87,6 +93,8 @@ export class KafkaCluster {
   /** nodeId → address, from Metadata and FindCoordinator answers. */
   readonly #nodes = new Map<number, string>();
   readonly #topics = new Map<string, TopicMetadata>();
+  /** Tracked topics the last Metadata answer refused for good (not authorised to DESCRIBE them). */
+  readonly #topicErrors = new Map<string, KafkaApiError>();
   /** The topics whose metadata this client keeps (refreshed together). */
   readonly #tracked = new Set<string>();
   readonly #coordinators = new Map<string, number>();
@@ -101,6 +109,12 @@ export class KafkaCluster {
     this.#bootstrap = config.bootstrapServers;
     for (const address of this.#bootstrap) this.#link(address);
   }
+
+  /** This client's principal as the broker's default principal builder names it (User:alice). */
+  get principal(): string {
+    return (this.#principal ??= principalOf(this.config));
+  }
+  #principal: string | undefined;
 
   get closed(): boolean {
     return this.#closed;
@@ -230,9 +244,21 @@ export class KafkaCluster {
     const answer = await this.metadata([...this.#tracked]);
     this.#stale = false;
     this.#refreshedAt = Date.now();
-    for (const name of this.#tracked) this.#topics.delete(name);
+    for (const name of this.#tracked) {
+      this.#topics.delete(name);
+      this.#topicErrors.delete(name);
+    }
     for (const t of answer.topics) {
       if (t.name === null || t.name === undefined) continue;
+      if (AUTHORIZATION_CODES.has(t.errorCode)) {
+        // Kafka's producer and consumer fail at once here (TopicAuthorizationException): no
+        // retry gives the principal DESCRIBE on the topic.
+        this.#topicErrors.set(
+          t.name,
+          protocolError(t.errorCode, { topic: t.name, api: 'Metadata', principal: this.principal }),
+        );
+        continue;
+      }
       if (t.errorCode !== 0) continue; // unknown, or its leaders still being elected
       const partitions: PartitionMetadata[] = [];
       for (const p of t.partitions)
@@ -268,7 +294,8 @@ export class KafkaCluster {
 
   /**
    * The metadata of `topic` (tracked from now on), refreshed when stale or unknown; undefined
-   * when the cluster does not have it (or its leaders are still being elected).
+   * when the cluster does not have it (or its leaders are still being elected). Throws a
+   * KafkaAuthorizationError when the principal may not DESCRIBE it.
    */
   async topic(name: string): Promise<TopicMetadata | undefined> {
     const maxAge = this.config.metadataMaxAgeMs ?? 300_000;
@@ -278,6 +305,8 @@ export class KafkaCluster {
     }
     if (this.#stale || !this.#topics.has(name) || Date.now() - this.#refreshedAt > maxAge)
       await this.refresh();
+    const refused = this.#topicErrors.get(name);
+    if (refused !== undefined) throw refused;
     return this.#topics.get(name);
   }
 
@@ -291,6 +320,7 @@ export class KafkaCluster {
     for (const n of names) {
       this.#tracked.delete(n);
       this.#topics.delete(n);
+      this.#topicErrors.delete(n);
     }
   }
 
@@ -319,7 +349,15 @@ export class KafkaCluster {
       keyType: type === 'group' ? 0 : 1,
     });
     if (answer.errorCode !== 0)
-      throw protocolError(answer.errorCode, { group: key }, answer.errorMessage ?? undefined);
+      throw protocolError(
+        answer.errorCode,
+        {
+          ...(type === 'group' ? { group: key } : { transactionalId: key }),
+          api: 'FindCoordinator',
+          principal: this.principal,
+        },
+        answer.errorMessage ?? undefined,
+      );
     const address = `${answer.host}:${answer.port}`;
     this.#nodes.set(answer.nodeId, address);
     this.#coordinators.set(cacheKey, answer.nodeId);

@@ -5,6 +5,14 @@
 // failure). `retriable` says which; callers of the long-lived clients retry the first kind
 // without limit (an outage of any length) and fail fast on the second.
 
+/** Where an error applies, for its message and for callers. */
+export interface ErrorPlace {
+  topic?: string;
+  partition?: number;
+  group?: string;
+  transactionalId?: string;
+}
+
 /** An error code a broker answered with (Kafka's Errors enum: name, code, retriable). */
 export class KafkaApiError extends Error {
   override name = 'KafkaApiError';
@@ -15,9 +23,33 @@ export class KafkaApiError extends Error {
     readonly retriable: boolean,
     message: string,
     /** Where it applies (a topic-partition, a group), for messages and for callers. */
-    readonly where?: { topic?: string; partition?: number; group?: string },
+    readonly where?: ErrorPlace,
   ) {
     super(message);
+  }
+}
+
+/**
+ * The broker's authorizer refused an operation (TOPIC_/GROUP_/CLUSTER_/TRANSACTIONAL_ID_
+ * AUTHORIZATION_FAILED): which operation, on which resource, for which principal. No retry fixes
+ * it; an ACL does (Java's TopicAuthorizationException and its kin).
+ */
+export class KafkaAuthorizationError extends KafkaApiError {
+  override name = 'KafkaAuthorizationError';
+  constructor(
+    type: string,
+    code: number,
+    message: string,
+    where: ErrorPlace | undefined,
+    /** 'topic', 'group', 'cluster' or 'transactional id'. */
+    readonly resource: string,
+    readonly resourceName: string,
+    /** Kafka's AclOperation (WRITE, READ, DESCRIBE…); undefined when the request is not known. */
+    readonly operation: string | undefined,
+    /** As the broker's default principal builder names this client, e.g. User:alice. */
+    readonly principal: string,
+  ) {
+    super(type, code, false, message, where);
   }
 }
 

@@ -7,7 +7,8 @@ import {
   encodeRequestFrame,
   errorCodes,
 } from '@streamwright/kafka-protocol';
-import { KafkaApiError } from './errors.js';
+import { AUTHORIZATION_CODES, describeRefusal, operationOf } from './authorization.js';
+import { KafkaApiError, KafkaAuthorizationError, type ErrorPlace } from './errors.js';
 import type { ClientApi } from './versions.js';
 
 /** What a request of `A` takes (fields a version lacks, or with defaults, may be left out). */
@@ -48,28 +49,67 @@ export function errorName(code: number): string {
   return errorCodes.get(code)?.name ?? `error code ${code}`;
 }
 
+/** Where an error applies and, for authorisation failures, who asked what. */
+export interface ErrorContext extends ErrorPlace {
+  /** The request that met the error: says which operation an authorisation failure refused. */
+  api?: ClientApi;
+  /** The client's principal as the broker names it (KafkaCluster#principal). */
+  principal?: string;
+}
+
 /**
  * The client's error for a non-zero error code: Kafka's name, whether a retry may help (Kafka's
- * own classification), and where it applies.
+ * own classification), and where it applies. An authorisation failure becomes a
+ * KafkaAuthorizationError naming the operation (from `api`), the resource and the principal.
  */
 export function protocolError(
   code: number,
-  where?: { topic?: string; partition?: number; group?: string },
+  context?: ErrorContext,
   message?: string,
 ): KafkaApiError {
   const known = errorCodes.get(code);
   const name = known?.name ?? `error code ${code}`;
-  const place =
-    where?.topic !== undefined
+  const { api, principal, ...where } = context ?? {};
+  const place: ErrorPlace | undefined = context === undefined ? undefined : where;
+  const resource = AUTHORIZATION_CODES.get(code);
+  if (resource !== undefined) {
+    const refused = {
+      resource,
+      resourceName:
+        (resource === 'topic'
+          ? where.topic
+          : resource === 'group'
+            ? where.group
+            : resource === 'transactional id'
+              ? where.transactionalId
+              : 'kafka-cluster') ?? '(unknown)',
+      operation: api === undefined ? undefined : operationOf(api, resource),
+      principal: principal ?? 'this client',
+    };
+    return new KafkaAuthorizationError(
+      name,
+      code,
+      describeRefusal(refused, name),
+      place,
+      refused.resource,
+      refused.resourceName,
+      refused.operation,
+      refused.principal,
+    );
+  }
+  const at =
+    where.topic !== undefined
       ? ` (${where.topic}${where.partition !== undefined ? `-${where.partition}` : ''})`
-      : where?.group !== undefined
+      : where.group !== undefined
         ? ` (group ${where.group})`
-        : '';
+        : where.transactionalId !== undefined
+          ? ` (transactional id ${where.transactionalId})`
+          : '';
   return new KafkaApiError(
     name,
     code,
     known?.retriable ?? false,
-    `${name}${place}: ${message ?? known?.message ?? 'the broker answered with this error'}`,
-    where,
+    `${name}${at}: ${message ?? known?.message ?? 'the broker answered with this error'}`,
+    place,
   );
 }
