@@ -9,6 +9,9 @@ import { startBroker, type RunningBroker } from '@streamwright/kafka-broker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Backend, FetchRequest, TransactionalProducer } from '../../src/api.js';
 import { createStreamsApp } from '../../src/app/streams-app.js';
+import { KafkaCluster } from '../../src/backends/kafka/client/cluster.js';
+import { ProducerSession } from '../../src/backends/kafka/kafka-producer-session.js';
+import type { KafkaTransactionalProducer } from '../../src/backends/kafka/kafka-transactional-producer.js';
 import { ProducerFencedError } from '../../src/errors.js';
 import { getSerde } from '../../src/serdes/index.js';
 import { encode } from '../fixtures/records.js';
@@ -101,6 +104,63 @@ function scenarios(bootstrap: () => string, transactionVersion: 1 | 2): void {
         await other.close();
       }
     } finally {
+      await backend.close();
+    }
+  });
+
+  it('a failed batch aborts the transaction only: the same producer id goes on at a bumped epoch (KIP-360)', async () => {
+    const backend = await kafkaBackend();
+    const topic = `txn-bump-${Date.now()}`;
+    try {
+      // Batches above 1000 bytes are refused by the partition leader (MESSAGE_TOO_LARGE).
+      await backend.createTopics([
+        { name: topic, partitions: 1, config: { 'max.message.bytes': '1000' } },
+      ]);
+      const p = (await producer(backend, topic)) as KafkaTransactionalProducer;
+      p.beginTransaction();
+      await p.send([{ topic, key: bytes('k'), value: bytes('before') }]);
+      const { producerId, epoch } = p;
+      await expect(
+        p.send([{ topic, key: bytes('k'), value: bytes('x'.repeat(4000)) }]),
+      ).rejects.toBeInstanceOf(ProducerFencedError);
+      expect(p.state).toBe('ABORTABLE');
+      await p.abortTransaction();
+      expect(p.state).toBe('READY');
+      expect(p.producerId).toBe(producerId);
+      // Version 1: InitProducerId with the current id and epoch; version 2: EndTxn's new epoch.
+      expect(p.epoch).toBe(epoch + 1);
+      p.beginTransaction();
+      await p.send([{ topic, key: bytes('k'), value: bytes('after') }]);
+      await p.commitTransaction();
+      expect(await values(backend, topic, 'read_committed')).toEqual(['after']);
+    } finally {
+      await backend.close();
+    }
+  });
+
+  it('an epoch bump names the current producer id and epoch: a stale producer is fenced by it', async () => {
+    const backend = await kafkaBackend();
+    const id = `txn-bump-zombie-${Date.now()}`;
+    const cluster = new KafkaCluster({ bootstrapServers: [bootstrap()], clientId: id });
+    try {
+      const session = (transactionalId: string) =>
+        new ProducerSession(cluster, { transactionalId, transactionTimeoutMs: 10_000 });
+      const zombie = session(id);
+      await zombie.ensure();
+      const current = session(id);
+      await current.ensure(); // fences the zombie's epoch
+      expect(current.producerId).toBe(zombie.producerId);
+      const epoch = current.epoch;
+      await current.bumpAtCoordinator();
+      expect([current.producerId, current.epoch]).toEqual([zombie.producerId, epoch + 1]);
+      // The zombie's bump names a stale epoch: refused, the current producer untouched.
+      await expect(zombie.bumpAtCoordinator()).rejects.toMatchObject({
+        type: 'PRODUCER_FENCED',
+      });
+      await current.bumpAtCoordinator();
+      expect(current.epoch).toBe(epoch + 2);
+    } finally {
+      cluster.close();
       await backend.close();
     }
   });

@@ -63,7 +63,7 @@ interface Batch {
 /**
  * Errors of an idempotent producer's batch after which its sequence numbers cannot go on: the
  * broker lost or never had the producer's state, or a newer epoch took over. The Java producer
- * resets its producer id (KIP-360) and sends the batches again, under the new id.
+ * bumps its epoch (KIP-360: the same producer id, sequences from 0) and sends the batches again.
  */
 export const SEQUENCE_BROKEN = new Set([
   'OUT_OF_ORDER_SEQUENCE_NUMBER',
@@ -116,8 +116,8 @@ export class KafkaProducer {
 
   /**
    * Produces with sequence numbers; when they break (the broker forgot the producer, or fenced its
-   * epoch) without a transaction, the producer gets a new id and the records not written yet go
-   * out again under it (a transaction instead fails: the caller aborts it).
+   * epoch) without a transaction, the producer bumps its epoch and the records not written yet go
+   * out again under it (a transaction instead fails: the caller aborts it, bumping the epoch).
    */
   async #produceIdempotent(
     session: ProducerSession,
@@ -137,12 +137,12 @@ export class KafkaProducer {
         if (!(error instanceof SequenceBroken) || session.transactionalId !== null || resets >= 5)
           throw error instanceof SequenceBroken ? error.why : error;
         this.logger?.warn(
-          { producerId: session.producerId, err: error.why.message },
-          'Kafka: the idempotent producer lost its sequence; resetting its producer id and sending the unwritten records again',
+          { producerId: session.producerId, epoch: session.epoch, err: error.why.message },
+          'Kafka: the idempotent producer lost its sequence; bumping its epoch (KIP-360) and sending the unwritten records again',
         );
         const map: number[] | null = pending;
         pending = error.unwritten.map((k): number => (map === null ? k : map[k]!));
-        session.reset();
+        session.bumpEpoch();
       }
     }
   }
@@ -226,6 +226,11 @@ export class KafkaProducer {
             out[b.indexes[j]!] = { partition: b.partition, offset: base < 0 ? -1 : base + j };
         });
       }
+    } catch (error) {
+      // Batches whose sequence numbers were taken failed, or may or may not have been written:
+      // the partitions' sequences cannot go on from there (Java bumps the epoch, KIP-360).
+      session?.requireBump();
+      throw error;
     } finally {
       this.#encoder.release(encoded);
     }

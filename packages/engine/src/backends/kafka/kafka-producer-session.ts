@@ -28,6 +28,8 @@ const COORDINATOR_MOVED = new Set(['NOT_COORDINATOR', 'COORDINATOR_NOT_AVAILABLE
 
 /** Kafka's sequence numbers are int32 and wrap to 0 after Integer.MAX_VALUE. */
 const SEQUENCE_WRAP = 2_147_483_648;
+/** Producer epochs are int16: past Short.MAX_VALUE a producer needs a new id. */
+const MAX_EPOCH = 32_767;
 
 export interface SessionOptions {
   /** null: an idempotent producer without transactions. */
@@ -44,6 +46,8 @@ export class ProducerSession {
   transactionV2 = false;
   readonly #sequences = new Map<string, number>();
   #initializing: Promise<void> | null = null;
+  /** Batches failed after their sequence numbers were taken: the next send starts a new epoch. */
+  #bumpRequired = false;
 
   constructor(
     readonly cluster: KafkaCluster,
@@ -58,8 +62,12 @@ export class ProducerSession {
     return this.producerId >= 0;
   }
 
-  /** InitProducerId once (shared by concurrent callers); `reset` asks for a new identity again. */
+  /**
+   * InitProducerId once (shared by concurrent callers); `reset` asks for a new identity again.
+   * An idempotent producer whose batches failed (requireBump) starts its new epoch here.
+   */
   ensure(): Promise<void> {
+    if (this.#bumpRequired && this.initialized && this.transactionalId === null) this.bumpEpoch();
     if (this.initialized) return Promise.resolve();
     this.#initializing ??= this.#init().finally(() => (this.#initializing = null));
     return this.#initializing;
@@ -67,9 +75,68 @@ export class ProducerSession {
 
   /** Forgets the identity: the next `ensure` asks for a new producer id (sequences restart at 0). */
   reset(): void {
+    this.#bumpRequired = false;
     this.producerId = -1;
     this.epoch = -1;
     this.#sequences.clear();
+  }
+
+  /**
+   * Batches whose sequence numbers were taken failed or their fate is unknown (a produce gave
+   * up): the partitions' sequences cannot go on from there (a gap is OUT_OF_ORDER_SEQUENCE_NUMBER).
+   * As Java's TransactionManager (requestEpochBumpForPartition), the epoch is bumped before the
+   * next send (idempotent), or when the transaction is aborted (transactional, bumpAtCoordinator).
+   */
+  requireBump(): void {
+    this.#bumpRequired = true;
+  }
+
+  get bumpRequired(): boolean {
+    return this.#bumpRequired;
+  }
+
+  /**
+   * KIP-360 for an idempotent producer, as Java's bumpIdempotentProducerEpoch: the same producer
+   * id at the next epoch, every partition's sequence from 0 (a partition leader takes a higher
+   * epoch's first batch at sequence 0 and refuses the old epoch from then on). The epoch is the
+   * client's own here (the broker hands every InitProducerId without a transactional id a new
+   * id); past the last epoch a new producer id is asked for.
+   */
+  bumpEpoch(): void {
+    if (this.transactionalId !== null)
+      throw new Error('a transactional producer bumps its epoch at its coordinator');
+    this.#bumpRequired = false;
+    if (this.epoch >= MAX_EPOCH) return this.reset();
+    this.epoch++;
+    this.#sequences.clear();
+  }
+
+  /**
+   * KIP-360 for a transactional producer (after its transaction was aborted): InitProducerId
+   * with the current producer id and epoch, so the coordinator bumps the epoch of this very
+   * producer — or answers PRODUCER_FENCED when a newer one took the transactional id over —
+   * instead of fencing whoever holds the id. Sequences restart at 0.
+   */
+  async bumpAtCoordinator(): Promise<void> {
+    const transactionalId = this.options.transactionalId;
+    if (transactionalId === null) return this.bumpEpoch();
+    const answer = await this.atCoordinator('InitProducerId (epoch bump)', async (c) => {
+      const r = await c.send('InitProducerId', {
+        transactionalId,
+        transactionTimeoutMs: this.options.transactionTimeoutMs,
+        producerId: BigInt(this.producerId),
+        producerEpoch: this.epoch,
+      });
+      if (r.errorCode !== 0)
+        throw protocolError(r.errorCode, {
+          transactionalId,
+          api: 'InitProducerId',
+          principal: this.cluster.principal,
+        });
+      return r;
+    });
+    this.#bumpRequired = false;
+    this.newEpoch(Number(answer.producerId), answer.producerEpoch);
   }
 
   /** Reserves `count` sequence numbers of a partition; returns the first. */
@@ -82,6 +149,7 @@ export class ProducerSession {
 
   /** A new epoch (transaction version 2's EndTxn): every partition's sequence restarts at 0. */
   newEpoch(producerId: number, epoch: number): void {
+    this.#bumpRequired = false;
     this.producerId = producerId;
     this.epoch = epoch;
     this.#sequences.clear();

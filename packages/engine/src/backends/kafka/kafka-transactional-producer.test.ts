@@ -24,6 +24,15 @@ describe('TransactionStates', () => {
     );
   });
 
+  it('an abortable transaction (KIP-360) can only be aborted, then the producer goes on', () => {
+    expect(walk('IN_TRANSACTION', 'ABORTABLE', 'ABORTING', 'READY', 'IN_TRANSACTION')).toBe(
+      'IN_TRANSACTION',
+    );
+    expect(walk('IN_TRANSACTION', 'COMMITTING', 'ABORTABLE', 'ABORTING')).toBe('ABORTING');
+    for (const next of ['READY', 'IN_TRANSACTION', 'COMMITTING'] as const)
+      expect(() => walk('IN_TRANSACTION', 'ABORTABLE', next)).toThrow(`from ABORTABLE to ${next}`);
+  });
+
   it('a fenced producer never leaves FENCED (a new producer is made instead)', () => {
     for (const next of ['READY', 'IN_TRANSACTION', 'COMMITTING', 'ABORTING'] as const)
       expect(() => walk('IN_TRANSACTION', 'FENCED', next)).toThrow(`from FENCED to ${next}`);

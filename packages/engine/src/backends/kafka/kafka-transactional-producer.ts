@@ -50,6 +50,17 @@ const MIGRATED = new Set([
   'REBALANCE_IN_PROGRESS',
 ]);
 
+/**
+ * Of those, the ones that end only the transaction, not the producer (KIP-360): a partition's
+ * sequence broke, or a batch failed. The transaction is aborted and the producer goes on with
+ * a bumped epoch (abortTransaction), as Java's producer in its abortable-error state.
+ */
+const ABORTABLE = new Set([
+  'OUT_OF_ORDER_SEQUENCE_NUMBER',
+  'UNKNOWN_PRODUCER_ID',
+  'TRANSACTION_ABORTABLE',
+]);
+
 /** Retried at the group coordinator (Java's TxnOffsetCommitHandler). */
 const GROUP_RETRIABLE = new Set([
   'NOT_COORDINATOR',
@@ -60,7 +71,14 @@ const GROUP_RETRIABLE = new Set([
   'CONCURRENT_TRANSACTIONS',
 ]);
 
-export type TransactionState = 'READY' | 'IN_TRANSACTION' | 'COMMITTING' | 'ABORTING' | 'FENCED';
+export type TransactionState =
+  | 'READY'
+  | 'IN_TRANSACTION'
+  | 'COMMITTING'
+  /** The transaction cannot complete (a batch or a partition's sequence failed): abort it. */
+  | 'ABORTABLE'
+  | 'ABORTING'
+  | 'FENCED';
 
 /** The state machine of one transactional producer (Java's TransactionManager.State, reduced). */
 export class TransactionStates {
@@ -69,8 +87,9 @@ export class TransactionStates {
   to(next: TransactionState): void {
     const allowed: Record<TransactionState, TransactionState[]> = {
       READY: ['IN_TRANSACTION', 'FENCED'],
-      IN_TRANSACTION: ['COMMITTING', 'ABORTING', 'FENCED'],
-      COMMITTING: ['READY', 'ABORTING', 'FENCED'],
+      IN_TRANSACTION: ['COMMITTING', 'ABORTABLE', 'ABORTING', 'FENCED'],
+      COMMITTING: ['READY', 'ABORTABLE', 'ABORTING', 'FENCED'],
+      ABORTABLE: ['ABORTING', 'FENCED'],
       ABORTING: ['READY', 'FENCED'],
       FENCED: [],
     };
@@ -288,7 +307,12 @@ export class KafkaTransactionalProducer implements TransactionalProducer {
     if (this.#states.state === 'FENCED')
       throw new ProducerFencedError(`the producer of ${this.transactionalId} was fenced`);
     this.#states.to('ABORTING');
-    await this.#call(() => this.#endTxn(false));
+    await this.#call(async () => {
+      await this.#endTxn(false);
+      // KIP-360: after a failed batch or a broken sequence the producer goes on at a new epoch of
+      // its own id (transaction version 2's EndTxn gave it one already).
+      if (this.#session.bumpRequired) await this.#session.bumpAtCoordinator();
+    });
     this.#states.to('READY');
   }
 
@@ -386,6 +410,20 @@ export class KafkaTransactionalProducer implements TransactionalProducer {
       return await step();
     } catch (error) {
       const type = errorType(error);
+      const state = this.#states.state;
+      if (
+        type !== undefined &&
+        ABORTABLE.has(type) &&
+        (state === 'IN_TRANSACTION' || state === 'COMMITTING')
+      ) {
+        // Still the task's owner, but this transaction is lost: the thread aborts it (a bumped
+        // epoch) and re-initialises its tasks, as Kafka Streams on OutOfOrderSequenceException.
+        this.#states.to('ABORTABLE');
+        throw new ProducerFencedError(
+          `the transaction of ${this.transactionalId} (producer id ${this.#session.producerId}, epoch ${this.#session.epoch}) must be aborted: ${(error as Error).message}`,
+          error,
+        );
+      }
       if (type !== undefined && MIGRATED.has(type)) {
         this.#states.state = 'FENCED';
         throw new ProducerFencedError(
