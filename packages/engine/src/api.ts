@@ -113,6 +113,16 @@ export interface RebalanceListener {
   onPartitionsAssigned?(assigned: TopicPartition[]): void;
 }
 
+/** Backend#transactionalProducer's options. */
+export interface TransactionalProducerOptions {
+  /**
+   * The application's producer settings (`producer.` > un-prefixed, as Kafka Streams hands them
+   * to its producer); the backend applies those appliesClientConfig says it does, e.g.
+   * transaction.timeout.ms on Kafka.
+   */
+  clientConfig?: ClientConfig;
+}
+
 export interface JoinGroupOptions {
   assignor?: 'range' | 'roundrobin' | PartitionAssignor;
   listener?: RebalanceListener;
@@ -241,7 +251,10 @@ export interface Backend {
    * Kafka's initTransactions for `transactionalId` (fencing older producers with that id).
    * Absent when the backend has no transactions: exactly_once_v2 is then refused at start.
    */
-  transactionalProducer?(transactionalId: string): Promise<TransactionalProducer>;
+  transactionalProducer?(
+    transactionalId: string,
+    options?: TransactionalProducerOptions,
+  ): Promise<TransactionalProducer>;
   /**
    * Synchronously tells whether the log would refuse this record (unknown topic, a null key on a
    * compacted topic, larger than max.message.bytes), so the production exception handler can

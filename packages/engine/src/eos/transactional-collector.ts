@@ -2,6 +2,7 @@
 // StreamsProducer): output and changelog records go into the thread's open transaction as they
 // are flushed, and a commit sends the consumed offsets into the same transaction before
 // committing it, so output, state and input progress become visible together or not at all.
+import type { ClientConfig } from '@streamwright/topology-model';
 import type { Backend, CompressionType, ProduceRecord, TransactionalProducer } from '../api.js';
 import { UnsupportedConfigError } from '../errors.js';
 import { PendingAcks, type AckCallback, type RecordCollector } from '../task/record-collector.js';
@@ -24,6 +25,8 @@ export class TransactionalRecordCollector implements RecordCollector {
     backend: Backend,
     transactionalId: string,
     compression: CompressionType = 'none',
+    /** The application's producer settings (transaction.timeout.ms…). */
+    clientConfig?: ClientConfig,
   ): Promise<TransactionalRecordCollector> {
     if (!backend.transactionalProducer) {
       throw new UnsupportedConfigError(
@@ -31,7 +34,10 @@ export class TransactionalRecordCollector implements RecordCollector {
       );
     }
     return new TransactionalRecordCollector(
-      await backend.transactionalProducer(transactionalId),
+      await backend.transactionalProducer(
+        transactionalId,
+        clientConfig === undefined ? undefined : { clientConfig },
+      ),
       compression,
     );
   }

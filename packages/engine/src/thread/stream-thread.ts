@@ -108,6 +108,7 @@ export class StreamThread implements StreamThreadHandle {
       this.#ctx.backend,
       transactionalId(applicationId, stateDir, this.index),
       producerCompression(this.#ctx.config.streams.clients.producer),
+      this.#ctx.config.streams.clients.producer,
     );
   }
 

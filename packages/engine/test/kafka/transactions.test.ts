@@ -165,6 +165,35 @@ function scenarios(bootstrap: () => string, transactionVersion: 1 | 2): void {
     }
   });
 
+  it("transaction.timeout.ms comes from the application's producer config", async () => {
+    const backend = await kafkaBackend();
+    try {
+      const timeout = (ms: number) => ({
+        clientConfig: {
+          'transaction.timeout.ms': { value: ms, source: 'producer.transaction.timeout.ms' },
+        },
+      });
+      // Above the broker's transaction.max.timeout.ms (15 minutes): its coordinator refuses it.
+      await expect(
+        backend.transactionalProducer!(`txn-timeout-${Date.now()}`, timeout(900_001)),
+      ).rejects.toMatchObject({ type: 'INVALID_TRANSACTION_TIMEOUT' });
+      const p = await backend.transactionalProducer!(`txn-timeout-${Date.now()}`, timeout(5_000));
+      expect((p as KafkaTransactionalProducer).state).toBe('READY');
+      // Applied by this backend: not reported as a setting no one applies.
+      const app = createStreamsApp({
+        topology: countPipeline(
+          { 'processing.guarantee': 'exactly_once_v2', 'producer.transaction.timeout.ms': 5_000 },
+          1,
+        ),
+        backend,
+        stateDir: tempStateDir(),
+      });
+      expect(app.configNotes()).toEqual([]);
+    } finally {
+      await backend.close();
+    }
+  });
+
   it('refuses offsets sent with a stale group generation (KIP-447) as a fenced producer', async () => {
     const backend = await kafkaBackend();
     const topic = `txn-gen-${Date.now()}`;

@@ -24,6 +24,10 @@ const APPLIED: Readonly<
   globalConsumer: {},
   producer: {
     acks: (s) => lower(s) === 'all' || lower(s) === '-1',
+    // exactly_once_v2's transactional producers (kafka-transactional-producer.ts).
+    'transaction.timeout.ms': (s) => positiveInt(s) !== undefined,
+    // Every producer is idempotent (kafka-produce.ts); false is not something it can do.
+    'enable.idempotence': (s) => lower(s) === 'true',
   },
   admin: {},
 };
@@ -34,6 +38,29 @@ export function kafkaAppliesClientConfig(
   setting: ClientSetting,
 ): boolean {
   return APPLIED[client][key]?.(setting) ?? false;
+}
+
+const positiveInt = (s: ClientSetting | undefined): number | undefined => {
+  const n = s === undefined ? NaN : Number(s.value);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+};
+
+/**
+ * Kafka Streams' transaction.timeout.ms under exactly_once_v2 (StreamsConfig's producer override
+ * for exactly-once: 10 s, where a plain Java producer has 60 s): how long the coordinator lets a
+ * transaction stay open before it aborts it — how soon a crashed instance's open transaction
+ * stops holding back read_committed readers when no new producer with its id fences it first.
+ */
+export const EOS_TRANSACTION_TIMEOUT_MS = 10_000;
+
+/** The transactional producer's settings from the application's producer config. */
+export function transactionSettingsOf(config: ClientConfig | undefined): {
+  transactionTimeoutMs: number;
+} {
+  return {
+    transactionTimeoutMs:
+      positiveInt(config?.['transaction.timeout.ms']) ?? EOS_TRANSACTION_TIMEOUT_MS,
+  };
 }
 
 /**

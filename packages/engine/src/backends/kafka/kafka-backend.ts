@@ -23,6 +23,7 @@ import type {
   TopicDescription,
   TopicPartition,
   TransactionalProducer,
+  TransactionalProducerOptions,
   TransientFailure,
   WorkerClientsInit,
 } from '../../api.js';
@@ -51,7 +52,11 @@ import { KafkaTransactionalProducer } from './kafka-transactional-producer.js';
 import { threadView } from './kafka-thread-view.js';
 import { checkTlsOptions, connectError, type KafkaBackendOptions } from './kafka-connection.js';
 import { firstContact } from './kafka-first-contact.js';
-import { groupTimingsOf, kafkaAppliesClientConfig } from './client-configs.js';
+import {
+  groupTimingsOf,
+  kafkaAppliesClientConfig,
+  transactionSettingsOf,
+} from './client-configs.js';
 import { kafkaTransientFailure } from './kafka-transient.js';
 
 export type { KafkaBackendOptions } from './kafka-connection.js';
@@ -415,7 +420,10 @@ class KafkaClientBackend implements KafkaBackend {
    * connections of its own; its InitProducerId fences older producers with this id. A producer
    * made again for the same id (after it was fenced) replaces the old one, whose client closes.
    */
-  async transactionalProducer(transactionalId: string): Promise<TransactionalProducer> {
+  async transactionalProducer(
+    transactionalId: string,
+    options?: TransactionalProducerOptions,
+  ): Promise<TransactionalProducer> {
     this.#open();
     this.#transactional.get(transactionalId)?.close();
     const cluster = this.#client(`${transactionalId}-producer`);
@@ -426,6 +434,7 @@ class KafkaClientBackend implements KafkaBackend {
         transactionalId,
         (t) => this.#partitions(t),
         this.#logger,
+        transactionSettingsOf(options?.clientConfig),
       );
     } catch (error) {
       cluster.close();

@@ -60,7 +60,8 @@ export function threadView(backend: Backend, threadName: string, deps: ThreadVie
     commitOffsets: (groupId, offsets) => backend.commitOffsets(groupId, offsets),
     committedOffsets: (groupId, tps) => backend.committedOffsets(groupId, tps),
     // exactly_once_v2: the thread's transactional producer is the backend's (its own connections).
-    transactionalProducer: (transactionalId) => backend.transactionalProducer!(transactionalId),
+    transactionalProducer: (transactionalId, options) =>
+      backend.transactionalProducer!(transactionalId, options),
     close: () =>
       (closed ??= (async () => {
         deps.closed();

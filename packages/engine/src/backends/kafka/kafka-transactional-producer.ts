@@ -27,11 +27,9 @@ import {
   KafkaConnectionError,
 } from './client/errors.js';
 import { protocolError } from './client/protocol.js';
+import { EOS_TRANSACTION_TIMEOUT_MS } from './client-configs.js';
 import { KafkaProducer } from './kafka-produce.js';
 import { ProducerSession } from './kafka-producer-session.js';
-
-/** Kafka Streams' transaction.timeout.ms under exactly_once_v2 (StreamsConfig: 10 s). */
-export const EOS_TRANSACTION_TIMEOUT_MS = 10_000;
 
 /** Errors that end the transaction and the thread's ownership of its tasks (TaskMigrated). */
 const MIGRATED = new Set([
@@ -118,10 +116,13 @@ export class KafkaTransactionalProducer implements TransactionalProducer {
     private readonly cluster: KafkaCluster,
     partitionsOf: (topic: string) => Promise<number>,
     logger?: { warn(obj: object, msg?: string): void },
+    settings: { transactionTimeoutMs: number } = {
+      transactionTimeoutMs: EOS_TRANSACTION_TIMEOUT_MS,
+    },
   ) {
     this.#session = new ProducerSession(cluster, {
       transactionalId,
-      transactionTimeoutMs: EOS_TRANSACTION_TIMEOUT_MS,
+      transactionTimeoutMs: settings.transactionTimeoutMs,
       ...(logger ? { logger } : {}),
     });
     this.#producer = new KafkaProducer(
@@ -143,8 +144,16 @@ export class KafkaTransactionalProducer implements TransactionalProducer {
     transactionalId: string,
     partitionsOf: (topic: string) => Promise<number>,
     logger?: { warn(obj: object, msg?: string): void },
+    /** transaction.timeout.ms (Kafka Streams' 10 s unless the application's config says). */
+    settings?: { transactionTimeoutMs: number },
   ): Promise<KafkaTransactionalProducer> {
-    const producer = new KafkaTransactionalProducer(transactionalId, cluster, partitionsOf, logger);
+    const producer = new KafkaTransactionalProducer(
+      transactionalId,
+      cluster,
+      partitionsOf,
+      logger,
+      settings,
+    );
     await producer.#call(() => producer.#session.ensure());
     return producer;
   }

@@ -20,6 +20,7 @@ import type {
   TopicDescription,
   TopicPartition,
   TransactionalProducer,
+  TransactionalProducerOptions,
   FetchManyOptions,
   TransientFailure,
   WorkerClientsInit,
@@ -166,12 +167,16 @@ export class BackendClient implements Backend {
     return this.#groups.joinGroup(groupId, topics, options);
   }
 
-  transactionalProducer(transactionalId: string): Promise<TransactionalProducer> {
+  transactionalProducer(
+    transactionalId: string,
+    options?: TransactionalProducerOptions,
+  ): Promise<TransactionalProducer> {
     return remoteTransactionalProducer(
       this.#calls,
       this.#producer,
       this.#nextProducer++,
       transactionalId,
+      options,
     );
   }
 

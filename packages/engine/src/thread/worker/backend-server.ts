@@ -157,7 +157,10 @@ export class BackendServer {
       case 'txnInit': {
         if (!b.transactionalProducer)
           throw new EngineError('UNSUPPORTED_CONFIG', `the ${b.kind} backend has no transactions`);
-        const producer = await b.transactionalProducer(m.transactionalId);
+        const producer = await b.transactionalProducer(
+          m.transactionalId,
+          m.clientConfig ? { clientConfig: m.clientConfig } : undefined,
+        );
         this.#producers.set(m.producer, producer);
         return {
           value: takesEncodedBatches(producer)

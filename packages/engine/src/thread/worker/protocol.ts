@@ -72,7 +72,13 @@ export type BackendCall =
   | { op: 'health'; threadName: string; health: BackendHealth }
   // exactly_once_v2: a transactional producer per stream thread, kept on the main thread under the
   // number the worker chose (calls on one producer are answered in order).
-  | { op: 'txnInit'; producer: number; transactionalId: string }
+  | {
+      op: 'txnInit';
+      producer: number;
+      transactionalId: string;
+      /** The application's producer settings (structured-cloneable). */
+      clientConfig?: ClientConfig;
+    }
   | { op: 'txnBegin'; producer: number }
   | { op: 'txnSend'; producer: number; packed: PackedProduce; compression?: CompressionType }
   // Batches the worker encoded as the producer's transactional batches (id and epoch from txnInit).

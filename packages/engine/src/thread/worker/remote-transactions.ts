@@ -1,7 +1,7 @@
 // exactly_once_v2's producer for a worker: it lives on the main thread and every call (begin,
 // send, sendOffsetsToTransaction, commit, abort) goes through the port, in order. A send is
 // encoded here as the producer's transactional batches (batch-producer.ts).
-import type { TransactionalProducer } from '../../api.js';
+import type { TransactionalProducer, TransactionalProducerOptions } from '../../api.js';
 import type { BatchProducer } from './batch-producer.js';
 import type { PortCalls } from './port-calls.js';
 import type { BackendCall, BackendResults } from './protocol.js';
@@ -12,11 +12,13 @@ export async function remoteTransactionalProducer(
   batches: BatchProducer,
   producer: number,
   transactionalId: string,
+  options?: TransactionalProducerOptions,
 ): Promise<TransactionalProducer> {
   const ids = (await calls.call({
     op: 'txnInit',
     producer,
     transactionalId,
+    ...(options?.clientConfig ? { clientConfig: options.clientConfig } : {}),
   })) as BackendResults['txnInit'];
   const txn = ids && { producerId: ids.producerId, producerEpoch: ids.epoch };
   let failed: Error | null = null;
