@@ -1,7 +1,17 @@
-// The CEL conformance suite against cel-js as Streamwright configures it. The pass rate is printed
-// and must not fall below the floor recorded in docs/EXPRESSIONS.md (it guards library upgrades).
+// The CEL conformance suite against cel-js as Streamwright configures it. The pass rate is printed;
+// the failing tests are pinned in cel-conformance/known-failures.txt (one `suite/name` a line), so
+// a new failure cannot hide behind a fix, and a fix must remove its line (docs/EXPRESSIONS.md).
+// CEL_CONFORMANCE_UPDATE=1 rewrites the list from the current failures.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runConformance, type ConformanceReport } from './cel-conformance/runner.js';
+import {
+  runConformance,
+  type ConformanceFailure,
+  type ConformanceReport,
+} from './cel-conformance/runner.js';
+
+const KNOWN_FAILURES = new URL('./cel-conformance/known-failures.txt', import.meta.url);
+const idOf = (f: ConformanceFailure): string => `${f.suite}/${f.name}`;
 
 function summary(label: string, r: ConformanceReport): string {
   const rate = ((100 * r.passed) / r.attempted).toFixed(1);
@@ -18,6 +28,12 @@ function summary(label: string, r: ConformanceReport): string {
 // Measured with cel-js 8.0.0 and @bufbuild/cel-spec 0.6.1 (cel-spec v0.25.1): 1099/1406 = 78.2%.
 const PASS_RATE_FLOOR = 0.78;
 
+function pinnedFailures(): string[] {
+  return readFileSync(KNOWN_FAILURES, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '' && !line.startsWith('#'));
+}
+
 let strictReport: ConformanceReport | undefined;
 const strict = (): ConformanceReport =>
   (strictReport ??= runConformance({ mixedNumericArithmetic: false }));
@@ -32,6 +48,28 @@ describe('CEL conformance (@bufbuild/cel-spec)', () => {
     }
     expect(report.attempted).toBeGreaterThan(1000);
     expect(report.passed / report.attempted).toBeGreaterThanOrEqual(PASS_RATE_FLOOR);
+  });
+
+  it('strict CEL fails exactly the pinned tests (known-failures.txt)', () => {
+    const report = strict();
+    const failing = report.failures.map(idOf).sort();
+    if (process.env.CEL_CONFORMANCE_UPDATE) {
+      writeFileSync(
+        KNOWN_FAILURES,
+        `# CEL conformance tests cel-js fails as Streamwright configures it (strict CEL): suite/name.\n` +
+          `# Pinned by test/cel-conformance.test.ts; reasons in docs/EXPRESSIONS.md.\n` +
+          `${failing.join('\n')}\n`,
+      );
+    }
+    const pinned = new Set(pinnedFailures());
+    const failingSet = new Set(failing);
+    const newFailures = failing.filter((id) => !pinned.has(id));
+    const nowPassing = [...pinned].filter((id) => !failingSet.has(id));
+    expect(newFailures, 'tests that fail and are not pinned').toEqual([]);
+    expect(nowPassing, 'pinned tests that pass now: remove their lines').toEqual([]);
+    console.log(
+      `CEL conformance: ${report.passed}/${report.attempted} passed, ${failing.length} pinned failures`,
+    );
   });
 
   it('Streamwright environment (mixed arithmetic on) differs only on macros over an empty list literal', () => {
