@@ -144,6 +144,9 @@ export class StreamThread implements StreamThreadHandle {
     await this.#loop;
   }
 
+  /** The loop ended on a fatal error: the shutdown commits nothing. */
+  #failed = false;
+
   async #run(): Promise<void> {
     try {
       while (!this.#stopRequested) {
@@ -160,6 +163,7 @@ export class StreamThread implements StreamThreadHandle {
       }
     } catch (error) {
       this.#ctx.logger.error({ thread: this.name, err: error }, 'stream thread failed');
+      this.#failed = true;
       this.#ctx.onFatal(this, error);
     } finally {
       await this.#shutdown();
@@ -475,10 +479,15 @@ export class StreamThread implements StreamThreadHandle {
   async #shutdown(): Promise<void> {
     this.lifecycle.tryTransition('PENDING_SHUTDOWN');
     this.#ctx.waiter.stopped();
-    await this.#tasks.shutdown();
+    // A failed thread commits nothing (Kafka Streams closes its tasks dirty): its open
+    // transaction is aborted, and its input is processed again from the last commit.
+    if (this.#failed && this.#collector instanceof TransactionalRecordCollector)
+      await this.#collector.abort();
+    await this.#tasks.shutdown({ dirty: this.#failed });
     try {
       // The last commit waited for the output in flight; without running tasks there was none.
-      if (this.#collector instanceof BufferedRecordCollector) await this.#collector.flush();
+      if (!this.#failed && this.#collector instanceof BufferedRecordCollector)
+        await this.#collector.flush();
     } catch (error) {
       this.#ctx.logger.warn(
         { thread: this.name, err: errorMessage(error) },

@@ -199,10 +199,15 @@ export class TaskManager {
     this.queues.clear();
   }
 
-  /** The thread is stopping: a last commit, then every task is closed (they stay listed). */
-  async shutdown(): Promise<void> {
+  /**
+   * The thread is stopping: a last commit, then every task is closed (they stay listed). `dirty`
+   * (the thread failed): no commit, as Kafka Streams closes a failed thread's tasks dirty — the
+   * output whose write failed is lost from the buffer, so committing the input offsets past it
+   * would skip its records for good.
+   */
+  async shutdown(options?: { dirty?: boolean }): Promise<void> {
     const tasks = [...this.tasks.values()];
-    await this.#commitAndCheckpoint(tasks, 'final commit failed');
+    if (options?.dirty !== true) await this.#commitAndCheckpoint(tasks, 'final commit failed');
     // Closed tasks stay listed (CLOSED / FAILED) in status() after the thread is gone.
     for (const t of tasks) t.close();
     this.#o.threadMetrics.taskClosedTotal += tasks.length;
