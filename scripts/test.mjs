@@ -15,7 +15,7 @@ process.chdir(root);
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // Debian packages: chromium for the Playwright specs, openssl for the Kafka tests' TLS listener
 // (tools/kafka/tls.mjs makes its CA and broker certificate with it), kcat (librdkafka's client)
-// for the Kafka backend's interop tests.
+// for the Kafka backend's and the Kafka listener's interop tests.
 const missing = [];
 if (!existsSync(chromium)) missing.push('chromium');
 if (!onPath('openssl')) missing.push('openssl');
