@@ -1,5 +1,5 @@
 // Input that should be a client error is a 4xx naming the limit, never a 500 or a stalled server:
-// a record over max.message.bytes, a topology over 2,000 nodes or over
+// a record over max.message.bytes, input nested 20,000 deep, a topology over 2,000 nodes or over
 // 2 MB (refused from its Content-Length, before the body is parsed), node ids named like
 // Object.prototype's properties.
 import { exampleTopology } from '@streamwright/topology-model';
@@ -22,6 +22,19 @@ describe('input limits', () => {
     );
     expect(error.data?.httpStatus).toBe(413);
     expect(error.message).toMatch(/larger than max\.message\.bytes of topic big/);
+  });
+
+  it('input nested 20,000 deep is a 413 naming the depth limit', async () => {
+    // Sent as text: the tRPC client's own JSON.stringify cannot nest that deep.
+    const config = `${'{"a":'.repeat(20_000)}"x"${'}'.repeat(20_000)}`;
+    const response = await fetch(`${env.runtime.url}/trpc/topics.create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: `{"name":"deep","partitions":1,"config":${config}}`,
+    });
+    const answer = (await response.json()) as { error: { message: string } };
+    expect(response.status).toBe(413);
+    expect(answer.error.message).toMatch(/deeper than the limit of 64 levels/);
   });
 
   it('a topology of more than 2,000 nodes is a 413 naming the limit', async () => {
