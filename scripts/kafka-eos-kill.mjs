@@ -4,6 +4,7 @@
 // prints a JSON report (kills, records in/out, duplicates, missing; see docs/KAFKA_BACKEND.md).
 //   node scripts/kafka-eos-kill.mjs --guarantee exactly_once_v2 --records 1000000 --kills 20
 //   node scripts/kafka-eos-kill.mjs --guarantee at_least_once --version 4.1.1
+//   node scripts/kafka-eos-kill.mjs --threads 2   (num.stream.threads of each instance)
 // Runs the engine from its TypeScript sources through tsx (an engine dev dependency).
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';

@@ -1,9 +1,12 @@
 // A stream thread's own Kafka clients inside its worker (num.stream.threads > 1): a producer
 // (`<thread>-producer`) and a fetch client (`<thread>-consumer`) with connections of the worker's
 // own, so the worker encodes, sends, fetches and decodes for itself instead of the main thread
-// doing it for every thread (issue 20). What a worker is given is a structured-cloneable
-// description (Backend#workerClients); group membership, commits and admin calls stay with the
-// main thread's backend. The worker's clients report unreachable brokers to a tracker of their
+// doing it for every thread (issue 20). Under exactly_once_v2 the thread's transactional producer
+// lives here too, as each Kafka Streams StreamThread owns its eos-v2 producer: InitProducerId
+// (fencing), the transactional Produce requests, TxnOffsetCommit at the group coordinator and
+// EndTxn all go out from the worker. What a worker is given is a structured-cloneable
+// description (Backend#workerClients); group membership, at_least_once commits and admin calls
+// stay with the main thread's backend. The worker's clients report unreachable brokers to a tracker of their
 // own, whose changes go to the main thread's backend (Backend#reportHealth) to be merged into
 // its health().
 import type { ConnectionOptions as TlsConnectionOptions } from 'node:tls';
@@ -14,6 +17,8 @@ import type {
   FetchResponse,
   ProduceCallOptions,
   ProduceRecord,
+  TransactionalProducer,
+  TransactionalProducerOptions,
   WorkerClientsInit,
 } from '../../api.js';
 import { UnknownTopicError } from '../../errors.js';
@@ -22,6 +27,11 @@ import { HealthTracker } from './client/health.js';
 import { EARLIEST, LATEST, listOffsets, listOffsetsRetriable } from './kafka-admin.js';
 import { KafkaFetcher } from './kafka-fetch.js';
 import { idempotentProducer } from './kafka-produce.js';
+import { transactionSettingsOf } from './client-configs.js';
+import { KafkaTransactionalProducer } from './kafka-transactional-producer.js';
+
+/** How long closing waits for the abort of a transaction the thread left open. */
+const CLOSE_ABORT_MS = 5_000;
 
 export interface WorkerClients {
   produce(
@@ -29,7 +39,17 @@ export interface WorkerClients {
     options?: ProduceCallOptions,
   ): Promise<{ partition: number; offset: number }[]>;
   fetchMany(requests: FetchRequest[], options: FetchManyOptions): Promise<FetchResponse[]>;
-  close(): void;
+  /**
+   * exactly_once_v2's producer of this thread, on connections of its own (client id
+   * `<thread>-producer`); its InitProducerId fences older producers with this id. A producer made
+   * again for the same id (after it was fenced) replaces the old one, whose connections close.
+   */
+  transactionalProducer(
+    transactionalId: string,
+    options?: TransactionalProducerOptions,
+  ): Promise<TransactionalProducer>;
+  /** Aborts a transaction left open (bounded wait), then closes every connection. */
+  close(): Promise<void>;
 }
 
 /** A TLS option that crossed a MessagePort (Buffers arrive as Uint8Arrays). */
@@ -53,6 +73,7 @@ export function openWorkerClients(
   init: WorkerClientsInit,
   partitionsOf: (topic: string) => Promise<number>,
   onHealth?: (health: BackendHealth) => void,
+  logger?: { warn(obj: object, msg?: string): void },
 ): WorkerClients {
   const tls = tlsOf(init);
   const health = new HealthTracker();
@@ -68,11 +89,17 @@ export function openWorkerClients(
   const producerCluster = client(`${init.threadName}-producer`);
   const consumerCluster = client(`${init.threadName}-consumer`);
   const counts = new Map<string, number>();
-  const producer = idempotentProducer(producerCluster, async (topic) => {
+  const partitions = async (topic: string) => {
     let n = counts.get(topic);
     if (n === undefined) counts.set(topic, (n = await partitionsOf(topic)));
     return n;
-  });
+  };
+  const producer = idempotentProducer(producerCluster, partitions);
+  /** transactional id → its current producer and that producer's client. */
+  const transactional = new Map<
+    string,
+    { cluster: KafkaCluster; producer: KafkaTransactionalProducer | null }
+  >();
   const offsets = (topic: string, at: bigint) =>
     consumerCluster.retrying(
       `listing offsets of ${topic}`,
@@ -91,7 +118,47 @@ export function openWorkerClients(
   return {
     produce: (records, options) => producer.produce(records, options),
     fetchMany: (requests, options) => fetcher.fetchMany(requests, options),
-    close: () => {
+    transactionalProducer: async (transactionalId, options) => {
+      transactional.get(transactionalId)?.cluster.close();
+      const entry = {
+        cluster: client(`${init.threadName}-producer`),
+        producer: null as KafkaTransactionalProducer | null,
+      };
+      transactional.set(transactionalId, entry);
+      try {
+        entry.producer = await KafkaTransactionalProducer.create(
+          entry.cluster,
+          transactionalId,
+          partitions,
+          logger,
+          transactionSettingsOf(options?.clientConfig),
+        );
+        return entry.producer;
+      } catch (error) {
+        entry.cluster.close();
+        if (transactional.get(transactionalId) === entry) transactional.delete(transactionalId);
+        throw error;
+      }
+    },
+    close: async () => {
+      // A transaction the thread left open (a commit that failed on the way out) would hold back
+      // read_committed readers until transaction.timeout.ms: abort it, as the main thread does
+      // for the producers it keeps (thread/worker/backend-server.ts).
+      const open = [...transactional.values()].flatMap((t) =>
+        t.producer !== null && t.producer.state !== 'READY' && t.producer.state !== 'FENCED'
+          ? [t.producer.abortTransaction().catch(() => undefined)]
+          : [],
+      );
+      if (open.length > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          Promise.all(open),
+          new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_ABORT_MS))),
+        ]);
+        clearTimeout(timer);
+      }
+      for (const t of transactional.values()) t.cluster.close();
+      transactional.clear();
       producerCluster.close();
       consumerCluster.close();
       stopReporting();

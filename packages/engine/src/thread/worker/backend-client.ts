@@ -2,7 +2,8 @@
 // (backend-server.ts), once per poll, flush and commit, never per record. The parts: the port's
 // calls and answers (port-calls.ts), fetches that read the log's files in this thread
 // (remote-fetch.ts), produces encoded here (batch-producer.ts), group membership
-// (remote-groups.ts) and exactly_once_v2's producer (remote-transactions.ts).
+// (remote-groups.ts) and exactly_once_v2's producer (remote-transactions.ts; on Kafka the thread's
+// own, backends/kafka/worker-clients.ts).
 import type { MessagePort } from 'node:worker_threads';
 import type { ProducerTopicMetadata } from '@streamwright/log/encoder';
 import type {
@@ -53,6 +54,7 @@ export class BackendClient implements Backend {
     /** The main thread's backend: only the embedded log takes batches encoded here. */
     kind: Backend['kind'] = 'embedded',
     clients?: WorkerClientsInit,
+    logger?: { warn(obj: object, msg?: string): void },
   ) {
     this.kind = kind;
     this.#calls = new PortCalls(port, (m) => this.#groups.onMessage(m));
@@ -72,6 +74,7 @@ export class BackendClient implements Backend {
             void this.#calls
               .call({ op: 'health', threadName: clients.threadName, health })
               .catch(() => {}),
+          logger,
         )
       : null;
   }
@@ -171,6 +174,8 @@ export class BackendClient implements Backend {
     transactionalId: string,
     options?: TransactionalProducerOptions,
   ): Promise<TransactionalProducer> {
+    // On Kafka the thread owns its transactional producer, as each Kafka Streams StreamThread does.
+    if (this.#own) return this.#own.transactionalProducer(transactionalId, options);
     return remoteTransactionalProducer(
       this.#calls,
       this.#producer,
@@ -200,7 +205,7 @@ export class BackendClient implements Backend {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#own?.close();
+    await this.#own?.close();
     this.#fetches.close();
     this.#calls.close();
   }

@@ -2,14 +2,15 @@
 // SIGKILL it; restarted on the same state dir (same process id, so the same transactional ids:
 // its first InitProducerId fences the killed predecessor's producers). Prints its state changes.
 // Usage: node --import tsx kill-child.ts <bootstrap> <state dir> <guarantee> <app id> <in> <out>
+//        [<num.stream.threads>]
 import { createStreamsApp } from '../../../src/app/streams-app.js';
 import { createKafkaBackend } from '../../../src/backends/kafka/index.js';
 import { killTopology } from './kill-topology.js';
 
-const [bootstrap, stateDir, guarantee, appId, input, output] = process.argv.slice(2);
+const [bootstrap, stateDir, guarantee, appId, input, output, threads] = process.argv.slice(2);
 if (guarantee !== 'at_least_once' && guarantee !== 'exactly_once_v2') {
   process.stderr.write(
-    'usage: kill-child.ts <bootstrap> <state dir> <guarantee> <app> <in> <out>\n',
+    'usage: kill-child.ts <bootstrap> <state dir> <guarantee> <app> <in> <out> [<threads>]\n',
   );
   process.exit(64);
 }
@@ -23,7 +24,7 @@ const backend = await createKafkaBackend({
   },
 });
 const app = createStreamsApp({
-  topology: killTopology(appId!, input!, output!, guarantee),
+  topology: killTopology(appId!, input!, output!, guarantee, Number(threads ?? 1)),
   backend,
   stateDir: stateDir!,
 });

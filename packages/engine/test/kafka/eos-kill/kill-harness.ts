@@ -22,6 +22,8 @@ export interface KafkaKillOptions {
   bootstrap: string;
   dir: string;
   guarantee: Guarantee;
+  /** num.stream.threads of each instance (1 when absent). */
+  threads?: number;
   records: number;
   keys: number;
   kills: number;
@@ -39,6 +41,7 @@ export interface KafkaKillOptions {
 
 export interface KafkaKillReport {
   guarantee: Guarantee;
+  threads: number;
   recordsIn: number;
   recordsOut: number;
   kills: number;
@@ -146,7 +149,7 @@ export async function runKafkaKillTest(o: KafkaKillOptions): Promise<KafkaKillRe
   const started = Date.now();
   const log = o.log ?? (() => {});
   const run = `${Date.now().toString(36)}`;
-  const appId = `ek-${o.guarantee === 'exactly_once_v2' ? 'eos' : 'alos'}-${run}`;
+  const appId = `ek-${o.guarantee === 'exactly_once_v2' ? 'eos' : 'alos'}-${o.threads ?? 1}t-${run}`;
   const [input, output] = [`${appId}-in`, `${appId}-out`];
   const backend = await createKafkaBackend({ bootstrapServers: o.bootstrap.split(',') });
   const problems: string[] = [];
@@ -155,7 +158,7 @@ export async function runKafkaKillTest(o: KafkaKillOptions): Promise<KafkaKillRe
     mkdirSync(stateDir, { recursive: true });
     return new Instance(
       `instance-${i}`,
-      [o.bootstrap, stateDir, o.guarantee, appId, input, output],
+      [o.bootstrap, stateDir, o.guarantee, appId, input, output, String(o.threads ?? 1)],
       log,
     );
   });
@@ -252,6 +255,7 @@ export async function runKafkaKillTest(o: KafkaKillOptions): Promise<KafkaKillRe
     }
     return {
       guarantee: o.guarantee,
+      threads: o.threads ?? 1,
       recordsIn: o.records,
       recordsOut: reader.total,
       kills,

@@ -1,6 +1,7 @@
 // Command line for the full-size Kafka kill test (scripts/kafka-eos-kill.mjs runs this through
 // tsx): starts a broker of its own (tools/kafka; or uses --bootstrap) and runs the harness.
 //   kill-main.ts --guarantee exactly_once_v2 --records 1000000 --kills 20 [--version 4.1.1]
+//                [--threads 2]
 //                [--bootstrap host:port] [--keys 1000] [--min-gap-ms 5000] [--max-gap-ms 12000]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { runKafkaKillTest, type Guarantee } from './kill-harness.js';
 const { values } = parseArgs({
   options: {
     guarantee: { type: 'string', default: 'exactly_once_v2' },
+    threads: { type: 'string', default: '1' },
     records: { type: 'string', default: '1000000' },
     keys: { type: 'string', default: '1000' },
     kills: { type: 'string', default: '20' },
@@ -32,6 +34,7 @@ try {
     bootstrap: values.bootstrap ?? broker!.bootstrapServers,
     dir,
     guarantee: values.guarantee as Guarantee,
+    threads: Number(values.threads),
     records: Number(values.records),
     keys: Number(values.keys),
     kills: Number(values.kills),

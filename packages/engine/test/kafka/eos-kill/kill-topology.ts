@@ -12,11 +12,13 @@ export function killTopology(
   input: string,
   output: string,
   guarantee: 'at_least_once' | 'exactly_once_v2',
+  threads = 1,
 ): Topology {
   return topology(
     appId,
     {
       'processing.guarantee': guarantee,
+      'num.stream.threads': threads,
       'commit.interval.ms': 100,
       'statestore.cache.max.bytes': 0,
     },
