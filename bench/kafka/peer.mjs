@@ -9,7 +9,8 @@
 //        [--guarantees at_least_once,exactly_once_v2] [--peers engine,kafka-streams,plain]
 //        [--partitions 4] [--value-size 100] [--keys 10000] [--bootstrap-servers HOST:PORT]
 //        [--broker-version 3.9.1|4.1.1]
-//        [--stall-ms 60000] [--java-opts "-Xms1g -Xmx1g"] [--no-verify] [--verbose] [--json]
+//        [--stall-ms 60000] [--java-opts "-Xms1g -Xmx1g"] [--node-opts "--cpu-prof ..."]
+//        [--no-verify] [--verbose] [--json]
 //
 // The peers, each run in a fresh process (as SimpleBenchmark runs each test in a fresh JVM):
 // - engine: bench/kafka/engine-peer.mjs (Node; the engine's Kafka backend);
@@ -177,6 +178,7 @@ async function runCell({ name, source, guarantee, threads, peer, run }) {
       ? [
           process.execPath,
           [
+            ...args.nodeOpts,
             fileURLToPath(new URL('./engine-peer.mjs', import.meta.url)),
             ...peerArgs,
             '--partitions',
@@ -647,6 +649,9 @@ function parseArgs(argv) {
     'broker-version': [DEFAULT_VERSION, String],
     'stall-ms': [60_000, Number],
     'java-opts': [['-Xms1g', '-Xmx1g'], (v) => v.split(' ').filter((x) => x !== '')],
+    // The engine peer's Node options, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (a profile per
+    // run, its threads' each; not allowed in NODE_OPTIONS).
+    'node-opts': [[], (v) => v.split(' ').filter((x) => x !== '')],
   };
   const camel = (name) => name.replace(/-(\w)/g, (_, c) => c.toUpperCase());
   const out = { json: false, verify: true, verbose: false };
