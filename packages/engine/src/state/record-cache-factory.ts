@@ -5,6 +5,7 @@
 // a session store's the key and the session's bounds. Stores without processors that forward
 // through a cache (Processor API stores, join buffers, suppression buffers) get none.
 import { getSerde } from '../serdes/index.js';
+import type { Serde } from '../serdes/serde.js';
 import type { EngineStoreSpec } from './store-factory.js';
 import { storeKeyFunction } from './store-key.js';
 import { NamedCache, type ThreadCache } from './record-cache.js';
@@ -28,9 +29,8 @@ export function createRecordCache(
   const keySerde = getSerde(spec.keySerde);
   const valueSerde = getSerde(spec.valueSerde);
   const storeKey = storeKeyFunction(spec.keySerde, keySerde);
-  const keyBytes = (key: unknown): number => keySerde.serialize(key)?.byteLength ?? 0;
-  const valueBytes = (value: unknown): number =>
-    value === null ? 0 : (valueSerde.serialize(value)?.byteLength ?? 0);
+  const keyBytes = byteSize(keySerde);
+  const valueBytes = byteSize(valueSerde);
   switch (spec.type ?? 'keyValue') {
     case 'keyValue':
       return new NamedCache(
@@ -63,5 +63,25 @@ export function createRecordCache(
     case 'suppression':
     case 'timeOrderedBuffer':
       return null;
+  }
+}
+
+/**
+ * How many bytes a value serializes to. Fixed-width serdes answer without serializing (the cache
+ * sizes every entry it takes: a windowed count's key and count made two typed arrays per window
+ * only to be measured); a value they would refuse is serialized, so it throws as before.
+ */
+function byteSize(serde: Serde<unknown>): (value: unknown) => number {
+  const measured = (value: unknown): number =>
+    value === null ? 0 : (serde.serialize(value)?.byteLength ?? 0);
+  switch (serde.name) {
+    case 'integer':
+      return (v) => (typeof v === 'number' && (v | 0) === v ? 4 : measured(v));
+    case 'long':
+      return (v) => (typeof v === 'number' && Number.isSafeInteger(v) ? 8 : measured(v));
+    case 'double':
+      return (v) => (typeof v === 'number' ? 8 : measured(v));
+    default:
+      return measured;
   }
 }

@@ -11,6 +11,15 @@ export interface TaskStateStore {
   readonly persistent: boolean;
   /** The changelog records for everything changed since the last call (synchronous). */
   takeChangelogRecords(): ProduceRecord[];
+  /**
+   * Optional, for stores that log each write as it happens rather than what changed per commit
+   * (window stores): hands the changelog records written so far to `send` and forgets them, so
+   * they go out as the task runs, as Kafka's change-logging stores send every write to the
+   * record collector at once, instead of piling up until the commit (a windowed count logs two
+   * windows per record: 30 s of them held in memory cost more in garbage collection than the
+   * rest of the record path). Returns how many. The commit's takeChangelogRecords gives the rest.
+   */
+  drainLoggedWrites?(send: (record: ProduceRecord) => void): number;
   /** Applies one changelog record while restoring (no logging). */
   restore(record: StoredRecord): void;
   /** Drops the contents (a persistent store without a valid checkpoint is rebuilt from the changelog). */

@@ -437,6 +437,15 @@ export class SegmentedWindowStore implements TaskStateStore {
     return out;
   }
 
+  /** TaskStateStore#drainLoggedWrites: every logged write is final (not collapsed per commit). */
+  drainLoggedWrites(send: (record: ProduceRecord) => void): number {
+    const log = this.#log;
+    if (log.length === 0) return 0;
+    this.#log = [];
+    for (let i = 0; i < log.length; i++) send(log[i]!);
+    return log.length;
+  }
+
   /**
    * The record cache in front of this store takes over its changelog writes (Kafka's
    * CachingWindowStore over ChangeLoggingWindowBytesStore): from now on put() logs nothing and

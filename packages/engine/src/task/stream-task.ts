@@ -439,6 +439,17 @@ export class StreamTask {
     for (const c of this.caches) c.flush();
   }
 
+  /**
+   * Hands the changelog records its stores have already logged for good (window stores: each
+   * write) to `send` between commits (TaskStateStore#drainLoggedWrites).
+   */
+  drainLoggedWrites(send: (record: ProduceRecord) => void): void {
+    for (const s of this.stores) {
+      if (s.drainLoggedWrites === undefined) continue;
+      this.#changelogSinceCheckpoint += s.drainLoggedWrites(send);
+    }
+  }
+
   /** Changelog records to write before this task's offsets are committed. */
   takeChangelogRecords(): ProduceRecord[] {
     const out: ProduceRecord[] = [];

@@ -4,7 +4,7 @@
 // setImmediate so the runtime's HTTP server stays responsive) and inside a worker thread, where its
 // backend is the main thread's, reached through a MessagePort (thread/worker/).
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { GroupMember, TopicPartition } from '../api.js';
+import type { GroupMember, ProduceRecord, TopicPartition } from '../api.js';
 import { PrefetchingFetcher } from '../backends/prefetching-fetcher.js';
 import { transactionalId } from '../eos/transactional-id.js';
 import { TransactionalRecordCollector } from '../eos/transactional-collector.js';
@@ -56,6 +56,9 @@ export class StreamThread implements StreamThreadHandle {
    */
   #producerLost = false;
   readonly #gate: Readonly<PauseGate>;
+
+  /** Sends a store's changelog record through the current collector (made once, not per turn). */
+  readonly #sendLogged = (record: ProduceRecord): void => this.#collector.send(record);
 
   constructor(index: number, ctx: StreamThreadContext) {
     this.name = threadName(ctx.config.applicationId, index);
@@ -209,9 +212,12 @@ export class StreamThread implements StreamThreadHandle {
     if (this.#gate.paused) await this.#waitAtGate();
     this.#punctuate();
     if (this.#gate.paused) await this.#waitAtGate();
+    // Window stores' changelog writes go out with the batch's output, not all at the commit.
+    const collector = this.#collector;
+    const send = this.#sendLogged;
+    for (const task of this.#tasks.running()) task.drainLoggedWrites(send);
     // At least once: the batch's output is written while the next poll is processed (waited for
     // before any commit); exactly once: it goes into the open transaction now.
-    const collector = this.#collector;
     if (collector instanceof BufferedRecordCollector) await collector.sendPending();
     else await collector.flush();
     const tasks = [...this.#tasks.running()];
