@@ -41,13 +41,14 @@ export function createRecordCache(
       );
     case 'window':
       if (spec.retainDuplicates === true) return null;
-      // The start is the last '@'-separated part, so any key string stays unambiguous.
+      // Found by window start, then by the record key's store key (record-cache.ts).
       return new NamedCache(
         spec.name,
         threadCache,
-        (wk) => `${storeKey((wk as WindowedKeyLike).key)}@${(wk as WindowedKeyLike).start}`,
+        (wk) => storeKey((wk as WindowedKeyLike).key),
         (wk, value) =>
           keyBytes((wk as WindowedKeyLike).key) + WINDOW_KEY_SUFFIX + valueBytes(value),
+        (wk) => (wk as WindowedKeyLike).start,
       );
     case 'session':
       return new NamedCache(
