@@ -93,6 +93,15 @@ export interface GroupMember {
 export interface AssignorMember {
   memberId: string;
   topics: string[];
+  /** The subscription's user data (Kafka Streams: its SubscriptionInfo), when there is some. */
+  userData?: Uint8Array | null;
+}
+
+/** One member's share of an assignment, with the assignor's user data (Kafka's Assignment). */
+export interface MemberAssignment {
+  partitions: TopicPartition[];
+  /** Kafka Streams: its AssignmentInfo (standby tasks, the probing rebalance). */
+  userData: Uint8Array | null;
 }
 
 /**
@@ -105,12 +114,29 @@ export interface PartitionAssignor {
     members: AssignorMember[],
     partitionsPerTopic: ReadonlyMap<string, number>,
   ): Map<string, TopicPartition[]>;
+  /**
+   * Optional, used instead of assign() by a backend whose group protocol carries user data (Kafka):
+   * each member's partitions and user data, from the members' subscription user data (it may look
+   * up offsets, hence asynchronous).
+   */
+  assignWithUserData?(
+    members: AssignorMember[],
+    partitionsPerTopic: ReadonlyMap<string, number>,
+  ): Promise<Map<string, MemberAssignment>>;
+  /** Optional (Kafka's subscriptionUserData): the user data of a member's subscription, at each join. */
+  subscriptionUserData?(clientId: string): Uint8Array | null;
+  /**
+   * Optional (Kafka's onAssignment): a member's assignment as it arrives; may ask the member to
+   * rejoin at a time (Kafka Streams' probing rebalance, which its StreamThread enforces).
+   */
+  onAssignment?(clientId: string, assignment: MemberAssignment): { rebalanceAtMs?: number } | void;
 }
 
 /** Kafka's ConsumerRebalanceListener, given at join time so that no rebalance is missed. */
 export interface RebalanceListener {
   onPartitionsRevoked?(revoked: TopicPartition[]): Promise<void> | void;
-  onPartitionsAssigned?(assigned: TopicPartition[]): void;
+  /** `userData`: the assignor's user data for this member (Kafka Streams' AssignmentInfo), if any. */
+  onPartitionsAssigned?(assigned: TopicPartition[], userData?: Uint8Array | null): void;
 }
 
 /** Backend#transactionalProducer's options. */
@@ -408,6 +434,13 @@ export interface TaskStatus {
   restoredRecords: number;
   /** Changelog records still to replay while RESTORING, 0 after (restore-remaining-records-total). */
   restoreRemainingRecords: number;
+  /**
+   * A standby replica (num.standby.replicas, or a warm-up of the high-availability assignor):
+   * its stores follow the changelog, it processes no input. Absent for an active task.
+   */
+  standby?: true;
+  /** A standby's changelog records behind the changelogs' ends, as of its last fetch (KIP-535). */
+  standbyLag?: number;
 }
 
 /**

@@ -59,6 +59,14 @@ export interface EngineConfig {
    * in memory.
    */
   persistentStores: boolean;
+  /** `num.standby.replicas` (0): standby copies of each stateful task, on other instances. */
+  numStandbyReplicas: number;
+  /** `max.warmup.replicas` (2): warm-up replicas in flight at once, over the group. */
+  maxWarmupReplicas: number;
+  /** `acceptable.recovery.lag` (10,000): a task lag this small counts as caught up. */
+  acceptableRecoveryLag: number;
+  /** `probing.rebalance.interval.ms` (600,000, at least 60,000): when warm-ups are checked again. */
+  probingRebalanceIntervalMs: number;
 }
 
 function int(config: AppConfig, key: string, fallback: number): number {
@@ -121,6 +129,14 @@ export function engineConfig(applicationId: string, config: AppConfig): EngineCo
     pollMs: Math.max(1, int(config, 'poll.ms', 100)),
     bufferedRecordsPerPartition: Math.max(1, int(config, 'buffered.records.per.partition', 1000)),
     persistentStores: dslStoreOf(config) !== 'in_memory',
+    numStandbyReplicas: Math.max(0, int(config, 'num.standby.replicas', 0)),
+    maxWarmupReplicas: Math.max(1, int(config, 'max.warmup.replicas', 2)),
+    acceptableRecoveryLag: Math.max(0, int(config, 'acceptable.recovery.lag', 10_000)),
+    // Kafka Streams refuses less than 60 s; tests here use less (a WARN is not worth it).
+    probingRebalanceIntervalMs: Math.max(
+      1_000,
+      int(config, 'probing.rebalance.interval.ms', 600_000),
+    ),
   };
 }
 

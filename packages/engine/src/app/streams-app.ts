@@ -8,6 +8,7 @@ import type {
   EngineLogger,
   LastFailure,
   MetricsSnapshot,
+  PartitionAssignor,
   ProcessingError,
   QueryableKeyValueStore,
   Recovery,
@@ -23,6 +24,8 @@ import { MetricsRegistry } from '../metrics/metrics-registry.js';
 import { compilePlan, type CompiledSubtopology } from '../processor/compile.js';
 import { FailedProcessingError } from '../processor/processing-failure.js';
 import { streamsTaskAssignor } from '../thread/task-assignor.js';
+import { StreamsAssignor } from '../assignment/streams-assignor.js';
+import { processId } from '../eos/transactional-id.js';
 import { StreamThread, threadName, type StreamThreadHandle } from '../thread/stream-thread.js';
 import { JoinGate } from '../thread/worker/join-gate.js';
 import { WorkerStreamThread } from '../thread/worker/worker-stream-thread.js';
@@ -212,7 +215,7 @@ class StreamsAppImpl implements StreamsApp {
         },
       );
       await this.#global.start();
-      const assignor = streamsTaskAssignor(streamSubtopologies);
+      const assignor = this.#assignor(streamSubtopologies);
       const onError = (e: ProcessingError): void => this.#recordError(e);
       const onFatal = (failed: StreamThreadHandle, error: unknown): void => {
         // Processing errors are already in status; anything else (a failed produce or commit)
@@ -280,6 +283,41 @@ class StreamsAppImpl implements StreamsApp {
       { applicationId: this.applicationId, threads: this.#threads.length },
       'application started',
     );
+  }
+
+  /**
+   * On Kafka, Kafka Streams' high-availability assignor with standbys (the group protocol carries
+   * each instance's process id and task lags); on the embedded log, the plain task assignor.
+   */
+  #assignor(subtopologies: CompiledSubtopology[]): PartitionAssignor {
+    if (this.#options.backend.kind !== 'kafka') return streamsTaskAssignor(subtopologies);
+    const config = this.#config;
+    const backend = this.#options.backend;
+    return new StreamsAssignor({
+      applicationId: config.applicationId,
+      subtopologies: subtopologies.map((s) => ({
+        id: s.id,
+        sourceTopics: s.sourceTopics,
+        changelogTopics: [
+          ...new Set(
+            s.stores.flatMap((st) => (st.changelogTopic === null ? [] : [st.changelogTopic])),
+          ),
+        ],
+      })),
+      processId: processId(config.stateDir, config.applicationId),
+      stateDir: config.stateDir,
+      configs: {
+        numStandbyReplicas: config.numStandbyReplicas,
+        maxWarmupReplicas: config.maxWarmupReplicas,
+        acceptableRecoveryLag: config.acceptableRecoveryLag,
+        probingRebalanceIntervalMs: config.probingRebalanceIntervalMs,
+      },
+      endOffsets: async (topic) => {
+        const desc = await backend.describeTopic(topic);
+        return new Map((desc?.offsets ?? []).map((o) => [o.partition, o.latest]));
+      },
+      logger: this.#logger,
+    });
   }
 
   close(): Promise<void> {

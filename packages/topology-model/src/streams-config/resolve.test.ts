@@ -110,7 +110,7 @@ describe('resolveStreamsConfig', () => {
   it('reports known Kafka Streams keys that are not implemented, and what Kafka Streams overrides', () => {
     const r = resolveStreamsConfig({
       'processing.guarantee': 'exactly_once_v2',
-      'num.standby.replicas': 1,
+      'rack.aware.assignment.tags': 'zone',
       'bootstrap.servers': 'a:9092',
       'ssl.truststore.location': '/x',
       'consumer.isolation.level': 'read_uncommitted',
@@ -118,7 +118,7 @@ describe('resolveStreamsConfig', () => {
       'producer.max.in.flight.requests.per.connection': 6,
     });
     expect(r.notes.map((n) => [n.key, n.severity, n.kind])).toEqual([
-      ['num.standby.replicas', 'warning', 'unsupported'],
+      ['rack.aware.assignment.tags', 'warning', 'unsupported'],
       ['bootstrap.servers', 'warning', 'ignored'],
       ['ssl.truststore.location', 'warning', 'ignored'],
       ['consumer.isolation.level', 'warning', 'ignored'],

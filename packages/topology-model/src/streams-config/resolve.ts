@@ -131,6 +131,11 @@ const IMPLEMENTED_STREAMS_CONFIGS = new Set([
   'poll.ms',
   'buffered.records.per.partition',
   'replication.factor',
+  // The high-availability assignor and standby replicas (the Kafka backend's group protocol).
+  'num.standby.replicas',
+  'max.warmup.replicas',
+  'acceptable.recovery.lag',
+  'probing.rebalance.interval.ms',
 ]);
 
 /** StreamsConfig keys that something other than the application config sets here. */

@@ -496,7 +496,8 @@ class KafkaClientBackend implements KafkaBackend {
     const assignor = options?.assignor;
     // Its own client (Kafka's client.id, e.g. `<app>-StreamThread-1-consumer`, prefixes the member
     // id the coordinator gives it) and its own connections (see KafkaGroupMember's constructor).
-    const cluster = this.#client(options?.clientId ?? `${groupId}-consumer`);
+    const clientId = options?.clientId ?? `${groupId}-consumer`;
+    const cluster = this.#client(clientId);
     const member = new KafkaGroupMember(
       cluster,
       groupId,
@@ -511,6 +512,7 @@ class KafkaClientBackend implements KafkaBackend {
       this.#logger,
       options?.listener,
       () => {},
+      clientId,
     );
     let members = this.#members.get(groupId);
     if (!members) this.#members.set(groupId, (members = new Set()));

@@ -10,6 +10,7 @@
 import type {
   AssignorMember,
   GroupMember,
+  MemberAssignment,
   PartitionAssignor,
   RebalanceListener,
   TopicPartition,
@@ -37,6 +38,7 @@ export interface GroupTimings {
 
 export interface GroupLogger {
   warn(obj: object, msg?: string): void;
+  info?(obj: object, msg?: string): void;
 }
 
 const RETRIABLE = new Set([
@@ -66,7 +68,12 @@ export class KafkaGroupMember implements GroupMember {
   memberId = '';
   #generation = -1;
   #assignment: TopicPartition[] = [];
-  readonly #assignedListeners: ((assigned: TopicPartition[]) => void)[] = [];
+  /** The assignor asked this member to rejoin then (Kafka Streams' probing rebalance), or 0. */
+  #rebalanceAt = 0;
+  readonly #assignedListeners: ((
+    assigned: TopicPartition[],
+    userData?: Uint8Array | null,
+  ) => void)[] = [];
   readonly #revokedListeners: ((revoked: TopicPartition[]) => Promise<void> | void)[] = [];
   readonly #stop = new AbortController();
   #loop: Promise<void> | null = null;
@@ -88,6 +95,8 @@ export class KafkaGroupMember implements GroupMember {
     listener: RebalanceListener | undefined,
     /** Called whenever this member's generation or partitions change (the backend's commit routing). */
     private readonly onChange: (member: KafkaGroupMember) => void,
+    /** Kafka's client.id: what the assignor's subscriptionUserData/onAssignment know a member by. */
+    private readonly clientId: string = groupId,
   ) {
     if (listener?.onPartitionsRevoked) this.#revokedListeners.push(listener.onPartitionsRevoked);
     if (listener?.onPartitionsAssigned) this.#assignedListeners.push(listener.onPartitionsAssigned);
@@ -101,7 +110,7 @@ export class KafkaGroupMember implements GroupMember {
     return [...this.#assignment];
   }
 
-  onAssignment(listener: (assigned: TopicPartition[]) => void): void {
+  onAssignment(listener: (assigned: TopicPartition[], userData?: Uint8Array | null) => void): void {
     this.#assignedListeners.push(listener);
   }
 
@@ -144,7 +153,15 @@ export class KafkaGroupMember implements GroupMember {
             memberId: this.memberId,
             groupInstanceId: null,
             protocolType: 'consumer',
-            protocols: [{ name: this.assignor.name, metadata: encodeSubscription(this.topics) }],
+            protocols: [
+              {
+                name: this.assignor.name,
+                metadata: encodeSubscription(
+                  this.topics,
+                  this.assignor.subscriptionUserData?.(this.clientId) ?? null,
+                ),
+              },
+            ],
             reason: null,
           },
           { timeoutMs: this.timings.rebalanceTimeoutMs + 5_000 },
@@ -169,9 +186,12 @@ export class KafkaGroupMember implements GroupMember {
         });
         check(synced.errorCode, this.groupId, 'SyncGroup', this.cluster.principal);
         this.#generation = joined.generationId;
-        this.#assignment = decodeAssignment(synced.assignment);
+        const assigned: MemberAssignment = decodeAssignment(synced.assignment);
+        this.#assignment = assigned.partitions;
+        const asked = this.assignor.onAssignment?.(this.clientId, assigned);
+        this.#rebalanceAt = asked?.rebalanceAtMs ?? 0;
         this.onChange(this);
-        for (const l of this.#assignedListeners) l(this.assignment());
+        for (const l of this.#assignedListeners) l(this.assignment(), assigned.userData);
         return;
       } catch (error) {
         const type = errorType(error);
@@ -201,7 +221,7 @@ export class KafkaGroupMember implements GroupMember {
   ): Promise<{ memberId: string; assignment: Uint8Array }[]> {
     const subscriptions: AssignorMember[] = members.map((m) => ({
       memberId: m.memberId,
-      topics: decodeSubscription(m.metadata),
+      ...decodeSubscription(m.metadata),
     }));
     const topics = [...new Set(subscriptions.flatMap((m) => m.topics))];
     this.cluster.invalidate();
@@ -209,6 +229,16 @@ export class KafkaGroupMember implements GroupMember {
     for (const t of topics) {
       const metadata = await this.cluster.topic(t);
       counts.set(t, metadata?.partitions.length ?? 0);
+    }
+    if (this.assignor.assignWithUserData) {
+      const withData = await this.assignor.assignWithUserData(subscriptions, counts);
+      return subscriptions.map((m) => {
+        const a = withData.get(m.memberId);
+        return {
+          memberId: m.memberId,
+          assignment: encodeAssignment(a?.partitions ?? [], a?.userData ?? null),
+        };
+      });
     }
     const assigned = this.assignor.assign(subscriptions, counts);
     return subscriptions.map((m) => ({
@@ -219,8 +249,19 @@ export class KafkaGroupMember implements GroupMember {
 
   async #heartbeats(): Promise<void> {
     while (!this.#stop.signal.aborted) {
-      await sleep(this.timings.heartbeatIntervalMs, this.#stop.signal);
+      const untilRebalance = this.#rebalanceAt > 0 ? this.#rebalanceAt - Date.now() : Infinity;
+      await sleep(
+        Math.max(0, Math.min(this.timings.heartbeatIntervalMs, untilRebalance)),
+        this.#stop.signal,
+      );
       if (this.#stop.signal.aborted) return;
+      if (this.#rebalanceAt > 0 && Date.now() >= this.#rebalanceAt) {
+        // Kafka Streams' probing rebalance (enforceRebalance): warm-ups may have caught up.
+        this.#rebalanceAt = 0;
+        this.logger.info?.({ groupId: this.groupId }, 'probing rebalance: rejoining the group');
+        await this.#rebalance();
+        continue;
+      }
       try {
         const coordinator = await this.#coordinator();
         const answer = await coordinator.send('Heartbeat', {
@@ -253,10 +294,13 @@ export class KafkaGroupMember implements GroupMember {
     }
   }
 
-  /** Eager: revoke everything, wait for the listeners, then rejoin. */
+  /**
+   * Eager: revoke everything, wait for the listeners, then rejoin. The listeners are told even
+   * with no partitions: a member with only standby tasks closes them (and checkpoints) too.
+   */
   async #rebalance(): Promise<void> {
     const revoked = this.assignment();
-    if (revoked.length > 0) {
+    {
       for (const l of this.#revokedListeners) {
         try {
           await l(revoked);

@@ -272,12 +272,13 @@ export class BackendServer {
       ...(m.clientConfig !== undefined ? { clientConfig: m.clientConfig } : {}),
       listener: {
         onPartitionsRevoked: (partitions) => this.#revoke(no, partitions),
-        onPartitionsAssigned: (partitions) => {
+        onPartitionsAssigned: (partitions, userData) => {
           this.#send({
             kind: 'assigned',
             member: no,
             partitions: plain(partitions),
             generation: this.#members.get(no)?.generation() ?? 0,
+            userData: userData ?? null,
           });
         },
       },

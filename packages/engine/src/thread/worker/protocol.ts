@@ -146,7 +146,14 @@ export interface WireError {
 export type ServerMessage =
   | { kind: 'result'; id: number; ok: true; value: unknown }
   | { kind: 'result'; id: number; ok: false; error: WireError }
-  | { kind: 'assigned'; member: number; partitions: TopicPartition[]; generation: number }
+  | {
+      kind: 'assigned';
+      member: number;
+      partitions: TopicPartition[];
+      generation: number;
+      /** The assignor's user data for the member (Kafka Streams' AssignmentInfo), or null. */
+      userData: Uint8Array | null;
+    }
   | { kind: 'revoke'; member: number; revokeId: number; partitions: TopicPartition[] };
 
 /** Synchronous metric-slot requests (see slot-channel.ts). */

@@ -13,7 +13,7 @@ import type { BackendCall, BackendResults } from './protocol.js';
 
 interface RemoteMember {
   listener: RebalanceListener | undefined;
-  assignmentListeners: ((assigned: TopicPartition[]) => void)[];
+  assignmentListeners: ((assigned: TopicPartition[], userData?: Uint8Array | null) => void)[];
   revocationListeners: ((revoked: TopicPartition[]) => Promise<void> | void)[];
   assignment: TopicPartition[];
   generation: number;
@@ -85,8 +85,8 @@ export class RemoteGroups {
         if (!member) return;
         member.assignment = m.partitions;
         member.generation = m.generation;
-        member.listener?.onPartitionsAssigned?.(m.partitions);
-        for (const l of member.assignmentListeners) l(m.partitions);
+        member.listener?.onPartitionsAssigned?.(m.partitions, m.userData);
+        for (const l of member.assignmentListeners) l(m.partitions, m.userData);
         return;
       }
       case 'revoke': {

@@ -23,24 +23,35 @@ function versionOf(bytes: Uint8Array, what: string, max: number): number {
   return Math.min(version, max);
 }
 
-export function encodeSubscription(topics: readonly string[]): Uint8Array {
+/** A subscription: the topics, and the assignor's user data (Kafka Streams' SubscriptionInfo). */
+export function encodeSubscription(
+  topics: readonly string[],
+  userData: Uint8Array | null = null,
+): Uint8Array {
   return withVersion(
     WRITTEN_VERSION,
     messages.ConsumerProtocolSubscription.encode(
-      { topics: [...topics], userData: null },
+      { topics: [...topics], userData: userData === null ? null : Buffer.from(userData) },
       WRITTEN_VERSION,
     ),
   );
 }
 
-/** The topics of a member's subscription. */
-export function decodeSubscription(bytes: Uint8Array): string[] {
+/** The topics and user data of a member's subscription. */
+export function decodeSubscription(bytes: Uint8Array): {
+  topics: string[];
+  userData: Uint8Array | null;
+} {
   const m = messages.ConsumerProtocolSubscription;
   const version = versionOf(bytes, 'subscription', m.maxVersion);
-  return m.decode(bytes.subarray(2), version).topics;
+  const decoded = m.decode(bytes.subarray(2), version);
+  return { topics: decoded.topics, userData: decoded.userData ?? null };
 }
 
-export function encodeAssignment(partitions: readonly TopicPartition[]): Uint8Array {
+export function encodeAssignment(
+  partitions: readonly TopicPartition[],
+  userData: Uint8Array | null = null,
+): Uint8Array {
   const byTopic = new Map<string, number[]>();
   for (const tp of partitions) {
     let list = byTopic.get(tp.topic);
@@ -52,21 +63,26 @@ export function encodeAssignment(partitions: readonly TopicPartition[]): Uint8Ar
     messages.ConsumerProtocolAssignment.encode(
       {
         assignedPartitions: [...byTopic].map(([topic, ps]) => ({ topic, partitions: ps })),
-        userData: null,
+        userData: userData === null ? null : Buffer.from(userData),
       },
       WRITTEN_VERSION,
     ),
   );
 }
 
-/** The partitions of an assignment (none for an empty one: a member the leader gave nothing). */
-export function decodeAssignment(bytes: Uint8Array): TopicPartition[] {
-  if (bytes.length === 0) return [];
+/** The partitions and user data of an assignment (none for an empty one: a member given nothing). */
+export function decodeAssignment(bytes: Uint8Array): {
+  partitions: TopicPartition[];
+  userData: Uint8Array | null;
+} {
+  if (bytes.length === 0) return { partitions: [], userData: null };
   const m = messages.ConsumerProtocolAssignment;
   const version = versionOf(bytes, 'assignment', m.maxVersion);
-  return m
-    .decode(bytes.subarray(2), version)
-    .assignedPartitions.flatMap((t) =>
+  const decoded = m.decode(bytes.subarray(2), version);
+  return {
+    partitions: decoded.assignedPartitions.flatMap((t) =>
       t.partitions.map((partition) => ({ topic: t.topic, partition })),
-    );
+    ),
+    userData: decoded.userData ?? null,
+  };
 }

@@ -1,0 +1,230 @@
+// The application's assignor on Kafka, as Kafka Streams' StreamsPartitionAssignor: each member
+// (stream thread) subscribes with its instance's process id and the offset sums of the tasks whose
+// state the instance holds (SubscriptionInfo); the group leader groups members by instance,
+// computes each stateful task's lag per instance against its changelogs' end offsets, runs the
+// high-availability assignor (high-availability-assignor.ts) and splits each instance's tasks
+// over its threads (thread-distribution.ts). Each member's assignment carries its active task
+// partitions and, in the user data (AssignmentInfo), its standby tasks and when the probing
+// rebalance for warm-ups is due. On the embedded log (no user data) `assign` is the sticky-free
+// streamsTaskAssignor, as before.
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type {
+  AssignorMember,
+  EngineLogger,
+  MemberAssignment,
+  PartitionAssignor,
+  TopicPartition,
+} from '../api.js';
+import { readCheckpoint } from '../state/checkpoint.js';
+import {
+  streamsTaskAssignor,
+  tasksFor,
+  type AssignableSubtopology,
+} from '../thread/task-assignor.js';
+import { ClientState, LATEST_OFFSET, UNKNOWN_OFFSET_SUM } from './client-state.js';
+import { assignHighAvailability, type AssignmentConfigs } from './high-availability-assignor.js';
+import { compareTaskIds } from './java-order.js';
+import {
+  decodeAssignmentInfo,
+  decodeSubscriptionInfo,
+  encodeAssignmentInfo,
+  encodeSubscriptionInfo,
+  type AssignmentInfo,
+} from './streams-user-data.js';
+import { spreadOverThreads, type ThreadOfInstance } from './thread-distribution.js';
+
+export interface StreamsAssignorOptions {
+  applicationId: string;
+  /** Sub-topologies with the changelog topics of their stores (none: a stateless task). */
+  subtopologies: (AssignableSubtopology & { changelogTopics: string[] })[];
+  processId: string;
+  /** `<state.dir>`: the checkpoints of task directories tell the state this instance holds. */
+  stateDir: string | undefined;
+  configs: AssignmentConfigs & { probingRebalanceIntervalMs: number };
+  /** Latest offset per partition of a topic (the changelogs' end offsets). */
+  endOffsets(topic: string): Promise<Map<number, number>>;
+  logger: EngineLogger;
+  now?: () => number;
+}
+
+/** What this instance's members were last given, for status and the next subscription. */
+export interface MemberTasks {
+  activeTasks: string[];
+  standbyTasks: string[];
+}
+
+export class StreamsAssignor implements PartitionAssignor {
+  readonly name = 'streams';
+  readonly #o: StreamsAssignorOptions;
+  readonly #embedded: PartitionAssignor;
+  readonly #lastByClient = new Map<string, AssignmentInfo>();
+
+  constructor(options: StreamsAssignorOptions) {
+    this.#o = options;
+    this.#embedded = streamsTaskAssignor(options.subtopologies);
+  }
+
+  assign(
+    members: AssignorMember[],
+    partitionsPerTopic: ReadonlyMap<string, number>,
+  ): Map<string, TopicPartition[]> {
+    return this.#embedded.assign(members, partitionsPerTopic);
+  }
+
+  /** Every task this instance's members hold now, by client id (status). */
+  tasksOf(clientId: string): MemberTasks | null {
+    const info = this.#lastByClient.get(clientId);
+    return info ? { activeTasks: info.activeTasks, standbyTasks: info.standbyTasks } : null;
+  }
+
+  /**
+   * SubscriptionInfo of one member: LATEST_OFFSET for the tasks it ran as actives, and for every
+   * other task directory of this instance with a checkpoint (standbys, state left behind) the
+   * sum of its checkpointed changelog offsets.
+   */
+  subscriptionUserData(clientId: string): Uint8Array {
+    const sums: Record<string, number> = {};
+    const activeHere = new Set<string>();
+    for (const info of this.#lastByClient.values())
+      for (const t of info.activeTasks) activeHere.add(t);
+    for (const [task, sum] of this.#onDisk()) if (!activeHere.has(task)) sums[task] = sum;
+    for (const t of this.#lastByClient.get(clientId)?.activeTasks ?? []) sums[t] = LATEST_OFFSET;
+    return encodeSubscriptionInfo({ processId: this.#o.processId, taskOffsetSums: sums });
+  }
+
+  onAssignment(clientId: string, assignment: MemberAssignment): { rebalanceAtMs?: number } {
+    const info = decodeAssignmentInfo(assignment.userData);
+    if (info === null) return {};
+    this.#lastByClient.set(clientId, info);
+    return info.nextProbingRebalanceMs > 0 ? { rebalanceAtMs: info.nextProbingRebalanceMs } : {};
+  }
+
+  /** Task id → the sum of the checkpointed offsets in `<state.dir>/<application.id>/<task>`. */
+  #onDisk(): Map<string, number> {
+    const out = new Map<string, number>();
+    const { stateDir, applicationId } = this.#o;
+    if (stateDir === undefined) return out;
+    const appDir = join(stateDir, applicationId);
+    if (!existsSync(appDir)) return out;
+    for (const entry of readdirSync(appDir, { withFileTypes: true })) {
+      if (!entry.isDirectory() || !/^\d+_\d+$/.test(entry.name)) continue;
+      const checkpoint = readCheckpoint(join(appDir, entry.name), { remove: false });
+      if (checkpoint.size === 0) continue;
+      let sum = 0;
+      for (const offset of checkpoint.values()) sum += offset;
+      out.set(entry.name, sum);
+    }
+    return out;
+  }
+
+  async assignWithUserData(
+    members: AssignorMember[],
+    partitionsPerTopic: ReadonlyMap<string, number>,
+  ): Promise<Map<string, MemberAssignment>> {
+    const { subtopologies, configs } = this.#o;
+    const tasks = tasksFor(subtopologies, partitionsPerTopic);
+    const changelogsOf = new Map(subtopologies.map((s) => [s.id, s.changelogTopics]));
+    const stateful = tasks.filter((t) => (changelogsOf.get(t.subtopology) ?? []).length > 0);
+
+    // Members by instance (process id), with what each reported.
+    const instances = new Map<string, { threads: ThreadOfInstance[]; sums: Map<string, number> }>();
+    for (const m of members) {
+      const info = decodeSubscriptionInfo(m.userData ?? null, m.memberId);
+      let instance = instances.get(info.processId);
+      if (!instance) instances.set(info.processId, (instance = { threads: [], sums: new Map() }));
+      const previousActive = new Set<string>();
+      const previousStandby = new Set<string>();
+      for (const [task, sum] of Object.entries(info.taskOffsetSums)) {
+        (sum === LATEST_OFFSET ? previousActive : previousStandby).add(task);
+        // Kafka Streams merges the members' maps (putAll); an active's LATEST_OFFSET wins here.
+        if (instance.sums.get(task) !== LATEST_OFFSET) instance.sums.set(task, sum);
+      }
+      instance.threads.push({ memberId: m.memberId, previousActive, previousStandby });
+    }
+
+    // Each stateful task's lag per instance: the end offset sum of its changelog partitions
+    // minus the instance's offset sum (ClientState#computeTaskLags).
+    const ends = new Map<string, Map<number, number>>();
+    for (const topic of new Set(stateful.flatMap((t) => changelogsOf.get(t.subtopology)!)))
+      ends.set(topic, await this.#o.endOffsets(topic));
+    const endSums = new Map<string, number>();
+    for (const t of stateful) {
+      let sum = 0;
+      for (const topic of changelogsOf.get(t.subtopology)!)
+        sum += ends.get(topic)?.get(t.partition) ?? 0;
+      endSums.set(t.taskId, sum);
+    }
+    const clients = new Map<string, ClientState>();
+    for (const [processId, instance] of instances) {
+      const lags = new Map<string, number>();
+      for (const [task, end] of endSums) {
+        const sum = instance.sums.get(task) ?? 0;
+        lags.set(
+          task,
+          sum === LATEST_OFFSET || sum === UNKNOWN_OFFSET_SUM ? sum : end < sum ? end : end - sum,
+        );
+      }
+      clients.set(processId, new ClientState(processId, instance.threads.length, lags));
+    }
+    const probing = assignHighAvailability(
+      clients,
+      tasks.map((t) => t.taskId),
+      stateful.map((t) => t.taskId),
+      configs,
+    );
+    const nextProbingRebalanceMs = probing
+      ? (this.#o.now ?? Date.now)() + configs.probingRebalanceIntervalMs
+      : -1;
+
+    const partitionsOf = new Map(tasks.map((t) => [t.taskId, t.partitions]));
+    const out = new Map<string, MemberAssignment>();
+    for (const [processId, instance] of instances) {
+      const client = clients.get(processId)!;
+      const actives = spreadOverThreads(
+        instance.threads,
+        client.sortedActive(),
+        (t) => t.previousActive,
+      );
+      const standbys = spreadOverThreads(
+        instance.threads,
+        client.sortedStandby(),
+        (t) => t.previousStandby,
+      );
+      for (const thread of instance.threads) {
+        const activeTasks = (actives.get(thread.memberId) ?? []).sort(compareTaskIds);
+        const standbyTasks = (standbys.get(thread.memberId) ?? []).sort(compareTaskIds);
+        out.set(thread.memberId, {
+          partitions: activeTasks.flatMap((t) => partitionsOf.get(t) ?? []),
+          userData: encodeAssignmentInfo({ activeTasks, standbyTasks, nextProbingRebalanceMs }),
+        });
+      }
+    }
+    const missing = stateful.filter(
+      (t) =>
+        [...clients.values()].filter((c) => c.standby.has(t.taskId)).length <
+        Math.min(configs.numStandbyReplicas, clients.size - 1),
+    );
+    if (configs.numStandbyReplicas > 0 && clients.size <= configs.numStandbyReplicas)
+      this.#o.logger.warn(
+        { instances: clients.size, numStandbyReplicas: configs.numStandbyReplicas },
+        'not enough instances for num.standby.replicas: each task has a standby on every other instance only',
+      );
+    this.#o.logger.info(
+      {
+        instances: clients.size,
+        members: members.length,
+        probingRebalance: probing ? new Date(nextProbingRebalanceMs).toISOString() : null,
+        tasksShortOfStandbys: missing.length,
+        assignment: Object.fromEntries(
+          [...clients].map(([id, c]) => [
+            id,
+            { active: c.sortedActive(), standby: c.sortedStandby() },
+          ]),
+        ),
+      },
+      'assigned tasks to instances (high availability)',
+    );
+    return out;
+  }
+}
