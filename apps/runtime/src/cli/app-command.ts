@@ -78,7 +78,8 @@ export function statusText(status: StatusOutput, now = Date.now()): string {
       t.taskId,
       t.partitions.map((p) => `${p.topic}-${p.partition}`).join(','),
       t.thread,
-      t.state,
+      // A standby replica (num.standby.replicas, a warm-up) with its changelog lag (KIP-535).
+      t.standby === true ? `STANDBY (lag ${t.standbyLag ?? '?'})` : t.state,
       t.streamTime === null ? '-' : new Date(t.streamTime).toISOString(),
       // Changelog records replayed into the task's stores, and how many are left while RESTORING.
       t.restoreRemainingRecords > 0

@@ -159,10 +159,13 @@ const TASK_SLOTS = [
   'enforcedProcessingTotal',
   'restoreTotal',
   'restoreRemainingRecordsTotal',
+  'updateTotal', // changelog records a standby applied (Kafka Streams' update-total, KIP-869)
+  'standbyLag', // a standby's changelog records behind their ends (KIP-535's offset lag)
   // Status, not metrics: the running thread's index (0 = none), TASK_STATE_CODES index, stream time.
   'ownerThread',
   'stateCode',
   'streamTime',
+  'standby', // 1 while the owner runs it as a standby replica
 ] as const;
 
 export class TaskMetrics extends MetricGroup {
@@ -178,7 +181,10 @@ export class TaskMetrics extends MetricGroup {
   declare enforcedProcessingTotal: number;
   declare restoreTotal: number;
   declare restoreRemainingRecordsTotal: number;
+  declare updateTotal: number;
+  declare standbyLag: number;
   declare ownerThread: number;
+  declare standby: number;
   declare stateCode: number;
   declare streamTime: number;
   static readonly SLOTS = TASK_SLOTS.length;

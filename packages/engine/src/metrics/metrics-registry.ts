@@ -177,6 +177,7 @@ export class MetricsRegistry {
         streamTime: Number.isNaN(m.streamTime) ? null : m.streamTime,
         restoredRecords: m.restoreTotal,
         restoreRemainingRecords: m.restoreRemainingRecordsTotal,
+        ...(m.standby === 1 ? { standby: true, standbyLag: m.standbyLag } : {}),
       });
     }
     return out.sort(
@@ -243,6 +244,8 @@ export class MetricsRegistry {
         'restore-total': m.restoreTotal,
         'restore-rate': rate(`${k}restore`, m.restoreTotal),
         'restore-remaining-records-total': m.restoreRemainingRecordsTotal,
+        'update-total': m.updateTotal,
+        'update-rate': rate(`${k}update`, m.updateTotal),
       };
     }
     const nodes: Record<string, Record<string, MetricValues>> = {};

@@ -20,6 +20,7 @@ import { tpKey } from '../task/record-queue.js';
 import type { StreamTask } from '../task/stream-task.js';
 import { fetchForPoll, sleep } from './poll-fetch.js';
 import { TaskManager } from './task-manager.js';
+import { decodeAssignmentInfo } from '../assignment/streams-user-data.js';
 import type { StreamThreadContext, StreamThreadHandle } from './thread-context.js';
 import { OPEN_GATE, type PauseGate } from '../debug/pause-gate.js';
 
@@ -44,6 +45,8 @@ export class StreamThread implements StreamThreadHandle {
   readonly #fetcher: PrefetchingFetcher;
   #member: GroupMember | null = null;
   #pendingAssignment: TopicPartition[] | null = null;
+  /** The standby tasks of the pending assignment (its AssignmentInfo). */
+  #pendingStandbys: string[] = [];
   #pendingRevocations: { partitions: TopicPartition[]; done: () => void }[] = [];
   #stopRequested = false;
   #wakeup = new AbortController();
@@ -126,8 +129,9 @@ export class StreamThread implements StreamThreadHandle {
       clientConfig: this.#ctx.config.streams.clients.mainConsumer,
       listener: {
         onPartitionsRevoked: (partitions) => this.#requestRevocation(partitions),
-        onPartitionsAssigned: (assigned) => {
+        onPartitionsAssigned: (assigned, userData) => {
           this.#pendingAssignment = assigned;
+          this.#pendingStandbys = standbyTasksOf(userData);
           this.#wake();
         },
       },
@@ -208,6 +212,7 @@ export class StreamThread implements StreamThreadHandle {
 
   async #runOnce(): Promise<void> {
     await this.#poll();
+    if (this.#tasks.standbys.size > 0) await this.#updateStandbys();
     this.#processBatch();
     if (this.#gate.paused) await this.#waitAtGate();
     this.#punctuate();
@@ -303,6 +308,21 @@ export class StreamThread implements StreamThreadHandle {
         queue.position = r.records[r.records.length - 1]!.offset + 1;
       }
     }
+  }
+
+  /**
+   * The standbys' changelog records since the last turn (Kafka Streams reads them with the restore
+   * consumer between processing), applied to their stores. Never waits: the poll did.
+   */
+  async #updateStandbys(): Promise<void> {
+    const { requests } = this.#tasks.standbyRequests();
+    if (requests.length === 0) return;
+    const responses = await this.#ctx.backend.fetchMany(requests, {
+      maxRecords: 10_000,
+      maxWaitMs: 0,
+      isolationLevel: this.#ctx.config.restoreIsolationLevel,
+    });
+    this.#tasks.applyStandbyRecords(responses);
   }
 
   /** Held by a debugger: wait (without flushing the paused record's output) until resumed or stopped. */
@@ -424,6 +444,8 @@ export class StreamThread implements StreamThreadHandle {
       // Kafka's postCommit: a checkpoint once the changelogs moved far enough (at_least_once only).
       for (const t of tasks) await t.maybeCheckpoint(this.#ctx.backend, false);
     }
+    // Standbys checkpoint how far they applied their changelogs at every commit.
+    this.#tasks.checkpointStandbys();
     this.metrics.recordCommit(performance.now() - started);
     this.#lastCommit = Date.now();
     this.#ctx.waiter.reachable();
@@ -441,6 +463,9 @@ export class StreamThread implements StreamThreadHandle {
     const revocations = this.#pendingRevocations.splice(0);
     if (revocations.length > 0) {
       this.lifecycle.transition('PARTITIONS_REVOKED');
+      // Eager: every standby closes too (checkpointed), so that an active of the same task on
+      // another thread of this instance can open its stores after the rebalance.
+      this.#tasks.closeStandbys();
       await this.#tasks.close(this.#tasks.owning(revocations.flatMap((r) => r.partitions)));
       for (const r of revocations) r.done();
     }
@@ -450,6 +475,7 @@ export class StreamThread implements StreamThreadHandle {
       this.lifecycle.transition('PARTITIONS_ASSIGNED');
       try {
         await this.#tasks.assign(assigned);
+        await this.#tasks.assignStandbys(this.#pendingStandbys);
       } catch (error) {
         // Taken again on the next turn (a transient failure is waited out first).
         this.#pendingAssignment ??= assigned;
@@ -517,6 +543,11 @@ export class StreamThread implements StreamThreadHandle {
     this.#wakeup.abort();
     this.#wakeup = new AbortController();
   }
+}
+
+/** The standby tasks in an assignment's user data (none without Kafka Streams' AssignmentInfo). */
+function standbyTasksOf(userData: Uint8Array | null | undefined): string[] {
+  return decodeAssignmentInfo(userData ?? null)?.standbyTasks ?? [];
 }
 
 export const threadName = (applicationId: string, index: number): string =>

@@ -10,6 +10,8 @@ import type { ThreadCache } from '../state/record-cache.js';
 import type { RecordCollector } from '../task/record-collector.js';
 import { tpKey, type RecordQueue } from '../task/record-queue.js';
 import { StreamTask, taskIdOf } from '../task/stream-task.js';
+import { StandbyTask } from '../task/standby-task.js';
+import type { FetchResponse } from '../api.js';
 import type { StreamThreadContext } from './thread-context.js';
 
 export interface TaskManagerOptions {
@@ -31,6 +33,8 @@ export class TaskManager {
   readonly tasks = new Map<string, StreamTask>();
   /** The input partitions of running tasks, by tpKey, with the queue a poll appends to. */
   readonly queues = new Map<string, { task: StreamTask; queue: RecordQueue }>();
+  /** Standby replicas this thread keeps (num.standby.replicas, warm-ups), by task id. */
+  readonly standbys = new Map<string, StandbyTask>();
   readonly #o: TaskManagerOptions;
 
   constructor(options: TaskManagerOptions) {
@@ -126,6 +130,68 @@ export class TaskManager {
     }
   }
 
+  /**
+   * The standby tasks of the assignment (AssignmentInfo): those no longer assigned are closed
+   * (checkpointed), new ones open their stores from their checkpoints.
+   */
+  async assignStandbys(taskIds: readonly string[]): Promise<void> {
+    const wanted = new Set(taskIds.filter((id) => !this.tasks.has(id)));
+    this.closeStandbys([...this.standbys.keys()].filter((id) => !wanted.has(id)));
+    const { subtopologies, config, metrics, backend } = this.#o.ctx;
+    for (const id of wanted) {
+      if (this.standbys.has(id)) continue;
+      const [sub, partition] = id.split('_').map(Number) as [number, number];
+      const subtopology = subtopologies.find((s) => s.id === sub);
+      if (!subtopology) continue;
+      const standby = new StandbyTask({
+        subtopology,
+        partition,
+        config,
+        metrics,
+        threadIndex: this.#o.threadIndex,
+        onRecovery: this.#o.ctx.onRecovery,
+      });
+      try {
+        await standby.initialize(backend);
+      } catch (error) {
+        standby.close();
+        throw error;
+      }
+      this.standbys.set(id, standby);
+    }
+  }
+
+  /** Where the standbys fetch next, and which standby each changelog partition feeds. */
+  standbyRequests(): { requests: { topic: string; partition: number; offset: number }[] } {
+    return { requests: [...this.standbys.values()].flatMap((s) => s.requests()) };
+  }
+
+  applyStandbyRecords(responses: FetchResponse[]): void {
+    for (const r of responses)
+      for (const s of this.standbys.values()) if (s.partition === r.partition) s.apply(r);
+  }
+
+  checkpointStandbys(): void {
+    for (const s of this.standbys.values()) s.checkpoint();
+  }
+
+  /** Closes (after a last checkpoint) the given standbys, or all of them. */
+  closeStandbys(ids: readonly string[] = [...this.standbys.keys()]): void {
+    for (const id of ids) {
+      const standby = this.standbys.get(id);
+      if (!standby) continue;
+      this.standbys.delete(id);
+      try {
+        standby.close();
+      } catch (error) {
+        this.#o.ctx.logger.warn(
+          { thread: this.#o.threadName, taskId: id, err: errorMessage(error) },
+          'closing a standby task failed',
+        );
+      }
+    }
+  }
+
   /** Tasks that never ran: closed without a commit and forgotten. */
   #drop(tasks: StreamTask[]): void {
     for (const task of tasks) {
@@ -206,6 +272,7 @@ export class TaskManager {
    * would skip its records for good.
    */
   async shutdown(options?: { dirty?: boolean }): Promise<void> {
+    this.closeStandbys();
     const tasks = [...this.tasks.values()];
     if (options?.dirty !== true) await this.#commitAndCheckpoint(tasks, 'final commit failed');
     // Closed tasks stay listed (CLOSED / FAILED) in status() after the thread is gone.
