@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { ReactFlowProvider } from '@xyflow/react';
 import { useApi } from './api/context.js';
 import { useDesigner, useDesignerStore } from './store/context.js';
-import { openDeployed, subscribeLive } from './runtime/runtime-actions.js';
+import { openDeployed, refreshExistingTopics, subscribeLive } from './runtime/runtime-actions.js';
 import { Toolbar } from './toolbar/Toolbar.js';
 import { Palette } from './palette/Palette.js';
 import { Canvas } from './canvas/Canvas.js';
@@ -23,6 +23,13 @@ function useRuntimeConnection() {
   useEffect(() => {
     openDeployed(api, store).catch(() => store.getState().actions.setConnection('closed'));
     return subscribeLive(api, store);
+  }, [api, store]);
+  // the runtime's topics (partition counts) for validation: on load, then every 5 s
+  useEffect(() => {
+    const tick = () => void refreshExistingTopics(api, store).catch(() => undefined);
+    tick();
+    const timer = setInterval(tick, 5000);
+    return () => clearInterval(timer);
   }, [api, store]);
 }
 

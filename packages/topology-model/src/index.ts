@@ -38,6 +38,12 @@ export {
 } from './validate/connection.js';
 export { PlanningError, CHANGELOG_TOPIC_CONFIG, REPARTITION_TOPIC_CONFIG } from './plan/builder.js';
 export { planTopology } from './plan/plan.js';
+export {
+  copartitionMessage,
+  resolveCopartitioning,
+  type CopartitionMismatch,
+} from './plan/copartition.js';
+export { checkRecordTypes, serdeType, type RecordType } from './validate/record-types.js';
 export { effectiveStoreType } from './plan/store-type.js';
 export { internalTopicPartitions, taskIdsFor, type TaskAssignment } from './plan/tasks.js';
 export { describeTopology } from './describe.js';

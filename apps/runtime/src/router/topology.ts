@@ -11,8 +11,8 @@ import { procedure, router } from '../trpc.js';
 import { topologyInput } from './inputs.js';
 
 export const topologyRouter = router({
-  validate: procedure.input(topologyInput).mutation(({ input, ctx }) => {
-    const result = ctx.service.validate(input.topology);
+  validate: procedure.input(topologyInput).mutation(async ({ input, ctx }) => {
+    const result = await ctx.service.validateHere(input.topology);
     return result.ok ? { ok: true as const } : { ok: false as const, errors: result.errors };
   }),
 

@@ -167,6 +167,24 @@ export class RuntimeService {
     return validateTopology(input, registryNames(this.code));
   }
 
+  /**
+   * What deploy judges a topology by: this runtime's registries and the partition counts of the
+   * topics that exist on its backend (an existing topic keeps its count whatever is declared), so
+   * a join that would fail at start as not co-partitioned is refused before anything stops.
+   */
+  async validateHere(input: unknown): Promise<ReturnType<typeof validateTopology>> {
+    return validateTopology(input, {
+      ...registryNames(this.code),
+      existingTopics: await this.existingTopics(),
+    });
+  }
+
+  /** Name → partition count of every topic on the backend. */
+  async existingTopics(): Promise<Record<string, number>> {
+    const topics = await this.backend.listTopics();
+    return Object.fromEntries(topics.map((t) => [t.name, t.partitions]));
+  }
+
   /** Writes the URL into the data dir's lock, so a refused CLI command can point to it. */
   async announceUrl(url: string): Promise<void> {
     await this.dir.lock.setUrl(url);
@@ -222,7 +240,7 @@ export class RuntimeService {
 
   /** Validates first: an invalid topology deploys nothing and leaves the running app alone. */
   async deploy(input: unknown, start: boolean): Promise<DeployResult> {
-    const result = this.validate(input);
+    const result = await this.validateHere(input);
     if (!result.ok) return { ok: false, errors: result.errors };
     return this.serial.run(async () => {
       this.assertOpen();

@@ -122,7 +122,9 @@ function NodeErrors({ id }: { id: string }) {
 function KindNodeView({ id, data, selected }: NodeProps<KindFlowNode>) {
   const { node } = data;
   const spec = kindSpec(node.kind);
-  const problems = useDesigner((s) => validationOf(s.doc).byNode.get(id)?.length ?? 0);
+  const problems = useDesigner(
+    (s) => validationOf(s.doc, s.existingTopics).byNode.get(id)?.length ?? 0,
+  );
   // ports come from topology-model: a split has one output per branch, a cogroup one input per
   // grouped stream it combines
   const inputs = isNodeKind(node.kind) ? inputPortsOf(node.kind, node.config) : [];

@@ -127,7 +127,8 @@ export function NodeInspector() {
     s.selectedNodeId ? s.doc.nodes.find((n) => n.id === s.selectedNodeId) : undefined,
   );
   const problems = useDesigner(
-    (s) => (node ? validationOf(s.doc).byNode.get(node.id) : undefined) ?? NO_PROBLEMS,
+    (s) =>
+      (node ? validationOf(s.doc, s.existingTopics).byNode.get(node.id) : undefined) ?? NO_PROBLEMS,
   );
 
   if (!node) {

@@ -10,6 +10,8 @@ export interface Problem {
   message: string;
   /** For expression errors: where in the source (1-based line/column). */
   position?: { line: number; column: number; offset?: number };
+  /** How to fix it, when validation knows the usual way. */
+  fix?: string;
 }
 
 export interface ValidationView {
@@ -85,11 +87,25 @@ const EMPTY: ValidationView = { problems: [], byNode: new Map() };
 
 let last: { key: readonly unknown[]; view: ValidationView } | null = null;
 
-/** Validates `doc`, reusing the previous result while its logic sections are unchanged. */
-export function validationOf(doc: TopologyDocument): ValidationView {
-  const key = [doc.application, doc.topics, doc.nodes, doc.edges, doc.schemaVersion] as const;
+/**
+ * Validates `doc`, reusing the previous result while its logic sections (and the runtime's
+ * topics) are unchanged. `existingTopics`: partition counts of the topics the runtime has, which
+ * deploy keeps whatever is declared (co-partitioning is judged with them, as deploy judges it).
+ */
+export function validationOf(
+  doc: TopologyDocument,
+  existingTopics?: Readonly<Record<string, number>> | null,
+): ValidationView {
+  const key = [
+    doc.application,
+    doc.topics,
+    doc.nodes,
+    doc.edges,
+    doc.schemaVersion,
+    existingTopics ?? null,
+  ] as const;
   if (last && last.key.every((part, i) => part === key[i])) return last.view;
-  const result = validateTopology(doc);
+  const result = validateTopology(doc, existingTopics ? { existingTopics } : {});
   const view = result.ok ? EMPTY : toValidationView(doc, result.errors);
   last = { key, view };
   return view;

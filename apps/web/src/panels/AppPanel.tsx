@@ -15,7 +15,7 @@ function ApplicationIdField() {
   const store = useDesignerStore();
   const actions = useActions();
   const appId = useDesigner((s) => s.doc.application.id);
-  const problems = useDesigner((s) => validationOf(s.doc).problems).filter(
+  const problems = useDesigner((s) => validationOf(s.doc, s.existingTopics).problems).filter(
     (p) => fieldOfAppPath(p.path) === 'id',
   );
   const inputId = useId();
@@ -55,7 +55,7 @@ export function AppPanel() {
   const store = useDesignerStore();
   const actions = useActions();
   const config = useDesigner((s) => s.doc.application.config);
-  const problems = useDesigner((s) => validationOf(s.doc).problems);
+  const problems = useDesigner((s) => validationOf(s.doc, s.existingTopics).problems);
   return (
     <div className="sw-app-panel" data-testid="app-panel">
       <ApplicationIdField />

@@ -20,7 +20,7 @@ export function BottomPanel() {
   const actions = useActions();
   const problems = useDesigner(
     (s) =>
-      validationOf(s.doc).problems.length +
+      validationOf(s.doc, s.existingTopics).problems.length +
       (s.serverProblems?.origin === 'deploy' ? s.serverProblems.problems.length : 0),
   );
   const tasks = useDesigner((s) => s.live.status?.tasks.length ?? 0);

@@ -31,6 +31,11 @@ function ProblemList({ problems, testId }: { problems: readonly Problem[]; testI
             <span className="sw-problem__message">
               {p.position ? `Line ${p.position.line}, column ${p.position.column}: ` : ''}
               {p.message}
+              {p.fix && (
+                <span className="sw-problem__fix" data-testid="problem-fix">
+                  Fix: {p.fix}
+                </span>
+              )}
             </span>
             <code className="sw-problem__path">{p.path}</code>
             {p.nodeId && <span className="sw-problem__node">{p.nodeId}</span>}
@@ -42,7 +47,7 @@ function ProblemList({ problems, testId }: { problems: readonly Problem[]; testI
 }
 
 export function ProblemsPanel() {
-  const problems = useDesigner((s) => validationOf(s.doc).problems);
+  const problems = useDesigner((s) => validationOf(s.doc, s.existingTopics).problems);
   const server = useDesigner((s) => s.serverProblems);
   // what the runtime already said is listed once, under its heading
   const reported = new Set(server?.problems.map((p) => `${p.path}\n${p.message}`));

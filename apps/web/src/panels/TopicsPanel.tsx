@@ -79,7 +79,7 @@ export function TopicsPanel() {
   const actions = useActions();
   const topics = useDesigner((s) => s.doc.topics);
   const nodes = useDesigner((s) => s.doc.nodes);
-  const problems = useDesigner((s) => validationOf(s.doc).problems);
+  const problems = useDesigner((s) => validationOf(s.doc, s.existingTopics).problems);
   const topicProblems = (index: number) =>
     problems.filter((p) => {
       const seg = pathSegments(p.path);

@@ -69,6 +69,20 @@ function createDeploymentSync(client: ApiClient, store: DesignerStore) {
   };
 }
 
+/**
+ * The runtime's topics with their partition counts, for local validation (a topic that exists
+ * keeps its count, so a join over it is judged with that count, as deploy judges it).
+ */
+export async function refreshExistingTopics(
+  client: ApiClient,
+  store: DesignerStore,
+): Promise<void> {
+  const topics = await client.topics.list.query();
+  store
+    .getState()
+    .actions.setExistingTopics(Object.fromEntries(topics.map((t) => [t.name, t.partitions])));
+}
+
 export async function refreshStatus(client: ApiClient, store: DesignerStore): Promise<void> {
   const view = await client.app.status.query();
   store.getState().actions.setLive({ deployed: view.deployed, status: view.status });
@@ -79,6 +93,7 @@ export async function deploy(client: ApiClient, store: DesignerStore): Promise<b
   const { doc, actions } = store.getState();
   try {
     const result = await client.app.deploy.mutate({ topology: doc, start: true });
+    void refreshExistingTopics(client, store).catch(() => undefined);
     if (!result.ok) {
       actions.setServerProblems(result.errors as Problem[], 'deploy');
       actions.notify(

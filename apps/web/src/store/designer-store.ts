@@ -94,6 +94,8 @@ export interface DesignerActions {
   /** Opens the Topics view on a topic, browsing from a record when `at` is given. */
   openTopic(topic: string, at?: { partition: number; offset: number }): void;
   setServerProblems(problems: readonly Problem[] | null, origin?: 'deploy' | 'import'): void;
+  /** The runtime's topics and their partition counts (validation judges co-partitioning by them). */
+  setExistingTopics(topics: Readonly<Record<string, number>> | null): void;
   /** The canvas was deployed as `version` (it descends from that deployment from now on). */
   markDeployed(version?: string): void;
   setConnection(state: ConnectionState): void;
@@ -141,6 +143,11 @@ export interface DesignerState {
   dialog: DialogKind | null;
   /** Errors the runtime (deploy) or an import reported; shown until the next attempt. */
   serverProblems: { origin: 'deploy' | 'import'; problems: readonly Problem[] } | null;
+  /**
+   * Partition counts of the topics on the runtime's backend (null until known): an existing
+   * topic keeps its count whatever the document declares, so local validation uses them too.
+   */
+  existingTopics: Readonly<Record<string, number>> | null;
   live: LiveState;
   actions: DesignerActions;
 }
@@ -375,6 +382,12 @@ function createStoreWithoutMatch(options: CreateDesignerStoreOptions): DesignerS
           ...(problems ? { bottomTab: 'problems' } : {}),
         });
       },
+      setExistingTopics(topics) {
+        const current = get().existingTopics;
+        // unchanged counts keep the same object, so validation stays memoized
+        if (JSON.stringify(current) === JSON.stringify(topics)) return;
+        set({ existingTopics: topics });
+      },
       markDeployed(version) {
         set({
           deployedRevision: get().revision,
@@ -428,6 +441,7 @@ function createStoreWithoutMatch(options: CreateDesignerStoreOptions): DesignerS
       showPlan: true,
       dialog: null,
       serverProblems: null,
+      existingTopics: null,
       live: {
         connection: 'connecting',
         deployed: false,

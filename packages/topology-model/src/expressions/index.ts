@@ -23,3 +23,5 @@ export type {
   RecordVariables,
   VariablesFor,
 } from './compile.js';
+export { checkTypedExpression, unguardedNullUses } from './typed-check.js';
+export type { CelTypeName, NullUse, TypedCheck } from './typed-check.js';

@@ -92,6 +92,8 @@ export class PlanBuilder {
   readonly nodeNames: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   /** Source topics of both sides of each join (join-planners.ts). */
   readonly copartitionGroups: string[][] = [];
+  /** The model node (a join) each co-partition group is for, index by index. */
+  readonly copartitionOwners: (string | undefined)[] = [];
   /** Duplicate names and stores, collected so validation can report all of them. */
   readonly conflicts: PlanningError[] = [];
   /** The model node being planned: conflicts in nodes it adds without a model id are its own. */
@@ -110,6 +112,12 @@ export class PlanBuilder {
     this.applicationId = applicationId;
     this.reuseSourceTopics = options.reuseSourceTopics ?? false;
     this.declaredTopics = options.declaredTopics ?? [];
+  }
+
+  /** A join's co-partition group, owned by the model node being planned. */
+  addCopartitionGroup(topics: string[]): void {
+    this.copartitionGroups.push(topics);
+    this.copartitionOwners.push(this.currentModelNode);
   }
 
   /** `prefix` + the next counter value, 10 digits (InternalStreamsBuilder#newProcessorName). */

@@ -73,7 +73,7 @@ export const foreignKeyJoinPlanners: { foreignKeyJoin: Planner<'foreignKeyJoin'>
     b.addSource(registrationSource, 'repartition-source', [registrationTopic], node.id, {
       ...wrapperSerdes,
     });
-    b.copartitionGroups.push([...new Set([...sourceTopicsOf(b, right.from), registrationTopic])]);
+    b.addCopartitionGroup([...new Set([...sourceTopicsOf(b, right.from), registrationTopic])]);
     const store = b.addStore(
       {
         name: subscriptionStore,
@@ -121,7 +121,7 @@ export const foreignKeyJoinPlanners: { foreignKeyJoin: Planner<'foreignKeyJoin'>
     );
     b.nodes.get(responseSink)?.parents.push(foreignJoin);
     b.addSource(responseSource, 'repartition-source', [responseTopic], node.id, responseSerdes);
-    b.copartitionGroups.push([...new Set([...sourceTopicsOf(b, left.from), responseTopic])]);
+    b.addCopartitionGroup([...new Set([...sourceTopicsOf(b, left.from), responseTopic])]);
     const leftGetter = valueGetter(b, left);
     b.addProcessor(resolver, 'fk-response-join', [responseSource], node.id, {
       ...extras,

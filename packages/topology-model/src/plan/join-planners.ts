@@ -132,7 +132,7 @@ export const joinPlanners: { [K in JoinKind]: Planner<K> } = {
       keySerde: node.config.keySerde,
       valueSerde: node.config.otherValueSerde,
     });
-    b.copartitionGroups.push([
+    b.addCopartitionGroup([
       ...new Set([...sourceTopicsOf(b, left.from), ...sourceTopicsOf(b, right.from)]),
     ]);
     const type = node.config.type;
@@ -235,7 +235,7 @@ export const joinPlanners: { [K in JoinKind]: Planner<K> } = {
     const leftJoin = node.config.type === 'left';
     left = joinableStream(b, left, node.id, node.name ?? left.from, node.config);
     const name = b.nameOrGenerate(node.name, leftJoin ? 'KSTREAM-LEFTJOIN-' : 'KSTREAM-JOIN-');
-    b.copartitionGroups.push([
+    b.addCopartitionGroup([
       ...new Set([...sourceTopicsOf(b, left.from), ...sourceTopicsOf(b, right.from)]),
     ]);
     const { stores: tableStores, steps } = valueGetter(b, right);
@@ -309,7 +309,7 @@ export const joinPlanners: { [K in JoinKind]: Planner<K> } = {
       );
     const store = materialized ? (c.store ?? b.newStoreName('KTABLE-MERGE-')) : null;
     const merge = b.nameOrGenerate(node.name, 'KTABLE-MERGE-');
-    b.copartitionGroups.push([
+    b.addCopartitionGroup([
       ...new Set([...sourceTopicsOf(b, left.from), ...sourceTopicsOf(b, right.from)]),
     ]);
     if (c.type !== 'inner') left.table?.enableSendingOldValues(true);

@@ -86,7 +86,7 @@ describe('planTopology: stream kinds', () => {
           { id: 'k', kind: 'selectKey', config: { expression: 'value' } },
           { id: 'g', kind: 'groupByKey', config: { keySerde: 'string' } },
           { id: 'c', kind: 'count', config: { store: 'counts' } },
-          { id: 'r', kind: 'repartition', config: { partitions: 3, valueSerde: 'bytes' } },
+          { id: 'r', kind: 'repartition', config: { partitions: 3, keySerde: 'long' } },
           { id: 'g2', kind: 'groupByKey', config: {} },
           { id: 'red', kind: 'reduce', config: { expression: 'value', store: 'latest' } },
         ],
@@ -95,15 +95,16 @@ describe('planTopology: stream kinds', () => {
     );
     expect(p.stores.map((s) => [s.name, s.keySerde, s.valueSerde])).toEqual([
       ['counts', 'string', 'long'],
-      ['latest', 'long', 'bytes'],
+      ['latest', 'long', 'string'],
     ]);
     const sinks = p.subtopologies
       .flatMap((s) => s.nodes)
       .filter((n) => n.op === 'repartition-sink');
     // The counts repartition carries the grouping's serdes; repartition() keys use its own key
-    // serde or the default serde (json), never the stream's.
+    // serde or the default serde (json), never the stream's. (A bytes value serde here would be
+    // refused by validation: the values are strings.)
     expect(sinks.map((n) => [n.topic, n.keySerde, n.valueSerde]).sort()).toEqual([
-      ['app-KSTREAM-REPARTITION-0000000006-repartition', 'json', 'bytes'],
+      ['app-KSTREAM-REPARTITION-0000000006-repartition', 'long', 'string'],
       ['app-counts-repartition', 'string', 'string'],
     ]);
     const repartition = p.internalTopics.find((t) =>

@@ -27,7 +27,12 @@ export function planTopology(topology: Topology): Plan {
 }
 
 /** The plan plus every naming conflict found (the plan is only meaningful without conflicts). */
-export function buildPlan(topology: Topology): { plan: Plan; conflicts: PlanningError[] } {
+export function buildPlan(topology: Topology): {
+  plan: Plan;
+  conflicts: PlanningError[];
+  /** The model node (a join) each of the plan's copartitionGroups is for. */
+  copartitionOwners: (string | undefined)[];
+} {
   const b = new PlanBuilder(topology.application.id, {
     reuseSourceTopics:
       topology.application.config['topology.optimization'] === 'reuse.ktable.source.topics',
@@ -62,8 +67,9 @@ export function buildPlan(topology: Topology): { plan: Plan; conflicts: Planning
       };
   }
   buildInDslOrder(topology, b);
-  if (b.conflicts.length > 0) return { plan: emptyPlan(topology), conflicts: b.conflicts };
-  return { plan: assemblePlan(b), conflicts: [] };
+  if (b.conflicts.length > 0)
+    return { plan: emptyPlan(topology), conflicts: b.conflicts, copartitionOwners: [] };
+  return { plan: assemblePlan(b), conflicts: [], copartitionOwners: b.copartitionOwners };
 }
 
 /** Sub-topologies, describe() order and store placement for a fully built graph. */

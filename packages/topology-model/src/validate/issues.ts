@@ -51,6 +51,17 @@ export const ISSUE_CODES = [
   'dangling_layout',
   'expression_syntax',
   'expression_type',
+  /**
+   * A join's topics with different partition counts (declared, or as they exist on the backend),
+   * or a repartition topic whose fixed count differs (Kafka Streams' CopartitionedTopicsEnforcer).
+   */
+  'topics_not_copartitioned',
+  /** A serde that cannot write the key or value type reaching it (a windowed key, an int as string). */
+  'serde_mismatch',
+  /** A joiner that fails on the null side of a left or outer join (no null guard). */
+  'nullable_join_value',
+  /** A topic the application reads or writes that has the name of one of its internal topics. */
+  'topic_clash',
   /** (warning) An application-config key Kafka does not know there (Kafka logs it at WARN). */
   'unknown_config',
   /** (warning) An application-config key Kafka Streams itself overrides, or that is set elsewhere. */
@@ -68,6 +79,8 @@ export interface ValidationIssue {
   message: string;
   /** For expression errors: where in the expression. */
   position?: SourcePosition;
+  /** How to fix it, when there is a usual way (validation of types, partitions, serdes). */
+  fix?: string;
 }
 
 /**
@@ -83,6 +96,12 @@ export interface ValidateOptions {
   valueTransformers?: readonly string[];
   /** Names of partitioners a foreign-key join's `partitioner` / `otherPartitioner` may use. */
   partitioners?: readonly string[];
+  /**
+   * Partition counts of the topics that exist where the topology will run (name → partitions):
+   * an existing topic keeps its count whatever the document declares, so co-partitioning is
+   * judged with it. The runtime supplies them; without them the declared counts are used.
+   */
+  existingTopics?: Readonly<Record<string, number>>;
 }
 
 /**

@@ -3,6 +3,10 @@
 //   2. topics, stores and nodes: kinds, configs, logic   nodes.ts
 //   3. edges: endpoints, ports, flow types, inputs, cycles  edges.ts
 //   4. planning conflicts Kafka Streams would reject (duplicate names / stores), only once 1–3 pass
+//   5. what would fail at start or on the first record, once 1–4 pass: co-partitioning with the
+//      declared or existing partition counts, topic names clashing with internal topics
+//      (partitions.ts), key/value types along the edges against expressions and serdes
+//      (record-types.ts)
 import { buildPlan } from '../plan/plan.js';
 import type { Topology } from '../schema.js';
 import { checkEdges } from './edges.js';
@@ -10,6 +14,8 @@ import type { ValidateOptions, ValidationIssue, ValidationResult } from './issue
 import { checkNodes, checkStores, checkTopics } from './nodes.js';
 import { parseStructure } from './structure.js';
 import { configIssues } from './app-config.js';
+import { checkPartitions } from './partitions.js';
+import { checkRecordTypes } from './record-types.js';
 
 /**
  * @param options registries known here (function and processor names); references outside them
@@ -37,7 +43,7 @@ export function validateTopology(input: unknown, options: ValidateOptions = {}):
     edges: doc.edges.map((e) => e.value),
     layout: doc.layout,
   };
-  const { conflicts } = buildPlan(topology);
+  const { plan, conflicts, copartitionOwners } = buildPlan(topology);
   for (const conflict of conflicts) {
     const index = topology.nodes.findIndex((n) => n.id === conflict.nodeId);
     const field =
@@ -58,6 +64,9 @@ export function validateTopology(input: unknown, options: ValidateOptions = {}):
     if (conflict.nodeId !== undefined) issue.nodeId = conflict.nodeId;
     issues.push(issue);
   }
+  if (issues.length > 0) return { ok: false, errors: issues };
+  checkPartitions(topology, plan, copartitionOwners, options.existingTopics ?? {}, issues);
+  checkRecordTypes(topology, issues);
   if (issues.length > 0) return { ok: false, errors: issues };
   return warnings.length > 0 ? { ok: true, topology, warnings } : { ok: true, topology };
 }
