@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { fieldOfAppPath, fieldOfPath, pathSegments, toValidationView } from './validation.js';
+import type { TopologyDocument } from '@streamwright/topology-model';
+import {
+  fieldOfAppPath,
+  fieldOfPath,
+  pathSegments,
+  toValidationView,
+  validationOf,
+} from './validation.js';
 import { emptyDocument } from './new-document.js';
 
 describe('validation paths', () => {
@@ -43,5 +50,35 @@ describe('validation paths', () => {
     ]);
     expect(view.byNode.get('a')?.map((p) => p.message)).toEqual(['missing', 'dangling']);
     expect(view.problems).toHaveLength(3);
+  });
+});
+
+describe('validation with the runtime’s topics', () => {
+  it('judges a join by the partition count an existing topic has, and memoizes on it', () => {
+    const doc = {
+      ...emptyDocument(),
+      topics: [
+        { name: 'orders', partitions: 3, config: {} },
+        { name: 'users', partitions: 3, config: {} },
+      ],
+      nodes: [
+        { id: 'o', kind: 'source', config: { topic: 'orders' } },
+        { id: 'u', kind: 'table', config: { topic: 'users' } },
+        { id: 'j', kind: 'streamTableJoin', config: { joiner: 'left' } },
+      ],
+      edges: [
+        { from: 'o', fromPort: 'out', to: 'j', toPort: 'left' },
+        { from: 'u', fromPort: 'out', to: 'j', toPort: 'right' },
+      ],
+    } as TopologyDocument;
+    expect(validationOf(doc).problems).toEqual([]);
+    const existing = { users: 2 };
+    const view = validationOf(doc, existing);
+    expect(view.problems.map((p) => [p.code, p.nodeId])).toEqual([
+      ['topics_not_copartitioned', 'j'],
+    ]);
+    expect(view.problems[0]?.fix).toContain('delete and recreate "users"');
+    expect(view.byNode.get('j')).toHaveLength(1);
+    expect(validationOf(doc, existing)).toBe(view);
   });
 });
