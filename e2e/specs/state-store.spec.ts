@@ -51,6 +51,9 @@ test('browse a running count store: all entries, one key, a key range', async ({
 
   // The query controls are found by their visible labels, as a user (and a screen reader) finds them.
   const panel = page.getByTestId('state-panel');
+  // a panel, not a task-state chip (it had the chip's class sw-state and drew as a grey pill)
+  await expect(panel).toHaveCSS('border-radius', '0px');
+  await expect(panel).toHaveCSS('background-color', 'rgba(0, 0, 0, 0)');
   await panel.getByLabel('Query').selectOption('get');
   await panel.getByLabel('Key', { exact: true }).fill('bob');
   await page.getByTestId('state-query').click();

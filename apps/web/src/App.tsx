@@ -36,8 +36,10 @@ function useRuntimeConnection() {
 export function App() {
   const view = useDesigner((s) => s.view);
   const running = useDesigner((s) => s.live.status?.state === 'RUNNING');
+  // lag is the log end minus the committed offsets: it grows while the app is stopped too
+  const deployed = useDesigner((s) => s.live.deployed);
   const api = useApi();
-  useLagPolling(api, running);
+  useLagPolling(api, deployed);
   useDebugPolling(api, running);
   useRuntimeConnection();
   useShortcuts();

@@ -25,7 +25,7 @@ import {
   type TopologyDocument,
   type ValidationIssue,
 } from '@streamwright/topology-model';
-import { RuntimeError } from '../errors.js';
+import { RuntimeError, runtimeCodeOf } from '../errors.js';
 import {
   computeLag,
   resetApplication,
@@ -67,7 +67,15 @@ export interface DeploymentIdentity {
 
 export type DeployResult =
   | { ok: true; status: AppStatus; warnings: string[]; deployment: DeploymentIdentity }
-  | { ok: false; errors: ValidationIssue[] };
+  | {
+      ok: false;
+      errors: ValidationIssue[];
+      /**
+       * Set when the topology was valid but the engine refused it or it failed to start: what
+       * runs now (the previous version, started again from its committed offsets, when it ran).
+       */
+      failed?: { previousVersionKept: boolean; status: AppStatus | null };
+    };
 
 export interface AppView {
   deployed: boolean;
@@ -238,16 +246,86 @@ export class RuntimeService {
     });
   }
 
-  /** Validates first: an invalid topology deploys nothing and leaves the running app alone. */
+  /**
+   * Validates first (with the backend's topics): an invalid topology deploys nothing and leaves
+   * the running app alone. A valid one that the engine refuses, or that fails before it runs,
+   * is not a server error either: the previous version is kept (refused while building) or
+   * started again from its committed offsets (failed at start), and the answer — like
+   * `app.status`'s lastFailure until the next deploy — says why.
+   */
   async deploy(input: unknown, start: boolean): Promise<DeployResult> {
     const result = await this.validateHere(input);
     if (!result.ok) return { ok: false, errors: result.errors };
     return this.serial.run(async () => {
       this.assertOpen();
-      const { app, warnings } = await this.install(result.topology, start);
-      const deployment = this.deployment!.identity;
-      return { ok: true as const, status: this.statusOf(app), warnings, deployment };
+      const previous = this.deployment;
+      const previousApp = this.app;
+      const previousRan = previousApp !== null && isActive(previousApp);
+      try {
+        const { app, warnings } = await this.install(result.topology, start);
+        const deployment = this.deployment!.identity;
+        return { ok: true as const, status: this.statusOf(app), warnings, deployment };
+      } catch (error) {
+        if (runtimeCodeOf(error) !== 'APP_FAILED') throw error;
+        // Refused while building, the old app was never stopped; otherwise it was.
+        const built =
+          this.deployment !== previous || (previousRan && !isActive(previousApp as StreamsApp));
+        const kept = built ? (previous && previousRan ? await this.restore(previous) : false) : true;
+        const failure = this.lastFailure;
+        if (failure) this.lastFailure = { ...failure, previousVersionKept: kept && previousRan };
+        const reason = error instanceof Error ? error.message : String(error);
+        const outcome = !previousRan
+          ? built
+            ? 'it is deployed but not running'
+            : 'nothing was deployed'
+          : kept
+            ? built
+              ? 'the previous version runs again, from its committed offsets'
+              : 'the previous version keeps running'
+            : 'the previous version could not be started again either (see the log)';
+        return {
+          ok: false as const,
+          errors: [
+            {
+              path: '',
+              code: 'start_failed' as const,
+              message: `${reason}; ${outcome}`,
+              fix: 'correct the cause and deploy again',
+            },
+          ],
+          failed: {
+            previousVersionKept: kept && previousRan,
+            status: this.app ? this.statusOf(this.app) : null,
+          },
+        };
+      }
     });
+  }
+
+  /**
+   * After a new version failed to start: the previous deployment again, saved as running and
+   * started from its committed offsets. The failure stays in lastFailure until the next deploy.
+   */
+  private async restore(previous: Deployment): Promise<boolean> {
+    const failure = this.lastFailure;
+    await this.closeApp();
+    this.deployment = previous;
+    await this.store.save({ topology: previous.document, running: true, deployedAt: Date.now() });
+    try {
+      const app = this.createApp(previous.topology);
+      await this.startApp(app, 'deploy');
+      this.logger.warn(
+        { applicationId: previous.identity.applicationId, failure: failure?.message },
+        'the new version failed to start; the previous version runs again',
+      );
+      return true;
+    } catch (error) {
+      this.logger.error({ err: error }, 'the previous version could not be started again');
+      return false;
+    } finally {
+      // startApp clears it on success: the new version's failure is what the user must see
+      this.lastFailure = failure;
+    }
   }
 
   async start(): Promise<AppStatus> {

@@ -1,6 +1,6 @@
-// Consumer lag of the running app (app.lag), polled every 2 s, and how it is shown: per source a
-// back-pressure bar coloured like NiFi's (green below 60 % of the threshold, yellow below 85 %,
-// red above), per task the lag of its input partitions.
+// Consumer lag of the deployed app (app.lag, running or stopped), polled every 2 s, and how it is
+// shown: per source a back-pressure bar coloured like NiFi's (green below 60 % of the threshold,
+// yellow below 85 %, red above), per task the lag of its input partitions.
 import { useEffect } from 'react';
 import { create } from 'zustand';
 import type { ApiClient } from '../api/client.js';
@@ -31,10 +31,13 @@ export function lagOf(
   return total;
 }
 
-/** Polls app.lag while `running`. */
-export function useLagPolling(api: ApiClient, running: boolean): void {
+/**
+ * Polls app.lag while an app is deployed, running or not: a stopped app's backlog (the log end
+ * minus its committed offsets) grows as records arrive, and the bars must say so.
+ */
+export function useLagPolling(api: ApiClient, deployed: boolean): void {
   useEffect(() => {
-    if (!running) return;
+    if (!deployed) return;
     let stop = false;
     const tick = () =>
       api.app.lag.query().then(
@@ -45,7 +48,7 @@ export function useLagPolling(api: ApiClient, running: boolean): void {
             if (!p.internal) byPartition[`${p.topic}-${p.partition}`] = p.lag;
           useLagStore.setState({ byPartition, at: r.at });
         },
-        () => undefined, // not running any more: the status badge says so
+        () => undefined, // nothing deployed any more, or the runtime is offline: the badge says so
       );
     void tick();
     const timer = setInterval(() => void tick(), 2000);
@@ -53,5 +56,5 @@ export function useLagPolling(api: ApiClient, running: boolean): void {
       stop = true;
       clearInterval(timer);
     };
-  }, [api, running]);
+  }, [api, deployed]);
 }

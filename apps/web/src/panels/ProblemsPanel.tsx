@@ -52,15 +52,32 @@ export function ProblemsPanel() {
   // what the runtime already said is listed once, under its heading
   const reported = new Set(server?.problems.map((p) => `${p.path}\n${p.message}`));
   const local = problems.filter((p) => !reported.has(`${p.path}\n${p.message}`));
-  const empty = problems.length === 0 && !server;
+  // a deploy that failed at start, as app.status keeps it until the next deploy (also after a reload)
+  const failure = useDesigner((s) => s.live.status?.lastFailure ?? null);
+  const deployFailure = failure?.phase === 'deploy' ? failure : null;
+  const startFailed = server?.problems.some((p) => p.code === 'start_failed') ?? false;
+  const empty = problems.length === 0 && !server && !deployFailure;
   return (
     <div className="sw-problems-panel" data-testid="problems-panel">
       {server && server.origin === 'deploy' && (
         <section>
           <h3 className="sw-subtitle sw-subtitle--error">
-            The runtime refused the deploy: nothing was deployed
+            {startFailed
+              ? 'The deploy failed when the new version started'
+              : 'The runtime refused the deploy: nothing was deployed'}
           </h3>
           <ProblemList problems={server.problems} testId="deploy-problems" />
+        </section>
+      )}
+      {deployFailure && !startFailed && (
+        <section data-testid="last-deploy-failure">
+          <h3 className="sw-subtitle sw-subtitle--error">
+            The last deploy failed at {new Date(deployFailure.at).toLocaleTimeString()}
+            {deployFailure.previousVersionKept ? ': the previous version runs' : ''}
+          </h3>
+          <p className="sw-problem__message" data-testid="last-deploy-failure-message">
+            {deployFailure.message}
+          </p>
         </section>
       )}
       {local.length > 0 && <ProblemList problems={local} testId="problem-list" />}

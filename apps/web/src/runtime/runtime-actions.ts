@@ -96,10 +96,15 @@ export async function deploy(client: ApiClient, store: DesignerStore): Promise<b
     void refreshExistingTopics(client, store).catch(() => undefined);
     if (!result.ok) {
       actions.setServerProblems(result.errors as Problem[], 'deploy');
-      actions.notify(
-        'error',
-        `Not deployed: ${result.errors.length} problem${result.errors.length === 1 ? '' : 's'} (see Problems)`,
-      );
+      if (result.failed) {
+        // valid, but it failed to start: what runs now (the previous version, when kept)
+        actions.setLive({ status: result.failed.status });
+        actions.notify('error', `Deploy failed: ${result.errors[0]?.message ?? 'see Problems'}`);
+      } else
+        actions.notify(
+          'error',
+          `Not deployed: ${result.errors.length} problem${result.errors.length === 1 ? '' : 's'} (see Problems)`,
+        );
       return false;
     }
     actions.markDeployed(result.deployment.version);

@@ -178,7 +178,7 @@ export function StatePanel() {
   };
 
   return (
-    <div className="sw-state" data-testid="state-panel">
+    <div className="sw-state-panel" data-testid="state-panel">
       <div className="sw-preview__form">
         <label>
           Store{' '}

@@ -62,6 +62,11 @@ export const ISSUE_CODES = [
   'nullable_join_value',
   /** A topic the application reads or writes that has the name of one of its internal topics. */
   'topic_clash',
+  /**
+   * (deploy) The engine refused the topology or the new version failed to start: the previous
+   * version is kept, or started again from its committed offsets.
+   */
+  'start_failed',
   /** (warning) An application-config key Kafka does not know there (Kafka logs it at WARN). */
   'unknown_config',
   /** (warning) An application-config key Kafka Streams itself overrides, or that is set elsewhere. */

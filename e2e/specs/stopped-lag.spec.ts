@@ -1,0 +1,42 @@
+// Backlog of a stopped app (issue 23): records that arrive while the app is stopped are lag — the
+// log end minus the committed offsets, as app.lag reports it — and the source's bar says so,
+// instead of the last value seen while it ran.
+import { test, expect } from '../support/fixtures.js';
+
+const topology = {
+  schemaVersion: 1,
+  application: { id: 'e2e-stopped-lag', config: { 'commit.interval.ms': 100 } },
+  topics: [
+    { name: 'e2e-lag-in', partitions: 1, config: {} },
+    { name: 'e2e-lag-out', partitions: 1, config: {} },
+  ],
+  nodes: [
+    { id: 'in', kind: 'source', config: { topic: 'e2e-lag-in', valueSerde: 'string' } },
+    { id: 'out', kind: 'sink', config: { topic: 'e2e-lag-out', valueSerde: 'string' } },
+  ],
+  edges: [{ from: 'in', to: 'out' }],
+  layout: { nodes: { in: { x: 40, y: 40 }, out: { x: 340, y: 40 } } },
+};
+
+test('a stopped app shows the records waiting for it as lag', async ({ page, designer }) => {
+  await designer.open();
+  await designer.importJson('lag.json', JSON.stringify(topology));
+  await designer.deploy();
+  const lag = designer.node('in').getByTestId('source-lag');
+  await expect(lag).toHaveAttribute('data-lag', '0');
+
+  await page.getByTestId('stop').click();
+  await expect(designer.state).not.toHaveText('RUNNING');
+  for (const value of ['a', 'b', 'c', 'd', 'e']) {
+    const produced = await page.request.post('/trpc/topics.produce', {
+      data: { topic: 'e2e-lag-in', key: 'k', value, keySerde: 'string', valueSerde: 'string' },
+    });
+    expect(produced.ok()).toBe(true);
+  }
+  await expect(lag).toHaveAttribute('data-lag', '5');
+  await expect(lag).toContainText('lag 5');
+
+  await page.getByTestId('start').click();
+  await expect(designer.state).toHaveText('RUNNING');
+  await expect(lag).toHaveAttribute('data-lag', '0');
+});
