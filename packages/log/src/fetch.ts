@@ -1,6 +1,7 @@
 // The read path: batches from a partition turned into consumer records, with Kafka consumer
 // semantics: control batches are never returned, read_committed skips aborted transactions and
 // stops at the last stable offset, and a fetch can long-poll for data without using CPU.
+import { setMaxListeners } from 'node:events';
 import { isLogError, LogErrorCode } from './errors.js';
 import {
   decodeRecords,
@@ -116,6 +117,8 @@ export async function pollRecords(
     if (results.some((r) => r.records.length > 0) || remaining <= 0 || opts.signal?.aborted)
       return results;
     const stop = new AbortController();
+    // one abort listener per partition waited on: many partitions are not a listener leak
+    setMaxListeners(entries.length + 1, stop.signal);
     const onAbort = (): void => stop.abort();
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     await Promise.race(

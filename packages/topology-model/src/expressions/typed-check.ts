@@ -25,11 +25,29 @@ function environmentWith(variables: Readonly<Record<string, CelTypeName>>): Envi
   const signature = JSON.stringify(Object.entries(variables).sort(([a], [b]) => (a < b ? -1 : 1)));
   let env = bySignature.get(signature);
   if (env) return env;
-  base ??= createEnvironment({});
+  base ??= typedBase();
   env = base.clone();
   for (const [name, type] of Object.entries(variables)) env.registerVariable(name, type);
   if (bySignature.size >= MAX_CACHED) bySignature.clear();
   bySignature.set(signature, env);
+  return env;
+}
+
+/**
+ * The product's environment plus `T == null` / `T != null` for the types inference gives: any key
+ * or value may be null at run time (a tombstone, a join's missing side), so a typed `value` must
+ * still compare with null (`value != null && value.startsWith("a")`), as it does when evaluated.
+ */
+function typedBase(): Environment {
+  const env = createEnvironment({});
+  for (const type of ['string', 'int', 'uint', 'double', 'bool', 'bytes', 'map', 'list']) {
+    // registering `T == null` also registers `null == T` and the `!=` pair
+    try {
+      env.registerOperator(`${type} == null`, (a: unknown, b: unknown) => a === b);
+    } catch {
+      // a type this cel-js cannot name in an overload: comparisons with null stay unchecked
+    }
+  }
   return env;
 }
 

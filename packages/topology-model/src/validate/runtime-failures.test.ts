@@ -289,3 +289,31 @@ describe('topic names', () => {
     expect(issues[0]?.message).toContain('changelog of store "counts"');
   });
 });
+
+describe('typed variables and null', () => {
+  it('lets a typed key or value be compared with null, as tombstones and missing sides need', () => {
+    expect(
+      issuesOf(streamTableJoin(1, 1, 'right == null ? left : left + "+" + right', 'left')),
+    ).toEqual([]);
+    const guarded = doc(
+      [
+        ['in', 1],
+        ['out', 1],
+      ],
+      [
+        { id: 'src', kind: 'source', config: { topic: 'in', valueSerde: 'string' } },
+        {
+          id: 'f',
+          kind: 'filter',
+          config: { expression: 'value != null && value.startsWith("a") && key != null' },
+        },
+        { id: 'sink', kind: 'sink', config: { topic: 'out', valueSerde: 'string' } },
+      ],
+      [
+        { from: 'src', to: 'f' },
+        { from: 'f', to: 'sink' },
+      ],
+    );
+    expect(issuesOf(guarded)).toEqual([]);
+  });
+});

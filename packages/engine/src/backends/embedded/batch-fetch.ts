@@ -7,6 +7,7 @@
 // - records of a batch beyond `maxRecords` are kept for the next fetch at the following offset, as
 //   Kafka's consumer keeps the rest of a fetch for its next poll, instead of being decoded again.
 // Only read_uncommitted goes this way: read_committed needs the log's aborted-transaction index.
+import { setMaxListeners } from 'node:events';
 import type { Log, ReadBatch } from '@streamwright/log';
 import { isLogError, LogErrorCode } from '@streamwright/log/reader';
 import type { FetchRequest, FetchResponse } from '../../api.js';
@@ -152,6 +153,9 @@ export class BatchFetcher {
     signal: AbortSignal | undefined,
   ): Promise<void> {
     const stop = new AbortController();
+    // one abort listener per partition waited on: more than Node's default 10 is expected (an app
+    // with 15 tasks on one thread), not a leak, and must not print MaxListenersExceededWarning
+    setMaxListeners(requests.length + 1, stop.signal);
     const onAbort = (): void => stop.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
     const waits = requests.map((r, i) =>

@@ -279,3 +279,36 @@ describe('embedded backend: retention', () => {
     });
   });
 });
+
+describe('embedded backend: long polls over many partitions', () => {
+  it('waits on 15 partitions without MaxListenersExceededWarning (issue 23)', async () => {
+    const backend = await createEmbeddedBackend();
+    await backend.createTopics([{ name: 'wide', partitions: 15 }]);
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => void warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      const requests = Array.from({ length: 15 }, (_, partition) => ({
+        topic: 'wide',
+        partition,
+        offset: 0,
+      }));
+      for (const isolationLevel of ['read_uncommitted', 'read_committed'] as const)
+        for (let i = 0; i < 3; i++)
+          expect(
+            await backend.fetchMany(requests, {
+              maxRecords: 10,
+              maxWaitMs: 20,
+              isolationLevel,
+              signal: new AbortController().signal,
+            }),
+          ).toHaveLength(15);
+      // process warnings are emitted on the next tick
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      process.off('warning', onWarning);
+      await backend.close();
+    }
+    expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+  });
+});
