@@ -53,7 +53,9 @@ test('a join over topics with other partition counts and a null-unsafe joiner: P
   const deploy = page.getByTestId('deploy');
   await deploy.click();
   await expect(deploy).toBeEnabled();
-  await expect(page.getByText('The runtime refused the deploy: nothing was deployed')).toBeVisible();
+  await expect(
+    page.getByText('The runtime refused the deploy: nothing was deployed'),
+  ).toBeVisible();
   const refused = page.getByTestId('deploy-problems').getByTestId('problem');
   await expect(refused).toHaveCount(2);
   await expect(refused.filter({ hasText: 'Topics not co-partitioned' })).toHaveCount(1);

@@ -270,7 +270,11 @@ export class RuntimeService {
         // Refused while building, the old app was never stopped; otherwise it was.
         const built =
           this.deployment !== previous || (previousRan && !isActive(previousApp as StreamsApp));
-        const kept = built ? (previous && previousRan ? await this.restore(previous) : false) : true;
+        const kept = built
+          ? previous && previousRan
+            ? await this.restore(previous)
+            : false
+          : true;
         const failure = this.lastFailure;
         if (failure) this.lastFailure = { ...failure, previousVersionKept: kept && previousRan };
         const reason = error instanceof Error ? error.message : String(error);
