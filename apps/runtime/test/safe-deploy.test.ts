@@ -36,7 +36,11 @@ function pipeline(withGlobalTable: boolean): Record<string, unknown> {
 }
 
 async function outputs(): Promise<string[]> {
-  const records = await env.client.topics.read.query({ topic: 'sd-out', limit: 100 });
+  const records = await env.client.topics.read.query({
+    topic: 'sd-out',
+    limit: 100,
+    valueSerde: 'string',
+  });
   return [...records].sort((a, b) => a.offset - b.offset).map((r) => String(r.value));
 }
 
