@@ -2,6 +2,8 @@ export interface OracleRecord {
   key: unknown;
   value: unknown;
   timestamp: number;
+  /** With the scenario's `withHeaders`. */
+  headers?: Record<string, string>;
 }
 export interface OracleScenario {
   name: string;
@@ -11,7 +13,21 @@ export interface OracleScenario {
    * Records piped in order through TopologyTestDriver. `topic` may be any topic the topology
    * reads: a stream source, a table or a global table.
    */
-  inputs?: { topic: string; key: unknown; value: unknown; timestamp?: number }[];
+  inputs?: {
+    topic: string;
+    key: unknown;
+    value: unknown;
+    timestamp?: number;
+    /** Header values as UTF-8 text. */
+    headers?: Record<string, string>;
+  }[];
+  /**
+   * Wall-clock advances (TopologyTestDriver#advanceWallClockTime) before input `beforeInput`
+   * (inputs.length: after the last), in order.
+   */
+  wallClock?: { beforeInput: number; advanceMs: number }[];
+  /** Output records carry `headers` (name → UTF-8 text). */
+  withHeaders?: boolean;
   /** Topics whose records to return (read after all inputs). */
   outputs?: string[];
   /** Topics (internal ones too) whose records to return as raw bytes, base64. */
@@ -60,6 +76,12 @@ export interface OracleResult {
 }
 export function ensureOracleBuilt(options?: { verbose?: boolean }): void;
 export function runOracle(scenarios: OracleScenario[]): Promise<OracleResult[]>;
+/** One JVM kept up for many batches (serve mode); batches are answered in order. */
+export interface OracleSession {
+  run(scenarios: OracleScenario[]): Promise<OracleResult[]>;
+  close(): Promise<void>;
+}
+export function openOracle(): OracleSession;
 
 export interface BrokerRunRequest {
   bootstrapServers: string;

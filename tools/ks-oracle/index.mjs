@@ -68,6 +68,70 @@ export async function runOracle(scenarios) {
 }
 
 /**
+ * Starts one oracle JVM that stays up (Oracle.java's serve mode): `run(scenarios)` sends a batch
+ * and resolves to its results, batches answered in order; `close()` ends the JVM. For random
+ * differential testing, where thousands of small cases (and each shrink step) would otherwise
+ * pay a JVM start each. Types: index.d.ts.
+ */
+export function openOracle() {
+  ensureOracleBuilt();
+  const cp = `${jar}:${join(here, 'target', 'lib', '*')}`;
+  const child = spawn(
+    'java',
+    [
+      '-Xshare:auto',
+      '-XX:TieredStopAtLevel=1',
+      '-cp',
+      cp,
+      'dev.streamwright.oracle.Oracle',
+      '--serve',
+    ],
+    { stdio: ['pipe', 'pipe', 'pipe'] },
+  );
+  const waiting = [];
+  let buffer = '';
+  let err = '';
+  let exited = null;
+  child.stderr.on('data', (d) => {
+    // Keep the tail only: print() nodes and Kafka's logs write here for as long as the JVM runs.
+    err = (err + d).slice(-20000);
+  });
+  child.stdout.on('data', (d) => {
+    buffer += d;
+    for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      const next = waiting.shift();
+      if (next) next.resolve(JSON.parse(line).results);
+    }
+  });
+  child.on('close', (code) => {
+    exited = code;
+    for (const w of waiting.splice(0)) {
+      w.reject(new Error(`Kafka Streams oracle exited with ${code}: ${err}`));
+    }
+  });
+  return {
+    run(scenarios) {
+      if (exited !== null) {
+        return Promise.reject(new Error(`Kafka Streams oracle exited with ${exited}: ${err}`));
+      }
+      return new Promise((resolve, reject) => {
+        waiting.push({ resolve, reject });
+        child.stdin.write(`${JSON.stringify({ scenarios })}\n`);
+      });
+    },
+    close() {
+      if (exited !== null) return Promise.resolve();
+      return new Promise((resolve) => {
+        child.on('close', () => resolve());
+        child.stdin.end();
+      });
+    },
+  };
+}
+
+/**
  * Runs one topology document on Kafka Streams against a real broker (BrokerRun.java): creates the
  * document's topics, produces `inputs`, runs KafkaStreams (properties from the document and
  * `config`) until every input record is processed, closes it cleanly and returns the records of

@@ -2,6 +2,7 @@
 // through the same compiled processor graph and StreamTask code the running app uses, with one
 // partition per topic and no backend. Output written to a topic that the topology also reads
 // (e.g. a generator's topic or a repartition topic) is fed back in, as TopologyTestDriver does.
+import { Buffer } from 'node:buffer';
 import type { VersionedKeyValueStore } from '../papi/types.js';
 import { versionedStoreFacade } from '../state/versioned-facade.js';
 import { isVersionedStore } from '../state/versioned-store.js';
@@ -393,7 +394,14 @@ export function createTestDriverFromPlan(
       return {
         get: (k) => store.get(k)?.value ?? null,
         getWithTimestamp: (k) => store.get(k),
-        all: () => store.all(),
+        // By serialized key, as TopologyTestDriver's stores iterate (RocksDB, or the in-memory
+        // store's TreeMap over the key bytes); our in-memory map keeps insertion order.
+        all: () =>
+          store
+            .all()
+            .map((entry) => ({ entry, bytes: Buffer.from(store.serializeKey(entry.key) ?? []) }))
+            .sort((a, b) => Buffer.compare(a.bytes, b.bytes))
+            .map(({ entry }) => entry),
       };
     },
     getVersionedKeyValueStore<K, V>(name: string) {

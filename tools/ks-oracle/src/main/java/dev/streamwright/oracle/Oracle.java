@@ -43,6 +43,10 @@ public final class Oracle {
     PrintStream stdout = System.out;
     System.setOut(System.err);
     InputStream in = System.in;
+    if (args.length > 0 && args[0].equals("--serve")) {
+      serve(in, stdout);
+      return;
+    }
     JsonNode request = JSON.readTree(in);
     ArrayNode results = JSON.createArrayNode();
     for (JsonNode scenario : request.path("scenarios")) {
@@ -52,6 +56,27 @@ public final class Oracle {
     out.set("results", results);
     stdout.println(JSON.writeValueAsString(out));
     stdout.flush();
+  }
+
+  /**
+   * Serve mode: one request {"scenarios": [...]} per stdin line, one {"results": [...]} line
+   * back per request, until stdin closes. Random differential testing runs thousands of small
+   * cases and shrinks failures one candidate at a time: a JVM start per case would dominate.
+   */
+  private static void serve(InputStream in, PrintStream stdout) throws Exception {
+    java.io.BufferedReader reader =
+        new java.io.BufferedReader(new java.io.InputStreamReader(in, java.nio.charset.StandardCharsets.UTF_8));
+    for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+      if (line.isBlank()) continue;
+      ArrayNode results = JSON.createArrayNode();
+      for (JsonNode scenario : JSON.readTree(line).path("scenarios")) {
+        results.add(run(scenario));
+      }
+      ObjectNode out = JSON.createObjectNode();
+      out.set("results", results);
+      stdout.println(JSON.writeValueAsString(out));
+      stdout.flush();
+    }
   }
 
   private static ObjectNode run(JsonNode scenario) {
@@ -79,7 +104,16 @@ public final class Oracle {
         props.put(e.getKey(), e.getValue());
       }
       try (TopologyTestDriver driver = new TopologyTestDriver(topology, props, Instant.EPOCH)) {
+        // wallClock: [{beforeInput, advanceMs}], advances of the driver's wall clock between inputs.
+        JsonNode wallClock = scenario.path("wallClock");
+        int inputIndex = 0;
+        int advanceIndex = 0;
         for (JsonNode input : scenario.path("inputs")) {
+          while (advanceIndex < wallClock.size()
+              && wallClock.get(advanceIndex).path("beforeInput").asInt() <= inputIndex) {
+            driver.advanceWallClockTime(java.time.Duration.ofMillis(wallClock.get(advanceIndex++).path("advanceMs").asLong()));
+          }
+          inputIndex++;
           String topic = input.path("topic").asText();
           Serdes2 serdes = built.serdesForTopic(topic);
           @SuppressWarnings({"unchecked", "rawtypes"})
@@ -91,7 +125,15 @@ public final class Oracle {
           Object key = Values.fromJson(input.path("key"), serdes.keyName());
           Object value = Values.fromJson(input.path("value"), serdes.valueName());
           long ts = input.path("timestamp").asLong(0);
-          t.pipeInput(new TestRecord<>(key, value, Instant.ofEpochMilli(ts)));
+          // Optional {"headers": {name: text}}: UTF-8 header values, as Streamwright's headers.
+          org.apache.kafka.common.header.internals.RecordHeaders headers =
+              new org.apache.kafka.common.header.internals.RecordHeaders();
+          input.path("headers").fields().forEachRemaining(h ->
+              headers.add(h.getKey(), h.getValue().asText().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+          t.pipeInput(new TestRecord<>(key, value, headers, Instant.ofEpochMilli(ts)));
+        }
+        while (advanceIndex < wallClock.size()) {
+          driver.advanceWallClockTime(java.time.Duration.ofMillis(wallClock.get(advanceIndex++).path("advanceMs").asLong()));
         }
         ObjectNode outputs = JSON.createObjectNode();
         List<String> topics = new ArrayList<>();
@@ -110,6 +152,13 @@ public final class Oracle {
             rec.set("key", Values.toJson(r.key(), serdes.keyName()));
             rec.set("value", Values.toJson(r.value(), serdes.valueName()));
             rec.put("timestamp", r.timestamp());
+            if (scenario.path("withHeaders").asBoolean(false)) {
+              ObjectNode headers = JSON.createObjectNode();
+              for (var h : r.headers()) {
+                headers.put(h.key(), h.value() == null ? null : new String(h.value(), java.nio.charset.StandardCharsets.UTF_8));
+              }
+              rec.set("headers", headers);
+            }
             records.add(rec);
           }
           outputs.set(topic, records);
