@@ -153,6 +153,10 @@ export class StandbyTask {
     if (!this.#changed || !this.#initialized || this.#taskDir === null || this.#stores.length === 0)
       return;
     this.#changed = false;
+    // Stores buffer restored records and write them in batches (at their next commit): write
+    // them now, so the checkpoint never claims more than the store holds (a standby never
+    // writes, so there are no changelog records to send).
+    for (const s of this.#stores) s.store.takeChangelogRecords();
     writeCheckpoint(
       this.#taskDir,
       this.#stores.map((s) => ({ topic: s.topic, partition: this.partition, offset: s.position })),
