@@ -8,6 +8,7 @@ import { Palette } from './palette/Palette.js';
 import { Canvas } from './canvas/Canvas.js';
 import { SidePanel } from './panels/SidePanel.js';
 import { BottomPanel } from './panels/BottomPanel.js';
+import { DesignerPanels } from './layout/DesignerPanels.js';
 import { NoticeBar } from './panels/NoticeBar.js';
 import { ImportErrorsDialog } from './panels/ImportErrorsDialog.js';
 import { TopicsView } from './topics/TopicsView.js';
@@ -49,15 +50,17 @@ export function App() {
         <Toolbar />
         {/* the designer stays mounted (canvas viewport, drafts) while the Topics view is open */}
         <div className="sw-designer" hidden={view !== 'designer'}>
-          <Palette />
-          <main className="sw-center">
-            <div className="sw-canvas-wrap">
-              <Canvas />
-              <NoticeBar />
-            </div>
-            <BottomPanel />
-          </main>
-          <SidePanel />
+          <DesignerPanels
+            palette={<Palette />}
+            canvas={
+              <main className="sw-canvas-wrap">
+                <Canvas />
+                <NoticeBar />
+              </main>
+            }
+            bottom={(controls) => <BottomPanel controls={controls} />}
+            side={(controls) => <SidePanel controls={controls} />}
+          />
         </div>
         {view === 'topics' && <TopicsView />}
         <ImportErrorsDialog />

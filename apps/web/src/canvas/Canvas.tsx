@@ -25,6 +25,8 @@ import { createEdgeMapper, createNodeMapper, type KindFlowNode } from './flow-ma
 import { nodeTypes } from './KindNode.js';
 import { KIND_MIME } from './dnd.js';
 import { PlanOverlay } from './PlanOverlay.js';
+import { SemanticZoom } from './semantic-zoom.js';
+import { NodeSearch } from './NodeSearch.js';
 
 const FIT_VIEW = { padding: 0.15, maxZoom: 1.25 };
 const NO_RATES: Readonly<Record<string, { rate: number }>> = {};
@@ -40,6 +42,7 @@ export function Canvas() {
   const measured = useDesigner((s) => s.measured);
   const fitRequest = useDesigner((s) => s.fitRequest);
   const { screenToFlowPosition, fitView, setViewport } = useReactFlow();
+  const canvasRef = useRef<HTMLDivElement>(null);
 
   const toFlowNodes = useMemo(createNodeMapper, []);
   const toFlowEdges = useMemo(createEdgeMapper, []);
@@ -199,7 +202,13 @@ export function Canvas() {
   );
 
   return (
-    <div className="sw-canvas" data-testid="canvas" onDragOver={onDragOver} onDrop={onDrop}>
+    <div
+      ref={canvasRef}
+      className="sw-canvas"
+      data-testid="canvas"
+      onDragOver={onDragOver}
+      onDrop={onDrop}
+    >
       <ReactFlow
         nodes={flowNodes}
         edges={flowEdges}
@@ -225,6 +234,8 @@ export function Canvas() {
         defaultEdgeOptions={{ type: 'smoothstep' }}
       >
         <Background gap={20} size={1} />
+        <SemanticZoom target={canvasRef} />
+        <NodeSearch />
         <PlanOverlay />
         <MiniMap pannable zoomable ariaLabel="Minimap" />
         <Controls showInteractive={false} />

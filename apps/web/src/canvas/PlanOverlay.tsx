@@ -54,7 +54,7 @@ function PlanOverlayView() {
             title={`repartition topic ${r.topic}: written by ${r.from}'s sub-topology, read by ${r.to}'s`}
             style={{ transform: `translate(${r.at.x}px, ${r.at.y}px) translate(-50%, -160%)` }}
           >
-            ⇄ {r.topic}
+            ⇄ <span className="sw-plan__text">{r.topic}</span>
           </div>
         ))}
         {overlay.stores.map((s) => (

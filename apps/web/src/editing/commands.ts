@@ -11,13 +11,20 @@ import { copyFragment, parseFragment, pasteFragment } from './clipboard.js';
 /** Lays the whole document out with ELK (one undoable step) and fits the view. */
 export async function runAutoLayout(store: DesignerStore): Promise<void> {
   const { doc, measured, actions } = store.getState();
-  const positions = await autoLayout(doc, measured);
+  const positions = await autoLayout(doc, measured, { aspectRatio: canvasAspectRatio() });
   // the document may have changed while ELK ran: move only nodes that still exist
   const current = store.getState().doc;
   const ids = new Set(current.nodes.map((n) => n.id));
   const kept = Object.fromEntries(Object.entries(positions).filter(([id]) => ids.has(id)));
   actions.apply(moveNodes(current, kept));
   actions.requestFit();
+}
+
+/** Width / height of the canvas on screen, for the layout to fill it (1.6 when not rendered). */
+function canvasAspectRatio(): number {
+  const canvas = typeof document === 'undefined' ? null : document.querySelector('.sw-canvas');
+  const rect = canvas?.getBoundingClientRect();
+  return rect && rect.width > 0 && rect.height > 0 ? rect.width / rect.height : 1.6;
 }
 
 export function selectAll(store: DesignerStore): void {

@@ -20,6 +20,7 @@ export const SHORTCUTS: readonly { keys: string; what: string }[] = [
   { keys: 'Ctrl+Z, Ctrl+Shift+Z / Ctrl+Y', what: 'undo, redo' },
   { keys: 'L', what: 'auto-layout (ELK, layered)' },
   { keys: 'F', what: 'zoom to fit' },
+  { keys: '/', what: 'find a node by id, name or kind and jump to it' },
   { keys: 'Ctrl+Enter', what: 'deploy' },
   { keys: 'Escape', what: 'clear the selection, close a dialog' },
   { keys: '?', what: 'this list' },

@@ -67,6 +67,32 @@ describe('auto-layout (ELK layered)', () => {
     expect(new Set(xs).size).toBe(5);
   });
 
+  it('wraps a long pipeline into rows towards the canvas aspect ratio, in flow order', async () => {
+    const ids = Array.from({ length: 13 }, (_, i) => `n${i}`);
+    const chain = doc(
+      ids.map((id, i) =>
+        i === 0
+          ? { id, kind: 'source', config: { topic: 'in' } }
+          : i === ids.length - 1
+            ? { id, kind: 'sink', config: { topic: 'out' } }
+            : { id, kind: 'peek', config: {} },
+      ),
+      ids.slice(1).map((id, i) => ({ from: ids[i]!, to: id })),
+    );
+    const p = await autoLayout(chain, {}, { aspectRatio: 1.5 });
+    const rows = [...new Set(ids.map((id) => p[id]!.y))];
+    expect(rows.length).toBeGreaterThan(1);
+    const xs = ids.map((id) => p[id]!.x);
+    const ys = ids.map((id) => p[id]!.y);
+    const width = Math.max(...xs) - Math.min(...xs) + 200;
+    const height = Math.max(...ys) - Math.min(...ys) + 140;
+    // one row would be ≈ 13 × 290 wide and one node high: far wider than 1.5
+    expect(width / height).toBeLessThan(4);
+    // each row reads left to right in flow order
+    for (let i = 1; i < ids.length; i++)
+      if (ys[i] === ys[i - 1]) expect(xs[i]!).toBeGreaterThan(xs[i - 1]!);
+  });
+
   it("keeps a split's branch ports in branch order, so each branch's node sits beside its port", async () => {
     const p = await autoLayout(split, {});
     // branch `big` is the upper port: its sink (b) is above the `small` branch's sink (a)

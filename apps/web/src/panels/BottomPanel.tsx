@@ -9,13 +9,14 @@ import { PreviewPanel } from '../preview/PreviewPanel.js';
 import { StatePanel } from '../state/StatePanel.js';
 import { DebuggerPanel } from '../debug/DebuggerPanel.js';
 import { useDebugStore } from '../debug/debug-store.js';
+import type { PanelControls } from '../layout/DesignerPanels.js';
 
 function Count({ n, tone }: { n: number; tone: 'error' | 'neutral' }) {
   if (n === 0) return null;
   return <span className={`sw-count sw-count--${tone}`}>{n}</span>;
 }
 
-export function BottomPanel() {
+export function BottomPanel({ controls }: { controls: PanelControls }) {
   const tab = useDesigner((s) => s.bottomTab);
   const actions = useActions();
   const problems = useDesigner(
@@ -47,13 +48,28 @@ export function BottomPanel() {
             aria-controls="bottom-tabpanel"
             className={`sw-tab${tab === t.id ? ' is-active' : ''}`}
             data-testid={`bottom-tab-${t.id}`}
-            onClick={() => actions.setBottomTab(t.id)}
+            onClick={() => {
+              actions.setBottomTab(t.id);
+              // a folded panel opens on its tab
+              controls.expand();
+            }}
           >
             {t.label} <Count n={t.count} tone={t.tone} />
           </button>
         ))}
+        <button
+          type="button"
+          className="sw-fold sw-fold--end"
+          data-testid="bottom-fold"
+          title={controls.collapsed ? 'Show the bottom panel' : 'Hide the bottom panel'}
+          aria-label={controls.collapsed ? 'Show the bottom panel' : 'Hide the bottom panel'}
+          onClick={controls.toggle}
+        >
+          {controls.collapsed ? '▴' : '▾'}
+        </button>
       </div>
       <div
+        hidden={controls.collapsed}
         className="sw-bottom__body"
         role="tabpanel"
         id="bottom-tabpanel"

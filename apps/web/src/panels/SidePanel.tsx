@@ -5,6 +5,7 @@ import { NodeInspector } from '../inspector/NodeInspector.js';
 import { AppPanel } from './AppPanel.js';
 import { TopicsPanel } from './TopicsPanel.js';
 import { WorkspacePanel } from '../workspace/WorkspacePanel.js';
+import type { PanelControls } from '../layout/DesignerPanels.js';
 
 const tabs: { id: SideTab; label: string }[] = [
   { id: 'node', label: 'Node' },
@@ -13,12 +14,37 @@ const tabs: { id: SideTab; label: string }[] = [
   { id: 'workspace', label: 'Workspace' },
 ];
 
-export function SidePanel() {
+export function SidePanel({ controls }: { controls: PanelControls }) {
   const tab = useDesigner((s) => s.sideTab);
   const actions = useActions();
+  if (controls.collapsed)
+    return (
+      <aside className="sw-side sw-side--collapsed" aria-label="Properties">
+        <button
+          type="button"
+          className="sw-fold"
+          data-testid="side-expand"
+          title="Show the properties panel"
+          aria-label="Show the properties panel"
+          onClick={controls.expand}
+        >
+          ‹
+        </button>
+      </aside>
+    );
   return (
     <aside className="sw-side" aria-label="Properties">
       <div className="sw-tabs" role="tablist" aria-label="Properties">
+        <button
+          type="button"
+          className="sw-fold"
+          data-testid="side-collapse"
+          title="Hide the properties panel"
+          aria-label="Hide the properties panel"
+          onClick={controls.toggle}
+        >
+          ›
+        </button>
         {tabs.map((t) => (
           <button
             key={t.id}
