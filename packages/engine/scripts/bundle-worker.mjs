@@ -60,18 +60,6 @@ const result = await build({
       },
     },
     {
-      // re2js (RE2 for CEL's matches(), via topology-model) names types in its JSDoc as
-      // `{import('./index.js').RE2JS}`; esbuild keeps those comments, and the check below would
-      // take them for import() calls. They are comments only: rewritten so the check stays exact.
-      name: 're2js-jsdoc-types',
-      setup(b) {
-        b.onLoad({ filter: /[\\/]re2js[\\/]build[\\/].*\.c?js$/ }, (args) => ({
-          contents: readFileSync(args.path, 'utf8').replaceAll("{import('./", "{ImportedType('./"),
-          loader: 'js',
-        }));
-      },
-    },
-    {
       name: 'log-module-url',
       setup(b) {
         b.onLoad({ filter: /\.js$/ }, (args) => {
