@@ -25,7 +25,11 @@ const doc = {
     { id: 'w', kind: 'windowedBy', config: { window: { type: 'tumbling', sizeMs: 5000 } } },
     { id: 'agg', kind: 'windowedCount', config: {} },
     { id: 'ts', kind: 'toStream', config: {} },
-    { id: 'out', kind: 'sink', config: { topic: 'out', valueSerde: 'long' } },
+    {
+      id: 'out',
+      kind: 'sink',
+      config: { topic: 'out', valueSerde: 'long', windowedKey: 'time', windowSizeMs: 5000 },
+    },
   ],
   edges: ['src', 'g', 'w', 'agg', 'ts', 'out']
     .slice(1)
