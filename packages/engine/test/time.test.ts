@@ -23,12 +23,13 @@ describe('timestamp extractors (default.timestamp.extractor)', () => {
       passThrough({ 'processing.exception.handler': 'log-and-continue' }),
     );
     driver.pipeRawInput('events', key('a'), json({}), 5);
-    expect(() => driver.pipeRawInput('events', key('b'), json({}), -1)).toThrow(
+    expect(() => driver.pipeRawInput('events', key('b'), json({ n: 1 }), -1)).toThrow(
       /invalid \(negative\) timestamp -1/,
     );
+    // the report shows the record that arrived (its key and value as text), not nulls
     expect(driver.errors()[0]).toMatchObject({
       handling: 'fail',
-      record: { topic: 'events', offset: 1, timestamp: -1 },
+      record: { topic: 'events', offset: 1, timestamp: -1, key: 'b', value: '{"n":1}' },
     });
     expect(driver.readOutput('out').map((r) => r.key)).toEqual(['a']);
   });

@@ -26,18 +26,30 @@ export function processSourceRecord(
     }
     value = source.valueSerde.deserialize(raw.value);
   } catch (error) {
-    // The raw bytes, shown as text so the user can see what arrived.
-    const shown = {
-      key: preview(raw.key),
-      value: preview(raw.value),
-      timestamp: raw.timestamp,
-      headers: raw.headers,
-    };
+    const shown = rawRecordShown(raw);
     ctx.handleError(node, shown, error, deserializationHandler, 'deserialization', raw);
     return;
   }
   node.metrics.recordsConsumedTotal++;
   ctx.process(node, { key, value, timestamp: raw.timestamp, headers: raw.headers });
+}
+
+/**
+ * A record that could not be turned into an EngineRecord (undeserializable, invalid timestamp) as
+ * the error report shows it: its raw bytes as text, so the user sees what arrived.
+ */
+export function rawRecordShown(raw: StoredRecord): {
+  key: string | null;
+  value: string | null;
+  timestamp: number;
+  headers: StoredRecord['headers'];
+} {
+  return {
+    key: preview(raw.key),
+    value: preview(raw.value),
+    timestamp: raw.timestamp,
+    headers: raw.headers,
+  };
 }
 
 function preview(bytes: Uint8Array | null): string | null {

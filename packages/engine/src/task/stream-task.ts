@@ -20,7 +20,7 @@ import { TASK_STATE_CODES, type TaskMetrics } from '../metrics/metric-groups.js'
 import type { MetricsRegistry } from '../metrics/metrics-registry.js';
 import { instantiate, type CompiledSubtopology, type TaskGraph } from '../processor/compile.js';
 import { ProcessorContext } from '../processor/processor-context.js';
-import { processSourceRecord } from '../processor/source-records.js';
+import { processSourceRecord, rawRecordShown } from '../processor/source-records.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { OFFSET_DELTA_THRESHOLD_FOR_CHECKPOINT, taskDirOf } from '../state/checkpoint.js';
@@ -411,7 +411,8 @@ export class StreamTask {
   /** FailOnInvalidTimestamp: the task fails, whatever the processing exception handler says. */
   #failOnInvalidTimestamp(raw: StoredRecord): never {
     const binding = this.graph.sourceByTopic.get(raw.topic);
-    const record = { key: null, value: null, timestamp: raw.timestamp, headers: raw.headers };
+    // the report shows what arrived (the timestamp is the problem, not the key or value)
+    const record = rawRecordShown(raw);
     this.context.recordMetadata = {
       topic: raw.topic,
       partition: raw.partition,
