@@ -158,8 +158,8 @@ test('browse window and session stores: their windows with start and end, one ke
   const cells = (i: number) => rows.nth(i).locator('td');
   await expect(cells(0).nth(0)).toHaveText('ann');
   await expect(cells(0).nth(3)).toHaveText('3');
-  const start = Number(await cells(0).nth(1).innerText());
-  const end = Number(await cells(0).nth(2).innerText());
+  const start = Number(await cells(0).nth(1).locator('time').getAttribute('data-epoch'));
+  const end = Number(await cells(0).nth(2).locator('time').getAttribute('data-epoch'));
   expect(start).toBe(DAY_START); // epoch-aligned
   expect(end - start).toBe(86_400_000);
   await expect(cells(1).nth(0)).toHaveText('bob');
@@ -187,9 +187,9 @@ test('browse window and session stores: their windows with start and end, one ke
   expect(keys.sort()).toEqual(['bob', 'cid']);
   const bob = rows.filter({ hasText: 'bob' }).locator('td');
   await expect(bob.nth(3)).toHaveText('2');
-  expect(Number(await bob.nth(2).innerText())).toBeGreaterThanOrEqual(
-    Number(await bob.nth(1).innerText()),
-  );
+  expect(
+    Number(await bob.nth(2).locator('time').getAttribute('data-epoch')),
+  ).toBeGreaterThanOrEqual(Number(await bob.nth(1).locator('time').getAttribute('data-epoch')));
   await page.screenshot({ path: test.info().outputPath('state-windows.png') });
 });
 
@@ -248,13 +248,13 @@ test('read a versioned store as of a time: the version valid then and until when
   // The latest version.
   await page.getByTestId('state-query').click();
   await expect(cells.nth(1)).toHaveText('{"price":6,"ts":3000}');
-  await expect(cells.nth(2)).toHaveText('3000');
+  await expect(cells.nth(2).locator('time')).toHaveAttribute('data-epoch', '3000');
 
   await page.getByTestId('state-as-of').fill('2500');
   await page.getByTestId('state-query').click();
   await expect(cells.nth(1)).toHaveText('{"price":7,"ts":2000}');
-  await expect(cells.nth(2)).toHaveText('2000');
-  await expect(cells.nth(3)).toHaveText('3000'); // valid until the next version
+  await expect(cells.nth(2).locator('time')).toHaveAttribute('data-epoch', '2000');
+  await expect(cells.nth(3).locator('time')).toHaveAttribute('data-epoch', '3000'); // valid until the next version
 
   await page.getByTestId('state-as-of').fill('3000');
   await page.getByTestId('state-query').click();

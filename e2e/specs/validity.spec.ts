@@ -94,7 +94,7 @@ test('a windowed count into a sink without a windowed key serde: Problems, Deplo
   await expect(designer.edges).toHaveCount(5);
 
   await designer.configure('source1', { topic: 'e2e-val-clicks' });
-  await designer.configure('windowedBy1', { window: '{"type": "tumbling", "sizeMs": 60000}' });
+  await designer.configure('windowedBy1', { window: 'tumbling', 'window-sizeMs': '60000' });
   await designer.configure('sink1', { topic: 'e2e-val-counts', valueSerde: 'long' });
   await designer.declareTopic('e2e-val-clicks', 1);
   await designer.declareTopic('e2e-val-counts', 1);

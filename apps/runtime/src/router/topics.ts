@@ -45,6 +45,8 @@ export const topicsRouter = router({
         keySerde: keySerdeInput,
         valueSerde: valueSerdeInput,
         headers: headersInput.optional(),
+        /** The record's timestamp in epoch milliseconds; absent: the time of producing. */
+        timestamp: intInRange(0, Number.MAX_SAFE_INTEGER).optional(),
       }),
     )
     .mutation(({ input, ctx }) => ctx.service.topics.produce(input)),

@@ -31,6 +31,8 @@ export interface ProduceRequest {
   keySerde: SerdeName;
   valueSerde: SerdeName;
   headers?: Record<string, string> | undefined;
+  /** Epoch milliseconds; absent: the time of producing (CreateTime). */
+  timestamp?: number | undefined;
 }
 
 export interface ReadRequest {
@@ -108,6 +110,7 @@ export class TopicService {
           key,
           value,
           headers: request.headers ?? {},
+          ...(request.timestamp === undefined ? {} : { timestamp: request.timestamp }),
         },
       ])
       .catch((error: unknown) => {

@@ -157,6 +157,19 @@ function KindNodeView({ id, data, selected }: NodeProps<KindFlowNode>) {
           title={`${input.port}: accepts a ${input.accepts}`}
         />
       ))}
+      {inputs.length > 1 &&
+        // several inputs (a join's left and right, a cogroup's streams): each port is named just
+        // above its incoming edge, outside the node, so which side is which is visible at a glance
+        inputs.map((input, i) => (
+          <span
+            key={input.port}
+            className="sw-node__in-port"
+            data-testid={`port-label-${id}-${input.port}`}
+            style={{ top: `${((i + 1) * 100) / (inputs.length + 1)}%` }}
+          >
+            {input.port}
+          </span>
+        ))}
       <div className="sw-node__header">
         <span className="sw-node__kind">{spec?.label ?? `Unknown kind "${node.kind}"`}</span>
         {breakpoints > 0 && (

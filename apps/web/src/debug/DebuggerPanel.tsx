@@ -5,6 +5,7 @@ import { useEffect, useRef } from 'react';
 import { useApi } from '../api/context.js';
 import { useActions, useDesigner } from '../store/context.js';
 import { currentStop, debugCommand, useDebugStore, type DebugStop } from './debug-store.js';
+import { Time } from '../time/Time.js';
 
 const show = (v: unknown): string =>
   v === null || v === undefined ? '∅' : typeof v === 'string' ? v : JSON.stringify(v);
@@ -150,7 +151,9 @@ function StopRecord({ stop }: { stop: DebugStop }) {
         )}
         <tr>
           <th>timestamp</th>
-          <td>{new Date(r.timestamp).toISOString()}</td>
+          <td>
+            <Time ms={r.timestamp} />
+          </td>
         </tr>
         <tr>
           <th>from</th>

@@ -1,5 +1,6 @@
-// A config field's editor: structured fields (lists, objects, records) get their row editors,
-// everything else one FieldControl.
+// A config field's editor: structured fields (lists, objects, records, unions with object
+// alternatives) get their own editors, everything else one FieldControl.
+import { ChoiceControl } from './ChoiceControl.js';
 import { FieldControl, type FieldControlProps } from './FieldControl.js';
 import { EntriesControl, ListControl, ObjectControl } from './StructuredControls.js';
 
@@ -11,6 +12,12 @@ export function ConfigField(props: FieldControlProps) {
       return <ObjectControl {...props} />;
     case 'entries':
       return <EntriesControl {...props} />;
+    case 'select':
+      return props.field.control.shapes ? (
+        <ChoiceControl {...props} />
+      ) : (
+        <FieldControl {...props} />
+      );
     default:
       return <FieldControl {...props} />;
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nodeKinds, type NodeKind } from '@streamwright/topology-model';
-import { defaultConfig, fieldsOf, labelFor, parseInput } from './zod-fields.js';
+import { choiceOf, defaultConfig, fieldsOf, labelFor, parseInput } from './zod-fields.js';
 
 describe('config forms derived from the node kinds', () => {
   it('gives the source kind a text topic, serde selects with their defaults and an offset reset select', () => {
@@ -142,5 +142,73 @@ describe('structured fields get row editors instead of raw JSON', () => {
   it('gives windowed aggregations no versioned store (they materialize window or session stores)', () => {
     for (const kind of ['windowedCount', 'windowedReduce', 'windowedAggregate'] as const)
       expect(fieldsOf(nodeKinds[kind].config).some((f) => f.key === 'versioned')).toBe(false);
+  });
+});
+
+describe('unions with object alternatives are choices, not JSON', () => {
+  it("edits a windowedBy's window as a kind select and that kind's millisecond fields", () => {
+    const window = fieldsOf(nodeKinds.windowedBy.config).find((f) => f.key === 'window')!;
+    expect(window.control.type).toBe('select');
+    if (window.control.type !== 'select') return;
+    const shapes = window.control.shapes ?? [];
+    expect(shapes.map((s) => [s.id, s.fields.map((f) => [f.key, f.control.type])])).toEqual([
+      [
+        'tumbling',
+        [
+          ['sizeMs', 'number'],
+          ['graceMs', 'number'],
+        ],
+      ],
+      [
+        'hopping',
+        [
+          ['sizeMs', 'number'],
+          ['advanceMs', 'number'],
+          ['graceMs', 'number'],
+        ],
+      ],
+      [
+        'sliding',
+        [
+          ['timeDifferenceMs', 'number'],
+          ['graceMs', 'number'],
+        ],
+      ],
+      [
+        'session',
+        [
+          ['gapMs', 'number'],
+          ['graceMs', 'number'],
+        ],
+      ],
+    ]);
+    expect(shapes[1]!.discriminator).toEqual({ key: 'type', value: 'hopping' });
+    expect(choiceOf(window.control, { type: 'session', gapMs: 5 })).toBe('session');
+    expect(choiceOf(window.control, undefined)).toBe('');
+  });
+
+  it("offers a source's timestamp extractor as record, wallclock or a CEL expression", () => {
+    const extractor = fieldsOf(nodeKinds.source.config).find(
+      (f) => f.key === 'timestampExtractor',
+    )!;
+    expect(extractor.control).toMatchObject({
+      type: 'select',
+      options: ['record', 'wallclock'],
+      shapes: [{ id: 'expression', label: 'CEL expression', fields: [{ key: 'expression' }] }],
+    });
+    if (extractor.control.type !== 'select') return;
+    expect(choiceOf(extractor.control, 'wallclock')).toBe('wallclock');
+    expect(choiceOf(extractor.control, { expression: 'value.ts' })).toBe('expression');
+  });
+
+  it('offers an Avro serde next to the built-in serde names', () => {
+    const serde = fieldsOf(nodeKinds.sink.config).find((f) => f.key === 'valueSerde')!;
+    expect(serde.control).toMatchObject({
+      type: 'select',
+      shapes: [{ id: 'avro', discriminator: { key: 'type', value: 'avro' } }],
+    });
+    if (serde.control.type !== 'select') return;
+    expect(choiceOf(serde.control, { type: 'avro', schema: 'string' })).toBe('avro');
+    expect(choiceOf(serde.control, 'json')).toBe('json');
   });
 });

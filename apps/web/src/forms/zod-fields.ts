@@ -5,7 +5,12 @@ import { celSchema } from '@streamwright/topology-model';
 import type { z } from 'zod';
 
 export type FieldControl =
-  | { type: 'select'; options: readonly string[] }
+  /**
+   * A value from a fixed set of names; `shapes` are the union's object alternatives (a window's
+   * kinds, an Avro serde, a CEL timestamp extractor), chosen in the same select and then edited
+   * field by field.
+   */
+  | { type: 'select'; options: readonly string[]; shapes?: readonly ChoiceShape[] }
   | { type: 'number'; integer: boolean; min?: number; max?: number }
   | { type: 'text' }
   /** CEL source text; `functionRef` when the field may instead name a TypeScript function. */
@@ -23,6 +28,16 @@ export type FieldControl =
   /** A string-keyed record of JSON values (a processor's params), edited as name / value rows. */
   | { type: 'entries' }
   | { type: 'json' };
+
+/** One object alternative of a union field, as the select offers it. */
+export interface ChoiceShape {
+  /** The select's option value: the discriminator's literal, or the alternative's field keys. */
+  id: string;
+  label: string;
+  /** `{type: 'hopping'}`: the literal that tells this alternative apart, written on choosing it. */
+  discriminator?: { key: string; value: string };
+  fields: readonly FieldSpec[];
+}
 
 export interface FieldSpec {
   key: string;
@@ -69,6 +84,53 @@ function isFunctionRefSchema(schema: z.ZodType): boolean {
   return def.type === 'object' && !!def.shape && Object.keys(def.shape).join() === 'function';
 }
 
+/** The literal of a `z.literal(...)` field, if that is what `schema` is. */
+function literalOf(schema: z.ZodType | undefined): string | undefined {
+  const def = schema?.def as { type: string; values?: readonly unknown[] } | undefined;
+  const value = def?.type === 'literal' ? def.values?.[0] : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * An object alternative of a union as a choice: its discriminating literal field (if any) is
+ * left out of the fields and written when the alternative is chosen.
+ */
+function shapeOf(schema: z.ZodType): ChoiceShape | null {
+  const def = schema.def as { type: string; shape?: Record<string, z.ZodType> };
+  if (def.type !== 'object' || !def.shape) return null;
+  const fields = fieldsOf(schema);
+  const discriminatorKey = Object.keys(def.shape).find(
+    (k) => literalOf(def.shape![k]) !== undefined,
+  );
+  if (discriminatorKey !== undefined) {
+    const value = literalOf(def.shape[discriminatorKey])!;
+    return {
+      id: value,
+      label: value,
+      discriminator: { key: discriminatorKey, value },
+      fields: fields.filter((f) => f.key !== discriminatorKey),
+    };
+  }
+  const only = fields.length === 1 ? fields[0] : undefined;
+  return {
+    id: fields.map((f) => f.key).join('+'),
+    label: only?.control.type === 'cel' ? 'CEL expression' : fields.map((f) => f.label).join(', '),
+    fields,
+  };
+}
+
+/** Which alternative of a choice a config value is: a name, a shape's id, or '' when unset. */
+export function choiceOf(control: FieldControl, value: unknown): string {
+  if (control.type !== 'select' || value === undefined || value === null) return '';
+  if (typeof value !== 'object') return String(value);
+  const record = value as Record<string, unknown>;
+  const shapes = control.shapes ?? [];
+  const match =
+    shapes.find((s) => s.discriminator && record[s.discriminator.key] === s.discriminator.value) ??
+    shapes.find((s) => !s.discriminator);
+  return match?.id ?? '';
+}
+
 function controlFor(key: string, schema: z.ZodType): FieldControl {
   if (schema === celSchema) return { type: 'cel' };
   if (isFunctionRefSchema(schema)) return { type: 'function' };
@@ -97,11 +159,22 @@ function controlFor(key: string, schema: z.ZodType): FieldControl {
       const options = def.options ?? [];
       if (options.includes(celSchema))
         return { type: 'cel', functionRef: options.some(isFunctionRefSchema) };
-      // a name from a fixed set or a structured alternative (serdes: a built-in serde's name or
-      // an Avro serde object): the select offers the names
+      // names from a fixed set and object alternatives (serdes: a built-in serde's name or an
+      // Avro serde object; windows: one object per kind): the select offers them all
       const names = options.find((o) => (o.def as { type: string }).type === 'enum');
-      if (names) return { type: 'select', options: (names as z.ZodEnum).options.map(String) };
-      return { type: 'json' };
+      const others = options.filter((o) => o !== names);
+      const shapes = others.map(shapeOf);
+      if (shapes.some((s) => s === null)) {
+        return names
+          ? { type: 'select', options: (names as z.ZodEnum).options.map(String) }
+          : { type: 'json' };
+      }
+      const choice: FieldControl = {
+        type: 'select',
+        options: names ? (names as z.ZodEnum).options.map(String) : [],
+      };
+      if (shapes.length > 0) choice.shapes = shapes as ChoiceShape[];
+      return choice;
     }
     case 'enum':
       return { type: 'select', options: (schema as z.ZodEnum).options.map(String) };
@@ -163,8 +236,13 @@ export function fieldsOf(schema: z.ZodType): FieldSpec[] {
 
 /** The config a freshly dropped node starts with: every schema default, nothing invented. */
 export function defaultConfig(schema: z.ZodType): Record<string, unknown> {
+  return defaultConfigOf(fieldsOf(schema));
+}
+
+/** The defaults of a list of fields (a node's config, a chosen window kind). */
+export function defaultConfigOf(fields: readonly FieldSpec[]): Record<string, unknown> {
   const config: Record<string, unknown> = {};
-  for (const field of fieldsOf(schema))
+  for (const field of fields)
     if (field.defaultValue !== undefined) config[field.key] = field.defaultValue;
   return config;
 }

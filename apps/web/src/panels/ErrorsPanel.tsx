@@ -3,6 +3,7 @@
 // configured (errors.dead.letter.queue.topic.name), its copy there.
 import { useActions, useDesigner } from '../store/context.js';
 import { DeadLetterRecord } from './DeadLetterRecord.js';
+import { Time } from '../time/Time.js';
 
 function show(value: unknown): string {
   if (value === undefined) return '';
@@ -38,7 +39,9 @@ export function ErrorsPanel() {
                 <code>{e.processor}</code>
               )}
             </span>
-            <span className="sw-muted">{new Date(e.at).toLocaleTimeString()}</span>
+            <span className="sw-muted">
+              <Time ms={e.at} />
+            </span>
           </div>
           <div className="sw-error__message" data-testid="processing-error-message">
             {e.message}

@@ -3,6 +3,7 @@
 import { useReactFlow } from '@xyflow/react';
 import { useActions, useDesigner } from '../store/context.js';
 import { validationOf, type Problem } from '../model/validation.js';
+import { Time } from '../time/Time.js';
 
 function ProblemList({ problems, testId }: { problems: readonly Problem[]; testId: string }) {
   const actions = useActions();
@@ -72,7 +73,7 @@ export function ProblemsPanel() {
       {deployFailure && !startFailed && (
         <section data-testid="last-deploy-failure">
           <h3 className="sw-subtitle sw-subtitle--error">
-            The last deploy failed at {new Date(deployFailure.at).toLocaleTimeString()}
+            The last deploy failed at <Time ms={deployFailure.at} />
             {deployFailure.previousVersionKept ? ': the previous version runs' : ''}
           </h3>
           <p className="sw-problem__message" data-testid="last-deploy-failure-message">

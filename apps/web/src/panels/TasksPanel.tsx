@@ -2,11 +2,7 @@
 import { useDesigner } from '../store/context.js';
 import { formatCount, formatRate } from '../live/counters.js';
 import { lagOf, useLagStore } from '../live/lag.js';
-
-export function formatStreamTime(ms: number | null): string {
-  if (ms === null || ms < 0) return '—';
-  return new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
-}
+import { Time } from '../time/Time.js';
 
 export function TasksPanel() {
   const tasks = useDesigner((s) => s.live.status?.tasks);
@@ -44,7 +40,7 @@ export function TasksPanel() {
             <td>
               <span className={`sw-state sw-state--${t.state.toLowerCase()}`}>{t.state}</span>
             </td>
-            <td>{formatStreamTime(t.streamTime)}</td>
+            <td>{t.streamTime === null ? '—' : <Time ms={t.streamTime} />}</td>
             <td
               data-testid={`task-processed-${t.taskId}`}
               data-total={counters[t.taskId]?.total ?? 0}

@@ -9,6 +9,8 @@ import type { RouterOutputs } from '../api/types.js';
 import { useActions } from '../store/context.js';
 import { messageOf } from '../runtime/runtime-actions.js';
 import { jsonOrText } from '../preview/parse-records.js';
+import { Time } from '../time/Time.js';
+import { parseTime } from '../time/time-format.js';
 
 type StoreInfo = RouterOutputs['state']['stores'][number];
 type Row = {
@@ -24,10 +26,6 @@ type Mode = 'all' | 'get' | 'range';
 
 const show = (v: unknown) =>
   v === null || v === undefined ? '∅' : typeof v === 'string' ? v : JSON.stringify(v);
-
-/** A window bound as a UTC instant (its tooltip; the cell shows epoch ms as queries take them). */
-const instant = (ms: number | undefined) =>
-  ms === undefined || !Number.isFinite(ms) || ms > 8.64e15 ? '' : new Date(ms).toISOString();
 
 /** "1 entry", "3 windows", "1 session". */
 function entriesText(n: number, type: string): string {
@@ -56,7 +54,7 @@ export function StatePanel() {
   const type = chosen?.type ?? 'keyValue';
   const versioned = chosen?.versioned !== undefined;
   const asOfTime =
-    versioned && mode === 'get' && asOf.trim() !== '' ? Number(asOf.trim()) : undefined;
+    versioned && mode === 'get' && asOf.trim() !== '' ? (parseTime(asOf) ?? Number.NaN) : undefined;
   const windowed = type === 'window' || type === 'session';
   const [rows, setRows] = useState<Row[] | null>(null);
   const [note, setNote] = useState('');
@@ -75,8 +73,9 @@ export function StatePanel() {
   }, [api]);
   useEffect(reload, [reload]);
 
+  // epoch ms or a local date-time; what is neither goes to the API as NaN, which names the field
   const time = (text: string): number | undefined =>
-    text.trim() === '' ? undefined : Number(text.trim());
+    text.trim() === '' ? undefined : (parseTime(text) ?? Number.NaN);
   const queryWindowed = async () => {
     const keys =
       mode === 'get'
@@ -237,10 +236,11 @@ export function StatePanel() {
         )}
         {versioned && mode === 'get' && (
           <label>
-            As of (ms){' '}
+            As of{' '}
             <input
-              type="number"
+              type="text"
               placeholder="latest if empty"
+              title="epoch ms or a local date-time (2026-12-07 18:52:03)"
               data-testid="state-as-of"
               value={asOf}
               onChange={(e) => setAsOf(e.target.value)}
@@ -264,8 +264,8 @@ export function StatePanel() {
             <label>
               {type === 'window' ? 'Windows starting from' : 'Sessions ending from'}{' '}
               <input
-                type="number"
-                placeholder="ms"
+                type="text"
+                placeholder="epoch ms or local time"
                 data-testid="state-time-from"
                 value={timeFrom}
                 onChange={(e) => setTimeFrom(e.target.value)}
@@ -274,8 +274,8 @@ export function StatePanel() {
             <label>
               {type === 'window' ? 'Windows starting until' : 'Sessions starting until'}{' '}
               <input
-                type="number"
-                placeholder="ms"
+                type="text"
+                placeholder="epoch ms or local time"
                 data-testid="state-time-to"
                 value={timeTo}
                 onChange={(e) => setTimeTo(e.target.value)}
@@ -326,11 +326,15 @@ export function StatePanel() {
             {rows.map((r, i) => (
               <tr key={i} data-testid="state-row">
                 <td>{show(r.key)}</td>
-                {windowed && <td title={instant(r.start)}>{r.start}</td>}
-                {windowed && <td title={instant(r.end)}>{r.end}</td>}
+                {windowed && <td>{r.start === undefined ? '' : <Time ms={r.start} />}</td>}
+                {windowed && <td>{r.end === undefined ? '' : <Time ms={r.end} />}</td>}
                 <td>{show(r.value)}</td>
-                {type !== 'session' && <td>{r.timestamp ?? ''}</td>}
-                {r.validTo !== undefined && <td>{r.validTo ?? 'latest'}</td>}
+                {type !== 'session' && (
+                  <td>{r.timestamp == null ? '' : <Time ms={r.timestamp} />}</td>
+                )}
+                {r.validTo !== undefined && (
+                  <td>{r.validTo === null ? 'latest' : <Time ms={r.validTo} />}</td>
+                )}
               </tr>
             ))}
           </tbody>

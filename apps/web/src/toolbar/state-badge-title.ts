@@ -1,10 +1,11 @@
 // The state badge's tooltip: what the app waits for (unreachable brokers, since when) and its last
 // failure (a failed deploy or start, or the error that stopped it), from app.status.
 import type { AppStatus } from '../api/types.js';
+import { localTime } from '../time/time-format.js';
 
 type BadgeStatus = Pick<AppStatus, 'state' | 'waitingFor' | 'lastFailure'>;
 
-const time = (at: number): string => new Date(at).toLocaleTimeString();
+const time = (at: number): string => localTime(at);
 
 /** Lines for the badge's title; null when there is nothing to say beyond the state. */
 export function stateBadgeTitle(status: BadgeStatus | null, now = Date.now()): string | null {

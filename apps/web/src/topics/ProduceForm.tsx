@@ -1,11 +1,14 @@
-// Produce one record to a topic: key (or null), value, serdes and optional headers. Without a
-// partition the runtime's default partitioner picks one from the key (murmur2, as Java's).
+// Produce one record to a topic: key (or null), value (or null: a tombstone), serdes, optional
+// headers and timestamp. Without a partition the runtime's default partitioner picks one from
+// the key (murmur2, as Java's). Choosing another topic starts a fresh record: a key or value
+// typed for one topic is rarely meant for the next.
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useApi } from '../api/context.js';
 import { useDesigner, useDesignerStore } from '../store/context.js';
 import { messageOf } from '../runtime/runtime-actions.js';
 import { parseHeaders, serdesFor } from './serdes.js';
 import { serdeSelect } from './SerdeSelect.js';
+import { parseTime } from '../time/time-format.js';
 
 export function ProduceForm({
   topic,
@@ -25,11 +28,14 @@ export function ProduceForm({
     keySerde: useId(),
     valueSerde: useId(),
     headers: useId(),
+    timestamp: useId(),
   };
   const nodes = useDesigner((s) => s.doc.nodes);
   const [key, setKey] = useState('');
   const [nullKey, setNullKey] = useState(false);
   const [value, setValue] = useState('');
+  const [nullValue, setNullValue] = useState(false);
+  const [timestamp, setTimestamp] = useState('');
   const [partition, setPartition] = useState('');
   const [headers, setHeaders] = useState('');
   const [serdes, setSerdes] = useState(() => serdesFor(store.getState().doc.nodes, topic));
@@ -38,9 +44,17 @@ export function ProduceForm({
 
   useEffect(() => {
     setSerdes(serdesFor(nodes, topic));
+  }, [nodes, topic]);
+  useEffect(() => {
+    setKey('');
+    setNullKey(false);
+    setValue('');
+    setNullValue(false);
+    setHeaders('');
+    setTimestamp('');
     setPartition('');
     setResult(null);
-  }, [nodes, topic]);
+  }, [topic]);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -50,16 +64,25 @@ export function ProduceForm({
       setResult({ ok: false, text: 'headers are "name: value" lines' });
       return;
     }
+    const at = timestamp.trim() === '' ? undefined : parseTime(timestamp);
+    if (at === null) {
+      setResult({
+        ok: false,
+        text: `timestamp "${timestamp.trim()}" is neither epoch milliseconds nor a date and time`,
+      });
+      return;
+    }
     setBusy(true);
     try {
       const r = await api.topics.produce.mutate({
         topic,
         ...(partition === '' ? {} : { partition: Number(partition) }),
         key: nullKey ? null : key,
-        value,
+        value: nullValue ? null : value,
         keySerde: serdes.keySerde,
         valueSerde: serdes.valueSerde,
         ...(Object.keys(parsedHeaders).length > 0 ? { headers: parsedHeaders } : {}),
+        ...(at === undefined ? {} : { timestamp: at }),
       });
       setResult({ ok: true, text: `Produced to partition ${r.partition} at offset ${r.offset}` });
       onProduced();
@@ -137,11 +160,34 @@ export function ProduceForm({
           id={ids.value}
           rows={4}
           value={value}
+          disabled={nullValue}
           spellCheck={false}
           className="sw-mono"
           data-testid="produce-value"
           placeholder={serdes.valueSerde === 'json' ? '{"user": "u1", "amount": 42}' : ''}
           onChange={(e) => setValue(e.target.value)}
+        />
+        <label className="sw-check">
+          <input
+            type="checkbox"
+            checked={nullValue}
+            data-testid="produce-null-value"
+            onChange={(e) => setNullValue(e.target.checked)}
+          />{' '}
+          null value (a tombstone: deletes the key from tables and compacted topics)
+        </label>
+      </div>
+      <div className="sw-field">
+        <label htmlFor={ids.timestamp}>Timestamp (optional; empty: now)</label>
+        <input
+          id={ids.timestamp}
+          type="text"
+          value={timestamp}
+          spellCheck={false}
+          className="sw-mono"
+          data-testid="produce-timestamp"
+          placeholder="epoch ms or local date-time, e.g. 2026-12-07 18:52:03"
+          onChange={(e) => setTimestamp(e.target.value)}
         />
       </div>
       <div className="sw-field">

@@ -1,6 +1,7 @@
 // Decoded records as a table: partition, offset, timestamp, key, value, headers.
 import type { ReadRecord } from '../api/types.js';
 import { showValue } from './serdes.js';
+import { Time } from '../time/Time.js';
 
 export function RecordsTable({
   topic,
@@ -28,7 +29,7 @@ export function RecordsTable({
               <td>{r.partition}</td>
               <td data-testid="record-offset">{r.offset}</td>
               <td className="sw-muted">
-                {new Date(r.timestamp).toISOString().replace('T', ' ').replace('Z', '')}
+                <Time ms={r.timestamp} />
               </td>
               <td
                 className={`sw-mono${r.key === null ? ' sw-muted' : ''}`}

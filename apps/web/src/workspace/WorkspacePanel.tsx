@@ -7,12 +7,13 @@ import type { RouterOutputs } from '../api/types.js';
 import { useActions, useDesigner, useDesignerStore } from '../store/context.js';
 import { messageOf } from '../runtime/runtime-actions.js';
 import type { TopologyDocument } from '@streamwright/topology-model';
+import { localTime } from '../time/time-format.js';
 
 type Entry = RouterOutputs['workspace']['list'][number];
 type History = RouterOutputs['workspace']['history'];
 type Diff = RouterOutputs['workspace']['diff'];
 
-const time = (ms: number | string) => new Date(ms).toLocaleString('en-GB');
+const time = (ms: number | string) => localTime(typeof ms === 'number' ? ms : Date.parse(ms));
 
 function DiffView({ diff }: { diff: Diff }) {
   const d = diff.diff;
