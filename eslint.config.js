@@ -13,11 +13,29 @@ const appsByPath = {
   message: 'Nothing imports from apps/: depend on a package instead.',
 };
 
-/** @param {string[]} forbidden package names this layer must not import */
-const layer = (forbidden, extra = []) => ({
+const embeddedInternals = {
+  group: ['**/embedded/*', '!**/embedded/index.js'],
+  message:
+    'Only src/backends/embedded itself reaches into the embedded backend: use its index.js, or ' +
+    'the Backend SPI (src/backend-spi.ts) and backends/shared (see packages/engine/CONTEXT.md).',
+};
+const wholeLog = {
+  name: '@streamwright/log',
+  message:
+    "Only the embedded backend loads the whole log; use '@streamwright/log/reader', '/encoder' " +
+    "or '/assignors' (see packages/engine/CONTEXT.md).",
+};
+
+/**
+ * @param {string[]} forbidden package names this layer must not import
+ * @param {object[]} extra further forbidden import patterns
+ * @param {{ paths?: object[] }} options forbidden exact import names
+ */
+const layer = (forbidden, extra = [], { paths = [] } = {}) => ({
   '@typescript-eslint/no-restricted-imports': [
     'error',
     {
+      paths,
       patterns: [
         appsByPath,
         ...forbidden.map((name) => ({
@@ -111,8 +129,33 @@ export default tseslint.config(
     ]),
   },
   {
-    files: ['packages/engine/**/*.ts'],
+    // The engine talks to a backend only through the Backend SPI (src/backend-spi.ts): outside
+    // src/backends/embedded nothing reaches into the embedded backend but through its entry point,
+    // and nothing loads the whole log (a worker must not; see packages/engine/CONTEXT.md).
+    files: ['packages/engine/**/*.{ts,mjs}'],
+    rules: layer(['@streamwright/runtime', '@streamwright/web', 'react'], [embeddedInternals]),
+  },
+  {
+    // tests may open a log of their own to look into
+    files: ['packages/engine/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: layer(['@streamwright/runtime', '@streamwright/web', 'react'], [embeddedInternals], {
+      paths: [wholeLog],
+    }),
+  },
+  {
+    files: ['packages/engine/src/backends/embedded/**/*.ts'],
     rules: layer(['@streamwright/runtime', '@streamwright/web', 'react']),
+  },
+  {
+    // The Kafka backend shares with the embedded one only what is in backends/shared.
+    files: ['packages/engine/src/backends/kafka/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: layer(
+      ['@streamwright/runtime', '@streamwright/web', 'react'],
+      [{ group: ['**/embedded/**', '**/embedded'], message: embeddedInternals.message }],
+      { paths: [wholeLog] },
+    ),
   },
   {
     files: ['apps/runtime/**/*.ts'],

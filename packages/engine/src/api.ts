@@ -6,6 +6,8 @@ import type {
   StreamsClient,
   Topology,
 } from '@streamwright/topology-model';
+import type { ProducerTopicMetadata } from '@streamwright/log/encoder';
+import type { ReadPlan } from '@streamwright/log/reader';
 import type { RecordDebugger } from './debug/record-debugger.js';
 import type {
   FunctionRegistry,
@@ -205,6 +207,52 @@ export interface TransactionalProducer {
   abortTransaction(): Promise<void>;
 }
 
+/**
+ * A transactional producer that also takes record batches a stream thread encoded itself as this
+ * producer's transactional batches (its id and epoch): the backend then only validates and
+ * appends them. The embedded backend's producers are such; a worker checks with `sendBatches`.
+ */
+export interface EncodingTransactionalProducer extends TransactionalProducer {
+  readonly producerId: number;
+  readonly epoch: number;
+  /**
+   * Each part's base offset. A refusal (stale metadata, a bad batch) wrote nothing. `checks:
+   * 'headers'` for batches a stream thread's BatchEncoder wrote (see Log.produceBatches).
+   */
+  sendBatches(parts: EncodedBatches[], opts?: { checks?: 'full' | 'headers' }): Promise<number[]>;
+}
+
+/** Kafka v2 record batches for one partition, encoded by the caller (@streamwright/log/encoder). */
+export interface EncodedBatches {
+  topic: string;
+  partition: number;
+  batches: Uint8Array;
+}
+
+/**
+ * Backend#encodedBatches: appending record batches a stream thread in a worker encoded itself with
+ * the topics' producer metadata, so the backend's thread only validates and appends them.
+ */
+export interface EncodedBatchAppender {
+  /** What a producer needs to encode for `topic` (partitions, limits, codec); null: no such topic. */
+  producerMetadata(topic: string): ProducerTopicMetadata | null;
+  /**
+   * Appends; resolves with each part's base offset. A refusal (stale metadata, a bad batch) wrote
+   * nothing. `checks: 'headers'` for batches the engine's own BatchEncoder wrote.
+   */
+  produceBatches(
+    parts: EncodedBatches[],
+    opts?: { checks?: 'full' | 'headers' },
+  ): Promise<number[]>;
+}
+
+/** Backend#readPlans' bounds: the long-poll wait, its wakeup, the isolation level. */
+export interface ReadPlanOptions {
+  maxWaitMs: number;
+  signal?: AbortSignal;
+  isolationLevel?: IsolationLevel;
+}
+
 /** A fetchMany's bounds: records in all, the long-poll wait, its wakeup, the isolation level. */
 export interface FetchManyOptions {
   maxRecords: number;
@@ -337,6 +385,21 @@ export interface Backend {
    * has no transient errors (the embedded log).
    */
   transientFailure?(error: unknown): TransientFailure | null;
+  /**
+   * Optional capability: appending record batches encoded by the caller. A stream thread in a
+   * worker then encodes its records itself and checks them (checkRecord) against the topics'
+   * metadata, and its transactional producers are EncodingTransactionalProducers. Without it the
+   * worker's records cross to this backend packed in one buffer, and it encodes them.
+   */
+  readonly encodedBatches?: EncodedBatchAppender;
+  /**
+   * Optional capability: where partitions' segment files are and how far they may be read (Kafka's
+   * log segments, as @streamwright/log/reader reads them), so a stream thread in a worker reads
+   * and decodes its fetches itself; this backend hands out positions, never records. Below the
+   * log start reads from the log start, as fetchMany does; long-polls up to `maxWaitMs` for any
+   * data. Without it a worker's fetches go through fetchMany.
+   */
+  readPlans?(requests: FetchRequest[], options: ReadPlanOptions): Promise<ReadPlan[]>;
   /**
    * Loud repairs the backend made (the embedded log's torn tails cut at open, rebuilt indexes),
    * oldest first; the application's status lists them with its own. Optional.

@@ -7,7 +7,7 @@
 import { Buffer } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
 import { createStreamsApp } from '../src/app/streams-app.js';
-import { createEmbeddedBackend } from '../src/backends/embedded/embedded-backend.js';
+import { createEmbeddedBackend } from '../src/backends/embedded/index.js';
 import { Consumed, Produced, Serdes, StreamsBuilder } from '../src/index.js';
 import { createTestDriver, type TestDriver } from '../src/test-driver/test-driver.js';
 import { encode } from './fixtures/records.js';

@@ -2,8 +2,8 @@
 // with the node's state as it was on arrival, step walks the nodes the record reaches next, resume
 // continues, and neither removing breakpoints nor closing the app leaves it stuck.
 import { describe, expect, it } from 'vitest';
-import { createEmbeddedBackend } from '../src/backends/embedded/embedded-backend.js';
-import { withTempDir } from '../src/backends/embedded/test-helpers.js';
+import { createEmbeddedBackend } from '../src/backends/embedded/index.js';
+import { withTempDir } from '../src/test-helpers.js';
 import { createStreamsAppFromPlan } from '../src/app/streams-app.js';
 import { AppDebugger } from '../src/debug/app-debugger.js';
 import { EngineError } from '../src/errors.js';

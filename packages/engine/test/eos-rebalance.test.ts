@@ -5,10 +5,7 @@
 // REBALANCE_IN_PROGRESS and the whole application went to ERROR.
 import { describe, expect, it } from 'vitest';
 import type { Topology } from '@streamwright/topology-model';
-import {
-  createEmbeddedBackend,
-  type EmbeddedBackend,
-} from '../src/backends/embedded/embedded-backend.js';
+import { createEmbeddedBackend, type EmbeddedBackend } from '../src/backends/embedded/index.js';
 import { createStreamsAppFromPlan } from '../src/app/streams-app.js';
 import { handPlan } from './fixtures/hand-planner.js';
 import { encode } from './fixtures/records.js';

@@ -5,11 +5,8 @@
 import { transactionalId } from '../src/eos/transactional-id.js';
 import { describe, expect, it } from 'vitest';
 import type { StoredRecord } from '../src/api.js';
-import {
-  createEmbeddedBackend,
-  type EmbeddedBackend,
-} from '../src/backends/embedded/embedded-backend.js';
-import { withTempDir } from '../src/backends/embedded/test-helpers.js';
+import { createEmbeddedBackend, type EmbeddedBackend } from '../src/backends/embedded/index.js';
+import { withTempDir } from '../src/test-helpers.js';
 import { createStreamsAppFromPlan } from '../src/app/streams-app.js';
 import { getSerde } from '../src/serdes/index.js';
 import { handPlan } from './fixtures/hand-planner.js';

@@ -6,7 +6,7 @@
 import { validateTopology, type Topology } from '@streamwright/topology-model';
 import { describe, expect, it } from 'vitest';
 import { createStreamsApp } from '../src/app/streams-app.js';
-import { createEmbeddedBackend } from '../src/backends/embedded/embedded-backend.js';
+import { createEmbeddedBackend } from '../src/backends/embedded/index.js';
 import { encode, readAll } from './fixtures/records.js';
 import { waitFor } from './fixtures/wait.js';
 import { tempStateDir } from './fixtures/state-dir.js';

@@ -9,7 +9,7 @@ import { runOracle } from '@streamwright/ks-oracle';
 import { validateTopology, type Topology } from '@streamwright/topology-model';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createStreamsApp } from '../src/app/streams-app.js';
-import { createEmbeddedBackend } from '../src/backends/embedded/embedded-backend.js';
+import { createEmbeddedBackend } from '../src/backends/embedded/index.js';
 import { Consumed, Produced, Serdes, StreamsBuilder, TableJoined } from '../src/index.js';
 import { partitionFor } from '../src/partitioner/default-partitioner.js';
 import type { StreamPartitioner } from '../src/processor/registries.js';

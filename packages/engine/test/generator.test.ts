@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createEmbeddedBackend } from '../src/backends/embedded/embedded-backend.js';
-import { withTempDir } from '../src/backends/embedded/test-helpers.js';
+import { createEmbeddedBackend } from '../src/backends/embedded/index.js';
+import { withTempDir } from '../src/test-helpers.js';
 import { createStreamsAppFromPlan } from '../src/app/streams-app.js';
 import { handPlan } from './fixtures/hand-planner.js';
 import { readAll } from './fixtures/records.js';

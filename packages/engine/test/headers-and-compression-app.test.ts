@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { readBatchHeader } from '@streamwright/log/reader';
 import { describe, expect, it } from 'vitest';
 import { createStreamsApp } from '../src/app/streams-app.js';
-import { createEmbeddedBackend } from '../src/backends/embedded/embedded-backend.js';
-import { withTempDir } from '../src/backends/embedded/test-helpers.js';
+import { createEmbeddedBackend } from '../src/backends/embedded/index.js';
+import { withTempDir } from '../src/test-helpers.js';
 import {
   Consumed,
   Produced,

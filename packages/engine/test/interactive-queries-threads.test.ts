@@ -6,7 +6,7 @@ import { validateTopology } from '@streamwright/topology-model';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StreamsApp } from '../src/api.js';
 import { createEmbeddedBackend } from '../src/backends/embedded/index.js';
-import type { EmbeddedBackend } from '../src/backends/embedded/embedded-backend.js';
+import type { EmbeddedBackend } from '../src/backends/embedded/index.js';
 import { createStreamsApp } from '../src/app/streams-app.js';
 import { getSerde, stringSerde } from '../src/serdes/index.js';
 import { EngineError } from '../src/errors.js';

@@ -5,11 +5,8 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Topology } from '@streamwright/topology-model';
 import type { StreamsApp } from '../src/api.js';
-import {
-  createEmbeddedBackend,
-  type EmbeddedBackend,
-} from '../src/backends/embedded/embedded-backend.js';
-import { withTempDir } from '../src/backends/embedded/test-helpers.js';
+import { createEmbeddedBackend, type EmbeddedBackend } from '../src/backends/embedded/index.js';
+import { withTempDir } from '../src/test-helpers.js';
 import { createStreamsAppFromPlan } from '../src/app/streams-app.js';
 import { handPlan } from './fixtures/hand-planner.js';
 import { encode, readAll } from './fixtures/records.js';

@@ -2,7 +2,7 @@
 // them on join and leave, a moving task is committed before it goes and restored where it lands,
 // so counting stays exact (no loss, no double count) across both rebalances.
 import { describe, expect, it } from 'vitest';
-import { createEmbeddedBackend } from '../src/backends/embedded/embedded-backend.js';
+import { createEmbeddedBackend } from '../src/backends/embedded/index.js';
 import { createStreamsAppFromPlan } from '../src/app/streams-app.js';
 import { handPlan } from './fixtures/hand-planner.js';
 import { encode, readAll } from './fixtures/records.js';

@@ -7,7 +7,7 @@
 // flush). With `statestore.cache.max.bytes` 0 every update is forwarded.
 import { describe, expect, it } from 'vitest';
 import { createStreamsApp } from '../src/app/streams-app.js';
-import { createEmbeddedBackend } from '../src/backends/embedded/embedded-backend.js';
+import { createEmbeddedBackend } from '../src/backends/embedded/index.js';
 import {
   Consumed,
   KeyValue,

@@ -15,7 +15,7 @@
 import type { OracleScenario } from '@streamwright/ks-oracle';
 import { describe, expect, it } from 'vitest';
 import { createStreamsApp } from '../src/app/streams-app.js';
-import { createEmbeddedBackend } from '../src/backends/embedded/embedded-backend.js';
+import { createEmbeddedBackend } from '../src/backends/embedded/index.js';
 import {
   Consumed,
   Grouped,

@@ -1,8 +1,8 @@
 // Restore progress as Kafka Streams reports it (restore-total, restore-remaining-records-total),
 // in the task metrics and in each task's status, after a restart rebuilt a store from its changelog.
 import { describe, expect, it } from 'vitest';
-import { createEmbeddedBackend } from '../src/backends/embedded/embedded-backend.js';
-import { withTempDir } from '../src/backends/embedded/test-helpers.js';
+import { createEmbeddedBackend } from '../src/backends/embedded/index.js';
+import { withTempDir } from '../src/test-helpers.js';
 import { createStreamsAppFromPlan } from '../src/app/streams-app.js';
 import { handPlan } from './fixtures/hand-planner.js';
 import { encode } from './fixtures/records.js';

@@ -5,7 +5,7 @@
 // InMemoryTimeOrderedKeyValueChangeBuffer#updateBufferMetrics does), for worker-thread tasks too.
 import { describe, expect, it } from 'vitest';
 import { createStreamsApp, createStreamsAppFromPlan } from '../src/app/streams-app.js';
-import { createEmbeddedBackend } from '../src/backends/embedded/embedded-backend.js';
+import { createEmbeddedBackend } from '../src/backends/embedded/index.js';
 import {
   BufferConfig,
   Consumed,

@@ -9,8 +9,8 @@
 import { runOracle, type OracleResult } from '@streamwright/ks-oracle';
 import { validateTopology } from '@streamwright/topology-model';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEmbeddedBackend } from '../src/backends/embedded/embedded-backend.js';
-import { withTempDir } from '../src/backends/embedded/test-helpers.js';
+import { createEmbeddedBackend } from '../src/backends/embedded/index.js';
+import { withTempDir } from '../src/test-helpers.js';
 import { createStreamsApp } from '../src/app/streams-app.js';
 import { encode, readAll } from './fixtures/records.js';
 import { waitFor } from './fixtures/wait.js';

@@ -4,7 +4,7 @@
 // fire in the stream thread, and a table groupBy runs across a repartition topic with 2 partitions.
 import { describe, expect, it } from 'vitest';
 import { createStreamsApp } from '../src/app/streams-app.js';
-import { createEmbeddedBackend } from '../src/backends/embedded/embedded-backend.js';
+import { createEmbeddedBackend } from '../src/backends/embedded/index.js';
 import {
   Consumed,
   Grouped,

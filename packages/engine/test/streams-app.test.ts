@@ -2,11 +2,8 @@
 // runs stream threads, commits, restores and handles errors as Kafka Streams does.
 import { describe, expect, it } from 'vitest';
 import type { StreamsApp } from '../src/api.js';
-import {
-  createEmbeddedBackend,
-  type EmbeddedBackend,
-} from '../src/backends/embedded/embedded-backend.js';
-import { withTempDir } from '../src/backends/embedded/test-helpers.js';
+import { createEmbeddedBackend, type EmbeddedBackend } from '../src/backends/embedded/index.js';
+import { withTempDir } from '../src/test-helpers.js';
 import { createStreamsAppFromPlan } from '../src/app/streams-app.js';
 import { partitionFor } from '../src/partitioner/default-partitioner.js';
 import { handPlan } from './fixtures/hand-planner.js';

@@ -2,7 +2,7 @@
 // both worker threads, each task with its own transformer and connected store.
 import { validateTopology } from '@streamwright/topology-model';
 import { expect, it } from 'vitest';
-import { createEmbeddedBackend } from '../src/backends/embedded/embedded-backend.js';
+import { createEmbeddedBackend } from '../src/backends/embedded/index.js';
 import { createStreamsApp } from '../src/app/streams-app.js';
 import { encode, readAll } from './fixtures/records.js';
 import { tempStateDir } from './fixtures/state-dir.js';

@@ -5,8 +5,8 @@
 // as the count). The store is in memory, so a start restores it from the changelog.
 import { planTopology, validateTopology } from '@streamwright/topology-model';
 import { describe, expect, it } from 'vitest';
-import { createEmbeddedBackend } from '../src/backends/embedded/embedded-backend.js';
-import { withTempDir } from '../src/backends/embedded/test-helpers.js';
+import { createEmbeddedBackend } from '../src/backends/embedded/index.js';
+import { withTempDir } from '../src/test-helpers.js';
 import { createStreamsApp } from '../src/app/streams-app.js';
 import { getSerde } from '../src/serdes/index.js';
 import { WindowChangelogFormat } from '../src/state/window-changelog.js';

@@ -3,10 +3,7 @@
 // run real worker threads on a real log in a temporary directory.
 import { describe, expect, it } from 'vitest';
 import type { Topology } from '@streamwright/topology-model';
-import {
-  createEmbeddedBackend,
-  type EmbeddedBackend,
-} from '../src/backends/embedded/embedded-backend.js';
+import { createEmbeddedBackend, type EmbeddedBackend } from '../src/backends/embedded/index.js';
 import { createStreamsAppFromPlan } from '../src/app/streams-app.js';
 import type { Backend, StreamsApp } from '../src/api.js';
 import { handPlan } from './fixtures/hand-planner.js';

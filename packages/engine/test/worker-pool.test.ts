@@ -10,10 +10,7 @@ import { validateTopology, type Topology } from '@streamwright/topology-model';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EngineLogger, StreamsApp } from '../src/api.js';
 import { createStreamsApp, createStreamsAppFromPlan } from '../src/app/streams-app.js';
-import {
-  createEmbeddedBackend,
-  type EmbeddedBackend,
-} from '../src/backends/embedded/embedded-backend.js';
+import { createEmbeddedBackend, type EmbeddedBackend } from '../src/backends/embedded/index.js';
 import {
   configureWorkerPool,
   drainWorkerPool,

@@ -2,15 +2,12 @@
 // backend through MessagePorts, their metrics and task states visible from the main thread.
 import { describe, expect, it } from 'vitest';
 import type { Topology } from '@streamwright/topology-model';
-import {
-  createEmbeddedBackend,
-  type EmbeddedBackend,
-} from '../src/backends/embedded/embedded-backend.js';
+import { createEmbeddedBackend, type EmbeddedBackend } from '../src/backends/embedded/index.js';
 import { createStreamsAppFromPlan } from '../src/app/streams-app.js';
 import { UnsupportedConfigError } from '../src/errors.js';
 import { partitionFor } from '../src/partitioner/default-partitioner.js';
 import type { StreamsApp } from '../src/api.js';
-import type { EncodingTransactionalProducer } from '../src/backends/embedded/transactions.js';
+import type { EncodingTransactionalProducer } from '../src/api.js';
 import { handPlan } from './fixtures/hand-planner.js';
 import { encode, readAll } from './fixtures/records.js';
 import { getSerde } from '../src/serdes/index.js';

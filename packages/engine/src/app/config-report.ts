@@ -11,9 +11,8 @@ import {
   type ResolvedStreamsConfig,
   type StreamsClient,
 } from '@streamwright/topology-model';
-import { acceptsTopicConfig } from '@streamwright/log';
 import type { Backend } from '../api.js';
-import { kafkaAppliesClientConfig } from '../backends/kafka/client-configs.js';
+import { configSupportByKind } from '../backends/config-support.js';
 
 /** Consumer settings of group membership: a restore or global consumer is in no group. */
 const GROUP_KEYS = new Set([
@@ -98,12 +97,7 @@ export function configNotesFor(
   kind: Backend['kind'],
   streams: ResolvedStreamsConfig,
 ): ConfigNote[] {
-  return configNotes(
-    streams,
-    kind === 'kafka'
-      ? { kind, appliesClientConfig: kafkaAppliesClientConfig }
-      : { kind, appliesTopicConfig: acceptsTopicConfig },
-  );
+  return configNotes(streams, configSupportByKind[kind]);
 }
 
 /** A note as a log line's fields. */

@@ -11,7 +11,7 @@ import {
 } from '@streamwright/topology-model';
 import { describe, expect, it } from 'vitest';
 import { createEmbeddedBackend } from '../backends/embedded/index.js';
-import { withTempDir } from '../backends/embedded/test-helpers.js';
+import { withTempDir } from '../test-helpers.js';
 import { configNotes, configNotesFor } from './config-report.js';
 import { engineConfig } from './config.js';
 import { createStreamsApp } from './streams-app.js';

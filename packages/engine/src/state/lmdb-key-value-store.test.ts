@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withTempDir } from '../backends/embedded/test-helpers.js';
+import { withTempDir } from '../test-helpers.js';
 import { getSerde } from '../serdes/index.js';
 import { LmdbKeyValueStore } from './lmdb-key-value-store.js';
 

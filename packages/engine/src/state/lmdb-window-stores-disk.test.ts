@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ProduceRecord } from '../api.js';
-import { asRestored as stored, withTempDir } from '../backends/embedded/test-helpers.js';
+import { asRestored as stored, withTempDir } from '../test-helpers.js';
 import { LmdbSessionStore, LmdbWindowStore } from './lmdb-window-stores.js';
 import { SegmentedSessionStore, type SessionEntry } from './session-store.js';
 import { SegmentedWindowStore, type WindowEntry } from './window-store.js';

@@ -3,7 +3,7 @@
 // emptied by a wipe; restored changelog records reach the disk too.
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { withTempDir } from '../backends/embedded/test-helpers.js';
+import { withTempDir } from '../test-helpers.js';
 import { LmdbSessionStore, LmdbWindowStore } from './lmdb-window-stores.js';
 import { SegmentedWindowStore } from './window-store.js';
 

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ProduceRecord } from '../api.js';
-import { asRestored as stored, withTempDir } from '../backends/embedded/test-helpers.js';
+import { asRestored as stored, withTempDir } from '../test-helpers.js';
 import { OuterJoinStore, type JoinSide, type PendingRecord } from './outer-join-store.js';
 import { StorePair } from './test-helpers.js';
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Backend, ProduceRecord } from '../api.js';
 import { createEmbeddedBackend } from '../backends/embedded/index.js';
-import { bytes, text } from '../backends/embedded/test-helpers.js';
+import { bytes, text } from '../test-helpers.js';
 import { BackendUnavailableError } from '../errors.js';
 import { BufferedRecordCollector } from './record-collector.js';
 

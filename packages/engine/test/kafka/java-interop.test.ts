@@ -12,8 +12,8 @@ import { javaConsume, javaProduce, type InteropRecord } from '@streamwright/java
 import { headerEntries, headersOf, readBatchHeader } from '@streamwright/log/reader';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Backend, CompressionType, ProduceRecord, StoredRecord } from '../../src/api.js';
-import { createEmbeddedBackend } from '../../src/backends/embedded/embedded-backend.js';
-import { withTempDir } from '../../src/backends/embedded/test-helpers.js';
+import { createEmbeddedBackend } from '../../src/backends/embedded/index.js';
+import { withTempDir } from '../../src/test-helpers.js';
 import { kafkaBackend } from './kafka-fixtures.js';
 
 const CODECS: CompressionType[] = ['none', 'gzip', 'snappy', 'lz4', 'zstd'];

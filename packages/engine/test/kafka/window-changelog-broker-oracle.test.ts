@@ -15,7 +15,7 @@ import { runOnBroker, type BrokerRecord } from '@streamwright/ks-oracle';
 import { validateTopology } from '@streamwright/topology-model';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createStreamsApp } from '../../src/app/streams-app.js';
-import { createEmbeddedBackend } from '../../src/backends/embedded/embedded-backend.js';
+import { createEmbeddedBackend } from '../../src/backends/embedded/index.js';
 import { encode, readAll } from '../fixtures/records.js';
 import { tempStateDir } from '../fixtures/state-dir.js';
 import { waitFor } from '../fixtures/wait.js';

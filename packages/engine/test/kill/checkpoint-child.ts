@@ -8,7 +8,7 @@
 // Usage: node --import tsx checkpoint-child.ts <dir> <at_least_once|exactly_once_v2>
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createEmbeddedBackend } from '../../src/backends/embedded/embedded-backend.js';
+import { createEmbeddedBackend } from '../../src/backends/embedded/index.js';
 import { createStreamsApp } from '../../src/app/streams-app.js';
 import { KILL_APP_ID, killTopology, produceWords } from './kill-topology.js';
 

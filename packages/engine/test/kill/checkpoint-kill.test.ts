@@ -13,10 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { IsolationLevel } from '../../src/api.js';
-import {
-  createEmbeddedBackend,
-  type EmbeddedBackend,
-} from '../../src/backends/embedded/embedded-backend.js';
+import { createEmbeddedBackend, type EmbeddedBackend } from '../../src/backends/embedded/index.js';
 import { getSerde } from '../../src/serdes/index.js';
 import { readCheckpoint, taskDirOf } from '../../src/state/checkpoint.js';
 import { KILL_APP_ID, PARTITIONS, produceWords } from './kill-topology.js';

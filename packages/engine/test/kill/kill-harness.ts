@@ -9,10 +9,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import {
-  createEmbeddedBackend,
-  type EmbeddedBackend,
-} from '../../src/backends/embedded/embedded-backend.js';
+import { createEmbeddedBackend, type EmbeddedBackend } from '../../src/backends/embedded/index.js';
 import { getSerde } from '../../src/serdes/index.js';
 import { PARTITIONS } from './kill-topology.js';
 

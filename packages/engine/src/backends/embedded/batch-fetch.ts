@@ -11,8 +11,8 @@ import { setMaxListeners } from 'node:events';
 import type { Log, ReadBatch } from '@streamwright/log';
 import { isLogError, LogErrorCode } from '@streamwright/log/reader';
 import type { FetchRequest, FetchResponse } from '../../api.js';
-import { decodeBatches, isControlBatch, lastOffsetOfBatch } from './batch-records.js';
-import { FetchLeftovers, fromLeftovers } from './fetch-leftovers.js';
+import { decodeBatches, isControlBatch, lastOffsetOfBatch } from '../shared/batch-records.js';
+import { FetchLeftovers, fromLeftovers } from '../shared/fetch-leftovers.js';
 
 /** One partition's part of a batch fetch. */
 export interface PartitionBatches {

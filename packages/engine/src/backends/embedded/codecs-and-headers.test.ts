@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { CompressionType, ProduceRecord, StoredRecord } from '../../api.js';
 import { packFetch, packProduce, unpackFetch, unpackProduce } from '../../thread/worker/wire.js';
 import { createEmbeddedBackend } from './embedded-backend.js';
-import { bytes, withTempDir } from './test-helpers.js';
+import { bytes, withTempDir } from '../../test-helpers.js';
 
 const CODECS: CompressionType[] = ['none', 'gzip', 'snappy', 'lz4', 'zstd'];
 const CODE: Record<CompressionType, number> = { none: 0, gzip: 1, snappy: 2, lz4: 3, zstd: 4 };

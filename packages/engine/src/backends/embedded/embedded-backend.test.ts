@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { OffsetOutOfRangeError, UnknownTopicError } from '../../errors.js';
 import { partitionFor } from '../../partitioner/default-partitioner.js';
 import { createEmbeddedBackend } from './embedded-backend.js';
-import { bytes, text, withTempDir } from './test-helpers.js';
+import { bytes, text, withTempDir } from '../../test-helpers.js';
 
 describe('embedded backend: produce and fetch', () => {
   it('assigns consecutive offsets per partition and partitions keys with murmur2', async () => {

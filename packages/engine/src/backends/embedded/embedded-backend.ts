@@ -24,12 +24,14 @@ import type {
   StoredRecord,
   TopicDescription,
   TopicPartition,
-  TransactionalProducer,
+  EncodingTransactionalProducer,
   FetchManyOptions,
   Recovery,
+  EncodedBatchAppender,
+  ReadPlanOptions,
 } from '../../api.js';
 import { OffsetOutOfRangeError, UnknownTopicError } from '../../errors.js';
-import { checkProducedRecord } from './record-check.js';
+import { checkProducedRecord } from '../shared/record-check.js';
 import { recoveryOf } from './log-recoveries.js';
 import { BatchFetcher } from './batch-fetch.js';
 import { joinGroup } from './group-member.js';
@@ -72,7 +74,9 @@ export interface EmbeddedBackend extends Backend {
   /** The log underneath: transactions (exactly_once_v2), worker-thread ports, admin listings. */
   readonly log: Log;
   createTopics(topics: NewTopic[]): Promise<void>;
-  transactionalProducer(transactionalId: string): Promise<TransactionalProducer>;
+  transactionalProducer(transactionalId: string): Promise<EncodingTransactionalProducer>;
+  readonly encodedBatches: EncodedBatchAppender;
+  readPlans(requests: FetchRequest[], options: ReadPlanOptions): Promise<ReadPlan[]>;
   /** Runs retention and compaction now (they also run on timers). */
   enforceRetention(): Promise<void>;
   /** Bytes held per partition of a topic (the segment files' size). */
@@ -313,14 +317,30 @@ class LogBackend implements EmbeddedBackend {
   }
 
   /**
+   * Stream threads in worker threads encode their batches themselves with the log's metadata; the
+   * log checks their headers and appends them (Log.produceBatches).
+   */
+  readonly encodedBatches: EncodedBatchAppender = {
+    producerMetadata: (topic) => {
+      try {
+        return this.log.hasTopic(topic) ? this.log.producerMetadata(topic) : null;
+      } catch (error) {
+        throw engineErrorOf(error, topic);
+      }
+    },
+    produceBatches: (parts, opts) =>
+      translated(
+        async () => (await this.log.produceBatches(parts, opts)).map((d) => d.baseOffset),
+        parts[0]?.topic,
+      ),
+  };
+
+  /**
    * Where stream threads in worker threads read the partitions' segment files themselves (the
    * log's read plans): this thread hands out positions, never records. Below the log start reads
    * from the log start, as fetchMany does; long-polls up to `maxWaitMs` for any data.
    */
-  async readPlans(
-    requests: FetchRequest[],
-    options: { maxWaitMs: number; signal?: AbortSignal; isolationLevel?: IsolationLevel },
-  ): Promise<ReadPlan[]> {
+  async readPlans(requests: FetchRequest[], options: ReadPlanOptions): Promise<ReadPlan[]> {
     const signal = options.signal
       ? AbortSignal.any([options.signal, this.#closing.signal])
       : this.#closing.signal;
@@ -360,7 +380,7 @@ class LogBackend implements EmbeddedBackend {
     );
   }
 
-  transactionalProducer(transactionalId: string): Promise<TransactionalProducer> {
+  transactionalProducer(transactionalId: string): Promise<EncodingTransactionalProducer> {
     return translated(() => transactionalProducer(this.log, transactionalId));
   }
 

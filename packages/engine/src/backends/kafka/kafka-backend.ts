@@ -28,7 +28,7 @@ import type {
   WorkerClientsInit,
 } from '../../api.js';
 import { BackendClosedError, EngineError, UnknownTopicError } from '../../errors.js';
-import { rangeAssignor, roundRobinAssignor } from '../embedded/assignors.js';
+import { rangeAssignor, roundRobinAssignor } from '../shared/assignors.js';
 import { KafkaCluster } from './client/cluster.js';
 import type { BrokerConnection } from './client/connection.js';
 import { errorType, KafkaAuthorizationError, KafkaConnectionError } from './client/errors.js';

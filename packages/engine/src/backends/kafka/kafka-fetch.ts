@@ -8,8 +8,8 @@
 // that cannot be reached is waited for (the reconnect backoff), for as long as it takes.
 import { headerEntries } from '@streamwright/log/reader';
 import type { FetchRequest, FetchResponse, IsolationLevel, StoredRecord } from '../../api.js';
-import { NO_HEADERS } from '../embedded/batch-records.js';
-import { FetchLeftovers, fromLeftovers } from '../embedded/fetch-leftovers.js';
+import { NO_HEADERS } from '../shared/batch-records.js';
+import { FetchLeftovers, fromLeftovers } from '../shared/fetch-leftovers.js';
 import { UnknownTopicError } from '../../errors.js';
 import type { KafkaCluster } from './client/cluster.js';
 import { KafkaAuthorizationError, KafkaConnectionError } from './client/errors.js';

@@ -8,7 +8,7 @@
 // skipped.
 import { readBatchHeader, type BatchHeader } from '@streamwright/log/reader';
 import type { StoredRecord } from '../../api.js';
-import { decodeBatchInto, isControlBatch, lastOffsetOfBatch } from '../embedded/batch-records.js';
+import { decodeBatchInto, isControlBatch, lastOffsetOfBatch } from '../shared/batch-records.js';
 
 /** A v2 batch's header: what must be there before a batch's size and offsets can be read. */
 const BATCH_HEADER_BYTES = 61;

@@ -1,9 +1,10 @@
 // A worker thread's Backend: calls go to the main thread's backend through a MessagePort
 // (backend-server.ts), once per poll, flush and commit, never per record. The parts: the port's
-// calls and answers (port-calls.ts), fetches that read the log's files in this thread
-// (remote-fetch.ts), produces encoded here (batch-producer.ts), group membership
-// (remote-groups.ts) and exactly_once_v2's producer (remote-transactions.ts; on Kafka the thread's
-// own, backends/kafka/worker-clients.ts).
+// calls and answers (port-calls.ts), fetches that read segment files in this thread when the
+// backend hands them out (remote-fetch.ts), produces encoded here when the backend takes encoded
+// batches (batch-producer.ts), group membership (remote-groups.ts) and exactly_once_v2's
+// producer (remote-transactions.ts; with Backend#workerClients the thread's own clients). Which
+// of these apply is what the backend declares (backend-capabilities.ts), never its name.
 import type { MessagePort } from 'node:worker_threads';
 import type { ProducerTopicMetadata } from '@streamwright/log/encoder';
 import type {
@@ -31,14 +32,25 @@ import { kafkaTransientFailure } from '../../backends/kafka/kafka-transient.js';
 import { UnknownTopicError } from '../../errors.js';
 import { BatchProducer } from './batch-producer.js';
 import { PortCalls } from './port-calls.js';
+import type { BackendCapabilities } from './backend-capabilities.js';
 import type { BackendResults } from './protocol.js';
 import { RemoteFetch } from './remote-fetch.js';
 import { RemoteGroups } from './remote-groups.js';
 import { remoteTransactionalProducer, toAcks } from './remote-transactions.js';
 import { packProduce } from './wire.js';
 
+export interface BackendClientOptions {
+  /** The main thread's backend's Backend#kind (reported, never branched on). */
+  kind: Backend['kind'];
+  capabilities: BackendCapabilities;
+  /** The thread's own produce and fetch clients' settings (Backend#workerClients). */
+  clients?: WorkerClientsInit;
+  logger?: { warn(obj: object, msg?: string): void };
+}
+
 export class BackendClient implements Backend {
   readonly kind: Backend['kind'];
+  readonly #capabilities: BackendCapabilities;
   readonly #calls: PortCalls;
   readonly #fetches: RemoteFetch;
   readonly #producer: BatchProducer;
@@ -49,16 +61,12 @@ export class BackendClient implements Backend {
   #nextProducer = 1;
   #closed = false;
 
-  constructor(
-    port: MessagePort,
-    /** The main thread's backend: only the embedded log takes batches encoded here. */
-    kind: Backend['kind'] = 'embedded',
-    clients?: WorkerClientsInit,
-    logger?: { warn(obj: object, msg?: string): void },
-  ) {
-    this.kind = kind;
+  constructor(port: MessagePort, options: BackendClientOptions) {
+    const { clients, logger } = options;
+    this.kind = options.kind;
+    this.#capabilities = options.capabilities;
     this.#calls = new PortCalls(port, (m) => this.#groups.onMessage(m));
-    this.#fetches = new RemoteFetch(this.#calls, kind === 'embedded');
+    this.#fetches = new RemoteFetch(this.#calls, options.capabilities.readPlans);
     this.#producer = new BatchProducer(this.#calls);
     this.#groups = new RemoteGroups(this.#calls);
     this.#bootstrapServers = clients?.bootstrapServers ?? [];
@@ -112,8 +120,9 @@ export class BackendClient implements Backend {
   }
 
   checkRecord(record: ProduceRecord): Error | null {
-    // Only the embedded log has metadata to judge by (Kafka's broker refuses at produce time).
-    if (this.kind !== 'embedded') return null;
+    // Only a backend taking encoded batches gives metadata to judge by (Kafka's broker refuses at
+    // produce time).
+    if (!this.#capabilities.encodedBatches) return null;
     return this.#producer.checkRecord(record);
   }
 
@@ -122,11 +131,12 @@ export class BackendClient implements Backend {
     options?: ProduceCallOptions,
   ): Promise<{ partition: number; offset: number }[]> {
     if (this.#own) return this.#own.produce(records, options);
-    if (this.kind !== 'embedded') return this.#producePacked(records, options?.compression);
+    if (!this.#capabilities.encodedBatches)
+      return this.#producePacked(records, options?.compression);
     return this.#producer.produce(records, options);
   }
 
-  /** For a backend whose producer encodes (Kafka): the records packed into one moved buffer. */
+  /** For a backend that encodes itself (Kafka's): the records packed into one moved buffer. */
   async #producePacked(
     records: ProduceRecord[],
     compression: CompressionType | undefined,

@@ -1,20 +1,24 @@
 // The main thread's side of a worker's backend: it runs each call against the process's backend
-// (the embedded log lives here, once per process) and forwards group events to the worker.
+// (the embedded log lives here, once per process) and forwards group events to the worker. What
+// the backend can do beyond the basics it says on its Backend interface (encodedBatches,
+// readPlans, EncodingTransactionalProducer), never by its name.
 import type { MessagePort } from 'node:worker_threads';
 import type {
   Backend,
-  FetchRequest,
-  IsolationLevel,
+  EncodedBatchAppender,
+  EncodingTransactionalProducer,
   GroupMember,
   PartitionAssignor,
   TopicPartition,
   TransactionalProducer,
   TransientFailure,
 } from '../../api.js';
-import type { Log, ReadPlan } from '@streamwright/log';
-import { translated } from '../../backends/embedded/log-errors.js';
-import { takesEncodedBatches } from '../../backends/embedded/transactions.js';
-import { BackendUnavailableError, EngineError, errorMessage } from '../../errors.js';
+import {
+  BackendUnavailableError,
+  EngineError,
+  UnknownTopicError,
+  errorMessage,
+} from '../../errors.js';
 import type {
   BackendCall,
   BackendResults,
@@ -32,18 +36,6 @@ import type { JoinGate } from './join-gate.js';
  * and every record again (docs/LOG.md, Producer-encoded batches).
  */
 const ENCODED_HERE = 'headers';
-
-/** A backend whose partitions are files a worker can read itself (the embedded one). */
-interface ReadPlanBackend {
-  readPlans(
-    requests: FetchRequest[],
-    options: { maxWaitMs: number; signal?: AbortSignal; isolationLevel?: IsolationLevel },
-  ): Promise<ReadPlan[]>;
-}
-
-function hasReadPlans(b: Backend): b is Backend & ReadPlanBackend {
-  return typeof (b as Partial<ReadPlanBackend>).readPlans === 'function';
-}
 
 export interface BackendServerOptions {
   /** What a worker's `assignor: 'app'` means: the application's task assignor. */
@@ -137,22 +129,18 @@ export class BackendServer {
           ),
         );
       case 'producerMetadata': {
-        const log = batchLog(b);
+        const appender = encodedBatchesOf(b);
         const found: BackendResults['producerMetadata'] = [];
-        for (const t of m.topics)
-          found.push([t, await translated(() => log.producerMetadata(t), t)]);
+        for (const t of m.topics) {
+          const meta = appender.producerMetadata(t);
+          if (meta === null) throw new UnknownTopicError(t);
+          found.push([t, meta]);
+        }
         return { value: found };
       }
       case 'produceBatches': {
-        const log = batchLog(b);
-        const done = await translated(
-          () => log.produceBatches(m.parts, { checks: ENCODED_HERE }),
-          m.parts[0]?.topic,
-        );
-        return handBack(
-          m.parts,
-          done.map((d) => d.baseOffset),
-        );
+        const offsets = await encodedBatchesOf(b).produceBatches(m.parts, { checks: ENCODED_HERE });
+        return handBack(m.parts, offsets);
       }
       case 'txnInit': {
         if (!b.transactionalProducer)
@@ -197,11 +185,12 @@ export class BackendServer {
         await this.#producer(m.producer).abortTransaction();
         return { value: undefined };
       case 'readPlans': {
-        if (!hasReadPlans(b))
+        const readPlans = b.readPlans?.bind(b);
+        if (readPlans === undefined)
           throw new EngineError('UNSUPPORTED_CONFIG', `the ${b.kind} backend has no files to read`);
         return {
           value: await this.#abortable(m.id, (signal) =>
-            b.readPlans(m.requests, {
+            readPlans(m.requests, {
               maxWaitMs: m.maxWaitMs,
               signal,
               ...(m.isolationLevel !== undefined ? { isolationLevel: m.isolationLevel } : {}),
@@ -336,22 +325,15 @@ function handBack(
   return { value: { offsets, returned }, transfer: [...transfer] };
 }
 
-/** The embedded backend's log, which takes batches encoded in the worker. */
-/** A topic's producer metadata on the embedded log (null: no such topic; undefined: no log). */
-export function topicMetadataOf(
-  b: Backend,
-  topic: string,
-): ReturnType<Log['producerMetadata']> | null | undefined {
-  const log = (b as { log?: Log }).log;
-  if (log === undefined || typeof log.producerMetadata !== 'function') return undefined;
-  return log.hasTopic(topic) ? log.producerMetadata(topic) : null;
+/** The backend's Backend#encodedBatches, which a worker's produceBatches needs. */
+function encodedBatchesOf(b: Backend): EncodedBatchAppender {
+  if (b.encodedBatches === undefined)
+    throw new EngineError('UNSUPPORTED_CONFIG', `the ${b.kind} backend takes no encoded batches`);
+  return b.encodedBatches;
 }
 
-function batchLog(b: Backend): Log {
-  const log = (b as { log?: Log }).log;
-  if (log === undefined || typeof log.produceBatches !== 'function')
-    throw new EngineError('UNSUPPORTED_CONFIG', `the ${b.kind} backend takes no encoded batches`);
-  return log;
+function takesEncodedBatches(p: TransactionalProducer): p is EncodingTransactionalProducer {
+  return typeof (p as Partial<EncodingTransactionalProducer>).sendBatches === 'function';
 }
 
 function plain(tps: readonly TopicPartition[]): TopicPartition[] {

@@ -8,7 +8,7 @@ import {
   type ProducerTopicMetadata,
 } from '@streamwright/log/encoder';
 import type { CompressionType, ProduceCallOptions, ProduceRecord } from '../../api.js';
-import { checkProducedRecord } from '../../backends/embedded/record-check.js';
+import { checkProducedRecord } from '../../backends/shared/record-check.js';
 import type { PortCalls } from './port-calls.js';
 import type { BackendResults } from './protocol.js';
 

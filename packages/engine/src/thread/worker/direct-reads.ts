@@ -7,8 +7,8 @@
 // backlog the main thread is asked once per partition and segment, not once per poll.
 import { PartitionFileReader, type ReadPlan } from '@streamwright/log/reader';
 import type { FetchRequest, FetchResponse, IsolationLevel } from '../../api.js';
-import { decodeBatches } from '../../backends/embedded/batch-records.js';
-import { FetchLeftovers } from '../../backends/embedded/fetch-leftovers.js';
+import { decodeBatches } from '../../backends/shared/batch-records.js';
+import { FetchLeftovers } from '../../backends/shared/fetch-leftovers.js';
 
 /** Asks the main thread for plans, long-polling up to maxWaitMs for any of them to have data. */
 export type AskPlans = (requests: FetchRequest[], maxWaitMs: number) => Promise<ReadPlan[]>;

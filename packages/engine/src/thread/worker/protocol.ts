@@ -1,7 +1,7 @@
 // The messages between a worker's stream thread and the main thread. Data-heavy operations are
 // batched (one fetch request per poll, one produce per flush, one commit per commit) and carry
 // their records packed (wire.ts); everything else is small and structured-cloned.
-import type { ProducerTopicMetadata } from '@streamwright/log';
+import type { ProducerTopicMetadata } from '@streamwright/log/encoder';
 import type { ClientConfig } from '@streamwright/topology-model';
 import type {
   BackendHealth,

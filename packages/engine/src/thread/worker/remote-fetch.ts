@@ -1,6 +1,6 @@
-// Fetches of a worker's consumer. When the backend is the embedded log they carry no records: this
-// thread reads the segment files itself and only asks the main thread where they are
-// (direct-reads.ts); a backend without files to hand out is fetched through the port instead
+// Fetches of a worker's consumer. When the backend hands out read plans (Backend#readPlans, the
+// embedded log's) they carry no records: this thread reads the segment files itself and only asks
+// the main thread where they are (direct-reads.ts); any other backend is fetched through the port
 // (records packed into one transferred buffer, wire.ts).
 import type {
   FetchRequest,
@@ -10,8 +10,8 @@ import type {
   TopicPartition,
   FetchManyOptions,
 } from '../../api.js';
-import { fromLeftovers } from '../../backends/embedded/fetch-leftovers.js';
-import { EngineError, OffsetOutOfRangeError } from '../../errors.js';
+import { fromLeftovers } from '../../backends/shared/fetch-leftovers.js';
+import { OffsetOutOfRangeError } from '../../errors.js';
 import { DirectReads } from './direct-reads.js';
 import type { PortCalls } from './port-calls.js';
 import type { BackendResults } from './protocol.js';
@@ -20,10 +20,10 @@ import { unpackFetch } from './wire.js';
 export class RemoteFetch {
   readonly #calls: PortCalls;
   /** Reads of the partitions' segment files in this thread (unless the backend has none). */
-  #direct: DirectReads | null;
+  readonly #direct: DirectReads | null;
 
-  /** `direct`: the backend is the embedded log, whose files this thread reads itself. */
-  constructor(calls: PortCalls, direct = true) {
+  /** `direct`: the backend hands out read plans (Backend#readPlans) of files read here. */
+  constructor(calls: PortCalls, direct: boolean) {
     this.#calls = calls;
     this.#direct = direct ? new DirectReads() : null;
   }
@@ -52,16 +52,9 @@ export class RemoteFetch {
         direct.highWatermark(r.topic, r.partition),
       );
       if (buffered !== null) return buffered;
-      try {
-        return await direct.fetch(requests, options, (plans, maxWaitMs) =>
-          this.#readPlans(plans, maxWaitMs, options.isolationLevel, options.signal),
-        );
-      } catch (error) {
-        // A backend without files to hand out: fetch through the main thread from now on.
-        if (!(error instanceof EngineError && error.code === 'UNSUPPORTED_CONFIG')) throw error;
-        direct.close();
-        this.#direct = null;
-      }
+      return direct.fetch(requests, options, (plans, maxWaitMs) =>
+        this.#readPlans(plans, maxWaitMs, options.isolationLevel, options.signal),
+      );
     }
     return unpackFetch(
       (await this.#calls.longPoll(

@@ -11,6 +11,7 @@ import type {
 import type { EngineConfig } from '../../app/config.js';
 import type { StoreQuery, StoreQueryAnswer } from '../../app/store-query.js';
 import type { ThreadState } from '../../lifecycle/states.js';
+import type { BackendCapabilities } from './backend-capabilities.js';
 import type { WireError } from './protocol.js';
 import type { SlotChannelEnd } from './slot-channel.js';
 
@@ -22,11 +23,13 @@ export interface WorkerInit {
   /** URL of the module holding the TypeScript code the topology refers to, or null. */
   workerModule: string | null;
   backendPort: MessagePort;
-  /**
-   * The main thread's backend. On the embedded log the worker reads segment files itself and
-   * encodes record batches; any other backend gets records packed in one buffer (wire.ts).
-   */
+  /** The main thread's backend's kind (Backend#kind), for the worker's BackendClient to report. */
   backendKind: Backend['kind'];
+  /**
+   * What the main thread's backend can do for the worker: take batches encoded here, hand out
+   * segment files to read here; otherwise records cross packed in one buffer (wire.ts).
+   */
+  backendCapabilities: BackendCapabilities;
   /** The thread's own produce and fetch clients (Backend#workerClients), when the backend has them. */
   clients?: WorkerClientsInit;
   slots: SlotChannelEnd;

@@ -81,7 +81,12 @@ export class WorkerSession {
     const registries: CodeRegistries =
       ns === null ? {} : await registriesOf(init.workerModule!, ns);
     const compiled = compilePlan(init.plan, registries);
-    const backend = new BackendClient(init.backendPort, init.backendKind, init.clients, logger);
+    const backend = new BackendClient(init.backendPort, {
+      kind: init.backendKind,
+      capabilities: init.backendCapabilities,
+      ...(init.clients !== undefined ? { clients: init.clients } : {}),
+      logger,
+    });
     backend.lookupMetadata = remoteTopicMetadata(init.slots);
     const metrics = new MetricsRegistry(
       init.config.applicationId,

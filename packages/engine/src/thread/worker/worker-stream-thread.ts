@@ -23,7 +23,8 @@ import { TASK_STATE_CODES } from '../../metrics/metric-groups.js';
 import type { MetricsRegistry } from '../../metrics/metrics-registry.js';
 import { FailedProcessingError } from '../../processor/processing-failure.js';
 import { threadName, type StreamThreadHandle } from '../stream-thread.js';
-import { BackendServer, topicMetadataOf } from './backend-server.js';
+import { capabilitiesOf } from './backend-capabilities.js';
+import { BackendServer } from './backend-server.js';
 import type { JoinGate } from './join-gate.js';
 import type { WireError } from './protocol.js';
 import { serveSlots } from './slot-channel.js';
@@ -132,7 +133,9 @@ export class WorkerStreamThread implements StreamThreadHandle {
       transientFailure: (error) => transientFailureOf(this.#ctx.backend, error),
     });
     const backend = this.#ctx.backend;
-    const slots = serveSlots(this.#ctx.metrics, (topic) => topicMetadataOf(backend, topic));
+    const slots = serveSlots(this.#ctx.metrics, (topic) =>
+      backend.encodedBatches?.producerMetadata(topic),
+    );
     this.#closeSlots = slots.close;
     const init: WorkerInit = {
       index: this.index,
@@ -141,6 +144,7 @@ export class WorkerStreamThread implements StreamThreadHandle {
       workerModule: this.#ctx.workerModule,
       backendPort: port2,
       backendKind: backend.kind,
+      backendCapabilities: capabilitiesOf(served ?? backend),
       ...(clients ? { clients } : {}),
       slots: slots.end,
       pooled: workerPool.enabled,
