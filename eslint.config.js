@@ -19,6 +19,10 @@ const embeddedInternals = {
     'Only src/backends/embedded itself reaches into the embedded backend: use its index.js, or ' +
     'the Backend SPI (src/backend-spi.ts) and backends/shared (see packages/engine/CONTEXT.md).',
 };
+const appApi = {
+  group: ['**/api.js'],
+  message: 'A backend implements the Backend SPI (src/backend-spi.ts), not the application API.',
+};
 const wholeLog = {
   name: '@streamwright/log',
   message:
@@ -145,15 +149,15 @@ export default tseslint.config(
   },
   {
     files: ['packages/engine/src/backends/embedded/**/*.ts'],
-    rules: layer(['@streamwright/runtime', '@streamwright/web', 'react']),
+    rules: layer(['@streamwright/runtime', '@streamwright/web', 'react'], [appApi]),
   },
   {
     // The Kafka backend shares with the embedded one only what is in backends/shared.
-    files: ['packages/engine/src/backends/kafka/**/*.ts'],
+    files: ['packages/engine/src/backends/{kafka,shared}/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: layer(
       ['@streamwright/runtime', '@streamwright/web', 'react'],
-      [{ group: ['**/embedded/**', '**/embedded'], message: embeddedInternals.message }],
+      [{ group: ['**/embedded/**', '**/embedded'], message: embeddedInternals.message }, appApi],
       { paths: [wholeLog] },
     ),
   },

@@ -1,4 +1,5 @@
 export type * from './api.js';
+export type * from './backend-spi.js';
 export * from './errors.js';
 export {
   getSerde,

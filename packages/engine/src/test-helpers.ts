@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ProduceRecord, StoredRecord } from './api.js';
+import type { ProduceRecord, StoredRecord } from './backend-spi.js';
 
 /** A fresh temporary directory per test, removed afterwards. */
 export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {

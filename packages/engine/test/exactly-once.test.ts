@@ -4,7 +4,7 @@
 // transaction and its tasks, which are restored from the committed changelog and reprocessed.
 import { transactionalId } from '../src/eos/transactional-id.js';
 import { describe, expect, it } from 'vitest';
-import type { StoredRecord } from '../src/api.js';
+import type { StoredRecord } from '../src/backend-spi.js';
 import { createEmbeddedBackend, type EmbeddedBackend } from '../src/backends/embedded/index.js';
 import { withTempDir } from '../src/test-helpers.js';
 import { createStreamsAppFromPlan } from '../src/app/streams-app.js';

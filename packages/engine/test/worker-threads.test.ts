@@ -7,7 +7,7 @@ import { createStreamsAppFromPlan } from '../src/app/streams-app.js';
 import { UnsupportedConfigError } from '../src/errors.js';
 import { partitionFor } from '../src/partitioner/default-partitioner.js';
 import type { StreamsApp } from '../src/api.js';
-import type { EncodingTransactionalProducer } from '../src/api.js';
+import type { EncodingTransactionalProducer } from '../src/backend-spi.js';
 import { handPlan } from './fixtures/hand-planner.js';
 import { encode, readAll } from './fixtures/records.js';
 import { getSerde } from '../src/serdes/index.js';

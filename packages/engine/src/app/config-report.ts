@@ -11,7 +11,7 @@ import {
   type ResolvedStreamsConfig,
   type StreamsClient,
 } from '@streamwright/topology-model';
-import type { Backend } from '../api.js';
+import type { Backend } from '../backend-spi.js';
 import { configSupportByKind } from '../backends/config-support.js';
 
 /** Consumer settings of group membership: a restore or global consumer is in no group. */

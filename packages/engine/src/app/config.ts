@@ -5,7 +5,7 @@ import {
   type ClientConfig,
   type ResolvedStreamsConfig,
 } from '@streamwright/topology-model';
-import type { IsolationLevel } from '../api.js';
+import type { IsolationLevel } from '../backend-spi.js';
 import { UnsupportedConfigError } from '../errors.js';
 import type { ExceptionHandling } from '../processor/processor-context.js';
 import {

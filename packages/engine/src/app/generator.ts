@@ -3,7 +3,8 @@
 // restarted app continues the sequence instead of starting over.
 import type { NodeConfigOf } from '@streamwright/topology-model';
 import { compileExpression } from '@streamwright/topology-model';
-import type { Backend, EngineLogger, ProduceRecord } from '../api.js';
+import type { EngineLogger } from '../api.js';
+import type { Backend, ProduceRecord } from '../backend-spi.js';
 import { errorMessage } from '../errors.js';
 import { getSerde } from '../serdes/index.js';
 

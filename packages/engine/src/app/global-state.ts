@@ -2,7 +2,8 @@
 // global table's topic into its global store. The store is loaded to the end of the topic before
 // any stream thread starts (so a global table is complete before processing begins), then kept
 // up to date by a background long-poll loop. Global stores have no changelog: the topic is one.
-import type { Backend, EngineLogger, ProcessingError, TopicPartition } from '../api.js';
+import type { EngineLogger, ProcessingError } from '../api.js';
+import type { Backend, TopicPartition } from '../backend-spi.js';
 import { errorMessage } from '../errors.js';
 import type { MetricsRegistry } from '../metrics/metrics-registry.js';
 import type { CompiledSubtopology } from '../processor/compile.js';

@@ -1,7 +1,8 @@
 // The application's loud recoveries (app.status' `recoveries` and `recoveryCounts`): a bounded
 // list, most recent first, and a count per kind that the cap does not limit. Each is logged at
 // WARN when recorded (a `reconnected` recovery was logged at INFO by its WaitRegistry already).
-import type { EngineLogger, Recovery, RecoveryKind } from '../api.js';
+import type { EngineLogger } from '../api.js';
+import type { Recovery, RecoveryKind } from '../backend-spi.js';
 
 /** How many recoveries the status lists (the counts go on beyond it). */
 export const MAX_RECOVERIES = 50;

@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Plan } from '@streamwright/topology-model';
-import type { Backend } from '../api.js';
+import type { Backend } from '../backend-spi.js';
 import { EngineError, UnsupportedConfigError } from '../errors.js';
 import { compilePlan } from '../processor/compile.js';
 import type { EngineConfig } from './config.js';

@@ -8,15 +8,14 @@ import type {
   EngineLogger,
   LastFailure,
   MetricsSnapshot,
-  PartitionAssignor,
   ProcessingError,
   QueryableKeyValueStore,
-  Recovery,
   QueryableSessionStore,
   QueryableWindowStore,
   StreamsApp,
   StreamsAppOptions,
 } from '../api.js';
+import type { PartitionAssignor, Recovery } from '../backend-spi.js';
 import { EngineError, UnsupportedConfigError, errorMessage } from '../errors.js';
 import { StateMachine } from '../lifecycle/state-machine.js';
 import { APP_TRANSITIONS } from '../lifecycle/states.js';

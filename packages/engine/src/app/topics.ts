@@ -3,7 +3,8 @@
 // their partitions and configs, undeclared referenced topics with one partition, and the internal
 // topics (changelogs get the task count of their sub-topology, as Kafka Streams sizes them).
 import type { Plan, ResolvedStreamsConfig, Topology } from '@streamwright/topology-model';
-import type { Backend, EngineLogger, NewTopicSpec } from '../api.js';
+import type { EngineLogger } from '../api.js';
+import type { Backend, NewTopicSpec } from '../backend-spi.js';
 import { deadLetterTopicOf } from './config.js';
 import { enforceCopartitioning } from '../joins/copartition.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Backend, BackendHealth, Recovery } from '../api.js';
+import type { Backend, BackendHealth, Recovery } from '../backend-spi.js';
 import { kafkaTransientFailure } from '../backends/kafka/kafka-transient.js';
 import { BackendUnavailableError, UnknownTopicError } from '../errors.js';
 import { KafkaApiError, KafkaConnectionError } from '../backends/kafka/client/errors.js';

@@ -2,14 +2,8 @@
 // through Backend#transientFailure), how long to wait before the next attempt (Kafka's clients'
 // reconnect backoff), and the application's record of who waits for which brokers since when —
 // app.status' `waitingFor`, one WARN when an outage begins and one INFO when it is over.
-import type {
-  Backend,
-  BackendHealth,
-  EngineLogger,
-  Recovery,
-  TransientFailure,
-  WaitingFor,
-} from '../api.js';
+import type { EngineLogger, WaitingFor } from '../api.js';
+import type { Backend, BackendHealth, Recovery, TransientFailure } from '../backend-spi.js';
 import { BackendUnavailableError } from '../errors.js';
 
 /**

@@ -9,13 +9,13 @@
 // streamsTaskAssignor, as before.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { EngineLogger } from '../api.js';
 import type {
   AssignorMember,
-  EngineLogger,
   MemberAssignment,
   PartitionAssignor,
   TopicPartition,
-} from '../api.js';
+} from '../backend-spi.js';
 import { readCheckpoint } from '../state/checkpoint.js';
 import {
   streamsTaskAssignor,

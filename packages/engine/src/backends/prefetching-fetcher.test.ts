@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FetchRequest, StoredRecord } from '../api.js';
+import type { FetchRequest, StoredRecord } from '../backend-spi.js';
 import { PrefetchingFetcher, type PartitionFetch } from './prefetching-fetcher.js';
 
 const rec = (offset: number): StoredRecord => ({

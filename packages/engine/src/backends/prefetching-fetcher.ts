@@ -4,7 +4,7 @@
 // records already there instead of waiting for a round trip (to the main thread from a worker, or
 // for a file read in-process). Buffered data is only handed out when the fetch asks for exactly
 // the offset it continues from, so a seek, a reset or a rebalance simply discards it.
-import type { FetchRequest, FetchResponse, StoredRecord } from '../api.js';
+import type { FetchRequest, FetchResponse, StoredRecord } from '../backend-spi.js';
 
 /** One partition's answer to a fetch, decoded. */
 export interface PartitionFetch {

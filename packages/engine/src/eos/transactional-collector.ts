@@ -3,7 +3,12 @@
 // are flushed, and a commit sends the consumed offsets into the same transaction before
 // committing it, so output, state and input progress become visible together or not at all.
 import type { ClientConfig } from '@streamwright/topology-model';
-import type { Backend, CompressionType, ProduceRecord, TransactionalProducer } from '../api.js';
+import type {
+  Backend,
+  CompressionType,
+  ProduceRecord,
+  TransactionalProducer,
+} from '../backend-spi.js';
 import { UnsupportedConfigError } from '../errors.js';
 import { PendingAcks, type AckCallback, type RecordCollector } from '../task/record-collector.js';
 

@@ -1,10 +1,5 @@
-import type {
-  MetricsSnapshot,
-  MetricValues,
-  TaskState,
-  TaskStatus,
-  TopicPartition,
-} from '../api.js';
+import type { MetricsSnapshot, MetricValues, TaskState, TaskStatus } from '../api.js';
+import type { TopicPartition } from '../backend-spi.js';
 import {
   BufferMetrics,
   CacheMetrics,

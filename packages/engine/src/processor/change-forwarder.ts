@@ -2,7 +2,7 @@
 // its Change(new, old) on. Without a record cache it forwards at once; with one (the store is
 // materialized with caching and `statestore.cache.max.bytes` > 0) it only tells the cache, which
 // forwards the latest change per key at the next commit or eviction (state/record-cache.ts).
-import type { Headers } from '../api.js';
+import type { Headers } from '../backend-spi.js';
 import type { NamedCache } from '../state/record-cache.js';
 import type { CacheWriter } from '../state/window-store.js';
 import {

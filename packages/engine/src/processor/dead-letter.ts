@@ -4,7 +4,7 @@
 // record being produced for production errors — with the failed record's timestamp, its headers
 // and six `__streams.errors.*` headers saying what went wrong and where the record came from. The
 // partition is left to the default partitioner (murmur2 on the key), as Kafka does.
-import type { Headers, ProduceRecord } from '../api.js';
+import type { Headers, ProduceRecord } from '../backend-spi.js';
 import { errorMessage } from '../errors.js';
 
 export const DLQ_HEADERS = {

@@ -1,7 +1,8 @@
 // The per-task processor context: it dispatches a record through the graph depth-first and
 // synchronously, applies the processing exception handler at the node that threw, and exposes
 // record metadata, stream time, state stores and the record collector to processors.
-import type { DecodedRecord, ProcessingError, ProduceRecord, StoredRecord } from '../api.js';
+import type { DecodedRecord, ProcessingError } from '../api.js';
+import type { ProduceRecord, StoredRecord } from '../backend-spi.js';
 import { errorMessage } from '../errors.js';
 import type { TaskMetrics } from '../metrics/metric-groups.js';
 import type { KeyValueStore } from '../state/key-value-store.js';

@@ -1,4 +1,4 @@
-import type { Headers } from '../api.js';
+import type { Headers } from '../backend-spi.js';
 
 /** A record on the synchronous record path: decoded key and value. */
 export interface EngineRecord {

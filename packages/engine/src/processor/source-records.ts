@@ -1,7 +1,7 @@
 // Turning a fetched record into an EngineRecord at a source node: deserialize with the source's
 // serdes, and on failure apply `default.deserialization.exception.handler`.
 import { Buffer } from 'node:buffer';
-import type { StoredRecord } from '../api.js';
+import type { StoredRecord } from '../backend-spi.js';
 import type { CompiledSource } from './compile.js';
 import type { ExceptionHandling, ProcessorContext } from './processor-context.js';
 import type { ProcessorNode } from './processor-node.js';

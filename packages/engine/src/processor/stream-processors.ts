@@ -2,7 +2,7 @@
 // KStreamFlatMap, KStreamFlatMapValues, KStreamPeek, ForeachProcessor, KStreamPrint,
 // KStreamBranch). Each forwards records with the input's timestamp and headers, as Kafka
 // Streams' record.withKey / withValue do.
-import type { ProduceRecord } from '../api.js';
+import type { ProduceRecord } from '../backend-spi.js';
 import type { Serde } from '../serdes/serde.js';
 import type { CompiledLogic } from './logic.js';
 import type { ProcessorContext } from './processor-context.js';

@@ -3,7 +3,7 @@
 // sent and there is no store, the old value as well, after the new one. With a store the old
 // value is the store's and the result is stored and forwarded as KTableMapValues does. Its value
 // getter (an unmaterialized transformValues read by a join) is in joins/table-getter.ts.
-import type { Headers } from '../api.js';
+import type { Headers } from '../backend-spi.js';
 import { processorBaseContext } from '../papi/user-processor.js';
 import type {
   ValueTransformerContext,

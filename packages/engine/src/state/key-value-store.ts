@@ -2,7 +2,7 @@
 // latest value of each dirty key is written to the changelog topic (collapsing repeated updates
 // between commits, as Kafka Streams' record cache does), before input offsets are committed.
 // Restoring replays the changelog into the map without logging.
-import type { ProduceRecord, StoredRecord } from '../api.js';
+import type { ProduceRecord, StoredRecord } from '../backend-spi.js';
 import type { SerdeName } from '@streamwright/topology-model';
 import { getSerde } from '../serdes/index.js';
 import type { Serde } from '../serdes/serde.js';

@@ -11,7 +11,7 @@ import { Buffer } from 'node:buffer';
 import { createRequire } from 'node:module';
 import type * as Lmdb from 'lmdb';
 import type { Database, RootDatabase } from 'lmdb';
-import type { ProduceRecord, StoredRecord } from '../api.js';
+import type { ProduceRecord, StoredRecord } from '../backend-spi.js';
 import { getSerde } from '../serdes/index.js';
 import type { Serde } from '../serdes/serde.js';
 import type {

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type * as Lmdb from 'lmdb';
 import type { RootDatabase } from 'lmdb';
-import type { ProduceRecord, StoredRecord } from '../api.js';
+import type { ProduceRecord, StoredRecord } from '../backend-spi.js';
 import { errorMessage } from '../errors.js';
 
 let lmdbModule: typeof Lmdb | null = null;

@@ -4,7 +4,7 @@
 // random puts, with real lmdb files.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ProduceRecord } from '../api.js';
+import type { ProduceRecord } from '../backend-spi.js';
 import { asRestored as stored, withTempDir } from '../test-helpers.js';
 import { LmdbSessionStore, LmdbWindowStore } from './lmdb-window-stores.js';
 import { SegmentedSessionStore, type SessionEntry } from './session-store.js';

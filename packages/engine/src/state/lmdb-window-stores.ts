@@ -9,7 +9,7 @@
 // the newest segments that fit that bound and leaves the others on disk, so a checkpointed
 // restart replays only the changelog's tail. Retention drops a segment's directory as it drops
 // the segment in memory.
-import type { ProduceRecord, StoredRecord } from '../api.js';
+import type { ProduceRecord, StoredRecord } from '../backend-spi.js';
 import { READ_CACHE_ENTRIES } from './lmdb-key-value-store.js';
 import { LmdbSegments } from './lmdb-segments.js';
 import { SegmentedSessionStore, type SessionStoreOptions } from './session-store.js';

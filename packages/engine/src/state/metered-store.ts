@@ -2,7 +2,7 @@
 // stream-state-metrics (<op>-latency-avg|max in ns, <op>-rate). Kafka records these at
 // `metrics.recording.level` DEBUG only, so the task wraps its stores only then and the default
 // record path pays nothing for them.
-import type { ProduceRecord, StoredRecord } from '../api.js';
+import type { ProduceRecord, StoredRecord } from '../backend-spi.js';
 import type { StoreMetrics, StoreOperation } from '../metrics/metric-groups.js';
 import type { KeyValueEntry, TaskKeyValueStore, ValueAndTimestamp } from './key-value-store.js';
 

@@ -1,6 +1,6 @@
 // The records of a stream–stream join's outer store (outer-join-store.ts): what the join sees of
 // a record waiting for its window to close, and the store's own bookkeeping of it.
-import type { Headers } from '../api.js';
+import type { Headers } from '../backend-spi.js';
 import type { KeyId } from './key-order.js';
 
 export type JoinSide = 'left' | 'right';

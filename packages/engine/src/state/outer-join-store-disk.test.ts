@@ -7,7 +7,7 @@
 // more held after a commit, every record emitted back from disk in order.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ProduceRecord } from '../api.js';
+import type { ProduceRecord } from '../backend-spi.js';
 import { asRestored as stored, withTempDir } from '../test-helpers.js';
 import { OuterJoinStore, type JoinSide, type PendingRecord } from './outer-join-store.js';
 import { StorePair } from './test-helpers.js';

@@ -6,7 +6,7 @@
 // changelog carries them as the changelog record's headers, the disk must keep them too), then
 // the changelog value (LeftOrRightValue).
 import { Buffer } from 'node:buffer';
-import type { Headers, StoredRecord } from '../api.js';
+import type { Headers, StoredRecord } from '../backend-spi.js';
 import { READ_CACHE_ENTRIES } from './lmdb-key-value-store.js';
 import { LmdbSegments } from './lmdb-segments.js';
 

@@ -15,7 +15,7 @@
 // emit some of them reads them back in store order, a chunk at a time, merged with those held;
 // a put or delete of a record in the region looks it up on disk.
 import type { SerdeName } from '@streamwright/topology-model';
-import type { Headers, ProduceRecord, StoredRecord } from '../api.js';
+import type { Headers, ProduceRecord, StoredRecord } from '../backend-spi.js';
 import { getSerde } from '../serdes/index.js';
 import type { Serde } from '../serdes/serde.js';
 import { keyOrderFor, type KeyId, type KeyOrder } from './key-order.js';

@@ -25,7 +25,7 @@
 // window's identity as one string (`<key>@<start>`) cost a string per put and string hashing in a
 // Map of ~100k entries, a fifth of a windowed count's CPU; a Map per start keyed by the record's
 // store key (a number for integer keys) holds only the few starts alive in the cache.
-import type { Headers } from '../api.js';
+import type { Headers } from '../backend-spi.js';
 import type { CacheMetrics } from '../metrics/metric-groups.js';
 import type { StoreKey } from './store-key.js';
 import type { CacheWriter } from './window-store.js';

@@ -14,7 +14,7 @@
 // holds in full (`complete` false; a removal held as a session of null value, hiding the one on
 // disk until the commit) is read from disk and merged (session-disk-reads.ts).
 import type { SerdeName } from '@streamwright/topology-model';
-import type { ProduceRecord, StoredRecord } from '../api.js';
+import type { ProduceRecord, StoredRecord } from '../backend-spi.js';
 import { getSerde } from '../serdes/index.js';
 import type { Serde } from '../serdes/serde.js';
 import { keyOrderFor, type KeyId, type KeyOrder } from './key-order.js';

@@ -6,7 +6,7 @@
 // prior value, each as an int32 length (−1: null) and the bytes; the record's timestamp and
 // headers are the changelog record's.
 import type { SerdeName } from '@streamwright/topology-model';
-import type { ProduceRecord, StoredRecord } from '../api.js';
+import type { ProduceRecord, StoredRecord } from '../backend-spi.js';
 import type { BufferMetrics } from '../metrics/metric-groups.js';
 import { Change, type EngineRecord } from '../processor/record.js';
 import { getSerde } from '../serdes/index.js';

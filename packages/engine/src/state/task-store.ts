@@ -1,7 +1,7 @@
 // What a task needs of any of its state stores, whatever the kind (key-value, window, session,
 // suppression buffer, a stream–stream join's outer store): the store produces its own changelog
 // records at commit, applies changelog records while restoring, and can be wiped and closed.
-import type { ProduceRecord, StoredRecord } from '../api.js';
+import type { ProduceRecord, StoredRecord } from '../backend-spi.js';
 
 export interface TaskStateStore {
   readonly name: string;

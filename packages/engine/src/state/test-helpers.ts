@@ -2,7 +2,7 @@
 // an in-memory store is the model, the store on lmdb files must answer as it does, and the two
 // commit and start again together.
 import { expect } from 'vitest';
-import type { ProduceRecord, StoredRecord } from '../api.js';
+import type { ProduceRecord, StoredRecord } from '../backend-spi.js';
 
 /** What the tests drive of a store with a changelog and, for the persistent one, lmdb files. */
 export interface ChangeloggedStore {

@@ -2,7 +2,7 @@
 // the store key (prefix byte 0, the timestamp as int64, the key's bytes, a sequence number as
 // int32) and BufferValue (the record context, prior and old value, the value's bytes, then the
 // buffer time as int64). Shared by the in-memory part and the entries read back from disk.
-import type { Headers } from '../api.js';
+import type { Headers } from '../backend-spi.js';
 import type { RecordMetadata } from '../processor/record.js';
 import { readLong, viewOf } from './task-store.js';
 

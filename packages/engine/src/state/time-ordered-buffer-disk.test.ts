@@ -7,7 +7,7 @@
 // commit, every record evicted back from disk in order.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ProduceRecord } from '../api.js';
+import type { ProduceRecord } from '../backend-spi.js';
 import { asRestored as stored, withTempDir } from '../test-helpers.js';
 import { StorePair } from './test-helpers.js';
 import { TimeOrderedKeyValueBuffer, type BufferedStreamRecord } from './time-ordered-buffer.js';

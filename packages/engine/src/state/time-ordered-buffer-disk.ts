@@ -6,7 +6,7 @@
 // at most `timeOrderedBufferCache.entries` committed entries, the newest ones (puts land among
 // them, evictions read the oldest from disk in key order), plus everything put since the commit.
 import { Buffer } from 'node:buffer';
-import type { StoredRecord } from '../api.js';
+import type { StoredRecord } from '../backend-spi.js';
 import { READ_CACHE_ENTRIES } from './lmdb-key-value-store.js';
 import { LmdbSegments } from './lmdb-segments.js';
 import { readLong, viewOf, writeLong } from './task-store.js';

@@ -2,7 +2,7 @@
 // carry no headers and TopologyTestDriver does not restore): a restored buffer gives back every
 // waiting record with its headers and record context, in store order, and its stream time.
 import { describe, expect, it } from 'vitest';
-import type { StoredRecord } from '../api.js';
+import type { StoredRecord } from '../backend-spi.js';
 import { TimeOrderedKeyValueBuffer } from './time-ordered-buffer.js';
 
 const options = {

@@ -21,7 +21,7 @@
 // commits never reaches the disk), then drops the oldest held entries down to the bound.
 import { Buffer } from 'node:buffer';
 import type { SerdeName } from '@streamwright/topology-model';
-import type { Headers, ProduceRecord, StoredRecord } from '../api.js';
+import type { Headers, ProduceRecord, StoredRecord } from '../backend-spi.js';
 import type { RecordMetadata } from '../processor/record.js';
 import { getSerde } from '../serdes/index.js';
 import type { Serde } from '../serdes/serde.js';

@@ -6,7 +6,7 @@
 // retention is refused (PUT_RETURN_CODE_NOT_PUT), and get(key, asOf) that far back answers only
 // with the latest version (which never expires), else null. Every put is changelogged with its
 // timestamp, uncollapsed (history must survive a restore), and a restore replays the puts.
-import type { ProduceRecord, StoredRecord } from '../api.js';
+import type { ProduceRecord, StoredRecord } from '../backend-spi.js';
 import { getSerde } from '../serdes/index.js';
 import type { Serde } from '../serdes/serde.js';
 import type {

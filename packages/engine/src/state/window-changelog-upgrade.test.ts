@@ -6,7 +6,7 @@
 // from the timestamp's bytes). Values of the current layout, even one equal to its timestamp,
 // restore as before.
 import { describe, expect, it } from 'vitest';
-import type { StoredRecord } from '../api.js';
+import type { StoredRecord } from '../backend-spi.js';
 import { EngineError } from '../errors.js';
 import { getSerde } from '../serdes/index.js';
 import { isPre839dValue, WindowChangelogFormat } from './window-changelog.js';

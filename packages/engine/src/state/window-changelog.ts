@@ -6,7 +6,7 @@
 // changelog on a broker in test/kafka/window-changelog-broker-oracle.test.ts). A persistent store
 // keeps its entries on disk in the same key layout with the value prefixed by its timestamp
 // (int64) in a timestamped store (ValueAndTimestampSerializer), as RocksDB holds them.
-import type { ProduceRecord } from '../api.js';
+import type { ProduceRecord } from '../backend-spi.js';
 import type { Serde } from '../serdes/serde.js';
 import type { ValueAndTimestamp } from './key-value-store.js';
 import { readLong, viewOf, writeLong } from './task-store.js';

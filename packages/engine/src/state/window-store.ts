@@ -21,7 +21,7 @@
 // only what fits its cache (evictTo) and what changed since the last commit, and a segment it no
 // longer holds in full (`complete` false) is read from disk and merged with what it holds
 // (window-disk-reads.ts). Results are the same either way; the oracle tests run on both.
-import type { ProduceRecord, StoredRecord } from '../api.js';
+import type { ProduceRecord, StoredRecord } from '../backend-spi.js';
 import { EngineError } from '../errors.js';
 import { getSerde } from '../serdes/index.js';
 import { keyOrderFor, type KeyId, type KeyOrder } from './key-order.js';

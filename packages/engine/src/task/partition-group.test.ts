@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredRecord } from '../api.js';
+import type { StoredRecord } from '../backend-spi.js';
 import { PartitionGroup } from './partition-group.js';
 
 const rec = (topic: string, offset: number, timestamp: number): StoredRecord => ({

@@ -10,7 +10,7 @@
 //   enforced-processing-total for every record processed that way (with the default 0 the
 //   deadline has always passed, so a task processing one partition while another is caught up and
 //   empty counts every record as enforced, as Kafka Streams does).
-import type { StoredRecord, TopicPartition } from '../api.js';
+import type { StoredRecord, TopicPartition } from '../backend-spi.js';
 import { RecordQueue, tpKey } from './record-queue.js';
 
 export class PartitionGroup {

@@ -2,7 +2,7 @@
 // the background while the thread goes on (one write in flight, in order), flush() waits for
 // everything, a failed write fails the next call, and output with a callback is written at once.
 import { describe, expect, it } from 'vitest';
-import type { Backend, ProduceRecord } from '../api.js';
+import type { Backend, ProduceRecord } from '../backend-spi.js';
 import { createEmbeddedBackend } from '../backends/embedded/index.js';
 import { bytes, text } from '../test-helpers.js';
 import { BackendUnavailableError } from '../errors.js';

@@ -1,5 +1,10 @@
 import type { ClientConfig } from '@streamwright/topology-model';
-import type { Backend, CompressionType, ProduceCallOptions, ProduceRecord } from '../api.js';
+import type {
+  Backend,
+  CompressionType,
+  ProduceCallOptions,
+  ProduceRecord,
+} from '../backend-spi.js';
 import { transientFailureOf } from '../app/waiting.js';
 
 /** Where sinks and changelogging stores send their output (Kafka Streams' RecordCollector). */

@@ -1,4 +1,4 @@
-import type { StoredRecord, TopicPartition } from '../api.js';
+import type { StoredRecord, TopicPartition } from '../backend-spi.js';
 import type { CompiledSource } from '../processor/compile.js';
 import type { ProcessorNode } from '../processor/processor-node.js';
 

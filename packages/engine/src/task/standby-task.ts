@@ -4,7 +4,13 @@
 // the changelog's tail (store-restore.ts reads the same checkpoint). It processes no input and
 // writes nothing. In-memory stores are not kept (they would not survive the hand-over: the active
 // rebuilds them from the changelog, as without a standby).
-import type { Backend, FetchRequest, FetchResponse, IsolationLevel, Recovery } from '../api.js';
+import type {
+  Backend,
+  FetchRequest,
+  FetchResponse,
+  IsolationLevel,
+  Recovery,
+} from '../backend-spi.js';
 import type { EngineConfig } from '../app/config.js';
 import { TASK_STATE_CODES, type TaskMetrics } from '../metrics/metric-groups.js';
 import type { MetricsRegistry } from '../metrics/metrics-registry.js';

@@ -1,7 +1,7 @@
 // A task's state stores restored from their changelog partitions before it processes (Kafka
 // Streams' ProcessorStateManager and StoreChangelogReader), and the checkpoint that lets the next
 // start replay only the changelogs' tails.
-import type { Backend, IsolationLevel, Recovery } from '../api.js';
+import type { Backend, IsolationLevel, Recovery } from '../backend-spi.js';
 import type { TaskMetrics } from '../metrics/metric-groups.js';
 import { checkpointKey, readCheckpoint, writeCheckpoint } from '../state/checkpoint.js';
 import type { TaskStateStore } from '../state/task-store.js';

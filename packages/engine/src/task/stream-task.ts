@@ -2,16 +2,15 @@
 // graph instance, its stores and its input queues. Everything here is synchronous except
 // restoring stores from their changelogs, which happens once, before the task runs.
 import { OPEN_GATE, type PauseGate } from '../debug/pause-gate.js';
+import type { ProcessingError, TaskState } from '../api.js';
 import type {
   Backend,
   IsolationLevel,
-  ProcessingError,
   ProduceRecord,
   Recovery,
   StoredRecord,
-  TaskState,
   TopicPartition,
-} from '../api.js';
+} from '../backend-spi.js';
 import type { EngineConfig } from '../app/config.js';
 import { errorMessage } from '../errors.js';
 import { StateMachine } from '../lifecycle/state-machine.js';

@@ -8,15 +8,8 @@ import { versionedStoreFacade } from '../state/versioned-facade.js';
 import { isVersionedStore } from '../state/versioned-store.js';
 import type { AppConfig, Plan, Topology } from '@streamwright/topology-model';
 import { compileExpression } from '@streamwright/topology-model';
-import type {
-  BuiltTopologyLike,
-  Headers,
-  MetricsSnapshot,
-  ProcessingError,
-  ProduceRecord,
-  RecordTap,
-  StoredRecord,
-} from '../api.js';
+import type { BuiltTopologyLike, MetricsSnapshot, ProcessingError, RecordTap } from '../api.js';
+import type { Headers, ProduceRecord, StoredRecord } from '../backend-spi.js';
 import { engineConfig } from '../app/config.js';
 import { windowedKeySerde } from '../windows/windowed-key.js';
 import { planOf } from '../app/plan-topology.js';

@@ -1,7 +1,7 @@
 // What a stream thread's poll sends to its backend: one multi-partition fetch, sized in polls, whose
 // answer the thread's PrefetchingFetcher buffers (see backends/prefetching-fetcher.ts).
 import { isMainThread } from 'node:worker_threads';
-import type { Backend, FetchRequest } from '../api.js';
+import type { Backend, FetchRequest } from '../backend-spi.js';
 import type { PartitionFetch } from '../backends/prefetching-fetcher.js';
 import type { EngineConfig } from '../app/config.js';
 import { tpKey } from '../task/record-queue.js';

@@ -4,7 +4,7 @@
 // setImmediate so the runtime's HTTP server stays responsive) and inside a worker thread, where its
 // backend is the main thread's, reached through a MessagePort (thread/worker/).
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { GroupMember, ProduceRecord, TopicPartition } from '../api.js';
+import type { GroupMember, ProduceRecord, TopicPartition } from '../backend-spi.js';
 import { PrefetchingFetcher } from '../backends/prefetching-fetcher.js';
 import { transactionalId } from '../eos/transactional-id.js';
 import { TransactionalRecordCollector } from '../eos/transactional-collector.js';

@@ -1,4 +1,4 @@
-import type { PartitionAssignor, TopicPartition } from '../api.js';
+import type { PartitionAssignor, TopicPartition } from '../backend-spi.js';
 
 export interface AssignableSubtopology {
   id: number;

@@ -1,7 +1,7 @@
 // A stream thread's tasks (Kafka Streams' TaskManager): creating them for an assignment (from the
 // committed offsets, restoring their state), committing and closing them on revocation, closing
 // them dirty when the producer is fenced, and the record queues the thread's polls fill.
-import type { TopicPartition } from '../api.js';
+import type { TopicPartition } from '../backend-spi.js';
 import { errorMessage } from '../errors.js';
 import { transientFailureOf } from '../app/waiting.js';
 import type { ThreadMetrics } from '../metrics/metric-groups.js';
@@ -11,7 +11,7 @@ import type { RecordCollector } from '../task/record-collector.js';
 import { tpKey, type RecordQueue } from '../task/record-queue.js';
 import { StreamTask, taskIdOf } from '../task/stream-task.js';
 import { StandbyTask } from '../task/standby-task.js';
-import type { FetchResponse } from '../api.js';
+import type { FetchResponse } from '../backend-spi.js';
 import type { StreamThreadContext } from './thread-context.js';
 
 export interface TaskManagerOptions {

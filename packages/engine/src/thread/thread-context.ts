@@ -1,13 +1,8 @@
 // What a stream thread is given (StreamThreadContext) and what the application needs of one
 // (StreamThreadHandle), whether it runs on the main thread (stream-thread.ts) or in a worker
 // (worker/worker-stream-thread.ts).
-import type {
-  Backend,
-  EngineLogger,
-  PartitionAssignor,
-  ProcessingError,
-  Recovery,
-} from '../api.js';
+import type { EngineLogger, ProcessingError } from '../api.js';
+import type { Backend, PartitionAssignor, Recovery } from '../backend-spi.js';
 import type { Waiter } from '../app/waiting.js';
 import type { EngineConfig } from '../app/config.js';
 import type { StateMachine } from '../lifecycle/state-machine.js';

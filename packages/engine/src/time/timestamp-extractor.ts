@@ -8,7 +8,7 @@
 // - WallclockTimestampExtractor: the wall-clock time when the record is queued (never invalid).
 import type { AppConfig, TimestampExtractorSpec } from '@streamwright/topology-model';
 import { compileExpression } from '@streamwright/topology-model/expressions';
-import type { StoredRecord } from '../api.js';
+import type { StoredRecord } from '../backend-spi.js';
 import { UnsupportedConfigError } from '../errors.js';
 import type { Serde } from '../serdes/serde.js';
 

@@ -2,7 +2,7 @@
 // #maybeForwardFinalResult): at most once per `emit.interval.ms.kstreams.windowed.aggregation`
 // (1 s of wall-clock time by default; 0 in the test driver, as in TopologyTestDriver), and only when the close time has moved, the windows that closed since
 // the last emission are read from the store and forwarded as final results.
-import type { Headers } from '../api.js';
+import type { Headers } from '../backend-spi.js';
 import type { ProcessorContext } from '../processor/processor-context.js';
 import { Change } from '../processor/record.js';
 import type { SegmentedSessionStore } from '../state/session-store.js';

@@ -7,7 +7,7 @@
 // store is read backwards (its RocksDB and in-memory stores both allow it), which fixes the order
 // of the forwarded updates: latest window first, then the new windows.
 import type { WindowSpec } from '@streamwright/topology-model';
-import type { Headers } from '../api.js';
+import type { Headers } from '../backend-spi.js';
 import type { ProcessorContext } from '../processor/processor-context.js';
 import type { Processor } from '../processor/processor-node.js';
 import { changeForwarder, logThroughRecordCache } from '../processor/change-forwarder.js';

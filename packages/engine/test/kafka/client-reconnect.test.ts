@@ -6,7 +6,7 @@
 // (With kafkajs a ~21 s outage ended the application with KafkaJSNumberOfRetriesExceeded.)
 import { startBroker } from '@streamwright/kafka-broker';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import type { BackendHealth } from '../../src/api.js';
+import type { BackendHealth } from '../../src/backend-spi.js';
 import { createKafkaBackend } from '../../src/backends/kafka/index.js';
 import { waitFor } from '../fixtures/wait.js';
 

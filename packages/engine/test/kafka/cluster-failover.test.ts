@@ -4,7 +4,7 @@
 // its ports and data and rejoins the in-sync replicas.
 import { startCluster, type RunningCluster } from '@streamwright/kafka-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Backend } from '../../src/api.js';
+import type { Backend } from '../../src/backend-spi.js';
 import { createKafkaBackend } from '../../src/backends/kafka/index.js';
 import { getSerde } from '../../src/serdes/index.js';
 import { encode } from '../fixtures/records.js';

@@ -11,7 +11,12 @@ import { join } from 'node:path';
 import { javaConsume, javaProduce, type InteropRecord } from '@streamwright/java-peer';
 import { headerEntries, headersOf, readBatchHeader } from '@streamwright/log/reader';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Backend, CompressionType, ProduceRecord, StoredRecord } from '../../src/api.js';
+import type {
+  Backend,
+  CompressionType,
+  ProduceRecord,
+  StoredRecord,
+} from '../../src/backend-spi.js';
 import { createEmbeddedBackend } from '../../src/backends/embedded/index.js';
 import { withTempDir } from '../../src/test-helpers.js';
 import { kafkaBackend } from './kafka-fixtures.js';

@@ -2,7 +2,7 @@
 // seed's KStream vs KTable documents under a per-test application id (seed-topology.ts), and
 // reading a topic back.
 import { inject } from 'vitest';
-import type { Backend } from '../../src/api.js';
+import type { Backend } from '../../src/backend-spi.js';
 import { createKafkaBackend, type KafkaBackendOptions } from '../../src/backends/kafka/index.js';
 import { readAll } from '../fixtures/records.js';
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { headerEntries, headersOf, readBatchHeader } from '@streamwright/log/reader';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Backend, CompressionType, StoredRecord } from '../../src/api.js';
+import type { Backend, CompressionType, StoredRecord } from '../../src/backend-spi.js';
 import { kafkaBackend } from './kafka-fixtures.js';
 
 const CODECS: CompressionType[] = ['none', 'gzip', 'snappy', 'lz4', 'zstd'];

@@ -17,7 +17,8 @@
 // final count must equal the number of records produced for it (0 missing, 0 duplicates).
 import { startBroker, type RunningBroker } from '@streamwright/kafka-broker';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import type { AppState, Backend, EngineLogger } from '../../src/api.js';
+import type { AppState, EngineLogger } from '../../src/api.js';
+import type { Backend } from '../../src/backend-spi.js';
 import { createStreamsApp } from '../../src/app/streams-app.js';
 import { createKafkaBackend } from '../../src/backends/kafka/index.js';
 import { encode, readAll } from '../fixtures/records.js';

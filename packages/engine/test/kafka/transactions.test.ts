@@ -7,7 +7,7 @@
 // epoch with every EndTxn v5).
 import { startBroker, type RunningBroker } from '@streamwright/kafka-broker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Backend, FetchRequest, TransactionalProducer } from '../../src/api.js';
+import type { Backend, FetchRequest, TransactionalProducer } from '../../src/backend-spi.js';
 import { createStreamsApp } from '../../src/app/streams-app.js';
 import { KafkaCluster } from '../../src/backends/kafka/client/cluster.js';
 import { ProducerSession } from '../../src/backends/kafka/kafka-producer-session.js';

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { IsolationLevel } from '../../src/api.js';
+import type { IsolationLevel } from '../../src/backend-spi.js';
 import { createEmbeddedBackend, type EmbeddedBackend } from '../../src/backends/embedded/index.js';
 import { getSerde } from '../../src/serdes/index.js';
 import { readCheckpoint, taskDirOf } from '../../src/state/checkpoint.js';

@@ -3,7 +3,7 @@
 // in and out (murmur2), so output partition p holds the running counts of input partition p, in
 // input order: the exact sequence exactly-once must produce.
 import type { Topology } from '@streamwright/topology-model';
-import type { Backend } from '../../src/api.js';
+import type { Backend } from '../../src/backend-spi.js';
 import { getSerde } from '../../src/serdes/index.js';
 import { topology } from '../fixtures/topologies.js';
 

@@ -10,7 +10,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Log, ReadBatch } from '@streamwright/log';
 import { isLogError, LogErrorCode } from '@streamwright/log/reader';
-import type { FetchRequest, FetchResponse } from '../../api.js';
+import type { FetchRequest, FetchResponse } from '../../backend-spi.js';
 import { decodeBatches, isControlBatch, lastOffsetOfBatch } from '../shared/batch-records.js';
 import { FetchLeftovers, fromLeftovers } from '../shared/fetch-leftovers.js';
 

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { headerEntries, headersOf, readBatchHeader } from '@streamwright/log/reader';
 import { describe, expect, it } from 'vitest';
-import type { CompressionType, ProduceRecord, StoredRecord } from '../../api.js';
+import type { CompressionType, ProduceRecord, StoredRecord } from '../../backend-spi.js';
 import { packFetch, packProduce, unpackFetch, unpackProduce } from '../../thread/worker/wire.js';
 import { createEmbeddedBackend } from './embedded-backend.js';
 import { bytes, withTempDir } from '../../test-helpers.js';

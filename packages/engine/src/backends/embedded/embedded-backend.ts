@@ -29,7 +29,7 @@ import type {
   Recovery,
   EncodedBatchAppender,
   ReadPlanOptions,
-} from '../../api.js';
+} from '../../backend-spi.js';
 import { OffsetOutOfRangeError, UnknownTopicError } from '../../errors.js';
 import { checkProducedRecord } from '../shared/record-check.js';
 import { recoveryOf } from './log-recoveries.js';

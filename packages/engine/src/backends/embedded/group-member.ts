@@ -2,7 +2,7 @@
 // groups already follow Kafka's eager protocol (revocations awaited before reassignment), so this
 // is a change of shape only.
 import type { Log } from '@streamwright/log';
-import type { GroupMember, JoinGroupOptions, TopicPartition } from '../../api.js';
+import type { GroupMember, JoinGroupOptions, TopicPartition } from '../../backend-spi.js';
 
 export async function joinGroup(
   log: Log,

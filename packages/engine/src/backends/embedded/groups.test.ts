@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TopicPartition } from '../../api.js';
+import type { TopicPartition } from '../../backend-spi.js';
 import { createEmbeddedBackend } from './embedded-backend.js';
 
 const names = (tps: TopicPartition[]) => tps.map((tp) => `${tp.topic}-${tp.partition}`).sort();

@@ -3,7 +3,7 @@
 // recoveries: logged at WARN once, and listed in every application's status (app.status'
 // `recoveries`) for as long as the backend is open.
 import type { RecoveryEvent } from '@streamwright/log';
-import type { Recovery } from '../../api.js';
+import type { Recovery } from '../../backend-spi.js';
 
 export function recoveryOf(event: RecoveryEvent, at: number): Recovery {
   const where = event.topic !== undefined ? `${event.topic}-${event.partition ?? 0}` : event.file;

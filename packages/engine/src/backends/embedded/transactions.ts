@@ -10,7 +10,7 @@ import type {
   EncodingTransactionalProducer,
   ProduceCallOptions,
   ProduceRecord,
-} from '../../api.js';
+} from '../../backend-spi.js';
 import { ProducerFencedError } from '../../errors.js';
 import { engineErrorOf } from './log-errors.js';
 

@@ -26,7 +26,7 @@ import type {
   TransactionalProducerOptions,
   TransientFailure,
   WorkerClientsInit,
-} from '../../api.js';
+} from '../../backend-spi.js';
 import { BackendClosedError, EngineError, UnknownTopicError } from '../../errors.js';
 import { rangeAssignor, roundRobinAssignor } from '../shared/assignors.js';
 import { KafkaCluster } from './client/cluster.js';

@@ -7,7 +7,12 @@
 // position never sticks on a transaction marker. A leader that moved is looked up again; a broker
 // that cannot be reached is waited for (the reconnect backoff), for as long as it takes.
 import { headerEntries } from '@streamwright/log/reader';
-import type { FetchRequest, FetchResponse, IsolationLevel, StoredRecord } from '../../api.js';
+import type {
+  FetchRequest,
+  FetchResponse,
+  IsolationLevel,
+  StoredRecord,
+} from '../../backend-spi.js';
 import { NO_HEADERS } from '../shared/batch-records.js';
 import { FetchLeftovers, fromLeftovers } from '../shared/fetch-leftovers.js';
 import { UnknownTopicError } from '../../errors.js';

@@ -14,7 +14,7 @@ import type {
   PartitionAssignor,
   RebalanceListener,
   TopicPartition,
-} from '../../api.js';
+} from '../../backend-spi.js';
 import { sleep } from './client/backoff.js';
 import type { KafkaCluster } from './client/cluster.js';
 import type { BrokerConnection } from './client/connection.js';

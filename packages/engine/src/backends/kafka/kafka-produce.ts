@@ -15,7 +15,7 @@
 // attribute, names its transactional id in the Produce request and adds new partitions to its
 // transaction before they are written (`beforeSend`).
 import { BatchEncoder, type ProducerTopicMetadata } from '@streamwright/log/encoder';
-import type { ProduceCallOptions, ProduceRecord } from '../../api.js';
+import type { ProduceCallOptions, ProduceRecord } from '../../backend-spi.js';
 import { UnknownTopicError } from '../../errors.js';
 import type { KafkaCluster } from './client/cluster.js';
 import { errorType, isRetriable, KafkaConnectionError } from './client/errors.js';

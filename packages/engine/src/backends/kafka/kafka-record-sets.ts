@@ -7,7 +7,7 @@
 // offset on until that producer's ABORT marker, and its transactional batches in between are
 // skipped.
 import { readBatchHeader, type BatchHeader } from '@streamwright/log/reader';
-import type { StoredRecord } from '../../api.js';
+import type { StoredRecord } from '../../backend-spi.js';
 import { decodeBatchInto, isControlBatch, lastOffsetOfBatch } from '../shared/batch-records.js';
 
 /** A v2 batch's header: what must be there before a batch's size and offsets can be read. */

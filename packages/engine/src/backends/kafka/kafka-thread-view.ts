@@ -6,7 +6,7 @@
 // member with connections of its own already, and commits go out with the owning member's
 // generation). The clients connect on first use; the backend closes the views still open.
 // (The clients depend on nothing of the main thread: a worker could own them — issue 20.)
-import type { Backend } from '../../api.js';
+import type { Backend } from '../../backend-spi.js';
 import type { KafkaCluster } from './client/cluster.js';
 import { KafkaFetcher, type OffsetRange } from './kafka-fetch.js';
 import { idempotentProducer } from './kafka-produce.js';

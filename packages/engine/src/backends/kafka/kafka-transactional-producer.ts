@@ -17,7 +17,11 @@
 // changelogs, input from the committed offsets), makes a new producer (a new InitProducerId) and
 // carries on: Kafka Streams' TaskMigratedException. Coordinator moves, loading coordinators and
 // CONCURRENT_TRANSACTIONS are retried (kafka-producer-session.ts).
-import type { ProduceCallOptions, ProduceRecord, TransactionalProducer } from '../../api.js';
+import type {
+  ProduceCallOptions,
+  ProduceRecord,
+  TransactionalProducer,
+} from '../../backend-spi.js';
 import { EngineError, ProducerFencedError } from '../../errors.js';
 import type { KafkaCluster } from './client/cluster.js';
 import {

@@ -7,7 +7,7 @@
 // where a call has a deadline (admin calls: default.api.timeout.ms). Errors are recognised by
 // name (the client's, and kafkajs' under its retry wrappers) and by Kafka's error types, in Java's
 // and kafkajs' spellings.
-import type { TransientFailure } from '../../api.js';
+import type { TransientFailure } from '../../backend-spi.js';
 
 /** The client's (client/errors.ts) and kafkajs' errors that mean "not reachable now". */
 const TRANSIENT_NAMES = new Set([

@@ -20,7 +20,7 @@ import type {
   TransactionalProducer,
   TransactionalProducerOptions,
   WorkerClientsInit,
-} from '../../api.js';
+} from '../../backend-spi.js';
 import { UnknownTopicError } from '../../errors.js';
 import { KafkaCluster } from './client/cluster.js';
 import { HealthTracker } from './client/health.js';

@@ -5,7 +5,7 @@ import {
   rangeAssignor as logRange,
   roundRobinAssignor as logRoundRobin,
 } from '@streamwright/log/assignors';
-import type { PartitionAssignor } from '../../api.js';
+import type { PartitionAssignor } from '../../backend-spi.js';
 
 export const rangeAssignor: PartitionAssignor = logRange;
 export const roundRobinAssignor: PartitionAssignor = logRoundRobin;

@@ -3,7 +3,7 @@
 import { decodeRecords, encodeBatch, readBatchHeader } from '@streamwright/log';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { StoredRecord } from '../../api.js';
+import type { StoredRecord } from '../../backend-spi.js';
 import { decodeBatchInto, NO_HEADERS } from './batch-records.js';
 
 const bytes = fc.option(fc.uint8Array({ maxLength: 300 }), { nil: null });

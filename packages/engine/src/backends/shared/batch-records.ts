@@ -5,7 +5,7 @@
 // decoder. The batches were CRC-checked by the log when it read them.
 import { decodeRecords, headersOf, type BatchHeader, type Header } from '@streamwright/log/reader';
 import { Buffer } from 'node:buffer';
-import type { Headers, StoredRecord } from '../../api.js';
+import type { Headers, StoredRecord } from '../../backend-spi.js';
 
 const HEADER_SIZE = 61;
 const ATTR_COMPRESSION = 0x07;

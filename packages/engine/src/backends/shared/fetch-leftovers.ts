@@ -2,7 +2,7 @@
 // keeps the rest of a fetch response, so a batch is never decoded twice. Used by the in-process
 // batch fetch (batch-fetch.ts), by worker threads reading segment files themselves, and by the
 // Kafka backend's fetches (kafka/kafka-fetch.ts).
-import type { FetchRequest, FetchResponse, StoredRecord } from '../../api.js';
+import type { FetchRequest, FetchResponse, StoredRecord } from '../../backend-spi.js';
 
 const key = (topic: string, partition: number): string => `${topic}\u0000${partition}`;
 

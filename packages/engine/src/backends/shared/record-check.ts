@@ -6,7 +6,7 @@
 // their batch encoder caches).
 import { Buffer } from 'node:buffer';
 import type { ProducerTopicMetadata } from '@streamwright/log/encoder';
-import type { ProduceRecord } from '../../api.js';
+import type { ProduceRecord } from '../../backend-spi.js';
 import { UnknownTopicError } from '../../errors.js';
 
 /** A record the log refuses (Kafka's InvalidRecordException / RecordTooLargeException). */

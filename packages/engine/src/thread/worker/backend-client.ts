@@ -26,7 +26,7 @@ import type {
   FetchManyOptions,
   TransientFailure,
   WorkerClientsInit,
-} from '../../api.js';
+} from '../../backend-spi.js';
 import { openWorkerClients, type WorkerClients } from '../../backends/kafka/worker-clients.js';
 import { kafkaTransientFailure } from '../../backends/kafka/kafka-transient.js';
 import { UnknownTopicError } from '../../errors.js';

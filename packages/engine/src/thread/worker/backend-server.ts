@@ -12,7 +12,7 @@ import type {
   TopicPartition,
   TransactionalProducer,
   TransientFailure,
-} from '../../api.js';
+} from '../../backend-spi.js';
 import {
   BackendUnavailableError,
   EngineError,

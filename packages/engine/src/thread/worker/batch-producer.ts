@@ -7,7 +7,7 @@ import {
   recordMetadataOf,
   type ProducerTopicMetadata,
 } from '@streamwright/log/encoder';
-import type { CompressionType, ProduceCallOptions, ProduceRecord } from '../../api.js';
+import type { CompressionType, ProduceCallOptions, ProduceRecord } from '../../backend-spi.js';
 import { checkProducedRecord } from '../../backends/shared/record-check.js';
 import type { PortCalls } from './port-calls.js';
 import type { BackendResults } from './protocol.js';

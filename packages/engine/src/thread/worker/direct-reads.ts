@@ -6,7 +6,7 @@
 // last one (the log grew, a segment rolled, or retention or the cleaner replaced a file), so on a
 // backlog the main thread is asked once per partition and segment, not once per poll.
 import { PartitionFileReader, type ReadPlan } from '@streamwright/log/reader';
-import type { FetchRequest, FetchResponse, IsolationLevel } from '../../api.js';
+import type { FetchRequest, FetchResponse, IsolationLevel } from '../../backend-spi.js';
 import { decodeBatches } from '../../backends/shared/batch-records.js';
 import { FetchLeftovers } from '../../backends/shared/fetch-leftovers.js';
 

@@ -11,7 +11,7 @@ import type {
   NewTopicSpec,
   TopicDescription,
   TopicPartition,
-} from '../../api.js';
+} from '../../backend-spi.js';
 import type { StateGroupKind, TaskInfo } from '../../metrics/metrics-registry.js';
 import type { ReadPlan } from '@streamwright/log/reader';
 import type { PackedFetch, PackedProduce } from './wire.js';

@@ -9,7 +9,7 @@ import type {
   StoredRecord,
   TopicPartition,
   FetchManyOptions,
-} from '../../api.js';
+} from '../../backend-spi.js';
 import { fromLeftovers } from '../../backends/shared/fetch-leftovers.js';
 import { OffsetOutOfRangeError } from '../../errors.js';
 import { DirectReads } from './direct-reads.js';

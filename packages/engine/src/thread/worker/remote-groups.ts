@@ -7,7 +7,7 @@ import type {
   JoinGroupOptions,
   RebalanceListener,
   TopicPartition,
-} from '../../api.js';
+} from '../../backend-spi.js';
 import type { GroupMessage, PortCalls } from './port-calls.js';
 import type { BackendCall, BackendResults } from './protocol.js';
 

@@ -1,7 +1,7 @@
 // exactly_once_v2's producer for a worker: it lives on the main thread and every call (begin,
 // send, sendOffsetsToTransaction, commit, abort) goes through the port, in order. A send is
 // encoded here as the producer's transactional batches (batch-producer.ts).
-import type { TransactionalProducer, TransactionalProducerOptions } from '../../api.js';
+import type { TransactionalProducer, TransactionalProducerOptions } from '../../backend-spi.js';
 import type { BatchProducer } from './batch-producer.js';
 import type { PortCalls } from './port-calls.js';
 import type { BackendCall, BackendResults } from './protocol.js';

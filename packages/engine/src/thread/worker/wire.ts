@@ -10,7 +10,7 @@
 //   headers: u16 count | (u16 name length | name (UTF-8) | u32 value length (2^32-1 = null) | value)*
 //            in order, repeated names kept: a record's exact Kafka headers
 import { headerEntries, headersOf, type Header } from '@streamwright/log/reader';
-import type { FetchResponse, Headers, ProduceRecord, StoredRecord } from '../../api.js';
+import type { FetchResponse, Headers, ProduceRecord, StoredRecord } from '../../backend-spi.js';
 
 /** A header value length that stands for null. */
 const NULL_VALUE = 0xffffffff;

@@ -1,13 +1,8 @@
 // What the main thread gives a worker at start, and what the worker reports back.
 import type { MessagePort } from 'node:worker_threads';
 import type { Plan } from '@streamwright/topology-model';
-import type {
-  Backend,
-  ProcessingError,
-  Recovery,
-  TransientFailure,
-  WorkerClientsInit,
-} from '../../api.js';
+import type { ProcessingError } from '../../api.js';
+import type { Backend, Recovery, TransientFailure, WorkerClientsInit } from '../../backend-spi.js';
 import type { EngineConfig } from '../../app/config.js';
 import type { StoreQuery, StoreQueryAnswer } from '../../app/store-query.js';
 import type { ThreadState } from '../../lifecycle/states.js';

@@ -6,13 +6,8 @@ import { pathToFileURL } from 'node:url';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import type { Plan } from '@streamwright/topology-model';
-import type {
-  Backend,
-  EngineLogger,
-  PartitionAssignor,
-  ProcessingError,
-  Recovery,
-} from '../../api.js';
+import type { EngineLogger, ProcessingError } from '../../api.js';
+import type { Backend, PartitionAssignor, Recovery } from '../../backend-spi.js';
 import { transientFailureOf, type WaitRegistry } from '../../app/waiting.js';
 import type { EngineConfig } from '../../app/config.js';
 import type { StoreQuery, StoreQueryAnswer } from '../../app/store-query.js';

@@ -11,7 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Backend } from '../../../src/api.js';
+import type { Backend } from '../../../src/backend-spi.js';
 import { createKafkaBackend } from '../../../src/backends/kafka/index.js';
 import { getSerde } from '../../../src/serdes/index.js';
 import { KILL_PARTITIONS, wordOf } from './kill-topology.js';

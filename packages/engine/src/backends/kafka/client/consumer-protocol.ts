@@ -5,7 +5,7 @@
 // uses (eager: no owned partitions, no rack) — and versions up to the generated codecs' highest
 // are read, so members of other clients' versions are understood.
 import { messages } from '@streamwright/kafka-protocol';
-import type { TopicPartition } from '../../../api.js';
+import type { TopicPartition } from '../../../backend-spi.js';
 
 const WRITTEN_VERSION = 0;
 
