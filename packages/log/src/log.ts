@@ -221,14 +221,18 @@ export class Log {
     this.groups.topicsChanged([name]);
   }
 
-  /** Sets and removes config overrides (Kafka's incrementalAlterConfigs SET / DELETE). */
+  /**
+   * Sets and removes config overrides (Kafka's incrementalAlterConfigs SET / DELETE); with
+   * `validateOnly` only checks them.
+   */
   async alterTopicConfig(
     name: string,
     set: Record<string, string | number>,
     remove: string[] = [],
+    opts: { validateOnly?: boolean } = {},
   ): Promise<void> {
     this.ensureOpen();
-    this.topics.alterConfig(name, set, remove);
+    this.topics.alterConfig(name, set, remove, opts.validateOnly === true);
   }
 
   /** Every topic, sorted; the log's own `__` topics only with `includeSystem`. */

@@ -211,12 +211,22 @@ export class Topics {
     this.registry.save();
   }
 
-  /** Sets and removes config overrides (Kafka's incrementalAlterConfigs SET / DELETE). */
-  alterConfig(name: string, set: Record<string, string | number>, remove: string[]): void {
+  /**
+   * Sets and removes config overrides (Kafka's incrementalAlterConfigs SET / DELETE); with
+   * `validateOnly` checks them (names, values) and changes nothing.
+   */
+  alterConfig(
+    name: string,
+    set: Record<string, string | number>,
+    remove: string[],
+    validateOnly = false,
+  ): void {
     const state = this.get(name);
     const next = { ...state.record.config, ...normaliseOverrides(set) };
     for (const k of remove) delete next[k];
-    state.config = parseTopicConfig(next, this.defaults);
+    const config = parseTopicConfig(next, this.defaults);
+    if (validateOnly) return;
+    state.config = config;
     state.record.config = next;
     this.registry.save();
   }

@@ -461,6 +461,23 @@ export class GroupCoordinator {
     };
   }
 
+  /**
+   * Each member's subscription metadata under the group's chosen protocol (OffsetDelete reads
+   * the subscribed topics from it); null while no protocol is chosen, undefined for no group.
+   */
+  memberMetadata(groupId: string): Uint8Array[] | null | undefined {
+    const g = this.groups.get(groupId);
+    if (!g) return undefined;
+    if (g.protocolName === null) return null;
+    const out: Uint8Array[] = [];
+    for (const m of g.members.values()) {
+      const p = m.protocols.find((x) => x.name === g.protocolName);
+      if (!p) return null;
+      out.push(p.metadata);
+    }
+    return out;
+  }
+
   /** A group without members is forgotten (DeleteGroups); one with members is NON_EMPTY_GROUP. */
   delete(groupId: string): number {
     const g = this.groups.get(groupId);

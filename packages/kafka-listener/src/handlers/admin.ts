@@ -11,6 +11,8 @@ import type {
   DeleteTopicsResponseInput,
   DescribeConfigsRequest,
   DescribeConfigsResponseInput,
+  IncrementalAlterConfigsRequest,
+  IncrementalAlterConfigsResponseInput,
 } from '@streamwright/kafka-protocol';
 import type { ListenerContext } from '../context.js';
 import { Errors, errorOf, NONE } from '../errors.js';
@@ -236,4 +238,132 @@ export function handleDescribeConfigs(
     };
   });
   return { throttleTimeMs: 0, results };
+}
+
+// IncrementalAlterConfigs' operations (Kafka's AlterConfigOp.OpType).
+const OP_SET = 0;
+const OP_DELETE = 1;
+const OP_APPEND = 2;
+const OP_SUBTRACT = 3;
+/** The list-typed topic configs (APPEND / SUBTRACT apply to these only, as in Kafka). */
+const LIST_CONFIGS = new Set([
+  'cleanup.policy',
+  'leader.replication.throttled.replicas',
+  'follower.replication.throttled.replicas',
+]);
+
+class RequestError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * IncrementalAlterConfigs for topics: SET / DELETE overrides, APPEND / SUBTRACT on list configs,
+ * applied (or with validateOnly only checked) by the log, all of a resource's changes or none.
+ * Broker configs are the runtime's options here and cannot be altered over the protocol.
+ */
+export async function handleIncrementalAlterConfigs(
+  ctx: ListenerContext,
+  req: IncrementalAlterConfigsRequest,
+): Promise<IncrementalAlterConfigsResponseInput> {
+  const responses = [];
+  for (const r of req.resources) {
+    const base = { resourceType: r.resourceType, resourceName: r.resourceName };
+    try {
+      if (r.resourceType === BROKER_RESOURCE)
+        throw new RequestError(
+          Errors.INVALID_REQUEST,
+          'broker configs are fixed on this listener (they are the runtime options of streamwright serve)',
+        );
+      if (r.resourceType !== TOPIC_RESOURCE)
+        throw new RequestError(
+          Errors.INVALID_REQUEST,
+          `resource type ${r.resourceType} is not served (topics are)`,
+        );
+      const d = isServedTopic(r.resourceName) ? ctx.log.describeTopic(r.resourceName) : null;
+      if (!d)
+        throw new RequestError(
+          Errors.UNKNOWN_TOPIC_OR_PARTITION,
+          `Topic ${r.resourceName} does not exist.`,
+        );
+      const { set, remove } = topicChanges(r.configs, d.config);
+      await ctx.log.alterTopicConfig(r.resourceName, set, remove, {
+        validateOnly: req.validateOnly,
+      });
+      if (!req.validateOnly)
+        ctx.logger.info(
+          { topic: r.resourceName, set, remove },
+          'kafka listener: topic config altered',
+        );
+      responses.push({ ...base, errorCode: NONE, errorMessage: null });
+    } catch (err) {
+      const e = err instanceof RequestError ? err : errorOf(err);
+      responses.push({ ...base, errorCode: e.code, errorMessage: e.message });
+    }
+  }
+  return { throttleTimeMs: 0, responses };
+}
+
+/** A resource's operations as the overrides to set and the keys to remove. */
+function topicChanges(
+  configs: IncrementalAlterConfigsRequest['resources'][number]['configs'],
+  current: Record<string, string>,
+): { set: Record<string, string>; remove: string[] } {
+  const seen = new Set<string>();
+  const set: Record<string, string> = {};
+  const remove: string[] = [];
+  for (const c of configs) {
+    if (seen.has(c.name))
+      throw new RequestError(
+        Errors.INVALID_REQUEST,
+        `Error due to duplicate config keys: ${c.name}`,
+      );
+    seen.add(c.name);
+    const isList = LIST_CONFIGS.has(c.name);
+    const listOf = (v: string | undefined) =>
+      (v ?? '')
+        .split(',')
+        .map((x) => x.trim())
+        .filter((x) => x !== '');
+    switch (c.configOperation) {
+      case OP_SET:
+        if (c.value === null)
+          throw new RequestError(
+            Errors.INVALID_REQUEST,
+            `Null value not supported for : ${c.name}`,
+          );
+        set[c.name] = c.value;
+        break;
+      case OP_DELETE:
+        remove.push(c.name);
+        break;
+      case OP_APPEND:
+      case OP_SUBTRACT: {
+        const what = c.configOperation === OP_APPEND ? 'append' : 'subtract';
+        if (!isList)
+          throw new RequestError(
+            Errors.INVALID_CONFIG,
+            `Config value ${what} is not allowed for config key: ${c.name}`,
+          );
+        const now = listOf(current[c.name]);
+        const values = listOf(c.value ?? '');
+        const next =
+          c.configOperation === OP_APPEND
+            ? [...now, ...values.filter((v) => !now.includes(v))]
+            : now.filter((v) => !values.includes(v));
+        set[c.name] = next.join(',');
+        break;
+      }
+      default:
+        throw new RequestError(
+          Errors.INVALID_REQUEST,
+          `Unknown config operation ${c.configOperation} for ${c.name}`,
+        );
+    }
+  }
+  return { set, remove };
 }

@@ -1,5 +1,6 @@
 // FindCoordinator and the classic group protocol's requests, on groups/group-coordinator.ts;
 // committed offsets on the log (Log.commitOffsets / committedOffsets).
+import { messages } from '@streamwright/kafka-protocol';
 import type {
   DeleteGroupsRequest,
   DeleteGroupsResponseInput,
@@ -16,6 +17,8 @@ import type {
   ListGroupsResponseInput,
   OffsetCommitRequest,
   OffsetCommitResponseInput,
+  OffsetDeleteRequest,
+  OffsetDeleteResponseInput,
   OffsetFetchRequest,
   OffsetFetchResponseInput,
   SyncGroupRequest,
@@ -293,4 +296,64 @@ export async function handleDeleteGroups(
     results.push({ groupId, errorCode: code });
   }
   return { throttleTimeMs: 0, results };
+}
+
+/**
+ * OffsetDelete as Kafka's group coordinator answers it for a classic group: an unknown group is
+ * GROUP_ID_NOT_FOUND; a group with members is NON_EMPTY_GROUP unless it runs the consumer
+ * protocol, whose subscribed topics answer GROUP_SUBSCRIBED_TO_TOPIC and whose other topics'
+ * offsets are deleted; an empty group's offsets are deleted. A partition without a committed
+ * offset is answered NONE, as Kafka does.
+ */
+export async function handleOffsetDelete(
+  ctx: ListenerContext,
+  req: OffsetDeleteRequest,
+): Promise<OffsetDeleteResponseInput> {
+  const fail = (errorCode: number): OffsetDeleteResponseInput => ({
+    errorCode,
+    throttleTimeMs: 0,
+    topics: [],
+  });
+  const d = ctx.groups.describe(req.groupId);
+  const committed = ctx.log.committedOffsets(req.groupId);
+  if (!d && committed.length === 0) return fail(Errors.GROUP_ID_NOT_FOUND);
+  const hasMembers = d !== undefined && d.members.length > 0;
+  if (hasMembers && d.protocolType !== 'consumer') return fail(Errors.NON_EMPTY_GROUP);
+  const subscribed = hasMembers ? subscribedTopics(ctx.groups.memberMetadata(req.groupId)) : null;
+  const isSubscribed = (topic: string) =>
+    hasMembers && (subscribed === null || subscribed.has(topic));
+  const toDelete: { topic: string; partition: number }[] = [];
+  const topics = req.topics.map((t) => ({
+    name: t.name,
+    partitions: t.partitions.map((p) => {
+      if (isSubscribed(t.name))
+        return { partitionIndex: p.partitionIndex, errorCode: Errors.GROUP_SUBSCRIBED_TO_TOPIC };
+      if (committed.some((c) => c.topic === t.name && c.partition === p.partitionIndex))
+        toDelete.push({ topic: t.name, partition: p.partitionIndex });
+      return { partitionIndex: p.partitionIndex, errorCode: NONE };
+    }),
+  }));
+  try {
+    if (toDelete.length > 0) await ctx.log.deleteOffsets(req.groupId, toDelete);
+  } catch (err) {
+    return fail(errorOf(err).code);
+  }
+  return { errorCode: NONE, throttleTimeMs: 0, topics };
+}
+
+/** The topics the members subscribe to; null when unknown (no protocol yet, or unreadable). */
+function subscribedTopics(metadata: Uint8Array[] | null | undefined): Set<string> | null {
+  if (!metadata) return null;
+  const m = messages.ConsumerProtocolSubscription;
+  const topics = new Set<string>();
+  for (const bytes of metadata) {
+    try {
+      if (bytes.length < 2) return null;
+      const version = Math.min((bytes[0]! << 8) | bytes[1]!, m.maxVersion);
+      for (const t of m.decode(bytes.subarray(2), version).topics) topics.add(t);
+    } catch {
+      return null;
+    }
+  }
+  return topics;
 }

@@ -9,6 +9,7 @@ import {
   handleCreateTopics,
   handleDeleteTopics,
   handleDescribeConfigs,
+  handleIncrementalAlterConfigs,
 } from './admin.js';
 import { handleFetch } from './fetch.js';
 import {
@@ -20,12 +21,13 @@ import {
   handleLeaveGroup,
   handleListGroups,
   handleOffsetCommit,
+  handleOffsetDelete,
   handleOffsetFetch,
   handleSyncGroup,
 } from './groups.js';
 import { served, type Handler } from './handler.js';
 import { handleDescribeCluster, handleMetadata } from './metadata.js';
-import { handleDeleteRecords, handleListOffsets } from './offsets.js';
+import { handleDeleteRecords, handleListOffsets, handleOffsetForLeaderEpoch } from './offsets.js';
 import { handleProduce } from './produce.js';
 import {
   handleAddOffsetsToTxn,
@@ -52,6 +54,10 @@ const table: Handler[] = [
   served(apis.CreatePartitions, (ctx, r) => handleCreatePartitions(ctx, r.body as Body)),
   served(apis.DeleteRecords, (ctx, r) => handleDeleteRecords(ctx, r.body as Body)),
   served(apis.DescribeConfigs, (ctx, r) => handleDescribeConfigs(ctx, r.body as Body)),
+  served(apis.IncrementalAlterConfigs, (ctx, r) =>
+    handleIncrementalAlterConfigs(ctx, r.body as Body),
+  ),
+  served(apis.OffsetForLeaderEpoch, (ctx, r) => handleOffsetForLeaderEpoch(ctx, r.body as Body)),
   served(apis.DescribeCluster, (ctx) => handleDescribeCluster(ctx)),
   served(apis.FindCoordinator, (ctx, r) =>
     handleFindCoordinator(ctx, r.body as Body, r.apiVersion),
@@ -65,6 +71,7 @@ const table: Handler[] = [
   served(apis.ListGroups, (ctx, r) => handleListGroups(ctx, r.body as Body)),
   served(apis.DescribeGroups, (ctx, r) => handleDescribeGroups(ctx, r.body as Body, r.apiVersion)),
   served(apis.DeleteGroups, (ctx, r) => handleDeleteGroups(ctx, r.body as Body)),
+  served(apis.OffsetDelete, (ctx, r) => handleOffsetDelete(ctx, r.body as Body)),
   served(apis.InitProducerId, (ctx, r) => handleInitProducerId(ctx, r.body as Body)),
   served(apis.AddPartitionsToTxn, (ctx, r) =>
     handleAddPartitionsToTxn(ctx, r.body as Body, r.apiVersion),

@@ -1,9 +1,11 @@
-// ListOffsets and DeleteRecords.
+// ListOffsets, DeleteRecords and OffsetForLeaderEpoch.
 import type {
   DeleteRecordsRequest,
   DeleteRecordsResponseInput,
   ListOffsetsRequest,
   ListOffsetsResponseInput,
+  OffsetForLeaderEpochRequest,
+  OffsetForLeaderEpochResponseInput,
 } from '@streamwright/kafka-protocol';
 import type { ListenerContext } from '../context.js';
 import { Errors, errorOf, NONE } from '../errors.js';
@@ -97,4 +99,34 @@ export async function handleDeleteRecords(
     topics.push({ name: t.name, partitions });
   }
   return { throttleTimeMs: 0, topics };
+}
+
+/**
+ * OffsetForLeaderEpoch. One copy of each partition never changes leader, so the log is one
+ * leader epoch, 0, that ends at the log end offset. Metadata answers leader epoch -1, so clients
+ * do not validate their positions with this request; a tool that sends it anyway gets: for a
+ * requested epoch >= 0, epoch 0 ending at the log end offset (Kafka's answer for the current
+ * epoch); for an epoch < 0, no epoch (-1, -1) as Kafka answers a log without epochs. A current
+ * leader epoch above 0 is UNKNOWN_LEADER_EPOCH (the client knows of a newer leader than there is).
+ */
+export function handleOffsetForLeaderEpoch(
+  ctx: ListenerContext,
+  req: OffsetForLeaderEpochRequest,
+): OffsetForLeaderEpochResponseInput {
+  return {
+    throttleTimeMs: 0,
+    topics: req.topics.map((t) => ({
+      topic: t.topic,
+      partitions: t.partitions.map((p) => {
+        const none = { partition: p.partition, leaderEpoch: -1, endOffset: -1n };
+        const d = isServedTopic(t.topic) ? ctx.log.describeTopic(t.topic) : null;
+        if (!d || p.partition < 0 || p.partition >= d.partitions)
+          return { ...none, errorCode: Errors.UNKNOWN_TOPIC_OR_PARTITION };
+        if (p.currentLeaderEpoch > 0) return { ...none, errorCode: Errors.UNKNOWN_LEADER_EPOCH };
+        if (p.leaderEpoch < 0) return { ...none, errorCode: NONE };
+        const end = ctx.log.latestOffset(t.topic, p.partition);
+        return { partition: p.partition, errorCode: NONE, leaderEpoch: 0, endOffset: BigInt(end) };
+      }),
+    })),
+  };
 }

@@ -35,7 +35,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 /**
  * The Java client against a Kafka-protocol endpoint (the embedded log's listener, or a broker):
  * one mode per run, its result as one JSON object on stdout. Modes: admin, produce, consume,
- * group (see tools/java-peer/README.md). Bad options exit 2 naming the option.
+ * group, alter-configs, delete-offsets, leader-epochs (see tools/java-peer/README.md). Bad options exit 2 naming the option.
  */
 public final class ListenerInterop {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -49,6 +49,9 @@ public final class ListenerInterop {
       case "produce": result = produce(o, o.get("topic"), intOpt(o, "count", 100), o.getOrDefault("key-prefix", "k")); break;
       case "consume": result = consume(o); break;
       case "group": result = group(o); break;
+      case "alter-configs": result = AdminOps.alterConfigs(common(o), o); break;
+      case "delete-offsets": result = AdminOps.deleteOffsets(common(o), o); break;
+      case "leader-epochs": result = AdminOps.leaderEpochs(o); break;
       default: usage("unknown mode " + args[0]); return;
     }
     System.out.println(JSON.writeValueAsString(result));
@@ -56,7 +59,7 @@ public final class ListenerInterop {
     System.exit(0);
   }
 
-  private static void usage(String what) {
+  static void usage(String what) {
     System.err.println("ListenerInterop: " + what);
     System.exit(2);
   }
@@ -71,7 +74,7 @@ public final class ListenerInterop {
     return o;
   }
 
-  private static int intOpt(Map<String, String> o, String name, int dflt) {
+  static int intOpt(Map<String, String> o, String name, int dflt) {
     try {
       return o.containsKey(name) ? Integer.parseInt(o.get(name)) : dflt;
     } catch (NumberFormatException e) {
@@ -80,7 +83,7 @@ public final class ListenerInterop {
     }
   }
 
-  private static Properties common(Map<String, String> o) {
+  static Properties common(Map<String, String> o) {
     Properties p = new Properties();
     p.put("bootstrap.servers", o.get("bootstrap-servers"));
     if (o.containsKey("sasl-plain")) {
