@@ -26,6 +26,8 @@ function newest(dir: string): number {
 // The packages the bin runs, each after the ones it depends on.
 const packages = [
   join(repoRoot, 'packages', 'log'),
+  join(repoRoot, 'packages', 'kafka-protocol'),
+  join(repoRoot, 'packages', 'kafka-listener'),
   join(repoRoot, 'packages', 'topology-model'),
   join(repoRoot, 'packages', 'engine'),
   runtimeDir,
