@@ -108,9 +108,32 @@ describe('high-availability assignor: properties', () => {
   });
 });
 
+/**
+ * test/kafka/standby-failover.test.ts's cluster when its second instance B joins: one stateful
+ * task, A running it (LATEST_OFFSET), B with no state at all (its lag is the changelog's length),
+ * B first in process-id order, one standby replica.
+ */
+const B_FIRST = '10000000-0000-4000-8000-00000000000b';
+const A_SECOND = '20000000-0000-4000-8000-00000000000a';
+function failoverCase(changelogRecords: number): AssignorCase {
+  return {
+    clients: [
+      { processId: B_FIRST, capacity: 1, lags: { '0_0': changelogRecords } },
+      { processId: A_SECOND, capacity: 1, lags: { '0_0': LATEST_OFFSET } },
+    ],
+    allTasks: ['0_0'],
+    statefulTasks: ['0_0'],
+    numStandbyReplicas: 1,
+    maxWarmupReplicas: 2,
+    acceptableRecoveryLag: 10_000,
+  };
+}
+
 describe('high-availability assignor: next to Kafka Streams 4.1', () => {
   it('gives the same task → instance maps as Kafka Streams on 300 random cluster states', async () => {
-    const cases = fc.sample(caseArb, { numRuns: 300, seed: 441 });
+    // And on the standby failover test's cluster with a changelog of 10,000 and of 20,000 records.
+    const failoverCases = [failoverCase(10_000), failoverCase(20_000)];
+    const cases = [...fc.sample(caseArb, { numRuns: 300, seed: 441 }), ...failoverCases];
     const java = JSON.parse(
       await runPeer('AssignorCheck', {
         input: JSON.stringify(cases),
@@ -145,6 +168,18 @@ describe('high-availability assignor: next to Kafka Streams 4.1', () => {
       });
     });
     expect(differing).toBe(0);
+    // What Kafka Streams does there (checked above against its own assignor): an instance with no
+    // state is caught up while its lag is within acceptable.recovery.lag, so the round robin's
+    // choice stands and B gets the active — the whole changelog to restore — and A the standby.
+    // One record more and B is not caught up: the active goes back to A, swapping with A's
+    // standby, and a probing rebalance is due (a move was needed).
+    const [within, beyond] = failoverCases.map((c) => run(c));
+    expect(within!.clients.get(B_FIRST)!.sortedActive()).toEqual(['0_0']);
+    expect(within!.clients.get(A_SECOND)!.sortedStandby()).toEqual(['0_0']);
+    expect(within!.probing).toBe(false);
+    expect(beyond!.clients.get(A_SECOND)!.sortedActive()).toEqual(['0_0']);
+    expect(beyond!.clients.get(B_FIRST)!.sortedStandby()).toEqual(['0_0']);
+    expect(beyond!.probing).toBe(true);
   }, 120_000);
 });
 

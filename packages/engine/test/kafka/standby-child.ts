@@ -9,8 +9,15 @@ import { createKafkaBackend } from '../../src/backends/kafka/index.js';
 import { standbyTopology } from './standby-topology.js';
 
 const [bootstrap, stateDir, standbys] = process.argv.slice(2);
-const backend = await createKafkaBackend({ bootstrapServers: [bootstrap!] });
+// Log lines go to stderr (the test shows them when it fails).
+const line = (level: string) => (obj: object, msg?: string) =>
+  process.stderr.write(
+    `${new Date().toISOString()} ${level} ${msg ?? ''} ${JSON.stringify(obj)}\n`,
+  );
+const logger = { info: line('INFO'), warn: line('WARN'), error: line('ERROR') };
+const backend = await createKafkaBackend({ bootstrapServers: [bootstrap!], logger });
 const app = createStreamsApp({
+  logger,
   topology: standbyTopology(Number(standbys)),
   backend,
   stateDir: stateDir!,
