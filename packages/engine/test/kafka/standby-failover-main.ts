@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { startBroker, type KafkaVersion } from '@streamwright/kafka-broker';
 import { createKafkaBackend } from '../../src/backends/kafka/index.js';
 import { encode } from '../fixtures/records.js';
-import { STANDBY_APP_ID, STANDBY_COUNTS, STANDBY_WORDS } from './standby-topology.js';
+import { pinProcessId, STANDBY_APP_ID, STANDBY_COUNTS, STANDBY_WORDS } from './standby-topology.js';
 
 const { values } = parseArgs({
   options: {
@@ -43,10 +43,18 @@ interface Child {
   } | null;
   events: { event: string; at: number; restoredRecords?: number }[];
 }
+// A sorts before B, so the assignor's round robin starts the task on A, which is caught up:
+// nothing moves when B joins. (With B first the active would be moved back to A and B given a
+// warm-up replica even with --standbys 0, a standby by another name: no baseline.)
+const PROCESS_IDS: Record<string, string> = {
+  a: '10000000-0000-4000-8000-00000000000a',
+  b: '20000000-0000-4000-8000-00000000000b',
+};
 function child(name: string): Child {
+  const stateDir = pinProcessId(join(dir, name), PROCESS_IDS[name]!);
   const proc = spawn(
     process.execPath,
-    ['--conditions=source', '--import', TSX, CHILD, bootstrap, join(dir, name), values.standbys!],
+    ['--conditions=source', '--import', TSX, CHILD, bootstrap, stateDir, values.standbys!],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const c: Child = {

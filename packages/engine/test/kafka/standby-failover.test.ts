@@ -20,8 +20,6 @@
 //   round robin targets B and the assignor must move the active back to A, swapping it with A's
 //   standby — the state-aware path of the assignor, on every run.
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, inject, it, onTestFinished } from 'vitest';
@@ -30,7 +28,7 @@ import { encode, readAll } from '../fixtures/records.js';
 import { tempStateDir } from '../fixtures/state-dir.js';
 import { waitFor } from '../fixtures/wait.js';
 import { kafkaBackend } from './kafka-fixtures.js';
-import { STANDBY_APP_ID, STANDBY_COUNTS, STANDBY_WORDS } from './standby-topology.js';
+import { pinProcessId, STANDBY_APP_ID, STANDBY_COUNTS, STANDBY_WORDS } from './standby-topology.js';
 
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const CHILD = fileURLToPath(new URL('./standby-child.ts', import.meta.url));
@@ -89,19 +87,6 @@ function startChild(stateDir: string, standbys: number) {
   return { child, last: () => last, task, describe, log: () => stderr, exited };
 }
 
-/**
- * A fresh state dir whose instance has the given process id (Kafka Streams keeps it in
- * `<state.dir>/<application.id>/kafka-streams-process-metadata`; the engine reads it from there).
- */
-function stateDirWithProcessId(processId: string): string {
-  const dir = tempStateDir();
-  mkdirSync(join(dir, STANDBY_APP_ID), { recursive: true });
-  writeFileSync(
-    join(dir, STANDBY_APP_ID, 'kafka-streams-process-metadata'),
-    JSON.stringify({ processId }) + '\n',
-  );
-  return dir;
-}
 // Java's UUID#compareTo (signed most significant bits), as the assignor orders instances: B first.
 const PROCESS_A = '20000000-0000-4000-8000-00000000000a';
 const PROCESS_B = '10000000-0000-4000-8000-00000000000b';
@@ -146,7 +131,7 @@ describe('standby replicas on Kafka (num.standby.replicas=1)', () => {
     // Instance A alone: it runs the task and counts 2 rounds of 10,000 keys, committing the first
     // before the second is sent (so each key's count is in the changelog twice: 20,000 records,
     // more than acceptable.recovery.lag, however the commits fall).
-    const a = startChild(stateDirWithProcessId(PROCESS_A), 1);
+    const a = startChild(pinProcessId(tempStateDir(), PROCESS_A), 1);
     await waitFor(
       () => a.task()?.state === 'RUNNING' && !a.task()!.standby,
       90_000,
@@ -165,7 +150,7 @@ describe('standby replicas on Kafka (num.standby.replicas=1)', () => {
     expect(fullChangelog).toBeGreaterThan(ACCEPTABLE_RECOVERY_LAG);
 
     // Instance B joins: the task stays on A (caught up there), B gets its standby.
-    const b = startChild(stateDirWithProcessId(PROCESS_B), 1);
+    const b = startChild(pinProcessId(tempStateDir(), PROCESS_B), 1);
     await waitFor(
       () =>
         b.task()?.standby === true && b.task()?.state === 'RUNNING' && b.task()?.standbyLag === 0,

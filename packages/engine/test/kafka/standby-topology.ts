@@ -1,5 +1,7 @@
 // The failover test's application: words (1 partition) → groupByKey → count (a persistent store
 // with a changelog) → counts, with one standby replica, under its own application id and topics.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Topology } from '@streamwright/topology-model';
 import { countPipeline } from '../fixtures/topologies.js';
 
@@ -23,4 +25,20 @@ export function standbyTopology(standbys: number): Topology {
     .replaceAll('"counts"', JSON.stringify(STANDBY_COUNTS));
   const out = JSON.parse(renamed) as Topology;
   return { ...out, application: { ...out.application, id: STANDBY_APP_ID } };
+}
+
+/**
+ * Gives the instance on `stateDir` the process id `processId` (Kafka Streams keeps it in
+ * `<state.dir>/<application.id>/kafka-streams-process-metadata`; the engine reads it from there).
+ * The assignor orders instances by process id (Java's UUID#compareTo: signed most significant
+ * bits), and its round robin over them decides where an active starts out, so a run that must
+ * always take the same path pins them.
+ */
+export function pinProcessId(stateDir: string, processId: string): string {
+  mkdirSync(join(stateDir, STANDBY_APP_ID), { recursive: true });
+  writeFileSync(
+    join(stateDir, STANDBY_APP_ID, 'kafka-streams-process-metadata'),
+    JSON.stringify({ processId }) + '\n',
+  );
+  return stateDir;
 }
