@@ -78,6 +78,8 @@ test('a conditional breakpoint pauses at the record with its state; step; resume
   await expect(page.getByTestId('debugger-paused')).toContainText('perUser');
   await expect(page.getByTestId('bottom-tab-debugger')).toHaveAttribute('aria-selected', 'true');
   await expect(designer.node('perUser')).toHaveAttribute('data-paused', 'true');
+  // the badge says the app is held, not just RUNNING
+  await expect(page.getByTestId('app-paused')).toHaveText('paused at perUser');
   await expect(page.getByTestId('debugger-record-key')).toHaveText('bob');
   await expect(page.getByTestId('debugger-record-value')).toHaveText('click');
   // The count's state on arrival: nothing for "bob" yet, "ann" counted twice.
@@ -110,6 +112,7 @@ test('a conditional breakpoint pauses at the record with its state; step; resume
   // Resume by pointer: the counters continue and equal what was produced.
   await panel.getByTestId('debugger-resume').click();
   await expect(page.getByTestId('debugger-running')).toBeVisible();
+  await expect(page.getByTestId('app-paused')).toHaveCount(0);
   await designer.expectCount('clicks', 4);
   await designer.expectCount('perUser', 4);
   await designer.expectCount('out', 4);
@@ -126,4 +129,84 @@ test('a conditional breakpoint pauses at the record with its state; step; resume
   await topics.backToDesigner();
   await designer.expectCount('perUser', 5);
   await expect(page.getByTestId('debugger-running')).toBeVisible();
+});
+
+test("stopped at a windowed count: the key's window and the store's windows", async ({
+  page,
+  designer,
+  topics,
+}) => {
+  const windowed = {
+    schemaVersion: 1,
+    application: {
+      id: 'breakpoint-windows',
+      config: { 'commit.interval.ms': 100, 'statestore.cache.max.bytes': 0 },
+    },
+    topics: [{ name: 'bpw-clicks', partitions: 1, config: {} }],
+    nodes: [
+      {
+        id: 'clicks',
+        kind: 'source',
+        // every click at one instant, so the test does not depend on the wall clock
+        config: {
+          topic: 'bpw-clicks',
+          valueSerde: 'string',
+          timestampExtractor: { expression: '1700000005000' },
+        },
+      },
+      { id: 'byUser', kind: 'groupByKey', config: {} },
+      {
+        id: 'perMinute',
+        kind: 'windowedBy',
+        config: { window: { type: 'tumbling', sizeMs: 60_000 } },
+      },
+      { id: 'counts', kind: 'windowedCount', config: { store: 'clicks-per-minute' } },
+    ],
+    edges: [
+      { from: 'clicks', to: 'byUser' },
+      { from: 'byUser', to: 'perMinute' },
+      { from: 'perMinute', to: 'counts' },
+    ],
+    layout: {
+      nodes: {
+        clicks: { x: 40, y: 40 },
+        byUser: { x: 280, y: 40 },
+        perMinute: { x: 520, y: 40 },
+        counts: { x: 760, y: 40 },
+      },
+    },
+  };
+  await designer.open();
+  await designer.importJson('windowed-breakpoint.json', JSON.stringify(windowed));
+  await designer.deploy();
+  await topics.open();
+  await topics.choose('bpw-clicks');
+  await topics.produce({ key: 'ann', value: 'click' });
+  await topics.backToDesigner();
+  await designer.expectCount('counts', 1);
+
+  await designer.select('counts');
+  await page.getByTestId('breakpoint-condition').fill('key == "ann"');
+  await page.getByTestId('breakpoint-add').click();
+  await expect(page.getByTestId('breakpoint-row')).toHaveCount(1);
+  await topics.open();
+  await topics.produce({ key: 'ann', value: 'click' });
+  await topics.backToDesigner();
+
+  await expect(page.getByTestId('debugger-paused')).toContainText('counts');
+  const store = page.getByTestId('debugger-store');
+  await expect(store).toContainText('clicks-per-minute');
+  await expect(store).not.toContainText('unreadable');
+  await expect(page.getByTestId('debugger-store-current')).toHaveText('1');
+  // the minute of 1700000005000 (windows align to the epoch): [1699999980000, 1700000040000)
+  const window = page.getByTestId('debugger-store-window').locator('time');
+  await expect(window.first()).toHaveAttribute('data-epoch', '1699999980000');
+  await expect(window.last()).toHaveAttribute('data-epoch', '1700000040000');
+  await expect(store.locator('tbody tr')).toHaveCount(1);
+  await expect(store.locator('tbody tr td').first()).toHaveText('ann');
+  await page.screenshot({ path: test.info().outputPath('paused-windowed.png') });
+
+  await page.getByTestId('debugger-resume').click();
+  await expect(page.getByTestId('debugger-running')).toBeVisible();
+  await designer.expectCount('counts', 2);
 });

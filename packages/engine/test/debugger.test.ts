@@ -9,7 +9,8 @@ import { AppDebugger } from '../src/debug/app-debugger.js';
 import { EngineError } from '../src/errors.js';
 import { handPlan } from './fixtures/hand-planner.js';
 import { encode, readAll } from './fixtures/records.js';
-import { countPipeline } from './fixtures/topologies.js';
+import { countPipeline, topology } from './fixtures/topologies.js';
+import { planTopology, type TopologyNode, type WindowSpec } from '@streamwright/topology-model';
 import { waitFor } from './fixtures/wait.js';
 
 const words = (keys: string[], from = 0) =>
@@ -142,6 +143,94 @@ describe('breakpoints on a running app', () => {
       );
       expect(debug.breakpoints()).toEqual([]);
       expect(debug.active).toBe(false);
+      await backend.close();
+    });
+  });
+
+  it("shows a windowed count's windows and a session count's sessions at a stop", async () => {
+    await withTempDir(async (dir) => {
+      const backend = await createEmbeddedBackend({ dataDir: `${dir}/log` });
+      const windowed = (id: string, window: WindowSpec): TopologyNode[] => [
+        { id: `${id}By`, kind: 'windowedBy', config: { window } },
+        { id: `${id}Count`, kind: 'windowedCount', config: { store: `${id}-store` } },
+      ];
+      const app = topology(
+        'debug-windows',
+        { 'commit.interval.ms': 100, 'statestore.cache.max.bytes': 0 },
+        [{ name: 'words', partitions: 1, config: {} }],
+        [
+          {
+            id: 'src',
+            kind: 'source',
+            config: {
+              topic: 'words',
+              keySerde: 'string',
+              valueSerde: 'string',
+              offsetReset: 'earliest',
+            },
+          },
+          { id: 'group', kind: 'groupByKey', config: {} },
+          ...windowed('tumbling', { type: 'tumbling', sizeMs: 10, graceMs: 0 }),
+          ...windowed('session', { type: 'session', gapMs: 5, graceMs: 0 }),
+        ],
+        [
+          ['src', 'group'],
+          ['group', 'tumblingBy'],
+          ['tumblingBy', 'tumblingCount'],
+          ['group', 'sessionBy'],
+          ['sessionBy', 'sessionCount'],
+        ],
+      );
+      const plan = planTopology(app);
+      const debug = new AppDebugger(plan);
+      const running = createStreamsAppFromPlan(
+        { topology: app, backend, stateDir: `${dir}/state`, debugger: debug },
+        plan,
+      );
+      debug.setBreakpoint({ nodeId: 'tumblingCount', condition: 'timestamp == 1003' });
+      debug.setBreakpoint({ nodeId: 'sessionCount', condition: 'timestamp == 1003' });
+      await running.start();
+      // b at 1000 and 1002 (one window [1000, 1010), one session [1000, 1002]), a at 1001
+      await backend.produce(
+        (
+          [
+            ['b', 1000],
+            ['a', 1001],
+            ['b', 1002],
+            ['b', 1003],
+          ] as const
+        ).map(([key, timestamp]) => ({
+          topic: 'words',
+          key: encode('string', key),
+          value: encode('string', key),
+          timestamp,
+        })),
+      );
+      const pause = await waitFor(() => debug.paused() ?? undefined, 10_000, 'a pause');
+      const stop = pause.stops[0]!;
+      expect(stop.state).toHaveLength(1);
+      const [state] = stop.state;
+      if (stop.nodeId === 'tumblingCount') {
+        expect(state).toEqual({
+          store: 'tumbling-store',
+          type: 'window',
+          current: { value: 2, timestamp: 1002, window: { start: 1000, end: 1010 } },
+          entries: [
+            { key: { key: 'a', start: 1000, end: 1010 }, value: 1, timestamp: 1001 },
+            { key: { key: 'b', start: 1000, end: 1010 }, value: 2, timestamp: 1002 },
+          ],
+          size: 2,
+        });
+      } else {
+        expect(stop.nodeId).toBe('sessionCount');
+        expect(state).toMatchObject({
+          store: 'session-store',
+          type: 'session',
+          current: { value: 2, timestamp: 1002, window: { start: 1000, end: 1002 } },
+          size: 2,
+        });
+      }
+      await running.close();
       await backend.close();
     });
   });

@@ -39,8 +39,13 @@ function jsonPause(pause: DebugPause) {
       },
       state: s.state.map((st) => ({
         store: st.store,
+        type: st.type ?? 'keyValue',
         current: st.current
-          ? { value: jsonSafe(st.current.value), timestamp: st.current.timestamp }
+          ? {
+              value: jsonSafe(st.current.value),
+              timestamp: st.current.timestamp,
+              ...(st.current.window ? { window: { ...st.current.window } } : {}),
+            }
           : null,
         entries: st.entries.map((e) => ({
           key: jsonSafe(e.key),

@@ -191,25 +191,60 @@ function StopState({ stop }: { stop: DebugStop }) {
             <strong data-testid="debugger-store-current">
               {st.current ? show(st.current.value) : 'no value'}
             </strong>
+            {st.current?.window && (
+              <span data-testid="debugger-store-window">
+                {' '}
+                in its latest {st.type === 'session' ? 'session' : 'window'}{' '}
+                <Time ms={st.current.window.start} /> – <Time ms={st.current.window.end} />
+              </span>
+            )}
           </caption>
           <thead>
             <tr>
               <th>key</th>
+              {windowed(st) && <th>start</th>}
+              {windowed(st) && <th>end</th>}
               <th>value</th>
             </tr>
           </thead>
           <tbody>
-            {st.entries.map((e, i) => (
-              <tr key={i}>
-                <td>{show(e.key)}</td>
-                <td>{show(e.value)}</td>
-              </tr>
-            ))}
+            {st.entries.map((e, i) => {
+              const w = windowed(st) ? windowOf(e.key) : null;
+              return (
+                <tr key={i}>
+                  <td>{show(w ? w.key : e.key)}</td>
+                  {w && (
+                    <td>
+                      <Time ms={w.start} />
+                    </td>
+                  )}
+                  {w && (
+                    <td>
+                      <Time ms={w.end} />
+                    </td>
+                  )}
+                  <td>{show(e.value)}</td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       ))}
     </div>
   );
+}
+
+type StoreView = DebugStop['state'][number];
+const windowed = (st: StoreView) => st.type === 'window' || st.type === 'session';
+/** A window or session store's entry key: `{key, start, end}`. */
+function windowOf(key: unknown): { key: unknown; start: number; end: number } | null {
+  const w = key as { key?: unknown; start?: unknown; end?: unknown } | null;
+  return w !== null &&
+    typeof w === 'object' &&
+    typeof w.start === 'number' &&
+    typeof w.end === 'number'
+    ? { key: w.key, start: w.start, end: w.end }
+    : null;
 }
 
 function BreakpointList() {

@@ -18,6 +18,8 @@ import { compileExpression } from '@streamwright/topology-model/expressions';
 import { EngineError, errorMessage } from '../errors.js';
 import { Change, type EngineRecord } from '../processor/record.js';
 import { PauseGate } from './pause-gate.js';
+import { SegmentedSessionStore } from '../state/session-store.js';
+import { SegmentedWindowStore } from '../state/window-store.js';
 import type { DebugContext, RecordDebugger } from './record-debugger.js';
 
 /** Entries of each connected store shown besides the record's key. */
@@ -40,8 +42,13 @@ export interface Breakpoint extends BreakpointSpec {
 
 export interface StoreState {
   store: string;
-  /** The store's value for the record's key, or null when it has none. */
-  current: { value: unknown; timestamp: number } | null;
+  /** What kind of store: a window or session store's keys are windowed ({key, start, end}). */
+  type?: 'keyValue' | 'window' | 'session';
+  /**
+   * The store's value for the record's key, or null when it has none; in a window or session
+   * store, the key's latest window (`window` says which).
+   */
+  current: { value: unknown; timestamp: number; window?: { start: number; end: number } } | null;
   /** The store's first STATE_ENTRIES entries, in its key order. */
   entries: { key: unknown; value: unknown; timestamp: number }[];
   size: number;
@@ -319,6 +326,9 @@ function conditionView(record: EngineRecord): EngineRecord {
 
 function storeState(ctx: DebugContext, name: string, key: unknown): StoreState {
   try {
+    const windowed = ctx.stateStores?.get(name);
+    if (windowed instanceof SegmentedWindowStore) return windowStoreState(name, windowed, key);
+    if (windowed instanceof SegmentedSessionStore) return sessionStoreState(name, windowed, key);
     const store = ctx.store(name);
     const current = key === null || key === undefined ? undefined : store.get(key);
     return {
@@ -339,6 +349,65 @@ function storeState(ctx: DebugContext, name: string, key: unknown): StoreState {
       size: 0,
     };
   }
+}
+
+/** A window store at a stop: the key's latest window and the first windows in store order. */
+function windowStoreState(name: string, store: SegmentedWindowStore, key: unknown): StoreState {
+  const end = (start: number) => start + store.windowSizeMs;
+  const mine =
+    key === null || key === undefined ? [] : store.fetchRange(key, 0, Number.MAX_SAFE_INTEGER);
+  const latest = mine.at(-1);
+  return {
+    store: name,
+    type: 'window',
+    current: latest
+      ? {
+          value: latest.value,
+          timestamp: latest.timestamp,
+          window: { start: latest.start, end: end(latest.start) },
+        }
+      : null,
+    entries: store
+      .all()
+      .slice(0, STATE_ENTRIES)
+      .map((e) => ({
+        key: { key: e.key, start: e.start, end: end(e.start) },
+        value: e.value,
+        timestamp: e.timestamp,
+      })),
+    size: store.approximateNumEntries(),
+  };
+}
+
+/** A session store at a stop: the key's latest session and the first sessions in store order. */
+function sessionStoreState(name: string, store: SegmentedSessionStore, key: unknown): StoreState {
+  const mine =
+    key === null || key === undefined ? [] : store.findSessions(key, 0, Number.MAX_SAFE_INTEGER);
+  const latest = mine.reduce<(typeof mine)[number] | undefined>(
+    (a, b) => (a === undefined || b.end > a.end ? b : a),
+    undefined,
+  );
+  return {
+    store: name,
+    type: 'session',
+    // a session's timestamp is its end, as Kafka Streams' session stores keep it
+    current: latest
+      ? {
+          value: latest.value,
+          timestamp: latest.end,
+          window: { start: latest.start, end: latest.end },
+        }
+      : null,
+    entries: store
+      .all()
+      .slice(0, STATE_ENTRIES)
+      .map((e) => ({
+        key: { key: e.key, start: e.start, end: e.end },
+        value: e.value,
+        timestamp: e.end,
+      })),
+    size: store.approximateNumEntries(),
+  };
 }
 
 function publicBreakpoint(b: CompiledBreakpoint): Breakpoint {

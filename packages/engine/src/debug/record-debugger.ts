@@ -12,6 +12,8 @@ export interface DebugContext {
     all(): { key: unknown; value: unknown; timestamp: number }[];
     approximateNumEntries(): number;
   };
+  /** Every store of the task by name: window and session stores are read from here. */
+  readonly stateStores?: ReadonlyMap<string, unknown>;
 }
 
 export interface DebugRecord {
