@@ -22,6 +22,8 @@ export const SHORTCUTS: readonly { keys: string; what: string }[] = [
   { keys: 'F', what: 'zoom to fit' },
   { keys: '/', what: 'find a node by id, name or kind and jump to it' },
   { keys: 'Ctrl+Enter', what: 'deploy' },
+  { keys: 'F10', what: 'debugger: step to the next node (while paused at a breakpoint)' },
+  { keys: 'F8', what: 'debugger: resume (while paused at a breakpoint)' },
   { keys: 'Escape', what: 'clear the selection, close a dialog' },
   { keys: '?', what: 'this list' },
 ];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createDesignerStore } from './designer-store.js';
+import type { AppStatus } from '../api/types.js';
 import { addNode, moveNodes, removeElements, setConfigField } from '../model/operations.js';
 import { emptyDocument } from '../model/new-document.js';
 import {
@@ -197,5 +198,28 @@ describe('designer store', () => {
     });
     expect(store.getState().live.counters).toEqual({ orders: { total: 5, rate: 1, busy: 0 } });
     expect(store.getState().live.at).toBe(5);
+  });
+});
+
+describe('a running app that fails', () => {
+  const status = (state: string, lastFailure: unknown = null) =>
+    ({ state, tasks: [], errors: [], waitingFor: [], lastFailure }) as unknown as AppStatus;
+
+  it('says so in a notice when the state turns to ERROR, with the reason', () => {
+    const store = createDesignerStore();
+    const { actions } = store.getState();
+    actions.setLive({ status: status('RUNNING') });
+    actions.notify('success', 'Deployed app');
+    actions.setLive({
+      status: status('ERROR', { phase: 'run', message: 'no such overload', at: 1 }),
+    });
+    expect(store.getState().notice).toMatchObject({
+      tone: 'error',
+      text: 'The app stopped with an error: no such overload (see Errors and Problems)',
+    });
+    // not again while it stays in ERROR
+    actions.notify('info', 'something else');
+    actions.setLive({ status: status('ERROR', { phase: 'run', message: 'x', at: 2 }) });
+    expect(store.getState().notice).toMatchObject({ text: 'something else' });
   });
 });

@@ -417,6 +417,18 @@ function createStoreWithoutMatch(options: CreateDesignerStoreOptions): DesignerS
         }
         if (update.at !== undefined) next.at = update.at;
         set({ live: next });
+        // A running app that fails (the first record, a lost store) says so where the user
+        // looks, not only in the badge: a "Deployed" toast must not be the last word.
+        const before = live.status?.state;
+        const after = next.status?.state;
+        if (after === 'ERROR' && before !== undefined && before !== 'ERROR') {
+          const reason =
+            next.status?.lastFailure?.message ?? next.status?.errors.at(-1)?.message ?? null;
+          get().actions.notify(
+            'error',
+            `The app stopped with an error${reason ? `: ${reason}` : ''} (see Errors and Problems)`,
+          );
+        }
       },
     };
 

@@ -9,6 +9,7 @@ import { downloadText, exportDocument, fileNameFor, importDocument } from './fil
 import { pasteText, runAutoLayout } from '../editing/commands.js';
 import type { DeployMatch } from '../live/deploy-match.js';
 import { stateBadgeTitle } from './state-badge-title.js';
+import { currentStop, useDebugStore } from '../debug/debug-store.js';
 
 function StateBadge() {
   const state = useDesigner((s) => s.live.status?.state ?? null);
@@ -23,6 +24,10 @@ function StateBadge() {
       : (state ?? (deployed ? 'NOT_RUNNING' : 'NOT DEPLOYED'));
   // What the app waits for and its last failure (app.status), as the badge's tooltip.
   const title = connection === 'closed' ? null : stateBadgeTitle(status);
+  // Paused at a breakpoint the app is RUNNING to Kafka (as KafkaStreams#pause leaves it) but
+  // processes nothing: the badge says so rather than showing a plain RUNNING.
+  const pausedAt = useDebugStore((s) => currentStop(s.view)?.nodeId ?? null);
+  const paused = connection !== 'closed' && state === 'RUNNING' && pausedAt !== null;
   const waiting = connection !== 'closed' && (status?.waitingFor.length ?? 0) > 0;
   return (
     <div className="sw-badge-group">
@@ -36,6 +41,15 @@ function StateBadge() {
       >
         {label.replace('_', ' ')}
       </span>
+      {paused && (
+        <span
+          className="sw-badge-note sw-badge-note--warn"
+          data-testid="app-paused"
+          title={`Stopped at a breakpoint on ${pausedAt}: no record is processed until Step (F10) or Resume (F8).`}
+        >
+          paused at {pausedAt}
+        </span>
+      )}
       {waiting && (
         <span
           className="sw-badge-note sw-badge-note--warn"
