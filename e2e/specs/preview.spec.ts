@@ -46,3 +46,55 @@ test('preview an unsaved design over typed records: every node shows its inputs 
   expect(names).not.toContain('pv-out');
   expect(names).not.toContain('pv-in');
 });
+
+test('preview a join: a table and a stream typed in one box with @topic lines', async ({
+  page,
+  designer,
+}) => {
+  const doc = {
+    schemaVersion: 1,
+    application: { id: 'pv-join', config: {} },
+    topics: [
+      { name: 'pvj-clicks', partitions: 1, config: {} },
+      { name: 'pvj-users', partitions: 1, config: {} },
+      { name: 'pvj-out', partitions: 1, config: {} },
+    ],
+    nodes: [
+      { id: 'clicks', kind: 'source', config: { topic: 'pvj-clicks', valueSerde: 'string' } },
+      { id: 'users', kind: 'table', config: { topic: 'pvj-users', valueSerde: 'string' } },
+      {
+        id: 'join',
+        kind: 'streamTableJoin',
+        config: { type: 'left', joiner: 'right == null ? left : left + "@" + right' },
+      },
+      { id: 'out', kind: 'sink', config: { topic: 'pvj-out', valueSerde: 'string' } },
+    ],
+    edges: [
+      { from: 'clicks', to: 'join', toPort: 'left' },
+      { from: 'users', to: 'join', toPort: 'right' },
+      { from: 'join', to: 'out' },
+    ],
+    layout: {
+      nodes: {
+        clicks: { x: 40, y: 40 },
+        users: { x: 40, y: 240 },
+        join: { x: 320, y: 140 },
+        out: { x: 600, y: 140 },
+      },
+    },
+  };
+  await designer.open();
+  await designer.importJson('join.json', JSON.stringify(doc));
+  await expect(designer.node('join')).toBeVisible();
+  await designer.bottomTab('preview');
+  // the design reads two topics: sampling offers both at once
+  await expect(page.getByTestId('preview-topic')).toHaveValue('*');
+  await page.getByTestId('preview-records').click();
+  await page.keyboard.insertText('@pvj-users\nu1: Ann\n@pvj-clicks\nu1: home\nu2: cart');
+  await page.getByTestId('preview-run').click();
+  await expect(page.getByTestId('preview-processed')).toContainText('3 records processed');
+  const out = page.getByTestId('preview-out-join');
+  await expect(out).toHaveCount(2);
+  await expect(out.nth(0)).toContainText('home@Ann');
+  await expect(out.nth(1)).toContainText('cart');
+});

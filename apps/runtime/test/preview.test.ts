@@ -151,6 +151,54 @@ describe('preview.run', () => {
     expect((await env.client.topics.list.query()).map((t) => t.name)).toEqual(['orders']);
   });
 
+  it('samples several topics at once, merged in time order, so a join sees its table', async () => {
+    await env.client.topics.create.mutate({ name: 'clicks', partitions: 1 });
+    await env.client.topics.create.mutate({ name: 'users', partitions: 1 });
+    const produce = (topic: string, key: string, value: string, timestamp: number) =>
+      env.client.topics.produce.mutate({
+        topic,
+        key,
+        value,
+        keySerde: 'string',
+        valueSerde: 'string',
+        timestamp,
+      });
+    await produce('users', 'u1', 'Ann', 1000);
+    await produce('clicks', 'u1', 'home', 2000);
+    await produce('clicks', 'u2', 'cart', 3000);
+    const joined = {
+      schemaVersion: 1,
+      application: { id: 'preview-join', config: {} },
+      topics: [
+        { name: 'clicks', partitions: 1, config: {} },
+        { name: 'users', partitions: 1, config: {} },
+        { name: 'enriched', partitions: 1, config: {} },
+      ],
+      nodes: [
+        { id: 'clicks', kind: 'source', config: { topic: 'clicks', valueSerde: 'string' } },
+        { id: 'users', kind: 'table', config: { topic: 'users', valueSerde: 'string' } },
+        {
+          id: 'join',
+          kind: 'streamTableJoin',
+          config: { type: 'left', joiner: 'right == null ? left : left + "@" + right' },
+        },
+        { id: 'out', kind: 'sink', config: { topic: 'enriched', valueSerde: 'string' } },
+      ],
+      edges: [
+        { from: 'clicks', to: 'join', toPort: 'left' },
+        { from: 'users', to: 'join', toPort: 'right' },
+        { from: 'join', to: 'out' },
+      ],
+      layout: { nodes: {} },
+    };
+    const result = await preview(joined, { sampleFromTopic: ['clicks', 'users'], limit: 20 });
+    expect(result.processed).toBe(3);
+    expect(result.topics['enriched']?.map((r) => [r.key, r.value])).toEqual([
+      ['u1', 'home@Ann'],
+      ['u2', 'cart'],
+    ]);
+  });
+
   it('returns validation errors for an invalid topology, and refuses unknown topics', async () => {
     const invalid = await env.client.preview.run.mutate({
       topology: { ...ordersPipeline(), edges: [{ from: 'orders', to: 'nowhere' }] },

@@ -24,7 +24,8 @@ const typedRecords = z
   .max(1000);
 
 const sampledRecords = z.object({
-  sampleFromTopic: topicInput,
+  /** One topic, or several (each gives its latest `limit`; merged in time order). */
+  sampleFromTopic: z.union([topicInput, z.array(topicInput).min(1).max(20)]),
   limit: intInRange(1, 1000).default(20),
 });
 

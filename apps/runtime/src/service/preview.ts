@@ -27,7 +27,10 @@ export interface PreviewInputRecord {
   headers?: Record<string, string> | undefined;
 }
 
-export type PreviewInput = PreviewInputRecord[] | { sampleFromTopic: string; limit: number };
+export type PreviewInput =
+  | PreviewInputRecord[]
+  /** The latest `limit` records of one topic, or of each of several topics (merged by time). */
+  | { sampleFromTopic: string | string[]; limit: number };
 
 export interface PreviewNode {
   nodeId: string;
@@ -172,17 +175,27 @@ function pipe(driver: TestDriver, topology: Topology, r: PreviewInputRecord, ind
 async function sampleTopic(
   backend: Backend,
   topology: Topology,
-  sample: { sampleFromTopic: string; limit: number },
+  sample: { sampleFromTopic: string | string[]; limit: number },
 ): Promise<StoredRecord[]> {
-  const topic = await requireTopic(backend, sample.sampleFromTopic);
-  if (!topology.topics.some((t) => t.name === topic.name)) {
-    throw new RuntimeError(
-      'BAD_RECORD',
-      `records.sampleFromTopic: "${topic.name}" is not a topic of this topology`,
-    );
+  const names = Array.isArray(sample.sampleFromTopic)
+    ? sample.sampleFromTopic
+    : [sample.sampleFromTopic];
+  const sampled: StoredRecord[] = [];
+  for (const [i, name] of names.entries()) {
+    const topic = await requireTopic(backend, name);
+    if (!topology.topics.some((t) => t.name === topic.name)) {
+      const at = Array.isArray(sample.sampleFromTopic) ? `[${i}]` : '';
+      throw new RuntimeError(
+        'BAD_RECORD',
+        `records.sampleFromTopic${at}: "${topic.name}" is not a topic of this topology`,
+      );
+    }
+    const partitions = topic.offsets.map((o) => o.partition);
+    sampled.push(...(await readLatest(backend, topic, partitions, sample.limit)));
   }
-  const partitions = topic.offsets.map((o) => o.partition);
-  return readLatest(backend, topic, partitions, sample.limit);
+  // Several topics (a join's stream and table) are piped in time order, as the app would meet
+  // them; a stable sort keeps each topic's own order among equal timestamps.
+  return names.length > 1 ? sampled.sort((a, b) => a.timestamp - b.timestamp) : sampled;
 }
 
 /** Gathers every node's inputs and outputs from the tap, keeping the first `limit` of each. */

@@ -67,23 +67,44 @@ function NodeRecords({ node }: { node: Ok['nodes'][number] }) {
   );
 }
 
+const ALL_INPUTS = '*';
+
+/** Whether a source, table or global table of the design reads `topic`. */
+function readsTopic(
+  nodes: readonly { kind: string; config: Record<string, unknown> }[],
+  topic: string,
+) {
+  return nodes.some(
+    (n) =>
+      (n.kind === 'source' || n.kind === 'table' || n.kind === 'globalTable') &&
+      (n.config.topic === topic ||
+        (Array.isArray(n.config.topics) && n.config.topics.includes(topic))),
+  );
+}
+
 export function PreviewPanel() {
   const api = useApi();
   const store = useDesignerStore();
   const actions = useActions();
   const topics = useDesigner((s) => s.doc.topics);
+  const nodes = useDesigner((s) => s.doc.nodes);
+  // the topics the design reads: sampling all of them lets a join see its table and its stream
+  const inputs = topics.map((t) => t.name).filter((name) => readsTopic(nodes, name));
   const [topic, setTopic] = useState('');
   const [mode, setMode] = useState<'typed' | 'sample'>('typed');
   const [text, setText] = useState('');
   const [result, setResult] = useState<Result | null>(null);
   const [busy, setBusy] = useState(false);
-  const chosen = topic || topics[0]?.name || '';
+  const chosen = topic || (inputs.length > 1 ? ALL_INPUTS : (inputs[0] ?? topics[0]?.name ?? ''));
+  const typedTopic = chosen === ALL_INPUTS ? (inputs[0] ?? '') : chosen;
 
   const run = async () => {
     setBusy(true);
     try {
       const records =
-        mode === 'typed' ? parseRecordLines(text, chosen) : { sampleFromTopic: chosen, limit: 20 };
+        mode === 'typed'
+          ? parseRecordLines(text, typedTopic)
+          : { sampleFromTopic: chosen === ALL_INPUTS ? inputs : chosen, limit: 20 };
       setResult(await api.preview.run.mutate({ topology: store.getState().doc, records }));
     } catch (e) {
       actions.notify('error', messageOf(e));
@@ -102,6 +123,9 @@ export function PreviewPanel() {
             value={chosen}
             onChange={(e) => setTopic(e.target.value)}
           >
+            {inputs.length > 1 && (
+              <option value={ALL_INPUTS}>all input topics ({inputs.join(', ')})</option>
+            )}
             {topics.map((t) => (
               <option key={t.name}>{t.name}</option>
             ))}
@@ -123,7 +147,7 @@ export function PreviewPanel() {
             onChange={() => setMode('sample')}
             data-testid="preview-sample"
           />{' '}
-          latest 20 of the topic
+          latest 20 of {chosen === ALL_INPUTS ? 'each input topic, in time order' : 'the topic'}
         </label>
         <button
           type="button"
@@ -143,7 +167,7 @@ export function PreviewPanel() {
           spellCheck={false}
           aria-label="Sample records, one per line: key: value"
           placeholder={
-            'one record per line — key: value (value as JSON or text), or just a value\nalice: {"amount": 120}'
+            'one record per line — key: value (value as JSON or text), or just a value; a line @topic sends the lines after it to that topic\nalice: {"amount": 120}'
           }
           data-testid="preview-records"
           value={text}

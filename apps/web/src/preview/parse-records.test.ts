@@ -15,4 +15,12 @@ describe('typed preview records', () => {
       { topic: 'orders', key: null, value: 42 },
     ]);
   });
+
+  it('sends the lines after `@topic` to that topic, in the order typed', () => {
+    expect(parseRecordLines('@users\nu1: Ann\n@clicks\nu1: home\n@users\nu2: Bob', 'x')).toEqual([
+      { topic: 'users', key: 'u1', value: 'Ann' },
+      { topic: 'clicks', key: 'u1', value: 'home' },
+      { topic: 'users', key: 'u2', value: 'Bob' },
+    ]);
+  });
 });
