@@ -61,6 +61,7 @@ export const expressionFields: Partial<Record<NodeKind, readonly ExpressionField
   cogroup: [
     { field: 'initializer', context: 'initializer', optional: false },
     { field: 'inputs', each: 'aggregator', context: 'aggregator', optional: false },
+    { field: 'merger', context: 'aggregator', optional: true },
   ],
   tableFilter: main('filter'),
   tableFilterNot: main('filter'),

@@ -256,6 +256,32 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
         functions,
         `${node.name} aggregator`,
       );
+      // A windowed cogroup (CogroupedKStream#windowedBy): each input's aggregator is a windowed
+      // aggregation processor of its own (its own observed stream time, as each Kafka Streams
+      // KStreamWindowAggregate / KStreamSessionWindowAggregate is), all sharing one store.
+      if (node.windowing) {
+        const merger = cfg['merger'] === undefined ? null : logic('merger', 'aggregator');
+        return windowNodeFactory({
+          node,
+          config: cfg,
+          logic,
+          storeName: requiredStore,
+          retentionMs: (store) => c.plan.stores.find((s) => s.name === store)?.retentionMs ?? 0,
+          emitIntervalMs: c.registries.windowedEmitIntervalMs ?? 1000,
+          aggregation: {
+            initial: () => initializer({}),
+            add: (key, value, agg) => aggregator({ key, value, agg }),
+            merge: (key, a, b) => {
+              if (merger === null)
+                throw new EngineError(
+                  'INVALID_PLAN',
+                  `${node.name}: a session-windowed cogroup needs a merger`,
+                );
+              return merger({ key, value: b, agg: a });
+            },
+          },
+        });
+      }
       const storeName = requiredStore();
       return (ctx) =>
         streamAggregateProcessor(ctx, initializer, aggregator, {

@@ -20,6 +20,8 @@ export interface WindowFactoryContext {
   retentionMs(store: string): number;
   /** onWindowClose's wall-clock interval between looks for closed windows. */
   emitIntervalMs: number;
+  /** The aggregation, when the op does not imply it (a windowed cogroup's aggregator). */
+  aggregation?: SessionAggregation;
 }
 
 const isNull = (v: unknown): boolean => v === null || v === undefined;
@@ -76,7 +78,7 @@ export function windowNodeFactory(c: WindowFactoryContext): Factory {
   }
   if (!windowing)
     throw new EngineError('INVALID_PLAN', `${c.node.name}: a windowed aggregation without windows`);
-  const aggregation = aggregationOf(c);
+  const aggregation = c.aggregation ?? aggregationOf(c);
   const storeName = c.storeName();
   const retentionMs = c.retentionMs(storeName);
   const window = windowing.window;

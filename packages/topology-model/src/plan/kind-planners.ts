@@ -15,6 +15,7 @@ import type { PlanBuilder } from './builder.js';
 import { singleInput, type Flow, type Inputs, type Outputs, type Planner } from './flow.js';
 import { statefulPlanners } from './stateful-planners.js';
 import { windowPlanners } from './window-planners.js';
+import { cogroupPlanner } from './cogroup-planner.js';
 import { foreignKeyJoinPlanners } from './fk-join-planner.js';
 import { joinPlanners } from './join-planners.js';
 
@@ -224,6 +225,7 @@ export const kindPlanners: { [K in NodeKind]: Planner<K> } = {
   },
 
   ...statefulPlanners,
+  cogroup: cogroupPlanner,
   ...windowPlanners,
   ...joinPlanners,
   ...foreignKeyJoinPlanners,

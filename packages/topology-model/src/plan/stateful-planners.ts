@@ -123,7 +123,6 @@ type StatefulKind =
   | 'count'
   | 'reduce'
   | 'aggregate'
-  | 'cogroup'
   | 'toTable'
   | 'toStream'
   | 'tableFilter'
@@ -284,55 +283,6 @@ export const statefulPlanners: { [K in StatefulKind]: Planner<K> } = {
       valueSerde: c.valueSerde ?? DROPPED,
     };
     return streamAggregation(b, node, grouped, store, name, c, serdes);
-  },
-
-  // CogroupedKStreamImpl#aggregate → CogroupedStreamAggregateBuilder#build: store name, then
-  // each input's repartition (if needed), then one aggregator per input (cogroup call order)
-  // sharing the store, then the merge.
-  cogroup: (node, inputs, b) => {
-    const c = node.config;
-    const store = c.store ?? b.newStoreName('COGROUPKSTREAM-AGGREGATE-');
-    const groupedInputs = c.inputs.map(({ port }) => ({
-      port,
-      flow: singleInput(inputs, node.id, port),
-    }));
-    const parents = new Map<string, string>();
-    for (const { port, flow } of groupedInputs) {
-      if (!flow.repartitionRequired) {
-        parents.set(port, flow.from);
-        continue;
-      }
-      const source = b.repartition(flow.groupName ?? store, flow.from, node.id, {
-        keySerde: flow.keySerde,
-        valueSerde: flow.valueSerde,
-      });
-      parents.set(port, source);
-    }
-    const serdes = {
-      // CogroupedKStreamImpl has no key serde of its own: Materialized.with(null, null).
-      keySerde: c.keySerde ?? DROPPED,
-      valueSerde: c.valueSerde ?? DROPPED,
-    };
-    const aggregators = groupedInputs.map(({ port }, i) => {
-      const name = b.suffixOrGenerate(node.name, `-cogroup-agg-${i}`, 'COGROUPKSTREAM-AGGREGATE-');
-      b.addProcessor(name, 'cogroup-aggregate', [parents.get(port) as string], node.id, {
-        modelNode: node,
-        stores: [store],
-        port,
-        ...serdes,
-      });
-      return name;
-    });
-    const merge = b.suffixOrGenerate(node.name, '-cogroup-merge', 'COGROUPKSTREAM-MERGE-');
-    b.addProcessor(merge, 'cogroup', aggregators, node.id, { modelNode: node, ...serdes });
-    declareStore(b, node, store, c, serdes);
-    return {
-      type: 'table',
-      from: merge,
-      ...serdes,
-      repartitionRequired: false,
-      table: AGGREGATE_HANDLE,
-    };
   },
 
   // KStreamImpl#toTable: name first, then the store name (always: it passes Materialized.with),

@@ -32,7 +32,7 @@ function windowingOf(flow: Flow, id: string): NonNullable<Flow['windowing']> {
 }
 
 /** Puts the windows on the planned node, where the engine reads them. */
-function setWindowing(b: PlanBuilder, name: string, windowing: Flow['windowing']): void {
+export function setWindowing(b: PlanBuilder, name: string, windowing: Flow['windowing']): void {
   const node = b.nodes.get(name);
   if (node && windowing) node.windowing = windowing;
 }
@@ -60,7 +60,7 @@ function retentionProblem(store: string, window: WindowSpec, retention: number):
   }
 }
 
-function markWindowStore(
+export function markWindowStore(
   b: PlanBuilder,
   store: string,
   window: WindowSpec,

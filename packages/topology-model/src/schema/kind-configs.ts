@@ -21,6 +21,7 @@ import {
   versionedMaterializedChecks,
   versionedStoreSchema,
 } from './versioned-materialized.js';
+import { windowSpecSchema, type WindowSpec } from './window-kinds.js';
 
 export { versionedStoreSchema, type VersionedStoreConfig } from './versioned-materialized.js';
 
@@ -237,9 +238,56 @@ export const cogroupConfigSchema = z
   .object({
     inputs: z.array(cogroupInputSchema).min(1, 'a cogroup needs at least one input'),
     initializer: logicSchema,
+    /**
+     * CogroupedKStream#windowedBy(windows) before aggregate: a windowed cogroup, whose result is
+     * a windowed table (keys Windowed<K>). Time (tumbling, hopping), sliding or session windows;
+     * Kafka Streams gives a cogroup no emit strategy (always onWindowUpdate).
+     */
+    window: windowSpecSchema.optional(),
+    /**
+     * SessionWindowedCogroupedKStream#aggregate's session merger (required with session windows,
+     * refused otherwise): `agg` the earlier session's aggregate, `value` the later one's.
+     */
+    merger: logicSchema.optional(),
+    /** Window / session store retention (Materialized#withRetention); windowed cogroups only. */
+    retentionMs: z.number().int().positive().optional(),
     ...keyValueMaterializedFields,
   })
-  .superRefine(versionedMaterializedChecks);
+  .superRefine(versionedMaterializedChecks)
+  .superRefine(windowedCogroupChecks);
+
+/** What Kafka Streams' DSL types allow a windowed cogroup (and refuse a plain one). */
+function windowedCogroupChecks(
+  c: { window?: WindowSpec | undefined; merger?: unknown; retentionMs?: number | undefined; versioned?: unknown },
+  ctx: z.RefinementCtx,
+): void {
+  const session = c.window?.type === 'session';
+  if (session && c.merger === undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['merger'],
+      message:
+        'a session-windowed cogroup needs a merger (SessionWindowedCogroupedKStream#aggregate(initializer, merger))',
+    });
+  if (!session && c.merger !== undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['merger'],
+      message: 'only a session-windowed cogroup takes a merger',
+    });
+  if (c.window === undefined && c.retentionMs !== undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['retentionMs'],
+      message: 'retentionMs is for windowed cogroups (a window or session store)',
+    });
+  if (c.window !== undefined && c.versioned !== undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['versioned'],
+      message: 'a windowed cogroup keeps a window or session store, which cannot be versioned',
+    });
+}
 
 // ---- KTable operations ------------------------------------------------------------------------
 

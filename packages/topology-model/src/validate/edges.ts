@@ -74,6 +74,17 @@ export function connectionProblem(
     ?.accepts as FlowType;
   const produced = nodeKinds[from.kind].output as FlowType;
   if (produced === accepts) return null;
+  // CogroupedKStream#windowedBy: the format's cogroup is the aggregate itself, so its windows are
+  // part of its config rather than a windowedBy before or after it.
+  if (
+    (to.kind === 'cogroup' && produced === 'windowedGrouped') ||
+    (from.kind === 'cogroup' && to.kind === 'windowedBy')
+  )
+    return {
+      code: 'flow_type_mismatch',
+      at: 'to',
+      message: `a cogroup takes grouped streams, not windowed ones: to window a cogroup (CogroupedKStream#windowedBy), connect the groupByKey / groupBy nodes to it and set its config.window (and config.merger for session windows)`,
+    };
   const grouping = GROUPING_HINT[accepts];
   if (grouping && (produced === 'stream' || produced === 'table')) {
     return {

@@ -281,10 +281,21 @@ function nodeType(node: TopologyNode, inputs: Map<string, RecordType[]>, ctx: Co
         check(['inputs', i, 'aggregator'], 'aggregator', aggVars(first(inputs, port), init)),
       );
       const keys = (c.inputs as { port: string }[]).map(({ port }) => first(inputs, port));
+      const key = common(keys).key;
+      if (c.merger !== undefined) check(['merger'], 'aggregator', { key, value: init, agg: init });
+      // A windowed cogroup (config.window) keys its table by window, as windowedBy does.
+      const w = c.window as { type: string; sizeMs?: number } | undefined;
       result = {
-        key: common(keys).key,
+        key,
         value: values.every((v) => v === values[0]) ? (values[0] ?? 'dyn') : 'dyn',
-        windowed: null,
+        windowed:
+          w === undefined
+            ? null
+            : {
+                kind: w.type === 'session' ? 'session' : 'time',
+                sizeMs: w.type === 'tumbling' || w.type === 'hopping' ? (w.sizeMs ?? null) : null,
+                by: node.id,
+              },
       };
       break;
     }
@@ -475,7 +486,14 @@ function checkExplicitSerdes(
   const at = (field: string) =>
     formatPath(['nodes', ctx.index.get(node.id) ?? -1, 'config', field]);
   const windowedKinds = ['windowedCount', 'windowedReduce', 'windowedAggregate'];
-  const key = windowedKinds.includes(node.kind) ? input.key : output.windowed ? 'dyn' : output.key;
+  // A windowed aggregation's Materialized key serde is the record key's (the window wraps it).
+  const key = windowedKinds.includes(node.kind)
+    ? input.key
+    : node.kind === 'cogroup'
+      ? output.key
+      : output.windowed
+        ? 'dyn'
+        : output.key;
   if (c.keySerde !== undefined && !serdeAccepts(c.keySerde, key))
     ctx.issues.push({
       path: at('keySerde'),

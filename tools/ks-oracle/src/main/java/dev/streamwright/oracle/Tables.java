@@ -115,9 +115,14 @@ final class Tables {
         }
         String keyName = text(c, "keySerde", "json");
         String valueName = text(c, "valueSerde", "json");
-        var m = TopologyBuilder.materialized(c, keyName, valueName);
         var init = Logic.initializer(c.path("initializer"));
-        KTable<Object, Object> t = named == null ? co.aggregate(init, m) : co.aggregate(init, named, m);
+        KTable t;
+        if (c.hasNonNull("window")) {
+          t = Windows.cogroup(co, c, init, named, Windows.materialized(c, keyName, valueName));
+        } else {
+          var m = TopologyBuilder.materialized(c, keyName, valueName);
+          t = named == null ? co.aggregate(init, m) : co.aggregate(init, named, m);
+        }
         register(tb, c, keyName, valueName);
         return TopologyBuilder.single(t, keyName, valueName);
       }

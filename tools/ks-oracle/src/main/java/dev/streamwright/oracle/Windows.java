@@ -4,16 +4,20 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.streams.kstream.CogroupedKStream;
 import org.apache.kafka.streams.kstream.EmitStrategy;
+import org.apache.kafka.streams.kstream.Initializer;
 import org.apache.kafka.streams.kstream.KGroupedStream;
 import org.apache.kafka.streams.kstream.KTable;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Merger;
 import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.SessionWindowedCogroupedKStream;
 import org.apache.kafka.streams.kstream.SessionWindowedKStream;
 import org.apache.kafka.streams.kstream.SessionWindows;
 import org.apache.kafka.streams.kstream.SlidingWindows;
 import org.apache.kafka.streams.kstream.Suppressed;
+import org.apache.kafka.streams.kstream.TimeWindowedCogroupedKStream;
 import org.apache.kafka.streams.kstream.TimeWindowedKStream;
 import org.apache.kafka.streams.kstream.TimeWindows;
 
@@ -128,10 +132,40 @@ final class Windows {
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private static Materialized materialized(JsonNode c, String keyName, String valueName) {
+  static Materialized materialized(JsonNode c, String keyName, String valueName) {
     Materialized m = TopologyBuilder.materialized(c, keyName, valueName);
     if (c.has("retentionMs")) m = m.withRetention(Duration.ofMillis(c.path("retentionMs").asLong()));
     return m;
+  }
+
+  /**
+   * CogroupedKStream#windowedBy(TimeWindows | SlidingWindows | SessionWindows), then aggregate
+   * (with the session merger for session windows), as the document's cogroup config.window says.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  static KTable cogroup(CogroupedKStream<Object, Object> co, JsonNode c, Initializer<Object> init, Named named, Materialized m) {
+    JsonNode w = c.path("window");
+    Duration grace = Duration.ofMillis(w.path("graceMs").asLong(0));
+    switch (w.path("type").asText()) {
+      case "session" -> {
+        var mergeLogic = Logic.aggregator(c.path("merger"));
+        Merger<Object, Object> merger = (key, a1, a2) -> mergeLogic.apply(key, a2, a1);
+        SessionWindowedCogroupedKStream<Object, Object> s =
+            co.windowedBy(SessionWindows.ofInactivityGapAndGrace(Duration.ofMillis(w.path("gapMs").asLong()), grace));
+        return named == null ? s.aggregate(init, merger, m) : s.aggregate(init, merger, named, m);
+      }
+      case "sliding" -> {
+        TimeWindowedCogroupedKStream<Object, Object> t =
+            co.windowedBy(SlidingWindows.ofTimeDifferenceAndGrace(Duration.ofMillis(w.path("timeDifferenceMs").asLong()), grace));
+        return named == null ? t.aggregate(init, m) : t.aggregate(init, named, m);
+      }
+      default -> {
+        TimeWindows tw = TimeWindows.ofSizeAndGrace(Duration.ofMillis(w.path("sizeMs").asLong()), grace);
+        if (w.path("type").asText().equals("hopping")) tw = tw.advanceBy(Duration.ofMillis(w.path("advanceMs").asLong()));
+        TimeWindowedCogroupedKStream<Object, Object> t = co.windowedBy(tw);
+        return named == null ? t.aggregate(init, m) : t.aggregate(init, named, m);
+      }
+    }
   }
 
   private static void register(TopologyBuilder tb, JsonNode c, String keyName, String valueName) {
