@@ -109,6 +109,43 @@ function windowsProgram(useCel: boolean): BuiltTopology {
       'session-keys',
       Produced.with(WindowedSerdes.sessionWindowedSerdeFrom(Serdes.String()), Serdes.Long()),
     );
+  // Windowed cogroups (CogroupedKStream#windowedBy), time and session windows.
+  const views = builder
+    .stream('views', Consumed.with(Serdes.String(), Serdes.Json<Click>()))
+    .groupByKey();
+  type Both = { c: number; v: number };
+  const both = p('{"c": 0, "v": 0}', () => ({ c: 0, v: 0 }));
+  const addClick = p('{"c": agg.c + 1, "v": agg.v}', (_k: string, _v: Click, a: Both) => ({
+    c: a.c + 1,
+    v: a.v,
+  }));
+  const addView = p('{"c": agg.c, "v": agg.v + 1}', (_k: string, _v: Click, a: Both) => ({
+    c: a.c,
+    v: a.v + 1,
+  }));
+  grouped
+    .cogroup<Both>(addClick)
+    .cogroup(views, addView)
+    .windowedBy(TimeWindows.ofSizeAndGrace(5000, 1000))
+    .aggregate(both, Materialized.with(Serdes.String(), Serdes.Json<Both>()).withRetention(20000))
+    .toStream()
+    .map(windowKey(p))
+    .to('co-time', Produced.with(Serdes.String(), Serdes.Json()));
+  grouped
+    .cogroup<Both>(addClick)
+    .cogroup(views, addView)
+    .windowedBy(SessionWindows.ofInactivityGapAndGrace(2000, 500))
+    .aggregate(
+      both,
+      p('{"c": agg.c + value.c, "v": agg.v + value.v}', (_k: string, a: Both, b: Both) => ({
+        c: a.c + b.c,
+        v: a.v + b.v,
+      })),
+      Named.as('co-sessions'),
+    )
+    .toStream()
+    .map(windowKey(p))
+    .to('co-session', Produced.with(Serdes.String(), Serdes.Json()));
   return builder.build({ applicationId: 'dsl-windows' });
 }
 
@@ -176,7 +213,12 @@ function joinsProgram(useCel: boolean): BuiltTopology {
 }
 
 const clickInputs = [1000, 3000, 4000, 6000, 2000, 8000, 2500, 12000, 7000, 30000].flatMap(
-  (t, i) => [{ topic: 'clicks', key: i % 3 === 0 ? 'b' : 'a', value: { t }, timestamp: t }],
+  (t, i) => [
+    { topic: 'clicks', key: i % 3 === 0 ? 'b' : 'a', value: { t }, timestamp: t },
+    ...(i % 2 === 0
+      ? [{ topic: 'views', key: i % 4 === 0 ? 'a' : 'b', value: { t }, timestamp: t + 700 }]
+      : []),
+  ],
 );
 const joinInputs = (
   [
@@ -210,6 +252,8 @@ const programs = [
       'limited',
       'time-keys',
       'session-keys',
+      'co-time',
+      'co-session',
     ],
   },
   {
@@ -288,7 +332,7 @@ describe('DSL windows, suppression and joins, with CEL or TypeScript, against Ka
       doc.nodes
         .filter((n) => n.kind === 'sink')
         .map((n) => n.config)
-        .slice(-2),
+        .slice(-4, -2),
     ).toEqual([
       {
         topic: 'time-keys',
@@ -308,6 +352,23 @@ describe('DSL windows, suppression and joins, with CEL or TypeScript, against Ka
     expect(configs('suppress')).toEqual([
       { until: 'windowCloses', whenFull: 'shutDown' },
       { until: 'timeLimit', timeLimitMs: 3000, whenFull: 'emitEarly', maxRecords: 2 },
+    ]);
+    expect(
+      configs('cogroup').map((c) => {
+        const { inputs: _inputs, initializer: _init, ...rest } = c as Record<string, unknown>;
+        return rest;
+      }),
+    ).toEqual([
+      {
+        window: { type: 'tumbling', sizeMs: 5000, graceMs: 1000 },
+        keySerde: 'string',
+        valueSerde: 'json',
+        retentionMs: 20000,
+      },
+      {
+        window: { type: 'session', gapMs: 2000, graceMs: 500 },
+        merger: '{"c": agg.c + value.c, "v": agg.v + value.v}',
+      },
     ]);
     const joins = joinsProgram(true).document as { nodes: { kind: string; config: object }[] };
     const streamJoins = joins.nodes.filter((n) => n.kind === 'streamStreamJoin');

@@ -11,15 +11,20 @@ import {
 import type { Materialized, Named } from './options.js';
 import { SessionWindows, SlidingWindows, TimeWindows } from './window-options.js';
 import { SessionWindowedKStreamImpl, TimeWindowedKStreamImpl } from './windowed-stream-impl.js';
+import type { WindowSpec } from '@streamwright/topology-model';
 import type {
   Aggregator,
   CogroupedKStream,
   Initializer,
   KGroupedStream,
   KTable,
+  Merger,
   Reducer,
+  SessionWindowedCogroupedKStream,
   SessionWindowedKStream,
+  TimeWindowedCogroupedKStream,
   TimeWindowedKStream,
+  Windowed,
 } from './types.js';
 
 export class KGroupedStreamImpl<K, V> implements KGroupedStream<K, V> {
@@ -94,11 +99,47 @@ export class CogroupedKStreamImpl<K, VA> implements CogroupedKStream<K, VA> {
     a?: Named | Materialized<K, VA>,
     b?: Materialized<K, VA>,
   ): KTable<K, VA> {
+    return this.build(initializer, a, b, null, null) as KTable<K, VA>;
+  }
+
+  /** CogroupedKStream#windowedBy: the windows become the cogroup node's `window`. */
+  windowedBy(windows: TimeWindows | SlidingWindows): TimeWindowedCogroupedKStream<K, VA>;
+  windowedBy(windows: SessionWindows): SessionWindowedCogroupedKStream<K, VA>;
+  windowedBy(
+    windows: TimeWindows | SlidingWindows | SessionWindows,
+  ): TimeWindowedCogroupedKStream<K, VA> | SessionWindowedCogroupedKStream<K, VA> {
+    if (windows instanceof SessionWindows) {
+      const window = windows.spec();
+      const session: SessionWindowedCogroupedKStream<K, VA> = {
+        aggregate: (initializer, merger, a, b) =>
+          this.build(initializer, a, b, window, merger) as KTable<Windowed<K>, VA>,
+      };
+      return session;
+    }
+    if (windows instanceof TimeWindows || windows instanceof SlidingWindows) {
+      const window = windows.spec();
+      const timed: TimeWindowedCogroupedKStream<K, VA> = {
+        aggregate: (initializer, a, b) =>
+          this.build(initializer, a, b, window, null) as KTable<Windowed<K>, VA>,
+      };
+      return timed;
+    }
+    throw new Error('windowedBy takes TimeWindows, SlidingWindows or SessionWindows');
+  }
+
+  private build(
+    initializer: Initializer<VA>,
+    a: Named | Materialized<K, VA> | undefined,
+    b: Materialized<K, VA> | undefined,
+    window: WindowSpec | null,
+    merger: Merger<K, VA> | null,
+  ): KTable<unknown, VA> {
     const { name, materialized } = namedAndMaterialized(a, b);
     const first = this.#inputs[0]!.origin;
+    const m = materialized as Materialized<unknown, unknown> | undefined;
     const node = first.builder.addNode(
       'cogroup',
-      materializedConfig(materialized as Materialized<unknown, unknown> | undefined),
+      materializedConfig(m, true, { versioned: window === null }),
       name,
     );
     const inputs = this.#inputs.map(({ origin, aggregator }, i) => {
@@ -122,8 +163,27 @@ export class CogroupedKStreamImpl<K, VA> implements CogroupedKStream<K, VA> {
       adapt.initializer as never,
     );
     const f = materialized?.fields() ?? {};
+    if (window !== null) {
+      node.config['window'] = window;
+      if (merger !== null)
+        node.config['merger'] = first.builder.logic(
+          merger as string,
+          node.id,
+          'merger',
+          adapt.merger as never,
+        );
+      if (f.retentionMs !== undefined) node.config['retentionMs'] = f.retentionMs;
+    } else if (f.retentionMs !== undefined) {
+      throw new Error(
+        'cogroup: Materialized#withRetention applies to window and session stores only',
+      );
+    }
     return factories.table(
-      derive(first, node, { keySerde: f.keySerde ?? first.keySerde, valueSerde: f.valueSerde }),
+      derive(first, node, {
+        // A windowed table's keys are windowed: the grouped key serde no longer describes them.
+        keySerde: window === null ? (f.keySerde ?? first.keySerde) : undefined,
+        valueSerde: f.valueSerde,
+      }),
       f.storeName ?? null,
     );
   }

@@ -354,6 +354,28 @@ export interface CogroupedKStream<K, VA> {
     named?: Named,
     materialized?: Materialized<K, VA>,
   ): KTable<K, VA>;
+  /** Windows the cogroup (CogroupedKStream#windowedBy): its aggregate is a windowed table. */
+  windowedBy(windows: TimeWindows | SlidingWindows): TimeWindowedCogroupedKStream<K, VA>;
+  windowedBy(windows: SessionWindows): SessionWindowedCogroupedKStream<K, VA>;
+}
+
+/** A cogroup over time or sliding windows (always emitting on window update, as in Kafka). */
+export interface TimeWindowedCogroupedKStream<K, VA> {
+  aggregate(
+    initializer: Initializer<VA>,
+    a?: Named | Materialized<K, VA>,
+    b?: Materialized<K, VA>,
+  ): KTable<Windowed<K>, VA>;
+}
+
+/** A cogroup over session windows: the merger combines two sessions' aggregates. */
+export interface SessionWindowedCogroupedKStream<K, VA> {
+  aggregate(
+    initializer: Initializer<VA>,
+    sessionMerger: Merger<K, VA>,
+    a?: Named | Materialized<K, VA>,
+    b?: Materialized<K, VA>,
+  ): KTable<Windowed<K>, VA>;
 }
 
 export interface KGroupedTable<K, V> {
