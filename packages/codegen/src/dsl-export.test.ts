@@ -228,6 +228,56 @@ const agg = sess.aggregate('0', add, 'agg + value');`);
 const slideCount = slide.count(Materialized.with(Serdes.String(), Serdes.Long()).withCachingDisabled());`);
   });
 
+  it('spells a windowed cogroup as CogroupedKStream#windowedBy (time and session windows)', () => {
+    const cogroup = (id: string, extra: Record<string, unknown>) => ({
+      id,
+      kind: 'cogroup' as const,
+      config: {
+        inputs: [
+          { port: 'a', aggregator: 'agg + 1' },
+          { port: 'b', aggregator: 'agg + 10' },
+        ],
+        initializer: '0',
+        ...extra,
+      },
+    });
+    const { code, unsupported } = exportDsl(
+      doc(
+        [
+          { id: 'src', kind: 'source', config: { topic: 'lines' } },
+          { id: 'ga', kind: 'groupByKey', config: {} },
+          { id: 'gb', kind: 'groupByKey', config: {} },
+          cogroup('timed', {
+            window: { type: 'hopping', sizeMs: 1000, advanceMs: 500, graceMs: 200 },
+            store: 'hops',
+            retentionMs: 5000,
+          }),
+          cogroup('sessions', {
+            window: { type: 'session', gapMs: 300, graceMs: 0 },
+            merger: 'agg + value',
+          }),
+        ],
+        [
+          ['src', 'ga'],
+          ['src', 'gb'],
+          ['ga', 'timed', 'out', 'a'],
+          ['gb', 'timed', 'out', 'b'],
+          ['ga', 'sessions', 'out', 'a'],
+          ['gb', 'sessions', 'out', 'b'],
+        ],
+      ),
+    );
+    expect(unsupported).toEqual([]);
+    expect(code).toContain(`const timed = ga.cogroup('agg + 1')
+  .cogroup(gb, 'agg + 10')
+  .windowedBy(TimeWindows.ofSizeAndGrace(1000, 200).advanceBy(500))
+  .aggregate('0', Materialized.as<never, never>('hops').withRetention(5000));`);
+    expect(code).toContain(`const sessions = ga.cogroup('agg + 1')
+  .cogroup(gb, 'agg + 10')
+  .windowedBy(SessionWindows.ofInactivityGapWithNoGrace(300))
+  .aggregate('0', 'agg + value');`);
+  });
+
   it('spells every join kind with its windows, StreamJoined / Joined, Named and Materialized', () => {
     const { code, unsupported } = exportDsl(
       doc(

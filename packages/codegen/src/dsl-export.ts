@@ -245,7 +245,11 @@ export function exportDsl(doc: TopologyDocument): DslExport {
               ? `${sourceOf(port)}.cogroup(${agg})`
               : `\n  .cogroup(${sourceOf(port)}, ${agg})`;
         });
-        statement = `const ${v} = ${expr}\n  .aggregate(${logic(c.initializer)}${tail(node)});`;
+        // CogroupedKStream#windowedBy(windows) before aggregate; a session merger follows the
+        // initializer (SessionWindowedCogroupedKStream#aggregate(initializer, merger, ...)).
+        const windowed = c.window !== undefined ? `\n  .windowedBy(${windows(c.window, use)})` : '';
+        const merger = c.merger !== undefined ? `, ${logic(c.merger)}` : '';
+        statement = `const ${v} = ${expr}${windowed}\n  .aggregate(${logic(c.initializer)}${merger}${tail(node)});`;
         break;
       }
       case 'process':

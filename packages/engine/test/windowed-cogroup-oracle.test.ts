@@ -88,7 +88,7 @@ const view = (user: string, timestamp: number) => ({
 // to 2600 is not late for the views' aggregator.
 const timeInputs = [
   click('a', 100),
-  view('a', 150, ),
+  view('a', 150),
   click('b', 200, 2),
   click('a', 950),
   view('b', 1000),

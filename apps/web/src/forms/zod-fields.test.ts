@@ -103,6 +103,22 @@ describe('structured fields get row editors instead of raw JSON', () => {
       'port',
       'aggregator',
     ]);
+    // A windowed cogroup's window, merger and retention (CogroupedKStream#windowedBy).
+    const cogroup = fieldsOf(nodeKinds.cogroup.config);
+    expect(
+      ['window', 'merger', 'retentionMs'].map((k) => {
+        const f = cogroup.find((x) => x.key === k)!;
+        return [k, f.control.type, f.optional];
+      }),
+    ).toEqual([
+      [
+        'window',
+        fieldsOf(nodeKinds.windowedBy.config).find((f) => f.key === 'window')!.control.type,
+        true,
+      ],
+      ['merger', 'cel', true],
+      ['retentionMs', 'number', true],
+    ]);
     const process = fieldsOf(nodeKinds.process.config);
     expect(process.find((f) => f.key === 'stores')!.control).toEqual({
       type: 'list',

@@ -42,5 +42,15 @@ describe('palette groups', () => {
       'maskCard · store masked',
     );
     expect(nodeSummary('transformValues', {})).toBe('no transformer yet');
+    expect(
+      nodeSummary('cogroup', {
+        window: { type: 'session', gapMs: 300, graceMs: 100 },
+        store: 'totals',
+      }),
+    ).toBe('session gap 300 ms · grace 100 ms · store totals');
+    expect(nodeSummary('cogroup', { store: 'totals' })).toBe('store totals');
+    expect(
+      nodeSummary('windowedBy', { window: { type: 'hopping', sizeMs: 1000, advanceMs: 500 } }),
+    ).toBe('hopping 1000 ms by 500 ms');
   });
 });

@@ -82,9 +82,37 @@ export function nodeSummary(kind: string, config: Record<string, unknown>): stri
       return str(config.transformer)
         ? `${str(config.transformer)}${str(config.store) ? ` · store ${str(config.store)}` : ''}`
         : 'no transformer yet';
+    case 'windowedBy':
+      return windowSummary(config.window);
+    case 'cogroup': {
+      // A windowed cogroup (CogroupedKStream#windowedBy) says so: describe() cannot tell.
+      const window = windowSummary(config.window);
+      const store = str(config.store) ? `store ${str(config.store)}` : '';
+      return [window, store].filter(Boolean).join(' · ');
+    }
     default:
       // kinds with one logic field show it; stateful ones name their store
       if (str(config.expression)) return str(config.expression);
       return str(config.store) ? `store ${str(config.store)}` : '';
+  }
+}
+
+/** A window spec in a few words: `tumbling 5000 ms`, `session gap 300 ms · grace 100 ms`. */
+function windowSummary(window: unknown): string {
+  if (typeof window !== 'object' || window === null) return '';
+  const w = window as Record<string, unknown>;
+  const ms = (v: unknown) => (typeof v === 'number' ? `${v} ms` : '?');
+  const grace = typeof w.graceMs === 'number' && w.graceMs > 0 ? ` · grace ${ms(w.graceMs)}` : '';
+  switch (w.type) {
+    case 'tumbling':
+      return `tumbling ${ms(w.sizeMs)}${grace}`;
+    case 'hopping':
+      return `hopping ${ms(w.sizeMs)} by ${ms(w.advanceMs)}${grace}`;
+    case 'sliding':
+      return `sliding ${ms(w.timeDifferenceMs)}${grace}`;
+    case 'session':
+      return `session gap ${ms(w.gapMs)}${grace}`;
+    default:
+      return '';
   }
 }

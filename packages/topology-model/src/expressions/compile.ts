@@ -1,7 +1,12 @@
 // compileExpression parses and type-checks once; evaluate() then only converts the variables the
 // expression actually reads and runs the pre-checked AST, so the per-record cost stays small.
 import { EvaluationError, ParseError } from '@marcbachmann/cel-js';
-import { ExpressionError, type ExpressionErrorKind, type SourcePosition } from './errors.js';
+import {
+  ExpressionError,
+  nullBranchHint,
+  type ExpressionErrorKind,
+  type SourcePosition,
+} from './errors.js';
 import {
   environmentFor,
   familyOf,
@@ -428,7 +433,8 @@ function friendlyMessage(code: string, summary: string): string {
   // cel-js says "No such key: qty"; CEL's reference implementations say "no such key: qty".
   if (code === 'no_such_key') return summary.replace(/^No such key/, 'no such key');
   // "dyn<null> + int" → "null + int": the dyn wrapper is an implementation detail.
-  return summary.replace(/dyn<([^<>]+)>/g, '$1');
+  const message = summary.replace(/dyn<([^<>]+)>/g, '$1');
+  return message + nullBranchHint(message);
 }
 
 /**

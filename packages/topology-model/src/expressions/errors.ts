@@ -48,3 +48,16 @@ export function positionAt(source: string, offset: number): SourcePosition {
   }
   return { line, column: clamped - lineStart + 1, offset: clamped };
 }
+
+/**
+ * `cond ? null : "x"` is refused on purpose (docs/EXPRESSIONS.md, "null in a conditional"): CEL
+ * types `_?_:_` as (bool, A, A) → A and null is a value of null_type, dyn, JSON and wrapper types
+ * only, not of string, int or the other primitives. cel-go and cel-java (Kafka Streams' side of
+ * the oracle) refuse it alike ("found no matching overload for '_?_:_' applied to '(bool, null,
+ * string)'"). The fix is a dyn branch, which is what the value is at run time anyway.
+ */
+export function nullBranchHint(message: string): string {
+  if (!/^Ternary branches must have the same type, got '(null'|.*' and 'null')/.test(message))
+    return '';
+  return '; CEL has no nullable string, int or other primitive type: wrap the other branch in dyn(...), e.g. cond ? null : dyn(x)';
+}

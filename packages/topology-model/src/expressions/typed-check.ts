@@ -6,7 +6,7 @@
 // This module only checks; it never evaluates. The environment's options and operators come from
 // environment.ts (createEnvironment), so the checker accepts exactly what the engine runs.
 import type { ASTNode, Environment } from '@marcbachmann/cel-js';
-import { positionAt, type SourcePosition } from './errors.js';
+import { nullBranchHint, positionAt, type SourcePosition } from './errors.js';
 import { createEnvironment } from './environment.js';
 
 /** A variable's CEL type as cel-js spells it: `string`, `int`, `map<string, dyn>`, `dyn`. */
@@ -65,18 +65,23 @@ export function checkTypedExpression(
     checked = env.parse(source).check();
   } catch (error) {
     const e = error as { summary?: string; message?: string; range?: { start: number } };
+    const message = e.summary ?? e.message ?? String(error);
     return {
       ok: false,
-      message: e.summary ?? e.message ?? String(error),
+      message: message + nullBranchHint(message),
       position: positionAt(source, e.range?.start ?? 0),
     };
   }
   if (checked.valid) return { ok: true, resultType: checked.type ?? 'dyn' };
   const error = checked.error as { summary?: string; message: string; range?: { start: number } };
+  // "dyn<null> + int" → "null + int": the dyn wrapper is an implementation detail
+  const message = (error.summary ?? error.message.split('\n')[0] ?? '').replace(
+    /dyn<([^<>]+)>/g,
+    '$1',
+  );
   return {
     ok: false,
-    // "dyn<null> + int" → "null + int": the dyn wrapper is an implementation detail
-    message: (error.summary ?? error.message.split('\n')[0] ?? '').replace(/dyn<([^<>]+)>/g, '$1'),
+    message: message + nullBranchHint(message),
     position: positionAt(source, error.range?.start ?? 0),
   };
 }

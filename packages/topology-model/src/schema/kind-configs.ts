@@ -258,7 +258,12 @@ export const cogroupConfigSchema = z
 
 /** What Kafka Streams' DSL types allow a windowed cogroup (and refuse a plain one). */
 function windowedCogroupChecks(
-  c: { window?: WindowSpec | undefined; merger?: unknown; retentionMs?: number | undefined; versioned?: unknown },
+  c: {
+    window?: WindowSpec | undefined;
+    merger?: unknown;
+    retentionMs?: number | undefined;
+    versioned?: unknown;
+  },
   ctx: z.RefinementCtx,
 ): void {
   const session = c.window?.type === 'session';

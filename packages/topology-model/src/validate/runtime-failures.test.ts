@@ -316,4 +316,34 @@ describe('typed variables and null', () => {
     );
     expect(issuesOf(guarded)).toEqual([]);
   });
+
+  // Decided for issue 28: refused as cel-go and cel-java refuse it (`_?_:_` is (bool, A, A) → A;
+  // null is no string), with the dyn(...) fix named; docs/EXPRESSIONS.md "null in a conditional".
+  it('refuses a null and a typed branch in one conditional, naming the dyn fix', () => {
+    const mapped = (expression: string) =>
+      doc(
+        [
+          ['in', 1],
+          ['out', 1],
+        ],
+        [
+          { id: 'src', kind: 'source', config: { topic: 'in', valueSerde: 'string' } },
+          { id: 'm', kind: 'mapValues', config: { expression } },
+          { id: 'sink', kind: 'sink', config: { topic: 'out', valueSerde: 'string' } },
+        ],
+        [
+          { from: 'src', to: 'm' },
+          { from: 'm', to: 'sink' },
+        ],
+      );
+    const issues = issuesOf(mapped('value == "" ? null : value.split(":")[0]'));
+    expect(issues.map((i) => i.code)).toEqual(['expression_type']);
+    expect(issues[0]?.message).toMatch(
+      /^Ternary branches must have the same type, got 'null' and 'string'; CEL has no nullable string.*dyn\(/,
+    );
+    expect(issuesOf(mapped('value == "" ? value.split(":")[0] : null'))[0]?.message).toContain(
+      'wrap the other branch in dyn(...)',
+    );
+    expect(issuesOf(mapped('value == "" ? null : dyn(value.split(":")[0])'))).toEqual([]);
+  });
 });

@@ -307,6 +307,76 @@ describe('validateTopology: ports and flow types of the new kinds', () => {
     ]);
   });
 
+  it('takes a windowed cogroup in its config, refusing what Kafka Streams cannot express', () => {
+    const nodes = (config: Record<string, unknown>): Nodes => [
+      source,
+      { id: 'g', kind: 'groupByKey', config: {} },
+      {
+        id: 'co',
+        kind: 'cogroup',
+        config: { inputs: [{ port: 'a', aggregator: 'agg + 1' }], initializer: '0', ...config },
+      },
+    ];
+    const edges: Edges = [e('s', 'g'), e('g', 'co', 'out', 'a')];
+    const session = { type: 'session', gapMs: 100 };
+    expect(
+      validateTopology(doc('app', nodes({ window: session, merger: 'agg + value' }), edges)).ok,
+    ).toBe(true);
+    expect(
+      validateTopology(doc('app', nodes({ window: { type: 'tumbling', sizeMs: 10 } }), edges)).ok,
+    ).toBe(true);
+    expect(
+      [
+        nodes({ window: session }),
+        nodes({ merger: 'agg + value' }),
+        nodes({ retentionMs: 100 }),
+        nodes({
+          window: { type: 'tumbling', sizeMs: 10 },
+          store: 'v',
+          versioned: { historyRetentionMs: 10 },
+        }),
+      ].map((n) => errorsOf(doc('app', n, edges)).map((i) => [i.path, i.message])),
+    ).toEqual([
+      [
+        [
+          'nodes[2].config.merger',
+          'a session-windowed cogroup needs a merger (SessionWindowedCogroupedKStream#aggregate(initializer, merger))',
+        ],
+      ],
+      [['nodes[2].config.merger', 'only a session-windowed cogroup takes a merger']],
+      [
+        [
+          'nodes[2].config.retentionMs',
+          'retentionMs is for windowed cogroups (a window or session store)',
+        ],
+      ],
+      [
+        [
+          'nodes[2].config.versioned',
+          'a windowed cogroup keeps a window or session store, which cannot be versioned',
+        ],
+      ],
+    ]);
+    // windowedBy → cogroup: the windows go into the cogroup's config
+    const windowed: Nodes = [
+      source,
+      { id: 'g', kind: 'groupByKey', config: {} },
+      { id: 'w', kind: 'windowedBy', config: { window: session } },
+      {
+        id: 'co',
+        kind: 'cogroup',
+        config: { inputs: [{ port: 'a', aggregator: 'agg + 1' }], initializer: '0' },
+      },
+    ];
+    const refused = errorsOf(
+      doc('app', windowed, [e('s', 'g'), e('g', 'w'), e('w', 'co', 'out', 'a')]),
+    );
+    expect(refused.map((i) => i.code)).toContain('flow_type_mismatch');
+    expect(refused.find((i) => i.code === 'flow_type_mismatch')?.message).toContain(
+      'set its config.window',
+    );
+  });
+
   it('explains the grouping or conversion a flow-type mismatch needs', () => {
     const nodes: Nodes = [
       source,
