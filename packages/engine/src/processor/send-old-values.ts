@@ -62,6 +62,12 @@ export function nodesSendingOldValues(
         }
         sending.add(node.name);
         return true;
+      case 'suppress':
+        // KTableSuppressProcessorSupplier#enableSendingOldValues asks its parent, which
+        // KTableImpl#suppress has already forced to send them (below): always true.
+        enable(node.predecessors[0], true);
+        sending.add(node.name);
+        return true;
       case 'cogroup':
         // KTablePassThrough: every cogrouped aggregator sends old values.
         for (const p of node.predecessors) enable(p, force);
@@ -81,6 +87,8 @@ export function nodesSendingOldValues(
       sending.add(node.name);
   }
   for (const node of nodes) if (node.op === 'tableGroupBy') enable(node.predecessors[0], true);
+  // KTableImpl#suppress: the suppressed table sends old values (forcing materialization).
+  for (const node of nodes) if (node.op === 'suppress') enable(node.predecessors[0], true);
   // KTableImpl#doJoin: a left join's left side and both sides of an outer join send old values.
   for (const node of nodes) {
     if (node.op !== 'tableTableJoin') continue;

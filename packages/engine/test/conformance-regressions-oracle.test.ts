@@ -1,0 +1,101 @@
+// Divergences the random differential run found (docs/CONFORMANCE.md, "Divergences found"), each
+// kept as its shrunk case and compared with Kafka Streams 4.1 (tools/ks-oracle) as the run
+// compares them: describe(), every output record with headers, dropped records, named stores.
+import { openOracle, type OracleSession } from '@streamwright/ks-oracle';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compareCases } from './conformance/differential.js';
+import type { ConformanceCase } from './conformance/random-case.js';
+
+type Node = ConformanceCase['topology']['nodes'][number];
+
+/** A chain of nodes (each feeding the next) over one input topic and one output topic. */
+function chain(nodes: Node[], inputs: ConformanceCase['inputs'], stores: string[] = []) {
+  const topics = [
+    ...new Set(nodes.flatMap((n) => (typeof n.config.topic === 'string' ? [n.config.topic] : []))),
+  ];
+  return {
+    topology: {
+      schemaVersion: 1 as const,
+      application: { id: 'conformance' },
+      topics: topics.map((name) => ({ name, partitions: 1 })),
+      nodes,
+      edges: nodes.slice(1).map((n, i) => ({ from: nodes[i]!.id, to: n.id })),
+    },
+    inputs,
+    wallClock: [],
+    outputs: nodes.filter((n) => n.kind === 'sink').map((n) => n.config.topic as string),
+    stores,
+  };
+}
+
+const cases: [string, ConformanceCase][] = [
+  [
+    // Kafka Streams' suppress sends old values (KTableImpl#suppress forces its parent to), so a
+    // filter after it sees that the key was absent before and forwards no tombstone.
+    'a tombstone for an absent key through suppress into a materialized filter forwards nothing',
+    chain(
+      [
+        { id: 'src', kind: 'table', config: { topic: 'in', store: 'store-1' } },
+        { id: 'sup', kind: 'suppress', config: { until: 'timeLimit', timeLimitMs: 0 } },
+        {
+          id: 'f',
+          kind: 'tableFilter',
+          config: { expression: 'value != null && value.n % 2 == 0', store: 'store-4' },
+        },
+        { id: 'ts', kind: 'toStream', config: {} },
+        { id: 'out', kind: 'sink', config: { topic: 'out' } },
+      ],
+      [
+        { topic: 'in', key: 'k0', value: null, timestamp: 0 },
+        { topic: 'in', key: 'k1', value: { n: 1 }, timestamp: 10 },
+        { topic: 'in', key: 'k1', value: { n: 3 }, timestamp: 20 },
+        { topic: 'in', key: 'k1', value: { n: 2 }, timestamp: 30 },
+        { topic: 'in', key: 'k1', value: null, timestamp: 40 },
+      ],
+      ['store-1', 'store-4'],
+    ),
+  ],
+  [
+    'the same through an unmaterialized filter (its old value computed from the suppressed one)',
+    chain(
+      [
+        { id: 'src', kind: 'table', config: { topic: 'in' } },
+        { id: 'sup', kind: 'suppress', config: { until: 'timeLimit', timeLimitMs: 0 } },
+        {
+          id: 'f',
+          kind: 'tableFilterNot',
+          config: { expression: 'value != null && value.n % 2 == 0' },
+        },
+        { id: 'ts', kind: 'toStream', config: {} },
+        { id: 'out', kind: 'sink', config: { topic: 'out' } },
+      ],
+      [
+        { topic: 'in', key: 'k0', value: null, timestamp: 0 },
+        { topic: 'in', key: 'k1', value: { n: 2 }, timestamp: 10 },
+        { topic: 'in', key: 'k1', value: { n: 4 }, timestamp: 20 },
+        { topic: 'in', key: 'k1', value: { n: 5 }, timestamp: 30 },
+        { topic: 'in', key: 'k1', value: null, timestamp: 40 },
+      ],
+    ),
+  ],
+];
+
+describe('random differential divergences, fixed (issue 25)', () => {
+  let oracle: OracleSession;
+  let results: { difference: string | null; bothFailed: boolean }[];
+  beforeAll(async () => {
+    oracle = openOracle();
+    results = await compareCases(
+      oracle,
+      cases.map(([, c]) => c),
+    );
+  }, 300_000);
+  afterAll(() => oracle?.close());
+
+  for (const [i, [name]] of cases.entries()) {
+    it(name, () => {
+      expect(results[i]!.bothFailed).toBe(false);
+      expect(results[i]!.difference).toBeNull();
+    });
+  }
+});
