@@ -80,6 +80,64 @@ const cases: [string, ConformanceCase][] = [
   ],
 ];
 
+/** source → group → session windows → windowedCount → toStream → map(window into key) → sink. */
+function sessionCount(group: Node, windowedBy: Record<string, unknown>): ConformanceCase {
+  return chain(
+    [
+      { id: 'src', kind: 'source', config: { topic: 'in' } },
+      group,
+      { id: 'win', kind: 'windowedBy', config: windowedBy },
+      { id: 'cnt', kind: 'windowedCount', config: {} },
+      { id: 'ts', kind: 'toStream', config: {} },
+      {
+        id: 'wk',
+        kind: 'map',
+        config: {
+          expression:
+            '{"key": key.key + "@" + string(key.start) + "/" + string(key.end), "value": value}',
+        },
+      },
+      { id: 'out', kind: 'sink', config: { topic: 'out' } },
+    ],
+    // Sessions that start, grow, merge (a bridging record) and close, each record with a header.
+    [16301, 9, 1, 2865, 2996, 3100, 1900, 20000, 30000].map((timestamp, i) => ({
+      topic: 'in',
+      key: i === 4 ? null : `k${i % 2}`,
+      value: i === 3 ? null : { n: i },
+      timestamp,
+      headers: { h: `v${i}` },
+    })),
+  );
+}
+
+cases.push(
+  [
+    // KStreamSessionWindowAggregate forwards new Records (no headers) for sessions and the
+    // tombstones of merged ones; Kafka Streams' output carries no input headers.
+    'a session-windowed count forwards its updates without the input headers (groupBy)',
+    sessionCount(
+      { id: 'grp', kind: 'groupBy', config: { expression: 'key' } },
+      { window: { type: 'session', gapMs: 1000, graceMs: 5000 } },
+    ),
+  ],
+  [
+    'the same after groupByKey',
+    sessionCount(
+      { id: 'grp', kind: 'groupByKey', config: {} },
+      { window: { type: 'session', gapMs: 1000, graceMs: 0 } },
+    ),
+  ],
+  [
+    // Its final results (emitStrategy onWindowClose) carry the headers of the record that closed
+    // the sessions, as Kafka Streams' do.
+    'a session-windowed count emitting on close keeps the closing record headers',
+    sessionCount(
+      { id: 'grp', kind: 'groupByKey', config: {} },
+      { window: { type: 'session', gapMs: 1000, graceMs: 0 }, emitStrategy: 'onWindowClose' },
+    ),
+  ],
+);
+
 describe('random differential divergences, fixed (issue 25)', () => {
   let oracle: OracleSession;
   let results: { difference: string | null; bothFailed: boolean }[];

@@ -45,6 +45,10 @@ export function sessionWindowAggregateProcessor(
     onClose === null
       ? changeForwarder(ctx, options.storeName, options.sendOldValues)
       : () => undefined;
+  // KStreamSessionWindowAggregate forwards its updates as new Records (key, change, session end)
+  // without the input's headers; through a record cache they carry the headers of the record
+  // context the cache entry was written in, as every cached store's flush does.
+  const cached = ctx.recordCache(options.storeName) !== null;
   return {
     init() {
       store = ctx.stateStore(options.storeName, SegmentedSessionStore);
@@ -76,18 +80,19 @@ export function sessionWindowAggregateProcessor(
         ctx.taskMetrics.droppedRecordsTotal++;
         return;
       }
+      const headers = cached ? record.headers : {};
       if (start !== ts || end !== ts) {
         for (const s of merged) {
           // Read before the removal: the store nulls the entry it handed out.
           const old = s.value;
           store.remove(s.key, s.start, s.end, ts);
-          forward(windowedKey(s.key, s.start, s.end), null, old, old, s.end, record.headers, ts);
+          forward(windowedKey(s.key, s.start, s.end), null, old, old, s.end, headers, ts);
         }
       }
       agg = aggregation.add(record.key, record.value, agg);
       // The merged session is new to the store (one with the same bounds was removed above).
       store.put({ key: record.key, start, end, value: agg }, ts);
-      forward(windowedKey(record.key, start, end), agg, null, null, end, record.headers, ts);
+      forward(windowedKey(record.key, start, end), agg, null, null, end, headers, ts);
     },
   };
 }
