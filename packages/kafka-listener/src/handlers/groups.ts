@@ -287,8 +287,8 @@ export async function handleDeleteGroups(
     let code = known ? ctx.groups.delete(groupId) : Errors.GROUP_ID_NOT_FOUND;
     if (code === NONE) {
       try {
-        const tps = ctx.log.committedOffsets(groupId);
-        if (tps.length > 0) await ctx.log.deleteOffsets(groupId, tps);
+        // The log's group too (its offsets and its record), so ListGroups forgets it.
+        await ctx.log.deleteGroup(groupId);
       } catch (err) {
         code = errorOf(err).code;
       }
