@@ -15,7 +15,7 @@ import {
 import type { ListenerContext, RequestScope } from './context.js';
 import { Errors } from './errors.js';
 import { apiVersionsBody, handlerFor } from './handlers/index.js';
-import { checkPlain, type SaslCredentials } from './sasl.js';
+import { SaslFailure, type SaslAuthenticator, type SaslSession } from './sasl.js';
 
 /** Kafka's socket.request.max.bytes default: a bigger frame is refused before it is buffered. */
 export const MAX_REQUEST_BYTES = 100 * 1024 * 1024;
@@ -41,13 +41,15 @@ export class Connection {
   private closed = false;
   private readonly aborter = new AbortController();
   private authenticated: boolean;
-  private handshakeDone = false;
+  private saslSession: SaslSession | null = null;
+  /** After a SaslHandshake v0: the next frames are bare SASL tokens, not requests (KIP-43). */
+  private rawSasl = false;
 
   constructor(
     private readonly socket: Socket,
     id: number,
     private readonly ctx: ListenerContext,
-    private readonly sasl: SaslCredentials | null,
+    private readonly sasl: SaslAuthenticator | null,
     private readonly onClose: (c: Connection) => void,
   ) {
     this.authenticated = sasl === null;
@@ -88,8 +90,11 @@ export class Connection {
       if (this.chunks.length > 1) this.chunks = [Buffer.concat(this.chunks)];
       const head = this.chunks[0]!;
       const size = frameSize(head)!;
-      if (size > MAX_REQUEST_BYTES || size < 8) {
-        this.close(`a request of ${size} bytes (the limit is ${MAX_REQUEST_BYTES}, the minimum 8)`);
+      const min = this.rawSasl ? 0 : 8;
+      if (size > MAX_REQUEST_BYTES || size < min) {
+        this.close(
+          `a request of ${size} bytes (the limit is ${MAX_REQUEST_BYTES}, the minimum ${min})`,
+        );
         return;
       }
       if (head.length < 4 + size) break;
@@ -134,6 +139,7 @@ export class Connection {
 
   /** The response frame for one request frame, or null when none is due (acks=0). */
   private async handle(frame: Buffer): Promise<Buffer | null> {
+    if (this.rawSasl) return this.rawSaslToken(frame.subarray(4));
     let req: DecodedRequest;
     try {
       req = decodeRequestFrame(frame);
@@ -170,32 +176,55 @@ export class Connection {
     return encodeResponseFrame(req.api, req.apiVersion, req.correlationId, body);
   }
 
+  /** A bare SASL token (after a v0 handshake): the reply as a bare frame; a failure closes. */
+  private rawSaslToken(token: Buffer): Buffer {
+    try {
+      const r = this.saslSession!.step(token);
+      if (r.user !== null) {
+        this.authenticated = true;
+        this.info.user = r.user;
+        this.rawSasl = false;
+      }
+      const out = Buffer.alloc(4 + r.reply.length);
+      out.writeInt32BE(r.reply.length, 0);
+      out.set(r.reply, 4);
+      return out;
+    } catch (err) {
+      if (!(err instanceof SaslFailure)) throw err;
+      throw new ProtocolViolation(`SASL authentication failed: ${err.reason}`);
+    }
+  }
+
   /** Before authentication only ApiVersions, SaslHandshake and SaslAuthenticate are allowed. */
   private authenticate(req: DecodedRequest): object {
     if (req.apiKey === apis.ApiVersions.apiKey) return apiVersionsBody(this.ctx);
     if (req.apiKey === apis.SaslHandshake.apiKey) {
       const { mechanism } = req.body as { mechanism: string };
-      if (req.apiVersion < 1)
-        throw new ProtocolViolation('SaslHandshake v0 (unframed SASL tokens) is not supported');
-      if (mechanism !== 'PLAIN') {
-        return { errorCode: 33 /* UNSUPPORTED_SASL_MECHANISM */, mechanisms: ['PLAIN'] };
-      }
-      this.handshakeDone = true;
-      return { errorCode: 0, mechanisms: ['PLAIN'] };
+      const offered = [...this.sasl!.mechanisms];
+      if (!this.sasl!.offers(mechanism))
+        return { errorCode: 33 /* UNSUPPORTED_SASL_MECHANISM */, mechanisms: offered };
+      this.saslSession = this.sasl!.session(mechanism);
+      // v0: the tokens follow as bare size-prefixed frames instead of SaslAuthenticate requests.
+      this.rawSasl = req.apiVersion === 0;
+      return { errorCode: 0, mechanisms: offered };
     }
-    if (req.apiKey === apis.SaslAuthenticate.apiKey && this.handshakeDone) {
-      const result = checkPlain((req.body as { authBytes: Uint8Array }).authBytes, this.sasl!);
-      if (!result.ok) {
+    if (req.apiKey === apis.SaslAuthenticate.apiKey && this.saslSession) {
+      try {
+        const r = this.saslSession.step((req.body as { authBytes: Uint8Array }).authBytes);
+        if (r.user !== null) {
+          this.authenticated = true;
+          this.info.user = r.user;
+        }
+        return { errorCode: 0, errorMessage: null, authBytes: r.reply };
+      } catch (err) {
+        if (!(err instanceof SaslFailure)) throw err;
         // Answer first so the client can report why, then close (as Kafka does).
-        setImmediate(() => this.close(`SASL authentication failed: ${result.reason}`));
-        return { errorCode: 58, errorMessage: result.reason, authBytes: new Uint8Array(0) };
+        setImmediate(() => this.close(`SASL authentication failed: ${err.reason}`));
+        return { errorCode: 58, errorMessage: err.message, authBytes: new Uint8Array(0) };
       }
-      this.authenticated = true;
-      this.info.user = result.user;
-      return { errorCode: 0, errorMessage: null, authBytes: new Uint8Array(0) };
     }
     throw new ProtocolViolation(
-      `${req.api.name} before SASL authentication (the listener requires SASL/PLAIN)`,
+      `${req.api.name} before SASL authentication (the listener requires SASL)`,
     );
   }
 }

@@ -9,6 +9,6 @@ export {
 } from './listener.js';
 export type { ConnectionInfo } from './connection.js';
 export type { ListenerLogger } from './context.js';
-export type { SaslCredentials } from './sasl.js';
+export { SASL_MECHANISMS, type SaslCredentials, type SaslMechanism } from './sasl.js';
 export { servedApis } from './handlers/index.js';
 export { MAX_REQUEST_BYTES } from './connection.js';

@@ -1,5 +1,5 @@
 // The Kafka-protocol listener: a TCP server in front of the embedded log. Off unless started;
-// on loopback by default; any other address needs SASL/PLAIN credentials (checked here, before
+// on loopback by default; any other address needs SASL credentials (checked here, before
 // anything listens), as the runtime's HTTP API needs its token.
 import net from 'node:net';
 import path from 'node:path';
@@ -10,7 +10,7 @@ import { GroupCoordinator, type GroupStateName } from './groups/group-coordinato
 import { IdentityStore } from './identity.js';
 import { ProducerStates } from './producers/producer-states.js';
 import { Transactions } from './producers/transactions.js';
-import type { SaslCredentials } from './sasl.js';
+import { SaslAuthenticator, type SaslCredentials } from './sasl.js';
 
 export interface KafkaListenerOptions {
   log: Log;
@@ -63,7 +63,7 @@ export class ListenerConfigError extends Error {}
 export async function startKafkaListener(opts: KafkaListenerOptions): Promise<KafkaListener> {
   if (!isLoopback(opts.host) && !opts.sasl)
     throw new ListenerConfigError(
-      `the Kafka listener on ${opts.host} is reachable from other machines: configure SASL/PLAIN credentials (--kafka-sasl-plain user:password) or listen on 127.0.0.1`,
+      `the Kafka listener on ${opts.host} is reachable from other machines: configure SASL credentials (--kafka-listener-sasl-username) or listen on 127.0.0.1`,
     );
   const identity = new IdentityStore(path.resolve(opts.identityFile));
   const groups = new GroupCoordinator({
@@ -89,11 +89,10 @@ export async function startKafkaListener(opts: KafkaListenerOptions): Promise<Ka
     logger: opts.logger,
   };
   const connections = new Set<Connection>();
+  const sasl = opts.sasl ? new SaslAuthenticator(opts.sasl) : null;
   let nextId = 1;
   const server = net.createServer((socket) => {
-    const c = new Connection(socket, nextId++, ctx, opts.sasl ?? null, (x) =>
-      connections.delete(x),
-    );
+    const c = new Connection(socket, nextId++, ctx, sasl, (x) => connections.delete(x));
     connections.add(c);
   });
   await new Promise<void>((resolve, reject) => {

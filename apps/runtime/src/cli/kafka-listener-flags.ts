@@ -18,7 +18,8 @@ export interface KafkaListenerChoice {
   port: number;
   advertisedHost?: string;
   advertisedPort?: number;
-  sasl?: { mechanism: 'PLAIN'; username: string; password: string };
+  /** SASL/PLAIN and SCRAM-SHA-256/512 for this user. */
+  sasl?: { username: string; password: string };
   autoCreateTopics: boolean;
 }
 
@@ -72,12 +73,12 @@ export function kafkaListenerChoice(
       throw new CliError(
         '--kafka-listener-sasl-username needs a password: --kafka-listener-password-file <file> or $STREAMWRIGHT_KAFKA_LISTENER_PASSWORD',
       );
-    sasl = { mechanism: 'PLAIN', username: flags.kafkaListenerSaslUsername, password };
+    sasl = { username: flags.kafkaListenerSaslUsername, password };
   } else if (flags.kafkaListenerPasswordFile !== undefined)
     throw new CliError('--kafka-listener-password-file needs --kafka-listener-sasl-username');
   if (!LOOPBACK.test(bind.host) && !sasl)
     throw new CliError(
-      `--kafka-listener ${bind.host}:${bind.port} is reachable from other machines: add --kafka-listener-sasl-username (SASL/PLAIN) or listen on 127.0.0.1`,
+      `--kafka-listener ${bind.host}:${bind.port} is reachable from other machines: add --kafka-listener-sasl-username (SASL) or listen on 127.0.0.1`,
     );
   if (!LOOPBACK.test(bind.host) && !advertised)
     throw new CliError(

@@ -99,11 +99,11 @@ Examples:
     )
     .option(
       '--kafka-listener-sasl-username <name>',
-      'with --kafka-listener: require SASL/PLAIN as this user (required beyond loopback)',
+      'with --kafka-listener: require SASL (PLAIN or SCRAM-SHA-256/512) as this user (required beyond loopback)',
     )
     .option(
       '--kafka-listener-password-file <file>',
-      'the SASL/PLAIN password of --kafka-listener-sasl-username (default: $STREAMWRIGHT_KAFKA_LISTENER_PASSWORD; never a flag)',
+      'the SASL password of --kafka-listener-sasl-username (default: $STREAMWRIGHT_KAFKA_LISTENER_PASSWORD; never a flag)',
     )
     .option(
       '--kafka-auto-create-topics',

@@ -139,7 +139,7 @@ export async function runServe(options: ServeOptions): Promise<void> {
   );
   if (runtime.kafkaListener)
     process.stdout.write(
-      `Kafka listener on ${runtime.kafkaListener.address} (cluster id ${runtime.kafkaListener.clusterId}${kafkaListener?.sasl ? ', SASL/PLAIN required' : ''}): bootstrap.servers=${runtime.kafkaListener.address}\n`,
+      `Kafka listener on ${runtime.kafkaListener.address} (cluster id ${runtime.kafkaListener.clusterId}${kafkaListener?.sasl ? ', SASL (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512) required' : ''}): bootstrap.servers=${runtime.kafkaListener.address}\n`,
     );
 
   let stopping = false;

@@ -86,7 +86,7 @@ const table: Handler[] = [
   served(apis.EndTxn, (ctx, r) => handleEndTxn(ctx, r.body as Body), 0, 4),
   // Authentication happens before any other request (connection.ts); after it, or on a listener
   // without SASL, a handshake is out of place: ILLEGAL_SASL_STATE, as Kafka answers.
-  served(apis.SaslHandshake, () => ({ errorCode: ILLEGAL_SASL_STATE, mechanisms: ['PLAIN'] }), 1),
+  served(apis.SaslHandshake, () => ({ errorCode: ILLEGAL_SASL_STATE, mechanisms: [] })),
   served(apis.SaslAuthenticate, () => ({
     errorCode: ILLEGAL_SASL_STATE,
     errorMessage: 'already authenticated, or SASL is not enabled on this listener',

@@ -78,6 +78,7 @@ async function producePartition(
       return ok(log, topic, index, r!.baseOffset, r!.logAppendTime);
     }
     // Idempotence: a retried batch is answered with its first offset, a gap refused.
+    if (first.producerId >= 0) await ctx.producers.rebuild(log, topic, index);
     const check = ctx.producers.check(topic, index, first);
     if (check.kind === 'duplicate') return ok(log, topic, index, check.baseOffset, -1);
     if (check.kind === 'error') return failed(index, check.code, check.message);

@@ -1,14 +1,18 @@
-// Idempotent producers' sequence numbers per partition (Kafka's ProducerStateManager, in
-// memory): a batch whose sequence range is one of the producer's last five batches on that
-// partition is a retry, answered with the offset it got the first time and not written again; a
-// gap in the sequence is OUT_OF_ORDER_SEQUENCE_NUMBER; an older epoch is INVALID_PRODUCER_EPOCH.
-// Requests on one connection run one at a time (connection.ts), so a producer never has two
-// appends to a partition in flight here. Not rebuilt from the log after a restart: the first
-// batch of a producer the listener does not know is accepted whatever its sequence.
-import type { BatchHeader } from '@streamwright/log';
+// Idempotent producers' sequence numbers per partition (Kafka's ProducerStateManager): a batch
+// whose sequence range is one of the producer's last five batches on that partition is a retry,
+// answered with the offset it got the first time and not written again; a gap in the sequence is
+// OUT_OF_ORDER_SEQUENCE_NUMBER; an older epoch is INVALID_PRODUCER_EPOCH. Requests on one
+// connection run one at a time (connection.ts), so a producer never has two appends to a
+// partition in flight here. Kept in memory and rebuilt from the log: before the first produce to
+// a partition after a start, the batches of the partition's tail (its last SCAN_OFFSETS offsets)
+// are read back, as Kafka rebuilds this state from its log, so a batch a producer retries across
+// a restart of the runtime is still recognised.
+import type { BatchHeader, Log } from '@streamwright/log';
 import { Errors } from '../errors.js';
 
 const KEEP = 5;
+/** How far back from the end a partition's producers are rebuilt (offsets). */
+export const SCAN_OFFSETS = 100_000;
 const INT32_MAX = 2147483647;
 
 interface Entry {
@@ -27,6 +31,42 @@ const lastSeqOf = (h: BatchHeader): number =>
 
 export class ProducerStates {
   private readonly partitions = new Map<string, Map<number, Entry>>();
+  /** Partitions whose tail has been read back since the start (or is being read). */
+  private readonly rebuilt = new Map<string, Promise<void>>();
+
+  /**
+   * Rebuilds the partition's producers from its tail once per start; every produce to the
+   * partition awaits it before its sequence check.
+   */
+  rebuild(log: Log, topic: string, partition: number): Promise<void> {
+    const k = this.key(topic, partition);
+    let done = this.rebuilt.get(k);
+    if (!done) {
+      done = this.readTail(log, topic, partition).catch((err: unknown) => {
+        this.rebuilt.delete(k); // tried again by the next produce
+        throw err;
+      });
+      this.rebuilt.set(k, done);
+    }
+    return done;
+  }
+
+  private async readTail(log: Log, topic: string, partition: number): Promise<void> {
+    const p = log.partition(topic, partition);
+    const end = p.logEndOffset;
+    let offset = Math.max(p.logStartOffset, end - SCAN_OFFSETS);
+    while (offset < end) {
+      const batches = await p.read(offset, 1 << 20, 'read_uncommitted');
+      if (batches.length === 0) break;
+      for (const b of batches) {
+        const h = b.header;
+        if (h.baseOffset + h.lastOffsetDelta < offset) continue;
+        // Control batches (transaction markers) carry no sequence: appended() skips them.
+        this.appended(topic, partition, h, h.baseOffset);
+        offset = h.baseOffset + h.lastOffsetDelta + 1;
+      }
+    }
+  }
 
   private key(topic: string, partition: number): string {
     return `${topic}\u0000${partition}`;
@@ -87,5 +127,7 @@ export class ProducerStates {
   forgetTopic(topic: string): void {
     for (const k of [...this.partitions.keys()])
       if (k.startsWith(`${topic}\u0000`)) this.partitions.delete(k);
+    for (const k of [...this.rebuilt.keys()])
+      if (k.startsWith(`${topic}\u0000`)) this.rebuilt.delete(k);
   }
 }

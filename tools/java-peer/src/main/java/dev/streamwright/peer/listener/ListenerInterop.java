@@ -93,6 +93,16 @@ public final class ListenerInterop {
       p.put("sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required username=\""
           + up[0] + "\" password=\"" + up[1] + "\";");
     }
+    if (o.containsKey("sasl")) {
+      // MECHANISM:user:password, e.g. SCRAM-SHA-256:streams:secret
+      String[] mup = o.get("sasl").split(":", 3);
+      String module = mup[0].equals("PLAIN")
+          ? "org.apache.kafka.common.security.plain.PlainLoginModule"
+          : "org.apache.kafka.common.security.scram.ScramLoginModule";
+      p.put("security.protocol", "SASL_PLAINTEXT");
+      p.put("sasl.mechanism", mup[0]);
+      p.put("sasl.jaas.config", module + " required username=\"" + mup[1] + "\" password=\"" + mup[2] + "\";");
+    }
     return p;
   }
 
