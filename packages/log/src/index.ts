@@ -70,5 +70,6 @@ export {
   type RemoteMembership,
   type RemoteTransactionalProducer,
   type RemoteJoinOptions,
+  type RemoteLogOptions,
 } from './remote/client.js';
 export { serveLog } from './remote/server.js';

@@ -86,6 +86,8 @@ export class Log {
   }
 
   private readonly lastWarned = new Map<string, number>();
+  /** Failures of the background jobs (`retention`, `checkpoint`, `cleaner`) since open, per job. */
+  readonly backgroundFailures = new Map<string, number>();
 
   /** A background job failed: a WARN, at most one a minute per job (a full disk fails each tick). */
   private warnThrottled(job: string, err: unknown): void {
@@ -114,6 +116,8 @@ export class Log {
       log.writeCheckpoints();
       await log.startInternal(opts);
     } catch (err) {
+      // Opening failed: the caller gets that error; a partition failing to close as well adds nothing.
+      // eslint-disable-next-line no-restricted-syntax -- cleanup after a failed open
       if (log) for (const p of log.topics.all()) void p.close().catch(() => undefined);
       release();
       throw err;
@@ -138,7 +142,10 @@ export class Log {
 
   private startTimers(opts: LogOptions): void {
     const every = (ms: number, what: string, fn: () => unknown): void => {
-      const failed = (err: unknown): void => this.warnThrottled(what, err);
+      const failed = (err: unknown): void => {
+        this.backgroundFailures.set(what, (this.backgroundFailures.get(what) ?? 0) + 1);
+        this.warnThrottled(what, err);
+      };
       const t = setInterval(() => {
         if (this.closed) return;
         // A job may throw synchronously (a checkpoint on a full disk) or reject: either is
@@ -154,8 +161,10 @@ export class Log {
     };
     every(opts.retentionCheckIntervalMs ?? 300_000, 'retention', () => this.runRetention());
     every(opts.checkpointIntervalMs ?? 1_000, 'checkpoint', () => this.writeCheckpoints());
+    // Awaited together, so that a failing pass (the cleaner's) is reported like the others'
+    // instead of becoming an unhandled rejection.
     every(opts.cleanerBackoffMs ?? 15_000, 'cleaner', () =>
-      this.maintenanceHooks.forEach((h) => h()),
+      Promise.all(this.maintenanceHooks.map((h) => h())),
     );
   }
 
@@ -492,6 +501,7 @@ export class Log {
     for (const hook of this.closeHooks.reverse()) await hook();
     this.closed = true;
     const parts = this.topics.all();
+    // Closing waits for compactions to end; a failed one's caller got its error.
     for (const p of parts) if (p.cleaning) await p.cleaning.catch(() => undefined);
     try {
       await Promise.all(parts.map((p) => p.close()));

@@ -172,6 +172,7 @@ export class Producer {
       const buf = await data;
       return log.appendBatches(buf, batchesOf(buf));
     });
+    // eslint-disable-next-line no-restricted-syntax -- the queue only orders appends; the caller gets run's error
     const tail = run.catch(() => undefined);
     this.tails.set(log, tail);
     void tail.then(() => {

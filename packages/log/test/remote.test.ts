@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { createLogPort } from '../src/remote/client.js';
+import { connectLog, createLogPort } from '../src/remote/client.js';
 import { bytes, openTestLog } from './helpers.js';
 
 function startWorker(port: unknown): Worker {
@@ -66,5 +66,29 @@ describe('serving worker threads', () => {
     await new Promise((r) => setTimeout(r, 100));
     expect(mine.assignment()).toHaveLength(2);
     expect(log.describeGroup('g').members).toHaveLength(1);
+  });
+
+  it('a heartbeat that fails is logged at WARN with its job and counted', async () => {
+    const log = await openTestLog();
+    await log.createTopic('t', 1);
+    const warns: { obj: object; msg: string | undefined }[] = [];
+    const remote = connectLog(createLogPort(log), {
+      logger: { warn: (obj, msg) => warns.push({ obj, msg }) },
+    });
+    await remote.joinGroup('g', { topics: ['t'], sessionTimeoutMs: 100 });
+    expect(remote.backgroundFailures.get('heartbeat')).toBeUndefined();
+    // A stuck thread: no heartbeat for longer than the session, so the group drops the member and
+    // the next heartbeat is refused (UNKNOWN_MEMBER_ID).
+    const stuckUntil = Date.now() + 500;
+    while (Date.now() < stuckUntil);
+    const deadline = Date.now() + 10_000;
+    while ((remote.backgroundFailures.get('heartbeat') ?? 0) === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    remote.close();
+    expect(remote.backgroundFailures.get('heartbeat')).toBeGreaterThan(0);
+    expect(warns[0]).toMatchObject({
+      obj: { job: 'heartbeat' },
+      msg: 'remote log heartbeat failed',
+    });
   });
 });

@@ -88,6 +88,7 @@ function lockHandle(path: string, mine: LockOwner): DataDirLock {
     async release() {
       if (released) return;
       released = true;
+      // Already gone (removed by hand, or the data dir with it): nothing left to release.
       if (await stillOurs()) await unlink(path).catch(() => undefined);
     },
   };

@@ -6,6 +6,7 @@ export class Serial {
   run<T>(operation: () => Promise<T>): Promise<T> {
     const result = this.tail.then(operation, operation);
     // Later operations wait for this one whatever its outcome; the caller still sees the error.
+    // eslint-disable-next-line no-restricted-syntax -- the caller of run() gets the error
     this.tail = result.catch(() => undefined);
     return result;
   }

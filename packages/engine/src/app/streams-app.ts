@@ -145,6 +145,7 @@ class StreamsAppImpl implements StreamsApp {
       `application ${this.applicationId}`,
       'CREATED',
       APP_TRANSITIONS,
+      this.#logger,
     );
   }
 

@@ -152,6 +152,7 @@ export class PrefetchingFetcher {
     const offsets = new Map(requests.map((r) => [key(r.topic, r.partition), r.offset]));
     const promise = this.send(requests, maxWaitMs, abort.signal);
     // A prefetch nobody waits for must not become an unhandled rejection; the next poll sees it.
+    // eslint-disable-next-line no-restricted-syntax -- the next poll awaits `promise` and sees the error
     promise.catch(() => undefined);
     this.#inFlight = { promise, abort, offsets };
   }

@@ -102,6 +102,8 @@ export class TransactionalRecordCollector implements RecordCollector {
     this.#acks.take();
     if (!this.#open) return;
     this.#open = false;
+    // A dirty close: an abort that fails (the broker unreachable, the producer fenced) leaves the
+    // transaction to its timeout or to the next producer with this id, which aborts it.
     await this.producer.abortTransaction().catch(() => undefined);
   }
 }

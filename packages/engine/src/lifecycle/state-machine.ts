@@ -12,6 +12,8 @@ export class StateMachine<S extends string> {
     readonly name: string,
     initial: S,
     private readonly transitions: Readonly<Record<S, readonly S[]>>,
+    /** Where each transition is logged at INFO, as Kafka Streams logs its clients' and threads'. */
+    private readonly logger?: { info(obj: object, msg?: string): void },
   ) {
     this.#state = initial;
   }
@@ -29,6 +31,10 @@ export class StateMachine<S extends string> {
       throw new IllegalStateTransitionError(this.name, this.#state, next);
     const previous = this.#state;
     this.#state = next;
+    this.logger?.info(
+      { name: this.name, from: previous, to: next },
+      `${this.name}: state transition from ${previous} to ${next}`,
+    );
     for (const l of [...this.#listeners]) l(next, previous);
   }
 

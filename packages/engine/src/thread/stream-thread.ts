@@ -68,7 +68,12 @@ export class StreamThread implements StreamThreadHandle {
     this.index = index;
     this.#ctx = ctx;
     this.#gate = ctx.pauseGate ?? OPEN_GATE;
-    this.lifecycle = new StateMachine<ThreadState>(this.name, 'CREATED', THREAD_TRANSITIONS);
+    this.lifecycle = new StateMachine<ThreadState>(
+      this.name,
+      'CREATED',
+      THREAD_TRANSITIONS,
+      ctx.logger,
+    );
     this.metrics = ctx.metrics.thread(this.name);
     this.metrics.startTime = Date.now();
     this.#collector = new BufferedRecordCollector(
@@ -198,7 +203,13 @@ export class StreamThread implements StreamThreadHandle {
   async #loseTransaction(): Promise<void> {
     this.#producerLost = true;
     if (this.#collector instanceof TransactionalRecordCollector)
-      await this.#collector.abort().catch(() => undefined);
+      await this.#collector.abort().catch((error: unknown) =>
+        // Left to transaction.timeout.ms, or to the next producer with this id, which aborts it.
+        this.#ctx.logger.warn(
+          { thread: this.name, err: errorMessage(error) },
+          'could not abort the lost transaction',
+        ),
+      );
     this.#tasks.closeAllDirty();
   }
 
@@ -462,6 +473,13 @@ export class StreamThread implements StreamThreadHandle {
   async #handleRebalanceEvents(): Promise<void> {
     const revocations = this.#pendingRevocations.splice(0);
     if (revocations.length > 0) {
+      this.#ctx.logger.info(
+        {
+          thread: this.name,
+          revoked: revocations.reduce((n, r) => n + r.partitions.length, 0),
+        },
+        'rebalance: partitions revoked',
+      );
       this.lifecycle.transition('PARTITIONS_REVOKED');
       // Eager: every standby closes too (checkpointed), so that an active of the same task on
       // another thread of this instance can open its stores after the rebalance.
@@ -472,6 +490,14 @@ export class StreamThread implements StreamThreadHandle {
     const assigned = this.#pendingAssignment;
     if (assigned !== null) {
       this.#pendingAssignment = null;
+      this.#ctx.logger.info(
+        {
+          thread: this.name,
+          assigned: assigned.length,
+          standbyTasks: this.#pendingStandbys.length,
+        },
+        'rebalance: partitions assigned',
+      );
       this.lifecycle.transition('PARTITIONS_ASSIGNED');
       try {
         await this.#tasks.assign(assigned);

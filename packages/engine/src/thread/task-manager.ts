@@ -115,7 +115,21 @@ export class TaskManager {
           this.queues.set(tpKey(tp.topic, tp.partition), { task, queue });
         }
         // The restore consumer's isolation.level (read_committed under exactly_once_v2).
+        const started = performance.now();
         await task.restore(backend, this.#o.ctx.config.restoreIsolationLevel);
+        if (task.stores.length > 0) {
+          // Kafka Streams: "Restoration took … ms for all stores", at INFO.
+          const durationMs = Math.round(performance.now() - started);
+          this.#o.ctx.logger.info(
+            {
+              thread: this.#o.threadName,
+              taskId: task.id,
+              records: task.metrics.restoreTotal,
+              durationMs,
+            },
+            `task ${task.id}: restoration took ${durationMs} ms for all stores`,
+          );
+        }
       } catch (error) {
         if (transientFailureOf(backend, error) === null) {
           this.#o.failTask(task, error);

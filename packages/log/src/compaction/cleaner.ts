@@ -134,8 +134,11 @@ export class Cleaner {
   compact(topic: string, partition: number): Promise<CompactionReport> {
     const p = this.log.partition(topic, partition);
     const previous = p.cleaning ?? Promise.resolve();
+    // The previous compaction's caller got its error; this one only waits for it to end.
+    // eslint-disable-next-line no-restricted-syntax -- see above
     const work = previous.catch(() => undefined).then(() => this.compactNow(p));
     p.cleaning = work;
+    // eslint-disable-next-line no-restricted-syntax -- the caller gets `work`'s error; this only clears the marker
     void work
       .catch(() => undefined)
       .then(() => {
@@ -216,6 +219,7 @@ export class Cleaner {
   }
 
   async close(): Promise<void> {
+    // Waits for running compactions to end; their failures were reported where they ran.
     await this.running?.catch(() => undefined);
     for (const p of this.log.allPartitions()) await p.cleaning?.catch(() => undefined);
     // An idle worker is unref'd (it never keeps the process alive) and kept for the next Log.

@@ -176,7 +176,8 @@ export class Group {
     await Promise.all(
       [...this.members.values()].map(async (m) => {
         const assigned = m.assignment;
-        for (const l of m.listeners) this.guard(m, () => l(assigned));
+        // Not awaited (onAssigned below is): guard() reports a listener's failure at WARN.
+        for (const l of m.listeners) void this.guard(m, () => l(assigned));
         if (m.callbacks.onAssigned)
           await withTimeout(
             this.guard(m, () => m.callbacks.onAssigned!(assigned, this.generation)),

@@ -104,8 +104,15 @@ export interface RemoteJoinOptions {
   onAssigned?: (partitions: TopicPartition[]) => Promise<void> | void;
 }
 
+export interface RemoteLogOptions {
+  /** Where background failures go (a heartbeat, a rebalance listener): WARN, with the job's name. */
+  logger?: { warn(obj: object, msg?: string): void };
+}
+
 export class RemoteLog {
   private nextId = 1;
+  /** Background failures per job (`heartbeat`, `rebalance-listener`), for the caller's metrics. */
+  readonly backgroundFailures = new Map<string, number>();
   private readonly pending = new Map<
     number,
     { resolve: (v: unknown) => void; reject: (e: Error) => void }
@@ -120,7 +127,10 @@ export class RemoteLog {
   /** Topic metadata for the encoder, as a Kafka producer caches it; refreshed on a refusal. */
   private readonly metadata = new Map<string, ProducerTopicMetadata>();
 
-  constructor(private readonly port: MessagePort) {
+  constructor(
+    private readonly port: MessagePort,
+    private readonly options: RemoteLogOptions = {},
+  ) {
     const handle = (msg: {
       id?: number;
       result?: unknown;
@@ -136,8 +146,9 @@ export class RemoteLog {
       if (msg.event) {
         const e = msg.event;
         const handler = this.memberHandlers.get(e.member);
+        // The rebalance goes on whatever the listener did (as Kafka's consumer does).
         void Promise.resolve(handler?.(e))
-          .catch(() => undefined)
+          .catch((err: unknown) => this.failed('rebalance-listener', err))
           .then(() => port.postMessage({ ack: e.eventId }));
         return;
       }
@@ -360,7 +371,9 @@ export class RemoteLog {
     generation = r.generation;
     const interval = Math.max(10, Math.min(3000, (opts.sessionTimeoutMs ?? 45_000) / 3));
     const timer = setInterval(
-      () => void this.call('heartbeat', [key]).catch(() => undefined),
+      // A missed heartbeat is retried on the next tick; too many and the session expires.
+      () =>
+        void this.call('heartbeat', [key]).catch((err: unknown) => this.failed('heartbeat', err)),
       interval,
     );
     timer.unref();
@@ -439,6 +452,11 @@ export class RemoteLog {
     };
   }
 
+  private failed(job: string, err: unknown): void {
+    this.backgroundFailures.set(job, (this.backgroundFailures.get(job) ?? 0) + 1);
+    this.options.logger?.warn({ job, err }, `remote log ${job} failed`);
+  }
+
   /** Closes this thread's connection (its members leave; the Log itself stays open). */
   close(): void {
     for (const t of this.heartbeats) clearInterval(t);
@@ -447,6 +465,6 @@ export class RemoteLog {
   }
 }
 
-export function connectLog(port: MessagePort): RemoteLog {
-  return new RemoteLog(port);
+export function connectLog(port: MessagePort, options?: RemoteLogOptions): RemoteLog {
+  return new RemoteLog(port, options);
 }

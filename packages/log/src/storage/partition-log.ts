@@ -463,6 +463,7 @@ export class PartitionLog {
     this.closed = true;
     this.flusher.stop();
     this.notify();
+    // Destroying: a compaction that failed only waited to end; its caller got the error.
     if (this.cleaning) await this.cleaning.catch(() => undefined);
     for (const s of this.segments) s.retire();
     fs.rmSync(this.dir, { recursive: true, force: true });

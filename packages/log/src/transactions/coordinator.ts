@@ -127,7 +127,10 @@ export class TransactionCoordinator {
 
   private locked<T>(id: string, fn: () => Promise<T>): Promise<T> {
     const prev = this.locks.get(id) ?? Promise.resolve();
+    // A lock only orders the calls of one transactional id: each caller gets its own run's error.
+    // eslint-disable-next-line no-restricted-syntax -- see above
     const run = prev.catch(() => undefined).then(fn);
+    // eslint-disable-next-line no-restricted-syntax -- see above
     const tail = run.catch(() => undefined);
     this.locks.set(id, tail);
     void tail.then(() => {
@@ -396,6 +399,9 @@ export class TransactionalProducer {
     const results = await Promise.allSettled([...this.inflight]);
     const failed = results.find((r) => r.status === 'rejected');
     if (commit && failed) {
+      // The send's failure is the error that matters (thrown below); an abort that fails too leaves
+      // the transaction to transaction.timeout.ms, which aborts it.
+      // eslint-disable-next-line no-restricted-syntax -- see above
       await this.coordinator.end(this.transactionalId, this.epoch, false).catch(() => undefined);
       this.inTxn = false;
       throw new LogError(

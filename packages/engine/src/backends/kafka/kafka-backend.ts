@@ -673,6 +673,7 @@ class KafkaClientBackend implements KafkaBackend {
   close(): Promise<void> {
     this.#closed ??= (async () => {
       for (const members of this.#members.values())
+        // Closing: a member whose LeaveGroup fails is dropped at its session timeout.
         for (const m of [...members]) await m.leave().catch(() => {});
       for (const close of [...this.#views]) await close();
       for (const c of this.#clusters) c.close();

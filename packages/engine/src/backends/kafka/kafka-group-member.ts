@@ -321,6 +321,7 @@ export class KafkaGroupMember implements GroupMember {
   leave(): Promise<void> {
     this.#left ??= (async () => {
       this.#stop.abort();
+      // The member loop's failure was reported where it happened (its waiters); leaving goes on.
       await this.#loop?.catch(() => {});
       if (this.memberId !== '') {
         try {

@@ -146,7 +146,8 @@ export function openWorkerClients(
       // for the producers it keeps (thread/worker/backend-server.ts).
       const open = [...transactional.values()].flatMap((t) =>
         t.producer !== null && t.producer.state !== 'READY' && t.producer.state !== 'FENCED'
-          ? [t.producer.abortTransaction().catch(() => undefined)]
+          ? // Closing: a failed abort leaves the transaction to transaction.timeout.ms.
+            [t.producer.abortTransaction().catch(() => undefined)]
           : [],
       );
       if (open.length > 0) {

@@ -29,7 +29,7 @@ import type {
 } from '../../backend-spi.js';
 import { openWorkerClients, type WorkerClients } from '../../backends/kafka/worker-clients.js';
 import { kafkaTransientFailure } from '../../backends/kafka/kafka-transient.js';
-import { UnknownTopicError } from '../../errors.js';
+import { errorMessage, UnknownTopicError } from '../../errors.js';
 import { BatchProducer } from './batch-producer.js';
 import { PortCalls } from './port-calls.js';
 import type { BackendCapabilities } from './backend-capabilities.js';
@@ -81,7 +81,13 @@ export class BackendClient implements Backend {
           (health) =>
             void this.#calls
               .call({ op: 'health', threadName: clients.threadName, health })
-              .catch(() => {}),
+              .catch((error: unknown) =>
+                // Only the status' waitingFor misses this report; the next change sends another.
+                logger?.warn(
+                  { thread: clients.threadName, err: errorMessage(error) },
+                  "could not report the stream thread clients' health",
+                ),
+              ),
           logger,
         )
       : null;

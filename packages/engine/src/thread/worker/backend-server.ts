@@ -75,8 +75,10 @@ export class BackendServer {
     this.#revocations.clear();
     const members = [...this.#members.values()];
     this.#members.clear();
+    // Closing: a member whose leave fails is dropped by the group at its session timeout.
     await Promise.all(members.map((m) => m.leave().catch(() => undefined)));
-    // A transaction the worker left open would block read_committed readers until it times out.
+    // A transaction the worker left open would block read_committed readers until it times out;
+    // an abort that fails leaves it to that timeout.
     const producers = [...this.#producers.values()];
     this.#producers.clear();
     await Promise.all(producers.map((p) => p.abortTransaction().catch(() => undefined)));

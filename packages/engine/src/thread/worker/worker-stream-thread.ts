@@ -220,6 +220,7 @@ export class WorkerStreamThread implements StreamThreadHandle {
       });
     });
     // Whoever awaits start() sees a failure; one that comes while nobody waits must not go unhandled.
+    // eslint-disable-next-line no-restricted-syntax -- start() awaits #started and sees its error
     this.#started.catch(() => undefined);
     return ready;
   }
