@@ -48,8 +48,9 @@ runPnpm([
   '--continue',
 ]);
 
-step('Import cycles and formatting');
+step('Import cycles, public API reports and formatting');
 runPnpm(['run', 'lint:cycles']);
+runPnpm(['run', 'lint:api']);
 runPnpm(['run', 'format:check']);
 
 step('End-to-end specs (Playwright, Debian chromium)');
