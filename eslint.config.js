@@ -28,6 +28,12 @@ const appApi = {
   group: ['**/api.js'],
   message: 'A backend implements the Backend SPI (src/backend-spi.ts), not the application API.',
 };
+const kafkaInternals = {
+  group: ['**/backends/kafka/*', '**/backends/kafka/**', '!**/backends/kafka/index.js'],
+  message:
+    'Outside src/backends the engine reaches the Kafka backend only through the Backend SPI ' +
+    '(src/backend-spi.ts, backends/worker-clients.ts) or its index.js.',
+};
 const wholeLog = {
   name: '@streamwright/log',
   message:
@@ -188,9 +194,11 @@ export default tseslint.config(
     // tests may open a log of their own to look into
     files: ['packages/engine/src/**/*.ts'],
     ignores: ['**/*.test.ts'],
-    rules: layer(['@streamwright/runtime', '@streamwright/web', 'react'], [embeddedInternals], {
-      paths: [wholeLog],
-    }),
+    rules: layer(
+      ['@streamwright/runtime', '@streamwright/web', 'react'],
+      [embeddedInternals, kafkaInternals],
+      { paths: [wholeLog] },
+    ),
   },
   {
     files: ['packages/engine/src/backends/embedded/**/*.ts'],

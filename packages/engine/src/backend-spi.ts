@@ -415,6 +415,31 @@ export interface WorkerClientsInit {
   };
 }
 
+/**
+ * A stream thread's own produce and fetch clients in its worker, opened from a WorkerClientsInit
+ * (Backend#workerClients) by the opener of its kind (backends/worker-clients.ts).
+ */
+export interface WorkerClients {
+  produce(
+    records: ProduceRecord[],
+    options?: ProduceCallOptions,
+  ): Promise<{ partition: number; offset: number }[]>;
+  fetchMany(requests: FetchRequest[], options: FetchManyOptions): Promise<FetchResponse[]>;
+  /**
+   * exactly_once_v2's producer of this thread, on connections of its own (client id
+   * `<thread>-producer`); its InitProducerId fences older producers with this id. A producer made
+   * again for the same id (after it was fenced) replaces the old one, whose connections close.
+   */
+  transactionalProducer(
+    transactionalId: string,
+    options?: TransactionalProducerOptions,
+  ): Promise<TransactionalProducer>;
+  /** Backend#transientFailure for these clients' errors. */
+  transientFailure(error: unknown): TransientFailure | null;
+  /** Aborts a transaction left open (bounded wait), then closes every connection. */
+  close(): Promise<void>;
+}
+
 /** What a backend cannot reach now (Backend#health). */
 export interface BackendHealth {
   unreachable: {

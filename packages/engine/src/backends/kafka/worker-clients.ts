@@ -12,13 +12,7 @@
 import type { ConnectionOptions as TlsConnectionOptions } from 'node:tls';
 import type {
   BackendHealth,
-  FetchManyOptions,
-  FetchRequest,
-  FetchResponse,
-  ProduceCallOptions,
-  ProduceRecord,
-  TransactionalProducer,
-  TransactionalProducerOptions,
+  WorkerClients,
   WorkerClientsInit,
 } from '../../backend-spi.js';
 import { UnknownTopicError } from '../../errors.js';
@@ -26,31 +20,13 @@ import { KafkaCluster } from './client/cluster.js';
 import { HealthTracker } from './client/health.js';
 import { EARLIEST, LATEST, listOffsets, listOffsetsRetriable } from './kafka-admin.js';
 import { KafkaFetcher } from './kafka-fetch.js';
+import { kafkaTransientFailure } from './kafka-transient.js';
 import { idempotentProducer } from './kafka-produce.js';
 import { transactionSettingsOf } from './client-configs.js';
 import { KafkaTransactionalProducer } from './kafka-transactional-producer.js';
 
 /** How long closing waits for the abort of a transaction the thread left open. */
 const CLOSE_ABORT_MS = 5_000;
-
-export interface WorkerClients {
-  produce(
-    records: ProduceRecord[],
-    options?: ProduceCallOptions,
-  ): Promise<{ partition: number; offset: number }[]>;
-  fetchMany(requests: FetchRequest[], options: FetchManyOptions): Promise<FetchResponse[]>;
-  /**
-   * exactly_once_v2's producer of this thread, on connections of its own (client id
-   * `<thread>-producer`); its InitProducerId fences older producers with this id. A producer made
-   * again for the same id (after it was fenced) replaces the old one, whose connections close.
-   */
-  transactionalProducer(
-    transactionalId: string,
-    options?: TransactionalProducerOptions,
-  ): Promise<TransactionalProducer>;
-  /** Aborts a transaction left open (bounded wait), then closes every connection. */
-  close(): Promise<void>;
-}
 
 /** A TLS option that crossed a MessagePort (Buffers arrive as Uint8Arrays). */
 const asBuffer = <T>(v: T): T | Buffer =>
@@ -116,6 +92,7 @@ export function openWorkerClients(
     return { earliest: low, latest: high };
   });
   return {
+    transientFailure: (error) => kafkaTransientFailure(error, init.bootstrapServers),
     produce: (records, options) => producer.produce(records, options),
     fetchMany: (requests, options) => fetcher.fetchMany(requests, options),
     transactionalProducer: async (transactionalId, options) => {

@@ -25,10 +25,10 @@ import type {
   TransactionalProducerOptions,
   FetchManyOptions,
   TransientFailure,
+  WorkerClients,
   WorkerClientsInit,
 } from '../../backend-spi.js';
-import { openWorkerClients, type WorkerClients } from '../../backends/kafka/worker-clients.js';
-import { kafkaTransientFailure } from '../../backends/kafka/kafka-transient.js';
+import { openWorkerClients } from '../../backends/worker-clients.js';
 import { errorMessage, UnknownTopicError } from '../../errors.js';
 import { BatchProducer } from './batch-producer.js';
 import { PortCalls } from './port-calls.js';
@@ -55,9 +55,8 @@ export class BackendClient implements Backend {
   readonly #fetches: RemoteFetch;
   readonly #producer: BatchProducer;
   readonly #groups: RemoteGroups;
-  /** The thread's own Kafka clients (produce, fetch), when the backend gave their settings. */
+  /** The thread's own clients (produce, fetch), when the backend gave their settings. */
   readonly #own: WorkerClients | null;
-  readonly #bootstrapServers: string[];
   #nextProducer = 1;
   #closed = false;
 
@@ -69,7 +68,6 @@ export class BackendClient implements Backend {
     this.#fetches = new RemoteFetch(this.#calls, options.capabilities.readPlans);
     this.#producer = new BatchProducer(this.#calls);
     this.#groups = new RemoteGroups(this.#calls);
-    this.#bootstrapServers = clients?.bootstrapServers ?? [];
     this.#own = clients
       ? openWorkerClients(
           clients,
@@ -94,11 +92,11 @@ export class BackendClient implements Backend {
   }
 
   /**
-   * The thread's own Kafka clients' transient errors (kafka-transient.ts); the main thread's
-   * arrive as BackendUnavailableError already (port-calls.ts).
+   * The thread's own clients' transient errors; the main thread's arrive as
+   * BackendUnavailableError already (port-calls.ts).
    */
   transientFailure(error: unknown): TransientFailure | null {
-    return this.#own === null ? null : kafkaTransientFailure(error, this.#bootstrapServers);
+    return this.#own === null ? null : this.#own.transientFailure(error);
   }
 
   /**

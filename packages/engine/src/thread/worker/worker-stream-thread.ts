@@ -117,7 +117,7 @@ export class WorkerStreamThread implements StreamThreadHandle {
   #spawn(): Promise<void> {
     const { port1, port2 } = new MessageChannel();
     // Kafka gives each thread its own producer and fetch connections: opened in the worker itself
-    // (Backend#workerClients, backends/kafka/worker-clients.ts), or else made by the main thread
+    // (Backend#workerClients, backends/worker-clients.ts), or else made by the main thread
     // for it (Backend#forThread, kafka-thread-view.ts).
     const clients = this.#ctx.backend.workerClients?.(this.name);
     const served = clients ? null : (this.#ctx.backend.forThread?.(this.name) ?? null);
