@@ -71,7 +71,16 @@ export class GeneratorRunner {
     if (this.#stopped) return;
     const interval = Math.max(5, Math.min(MAX_TICK_MS, 1000 / this.#o.config.ratePerSecond));
     this.#timer = setTimeout(() => {
-      this.#inFlight = this.#tick().finally(() => this.#schedule());
+      // A tick that fails (a serde refusing the config, the error handler throwing) is reported
+      // and the next one tries again; it must not become an unhandled rejection.
+      this.#inFlight = this.#tick()
+        .catch((error: unknown) =>
+          this.#o.logger.warn(
+            { generator: this.#o.modelNodeId, err: errorMessage(error) },
+            'generator tick failed',
+          ),
+        )
+        .finally(() => this.#schedule());
     }, interval);
   }
 
