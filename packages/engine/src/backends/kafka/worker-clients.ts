@@ -10,11 +10,7 @@
 // own, whose changes go to the main thread's backend (Backend#reportHealth) to be merged into
 // its health().
 import type { ConnectionOptions as TlsConnectionOptions } from 'node:tls';
-import type {
-  BackendHealth,
-  WorkerClients,
-  WorkerClientsInit,
-} from '../../backend-spi.js';
+import type { BackendHealth, WorkerClients, WorkerClientsInit } from '../../backend-spi.js';
 import { UnknownTopicError } from '../../errors.js';
 import { KafkaCluster } from './client/cluster.js';
 import { HealthTracker } from './client/health.js';
