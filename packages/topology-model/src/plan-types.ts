@@ -67,9 +67,15 @@ export interface PlannedNode {
   topicExtractor?: string;
   /** Store names this processor is connected to. */
   stores: string[];
-  /** Successor / predecessor names, in Kafka Streams' order. */
+  /** Successor / predecessor names, in Kafka Streams' describe() order. */
   successors: string[];
   predecessors: string[];
+  /**
+   * The successors in the order records are forwarded to them: the order Kafka Streams added
+   * the child processors (InternalTopologyBuilder's node factories, in DSL build order), which
+   * differs from describe()'s sorted order. Absent: `successors`.
+   */
+  children?: string[];
   keySerde?: SerdeName;
   valueSerde?: SerdeName;
   /** The model port this node stands for: a split branch's output port, a cogroup input port. */

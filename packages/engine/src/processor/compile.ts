@@ -209,7 +209,8 @@ export function instantiate(
   }
   for (const c of compiled.nodes) {
     const node = nodes.get(c.planned.name)!;
-    for (const child of c.planned.successors) {
+    // Forwarding order is Kafka Streams' child order, not describe()'s sorted successors.
+    for (const child of c.planned.children ?? c.planned.successors) {
       const target = nodes.get(child);
       if (!target)
         throw new EngineError(

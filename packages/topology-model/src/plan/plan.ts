@@ -247,6 +247,19 @@ function subtopologyGroups(b: PlanBuilder): string[][] {
 function subtopologyPlan(id: number, group: string[], b: PlanBuilder): SubtopologyPlan {
   const built = (name: string): BuiltNode => b.nodes.get(name) as BuiltNode;
   const order = describeOrder(group, (name) => built(name).parents);
+  // Forwarding order: ProcessorTopology adds each node to its parents' children in the order the
+  // nodes were added to the builder, which is the planner's (the DSL's) build order.
+  const members = new Set(group);
+  const children = new Map<string, string[]>();
+  for (const name of b.nodes.keys()) {
+    if (!members.has(name)) continue;
+    for (const parent of new Set(built(name).parents)) {
+      if (!members.has(parent)) continue;
+      const list = children.get(parent) ?? [];
+      list.push(name);
+      children.set(parent, list);
+    }
+  }
   const nodes: PlannedNode[] = order.nodes.map((name) => {
     const { parents: _parents, global: _global, ...node } = built(name);
     const planned: PlannedNode = {
@@ -254,6 +267,7 @@ function subtopologyPlan(id: number, group: string[], b: PlanBuilder): Subtopolo
       stores: javaHashOrder(node.stores, 'copy'),
       successors: order.successors.get(name) ?? [],
       predecessors: order.predecessors.get(name) ?? [],
+      children: children.get(name) ?? [],
     };
     // Source topics print as a HashSet built from the topic list (new HashSet<>(topics)).
     if (node.topics) planned.topics = javaHashOrder(node.topics, 'copy');
