@@ -145,6 +145,9 @@ export function buildCase(raw: RawCase): ConformanceCase {
       flow: 'stream',
       vt: from.vt,
     }) as Output;
+    // Its keys are still windows: nothing else may grow from it (a sink would need a windowed
+    // key serde, which validation asks for; Kafka Streams only fails once a record arrives).
+    outputs.splice(outputs.indexOf(ts), 1);
     const end = from.windowed === 'session' ? ' + "/" + string(key.end)' : '';
     return add(
       {
