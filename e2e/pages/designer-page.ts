@@ -91,7 +91,7 @@ export class DesignerPage {
   }
 
   async bottomTab(
-    tab: 'problems' | 'tasks' | 'errors' | 'debugger' | 'preview' | 'state',
+    tab: 'problems' | 'tasks' | 'dashboard' | 'errors' | 'debugger' | 'preview' | 'state',
   ): Promise<void> {
     await this.page.getByTestId(`bottom-tab-${tab}`).click();
   }

@@ -16,6 +16,7 @@ import { Dialogs } from './editing/Dialogs.js';
 import { useShortcuts } from './editing/shortcuts.js';
 import { useLagPolling } from './live/lag.js';
 import { useDebugPolling } from './debug/debug-store.js';
+import { useAppHistoryRecorder } from './dashboard/history-store.js';
 
 /** Connects the store to the runtime: the deployed topology on load, then the live stream. */
 function useRuntimeConnection() {
@@ -44,6 +45,7 @@ export function App() {
   useDebugPolling(api, running);
   useRuntimeConnection();
   useShortcuts();
+  useAppHistoryRecorder();
   return (
     <ReactFlowProvider>
       <div className="sw-app">

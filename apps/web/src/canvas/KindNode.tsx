@@ -73,14 +73,14 @@ function NodeCounter({ id }: { id: string }) {
         stale
           ? 'the runtime is offline: the last count it reported, not a live one'
           : counter
-            ? 'records processed (all tasks) and current rate'
+            ? 'records processed (all tasks) and the rate over the last 5 s'
             : 'no Kafka Streams processor of its own (e.g. groupByKey)'
       }
     >
       <span className="sw-node__total" data-testid={`count-${id}`}>
         {counter ? formatCount(counter.total) : '–'}
       </span>
-      <span className="sw-node__rate">
+      <span className="sw-node__rate" data-testid={`rate-${id}`}>
         {stale ? 'stale' : counter ? formatRate(counter.rate) : ''}
       </span>
       {counter && !stale && <NodeBusy busy={counter.busy} />}

@@ -53,6 +53,8 @@ const finite = (v: number | undefined): number => (v !== undefined && Number.isF
 export function aggregateCounters(
   snapshot: NodeMetricsInput | null,
   previous: CounterMap = {},
+  /** Given each model node's total, the rates to show instead of process-rate (recent-rate.ts). */
+  recent?: (totals: Record<string, number>) => Readonly<Record<string, number>>,
 ): CounterMap {
   const perKsNode = new Map<string, NodeCounter & { busy: number }>();
   if (snapshot) {
@@ -77,6 +79,13 @@ export function aggregateCounters(
     if (!current || counter.total > current.total)
       next[modelId] = { total: counter.total, rate: counter.rate, busy };
     else current.busy = busy;
+  }
+  if (recent) {
+    const rates = recent(Object.fromEntries(Object.entries(next).map(([id, c]) => [id, c.total])));
+    for (const [id, counter] of Object.entries(next)) {
+      const rate = rates[id];
+      if (rate !== undefined) counter.rate = rate;
+    }
   }
   let changed = Object.keys(previous).length !== Object.keys(next).length;
   for (const [id, counter] of Object.entries(next)) {

@@ -4,6 +4,7 @@ import type { BottomTab } from '../store/designer-store.js';
 import { validationOf } from '../model/validation.js';
 import { ProblemsPanel } from './ProblemsPanel.js';
 import { TasksPanel } from './TasksPanel.js';
+import { Dashboard } from '../dashboard/Dashboard.js';
 import { ErrorsPanel } from './ErrorsPanel.js';
 import { PreviewPanel } from '../preview/PreviewPanel.js';
 import { StatePanel } from '../state/StatePanel.js';
@@ -30,6 +31,7 @@ export function BottomPanel({ controls }: { controls: PanelControls }) {
   const tabs: { id: BottomTab; label: string; count: number; tone: 'error' | 'neutral' }[] = [
     { id: 'problems', label: 'Problems', count: problems, tone: 'error' },
     { id: 'tasks', label: 'Tasks', count: tasks, tone: 'neutral' },
+    { id: 'dashboard', label: 'Dashboard', count: 0, tone: 'neutral' },
     { id: 'errors', label: 'Errors', count: errors, tone: 'error' },
     { id: 'debugger', label: 'Debugger', count: paused, tone: 'error' },
     { id: 'preview', label: 'Preview', count: 0, tone: 'neutral' },
@@ -77,6 +79,7 @@ export function BottomPanel({ controls }: { controls: PanelControls }) {
       >
         {tab === 'problems' && <ProblemsPanel />}
         {tab === 'tasks' && <TasksPanel />}
+        {tab === 'dashboard' && <Dashboard />}
         {tab === 'errors' && <ErrorsPanel />}
         {tab === 'debugger' && <DebuggerPanel />}
         {tab === 'preview' && <PreviewPanel />}

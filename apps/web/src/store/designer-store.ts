@@ -16,6 +16,7 @@ import {
 } from '../live/counters.js';
 import type { AppStatus, DeploymentIdentity } from '../api/types.js';
 import { matchDeployment, NO_MATCH, type DeployMatch } from '../live/deploy-match.js';
+import { pushTotals, recentRates, type TotalsSample } from '../live/recent-rate.js';
 
 export interface HistoryEntry {
   diff: ModelDiff;
@@ -47,11 +48,14 @@ export interface LiveState {
   taskCounters: TaskCounterMap;
   /** Time of the last metrics message, ms. */
   at: number | null;
+  /** Recent model-node totals, for the rate over the last 5 s (live/recent-rate.ts). */
+  totalsHistory: readonly TotalsSample[];
 }
 
 export type View = 'designer' | 'topics';
 export type SideTab = 'node' | 'app' | 'topics' | 'workspace';
-export type BottomTab = 'problems' | 'tasks' | 'errors' | 'debugger' | 'preview' | 'state';
+export type BottomTab =
+  'problems' | 'tasks' | 'dashboard' | 'errors' | 'debugger' | 'preview' | 'state';
 /** The open modal dialog, if any. */
 export type DialogKind = 'describe' | 'code' | 'connect' | 'shortcuts';
 
@@ -408,7 +412,17 @@ function createStoreWithoutMatch(options: CreateDesignerStoreOptions): DesignerS
           next.deployedDoc = update.deployment?.doc ?? null;
         }
         if (update.metrics !== undefined) {
-          next.counters = aggregateCounters(update.metrics, live.counters);
+          const at = update.at;
+          next.counters = aggregateCounters(
+            update.metrics,
+            live.counters,
+            at === undefined
+              ? undefined
+              : (totals) => {
+                  next.totalsHistory = pushTotals(live.totalsHistory, { at, totals });
+                  return recentRates(next.totalsHistory);
+                },
+          );
           next.taskCounters = taskCounters(
             update.metrics?.tasks ?? null,
             live.taskCounters,
@@ -463,6 +477,7 @@ function createStoreWithoutMatch(options: CreateDesignerStoreOptions): DesignerS
         match: NO_MATCH,
         counters: {},
         taskCounters: {},
+        totalsHistory: [],
         at: null,
       },
       actions,
