@@ -1,7 +1,7 @@
 // The real Java client (kafka-clients 4.1.1, tools/java-peer) against the listener: admin,
-// produce (acks all/1/0, idempotent, compressed), consume, a group of two consumers sharing the
-// partitions, and a restart of the log + listener after which the group resumes from its
-// committed offsets and the cluster id is unchanged.
+// produce (acks all/1/0, idempotent, compressed, transactional), consume (read_committed too),
+// a group of two consumers sharing the partitions, and a restart of the log + listener after
+// which the group resumes from its committed offsets and the cluster id is unchanged.
 import { partitionForKey } from '@streamwright/log';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Harness } from './harness.js';
@@ -98,6 +98,42 @@ describe('the Java client against the Kafka listener', () => {
         Array.from({ length: 50 }, (_, i) => `value-${c}-${i}`),
       ),
     );
+  });
+
+  it('produces in transactions (committed and aborted); read_committed sees the committed only', async () => {
+    await h.log.createTopic('txns', 2);
+    const committed = await h.java<ProduceOut>('produce', {
+      topic: 'txns',
+      count: 100,
+      'transactional-id': 'java-txn',
+      'key-prefix': 'yes',
+    });
+    expect(committed.sent).toBe(100);
+    const aborted = await h.java<ProduceOut>('produce', {
+      topic: 'txns',
+      count: 40,
+      'transactional-id': 'java-txn',
+      end: 'abort',
+      'key-prefix': 'no',
+    });
+    expect(aborted.sent).toBe(40);
+    const readCommitted = await h.java<ConsumeOut>('consume', {
+      topic: 'txns',
+      group: 'txn-committed',
+      isolation: 'read_committed',
+      expect: 100,
+      'linger-ms': 1500,
+    });
+    expect(readCommitted.records.map((r) => r.value).sort()).toEqual(
+      Array.from({ length: 100 }, (_, i) => `value-yes-${i}`).sort(),
+    );
+    const readUncommitted = await h.java<ConsumeOut>('consume', {
+      topic: 'txns',
+      group: 'txn-uncommitted',
+      expect: 140,
+    });
+    expect(readUncommitted.records).toHaveLength(140);
+    expect(readUncommitted.records.filter((r) => r.value.startsWith('value-no-'))).toHaveLength(40);
   });
 
   it('consumes everything in order per partition and commits', async () => {
