@@ -494,7 +494,13 @@ export class Log {
     return this.closed;
   }
 
-  /** Flushes, checkpoints and releases the data dir. Idempotent. */
+  /**
+   * Flushes, checkpoints and releases the data dir. Idempotent. A storage error on the way (a full
+   * disk refusing the last index entries or the final checkpoint, a failed fsync) is a WARN, not a
+   * rejection: every file is closed and the lock released all the same, and the next open
+   * recovers from the last checkpoint that was written. Closing is what a caller does when things
+   * go wrong; it must not become the thing that crashes the process.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     for (const t of this.timers) clearInterval(t);
@@ -504,12 +510,32 @@ export class Log {
     // Closing waits for compactions to end; a failed one's caller got its error.
     for (const p of parts) if (p.cleaning) await p.cleaning.catch(() => undefined);
     try {
-      await Promise.all(parts.map((p) => p.close()));
-      this.writeCheckpoints();
+      const closed = await Promise.allSettled(parts.map((p) => p.close()));
+      closed.forEach((r, i) => {
+        if (r.status === 'rejected')
+          this.warn(
+            `log close: ${parts[i]!.topic}-${parts[i]!.partition} did not close cleanly, its ` +
+              `unflushed tail is recovered at the next open: ${errorText(r.reason)}`,
+            r.reason,
+          );
+      });
+      try {
+        this.writeCheckpoints();
+      } catch (err) {
+        this.warn(
+          `log close: the final checkpoint was not written, the next open recovers from the ` +
+            `previous one: ${errorText(err)}`,
+          err,
+        );
+      }
     } finally {
-      this.releaseLock(); // even when a full disk refused the last checkpoint
+      this.releaseLock();
     }
   }
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 /** Runs `fn`, a synchronous throw (closed log, unknown topic) becoming the promise's rejection. */

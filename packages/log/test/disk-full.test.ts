@@ -101,4 +101,55 @@ describe('a full disk', () => {
       await log.close();
     }
   });
+
+  it('closes on a still-full disk with a WARN, releases the lock and keeps every ack', async () => {
+    const dataDir = smallTmpfs(1 << 20);
+    const warnings: string[] = [];
+    let log = await Log.open({
+      dataDir,
+      background: false,
+      logger: { warn: (_o, msg) => warnings.push(msg ?? '') },
+    });
+    await log.createTopic('t', 1, { 'segment.bytes': 64 * 1024 });
+    const room = path.join(dataDir, 'room'); // given back at the end, for the reopen
+    fs.writeFileSync(room, Buffer.alloc(256 * 1024));
+    const acked: string[] = [];
+    const value = Buffer.alloc(3000, 7);
+    for (let i = 0; i < 1000; i++) {
+      try {
+        await log.produce([{ topic: 't', key: Buffer.from(`k${i}`), value }]);
+        acked.push(`k${i}`);
+      } catch {
+        break;
+      }
+    }
+    // Not one byte left: the final index entries and checkpoints cannot be written either.
+    const ballast = path.join(dataDir, 'ballast');
+    const fd = fs.openSync(ballast, 'w');
+    try {
+      for (;;) fs.writeSync(fd, Buffer.alloc(4096));
+    } catch (err) {
+      expect((err as NodeJS.ErrnoException).code).toBe('ENOSPC');
+    } finally {
+      fs.closeSync(fd);
+    }
+    // Before: close threw ENOSPC from its final checkpoint (and a runtime shutting down with it).
+    await expect(log.close()).resolves.toBeUndefined();
+    expect(warnings.some((w) => /log close: .*(ENOSPC|no space left)/.test(w))).toBe(true);
+    fs.rmSync(ballast);
+    fs.rmSync(room);
+    log = await Log.open({ dataDir, background: false }); // the lock was released
+    try {
+      const keys: string[] = [];
+      for (let offset = 0; ;) {
+        const res = await log.fetch('t', 0, offset, { maxBytes: 1 << 20 });
+        if (res.records.length === 0) break;
+        for (const r of res.records) keys.push(Buffer.from(r.key!).toString());
+        offset = res.records[res.records.length - 1]!.offset + 1;
+      }
+      expect(keys).toEqual(acked);
+    } finally {
+      await log.close();
+    }
+  });
 });

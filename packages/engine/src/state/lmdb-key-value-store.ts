@@ -22,6 +22,7 @@ import type {
 } from './key-value-store.js';
 import { errorMessage } from '../errors.js';
 import { storeKeyFunction, type StoreKey } from './store-key.js';
+import { storeWriteError } from './lmdb-errors.js';
 
 // Loaded with the first persistent store: most topologies have none, and every worker thread would
 // otherwise load lmdb (its native binding and msgpackr) at start-up, ≈ 60 ms of CPU each.
@@ -208,6 +209,26 @@ export class LmdbKeyValueStore implements TaskKeyValueStore {
     const db = this.#db;
     const topic = this.#logging ? this.changelogTopic : null;
     const partition = this.partition;
+    try {
+      this.#commitDirty(db, dirty, topic, partition, out);
+    } catch (error) {
+      // The transaction was rolled back: these keys are still to be written (the task fails now,
+      // and its store is restored from the changelog before it runs again).
+      for (const slot of dirty) slot.dirty = true;
+      this.#dirty = dirty.concat(this.#dirty);
+      throw storeWriteError(this.name, this.path, error);
+    }
+    if (this.#slots.size > this.#cacheEntries) this.#evictClean();
+    return out;
+  }
+
+  #commitDirty(
+    db: Database<Buffer, Buffer>,
+    dirty: Slot[],
+    topic: string | null,
+    partition: number,
+    out: ProduceRecord[],
+  ): void {
     db.transactionSync(() => {
       for (const slot of dirty) {
         slot.dirty = false;
@@ -232,8 +253,6 @@ export class LmdbKeyValueStore implements TaskKeyValueStore {
           out.push({ topic, partition, key: keyBytes, value, timestamp: entry.timestamp });
       }
     });
-    if (this.#slots.size > this.#cacheEntries) this.#evictClean();
-    return out;
   }
 
   /** Applies one changelog record while restoring (not logged; written in batches). */
@@ -255,12 +274,16 @@ export class LmdbKeyValueStore implements TaskKeyValueStore {
     const batch = this.#restoring;
     this.#restoring = [];
     const db = this.#db;
-    db.transactionSync(() => {
-      for (const [key, value] of batch) {
-        if (value === null) db.removeSync(key);
-        else db.putSync(key, value);
-      }
-    });
+    try {
+      db.transactionSync(() => {
+        for (const [key, value] of batch) {
+          if (value === null) db.removeSync(key);
+          else db.putSync(key, value);
+        }
+      });
+    } catch (error) {
+      throw storeWriteError(this.name, this.path, error);
+    }
   }
 
   /** Drops the oldest clean slots until the cache holds at most its bound. */

@@ -12,6 +12,7 @@ import type * as Lmdb from 'lmdb';
 import type { RootDatabase } from 'lmdb';
 import type { ProduceRecord, StoredRecord } from '../backend-spi.js';
 import { errorMessage } from '../errors.js';
+import { storeWriteError } from './lmdb-errors.js';
 
 let lmdbModule: typeof Lmdb | null = null;
 const lmdb = (): typeof Lmdb =>
@@ -177,12 +178,16 @@ export class LmdbSegments {
     this.#pendingCount = 0;
     for (const [segment, changes] of pending) {
       const env = this.#env(segment);
-      env.transactionSync(() => {
-        for (const c of changes) {
-          if (c.value === null) env.removeSync(c.key);
-          else env.putSync(c.key, c.value);
-        }
-      });
+      try {
+        env.transactionSync(() => {
+          for (const c of changes) {
+            if (c.value === null) env.removeSync(c.key);
+            else env.putSync(c.key, c.value);
+          }
+        });
+      } catch (error) {
+        throw storeWriteError(this.storeName, this.path, error);
+      }
     }
   }
 

@@ -133,10 +133,14 @@ abstract class FileIndex {
 
   close(): void {
     if (this.fd !== null) {
-      this.writePending();
-      // A sealed index is exactly its entries; nothing is preallocated to trim.
-      fs.closeSync(this.fd);
-      this.fd = null;
+      try {
+        this.writePending();
+      } finally {
+        // A sealed index is exactly its entries; nothing is preallocated to trim. The file
+        // closes even when they could not be written (a full disk): the index is rebuilt at open.
+        fs.closeSync(this.fd);
+        this.fd = null;
+      }
     }
   }
 }

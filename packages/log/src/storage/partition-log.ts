@@ -446,16 +446,34 @@ export class PartitionLog {
     }
   }
 
+  /**
+   * Flushes and closes every file. A failure on the way (a full disk, a failed write earlier) is
+   * thrown once every file is closed all the same: the partition is closed either way.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
-    await this.flushAll();
+    let failure: unknown = undefined;
+    try {
+      await this.flushAll();
+    } catch (err) {
+      failure = err;
+    }
     this.closed = true;
     this.flusher.stop();
     this.notify();
     for (const s of this.segments) {
-      s.seal();
-      s.retire();
+      try {
+        s.seal();
+      } catch (err) {
+        failure ??= err;
+      }
+      try {
+        s.retire();
+      } catch (err) {
+        failure ??= err;
+      }
     }
+    if (failure !== undefined) throw failure;
   }
 
   /** Closes without flushing and removes the directory (topic deletion). */

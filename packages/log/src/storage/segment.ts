@@ -438,9 +438,13 @@ export class Segment {
   retire(onClosed?: () => void): void {
     this.retired = true;
     this.onClosed = onClosed ?? null;
-    this.index.close();
-    this.timeIndex.close();
-    if (this.refs === 0) this.closeNow();
+    try {
+      this.index.close();
+      this.timeIndex.close();
+    } finally {
+      // The log file closes even when an index's last entries could not be written (ENOSPC).
+      if (this.refs === 0) this.closeNow();
+    }
   }
 
   private closeNow(): void {
