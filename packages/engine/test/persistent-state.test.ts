@@ -9,6 +9,7 @@ import { createEmbeddedBackend, type EmbeddedBackend } from '../src/backends/emb
 import { withTempDir } from '../src/test-helpers.js';
 import { createStreamsAppFromPlan } from '../src/app/streams-app.js';
 import { handPlan } from './fixtures/hand-planner.js';
+import { flipStoredValue } from './fixtures/damage.js';
 import { encode, readAll } from './fixtures/records.js';
 import { countPipeline } from './fixtures/topologies.js';
 import { waitFor } from './fixtures/wait.js';
@@ -142,6 +143,42 @@ describe('persistent stores', () => {
           topic: 'count-app-counts-store-changelog',
           partition: 0,
           message: expect.stringMatching(/local files of store counts-store .* are missing/),
+        }),
+      ]);
+      await app.close();
+      await backend.close();
+    });
+  });
+
+  it('a value damaged in the lmdb file under its checkpoint is detected and rebuilt, loudly', async () => {
+    await withTempDir(async (dir) => {
+      const stateDir = `${dir}/state`;
+      const backend = await createEmbeddedBackend({ dataDir: `${dir}/log` });
+      const words = Array.from({ length: 100 }, (_, i) => `w${i % 20}`);
+      let { app } = await run(backend, stateDir, words, 0);
+      await app.close();
+      await new Promise((r) => setTimeout(r, 50)); // lmdb closes its environment asynchronously
+      expect(existsSync(`${stateDir}/count-app/0_0/.checkpoint`)).toBe(true);
+      // w7's count (5) changed on disk to 21 (before: served, and counted on from there).
+      const flipped = flipStoredValue(
+        `${stateDir}/count-app/0_0/lmdb/counts-store/data.mdb`,
+        encode('string', 'w7')!,
+        encode('long', 5)!,
+      );
+      expect(flipped).toBeGreaterThan(0);
+      const again = await run(backend, stateDir, ['w7'], 100);
+      app = again.app;
+      expect(again.restored).toBeGreaterThanOrEqual(20);
+      expect((await latestCounts(backend)).get('w7')).toBe(6);
+      expect(app.store('counts-store')!.get('w8')?.value).toBe(5);
+      expect(app.status().recoveries).toEqual([
+        expect.objectContaining({
+          kind: 'store-rebuilt',
+          store: 'counts-store',
+          taskId: '0_0',
+          topic: 'count-app-counts-store-changelog',
+          partition: 0,
+          message: expect.stringMatching(/store counts-store .* damaged: 1 stored value/),
         }),
       ]);
       await app.close();

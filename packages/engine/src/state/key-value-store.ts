@@ -43,6 +43,8 @@ export interface TaskKeyValueStore extends KeyValueStore {
   readonly persistent: boolean;
   takeChangelogRecords(): ProduceRecord[];
   restore(record: StoredRecord): void;
+  /** Checks every stored entry's checksum (persistent stores): what is damaged, or null. */
+  verify?(): string | null;
   /** Drops the contents (a persistent store without a valid checkpoint is rebuilt from the changelog). */
   wipe(): void;
   close(): void;

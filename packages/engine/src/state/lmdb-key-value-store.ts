@@ -6,7 +6,14 @@
 // and written entries clean (bounded, oldest dropped first): a hot key costs a Map lookup, not an
 // lmdb read and a deserialization. The changelog records of a commit are the buffer's keys, so
 // updates of a key between commits collapse into one record.
-import { mkdirSync, rmSync } from 'node:fs';
+//
+// Each stored value carries a CRC-32 of its key, timestamp and value (as RocksDB checksums its
+// blocks): a damaged value is detected, never served. A read that finds one fails the task with
+// the store, key and path; at the next start the task's verify() scan finds it before anything
+// runs, and the store is wiped and restored from its changelog (a `store-rebuilt` recovery).
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { Buffer } from 'node:buffer';
 import { createRequire } from 'node:module';
 import type * as Lmdb from 'lmdb';
@@ -43,6 +50,18 @@ interface Slot {
   deletedAt?: number;
 }
 
+/**
+ * The file beside lmdb's that says its values are checksummed (`[crc32][timestamp][value]`). A
+ * store written before checksums has none and keeps the old layout (`[timestamp][value]`) until
+ * it is next wiped and restored.
+ */
+export const CHECKSUM_MARKER = 'streamwright-checksums';
+
+/** A persistent store whose files hold a value that fails its checksum. */
+export class StoreCorruptedError extends Error {
+  override readonly name = 'StoreCorruptedError';
+}
+
 /** Restored records are written in transactions of this many. */
 const RESTORE_BATCH = 10_000;
 
@@ -67,6 +86,8 @@ export class LmdbKeyValueStore implements TaskKeyValueStore {
   readonly #cacheEntries: number;
   #env: RootDatabase<Buffer, Buffer> | null;
   #db: Database<Buffer, Buffer>;
+  /** Whether values carry a checksum (every store created or wiped since checksums). */
+  #checksums = false;
 
   constructor(
     spec: StoreSpec,
@@ -84,6 +105,9 @@ export class LmdbKeyValueStore implements TaskKeyValueStore {
     this.#cacheEntries = Math.max(0, cacheEntries);
     try {
       mkdirSync(path, { recursive: true });
+      // A new store is checksummed from its first write; an existing one keeps its layout.
+      if (!existsSync(join(path, 'data.mdb'))) writeFileSync(join(path, CHECKSUM_MARKER), '1\n');
+      this.#checksums = existsSync(join(path, CHECKSUM_MARKER));
       // noSync: commits reach the page cache (a process crash keeps them); durability across a
       // machine crash comes from the changelog, which is fsynced, and the checkpoint protocol.
       this.#env = lmdb().open<Buffer, Buffer>({
@@ -106,16 +130,62 @@ export class LmdbKeyValueStore implements TaskKeyValueStore {
     return b === null ? Buffer.alloc(0) : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
   }
 
-  #decode(key: unknown, raw: Buffer): KeyValueEntry {
-    const timestamp = Number(raw.readBigInt64BE(0));
-    return { key, value: this.#valueSerde.deserialize(raw.subarray(8)), timestamp };
+  /** The stored bytes' timestamp and value, after checking the checksum (null: it fails). */
+  #checked(keyBytes: Uint8Array, raw: Buffer): Buffer | null {
+    if (!this.#checksums) return raw;
+    if (raw.length < 12) return null;
+    const rest = raw.subarray(4);
+    return raw.readUInt32BE(0) === crc32(rest, crc32(keyBytes)) ? rest : null;
   }
 
-  #encodeValue(value: Uint8Array | null, timestamp: number): Buffer {
-    const out = Buffer.allocUnsafe(8 + (value?.byteLength ?? 0));
-    out.writeBigInt64BE(BigInt(Math.trunc(timestamp)), 0);
-    if (value !== null) out.set(value, 8);
+  #corrupted(key: unknown): StoreCorruptedError {
+    return new StoreCorruptedError(
+      `persistent store '${this.name}' holds a damaged value for key ${JSON.stringify(String(key))} ` +
+        `in ${this.path} (its checksum does not match: the lmdb file was changed under it). ` +
+        `Nothing was served from it; start the application again: the store is verified at ` +
+        `start and rebuilt from its changelog.`,
+    );
+  }
+
+  #decode(key: unknown, keyBytes: Uint8Array, raw: Buffer): KeyValueEntry {
+    const stored = this.#checked(keyBytes, raw);
+    if (stored === null) throw this.#corrupted(key);
+    const timestamp = Number(stored.readBigInt64BE(0));
+    return { key, value: this.#valueSerde.deserialize(stored.subarray(8)), timestamp };
+  }
+
+  #encodeValue(keyBytes: Uint8Array, value: Uint8Array | null, timestamp: number): Buffer {
+    const at = this.#checksums ? 4 : 0;
+    const out = Buffer.allocUnsafe(at + 8 + (value?.byteLength ?? 0));
+    out.writeBigInt64BE(BigInt(Math.trunc(timestamp)), at);
+    if (value !== null) out.set(value, at + 8);
+    if (this.#checksums) out.writeUInt32BE(crc32(out.subarray(4), crc32(keyBytes)), 0);
     return out;
+  }
+
+  /**
+   * Reads every stored entry and checks its checksum (at start, before a checkpointed store is
+   * trusted). Returns what is wrong, or null. Costs one pass over the store (docs/STATE.md).
+   */
+  verify(): string | null {
+    if (!this.#checksums) return null;
+    if (this.#restoring.length > 0) this.#writeRestored();
+    let bad = 0;
+    let first: Buffer | null = null;
+    try {
+      for (const { key, value } of this.#db.getRange()) {
+        if (this.#checked(key, value) !== null) continue;
+        bad++;
+        first ??= Buffer.from(key);
+      }
+    } catch (error) {
+      return `reading its lmdb files in ${this.path} failed: ${errorMessage(error)}`;
+    }
+    if (bad === 0) return null;
+    return (
+      `${bad} stored value(s) in ${this.path} fail their checksum (the first at key bytes ` +
+      `${first!.toString('hex').slice(0, 64)})`
+    );
   }
 
   get(key: unknown): ValueAndTimestamp | undefined {
@@ -123,8 +193,9 @@ export class LmdbKeyValueStore implements TaskKeyValueStore {
     const slot = this.#slots.get(k);
     if (slot !== undefined) return slot.entry ?? undefined;
     if (this.#restoring.length > 0) this.#writeRestored();
-    const raw = this.#db.getBinaryFast(this.#bytes(key));
-    const entry = raw ? this.#decode(key, raw) : null;
+    const bytes = this.#bytes(key);
+    const raw = this.#db.getBinaryFast(bytes);
+    const entry = raw ? this.#decode(key, bytes, raw) : null;
     if (this.#cacheEntries > 0) {
       this.#slots.set(k, { key, entry, dirty: false });
       if (this.#slots.size > this.#cacheEntries + (this.#cacheEntries >> 3)) this.#evictClean();
@@ -178,7 +249,7 @@ export class LmdbKeyValueStore implements TaskKeyValueStore {
     const out = new Map<StoreKey, KeyValueEntry>();
     for (const { key: bytes, value } of this.#db.getRange()) {
       const key = this.#keySerde.deserialize(bytes);
-      out.set(this.#keyOf(key), this.#decode(key, value));
+      out.set(this.#keyOf(key), this.#decode(key, bytes, value));
     }
     for (const slot of this.#dirty) {
       const k = this.#keyOf(slot.key);
@@ -247,7 +318,7 @@ export class LmdbKeyValueStore implements TaskKeyValueStore {
           continue;
         }
         const value = this.#valueSerde.serialize(entry.value);
-        const encoded = this.#encodeValue(value, entry.timestamp);
+        const encoded = this.#encodeValue(keyBytes, value, entry.timestamp);
         db.putSync(keyBytes, encoded);
         if (topic !== null)
           out.push({ topic, partition, key: keyBytes, value, timestamp: entry.timestamp });
@@ -265,7 +336,7 @@ export class LmdbKeyValueStore implements TaskKeyValueStore {
     if (this.#slots.size > 0) this.#slots.delete(this.#keyOf(this.#keySerde.deserialize(raw)));
     this.#restoring.push([
       bytes,
-      record.value === null ? null : this.#encodeValue(record.value, record.timestamp),
+      record.value === null ? null : this.#encodeValue(bytes, record.value, record.timestamp),
     ]);
     if (this.#restoring.length >= RESTORE_BATCH) this.#writeRestored();
   }
@@ -303,6 +374,11 @@ export class LmdbKeyValueStore implements TaskKeyValueStore {
     this.#dirty = [];
     this.#restoring = [];
     this.#db.clearSync();
+    // Empty now: what is written from here on carries checksums, whatever the layout before.
+    if (!this.#checksums) {
+      writeFileSync(join(this.path, CHECKSUM_MARKER), '1\n');
+      this.#checksums = true;
+    }
   }
 
   close(): void {

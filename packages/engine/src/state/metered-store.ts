@@ -66,6 +66,10 @@ export class MeteredKeyValueStore implements TaskKeyValueStore {
     this.#timed('restore', () => this.inner.restore(record));
     this.metrics.restoredRecordsTotal++;
   }
+  verify(): string | null {
+    return this.inner.verify?.() ?? null;
+  }
+
   wipe(): void {
     this.inner.wipe();
   }

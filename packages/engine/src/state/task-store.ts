@@ -22,6 +22,11 @@ export interface TaskStateStore {
   drainLoggedWrites?(send: (record: ProduceRecord) => void): number;
   /** Applies one changelog record while restoring (no logging). */
   restore(record: StoredRecord): void;
+  /**
+   * Optional, for persistent stores that checksum what they store: checks every stored entry and
+   * returns what is damaged, or null. A checkpointed store that fails it is rebuilt.
+   */
+  verify?(): string | null;
   /** Drops the contents (a persistent store without a valid checkpoint is rebuilt from the changelog). */
   wipe(): void;
   close(): void;

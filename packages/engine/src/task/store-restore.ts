@@ -91,6 +91,23 @@ export async function restoreStores(
       });
       checkpointed = undefined;
     }
+    // A checkpointed store whose files hold a damaged value (a checksum fails) is not trusted.
+    const damage =
+      store.persistent && checkpointed !== undefined ? (store.verify?.() ?? null) : null;
+    if (damage !== null) {
+      task.onRecovery?.({
+        at: Date.now(),
+        kind: 'store-rebuilt',
+        store: store.name,
+        topic: tp.topic,
+        partition,
+        ...(task.taskId !== undefined ? { taskId: task.taskId } : {}),
+        fromOffset: checkpointed!,
+        toOffset: found.latest,
+        message: `the local files of store ${store.name} (task ${task.taskId ?? '?'}) are damaged: ${damage}; the store is wiped and rebuilt from its changelog ${tp.topic}-${partition} (offsets ${found.earliest} to ${found.latest})`,
+      });
+      checkpointed = undefined;
+    }
     if (store.persistent && checkpointed === undefined) store.wipe();
     let offset =
       checkpointed === undefined
