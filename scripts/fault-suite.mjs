@@ -27,7 +27,9 @@ const suites = [
     '@streamwright/engine',
     [
       'test/log-recoveries.test.ts', // torn tail and a position past the log end, loudly
-      'test/persistent-state.test.ts', // a store dir deleted under its checkpoint
+      'test/persistent-state.test.ts', // a store dir deleted, a stored value damaged
+      'src/state/lmdb-key-value-store.test.ts', // a checksum per stored value
+      'test/state-dir-full.test.ts', // a full state dir: a named error, the writes kept
     ],
   ],
   [

@@ -58,6 +58,8 @@ export const RUNTIME_ERRORS = {
   NOT_A_TOPOLOGY: 'BAD_REQUEST',
   /** The process ran out of file descriptors (EMFILE / ENFILE): the message says what to do. */
   TOO_MANY_OPEN_FILES: 'SERVICE_UNAVAILABLE',
+  /** The disk under the data dir is full (ENOSPC / EDQUOT): the message names the file. */
+  DISK_FULL: 'SERVICE_UNAVAILABLE',
   /** A record larger than its topic's max.message.bytes (Kafka's RecordTooLargeException). */
   RECORD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   /** A document past one of the runtime's input limits (size, nodes, nesting): the message names it. */
@@ -131,6 +133,26 @@ export function tooManyOpenFiles(error: unknown): RuntimeError | null {
         { cause: error },
       );
     current = current.cause;
+  }
+  return null;
+}
+
+/**
+ * An error caused (anywhere in its cause chain) by a full disk, as a DISK_FULL (503: retry once
+ * space returns) naming what could not be written; null for anything else. Before, such a call
+ * answered 500 with node's bare "ENOSPC: no space left on device, write".
+ */
+export function diskFull(error: unknown): RuntimeError | null {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current instanceof Error; depth++) {
+    const e = current as NodeJS.ErrnoException;
+    if (e.code === 'ENOSPC' || e.code === 'EDQUOT')
+      return new RuntimeError(
+        'DISK_FULL',
+        `no space left on the device (${e.code})${e.path ? ` writing ${e.path}` : ''}: ${(error as Error).message}. Free space in the data dir's file system and retry`,
+        { cause: error },
+      );
+    current = e.cause;
   }
   return null;
 }

@@ -7,6 +7,7 @@ import {
   runtimeCodeOf,
   toTRPCError,
   tooManyOpenFiles,
+  diskFull,
   type RuntimeErrorCode,
 } from './errors.js';
 import type { RuntimeService } from './service/runtime-service.js';
@@ -41,8 +42,8 @@ const normalizeErrors = t.middleware(async ({ next }) => {
   if (!result.ok && result.error.cause instanceof RuntimeError) {
     return { ...result, error: toTRPCError(result.error.cause) };
   }
-  const fds = result.ok ? null : tooManyOpenFiles(result.error);
-  if (fds && !result.ok) return { ...result, error: toTRPCError(fds) };
+  const resource = result.ok ? null : (tooManyOpenFiles(result.error) ?? diskFull(result.error));
+  if (resource && !result.ok) return { ...result, error: toTRPCError(resource) };
   return result;
 });
 

@@ -1,7 +1,7 @@
 // The deployed topology and whether it was running, kept in `<dataDir>/app.json` so a restarted
 // runtime resumes where it stopped. Written to a temporary file and renamed, so a crash mid-write
 // leaves the previous file intact.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export interface SavedDeployment {
@@ -38,12 +38,18 @@ export class DeploymentStore {
   async save(deployment: SavedDeployment): Promise<void> {
     await mkdir(this.dataDir, { recursive: true });
     const tmp = `${this.path}.${process.pid}.tmp`;
-    await writeFile(
-      tmp,
-      `${JSON.stringify({ version: FILE_VERSION, ...deployment }, null, 2)}\n`,
-      'utf8',
-    );
-    await rename(tmp, this.path);
+    try {
+      await writeFile(
+        tmp,
+        `${JSON.stringify({ version: FILE_VERSION, ...deployment }, null, 2)}\n`,
+        'utf8',
+      );
+      await rename(tmp, this.path);
+    } catch (error) {
+      // A full disk (say) keeps the previous file, and leaves no half-written one beside it.
+      await rm(tmp, { force: true });
+      throw error;
+    }
   }
 
   /** Moves an unreadable file aside so it is neither lost nor read again. Returns the new path. */
