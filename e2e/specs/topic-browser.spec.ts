@@ -120,3 +120,73 @@ test('errors link to their dead-letter records; the browser pages by offset and 
   await expect(page.getByTestId('records-view')).toContainText(`Latest records of ${app}-in`);
   await expect(rows).toHaveCount(12);
 });
+
+test('windowed keys read as the key and its window, on the sink and the changelog', async ({
+  page,
+  designer,
+  topics,
+}) => {
+  const id = 'e2e-windowed-keys';
+  const windowed = {
+    schemaVersion: 1,
+    application: { id, config: { 'commit.interval.ms': 100 } },
+    topics: [
+      { name: `${id}-clicks`, partitions: 1, config: {} },
+      { name: `${id}-counts`, partitions: 1, config: {} },
+    ],
+    nodes: [
+      { id: 'clicks', kind: 'source', config: { topic: `${id}-clicks`, valueSerde: 'string' } },
+      { id: 'byUser', kind: 'groupByKey', config: {} },
+      { id: 'w', kind: 'windowedBy', config: { window: { type: 'tumbling', sizeMs: 10_000 } } },
+      { id: 'count', kind: 'windowedCount', config: { store: 'per-10s' } },
+      { id: 'changes', kind: 'toStream', config: {} },
+      {
+        id: 'out',
+        kind: 'sink',
+        config: {
+          topic: `${id}-counts`,
+          valueSerde: 'long',
+          windowedKey: 'time',
+          windowSizeMs: 10_000,
+        },
+      },
+    ],
+    edges: [
+      { from: 'clicks', to: 'byUser' },
+      { from: 'byUser', to: 'w' },
+      { from: 'w', to: 'count' },
+      { from: 'count', to: 'changes' },
+      { from: 'changes', to: 'out' },
+    ],
+    layout: { nodes: {} },
+  };
+  await designer.open();
+  await designer.importJson('windowed-keys.json', JSON.stringify(windowed));
+  await designer.deploy();
+  await topics.open();
+  await topics.choose(`${id}-clicks`);
+  await topics.produce({ key: 'ann', value: 'click' });
+  const rows = page.getByTestId('record-row');
+  const windowOf = async () => {
+    const times = rows.first().getByTestId('record-key-window').locator('time');
+    const [start, end] = await Promise.all([
+      times.nth(0).getAttribute('data-epoch'),
+      times.nth(1).getAttribute('data-epoch'),
+    ]);
+    return Number(end) - Number(start);
+  };
+  // The sink's TimeWindowedSerde keys: chosen from the sink's windowedKey option.
+  await topics.choose(`${id}-counts`);
+  await expect(page.getByTestId('read-key-window')).toHaveValue('time');
+  await expect(rows.first().getByTestId('record-key')).toContainText('ann [');
+  await expect(rows.first().getByTestId('record-value')).toHaveText('1');
+  expect(await windowOf()).toBe(10_000);
+  // The window store's changelog: key, start and a sequence number.
+  await topics.choose(`${id}-per-10s-changelog`);
+  await expect(page.getByTestId('read-key-window')).toHaveValue('windowStore');
+  await expect(rows.first().getByTestId('record-key')).toContainText('ann [');
+  expect(await windowOf()).toBe(10_000);
+  // Read as plain keys, the window is gone from the view.
+  await page.getByTestId('read-key-window').selectOption('none');
+  await expect(rows.first().getByTestId('record-key-window')).toHaveCount(0);
+});

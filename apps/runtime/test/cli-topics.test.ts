@@ -160,6 +160,50 @@ describe('produce and consume on a data dir', { timeout: 120_000 }, () => {
     ]);
   });
 
+  it('prints windowed keys with their windows per --key-window', async () => {
+    // Kafka's layouts: TimeWindowedSerializer writes key bytes then the start (int64 BE);
+    // SessionWindowedSerializer key bytes, end, start.
+    const longs = (...ns: number[]) =>
+      Buffer.concat(
+        ns.map((n) => {
+          const b = Buffer.alloc(8);
+          b.writeBigInt64BE(BigInt(n));
+          return b;
+        }),
+      );
+    const b64 = (...parts: Buffer[]) => Buffer.concat(parts).toString('base64');
+    expect((await sw(['topics', 'create', 'windowed', '-p', '1'])).code).toBe(0);
+    const produced = await sw(
+      ['produce', 'windowed', '--key-format', 'base64'],
+      lines(
+        { key: b64(Buffer.from('ann'), longs(60_000)), value: 'time' },
+        { key: b64(Buffer.from('bob'), longs(5000, 1000)), value: 'session' },
+      ),
+    );
+    expect(produced.code).toBe(0);
+    const asTime = jsonLines<Line>(
+      (
+        await sw([
+          'consume',
+          'windowed',
+          '--from-beginning',
+          '--max',
+          '1',
+          '--key-window',
+          'time:60000',
+        ])
+      ).stdout,
+    );
+    expect(asTime[0]!.key).toEqual({ key: 'ann', start: 60_000, end: 120_000 });
+    const asSession = jsonLines<Line>(
+      (await sw(['consume', 'windowed', '--from-beginning', '--key-window', 'session'])).stdout,
+    );
+    expect(asSession[1]!.key).toEqual({ key: 'bob', start: 1000, end: 5000 });
+    const bad = await sw(['consume', 'windowed', '--key-window', 'hopping']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/--key-window.*expected time:<window size ms>, session or store/);
+  });
+
   it('reads and writes keys and values as json, base64 and long', async () => {
     expect((await sw(['topics', 'create', 'typed', '-p', '1'])).code).toBe(0);
     const produced = await sw(

@@ -7,7 +7,8 @@ import { CliError } from './cli-error.js';
 import type { Connection, TargetOptions } from './connection.js';
 import { LineWriter } from './line-writer.js';
 import { Progress } from './progress.js';
-import { decodeField, type RecordFormat } from './record-format.js';
+import type { KeyWindow } from '../service/record-codec.js';
+import { decodeField, decodeWindowedField, type RecordFormat } from './record-format.js';
 import { connect } from './target.js';
 
 export interface ConsumeOptions extends TargetOptions {
@@ -17,6 +18,7 @@ export interface ConsumeOptions extends TargetOptions {
   max?: number;
   follow: boolean;
   keyFormat: RecordFormat;
+  keyWindow?: KeyWindow;
   valueFormat: RecordFormat;
 }
 
@@ -165,7 +167,9 @@ async function commit(
 }
 
 function formatRecord(partition: number, record: FetchedRecord, options: ConsumeOptions): string {
-  const key = decodeField(record.key, options.keyFormat);
+  const key = options.keyWindow
+    ? decodeWindowedField(record.key, options.keyFormat, options.keyWindow)
+    : decodeField(record.key, options.keyFormat);
   const value = decodeField(record.value, options.valueFormat);
   const line: Record<string, unknown> = {
     partition,

@@ -1,4 +1,5 @@
 // Option parsers and the options shared by several commands.
+import type { KeyWindow } from '../service/record-codec.js';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { parseFormat, type RecordFormat } from './formats.js';
 
@@ -22,6 +23,23 @@ export function formatOption(flag: '--key-format' | '--value-format'): Option {
         throw new InvalidArgumentError((error as Error).message);
       }
     });
+}
+
+/** `--key-window time:<ms> | session | store:<ms>`: the layout of windowed keys (`consume`). */
+export function keyWindowOption(): Option {
+  return new Option(
+    '--key-window <layout>',
+    'keys are windowed: time:<size ms> (TimeWindowedSerde), session (SessionWindowedSerde) or store:<size ms> (a window store changelog)',
+  ).argParser((text: string): KeyWindow => {
+    const [kind, size] = text.split(':');
+    const sizeMs = Number(size);
+    if (kind === 'session' && size === undefined) return { kind: 'session' };
+    if ((kind === 'time' || kind === 'store') && Number.isSafeInteger(sizeMs) && sizeMs > 0)
+      return kind === 'time' ? { kind: 'time', sizeMs } : { kind: 'windowStore', sizeMs };
+    throw new InvalidArgumentError(
+      `expected time:<window size ms>, session or store:<window size ms>, got "${text}"`,
+    );
+  });
 }
 
 /** --url / --token / --data-dir: through a runtime, or on a data dir directly. */

@@ -1,7 +1,13 @@
 // The kcat-like commands: `topics`, `produce`, `consume`.
 // Commands load their implementation when they run, so `--help` does not load the engine.
 import type { Command } from 'commander';
-import { addTargetOptions, collectConfig, formatOption, parseCount } from './options.js';
+import {
+  addTargetOptions,
+  collectConfig,
+  formatOption,
+  keyWindowOption,
+  parseCount,
+} from './options.js';
 
 const topicsCommand = () => import('./topics-command.js');
 
@@ -106,6 +112,7 @@ Examples:
       .description('append records read from stdin as JSON lines')
       .argument('<topic>', 'topic name')
       .addOption(formatOption('--key-format'))
+      .addOption(keyWindowOption())
       .addOption(formatOption('--value-format')),
   )
     .addHelpText(
@@ -141,6 +148,7 @@ Examples:
       .option('-n, --max <n>', 'stop after n records', parseCount('--max', 1))
       .option('-f, --follow', 'keep waiting for new records (stop with Ctrl-C)', false)
       .addOption(formatOption('--key-format'))
+      .addOption(keyWindowOption())
       .addOption(formatOption('--value-format')),
   )
     .addHelpText(
@@ -151,11 +159,13 @@ shown per --key-format / --value-format (string by default; bytes that do not de
 shown as base64 and flagged in an extra "undecodable" field). Without --follow it stops at the
 end offsets the log had when it started. Like Kafka's console consumer, a group's committed
 offsets win; --from-beginning decides where a partition without one starts (else at the end).
+With --key-window, a windowed key prints as {"key", "start", "end"} (the key per --key-format).
 
 Examples:
   $ streamwright consume orders --from-beginning
   $ streamwright consume large-orders --from-beginning --value-format json --max 10
   $ streamwright consume word-counts --from-beginning --value-format long
+  $ streamwright consume clicks-per-minute --from-beginning --key-window time:60000 --value-format long
   $ streamwright consume orders --group audit --follow --url http://127.0.0.1:4300${TARGET_HELP}`,
     )
     .action(async (topic: string, options) =>

@@ -4,7 +4,12 @@
 // A JSON null is a null key or value (a tombstone), whatever the format.
 import { getSerde } from '@streamwright/engine';
 import type { SerdeName } from '@streamwright/topology-model';
-import { decodeBytes, parseText } from '../service/record-codec.js';
+import {
+  decodeBytes,
+  decodeWindowedKey,
+  parseText,
+  type KeyWindow,
+} from '../service/record-codec.js';
 
 import type { RecordFormat } from './formats.js';
 
@@ -65,6 +70,15 @@ export interface DecodedField {
 
 export function decodeField(bytes: Uint8Array | null, format: RecordFormat): DecodedField {
   return decodeBytes(bytes, SERDE_OF[format]);
+}
+
+/** A windowed key: `{key, start, end}`, the key decoded per `format`. */
+export function decodeWindowedField(
+  bytes: Uint8Array | null,
+  format: RecordFormat,
+  window: KeyWindow,
+): DecodedField {
+  return decodeWindowedKey(bytes, SERDE_OF[format], window);
 }
 
 function fromText(text: string, serde: SerdeName, field: 'key' | 'value'): unknown {

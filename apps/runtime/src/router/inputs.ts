@@ -50,6 +50,21 @@ export const keySerdeInput = serdeSchema.default('string');
 export const valueSerdeInput = serdeSchema.default('json');
 export const headersInput = z.record(z.string(), z.string());
 
+/**
+ * How a windowed key is laid out, for reading it back: Kafka's TimeWindowedSerde (key, start; the
+ * end from the window size), SessionWindowedSerde (key, end, start), or a window store's changelog
+ * (WindowKeySchema: key, start, sequence number).
+ */
+export const keyWindowInput = z
+  .discriminatedUnion('kind', [
+    z.object({ kind: z.literal('time'), sizeMs: intInRange(1, Number.MAX_SAFE_INTEGER) }).strict(),
+    z.object({ kind: z.literal('session') }).strict(),
+    z
+      .object({ kind: z.literal('windowStore'), sizeMs: intInRange(1, Number.MAX_SAFE_INTEGER) })
+      .strict(),
+  ])
+  .optional();
+
 /** A consumer group id: any non-empty text, as in Kafka (up to a sane length). */
 export const groupInput = z.string().min(1).max(255);
 

@@ -9,6 +9,7 @@ import {
   createTopicInput,
   headersInput,
   keySerdeInput,
+  keyWindowInput,
   offsetInput,
   partitionInput,
   toBase64,
@@ -58,6 +59,7 @@ export const topicsRouter = router({
         partition: partitionInput.optional(),
         limit: intInRange(1, 500).default(50),
         keySerde: keySerdeInput,
+        keyWindow: keyWindowInput,
         valueSerde: valueSerdeInput,
       }),
     )
@@ -76,6 +78,7 @@ export const topicsRouter = router({
         ]),
         limit: intInRange(1, 500).default(50),
         keySerde: keySerdeInput,
+        keyWindow: keyWindowInput,
         valueSerde: valueSerdeInput,
       }),
     )

@@ -1,7 +1,7 @@
 // Turns the text a user types into record bytes with a serde, and record bytes back into values
 // that survive JSON (the tRPC wire format). Bytes the serde cannot decode are shown base64-encoded
 // with a flag rather than failing the whole read.
-import { getSerde } from '@streamwright/engine';
+import { getSerde, WindowedSerdes, type DslSerde } from '@streamwright/engine';
 import type { SerdeName } from '@streamwright/topology-model';
 import { RuntimeError } from '../errors.js';
 
@@ -95,6 +95,44 @@ export function decodeBytes(bytes: Uint8Array | null, serde: SerdeName): Decoded
   } catch {
     return { value: toBase64(bytes), undecodable: true };
   }
+}
+
+/** A windowed key's byte layout (see `keyWindowInput`). */
+export type KeyWindow =
+  { kind: 'time'; sizeMs: number } | { kind: 'session' } | { kind: 'windowStore'; sizeMs: number };
+
+/** WindowKeySchema's sequence number after the start, which keeps duplicates apart in a store. */
+const SEQNUM_BYTES = 4;
+
+/**
+ * Decodes a windowed key into `{key, start, end}` with the inner key decoded by `serde`; bytes too
+ * short for the layout, or an inner key the serde refuses, are shown as base64.
+ */
+export function decodeWindowedKey(
+  bytes: Uint8Array | null,
+  serde: SerdeName,
+  window: KeyWindow,
+): Decoded {
+  if (bytes === null) return { value: null, undecodable: false };
+  // What follows the inner key: start (time); end, start (session); start, seqnum (window store).
+  const keyBytes =
+    window.kind === 'windowStore' ? bytes.subarray(0, bytes.byteLength - SEQNUM_BYTES) : bytes;
+  const longs = window.kind === 'session' ? 2 : 1;
+  if (keyBytes.byteLength < 8 * longs || keyBytes.byteLength > bytes.byteLength)
+    return { value: toBase64(bytes), undecodable: true };
+  const innerKey = decodeBytes(keyBytes.subarray(0, keyBytes.byteLength - 8 * longs), serde);
+  if (innerKey.undecodable) return { value: toBase64(bytes), undecodable: true };
+  const inner = getSerde(serde) as DslSerde<unknown>;
+  const windowed =
+    window.kind === 'session'
+      ? WindowedSerdes.sessionWindowedSerdeFrom(inner)
+      : WindowedSerdes.timeWindowedSerdeFrom(inner, window.sizeMs);
+  const decoded = windowed.deserialize(keyBytes);
+  if (decoded === null) return { value: null, undecodable: false };
+  return {
+    value: { key: innerKey.value, start: decoded.start, end: decoded.end },
+    undecodable: false,
+  };
 }
 
 /** A long beyond 2^53 cannot be a JSON number without losing digits: it is sent as a string. */

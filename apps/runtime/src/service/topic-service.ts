@@ -4,7 +4,7 @@
 import type { Backend, StoredRecord, TopicDescription } from '@streamwright/engine';
 import type { SerdeName } from '@streamwright/topology-model';
 import { recordTooLarge, RuntimeError } from '../errors.js';
-import { decodeBytes, encodeText } from './record-codec.js';
+import { decodeBytes, decodeWindowedKey, encodeText, type KeyWindow } from './record-codec.js';
 import { checkTopicConfig } from './topic-config.js';
 import { readLatest } from './topic-reader.js';
 import { browsePartition, type BrowsePage, type BrowseStart } from './topic-browser.js';
@@ -40,6 +40,8 @@ export interface ReadRequest {
   partition?: number | undefined;
   limit: number;
   keySerde: SerdeName;
+  /** Keys are windowed (a windowed aggregation's output or a window store's changelog). */
+  keyWindow?: KeyWindow | undefined;
   valueSerde: SerdeName;
 }
 
@@ -152,9 +154,11 @@ export class TopicService {
 
 function decodeRecord(
   record: StoredRecord,
-  serdes: { keySerde: SerdeName; valueSerde: SerdeName },
+  serdes: { keySerde: SerdeName; keyWindow?: KeyWindow | undefined; valueSerde: SerdeName },
 ): ReadRecord {
-  const key = decodeBytes(record.key, serdes.keySerde);
+  const key = serdes.keyWindow
+    ? decodeWindowedKey(record.key, serdes.keySerde, serdes.keyWindow)
+    : decodeBytes(record.key, serdes.keySerde);
   const value = decodeBytes(record.value, serdes.valueSerde);
   return {
     partition: record.partition,

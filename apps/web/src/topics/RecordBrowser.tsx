@@ -5,7 +5,7 @@ import { useApi } from '../api/context.js';
 import { useLatestRequest } from '../api/latest-request.js';
 import type { RouterInputs, RouterOutputs } from '../api/types.js';
 import { messageOf } from '../runtime/runtime-actions.js';
-import type { TopicSerdes } from './serdes.js';
+import type { ReadSerdes } from './serdes.js';
 import { RecordsTable } from './RecordsTable.js';
 
 type Page = RouterOutputs['topics']['browse'];
@@ -28,7 +28,7 @@ export function RecordBrowser({
 }: {
   topic: string;
   partitions: number;
-  serdes: TopicSerdes;
+  serdes: ReadSerdes;
   /** Open at this position (an error's dead-letter record, say). */
   initial?: { partition: number; offset: number } | null;
 }) {
@@ -62,6 +62,7 @@ export function RecordBrowser({
         start,
         limit: size,
         keySerde: serdes.keySerde,
+        ...(serdes.keyWindow ? { keyWindow: serdes.keyWindow } : {}),
         valueSerde: serdes.valueSerde,
       });
       if (!isLatest()) return;
@@ -211,7 +212,13 @@ export function RecordBrowser({
           {error}
         </p>
       )}
-      {page && page.records.length > 0 && <RecordsTable topic={topic} records={page.records} />}
+      {page && page.records.length > 0 && (
+        <RecordsTable
+          topic={topic}
+          records={page.records}
+          windowed={serdes.keyWindow !== undefined}
+        />
+      )}
     </div>
   );
 }

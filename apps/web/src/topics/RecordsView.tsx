@@ -6,7 +6,9 @@ import { useLatestRequest } from '../api/latest-request.js';
 import { useDesigner, useDesignerStore } from '../store/context.js';
 import type { ReadRecord } from '../api/types.js';
 import { messageOf } from '../runtime/runtime-actions.js';
-import { serdesFor } from './serdes.js';
+import { readSerdesFor } from './serdes.js';
+import { planOf } from '../layout/plan-overlay.js';
+import { KeyWindowSelect } from './KeyWindowSelect.js';
 import { RecordsTable } from './RecordsTable.js';
 import { RecordBrowser } from './RecordBrowser.js';
 import { serdeSelect } from './SerdeSelect.js';
@@ -25,11 +27,14 @@ export function RecordsView({
 }) {
   const api = useApi();
   const store = useDesignerStore();
-  const nodes = useDesigner((s) => s.doc.nodes);
+  const doc = useDesigner((s) => s.doc);
   const ids = { partition: useId(), limit: useId(), keySerde: useId(), valueSerde: useId() };
   const [partition, setPartition] = useState('');
   const [limit, setLimit] = useState(50);
-  const [serdes, setSerdes] = useState(() => serdesFor(store.getState().doc.nodes, topic));
+  const [serdes, setSerdes] = useState(() => {
+    const current = store.getState().doc;
+    return readSerdesFor(current.nodes, planOf(current), topic);
+  });
   const [auto, setAuto] = useState(true);
   const [records, setRecords] = useState<ReadRecord[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -38,10 +43,10 @@ export function RecordsView({
   useEffect(() => setMode(at ? 'browse' : 'latest'), [topic, at]);
 
   useEffect(() => {
-    setSerdes(serdesFor(nodes, topic));
+    setSerdes(readSerdesFor(doc.nodes, planOf(doc), topic));
     setPartition('');
     setRecords(null);
-  }, [nodes, topic]);
+  }, [doc, topic]);
 
   // An auto-refresh of all partitions may answer after a read of the partition just chosen.
   const beginRequest = useLatestRequest();
@@ -53,6 +58,7 @@ export function RecordsView({
         ...(partition === '' ? {} : { partition: Number(partition) }),
         limit,
         keySerde: serdes.keySerde,
+        ...(serdes.keyWindow ? { keyWindow: serdes.keyWindow } : {}),
         valueSerde: serdes.valueSerde,
       });
       if (!isLatest()) return;
@@ -108,6 +114,12 @@ export function RecordsView({
           (s) => setSerdes((c) => ({ ...c, keySerde: s })),
           'read-key-serde',
         )}
+        <KeyWindowSelect
+          value={serdes.keyWindow}
+          onChange={(keyWindow) =>
+            setSerdes(({ keyWindow: _old, ...rest }) => (keyWindow ? { ...rest, keyWindow } : rest))
+          }
+        />
         {serdeSelect(
           ids.valueSerde,
           'Value serde',
@@ -177,7 +189,7 @@ export function RecordsView({
         </p>
       )}
       {mode === 'latest' && records && records.length > 0 && (
-        <RecordsTable topic={topic} records={records} />
+        <RecordsTable topic={topic} records={records} windowed={serdes.keyWindow !== undefined} />
       )}
     </section>
   );

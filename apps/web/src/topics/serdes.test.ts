@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyDocument } from '../model/new-document.js';
-import { parseHeaders, serdesFor, showValue } from './serdes.js';
+import { planTopology, validateTopology } from '@streamwright/topology-model';
+import { parseHeaders, readSerdesFor, serdesFor, showValue } from './serdes.js';
 
 describe('topic serdes and record display', () => {
   it('takes serdes from the node that reads or writes the topic', () => {
@@ -22,6 +23,64 @@ describe('topic serdes and record display', () => {
     expect(serdesFor(doc.nodes, 'in')).toEqual({ keySerde: 'long', valueSerde: 'string' });
     expect(serdesFor(doc.nodes, 'counts')).toEqual({ keySerde: 'string', valueSerde: 'long' });
     expect(serdesFor(doc.nodes, 'other')).toEqual({ keySerde: 'string', valueSerde: 'json' });
+  });
+
+  it('reads windowed keys by the layout of the sink or the store changelog that holds them', () => {
+    const doc = {
+      ...emptyDocument(),
+      application: { id: 'clicks', config: {} },
+      topics: [
+        { name: 'clicks', partitions: 1 },
+        { name: 'counts', partitions: 1 },
+      ],
+      nodes: [
+        { id: 'src', kind: 'source', config: { topic: 'clicks' } },
+        { id: 'g', kind: 'groupByKey', config: {} },
+        {
+          id: 'w',
+          kind: 'windowedBy',
+          config: { window: { type: 'tumbling', sizeMs: 10_000 } },
+        },
+        { id: 'count', kind: 'windowedCount', config: { store: 'per-10s' } },
+        { id: 'sw', kind: 'windowedBy', config: { window: { type: 'session', gapMs: 5000 } } },
+        { id: 'visits', kind: 'windowedCount', config: { store: 'visits' } },
+        { id: 'ts', kind: 'toStream', config: {} },
+        {
+          id: 'out',
+          kind: 'sink',
+          config: {
+            topic: 'counts',
+            valueSerde: 'long',
+            windowedKey: 'time',
+            windowSizeMs: 10_000,
+          },
+        },
+      ],
+      edges: [
+        { from: 'src', to: 'g' },
+        { from: 'g', to: 'w' },
+        { from: 'w', to: 'count' },
+        { from: 'g', to: 'sw' },
+        { from: 'sw', to: 'visits' },
+        { from: 'count', to: 'ts' },
+        { from: 'ts', to: 'out' },
+      ],
+    };
+    const valid = validateTopology(doc);
+    if (!valid.ok) throw new Error(JSON.stringify(valid.errors));
+    const plan = planTopology(valid.topology);
+    expect(readSerdesFor(doc.nodes, plan, 'counts')).toEqual({
+      keySerde: 'string',
+      valueSerde: 'long',
+      keyWindow: { kind: 'time', sizeMs: 10_000 },
+    });
+    expect(readSerdesFor(doc.nodes, plan, 'clicks-per-10s-changelog')).toMatchObject({
+      keyWindow: { kind: 'windowStore', sizeMs: 10_000 },
+    });
+    expect(readSerdesFor(doc.nodes, plan, 'clicks-visits-changelog')).toMatchObject({
+      keyWindow: { kind: 'session' },
+    });
+    expect(readSerdesFor(doc.nodes, plan, 'clicks')).not.toHaveProperty('keyWindow');
   });
 
   it('parses header lines and refuses a line without a name', () => {
