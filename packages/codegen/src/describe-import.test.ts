@@ -262,6 +262,104 @@ describe('importing describe() text', () => {
     ]);
   });
 
+  it('imports the older formats of the WordCount tutorial as the word count of today', () => {
+    // Kafka Streams 1.x, one line per node (as in Kafka's streams tutorial, "Sub-topologies:"):
+    // the repartition's filter, sink and source are generated KSTREAM-* names.
+    const oneLine = `Sub-topologies:
+  Sub-topology: 0
+    Source: KSTREAM-SOURCE-0000000000(topics: streams-plaintext-input) --> KSTREAM-FLATMAPVALUES-0000000001
+    Processor: KSTREAM-FLATMAPVALUES-0000000001(stores: []) --> KSTREAM-KEY-SELECT-0000000002 <-- KSTREAM-SOURCE-0000000000
+    Processor: KSTREAM-KEY-SELECT-0000000002(stores: []) --> KSTREAM-FILTER-0000000005 <-- KSTREAM-FLATMAPVALUES-0000000001
+    Processor: KSTREAM-FILTER-0000000005(stores: []) --> KSTREAM-SINK-0000000004 <-- KSTREAM-KEY-SELECT-0000000002
+    Sink: KSTREAM-SINK-0000000004(topic: counts-store-repartition) <-- KSTREAM-FILTER-0000000005
+  Sub-topology: 1
+    Source: KSTREAM-SOURCE-0000000006(topics: counts-store-repartition) --> KSTREAM-AGGREGATE-0000000003
+    Processor: KSTREAM-AGGREGATE-0000000003(stores: [counts-store]) --> KTABLE-TOSTREAM-0000000007 <-- KSTREAM-SOURCE-0000000006
+    Processor: KTABLE-TOSTREAM-0000000007(stores: []) --> KSTREAM-SINK-0000000008 <-- KSTREAM-AGGREGATE-0000000003
+    Sink: KSTREAM-SINK-0000000008(topic: streams-wordcount-output) <-- KTABLE-TOSTREAM-0000000007
+Global Stores:
+  none
+`;
+    // Kafka Streams 2.0's multi-line text with the same generated repartition names.
+    const multiLine = `Topologies:
+   Sub-topology: 0
+    Source: KSTREAM-SOURCE-0000000000 (topics: [streams-plaintext-input])
+      --> KSTREAM-FLATMAPVALUES-0000000001
+    Processor: KSTREAM-FLATMAPVALUES-0000000001 (stores: [])
+      --> KSTREAM-KEY-SELECT-0000000002
+      <-- KSTREAM-SOURCE-0000000000
+    Processor: KSTREAM-KEY-SELECT-0000000002 (stores: [])
+      --> KSTREAM-FILTER-0000000005
+      <-- KSTREAM-FLATMAPVALUES-0000000001
+    Processor: KSTREAM-FILTER-0000000005 (stores: [])
+      --> KSTREAM-SINK-0000000004
+      <-- KSTREAM-KEY-SELECT-0000000002
+    Sink: KSTREAM-SINK-0000000004 (topic: counts-store-repartition)
+      <-- KSTREAM-FILTER-0000000005
+
+  Sub-topology: 1
+    Source: KSTREAM-SOURCE-0000000006 (topics: [counts-store-repartition])
+      --> KSTREAM-AGGREGATE-0000000003
+    Processor: KSTREAM-AGGREGATE-0000000003 (stores: [counts-store])
+      --> KTABLE-TOSTREAM-0000000007
+      <-- KSTREAM-SOURCE-0000000006
+    Processor: KTABLE-TOSTREAM-0000000007 (stores: [])
+      --> KSTREAM-SINK-0000000008
+      <-- KSTREAM-AGGREGATE-0000000003
+    Sink: KSTREAM-SINK-0000000008 (topic: streams-wordcount-output)
+      <-- KTABLE-TOSTREAM-0000000007
+
+`;
+    // What Kafka Streams 4.1 prints for the same program (Kafka's current streams tutorial):
+    // only the repartition's three nodes are renamed; topics, stores and numbers stay.
+    const today = `Topologies:
+   Sub-topology: 0
+    Source: KSTREAM-SOURCE-0000000000 (topics: [streams-plaintext-input])
+      --> KSTREAM-FLATMAPVALUES-0000000001
+    Processor: KSTREAM-FLATMAPVALUES-0000000001 (stores: [])
+      --> KSTREAM-KEY-SELECT-0000000002
+      <-- KSTREAM-SOURCE-0000000000
+    Processor: KSTREAM-KEY-SELECT-0000000002 (stores: [])
+      --> counts-store-repartition-filter
+      <-- KSTREAM-FLATMAPVALUES-0000000001
+    Processor: counts-store-repartition-filter (stores: [])
+      --> counts-store-repartition-sink
+      <-- KSTREAM-KEY-SELECT-0000000002
+    Sink: counts-store-repartition-sink (topic: counts-store-repartition)
+      <-- counts-store-repartition-filter
+
+  Sub-topology: 1
+    Source: counts-store-repartition-source (topics: [counts-store-repartition])
+      --> KSTREAM-AGGREGATE-0000000003
+    Processor: KSTREAM-AGGREGATE-0000000003 (stores: [counts-store])
+      --> KTABLE-TOSTREAM-0000000007
+      <-- counts-store-repartition-source
+    Processor: KTABLE-TOSTREAM-0000000007 (stores: [])
+      --> KSTREAM-SINK-0000000008
+      <-- KSTREAM-AGGREGATE-0000000003
+    Sink: KSTREAM-SINK-0000000008 (topic: streams-wordcount-output)
+      <-- KTABLE-TOSTREAM-0000000007
+
+`;
+    expect(looksLikeDescribe(oneLine)).toBe(true);
+    const fromToday = importDescribe(today, 'app');
+    for (const text of [oneLine, multiLine]) {
+      const { doc, notes } = importDescribe(text, 'app');
+      expect(doc).toEqual(fromToday.doc);
+      expect(doc.nodes.map((n) => n.kind)).toEqual([
+        'source',
+        'flatMapValues',
+        'groupBy',
+        'count',
+        'toStream',
+        'sink',
+      ]);
+      expect(notes.join('\n')).toMatch(/older Kafka Streams/);
+      expect(describeDoc(fillLogic(doc))).toBe(today);
+    }
+    expect(fromToday.notes.join('\n')).not.toMatch(/older Kafka Streams/);
+  });
+
   it('refuses text that is not describe() output, saying which line', () => {
     expect(() => parseDescribe('Topologies:\n  Sub-topology: 0\n  hello world\n')).toThrow(
       /line 3/,

@@ -42,13 +42,21 @@ export function parseDescribe(text: string): DescribedNode[] {
   let global = false;
   let current: DescribedNode | null = null;
   let sawHeader = false;
+  let inGlobalStores = false;
   text.split(/\r?\n/).forEach((raw, i) => {
     const line = raw.trim();
     if (line === '') return;
-    if (line === 'Topologies:') {
+    // "Sub-topologies:" and "Global Stores: none" head the one-line-per-node text of Kafka
+    // Streams 1.x (still printed in Kafka's WordCount tutorial).
+    if (line === 'Topologies:' || line === 'Sub-topologies:') {
       sawHeader = true;
       return;
     }
+    if (line === 'Global Stores:') {
+      inGlobalStores = true;
+      return;
+    }
+    if (inGlobalStores && line === 'none') return;
     const sub = /^Sub-topology: (\d+)( for global store)?/.exec(line);
     if (sub) {
       subtopology = Number(sub[1]);
@@ -56,7 +64,8 @@ export function parseDescribe(text: string): DescribedNode[] {
       current = null;
       return;
     }
-    const node = /^(Source|Processor|Sink): (\S+) \((.*)\)$/.exec(line);
+    // `Name (detail)` on its own line, or (1.x) `Name(detail) --> a, b <-- c` on one line
+    const node = /^(Source|Processor|Sink): ([^\s()]+) ?\(([^()]*)\)(.*)$/.exec(line);
     if (node) {
       if (subtopology < 0)
         throw new DescribeParseError(`line ${i + 1}: a node before any Sub-topology`);
@@ -72,7 +81,8 @@ export function parseDescribe(text: string): DescribedNode[] {
         successors: [],
         predecessors: [],
       };
-      const topics = /^topics: \[(.*)\]$/.exec(detail);
+      // 1.x lists a source's topics without brackets
+      const topics = /^topics: \[?(.*?)\]?$/.exec(detail);
       const pattern = /^topicPattern: (.*)$/.exec(detail);
       const stores = /^stores: \[(.*)\]$/.exec(detail);
       const topic = /^topic: (.*)$/.exec(detail);
@@ -82,6 +92,13 @@ export function parseDescribe(text: string): DescribedNode[] {
       else if (stores) n.stores = list(stores[1]!);
       else if (topic) n.topic = topic[1]!.trim();
       else if (extractor) n.extractor = extractor[1]!.trim();
+      const arrows = /^\s*(?:--> (.*?))?\s*(?:<-- (.*))?$/.exec(node[4]!);
+      if (!arrows)
+        throw new DescribeParseError(
+          `line ${i + 1} is not describe() output: ${line.slice(0, 80)}`,
+        );
+      if (arrows[1] !== undefined) n.successors.push(...list(arrows[1]));
+      if (arrows[2] !== undefined) n.predecessors.push(...list(arrows[2]));
       nodes.push(n);
       current = n;
       return;
@@ -103,7 +120,7 @@ export function parseDescribe(text: string): DescribedNode[] {
 
 /** Whether text looks like describe() output (for paste detection). */
 export function looksLikeDescribe(text: string): boolean {
-  return /^\s*Topologies:\s*$/m.test(text) && /Sub-topology: \d+/.test(text);
+  return /^\s*(Topologies|Sub-topologies):\s*$/m.test(text) && /Sub-topology: \d+/.test(text);
 }
 
 const GENERATED = /^([A-Z]+(?:-[A-Z]+)*)-(\d{10})(.*)$/;
@@ -234,8 +251,26 @@ export function importDescribe(
     return { kind: 'process', generated: false, suffix: '' };
   };
 
+  const intoRepartition = (name: string) => {
+    const next = byName.get(name);
+    return (
+      next?.type === 'sink' &&
+      next.topic !== undefined &&
+      internal.has(next.topic) &&
+      next.topic.endsWith('-repartition')
+    );
+  };
+  // Older Kafka Streams printed a repartition's filter as a generated KSTREAM-FILTER (now
+  // `<name>-repartition-filter`), as in Kafka's WordCount tutorial; today a repartition sink is
+  // always fed by its own `-repartition-filter`, so a user's filter never feeds one directly.
+  const oldRepartitionFilter = (n: DescribedNode) =>
+    n.type === 'processor' &&
+    GENERATED.exec(n.name)?.[1] === 'KSTREAM-FILTER' &&
+    n.successors.length > 0 &&
+    n.successors.every(intoRepartition);
   const synthetic = (n: DescribedNode) =>
     /-repartition-(filter|sink|source)$/.test(n.name) ||
+    oldRepartitionFilter(n) ||
     (n.type === 'sink' && n.topic !== undefined && internal.has(n.topic)) ||
     (n.type === 'source' && n.topics.some((t) => internal.has(t)));
 
@@ -262,6 +297,11 @@ export function importDescribe(
     for (const s of nextOf(start)) visit(s, false);
     return out;
   };
+
+  if (described.some(oldRepartitionFilter))
+    notes.push(
+      "this describe() is from an older Kafka Streams, which printed a repartition's filter as KSTREAM-FILTER-…: today it is named <topic>-repartition-filter; the internal topics and stores keep their names",
+    );
 
   // 1. one model node per operation
   const splitBranches = new Map<string, { splitId: string; port: string }>();
