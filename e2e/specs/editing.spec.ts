@@ -222,7 +222,7 @@ test('export as TypeScript DSL code, and copy / paste the topology JSON through 
     "import { Consumed, Serdes, StreamsBuilder } from '@streamwright/engine';",
   );
   await expect(code).toContainText(
-    "const source1 = builder.stream('code-in', Consumed.with(Serdes.String(), Serdes.Json()).withOffsetResetPolicy('earliest'));",
+    "const source1 = builder.stream('code-in', Consumed.with(Serdes.String(), Serdes.Json()));",
   );
   await expect(code).toContainText("const mapValues1 = source1.mapValues('value.total');");
   await page.screenshot({ path: test.info().outputPath('code-export.png') });

@@ -6,6 +6,8 @@ export type EngineErrorCode =
   | 'DESERIALIZATION_FAILED'
   | 'ILLEGAL_STATE_TRANSITION'
   | 'OFFSET_OUT_OF_RANGE'
+  /** auto.offset.reset=none and no usable committed offset (Kafka's NoOffsetForPartition). */
+  | 'NO_VALID_OFFSET'
   | 'UNKNOWN_TOPIC'
   | 'INVALID_TOPIC_CONFIG'
   | 'UNSUPPORTED_CONFIG'
@@ -78,6 +80,30 @@ export class OffsetOutOfRangeError extends EngineError {
     super(
       'OFFSET_OUT_OF_RANGE',
       `offset ${offset} is out of range for ${topic}-${partition} (log has [${earliest}, ${latest}))`,
+    );
+  }
+}
+
+/**
+ * A partition has no committed offset, or one before the log start, and its reset policy is
+ * `none` (the application's auto.offset.reset, no source-level policy): the task fails rather
+ * than guess where to start, as Kafka Streams does.
+ */
+export class NoValidOffsetError extends EngineError {
+  constructor(
+    readonly topic: string,
+    readonly partition: number,
+    /** The committed offset (null: none committed). */
+    readonly committed: number | null,
+    readonly earliest: number,
+  ) {
+    super(
+      'NO_VALID_OFFSET',
+      `${topic}-${partition}: ${
+        committed === null
+          ? 'no committed offset'
+          : `the committed offset ${committed} is before the log start ${earliest}`
+      } and auto.offset.reset is none. Set auto.offset.reset to earliest or latest, give the source an offsetReset, or commit a position for the partition ('streamwright app reset' commits the earliest)`,
     );
   }
 }

@@ -18,11 +18,12 @@ describe('config forms derived from the node kinds', () => {
         expect.arrayContaining(['string', 'json', 'bytes', 'long', 'integer', 'double']),
       );
     }
+    // No default of its own: unset, the application's auto.offset.reset applies.
     expect(field('offsetReset')).toMatchObject({
       optional: true,
-      defaultValue: 'earliest',
       control: { type: 'select', options: ['earliest', 'latest'] },
     });
+    expect(field('offsetReset').defaultValue).toBeUndefined();
   });
 
   it('marks CEL expressions, including the optional generator key', () => {

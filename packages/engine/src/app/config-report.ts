@@ -26,12 +26,10 @@ const GROUP_KEYS = new Set([
 ]);
 
 /** Whether the engine itself applies a client setting, whatever the backend. */
-function engineApplies(client: StreamsClient, key: string, setting: ClientSetting): boolean {
-  const value = String(setting.value).trim().toLowerCase();
+function engineApplies(client: StreamsClient, key: string): boolean {
   switch (client) {
     case 'mainConsumer':
-      if (key === 'max.poll.records' || key === 'isolation.level') return true;
-      return key === 'auto.offset.reset' && value !== 'none';
+      return key === 'max.poll.records' || key === 'isolation.level' || key === 'auto.offset.reset';
     case 'producer':
       // Every produce call carries it (record collectors), on both backends.
       return key === 'compression.type';
@@ -56,7 +54,7 @@ export function configNotes(streams: ResolvedStreamsConfig, backend: BackendSupp
     Record<string, ClientSetting>,
   ][])
     for (const [key, setting] of Object.entries(settings)) {
-      if (engineApplies(client, key, setting)) continue;
+      if (engineApplies(client, key)) continue;
       if (backend.appliesClientConfig?.(client, key, setting)) continue;
       let entry = unapplied.get(setting.source);
       if (!entry) unapplied.set(setting.source, (entry = { key, clients: [] }));

@@ -35,9 +35,10 @@ export interface EngineConfig {
   maxPollRecords: number;
   /**
    * The main consumer's auto.offset.reset (Kafka Streams sets earliest): where a partition
-   * without a committed offset starts, unless its source says otherwise.
+   * without a usable committed offset starts, unless its source says otherwise; `none` fails
+   * the task (NoValidOffsetError).
    */
-  autoOffsetReset: 'earliest' | 'latest';
+  autoOffsetReset: 'earliest' | 'latest' | 'none';
   /** The main consumer's isolation.level (read_committed under exactly_once_v2). */
   isolationLevel: IsolationLevel;
   /** The restore consumer's isolation.level (read_committed under exactly_once_v2). */
@@ -122,7 +123,7 @@ export function engineConfig(applicationId: string, config: AppConfig): EngineCo
     timestampExtractor: timestampExtractorConfig(config),
     maxTaskIdleMs: int(config, 'max.task.idle.ms', 0),
     maxPollRecords: Math.max(1, clientInt(main, 'max.poll.records', 1000)),
-    autoOffsetReset: clientString(main, 'auto.offset.reset') === 'latest' ? 'latest' : 'earliest',
+    autoOffsetReset: offsetResetOf(clientString(main, 'auto.offset.reset')),
     isolationLevel: isolation(main),
     restoreIsolationLevel: isolation(streams.clients.restoreConsumer),
     streams,
@@ -162,4 +163,10 @@ export function deadLetterTopicOf(config: AppConfig): string | null {
 function recordingLevel(raw: unknown): EngineConfig['metricsRecordingLevel'] {
   const level = String(raw ?? 'INFO').toUpperCase();
   return level === 'DEBUG' || level === 'TRACE' ? level : 'INFO';
+}
+
+/** auto.offset.reset as the main consumer reads it (validated already: latest, earliest, none). */
+function offsetResetOf(value: string | undefined): 'earliest' | 'latest' | 'none' {
+  const v = value?.trim().toLowerCase();
+  return v === 'latest' || v === 'none' ? v : 'earliest';
 }

@@ -117,14 +117,12 @@ describe("Kafka Streams' application config on the embedded backend", () => {
       expect.stringMatching(/^no\.such\.key: 'no\.such\.key' is not a Kafka Streams config/),
       'fetch.min.bytes: fetch.min.bytes of the main consumer, restore consumer and global consumer is not implemented by the embedded backend: fetch.min.bytes is ignored',
       'consumer.session.timeout.ms: session.timeout.ms of the main consumer is not implemented by the embedded backend: consumer.session.timeout.ms is ignored',
-      'main.consumer.auto.offset.reset: auto.offset.reset of the main consumer is not implemented by the embedded backend: main.consumer.auto.offset.reset is ignored',
       'producer.linger.ms: linger.ms of the producer is not implemented by the embedded backend: producer.linger.ms is ignored',
       'producer.acks: acks of the producer is not implemented by the embedded backend: producer.acks is ignored',
     ]);
     expect(messages('kafka')).toEqual([
       expect.stringMatching(/^no\.such\.key: /),
       'fetch.min.bytes: fetch.min.bytes of the main consumer, restore consumer and global consumer is not implemented by the kafka backend: fetch.min.bytes is ignored',
-      'main.consumer.auto.offset.reset: auto.offset.reset of the main consumer is not implemented by the kafka backend: main.consumer.auto.offset.reset is ignored',
       'producer.linger.ms: linger.ms of the producer is not implemented by the kafka backend: producer.linger.ms is ignored',
     ]);
   });
@@ -139,6 +137,7 @@ describe("Kafka Streams' application config on the embedded backend", () => {
     });
     expect(config.maxPollRecords).toBe(30);
     expect(config.autoOffsetReset).toBe('latest');
+    expect(engineConfig('a', { 'auto.offset.reset': 'none' }).autoOffsetReset).toBe('none');
     expect(config.isolationLevel).toBe('read_uncommitted');
     expect(config.restoreIsolationLevel).toBe('read_committed');
     expect(() => engineConfig('a', { 'producer.linger.ms': 'soon' })).toThrow(

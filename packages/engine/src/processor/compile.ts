@@ -29,7 +29,8 @@ export interface CompiledSource {
   topics: string[];
   keySerde: Serde<unknown>;
   valueSerde: Serde<unknown>;
-  offsetReset: 'earliest' | 'latest';
+  /** Consumed#withOffsetResetPolicy; absent: the application's auto.offset.reset. */
+  offsetReset?: 'earliest' | 'latest';
   /** Consumed.withTimestampExtractor of this source or table (absent: the application's). */
   timestampExtractor?: TimestampExtractorSpec;
 }
@@ -99,7 +100,9 @@ export function compileSubtopology(
         topics,
         keySerde: getSerde(serdeOf(n, 'keySerde')),
         valueSerde: carriesChanges ? (changedSerde(valueSerde) as Serde<unknown>) : valueSerde,
-        offsetReset: config(n)['offsetReset'] === 'latest' ? 'latest' : 'earliest',
+        ...(config(n)['offsetReset'] === 'latest' || config(n)['offsetReset'] === 'earliest'
+          ? { offsetReset: config(n)['offsetReset'] as 'earliest' | 'latest' }
+          : {}),
         ...(config(n)['timestampExtractor'] !== undefined
           ? { timestampExtractor: config(n)['timestampExtractor'] as TimestampExtractorSpec }
           : {}),

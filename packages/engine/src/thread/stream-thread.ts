@@ -8,7 +8,7 @@ import type { GroupMember, ProduceRecord, TopicPartition } from '../backend-spi.
 import { PrefetchingFetcher } from '../backends/prefetching-fetcher.js';
 import { transactionalId } from '../eos/transactional-id.js';
 import { TransactionalRecordCollector } from '../eos/transactional-collector.js';
-import { errorMessage, ProducerFencedError } from '../errors.js';
+import { errorMessage, NoValidOffsetError, ProducerFencedError } from '../errors.js';
 import { transientFailureOf } from '../app/waiting.js';
 import { StateMachine } from '../lifecycle/state-machine.js';
 import { THREAD_TRANSITIONS, type ThreadState } from '../lifecycle/states.js';
@@ -297,7 +297,15 @@ export class StreamThread implements StreamThreadHandle {
       queue.highWatermark = r.highWatermark;
       if (r.error === 'OFFSET_OUT_OF_RANGE') {
         const from = queue.position;
-        const reset = await this.#tasks.outOfRangePosition(task, queue.tp, from);
+        let reset: { position: number; pastEnd: boolean };
+        try {
+          reset = await this.#tasks.outOfRangePosition(task, queue.tp, from);
+        } catch (error) {
+          // auto.offset.reset=none: the task fails, naming the partition.
+          if (!(error instanceof NoValidOffsetError)) throw error;
+          this.#failTask(task, error);
+          continue;
+        }
         queue.position = reset.position;
         const where = `${queue.tp.topic}-${queue.tp.partition}`;
         this.#ctx.onRecovery({
@@ -310,7 +318,7 @@ export class StreamThread implements StreamThreadHandle {
           toOffset: queue.position,
           message: reset.pastEnd
             ? `position ${from} of ${where} is past the log end ${queue.position} (the log lost its tail): moved to the log end, not re-read (task ${task.id}; a deliberate deviation from Kafka's auto.offset.reset)`
-            : `position ${from} of ${where} is before the log start; reset to ${queue.position} (task ${task.id}, auto.offset.reset)`,
+            : `position ${from} of ${where} is before the log start; reset to ${queue.position} (task ${task.id}, auto.offset.reset=${this.#tasks.policyOf(task, queue.tp.topic)})`,
         });
         continue;
       }

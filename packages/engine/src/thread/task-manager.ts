@@ -2,7 +2,7 @@
 // committed offsets, restoring their state), committing and closing them on revocation, closing
 // them dirty when the producer is fenced, and the record queues the thread's polls fill.
 import type { TopicPartition } from '../backend-spi.js';
-import { errorMessage } from '../errors.js';
+import { errorMessage, NoValidOffsetError } from '../errors.js';
 import { transientFailureOf } from '../app/waiting.js';
 import type { ThreadMetrics } from '../metrics/metric-groups.js';
 import type { CompiledSubtopology } from '../processor/compile.js';
@@ -111,7 +111,7 @@ export class TaskManager {
         for (const tp of task.partitions) {
           const queue = task.partitionGroup.queue(tp.topic, tp.partition)!;
           const c = committed.get(`${tp.topic}:${tp.partition}`);
-          queue.position = c ?? (await this.resetPosition(task, tp));
+          queue.position = await this.#startPosition(task, tp, c ?? null);
           this.queues.set(tpKey(tp.topic, tp.partition), { task, queue });
         }
         // The restore consumer's isolation.level (read_committed under exactly_once_v2).
@@ -218,11 +218,44 @@ export class TaskManager {
   }
 
   /**
-   * Where a partition without a usable committed offset starts: its source's auto.offset.reset,
-   * else the main consumer's (Kafka Streams' default earliest).
+   * Where a newly assigned partition starts: its committed offset when there is one inside the
+   * log; none, or one before the log start (retention, deleteRecords), follows the reset policy
+   * (an `offset-reset` recovery when a committed offset is abandoned). One past the log end is
+   * left for the poll, which moves it to the log end (outOfRangePosition).
    */
-  async resetPosition(task: StreamTask, tp: TopicPartition): Promise<number> {
-    return (await this.outOfRangePosition(task, tp, null)).position;
+  async #startPosition(
+    task: StreamTask,
+    tp: TopicPartition,
+    committed: number | null,
+  ): Promise<number> {
+    if (committed === null) return (await this.outOfRangePosition(task, tp, null)).position;
+    const range = await this.#range(tp);
+    if (!range || committed >= range.earliest) return committed;
+    const reset = await this.outOfRangePosition(task, tp, committed);
+    const where = `${tp.topic}-${tp.partition}`;
+    this.#o.ctx.onRecovery({
+      at: Date.now(),
+      kind: 'offset-reset',
+      topic: tp.topic,
+      partition: tp.partition,
+      taskId: task.id,
+      fromOffset: committed,
+      toOffset: reset.position,
+      message: `committed offset ${committed} of ${where} is before the log start ${range.earliest}; reset to ${reset.position} (task ${task.id}, auto.offset.reset=${this.policyOf(task, tp.topic)})`,
+    });
+    return reset.position;
+  }
+
+  /** A source's own reset policy, else the main consumer's auto.offset.reset. */
+  policyOf(task: StreamTask, topic: string): 'earliest' | 'latest' | 'none' {
+    return (
+      task.graph.sourceByTopic.get(topic)?.source.offsetReset ?? this.#o.ctx.config.autoOffsetReset
+    );
+  }
+
+  async #range(tp: TopicPartition): Promise<{ earliest: number; latest: number } | undefined> {
+    const desc = await this.#o.ctx.backend.describeTopic(tp.topic);
+    return desc?.offsets.find((o) => o.partition === tp.partition);
   }
 
   /**
@@ -230,20 +263,20 @@ export class TaskManager {
    * (the log lost its tail: a torn write cut, a file truncated, a repair) it moves to the log end
    * whatever the reset policy: a deliberate deviation from Kafka, whose default `earliest` would
    * re-read the whole partition and count every record twice. Before the log start (retention,
-   * deleteRecords) it follows auto.offset.reset.
+   * deleteRecords), or with no committed offset, it follows the reset policy; `none` throws
+   * NoValidOffsetError naming the partition (the task fails, as in Kafka Streams).
    */
   async outOfRangePosition(
     task: StreamTask,
     tp: TopicPartition,
     from: number | null,
   ): Promise<{ position: number; pastEnd: boolean }> {
-    const desc = await this.#o.ctx.backend.describeTopic(tp.topic);
-    const range = desc?.offsets.find((o) => o.partition === tp.partition);
+    const range = await this.#range(tp);
     if (from !== null && range && from > range.latest)
       return { position: range.latest, pastEnd: true };
-    const policy =
-      task.graph.sourceByTopic.get(tp.topic)?.source.offsetReset ??
-      this.#o.ctx.config.autoOffsetReset;
+    const policy = this.policyOf(task, tp.topic);
+    if (policy === 'none')
+      throw new NoValidOffsetError(tp.topic, tp.partition, from, range?.earliest ?? 0);
     return {
       position: policy === 'latest' ? (range?.latest ?? 0) : (range?.earliest ?? 0),
       pastEnd: false,

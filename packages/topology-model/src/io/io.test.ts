@@ -187,8 +187,7 @@ describe('exportTopology / importTopology', () => {
       "config": {
         "topic": "in",
         "keySerde": "string",
-        "valueSerde": "json",
-        "offsetReset": "earliest"
+        "valueSerde": "json"
       }
     },
     {

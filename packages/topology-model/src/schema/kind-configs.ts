@@ -56,6 +56,9 @@ export const timestampExtractorSchema = z.union(
 );
 export type TimestampExtractorSpec = z.infer<typeof timestampExtractorSchema>;
 
+/** A source's own reset policy (Kafka Streams' AutoOffsetReset earliest / latest). */
+const offsetResetSchema = z.enum(['earliest', 'latest']);
+
 /**
  * builder.stream(topic | topics | pattern, Consumed): exactly one of `topic`, `topics` (a
  * Collection of topics) and `topicPattern` (a Pattern, matched against whole topic names).
@@ -67,7 +70,11 @@ export const sourceConfigSchema = z.object({
   topicPattern: z.string().min(1, 'the topic pattern is empty').optional(),
   keySerde: serdeSchema.default('string'),
   valueSerde: serdeSchema.default('json'),
-  offsetReset: z.enum(['earliest', 'latest']).default('earliest'),
+  /**
+   * Consumed#withOffsetResetPolicy: where a partition without a usable committed offset starts.
+   * Unset: the application's `auto.offset.reset` (Kafka Streams' default `earliest`).
+   */
+  offsetReset: offsetResetSchema.optional(),
   timestampExtractor: timestampExtractorSchema.optional(),
 });
 
@@ -77,7 +84,7 @@ export const tableConfigSchema = z
     topic: topicNameSchema,
     keySerde: serdeSchema.default('string'),
     valueSerde: serdeSchema.default('json'),
-    offsetReset: z.enum(['earliest', 'latest']).default('earliest'),
+    offsetReset: offsetResetSchema.optional(),
     timestampExtractor: timestampExtractorSchema.optional(),
     store: materializedFields.store,
     logging: materializedFields.logging,

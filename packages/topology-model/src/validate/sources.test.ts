@@ -145,7 +145,6 @@ describe('per-source timestamp extractors', () => {
       'topicPattern',
       'keySerde',
       'valueSerde',
-      'offsetReset',
       'timestampExtractor',
     ]);
     const plain = validateTopology(doc({ topic: 'a' }));
@@ -155,6 +154,6 @@ describe('per-source timestamp extractors', () => {
         (JSON.parse(exportTopology(plain.topology)) as { nodes: { config: object }[] }).nodes[0]
           ?.config ?? {},
       ),
-    ).toEqual(['topic', 'keySerde', 'valueSerde', 'offsetReset']);
+    ).toEqual(['topic', 'keySerde', 'valueSerde']);
   });
 });
