@@ -73,6 +73,12 @@ export interface GroupMember {
    * so a partition is never processed by two members at once (Kafka's onPartitionsRevoked).
    */
   onRevocation(listener: (revoked: TopicPartition[]) => Promise<void> | void): void;
+  /**
+   * Optional: true from the member's JoinGroup until its new assignment is handed to the listeners
+   * (Kafka Streams' TaskManager#rebalanceInProgress): under the cooperative protocol the tasks keep
+   * processing meanwhile, but offsets are not committed (the coordinator refuses them then).
+   */
+  rebalanceInProgress?(): boolean;
   leave(): Promise<void>;
 }
 
@@ -82,6 +88,11 @@ export interface AssignorMember {
   topics: string[];
   /** The subscription's user data (Kafka Streams: its SubscriptionInfo), when there is some. */
   userData?: Uint8Array | null;
+  /**
+   * The partitions the member owns as it joins (Kafka's ownedPartitions; cooperative protocol):
+   * a partition owned by one member must not be given to another until its owner revoked it.
+   */
+  ownedPartitions?: TopicPartition[];
 }
 
 /** One member's share of an assignment, with the assignor's user data (Kafka's Assignment). */
@@ -147,6 +158,13 @@ export interface JoinGroupOptions {
    * (appliesClientConfig says which) to this member, e.g. session.timeout.ms on Kafka.
    */
   clientConfig?: ClientConfig;
+  /**
+   * Kafka's rebalance protocol for this member (a backend with consumer groups of its own may
+   * ignore it): 'eager' (the default) revokes every partition before each rejoin; 'cooperative'
+   * (KIP-429, Kafka Streams' default) keeps its partitions through a rebalance and revokes only
+   * those the new assignment takes away, then rejoins so they can be handed on.
+   */
+  rebalanceProtocol?: 'eager' | 'cooperative';
 }
 
 /** One partition of a multi-partition fetch. */

@@ -85,8 +85,9 @@ export const appConfigSchema = z
     /**
      * Kafka Streams' upgrade.from (a rolling upgrade from that version): from 3.3 or older, a
      * foreign-key join writes version 0 subscription wrappers (no primary partition), which
-     * Kafka Streams before 3.4 can read. Other effects (rebalance protocol versions) do not exist
-     * here.
+     * Kafka Streams before 3.4 can read; from 2.3 or older, the eager rebalance protocol on
+     * Kafka (AssignorConfiguration#rebalanceProtocol). Other effects (subscription versions) do
+     * not exist here.
      */
     'upgrade.from': z
       .enum(UPGRADE_FROM_VALUES, {

@@ -68,7 +68,26 @@ export interface EngineConfig {
   acceptableRecoveryLag: number;
   /** `probing.rebalance.interval.ms` (600,000, at least 60,000): when warm-ups are checked again. */
   probingRebalanceIntervalMs: number;
+  /**
+   * The consumer group's rebalance protocol on Kafka (AssignorConfiguration#rebalanceProtocol):
+   * cooperative, or eager when `upgrade.from` names 2.3 or older.
+   */
+  rebalanceProtocol: 'eager' | 'cooperative';
 }
+
+/** `upgrade.from` values for which Kafka Streams keeps the eager rebalance protocol. */
+const EAGER_UPGRADE_FROM = new Set([
+  '0.10.0',
+  '0.10.1',
+  '0.10.2',
+  '0.11.0',
+  '1.0',
+  '1.1',
+  '2.0',
+  '2.1',
+  '2.2',
+  '2.3',
+]);
 
 function int(config: AppConfig, key: string, fallback: number): number {
   const raw = config[key];
@@ -138,6 +157,9 @@ export function engineConfig(applicationId: string, config: AppConfig): EngineCo
       1_000,
       int(config, 'probing.rebalance.interval.ms', 600_000),
     ),
+    rebalanceProtocol: EAGER_UPGRADE_FROM.has(String(config['upgrade.from'] ?? ''))
+      ? 'eager'
+      : 'cooperative',
   };
 }
 

@@ -5,8 +5,11 @@
 // high-availability assignor (high-availability-assignor.ts) and splits each instance's tasks
 // over its threads (thread-distribution.ts). Each member's assignment carries its active task
 // partitions and, in the user data (AssignmentInfo), its standby tasks and when the probing
-// rebalance for warm-ups is due. On the embedded log (no user data) `assign` is the sticky-free
-// streamsTaskAssignor, as before.
+// rebalance for warm-ups is due. Under the cooperative protocol (members report the partitions
+// they own) a task whose partitions another member still owns is held back from its new owner
+// until the old one revoked it — the new owner then asks for a follow-up rebalance at once, and
+// keeps a standby of it meanwhile when it had one (StreamsPartitionAssignor#addClientAssignments).
+// On the embedded log (no user data) `assign` is the sticky-free streamsTaskAssignor, as before.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineLogger } from '../api.js';
@@ -97,6 +100,8 @@ export class StreamsAssignor implements PartitionAssignor {
     const info = decodeAssignmentInfo(assignment.userData);
     if (info === null) return {};
     this.#lastByClient.set(clientId, info);
+    // 0: a follow-up rebalance at once (tasks held back until their old owner revoked them).
+    if (info.nextProbingRebalanceMs === 0) return { rebalanceAtMs: (this.#o.now ?? Date.now)() };
     return info.nextProbingRebalanceMs > 0 ? { rebalanceAtMs: info.nextProbingRebalanceMs } : {};
   }
 
@@ -178,6 +183,12 @@ export class StreamsAssignor implements PartitionAssignor {
       : -1;
 
     const partitionsOf = new Map(tasks.map((t) => [t.taskId, t.partitions]));
+    // Cooperative: who owns each partition now (the members' ownedPartitions).
+    const ownerOf = new Map<string, string>();
+    for (const m of members)
+      for (const tp of m.ownedPartitions ?? []) ownerOf.set(`${tp.topic}:${tp.partition}`, m.memberId);
+    const statefulIds = new Set(stateful.map((t) => t.taskId));
+    const pendingRevocation: Record<string, string[]> = {};
     const out = new Map<string, MemberAssignment>();
     for (const [processId, instance] of instances) {
       const client = clients.get(processId)!;
@@ -191,12 +202,36 @@ export class StreamsAssignor implements PartitionAssignor {
         client.sortedStandby(),
         (t) => t.previousStandby,
       );
+      const hadStandby = new Set(instance.threads.flatMap((t) => [...t.previousStandby]));
       for (const thread of instance.threads) {
-        const activeTasks = (actives.get(thread.memberId) ?? []).sort(compareTaskIds);
-        const standbyTasks = (standbys.get(thread.memberId) ?? []).sort(compareTaskIds);
+        const activeTasks: string[] = [];
+        const standbyTasks = standbys.get(thread.memberId) ?? [];
+        const held: string[] = [];
+        for (const task of actives.get(thread.memberId) ?? []) {
+          const ownedElsewhere = (partitionsOf.get(task) ?? []).some((tp) => {
+            const owner = ownerOf.get(`${tp.topic}:${tp.partition}`);
+            return owner !== undefined && owner !== thread.memberId;
+          });
+          if (!ownedElsewhere) {
+            activeTasks.push(task);
+            continue;
+          }
+          held.push(task);
+          // Its state stays open here until the task can become active (in-memory stores too).
+          if (statefulIds.has(task) && hadStandby.has(task) && !standbyTasks.includes(task))
+            standbyTasks.push(task);
+        }
+        activeTasks.sort(compareTaskIds);
+        standbyTasks.sort(compareTaskIds);
+        if (held.length > 0) pendingRevocation[thread.memberId] = held.sort(compareTaskIds);
         out.set(thread.memberId, {
           partitions: activeTasks.flatMap((t) => partitionsOf.get(t) ?? []),
-          userData: encodeAssignmentInfo({ activeTasks, standbyTasks, nextProbingRebalanceMs }),
+          userData: encodeAssignmentInfo({
+            activeTasks,
+            standbyTasks,
+            // 0: rejoin at once, once the old owner revoked (KAFKA-10078's follow-up rebalance).
+            nextProbingRebalanceMs: held.length > 0 ? 0 : nextProbingRebalanceMs,
+          }),
         });
       }
     }
@@ -215,6 +250,8 @@ export class StreamsAssignor implements PartitionAssignor {
         instances: clients.size,
         members: members.length,
         probingRebalance: probing ? new Date(nextProbingRebalanceMs).toISOString() : null,
+        // Cooperative: tasks held back from these members until their owners revoked them.
+        pendingRevocation,
         tasksShortOfStandbys: missing.length,
         assignment: Object.fromEntries(
           [...clients].map(([id, c]) => [

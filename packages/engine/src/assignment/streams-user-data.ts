@@ -16,7 +16,10 @@ export interface SubscriptionInfo {
 export interface AssignmentInfo {
   activeTasks: string[];
   standbyTasks: string[];
-  /** Epoch ms of the probing rebalance (warm-ups in flight), or -1 for none. */
+  /**
+   * Epoch ms of the probing rebalance (warm-ups in flight), 0 for a follow-up rebalance at once
+   * (cooperative: tasks held back until their old owner revoked them), or -1 for none.
+   */
   nextProbingRebalanceMs: number;
 }
 

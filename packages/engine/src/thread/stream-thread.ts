@@ -47,7 +47,10 @@ export class StreamThread implements StreamThreadHandle {
   #pendingAssignment: TopicPartition[] | null = null;
   /** The standby tasks of the pending assignment (its AssignmentInfo). */
   #pendingStandbys: string[] = [];
-  #pendingRevocations: { partitions: TopicPartition[]; done: () => void }[] = [];
+  /** When the pending assignment arrived, against the revocations' (handled in arrival order). */
+  #pendingAssignmentSeq = 0;
+  #pendingRevocations: { partitions: TopicPartition[]; done: () => void; seq: number }[] = [];
+  #eventSeq = 0;
   #stopRequested = false;
   #wakeup = new AbortController();
   #loop: Promise<void> | null = null;
@@ -132,11 +135,13 @@ export class StreamThread implements StreamThreadHandle {
       assignor: this.#ctx.assignor,
       clientId: `${this.name}-consumer`,
       clientConfig: this.#ctx.config.streams.clients.mainConsumer,
+      rebalanceProtocol: this.#ctx.config.rebalanceProtocol,
       listener: {
         onPartitionsRevoked: (partitions) => this.#requestRevocation(partitions),
         onPartitionsAssigned: (assigned, userData) => {
           this.#pendingAssignment = assigned;
           this.#pendingStandbys = standbyTasksOf(userData);
+          this.#pendingAssignmentSeq = ++this.#eventSeq;
           this.#wake();
         },
       },
@@ -237,6 +242,9 @@ export class StreamThread implements StreamThreadHandle {
     if (collector instanceof BufferedRecordCollector) await collector.sendPending();
     else await collector.flush();
     const tasks = [...this.#tasks.running()];
+    // Cooperative: while the member rejoins its tasks keep processing, but nothing is committed
+    // (the coordinator refuses commits then; TaskManager#commit returns -1 while rebalancing).
+    if (this.#member?.rebalanceInProgress?.() === true) return;
     if (Date.now() - this.#lastCommit >= this.#ctx.config.commitIntervalMs)
       await this.#commit(tasks);
     else if (tasks.some((t) => t.commitRequested))
@@ -457,7 +465,15 @@ export class StreamThread implements StreamThreadHandle {
         } catch (error) {
           // Not committed: the next commit takes these offsets again (or later ones).
           for (const t of tasks) t.markCommitNeeded();
-          throw error;
+          // A commit that crossed the start of a rebalance (or a worker's, which cannot see its
+          // member's rebalanceInProgress) is refused; the tasks go on and commit afterwards. A
+          // member that really lost its generation learns it from its heartbeat.
+          if (!refusedByRebalance(error)) throw error;
+          this.#ctx.logger.info(
+            { thread: this.name, err: errorMessage(error) },
+            'commit refused while the group rebalances; committing after the rebalance',
+          );
+          return;
         }
       }
       // Kafka's postCommit: a checkpoint once the changelogs moved far enough (at_least_once only).
@@ -473,50 +489,19 @@ export class StreamThread implements StreamThreadHandle {
   #requestRevocation(partitions: TopicPartition[]): Promise<void> {
     if (this.#loop === null || this.lifecycle.state === 'DEAD') return Promise.resolve();
     return new Promise((resolve) => {
-      this.#pendingRevocations.push({ partitions, done: resolve });
+      this.#pendingRevocations.push({ partitions, done: resolve, seq: ++this.#eventSeq });
       this.#wake();
     });
   }
 
   async #handleRebalanceEvents(): Promise<void> {
-    const revocations = this.#pendingRevocations.splice(0);
-    if (revocations.length > 0) {
-      this.#ctx.logger.info(
-        {
-          thread: this.name,
-          revoked: revocations.reduce((n, r) => n + r.partitions.length, 0),
-        },
-        'rebalance: partitions revoked',
-      );
-      this.lifecycle.transition('PARTITIONS_REVOKED');
-      // Eager: every standby closes too (checkpointed), so that an active of the same task on
-      // another thread of this instance can open its stores after the rebalance.
-      this.#tasks.closeStandbys();
-      await this.#tasks.close(this.#tasks.owning(revocations.flatMap((r) => r.partitions)));
-      for (const r of revocations) r.done();
-    }
-    const assigned = this.#pendingAssignment;
-    if (assigned !== null) {
-      this.#pendingAssignment = null;
-      this.#ctx.logger.info(
-        {
-          thread: this.name,
-          assigned: assigned.length,
-          standbyTasks: this.#pendingStandbys.length,
-        },
-        'rebalance: partitions assigned',
-      );
-      this.lifecycle.transition('PARTITIONS_ASSIGNED');
-      try {
-        await this.#tasks.assign(assigned);
-        await this.#tasks.assignStandbys(this.#pendingStandbys);
-      } catch (error) {
-        // Taken again on the next turn (a transient failure is waited out first).
-        this.#pendingAssignment ??= assigned;
-        throw error;
-      }
-      this.#ctx.waiter.reachable();
-    }
+    // In arrival order: under the cooperative protocol an assignment may be followed by the
+    // revocation that starts the next rebalance before this loop got to either.
+    const firstRevocation = this.#pendingRevocations[0]?.seq ?? Infinity;
+    if (this.#pendingAssignment !== null && this.#pendingAssignmentSeq < firstRevocation)
+      await this.#handleAssignment();
+    await this.#handleRevocations();
+    if (this.#pendingAssignment !== null) await this.#handleAssignment();
     if (
       this.lifecycle.state === 'PARTITIONS_ASSIGNED' &&
       this.#pendingAssignment === null &&
@@ -524,6 +509,57 @@ export class StreamThread implements StreamThreadHandle {
     ) {
       this.lifecycle.transition('RUNNING');
     }
+  }
+
+  async #handleRevocations(): Promise<void> {
+    const revocations = this.#pendingRevocations.splice(0);
+    if (revocations.length === 0) return;
+    const revoked = revocations.flatMap((r) => r.partitions);
+    // Cooperative: a rebalance starting (nothing revoked) leaves the thread RUNNING, as Kafka
+    // Streams' does; its standbys close all the same (below).
+    if (revoked.length > 0 || this.#ctx.config.rebalanceProtocol === 'eager') {
+      this.#ctx.logger.info(
+        { thread: this.name, revoked: revoked.length },
+        'rebalance: partitions revoked',
+      );
+      this.lifecycle.transition('PARTITIONS_REVOKED');
+    }
+    // Every standby closes (checkpointed) before the member rejoins, so that an active of the
+    // same task given to another thread of this instance can open its stores after the
+    // rebalance (the threads may be workers: Kafka Streams' task-directory locks have no
+    // equivalent across them). The standbys of the next assignment open again from their
+    // checkpoints. Cooperative: only the revoked tasks close; the others keep processing.
+    this.#tasks.closeStandbys();
+    await this.#tasks.close(this.#tasks.owning(revoked));
+    for (const r of revocations) r.done();
+  }
+
+  async #handleAssignment(): Promise<void> {
+    const assigned = this.#pendingAssignment;
+    if (assigned === null) return;
+    this.#pendingAssignment = null;
+    this.#ctx.logger.info(
+      {
+        thread: this.name,
+        assigned: assigned.length,
+        standbyTasks: this.#pendingStandbys.length,
+      },
+      'rebalance: partitions assigned',
+    );
+    this.lifecycle.transition('PARTITIONS_ASSIGNED');
+    try {
+      // Standbys no longer assigned close first: one of them may be this thread's active now.
+      this.#tasks.closeStandbys(
+        [...this.#tasks.standbys.keys()].filter((id) => !this.#pendingStandbys.includes(id)),
+      );
+      await this.#tasks.assign(assigned);
+      await this.#tasks.assignStandbys(this.#pendingStandbys);
+    } catch (error) {
+      // Taken again on the next turn (a transient failure is waited out first).
+      this.#pendingAssignment ??= assigned;
+      throw error;
+    }
+    this.#ctx.waiter.reachable();
   }
 
   /**
@@ -577,6 +613,13 @@ export class StreamThread implements StreamThreadHandle {
     this.#wakeup.abort();
     this.#wakeup = new AbortController();
   }
+}
+
+/** Kafka's refusal of a commit because the group is rebalancing or moved to a new generation. */
+function refusedByRebalance(error: unknown): boolean {
+  const type = (error as { type?: unknown } | null)?.type;
+  if (type === 'REBALANCE_IN_PROGRESS' || type === 'ILLEGAL_GENERATION') return true;
+  return /\b(REBALANCE_IN_PROGRESS|ILLEGAL_GENERATION)\b/.test(errorMessage(error));
 }
 
 /** The standby tasks in an assignment's user data (none without Kafka Streams' AssignmentInfo). */

@@ -513,6 +513,7 @@ class KafkaClientBackend implements KafkaBackend {
       options?.listener,
       () => {},
       clientId,
+      options?.rebalanceProtocol ?? 'eager',
     );
     let members = this.#members.get(groupId);
     if (!members) this.#members.set(groupId, (members = new Set()));

@@ -1,12 +1,20 @@
-// A consumer-group member on a Kafka broker, run as Kafka's classic (eager) protocol: JoinGroup,
-// the leader computes every member's partitions with the engine's assignor (so all instances of
-// an application agree on the Kafka Streams task assignment), SyncGroup hands them out, and
-// heartbeats keep the membership. When the coordinator announces a rebalance the member first
-// revokes everything it owns and waits for the revocation listeners (the stream thread commits
-// and closes its tasks: Kafka's onPartitionsRevoked), and only then rejoins — so a partition is
-// never processed by two instances at once. The requests go to the group's coordinator through
-// the member's own client (client/); a coordinator that moved or cannot be reached is looked up
-// again and waited for (reconnect backoff) for as long as it takes, as Java's consumer does.
+// A consumer-group member on a Kafka broker, run as Kafka's classic protocol: JoinGroup, the
+// leader computes every member's partitions with the engine's assignor (so all instances of an
+// application agree on the Kafka Streams task assignment), SyncGroup hands them out, and
+// heartbeats keep the membership. Two rebalance protocols, as Java's ConsumerCoordinator:
+// - eager: when the coordinator announces a rebalance the member first revokes everything it owns
+//   and waits for the revocation listeners (the stream thread commits and closes its tasks:
+//   onPartitionsRevoked), and only then rejoins;
+// - cooperative (KIP-429, Kafka Streams' default): the member rejoins with the partitions it owns
+//   in its subscription and keeps them (its tasks keep processing); the leader's assignor never
+//   hands an owned partition to another member; after SyncGroup the member revokes only what it
+//   lost (owned - assigned) and then rejoins at once, so that the next assignment can hand those
+//   partitions on.
+// Either way a partition is never processed by two members at once. A member that lost its
+// membership (its generation or member id reset: the session expired) gives everything up as
+// lost first, as Java's onPartitionsLost. The requests go to the group's coordinator through the
+// member's own client (client/); a coordinator that moved or cannot be reached is looked up again
+// and waited for (reconnect backoff) for as long as it takes, as Java's consumer does.
 import type {
   AssignorMember,
   GroupMember,
@@ -70,6 +78,8 @@ export class KafkaGroupMember implements GroupMember {
   #assignment: TopicPartition[] = [];
   /** The assignor asked this member to rejoin then (Kafka Streams' probing rebalance), or 0. */
   #rebalanceAt = 0;
+  /** From the JoinGroup until the listeners have the new assignment (rebalanceInProgress). */
+  #rebalancing = false;
   readonly #assignedListeners: ((
     assigned: TopicPartition[],
     userData?: Uint8Array | null,
@@ -97,6 +107,7 @@ export class KafkaGroupMember implements GroupMember {
     private readonly onChange: (member: KafkaGroupMember) => void,
     /** Kafka's client.id: what the assignor's subscriptionUserData/onAssignment know a member by. */
     private readonly clientId: string = groupId,
+    readonly protocol: 'eager' | 'cooperative' = 'eager',
   ) {
     if (listener?.onPartitionsRevoked) this.#revokedListeners.push(listener.onPartitionsRevoked);
     if (listener?.onPartitionsAssigned) this.#assignedListeners.push(listener.onPartitionsAssigned);
@@ -116,6 +127,10 @@ export class KafkaGroupMember implements GroupMember {
 
   onRevocation(listener: (revoked: TopicPartition[]) => Promise<void> | void): void {
     this.#revokedListeners.push(listener);
+  }
+
+  rebalanceInProgress(): boolean {
+    return this.#rebalancing;
   }
 
   /** Joins (resolving with the first assignment), then heartbeats until leave(). */
@@ -139,8 +154,24 @@ export class KafkaGroupMember implements GroupMember {
   }
 
   async #joinAndSync(): Promise<void> {
+    this.#rebalancing = true;
+    try {
+      // Cooperative: a member that had to revoke rejoins at once (Java's requestRejoin "need to
+      // revoke partitions and re-join").
+      while (!(await this.#joinAndSyncOnce()));
+    } finally {
+      this.#rebalancing = false;
+    }
+  }
+
+  /** One JoinGroup + SyncGroup (retried); false when the member must rejoin right away. */
+  async #joinAndSyncOnce(): Promise<boolean> {
+    this.#rebalancing = true;
+    // Cooperative: the listeners hear of the rebalance (nothing revoked) before the rejoin, so
+    // that the stream threads close their standbys first (stream-thread.ts says why).
+    if (this.protocol === 'cooperative') await this.#revoke([]);
     for (let failures = 0; ;) {
-      if (this.#stop.signal.aborted) return;
+      if (this.#stop.signal.aborted) return true;
       try {
         const coordinator = await this.#coordinator();
         const joinVersion = coordinator.version('JoinGroup');
@@ -159,6 +190,7 @@ export class KafkaGroupMember implements GroupMember {
                 metadata: encodeSubscription(
                   this.topics,
                   this.assignor.subscriptionUserData?.(this.clientId) ?? null,
+                  this.protocol === 'cooperative' ? this.#assignment : [],
                 ),
               },
             ],
@@ -187,15 +219,37 @@ export class KafkaGroupMember implements GroupMember {
         check(synced.errorCode, this.groupId, 'SyncGroup', this.cluster.principal);
         this.#generation = joined.generationId;
         const assigned: MemberAssignment = decodeAssignment(synced.assignment);
+        // Cooperative: what this member owned and was not given again is revoked now, before the
+        // assignment changes (the listeners commit those tasks with the new generation).
+        const kept = new Set(assigned.partitions.map((tp) => `${tp.topic}:${tp.partition}`));
+        const revoked = this.#assignment.filter((tp) => !kept.has(`${tp.topic}:${tp.partition}`));
+        if (revoked.length > 0) {
+          this.logger.info?.(
+            { groupId: this.groupId, revoked: revoked.length, generation: this.#generation },
+            'cooperative rebalance: revoking the partitions the assignment moves, then rejoining',
+          );
+          await this.#revoke(revoked);
+        }
         this.#assignment = assigned.partitions;
         const asked = this.assignor.onAssignment?.(this.clientId, assigned);
         this.#rebalanceAt = asked?.rebalanceAtMs ?? 0;
         this.onChange(this);
+        this.#rebalancing = false;
         for (const l of this.#assignedListeners) l(this.assignment(), assigned.userData);
-        return;
+        return revoked.length === 0;
       } catch (error) {
         const type = errorType(error);
         this.#lost(error);
+        if (
+          (type === 'UNKNOWN_MEMBER_ID' || type === 'ILLEGAL_GENERATION') &&
+          this.#assignment.length > 0
+        ) {
+          // Cooperative: no longer a member of that generation, so what it owned is lost
+          // (Java's onPartitionsLost) before it joins again.
+          await this.#revoke(this.assignment());
+          this.#assignment = [];
+          this.onChange(this);
+        }
         if (type === 'UNKNOWN_MEMBER_ID') this.memberId = '';
         else if (
           !(error instanceof KafkaConnectionError) &&
@@ -276,12 +330,15 @@ export class KafkaGroupMember implements GroupMember {
         if (this.#stop.signal.aborted) return;
         const type = errorType(error);
         this.#lost(error);
-        if (type === 'REBALANCE_IN_PROGRESS' || type === 'ILLEGAL_GENERATION') {
+        if (type === 'REBALANCE_IN_PROGRESS') {
           await this.#rebalance();
+        } else if (type === 'ILLEGAL_GENERATION') {
+          // The group moved on without this member's generation: its partitions are lost.
+          await this.#rebalance({ lost: true });
         } else if (type === 'UNKNOWN_MEMBER_ID' || type === 'FENCED_INSTANCE_ID') {
           // Expelled (the session timed out): the partitions are someone else's already.
           this.memberId = '';
-          await this.#rebalance();
+          await this.#rebalance({ lost: true });
         } else if (Date.now() - this.#heartbeatWarnedAt > 30_000) {
           // Loud but not flooding through an outage: the first failure, then every 30 s.
           this.#heartbeatWarnedAt = Date.now();
@@ -295,26 +352,30 @@ export class KafkaGroupMember implements GroupMember {
   }
 
   /**
-   * Eager: revoke everything, wait for the listeners, then rejoin. The listeners are told even
-   * with no partitions: a member with only standby tasks closes them (and checkpoints) too.
+   * Eager (or partitions lost): revoke everything, wait for the listeners, then rejoin. The
+   * listeners are told even with no partitions: a member with only standby tasks closes them
+   * (and checkpoints) too. Cooperative: rejoin owning everything; the sync revokes what moves.
    */
-  async #rebalance(): Promise<void> {
-    const revoked = this.assignment();
-    {
-      for (const l of this.#revokedListeners) {
-        try {
-          await l(revoked);
-        } catch (error) {
-          this.logger.warn(
-            { groupId: this.groupId, err: (error as Error).message },
-            'a revocation listener failed',
-          );
-        }
+  async #rebalance(options: { lost?: boolean } = {}): Promise<void> {
+    if (this.protocol === 'eager' || options.lost === true) {
+      await this.#revoke(this.assignment());
+      this.#assignment = [];
+      this.onChange(this);
+    }
+    await this.#joinAndSync();
+  }
+
+  async #revoke(revoked: TopicPartition[]): Promise<void> {
+    for (const l of this.#revokedListeners) {
+      try {
+        await l(revoked);
+      } catch (error) {
+        this.logger.warn(
+          { groupId: this.groupId, err: (error as Error).message },
+          'a revocation listener failed',
+        );
       }
     }
-    this.#assignment = [];
-    this.onChange(this);
-    await this.#joinAndSync();
   }
 
   /** Leaves the group (LeaveGroup: the others rebalance at once instead of after the session timeout). */

@@ -261,6 +261,7 @@ export class BackendServer {
       assignor,
       ...(m.clientId !== undefined ? { clientId: m.clientId } : {}),
       ...(m.clientConfig !== undefined ? { clientConfig: m.clientConfig } : {}),
+      ...(m.rebalanceProtocol !== undefined ? { rebalanceProtocol: m.rebalanceProtocol } : {}),
       listener: {
         onPartitionsRevoked: (partitions) => this.#revoke(no, partitions),
         onPartitionsAssigned: (partitions, userData) => {

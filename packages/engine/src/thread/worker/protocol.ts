@@ -60,6 +60,7 @@ export type BackendCall =
       clientId?: string;
       /** The main consumer's settings (JoinGroupOptions.clientConfig). */
       clientConfig?: ClientConfig;
+      rebalanceProtocol?: 'eager' | 'cooperative';
     }
   | { op: 'leaveGroup'; member: number }
   | {

@@ -1,7 +1,9 @@
 // Group membership of a worker's consumers: the join goes through the port (the main thread
 // applies the app's task assignor), and the main thread's assignments and revocations come back
 // as messages, forwarded to the member's rebalance listener; a revocation is answered once the
-// listeners are done (the thread has committed and closed its tasks: eager protocol).
+// listeners are done (the thread has committed and closed the revoked tasks). The member's
+// rebalanceInProgress does not cross the port: a worker's commit refused because the group is
+// rebalancing is kept for the next commit (StreamThread#commit).
 import type {
   GroupMember,
   JoinGroupOptions,
@@ -53,6 +55,8 @@ export class RemoteGroups {
     };
     if (options?.clientId !== undefined) call.clientId = options.clientId;
     if (options?.clientConfig !== undefined) call.clientConfig = options.clientConfig;
+    if (options?.rebalanceProtocol !== undefined)
+      call.rebalanceProtocol = options.rebalanceProtocol;
     let joined: BackendResults['joinGroup'];
     try {
       joined = (await this.#calls.call(call)) as BackendResults['joinGroup'];
