@@ -57,6 +57,14 @@ export function valueGetter(
       name = node.parents.length === 1 ? node.parents[0] : undefined;
       continue;
     }
+    // KTableSuppressProcessorSupplier#view: the buffer first, then the parent table's getter
+    // (a key not buffered is read from the parent), so a join is connected to both.
+    if (model?.kind === 'suppress' && node.parents.length === 1) {
+      const parent = b.nodes.get(node.parents[0] as string);
+      const behind =
+        parent === undefined ? { stores: [] } : valueGetter(b, { ...flow, from: parent.name });
+      return { stores: [...node.stores, ...behind.stores], steps: steps.reverse() };
+    }
     if (node.stores.length > 0) {
       for (const s of node.stores) {
         const pending = b.stores.get(s);
