@@ -11,6 +11,8 @@ import type { ProcessorContext } from '../processor/processor-context.js';
 import type { Processor } from '../processor/processor-node.js';
 import { Change, type EngineRecord } from '../processor/record.js';
 import { TimeOrderedKeyValueBuffer } from '../state/time-ordered-buffer.js';
+import { SuppressionBufferStore } from '../state/suppression-buffer.js';
+import type { KeyValueStore } from '../state/key-value-store.js';
 import {
   joinStateFor,
   joinWindowProcessor,
@@ -135,7 +137,7 @@ export function joinNodeFactory(c: JoinFactoryContext): Factory {
           tableTableJoinProcessor(ctx, {
             side: side === 'right' ? 'right' : 'left',
             type,
-            other: () => (store === undefined ? undefined : ctx.stores.get(store)),
+            other: () => otherTable(ctx, store, node.stores[1]),
             joiner,
             sendOldValues: c.sendOldValues,
             ...(getter === null ? {} : { getter: getter.get }),
@@ -192,4 +194,30 @@ export function joinNodeFactory(c: JoinFactoryContext): Factory {
     default:
       throw new EngineError('INVALID_PLAN', `${node.name}: not a join op`);
   }
+}
+
+/**
+ * The other side's table as a table–table join reads it. A suppressed table is read as
+ * KTableSuppressProcessorSupplier's value getter reads it: a buffered key gives its prior value
+ * (what was last emitted downstream; timestamp unknown, -1), any other key the table behind the
+ * suppression (the join's second store).
+ */
+function otherTable(
+  ctx: ProcessorContext,
+  store: string | undefined,
+  behind: string | undefined,
+): Pick<KeyValueStore, 'get'> | undefined {
+  const s: unknown = store === undefined ? undefined : ctx.stores.get(store);
+  if (!(s instanceof SuppressionBufferStore)) return s as KeyValueStore | undefined;
+  const buffer: SuppressionBufferStore = s;
+  const parent =
+    behind === undefined ? undefined : (ctx.stores.get(behind) as KeyValueStore | undefined);
+  return {
+    get(key) {
+      const buffered = buffer.get(key);
+      if (buffered === undefined) return parent?.get(key);
+      const prior = (buffered.record.value as Change).oldValue;
+      return prior === null || prior === undefined ? undefined : { value: prior, timestamp: -1 };
+    },
+  };
 }

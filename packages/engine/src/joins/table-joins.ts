@@ -121,7 +121,7 @@ export function tableTableJoinProcessor(
   options: {
     side: 'left' | 'right';
     type: TableJoinType;
-    other: () => KeyValueStore | undefined;
+    other: () => Pick<KeyValueStore, 'get'> | undefined;
     joiner: Joiner;
     sendOldValues: boolean;
     /** The other table's filter / mapValues / transformValues getters over its store. */
