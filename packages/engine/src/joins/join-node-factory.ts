@@ -128,7 +128,6 @@ export function joinNodeFactory(c: JoinFactoryContext): Factory {
     }
     case 'tableTableJoin': {
       const joiner = joinerOf(c);
-      const store = node.stores[0];
       const type = config['type'] as TableJoinType;
       const getterFor = tableGetterOf(c.node, c);
       return (ctx) => {
@@ -137,7 +136,7 @@ export function joinNodeFactory(c: JoinFactoryContext): Factory {
           tableTableJoinProcessor(ctx, {
             side: side === 'right' ? 'right' : 'left',
             type,
-            other: () => otherTable(ctx, store, node.stores[1]),
+            other: () => otherTable(ctx, node.stores),
             joiner,
             sendOldValues: c.sendOldValues,
             ...(getter === null ? {} : { getter: getter.get }),
@@ -204,14 +203,14 @@ export function joinNodeFactory(c: JoinFactoryContext): Factory {
  */
 function otherTable(
   ctx: ProcessorContext,
-  store: string | undefined,
-  behind: string | undefined,
+  names: readonly string[],
 ): Pick<KeyValueStore, 'get'> | undefined {
-  const s: unknown = store === undefined ? undefined : ctx.stores.get(store);
-  if (!(s instanceof SuppressionBufferStore)) return s as KeyValueStore | undefined;
-  const buffer: SuppressionBufferStore = s;
-  const parent =
-    behind === undefined ? undefined : (ctx.stores.get(behind) as KeyValueStore | undefined);
+  // The join's stores print (and are listed) in Java hash order: find the buffer by its type.
+  const stores: unknown[] = names.map((n) => ctx.stores.get(n));
+  const found = stores.find((s) => s instanceof SuppressionBufferStore);
+  if (!(found instanceof SuppressionBufferStore)) return stores[0] as KeyValueStore | undefined;
+  const buffer: SuppressionBufferStore = found;
+  const parent = stores.find((s) => s !== found) as KeyValueStore | undefined;
   return {
     get(key) {
       const buffered = buffer.get(key);
