@@ -114,6 +114,16 @@ export type TableGetterStep =
       node: string;
     }
   | {
+      /**
+       * KTableSuppressProcessorSupplier's getter: a key buffered in `store` (the suppression
+       * buffer) reads as its prior value (the one last emitted; timestamp unknown), any other
+       * key as the steps before show it.
+       */
+      op: 'suppress';
+      store: string;
+      node: string;
+    }
+  | {
       op: 'transformValues';
       transformer: string;
       params: Record<string, unknown>;

@@ -17,7 +17,7 @@ import {
   subscriptionReceiveProcessor,
   subscriptionSendProcessor,
 } from './foreign-key-join.js';
-import { tableGetterOf, withTableGetter } from './table-getter.js';
+import { tableGetterOf, tableStoreOf, withTableGetter } from './table-getter.js';
 
 type Factory = (ctx: ProcessorContext) => Processor;
 
@@ -65,17 +65,12 @@ export function fkJoinNodeFactory(c: FkJoinFactoryContext): Factory {
         });
     }
     case 'fk-subscription-join': {
-      const name = node.stores[0];
       // The right table as its filter / mapValues nodes show it (KTableValueGetterSupplier).
       const getterFor = tableGetterOf(node, c);
       return (ctx) => {
         const getter = getterFor?.(ctx) ?? null;
         return withTableGetter(
-          subscriptionJoinProcessor(
-            ctx,
-            () => (name === undefined ? undefined : ctx.stores.get(name)),
-            getter?.get ?? null,
-          ),
+          subscriptionJoinProcessor(ctx, () => tableStoreOf(ctx, node.stores), getter?.get ?? null),
           getter,
         );
       };
@@ -91,7 +86,6 @@ export function fkJoinNodeFactory(c: FkJoinFactoryContext): Factory {
     }
     case 'fk-response-join': {
       const logic = c.logic('joiner', 'joiner');
-      const name = node.stores[0];
       // The left table as its filter / mapValues nodes show it: the hash the subscription was
       // sent with is of that value, and a row they drop is gone.
       const getterFor = tableGetterOf(node, c);
@@ -99,7 +93,7 @@ export function fkJoinNodeFactory(c: FkJoinFactoryContext): Factory {
         const getter = getterFor?.(ctx) ?? null;
         return withTableGetter(
           responseJoinProcessor(ctx, {
-            left: () => (name === undefined ? undefined : ctx.stores.get(name)),
+            left: () => tableStoreOf(ctx, node.stores),
             valueSerde: serde('valueSerde'),
             leftJoin,
             joiner: (key, left, right) => logic({ key, left, right }),

@@ -11,8 +11,6 @@ import type { ProcessorContext } from '../processor/processor-context.js';
 import type { Processor } from '../processor/processor-node.js';
 import { Change, type EngineRecord } from '../processor/record.js';
 import { TimeOrderedKeyValueBuffer } from '../state/time-ordered-buffer.js';
-import { SuppressionBufferStore } from '../state/suppression-buffer.js';
-import type { KeyValueStore } from '../state/key-value-store.js';
 import {
   joinStateFor,
   joinWindowProcessor,
@@ -26,7 +24,7 @@ import {
   tableTableJoinProcessor,
   type TableJoinType,
 } from './table-joins.js';
-import { tableGetterOf, withTableGetter } from './table-getter.js';
+import { tableGetterOf, tableStoreOf, withTableGetter } from './table-getter.js';
 
 type Factory = (ctx: ProcessorContext) => Processor;
 
@@ -84,8 +82,8 @@ export function joinNodeFactory(c: JoinFactoryContext): Factory {
         typeof config['gracePeriodMs'] === 'number' ? `${node.name}-Buffer` : undefined;
       if (bufferName !== undefined && !node.stores.includes(bufferName))
         throw new EngineError('INVALID_PLAN', `${node.name}: the plan gives it no ${bufferName}`);
-      const store = node.stores.find((s) => s !== bufferName);
-      if (store === undefined)
+      const tableStores = node.stores.filter((s) => s !== bufferName);
+      if (tableStores.length === 0)
         throw new EngineError(
           'INVALID_PLAN',
           `${node.name}: the table side has no store to join with`,
@@ -98,7 +96,7 @@ export function joinNodeFactory(c: JoinFactoryContext): Factory {
         return withTableGetter(
           streamTableJoinProcessor(
             ctx,
-            () => ctx.stores.get(store),
+            () => tableStoreOf(ctx, tableStores),
             leftJoin,
             joiner,
             bufferName === undefined
@@ -136,7 +134,7 @@ export function joinNodeFactory(c: JoinFactoryContext): Factory {
           tableTableJoinProcessor(ctx, {
             side: side === 'right' ? 'right' : 'left',
             type,
-            other: () => otherTable(ctx, node.stores),
+            other: () => tableStoreOf(ctx, node.stores),
             joiner,
             sendOldValues: c.sendOldValues,
             ...(getter === null ? {} : { getter: getter.get }),
@@ -193,30 +191,4 @@ export function joinNodeFactory(c: JoinFactoryContext): Factory {
     default:
       throw new EngineError('INVALID_PLAN', `${node.name}: not a join op`);
   }
-}
-
-/**
- * The other side's table as a table–table join reads it. A suppressed table is read as
- * KTableSuppressProcessorSupplier's value getter reads it: a buffered key gives its prior value
- * (what was last emitted downstream; timestamp unknown, -1), any other key the table behind the
- * suppression (the join's second store).
- */
-function otherTable(
-  ctx: ProcessorContext,
-  names: readonly string[],
-): Pick<KeyValueStore, 'get'> | undefined {
-  // The join's stores print (and are listed) in Java hash order: find the buffer by its type.
-  const stores: unknown[] = names.map((n) => ctx.stores.get(n));
-  const found = stores.find((s) => s instanceof SuppressionBufferStore);
-  if (!(found instanceof SuppressionBufferStore)) return stores[0] as KeyValueStore | undefined;
-  const buffer: SuppressionBufferStore = found;
-  const parent = stores.find((s) => s !== found) as KeyValueStore | undefined;
-  return {
-    get(key) {
-      const buffered = buffer.get(key);
-      if (buffered === undefined) return parent?.get(key);
-      const prior = (buffered.record.value as Change).oldValue;
-      return prior === null || prior === undefined ? undefined : { value: prior, timestamp: -1 };
-    },
-  };
 }

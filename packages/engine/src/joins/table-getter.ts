@@ -14,7 +14,9 @@ import {
   transformerContext,
   type TransformRecordContext,
 } from '../processor/table-transform-values.js';
+import type { Change } from '../processor/record.js';
 import type { KeyValueStore, ValueAndTimestamp } from '../state/key-value-store.js';
+import { SuppressionBufferStore } from '../state/suppression-buffer.js';
 
 /**
  * What the store holds for a key (undefined: nothing) → what the table shows (undefined: no row;
@@ -66,6 +68,7 @@ export function tableGetterOf(
         );
       return (ctx) => transformerStep(ctx, factory(step.params), node);
     }
+    if (step.op === 'suppress') return (ctx) => suppressStep(ctx, step.store);
     const fn = compileLogic(
       step.expression,
       step.op === 'tableMapValues' ? 'mapValues' : 'filter',
@@ -106,6 +109,41 @@ interface StepInstance {
   apply: Step;
   init?(): void;
   close?(): void;
+}
+
+// KTableSuppressProcessorSupplier's getter: a buffered key gives the buffer's prior value (what
+// was last emitted, InMemoryTimeOrderedKeyValueChangeBuffer#priorValueForBuffered, with
+// RecordQueue.UNKNOWN as its timestamp; a null prior value is no row); any other key reads
+// through the suppressed table's parent, as the steps before this one did.
+function suppressStep(ctx: ProcessorContext, store: string): StepInstance {
+  let buffer: SuppressionBufferStore | undefined;
+  return {
+    apply(key, found) {
+      buffer ??= ctx.stateStore(store, SuppressionBufferStore);
+      const entry = buffer.get(key);
+      if (entry === undefined) return found;
+      const prior = (entry.record.value as Change).oldValue;
+      return prior === null || prior === undefined
+        ? undefined
+        : { value: prior, timestamp: UNKNOWN };
+    },
+  };
+}
+
+/**
+ * The store a join (or a foreign-key join's processor) reads a table from: the first of the
+ * node's stores that is a key-value store. A suppression buffer among them (a suppressed table's
+ * getter) is read by its getter step instead; a time-ordered join buffer is not a key-value store.
+ */
+export function tableStoreOf(
+  ctx: ProcessorContext,
+  names: readonly string[],
+): KeyValueStore | undefined {
+  for (const n of names) {
+    const s = ctx.stores.get(n);
+    if (s !== undefined) return s;
+  }
+  return undefined;
 }
 
 // KTableTransformValuesGetter#get: the transformer runs in a record context of the value read

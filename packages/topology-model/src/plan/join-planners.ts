@@ -58,12 +58,21 @@ export function valueGetter(
       continue;
     }
     // KTableSuppressProcessorSupplier#view: the buffer first, then the parent table's getter
-    // (a key not buffered is read from the parent), so a join is connected to both.
+    // (a key not buffered is read from the parent), so a join is connected to both. As a step:
+    // read through the parent's getter, then a buffered key's prior value replaces what was read.
     if (model?.kind === 'suppress' && node.parents.length === 1) {
-      const parent = b.nodes.get(node.parents[0] as string);
-      const behind =
-        parent === undefined ? { stores: [] } : valueGetter(b, { ...flow, from: parent.name });
-      return { stores: [...node.stores, ...behind.stores], steps: steps.reverse() };
+      const behind = valueGetter(b, { ...flow, from: node.parents[0] as string });
+      const buffer = node.stores[0];
+      return {
+        stores: [...node.stores, ...behind.stores],
+        steps: [
+          ...behind.steps,
+          ...(buffer === undefined
+            ? []
+            : [{ op: 'suppress' as const, store: buffer, node: node.name }]),
+          ...steps.reverse(),
+        ],
+      };
     }
     if (node.stores.length > 0) {
       for (const s of node.stores) {
