@@ -14,7 +14,6 @@ import {
   transformerContext,
   type TransformRecordContext,
 } from '../processor/table-transform-values.js';
-import type { Change } from '../processor/record.js';
 import type { KeyValueStore, ValueAndTimestamp } from '../state/key-value-store.js';
 import { SuppressionBufferStore } from '../state/suppression-buffer.js';
 
@@ -122,7 +121,7 @@ function suppressStep(ctx: ProcessorContext, store: string): StepInstance {
       buffer ??= ctx.stateStore(store, SuppressionBufferStore);
       const entry = buffer.get(key);
       if (entry === undefined) return found;
-      const prior = (entry.record.value as Change).oldValue;
+      const prior = entry.prior;
       return prior === null || prior === undefined
         ? undefined
         : { value: prior, timestamp: UNKNOWN };

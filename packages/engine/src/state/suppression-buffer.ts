@@ -2,9 +2,10 @@
 // per key, ordered by buffer time then key, owning its changelog
 // (`<application.id>-KTABLE-SUPPRESS-STATE-STORE-<n>-changelog`). A changed entry is logged once
 // per commit; an emitted entry is a tombstone. Layout: key = the key's bytes (windowed keys as
-// Kafka's windowed serializers write them); value = buffer time (int64), then the new and the
-// prior value, each as an int32 length (−1: null) and the bytes; the record's timestamp and
-// headers are the changelog record's.
+// Kafka's windowed serializers write them); value = buffer time (int64), then the new, the prior
+// and the old value, each as an int32 length (−1: null) and the bytes (an entry logged before
+// the old value was kept has no third part: its old value is the prior one); the record's
+// timestamp and headers are the changelog record's.
 import type { SerdeName } from '@streamwright/topology-model';
 import type { ProduceRecord, StoredRecord } from '../backend-spi.js';
 import type { BufferMetrics } from '../metrics/metric-groups.js';
@@ -20,8 +21,16 @@ export interface BufferedEntry {
   /** The key's sort position among entries of the same time: base key, then window start. */
   readonly order: readonly [string, number];
   readonly time: number;
-  /** The record to emit: its value is Change(newValue, priorValue). */
+  /**
+   * The record to emit: its value is the latest Change(newValue, oldValue) buffered for the key
+   * (Kafka's BufferValue newValue / oldValue; evictWhile emits those).
+   */
   record: EngineRecord;
+  /**
+   * The key's old value when it was first buffered (BufferValue#priorValue): what was last
+   * emitted, as the suppressed table's value getter reads a buffered key.
+   */
+  prior: unknown;
   bytes: number;
 }
 
@@ -97,8 +106,11 @@ export class SuppressionBufferStore implements TaskStateStore {
     return this.#byKey.get(keyId(key));
   }
 
-  /** Buffers `record` (value Change(new, prior)); a key already buffered keeps its time. */
-  put(record: EngineRecord, time: number): void {
+  /**
+   * Buffers `record` (value Change(new, old)); a key already buffered keeps its time and its
+   * prior value (a new key's is the change's old value, or `prior` when restoring).
+   */
+  put(record: EngineRecord, time: number, prior?: unknown): void {
     const id = keyId(record.key);
     const previous = this.#byKey.get(id);
     if (previous !== undefined) {
@@ -110,7 +122,14 @@ export class SuppressionBufferStore implements TaskStateStore {
       this.recordMetrics();
       return;
     }
-    const entry: BufferedEntry = { id, order: orderOf(record.key), time, record, bytes: 0 };
+    const entry: BufferedEntry = {
+      id,
+      order: orderOf(record.key),
+      time,
+      record,
+      prior: prior === undefined ? (record.value as Change).oldValue : prior,
+      bytes: 0,
+    };
     entry.bytes = sizeOf(record);
     this.#bytes += entry.bytes;
     this.#byKey.set(id, entry);
@@ -167,13 +186,15 @@ export class SuppressionBufferStore implements TaskStateStore {
       const { record } = change;
       const value = record.value as Change;
       const newBytes = this.#valueSerde.serialize(value.newValue ?? null);
+      const priorBytes = this.#valueSerde.serialize(change.prior ?? null);
       const oldBytes = this.#valueSerde.serialize(value.oldValue ?? null);
-      const size = 8 + 4 + (newBytes?.byteLength ?? 0) + 4 + (oldBytes?.byteLength ?? 0);
+      const parts = [newBytes, priorBytes, oldBytes];
+      const size = 8 + parts.reduce((n, p) => n + 4 + (p?.byteLength ?? 0), 0);
       const bytes = new Uint8Array(size);
       const view = viewOf(bytes);
       writeLong(view, 0, change.time);
       let at = 8;
-      for (const part of [newBytes, oldBytes]) {
+      for (const part of parts) {
         view.setInt32(at, part === null ? -1 : part.byteLength, false);
         at += 4;
         if (part !== null) {
@@ -209,7 +230,7 @@ export class SuppressionBufferStore implements TaskStateStore {
     const time = readLong(view, 0);
     let at = 8;
     const parts: unknown[] = [];
-    for (let i = 0; i < 2; i++) {
+    for (let i = 0; i < 3 && at < bytes.byteLength; i++) {
       const length = view.getInt32(at, false);
       at += 4;
       if (length < 0) {
@@ -223,11 +244,12 @@ export class SuppressionBufferStore implements TaskStateStore {
     this.put(
       {
         key,
-        value: new Change(parts[0], parts[1]),
+        value: new Change(parts[0], parts.length > 2 ? parts[2] : parts[1]),
         timestamp: record.timestamp,
         headers: { ...record.headers },
       },
       time,
+      parts[1] ?? null,
     );
     logging.clear(); // restoring does not log
   }

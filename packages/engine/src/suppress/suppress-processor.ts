@@ -41,11 +41,14 @@ export function suppressProcessor(ctx: ProcessorContext, options: SuppressOption
   const overCapacity = (): boolean =>
     (c.maxRecords !== undefined && buffer.size > c.maxRecords) ||
     (c.maxBytes !== undefined && buffer.bytes > c.maxBytes);
+  // As InMemoryTimeOrderedKeyValueChangeBuffer#evictWhile: the entry is forwarded first and
+  // removed after, so a join reading this table downstream (the suppression's value getter)
+  // still sees the key as buffered (its prior value) while the emitted record is processed.
   const emitFirst = (): void => {
-    const first = buffer.shift();
+    const first = buffer.first()!;
     const change = first.record.value as Change;
-    if (change.newValue === null && finalResults) return;
-    ctx.forward(first.record);
+    if (change.newValue !== null || !finalResults) ctx.forward(first.record);
+    buffer.shift();
   };
   return {
     init() {
@@ -55,14 +58,10 @@ export function suppressProcessor(ctx: ProcessorContext, options: SuppressOption
     process(record: EngineRecord) {
       observedStreamTime = Math.max(observedStreamTime, record.timestamp);
       const change = record.value instanceof Change ? record.value : new Change(record.value, null);
+      // Non-resetting: a key already buffered keeps its buffer time (and its prior value); the
+      // change emitted later is the latest one, old value included (Kafka's BufferValue).
       const previous = buffer.get(record.key);
-      if (previous) {
-        // Non-resetting: the key keeps its buffer time and its prior value.
-        const prior = (previous.record.value as Change).oldValue;
-        buffer.put({ ...record, value: new Change(change.newValue, prior) }, previous.time);
-      } else {
-        buffer.put({ ...record, value: change }, timeOf(record));
-      }
+      buffer.put({ ...record, value: change }, previous?.time ?? timeOf(record));
       const expiry = observedStreamTime - duration;
       for (
         let first = buffer.first();
