@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: install everything the tests need (pnpm deps, Debian chromium, openssl and kcat; the Maven jars of
-// tools/ks-oracle, tools/java-peer and of the Kafka broker in tools/kafka come with their
+// tools/ks-oracle, tools/java-peer, of the Kafka broker in tools/kafka and Apicurio Registry in
+// tools/schema-registry come with their
 // packages' turbo `setup`, which the tests depend on) and run every test:
 // typecheck, lint (incl. dependency direction and import cycles), formatting, unit and
 // integration tests, then the Playwright specs in real Chromium.

@@ -50,3 +50,24 @@ export function javaConsume(options: {
     headers: { key: string; value: Uint8Array | null }[];
   })[]
 >;
+
+/**
+ * Apache Avro's Java library frames `datums` (Avro's JSON encoding) in Confluent's wire format
+ * after registering `schema` under `subject` through the registry's Confluent-compatible API.
+ */
+export function javaAvroEncode(options: {
+  registry: string;
+  subject: string;
+  schema: unknown;
+  datums: unknown[];
+}): Promise<{ id: number; bytes: Uint8Array }[]>;
+
+/**
+ * Apache Avro's Java library reads Confluent-framed values, resolving each writer schema (fetched
+ * by id) to `readerSchema` when given; `value` is the datum as Avro's GenericData prints it.
+ */
+export function javaAvroDecode(options: {
+  registry: string;
+  values: Uint8Array[];
+  readerSchema?: unknown;
+}): Promise<{ id: number; value: unknown }[]>;

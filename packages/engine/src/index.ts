@@ -10,8 +10,17 @@ export {
   integerSerde,
   doubleSerde,
   avroSerde,
+  registryAvroSerde,
+  SchemaRegistryError,
 } from './serdes/index.js';
-export type { Serde, SerdeSpec, AvroSchema } from './serdes/index.js';
+export type {
+  Serde,
+  SerdeContext,
+  SerdeSpec,
+  AvroSchema,
+  SchemaRegistrySettings,
+  SubjectNameStrategy,
+} from './serdes/index.js';
 export { murmur2, toPositive } from './partitioner/murmur2.js';
 // Kafka's headers exactly (bytes, repeated keys, order) behind the engine's text view.
 export { headerEntries, headersOf, type Header } from '@streamwright/log/reader';

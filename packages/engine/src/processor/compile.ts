@@ -14,7 +14,7 @@ import type { KeyValueStore } from '../state/key-value-store.js';
 import type { EngineStoreSpec } from '../state/store-factory.js';
 import { windowSizeMs } from '../windows/window-assignment.js';
 import { fkTopicValueSerde } from '../joins/fk-join-node-factory.js';
-import { getSerde } from '../serdes/index.js';
+import { getSerde, topicSerdeContext } from '../serdes/index.js';
 import type { Serde } from '../serdes/serde.js';
 import { changedSerde } from './changed-serde.js';
 import { compileNodeFactory, config, serdeOf, type NodeCompileContext } from './node-factories.js';
@@ -94,11 +94,15 @@ export function compileSubtopology(
       const carriesChanges = n.successors.some((s) =>
         TABLE_AGGREGATIONS.has(byName.get(s)?.op ?? ''),
       );
-      const valueSerde = fkTopicValueSerde(n, byName) ?? getSerde(serdeOf(n, 'valueSerde'));
+      // A single topic's name goes with registry serdes, for their calls from the table's store.
+      const bound = (isKey: boolean) =>
+        topics.length === 1 ? topicSerdeContext(topics[0]!, isKey) : undefined;
+      const valueSerde =
+        fkTopicValueSerde(n, byName) ?? getSerde(serdeOf(n, 'valueSerde'), bound(false));
       return {
         nodeName: n.name,
         topics,
-        keySerde: getSerde(serdeOf(n, 'keySerde')),
+        keySerde: getSerde(serdeOf(n, 'keySerde'), bound(true)),
         valueSerde: carriesChanges ? (changedSerde(valueSerde) as Serde<unknown>) : valueSerde,
         ...(config(n)['offsetReset'] === 'latest' || config(n)['offsetReset'] === 'earliest'
           ? { offsetReset: config(n)['offsetReset'] as 'earliest' | 'latest' }

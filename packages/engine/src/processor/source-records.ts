@@ -2,6 +2,7 @@
 // serdes, and on failure apply `default.deserialization.exception.handler`.
 import { Buffer } from 'node:buffer';
 import type { StoredRecord } from '../backend-spi.js';
+import { topicSerdeContext } from '../serdes/index.js';
 import type { CompiledSource } from './compile.js';
 import type { ExceptionHandling, ProcessorContext } from './processor-context.js';
 import type { ProcessorNode } from './processor-node.js';
@@ -17,14 +18,14 @@ export function processSourceRecord(
   let value: unknown;
   try {
     const keySerde = source.keySerde;
-    key = keySerde.deserialize(raw.key);
+    key = keySerde.deserialize(raw.key, topicSerdeContext(raw.topic, true));
     if (keySerde.exactBytes === true) {
       // For a sink that writes this key unchanged with the same serde (see sinkLogicProcessor).
       ctx.sourceKeySerde = keySerde;
       ctx.sourceKey = key;
       ctx.sourceKeyBytes = raw.key;
     }
-    value = source.valueSerde.deserialize(raw.value);
+    value = source.valueSerde.deserialize(raw.value, topicSerdeContext(raw.topic, false));
   } catch (error) {
     const shown = rawRecordShown(raw);
     ctx.handleError(node, shown, error, deserializationHandler, 'deserialization', raw);

@@ -4,6 +4,7 @@
 // Streams' record.withKey / withValue do.
 import type { ProduceRecord } from '../backend-spi.js';
 import type { Serde } from '../serdes/serde.js';
+import { topicSerdeContext } from '../serdes/index.js';
 import type { CompiledLogic } from './logic.js';
 import type { ProcessorContext } from './processor-context.js';
 import type { Processor } from './processor-node.js';
@@ -207,8 +208,8 @@ export function sinkLogicProcessor(
         key =
           ctx.sourceKeySerde === keySerde && record.key === ctx.sourceKey
             ? ctx.sourceKeyBytes
-            : keySerde.serialize(record.key);
-        value = valueSerde.serialize(record.value);
+            : keySerde.serialize(record.key, topicSerdeContext(target, true));
+        value = valueSerde.serialize(record.value, topicSerdeContext(target, false));
       } catch (error) {
         // Kafka Streams hands serialization errors at a sink to the production exception handler.
         ctx.handleError(ctx.currentNode!, record, error, ctx.productionHandler, 'production');

@@ -13,7 +13,7 @@ export type AvroSchema = Record<string, unknown> | string | unknown[];
 // Loaded on first use: most topologies have no Avro serde, and every worker thread would
 // otherwise load avsc at start-up.
 let avsc: typeof avroTypes | null = null;
-const avro = (): typeof avroTypes =>
+export const avro = (): typeof avroTypes =>
   (avsc ??= createRequire(import.meta.url)('avsc') as typeof avroTypes);
 
 export function avroSerde<T = unknown>(schema: AvroSchema): Serde<T> {
@@ -27,22 +27,13 @@ export function avroSerde<T = unknown>(schema: AvroSchema): Serde<T> {
     name: 'avro',
     serialize(value) {
       if (value === null || value === undefined) return null;
-      const errors: string[] = [];
-      const valid = type.isValid(value, {
-        errorHook: (path: string[]) =>
-          errors.push(path.length === 0 ? 'the value' : `field ${path.join('.')}`),
-      });
-      if (!valid)
-        throw new SerializationError(
-          'avro',
-          `${errors.join(', ')} does not match the schema ${type.name ?? type.typeName}`,
-        );
+      checkAvroValue('avro', type, value);
       return type.toBuffer(value);
     },
     deserialize(bytes) {
       if (bytes === null) return null;
       try {
-        return plain(
+        return plainAvroValue(
           type.fromBuffer(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)),
         ) as T;
       } catch (error) {
@@ -52,11 +43,25 @@ export function avroSerde<T = unknown>(schema: AvroSchema): Serde<T> {
   };
 }
 
+/** @throws SerializationError naming the fields of `value` that `type` does not accept. */
+export function checkAvroValue(serde: string, type: avroTypes.Type, value: unknown): void {
+  const errors: string[] = [];
+  const valid = type.isValid(value, {
+    errorHook: (path: string[]) =>
+      errors.push(path.length === 0 ? 'the value' : `field ${path.join('.')}`),
+  });
+  if (!valid)
+    throw new SerializationError(
+      serde,
+      `${errors.join(', ')} does not match the schema ${type.name ?? type.typeName}`,
+    );
+}
+
 /** avsc decodes records into generated classes; downstream code expects plain objects. */
-function plain(value: unknown): unknown {
+export function plainAvroValue(value: unknown): unknown {
   if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return value;
-  if (Array.isArray(value)) return value.map(plain);
+  if (Array.isArray(value)) return value.map(plainAvroValue);
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = plain(v);
+  for (const [k, v] of Object.entries(value)) out[k] = plainAvroValue(v);
   return out;
 }

@@ -90,10 +90,18 @@ function canonicalConfig(kind: string, config: Record<string, unknown>): Record<
   return out;
 }
 
-/** An Avro serde as `{type, schema}` with the schema's keys in canonical order (avro.ts). */
+function sortedRegistry(registry: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(registry).sort(([a], [b]) => compareText(a, b)));
+}
+
+/** An Avro serde as `{type, schema, registry?}` with the schema's keys in canonical order (avro.ts). */
 function canonicalSerde<T>(serde: T): T {
   if (!isAvroSerde(serde)) return serde;
-  return { type: serde.type, schema: canonicalAvroSchema(serde.schema) } as T;
+  return {
+    type: serde.type,
+    schema: canonicalAvroSchema(serde.schema),
+    ...(serde.registry === undefined ? {} : { registry: sortedRegistry(serde.registry) }),
+  } as T;
 }
 
 function sortedRecord<T>(record: Record<string, T>): Record<string, T> {

@@ -220,9 +220,46 @@ function unionKey(member: unknown, namespace: string): string | null {
   return member.type;
 }
 
-/** `{"type": "avro", "schema": …}`: Avro binary encoding of one datum with this writer schema. */
+/**
+ * A schema registry to go through (Confluent's wire format: magic byte 0, the schema id, the Avro
+ * body), with the settings of Confluent's Avro serdes.
+ */
+export const schemaRegistrySchema = z
+  .object({
+    url: z
+      .string()
+      .regex(
+        /^https?:\/\/[^\s,]+(,\s*https?:\/\/[^\s,]+)*$/,
+        'the registry url is an http(s) URL, or several separated by commas',
+      )
+      .describe("schema.registry.url: the Confluent-compatible API's base URL"),
+    subjectNameStrategy: z
+      .enum(['TopicNameStrategy', 'RecordNameStrategy', 'TopicRecordNameStrategy'])
+      .optional()
+      .describe('key.subject.name.strategy / value.subject.name.strategy (TopicNameStrategy)'),
+    autoRegisterSchemas: z
+      .boolean()
+      .optional()
+      .describe('auto.register.schemas (true): register the schema under its subject'),
+    useLatestVersion: z
+      .boolean()
+      .optional()
+      .describe("use.latest.version (false): write and read with the subject's latest schema"),
+  })
+  .strict()
+  .meta({ id: 'schemaRegistry' });
+export type SchemaRegistryConfig = z.infer<typeof schemaRegistrySchema>;
+
+/**
+ * `{"type": "avro", "schema": …}`: Avro binary encoding of one datum with this writer schema;
+ * with `registry`, in Confluent's wire format through that schema registry.
+ */
 export const avroSerdeSchema = z
-  .object({ type: z.literal('avro'), schema: avroSchemaJsonSchema })
+  .object({
+    type: z.literal('avro'),
+    schema: avroSchemaJsonSchema,
+    registry: schemaRegistrySchema.optional(),
+  })
   .strict()
   .superRefine((serde, ctx) => {
     for (const { path, message } of checkAvroSchema(serde.schema))
@@ -232,7 +269,7 @@ export const avroSerdeSchema = z
   .meta({
     id: 'avroSerde',
     description:
-      'Avro binary encoding of one datum with this writer schema (no schema registry framing)',
+      "Avro binary encoding of one datum with this schema; with `registry`, Confluent's wire format (magic byte, schema id) through a schema registry",
   });
 export type AvroSerde = z.infer<typeof avroSerdeSchema>;
 

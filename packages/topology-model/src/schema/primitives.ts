@@ -32,7 +32,8 @@ export function serdeLabel(serde: SerdeName): string {
   if (typeof serde === 'string') return serde;
   const s = serde.schema;
   const name = typeof s === 'string' ? s : Array.isArray(s) ? 'union' : s.name;
-  return typeof name === 'string' ? `avro:${name}` : 'avro';
+  const label = typeof name === 'string' ? `avro:${name}` : 'avro';
+  return serde.registry === undefined ? label : `${label} (registry)`;
 }
 
 /** Kafka's legal topic names: [a-zA-Z0-9._-], at most 249 characters. */
@@ -145,7 +146,9 @@ export {
   canonicalAvroSchema,
   checkAvroSchema,
   isAvroSerde,
+  schemaRegistrySchema,
   type AvroSchemaIssue,
   type AvroSchemaJson,
   type AvroSerde,
+  type SchemaRegistryConfig,
 } from './avro.js';
