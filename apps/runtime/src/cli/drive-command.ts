@@ -8,6 +8,7 @@ import { jsonSafe } from '../service/json-safe.js';
 import { loadCodeModule } from '../service/code-module.js';
 import { CliError } from './cli-error.js';
 import { loadTopologyFile, report } from './check-file.js';
+import { headersJson, parseHeadersField } from './header-lines.js';
 import { LineWriter } from './line-writer.js';
 
 export interface DriveOptions {
@@ -56,31 +57,34 @@ export function parseDriveLine(text: string, lineNo: number): InputLine {
     throw new CliError(`line ${lineNo}: "timestamp" is missing (epoch ms): every record needs one`);
   if (typeof timestamp !== 'number' || !Number.isSafeInteger(timestamp) || timestamp < 0)
     throw new CliError(`line ${lineNo}: "timestamp" must be an integer ≥ 0 (epoch ms)`);
-  const headers = o['headers'] ?? {};
-  if (
-    typeof headers !== 'object' ||
-    headers === null ||
-    Array.isArray(headers) ||
-    Object.values(headers).some((v) => typeof v !== 'string')
-  )
-    throw new CliError(`line ${lineNo}: "headers" must be an object of strings`);
+  let headers: Record<string, string>;
+  try {
+    headers = parseHeadersField(o['headers'] ?? {});
+  } catch (error) {
+    throw new CliError(`line ${lineNo}: ${(error as Error).message}`);
+  }
   return {
     kind: 'record',
     topic,
     key: o['key'] ?? null,
     value: o['value'] ?? null,
     timestamp,
-    headers: headers as Record<string, string>,
+    headers,
   };
 }
 
-/** An output record as a JSON line: a windowed key as {"key", "start", "end"}. */
+/**
+ * An output record as a JSON line: a windowed key as {"key", "start", "end"}; headers, when the
+ * record has any, as the ordered array [{"key", "value"}] (header-lines.ts).
+ */
 export function outputLine(record: TestRecord): string {
+  const headers = headersJson(record.headers);
   return JSON.stringify({
     topic: record.topic,
     key: jsonSafe(record.key),
     value: jsonSafe(record.value),
     timestamp: record.timestamp,
+    ...(headers.length > 0 ? { headers } : {}),
   });
 }
 

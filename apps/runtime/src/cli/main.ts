@@ -219,12 +219,15 @@ Examples:
 Each input line is a record, {"topic", "key", "value", "timestamp", "headers"?}, with key and
 value as the reading source's serdes take them (JSON values; text for string serdes), or
 {"advanceWallClockMs": n}, which advances the wall clock and fires wall-clock punctuations.
+"headers" is an ordered array [{"key", "value"}] (repeated keys kept; value as text,
+{"base64": "…"} or null); the older object {"name": "text"} is still read.
 Lines are processed in file order, one partition per topic, each record processed (and
 committed) before the next, exactly as Kafka's TopologyTestDriver does. A line without a
 timestamp is an error naming the line.
 
 Every record written to a topic that is not internal is printed as a JSON line
-{"topic", "key", "value", "timestamp"} in the order written; a windowed key prints as
+{"topic", "key", "value", "timestamp", "headers"?} in the order written (headers when it has
+any, in the array form: text where valid UTF-8, {"base64": …} otherwise); a windowed key prints as
 {"key", "start", "end"}; bytes as base64. --include-internal adds the repartition and
 changelog topics.
 
