@@ -227,5 +227,23 @@ describe('unions with object alternatives are choices, not JSON', () => {
     if (serde.control.type !== 'select') return;
     expect(choiceOf(serde.control, { type: 'avro', schema: 'string' })).toBe('avro');
     expect(choiceOf(serde.control, 'json')).toBe('json');
+    // The schema registry's settings are typed fields under the Avro choice.
+    const registry = serde.control.shapes![0]!.fields.find((f) => f.key === 'registry')!;
+    expect(registry.optional).toBe(true);
+    expect(registry.control).toMatchObject({
+      type: 'object',
+      fields: [
+        { key: 'url', control: { type: 'text' } },
+        {
+          key: 'subjectNameStrategy',
+          control: {
+            type: 'select',
+            options: ['TopicNameStrategy', 'RecordNameStrategy', 'TopicRecordNameStrategy'],
+          },
+        },
+        { key: 'autoRegisterSchemas', control: { type: 'boolean' } },
+        { key: 'useLatestVersion', control: { type: 'boolean' } },
+      ],
+    });
   });
 });
