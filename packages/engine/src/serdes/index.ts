@@ -80,11 +80,16 @@ export function getSerde(spec: SerdeSpec, context?: SerdeContext): Serde<unknown
 }
 
 const contexts = new Map<string, { key: SerdeContext; value: SerdeContext }>();
+// Records come in runs of one topic: the last pair saves the map lookup on the per-record path.
+let last: { topic: string; key: SerdeContext; value: SerdeContext } | null = null;
 
 /** The SerdeContext of a topic's keys or values (one object per topic, not one per record). */
 export function topicSerdeContext(topic: string, isKey: boolean): SerdeContext {
-  let pair = contexts.get(topic);
-  if (pair === undefined)
-    contexts.set(topic, (pair = { key: { topic, isKey: true }, value: { topic, isKey: false } }));
-  return isKey ? pair.key : pair.value;
+  if (last?.topic !== topic) {
+    let pair = contexts.get(topic);
+    if (pair === undefined)
+      contexts.set(topic, (pair = { key: { topic, isKey: true }, value: { topic, isKey: false } }));
+    last = { topic, ...pair };
+  }
+  return isKey ? last.key : last.value;
 }
