@@ -192,3 +192,51 @@ test('the side and bottom panels resize, fold and keep their sizes after a reloa
   await expect(page.locator('#bottom-tabpanel')).toBeVisible();
   await expect.poll(height).toBeGreaterThan(raised - 3);
 });
+
+test('sub-topologies fold into one node each and unfold, also by a search for a node inside', async ({
+  page,
+  designer,
+}) => {
+  await designer.open();
+  await designer.importJson('sixty.json', JSON.stringify(sixtyNodes()));
+  await designer.deploy();
+  await expect(designer.notice).toContainText(`Deployed ${app}`);
+  const produced = await page.request.post('/trpc/topics.produce', {
+    data: { topic: `${app}-in-2`, key: 'k', value: '{"n": 1}' },
+  });
+  expect(produced.ok(), await produced.text()).toBe(true);
+  await designer.expectCount(`p2step${CHAIN - 1}`, 1);
+
+  // each pipeline is one sub-topology (laid out so the boxes do not overlap): fold pipeline 2's
+  await page.getByTestId('auto-layout').click();
+  const box = page.getByTestId('subtopology-2');
+  await expect(box).toHaveAttribute('data-nodes', /p2step0/);
+  await page.getByTestId('fold-2').click();
+  const group = page.getByTestId('group-2');
+  await expect(group).toBeVisible();
+  await expect(group).toContainText('Sub-topology 2 · 10 nodes');
+  await expect(page.getByTestId('group-count-2')).toContainText('1');
+  for (let i = 0; i < CHAIN; i++) await expect(designer.node(`p2step${i}`)).toBeHidden();
+  await expect(page.getByTestId('subtopology-2')).toHaveCount(0);
+  await expect(designer.node('p3step0')).toBeVisible();
+
+  // fold every pipeline: six summary nodes stand for the sixty
+  await page.getByTestId('fold-all').click();
+  await expect(page.locator('[data-testid^="group-"][aria-label^="Sub-topology"]')).toHaveCount(6);
+  await expect(page.locator('.react-flow__node-kind:visible')).toHaveCount(0);
+
+  // unfolding from the summary node
+  await page.getByTestId('unfold-2').click();
+  await expect(designer.node('p2step5')).toBeVisible();
+  await expect(page.getByTestId('group-2')).toHaveCount(0);
+  // a search for a node inside a folded group unfolds it and jumps there
+  await page.keyboard.press('/');
+  await page.keyboard.type('p4step7');
+  await page.keyboard.press('Enter');
+  await expect(designer.node('p4step7')).toBeVisible();
+  await expect(designer.node('p4step7')).toHaveClass(/is-selected/);
+  await expect(page.getByTestId('group-4')).toHaveCount(0);
+
+  await page.getByTestId('unfold-all').click();
+  await expect(page.locator('.react-flow__node-kind:visible')).toHaveCount(PIPELINES * CHAIN);
+});

@@ -74,4 +74,16 @@ test('a 3-partition source shows tasks 0_0, 0_1 and 0_2 in the status and the me
   const lag = designer.node('clicks').getByTestId('source-lag');
   await expect(lag).toHaveAttribute('data-lag', '0');
   await expect(lag).toHaveClass(/sw-lag--green/);
+
+  // The selected node task by task: each task's copy of the sink, its thread and records.
+  await designer.select('copy');
+  const perTask = page.getByTestId('node-task-row');
+  await expect(perTask).toHaveCount(3);
+  await expect(perTask.locator('td:first-child')).toHaveText(['0_0', '0_1', '0_2']);
+  await expect(page.getByTestId('node-task-total')).toHaveText(['2', '2', '2']);
+  await expect(perTask.first()).toContainText('thread 1');
+  // the rate over the last 5 s falls to 0 once nothing flows
+  await expect(page.getByTestId('node-task-rate')).toHaveText(['0.0', '0.0', '0.0'], {
+    timeout: 15_000,
+  });
 });

@@ -21,12 +21,21 @@ import { kindSpec } from '../model/kinds.js';
 import { defaultConfig } from '../forms/zod-fields.js';
 import type { Position } from '../model/diff.js';
 import { connectionRefusal, edgeFromConnection, refusedAttemptReason } from './connections.js';
-import { createEdgeMapper, createNodeMapper, type KindFlowNode } from './flow-mapping.js';
+import {
+  createEdgeMapper,
+  createNodeMapper,
+  fallbackPosition,
+  type KindFlowNode,
+} from './flow-mapping.js';
 import { nodeTypes } from './KindNode.js';
 import { KIND_MIME } from './dnd.js';
 import { PlanOverlay } from './PlanOverlay.js';
 import { SemanticZoom } from './semantic-zoom.js';
 import { NodeSearch } from './NodeSearch.js';
+import { FoldControls } from './FoldControls.js';
+import { collapsedView, isSummaryId, NO_COLLAPSE } from './collapsed-groups.js';
+import type { GroupFlowNode } from './GroupNode.js';
+import { planOf, planOverlay } from '../layout/plan-overlay.js';
 
 const FIT_VIEW = { padding: 0.15, maxZoom: 1.25 };
 const NO_RATES: Readonly<Record<string, { rate: number }>> = {};
@@ -46,7 +55,7 @@ export function Canvas() {
 
   const toFlowNodes = useMemo(createNodeMapper, []);
   const toFlowEdges = useMemo(createEdgeMapper, []);
-  const flowNodes = useMemo(
+  const drawnNodes = useMemo(
     () => toFlowNodes(nodes, layout, selectedNodeIds, measured),
     [toFlowNodes, nodes, layout, selectedNodeIds, measured],
   );
@@ -60,9 +69,50 @@ export function Canvas() {
     if (match.state === 'same') return counters;
     return Object.fromEntries(Object.entries(counters).filter(([id]) => match.live.has(id)));
   }, [counters, match, online]);
-  const flowEdges = useMemo(
+  const drawnEdges = useMemo(
     () => toFlowEdges(edges, selectedEdgeKeys, rates),
     [toFlowEdges, edges, selectedEdgeKeys, rates],
+  );
+
+  // Folded sub-topologies: their nodes hidden, a summary node in their place.
+  const collapsedGroups = useDesigner((s) => s.collapsedGroups);
+  const folded = useMemo(() => {
+    if (collapsedGroups.length === 0) return NO_COLLAPSE;
+    const doc = store.getState().doc;
+    const plan = planOf(doc);
+    if (!plan) return NO_COLLAPSE;
+    const positions: Record<string, Position> = {};
+    nodes.forEach((n, i) => (positions[n.id] = layout[n.id] ?? fallbackPosition(i)));
+    const boxes = planOverlay(plan, positions, measured).subtopologies;
+    return collapsedView(boxes, new Set(collapsedGroups), edges);
+  }, [collapsedGroups, store, nodes, edges, layout, measured]);
+  const flowNodes = useMemo((): (KindFlowNode | GroupFlowNode)[] => {
+    if (folded.summaries.length === 0) return drawnNodes;
+    const groups: GroupFlowNode[] = folded.summaries.map((group) => ({
+      id: group.id,
+      type: 'group',
+      position: group.position,
+      data: { group },
+      draggable: false,
+      selectable: false,
+      deletable: false,
+    }));
+    return [
+      ...drawnNodes.map((n) => (folded.hidden.has(n.id) ? { ...n, hidden: true } : n)),
+      ...groups,
+    ];
+  }, [drawnNodes, folded]);
+  const flowEdges = useMemo(
+    () =>
+      folded.summaries.length === 0
+        ? drawnEdges
+        : [
+            ...drawnEdges.filter(
+              (e) => !folded.hidden.has(e.source) && !folded.hidden.has(e.target),
+            ),
+            ...folded.edges,
+          ],
+    [drawnEdges, folded],
   );
 
   useEffect(() => {
@@ -85,7 +135,7 @@ export function Canvas() {
   }, []);
 
   const onNodesChange = useCallback(
-    (changes: NodeChange<KindFlowNode>[]) => {
+    (changes: NodeChange<KindFlowNode | GroupFlowNode>[]) => {
       const positions: Record<string, Position> = {};
       const sizes: Record<string, { width: number; height: number }> = {};
       // selection changes arrive per node (click, shift-click, box selection): fold them into
@@ -93,6 +143,8 @@ export function Canvas() {
       const selection = [...store.getState().selectedNodeIds];
       let selectionTouched = false;
       for (const change of changes) {
+        // a folded group's summary is not a model node: nothing of it goes to the document
+        if ('id' in change && isSummaryId(change.id)) continue;
         if (change.type === 'position' && change.position) positions[change.id] = change.position;
         else if (change.type === 'dimensions' && change.dimensions)
           sizes[change.id] = change.dimensions;
@@ -131,14 +183,14 @@ export function Canvas() {
   );
 
   // Deleting (Backspace / Delete) arrives once with the nodes and the edges attached to them.
-  const onDelete: OnDelete<KindFlowNode, FlowEdge> = useCallback(
+  const onDelete: OnDelete<KindFlowNode | GroupFlowNode, FlowEdge> = useCallback(
     ({ nodes: removedNodes, edges: removedEdges }) => {
       const doc = store.getState().doc;
       actions.apply(
         removeElements(
           doc,
-          removedNodes.map((n) => n.id),
-          removedEdges.map((e) => e.id),
+          removedNodes.flatMap((n) => (isSummaryId(n.id) ? [] : [n.id])),
+          removedEdges.flatMap((e) => (e.id.startsWith('folded:') ? [] : [e.id])),
         ),
       );
       actions.selectEdges([]);
@@ -221,6 +273,7 @@ export function Canvas() {
         onConnectEnd={onConnectEnd}
         isValidConnection={isValidConnection}
         onNodeClick={(event, node) => {
+          if (isSummaryId(node.id)) return;
           // shift-click adds to the selection (React Flow reports it as a select change)
           if (!event.shiftKey) actions.select(node.id);
         }}
@@ -236,6 +289,7 @@ export function Canvas() {
         <Background gap={20} size={1} />
         <SemanticZoom target={canvasRef} />
         <NodeSearch />
+        <FoldControls />
         <PlanOverlay />
         <MiniMap pannable zoomable ariaLabel="Minimap" />
         <Controls showInteractive={false} />

@@ -8,6 +8,7 @@ import { kindSpec, nodeSummary } from '../model/kinds.js';
 import { validationOf } from '../model/validation.js';
 import { formatCount, formatRate } from '../live/counters.js';
 import type { KindFlowNode } from './flow-mapping.js';
+import { GroupNode } from './GroupNode.js';
 import { LAG_THRESHOLD, lagColour, lagOf, useLagStore } from '../live/lag.js';
 import { currentStop, useDebugStore } from '../debug/debug-store.js';
 import { nodeLiveState } from '../live/deploy-match.js';
@@ -225,4 +226,4 @@ function KindNodeView({ id, data, selected }: NodeProps<KindFlowNode>) {
 }
 
 export const KindNode = memo(KindNodeView);
-export const nodeTypes = { kind: KindNode };
+export const nodeTypes = { kind: KindNode, group: GroupNode };

@@ -2,7 +2,8 @@
 // readable zoom and selects it. "/" focuses the box from anywhere on the designer.
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Panel, useReactFlow } from '@xyflow/react';
-import { useActions, useDesigner } from '../store/context.js';
+import { useActions, useDesigner, useDesignerStore } from '../store/context.js';
+import { planOf } from '../layout/plan-overlay.js';
 import { isTyping } from '../editing/shortcuts.js';
 
 const MAX_LISTED = 8;
@@ -10,6 +11,7 @@ const MAX_LISTED = 8;
 export function NodeSearch() {
   const nodes = useDesigner((s) => s.doc.nodes);
   const actions = useActions();
+  const store = useDesignerStore();
   const { fitView } = useReactFlow();
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
@@ -40,8 +42,15 @@ export function NodeSearch() {
   }, []);
 
   const jump = (id: string) => {
+    // a node inside a folded sub-topology is unfolded first, so there is something to jump to
+    const plan = planOf(store.getState().doc);
+    for (const st of plan?.subtopologies ?? [])
+      if (st.nodes.some((n) => n.modelNodeId === id)) actions.toggleGroup(st.id, false);
     actions.select(id);
-    void fitView({ nodes: [{ id }], duration: 250, minZoom: 0.9, maxZoom: 1.25 });
+    // the unfolded nodes are laid out by React Flow on the next frame
+    requestAnimationFrame(
+      () => void fitView({ nodes: [{ id }], duration: 250, minZoom: 0.9, maxZoom: 1.25 }),
+    );
     setQuery('');
     input.current?.blur();
   };

@@ -3,7 +3,7 @@
 // the design is valid and follow every edit and drag.
 import { memo, useMemo } from 'react';
 import { ViewportPortal } from '@xyflow/react';
-import { useDesigner } from '../store/context.js';
+import { useActions, useDesigner } from '../store/context.js';
 import { planOf, planOverlay } from '../layout/plan-overlay.js';
 import { fallbackPosition } from './flow-mapping.js';
 import type { Position } from '../model/diff.js';
@@ -12,6 +12,8 @@ function PlanOverlayView() {
   const doc = useDesigner((s) => s.doc);
   const measured = useDesigner((s) => s.measured);
   const visible = useDesigner((s) => s.showPlan);
+  const collapsed = useDesigner((s) => s.collapsedGroups);
+  const actions = useActions();
   const overlay = useMemo(() => {
     if (!visible) return null;
     const plan = planOf(doc);
@@ -23,53 +25,74 @@ function PlanOverlayView() {
     return planOverlay(plan, positions, measured);
   }, [doc, measured, visible]);
   if (!overlay) return null;
+  // a folded sub-topology is drawn as its summary node (GroupNode): no box, no marks inside it
+  const folded = new Set(
+    overlay.subtopologies.filter((st) => collapsed.includes(st.id)).flatMap((st) => st.nodeIds),
+  );
   return (
     <ViewportPortal>
       <div className="sw-plan" data-testid="plan-overlay">
-        {overlay.subtopologies.map((st) => (
-          <div
-            key={st.id}
-            className={`sw-plan__subtopology${st.global ? ' is-global' : ''}`}
-            data-testid={`subtopology-${st.id}`}
-            data-nodes={st.nodeIds.join(' ')}
-            style={{
-              transform: `translate(${st.x}px, ${st.y}px)`,
-              width: st.width,
-              height: st.height,
-            }}
-          >
-            <span className="sw-plan__label">
-              Sub-topology {st.id}
-              {st.global ? ' · global store (no tasks)' : ''}
-            </span>
-          </div>
-        ))}
-        {overlay.repartitions.map((r) => (
-          <div
-            key={r.topic}
-            className="sw-plan__repartition"
-            data-testid={`repartition-${r.topic}`}
-            data-from={r.from}
-            data-to={r.to}
-            title={`repartition topic ${r.topic}: written by ${r.from}'s sub-topology, read by ${r.to}'s`}
-            style={{ transform: `translate(${r.at.x}px, ${r.at.y}px) translate(-50%, -160%)` }}
-          >
-            ⇄ <span className="sw-plan__text">{r.topic}</span>
-          </div>
-        ))}
-        {overlay.stores.map((s) => (
-          <div
-            key={s.name}
-            className="sw-plan__store"
-            data-testid={`store-${s.name}`}
-            data-owner={s.owner}
-            title={`state store ${s.name} · ${s.changelogTopic ? `changelog ${s.changelogTopic}` : 'no changelog'} · used by ${s.nodeIds.join(', ')}`}
-            style={{ transform: `translate(${s.at.x}px, ${s.at.y}px)` }}
-          >
-            ⛁ {s.name}
-            {s.changelogTopic && <span className="sw-muted"> → {s.changelogTopic}</span>}
-          </div>
-        ))}
+        {overlay.subtopologies
+          .filter((st) => !collapsed.includes(st.id))
+          .map((st) => (
+            <div
+              key={st.id}
+              className={`sw-plan__subtopology${st.global ? ' is-global' : ''}`}
+              data-testid={`subtopology-${st.id}`}
+              data-nodes={st.nodeIds.join(' ')}
+              style={{
+                transform: `translate(${st.x}px, ${st.y}px)`,
+                width: st.width,
+                height: st.height,
+              }}
+            >
+              <span className="sw-plan__label">
+                Sub-topology {st.id}
+                {st.global ? ' · global store (no tasks)' : ''}
+                {!st.global && (
+                  <button
+                    type="button"
+                    className="sw-plan__fold nodrag nopan"
+                    data-testid={`fold-${st.id}`}
+                    title="Fold this sub-topology into one node"
+                    onClick={() => actions.toggleGroup(st.id, true)}
+                  >
+                    fold
+                  </button>
+                )}
+              </span>
+            </div>
+          ))}
+        {overlay.repartitions
+          .filter((r) => !folded.has(r.from) && !folded.has(r.to))
+          .map((r) => (
+            <div
+              key={r.topic}
+              className="sw-plan__repartition"
+              data-testid={`repartition-${r.topic}`}
+              data-from={r.from}
+              data-to={r.to}
+              title={`repartition topic ${r.topic}: written by ${r.from}'s sub-topology, read by ${r.to}'s`}
+              style={{ transform: `translate(${r.at.x}px, ${r.at.y}px) translate(-50%, -160%)` }}
+            >
+              ⇄ <span className="sw-plan__text">{r.topic}</span>
+            </div>
+          ))}
+        {overlay.stores
+          .filter((s) => !folded.has(s.owner))
+          .map((s) => (
+            <div
+              key={s.name}
+              className="sw-plan__store"
+              data-testid={`store-${s.name}`}
+              data-owner={s.owner}
+              title={`state store ${s.name} · ${s.changelogTopic ? `changelog ${s.changelogTopic}` : 'no changelog'} · used by ${s.nodeIds.join(', ')}`}
+              style={{ transform: `translate(${s.at.x}px, ${s.at.y}px)` }}
+            >
+              ⛁ {s.name}
+              {s.changelogTopic && <span className="sw-muted"> → {s.changelogTopic}</span>}
+            </div>
+          ))}
       </div>
     </ViewportPortal>
   );

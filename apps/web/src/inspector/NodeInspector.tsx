@@ -23,6 +23,7 @@ import { ConfigField } from '../forms/ConfigField.js';
 import { NodeSample } from '../live/NodeSample.js';
 import { BreakpointEditor } from '../debug/BreakpointEditor.js';
 import { RateSparkline } from '../live/RateSparkline.js';
+import { NodeTasks } from './NodeTasks.js';
 
 const NO_PROBLEMS: readonly Problem[] = [];
 const NAME_FIELD: FieldSpec = {
@@ -208,6 +209,7 @@ export function NodeInspector() {
         <TopicHelper nodeId={node.id} kind={node.kind} topic={node.config.topic} />
       )}
       <RateSparkline nodeId={node.id} />
+      <NodeTasks nodeId={node.id} />
       <NodeSample nodeId={node.id} />
       <BreakpointEditor nodeId={node.id} />
     </div>

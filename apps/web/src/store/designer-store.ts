@@ -17,6 +17,7 @@ import {
 import type { AppStatus, DeploymentIdentity } from '../api/types.js';
 import { matchDeployment, NO_MATCH, type DeployMatch } from '../live/deploy-match.js';
 import { pushTotals, recentRates, type TotalsSample } from '../live/recent-rate.js';
+import { EMPTY_NODE_TASKS, nodeTaskTotals, type NodeTaskTotals } from '../live/node-tasks.js';
 
 export interface HistoryEntry {
   diff: ModelDiff;
@@ -50,6 +51,10 @@ export interface LiveState {
   at: number | null;
   /** Recent model-node totals, for the rate over the last 5 s (live/recent-rate.ts). */
   totalsHistory: readonly TotalsSample[];
+  /** Per model node and task: records processed and busy share (live/node-tasks.ts). */
+  nodeTasks: NodeTaskTotals;
+  /** Recent per-node-per-task totals, for each task's rate over the last 5 s. */
+  nodeTasksHistory: readonly TotalsSample[];
 }
 
 export type View = 'designer' | 'topics';
@@ -81,6 +86,8 @@ export interface DesignerActions {
   requestFit(): void;
   /** Shows or hides the plan overlay (sub-topologies, repartition topics, stores). */
   setShowPlan(show: boolean): void;
+  /** Folds a sub-topology into its summary node, or unfolds it. */
+  toggleGroup(subtopology: number, collapsed?: boolean): void;
   openDialog(dialog: DialogKind | null): void;
   undo(): void;
   redo(): void;
@@ -144,6 +151,8 @@ export interface DesignerState {
   fitRequest: number;
   /** Whether the canvas draws the plan (sub-topology boxes, repartition topics, stores). */
   showPlan: boolean;
+  /** Sub-topologies folded into one summary node each (canvas/collapsed-groups.ts). */
+  collapsedGroups: readonly number[];
   dialog: DialogKind | null;
   /** Errors the runtime (deploy) or an import reported; shown until the next attempt. */
   serverProblems: { origin: 'deploy' | 'import'; problems: readonly Problem[] } | null;
@@ -285,6 +294,8 @@ function createStoreWithoutMatch(options: CreateDesignerStoreOptions): DesignerS
           selectedNodeId: null,
           selectedNodeIds: [],
           selectedEdgeKeys: [],
+          // another document numbers its sub-topologies afresh
+          collapsedGroups: [],
           fitRequest: get().fitRequest + 1,
         });
       },
@@ -293,6 +304,16 @@ function createStoreWithoutMatch(options: CreateDesignerStoreOptions): DesignerS
       },
       setShowPlan(showPlan) {
         set({ showPlan });
+      },
+      toggleGroup(subtopology, collapsed) {
+        const current = get().collapsedGroups;
+        const folded = collapsed ?? !current.includes(subtopology);
+        if (folded === current.includes(subtopology)) return;
+        set({
+          collapsedGroups: folded
+            ? [...current, subtopology].sort((a, b) => a - b)
+            : current.filter((id) => id !== subtopology),
+        });
       },
       openDialog(dialog) {
         set({ dialog });
@@ -423,6 +444,12 @@ function createStoreWithoutMatch(options: CreateDesignerStoreOptions): DesignerS
                   return recentRates(next.totalsHistory);
                 },
           );
+          next.nodeTasks = nodeTaskTotals(update.metrics);
+          if (at !== undefined)
+            next.nodeTasksHistory = pushTotals(live.nodeTasksHistory, {
+              at,
+              totals: next.nodeTasks.totals,
+            });
           next.taskCounters = taskCounters(
             update.metrics?.tasks ?? null,
             live.taskCounters,
@@ -465,6 +492,7 @@ function createStoreWithoutMatch(options: CreateDesignerStoreOptions): DesignerS
       topicsViewAt: null,
       fitRequest: 0,
       showPlan: true,
+      collapsedGroups: [],
       dialog: null,
       serverProblems: null,
       existingTopics: null,
@@ -478,6 +506,8 @@ function createStoreWithoutMatch(options: CreateDesignerStoreOptions): DesignerS
         counters: {},
         taskCounters: {},
         totalsHistory: [],
+        nodeTasks: EMPTY_NODE_TASKS,
+        nodeTasksHistory: [],
         at: null,
       },
       actions,
