@@ -296,4 +296,29 @@ export interface StreamsApp {
     method: string,
     args: unknown[],
   ): Promise<unknown>;
+  /**
+   * KafkaStreams#queryMetadataForKey: the application.server of the instance running the task of
+   * `key` in store `name` (null while it is migrating), those with its standbys, and the key's
+   * partition. Null for an unknown store.
+   */
+  queryMetadataForKey(name: string, key: unknown): Promise<KeyQueryMetadata | null>;
+  /** KafkaStreams#streamsMetadataForStore: the instances holding tasks of store `name`. */
+  streamsMetadataForStore(name: string): StoreHostMetadata[] | null;
+}
+
+/** Kafka Streams' KeyQueryMetadata: where a key's state lives (application.server endpoints). */
+export interface KeyQueryMetadata {
+  /** The instance running the key's task as an active; null while none does (migrating). */
+  activeHost: string | null;
+  standbyHosts: string[];
+  /** The key's partition of the store's source topics (-1 for a global store). */
+  partition: number;
+}
+
+/** One instance's share of a store (Kafka Streams' StreamsMetadata for it). */
+export interface StoreHostMetadata {
+  /** Its application.server. */
+  host: string;
+  activeTasks: string[];
+  standbyTasks: string[];
 }

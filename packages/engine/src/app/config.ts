@@ -1,3 +1,4 @@
+import { EngineError } from '../errors.js';
 // The Kafka Streams configs the engine reads, with Kafka Streams' defaults.
 import {
   resolveStreamsConfig,
@@ -73,6 +74,23 @@ export interface EngineConfig {
    * cooperative, or eager when `upgrade.from` names 2.3 or older.
    */
   rebalanceProtocol: 'eager' | 'cooperative';
+  /**
+   * `application.server` (host:port, or null): the endpoint this instance's interactive queries
+   * answer on, which the group's assignment tells every instance (queryMetadataForKey).
+   */
+  applicationServer: string | null;
+}
+
+/** `application.server`: host:port as Kafka Streams checks it (StreamsConfig), or null. */
+function applicationServer(raw: unknown): string | null {
+  if (raw === undefined || raw === null || raw === '') return null;
+  const value = String(raw);
+  if (!/^[^:\s]+:\d{1,5}$/.test(value) && !/^\[[0-9a-fA-F:.]+\]:\d{1,5}$/.test(value))
+    throw new EngineError(
+      'UNSUPPORTED_CONFIG',
+      `Invalid value ${value} for configuration application.server: it must be host:port`,
+    );
+  return value;
 }
 
 /** `upgrade.from` values for which Kafka Streams keeps the eager rebalance protocol. */
@@ -157,6 +175,7 @@ export function engineConfig(applicationId: string, config: AppConfig): EngineCo
       1_000,
       int(config, 'probing.rebalance.interval.ms', 600_000),
     ),
+    applicationServer: applicationServer(config['application.server']),
     rebalanceProtocol: EAGER_UPGRADE_FROM.has(String(config['upgrade.from'] ?? ''))
       ? 'eager'
       : 'cooperative',

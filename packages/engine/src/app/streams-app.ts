@@ -6,15 +6,18 @@ import type {
   AppState,
   AppStatus,
   EngineLogger,
+  KeyQueryMetadata,
   LastFailure,
   MetricsSnapshot,
   ProcessingError,
   QueryableKeyValueStore,
   QueryableSessionStore,
   QueryableWindowStore,
+  StoreHostMetadata,
   StreamsApp,
   StreamsAppOptions,
 } from '../api.js';
+import { getSerde } from '../serdes/index.js';
 import type { PartitionAssignor, Recovery } from '../backend-spi.js';
 import { EngineError, UnsupportedConfigError, errorMessage } from '../errors.js';
 import { StateMachine } from '../lifecycle/state-machine.js';
@@ -24,6 +27,7 @@ import { compilePlan, type CompiledSubtopology } from '../processor/compile.js';
 import { FailedProcessingError } from '../processor/processing-failure.js';
 import { streamsTaskAssignor } from '../thread/task-assignor.js';
 import { StreamsAssignor } from '../assignment/streams-assignor.js';
+import { partitionFor } from '../partitioner/default-partitioner.js';
 import { processId } from '../eos/transactional-id.js';
 import { StreamThread, threadName, type StreamThreadHandle } from '../thread/stream-thread.js';
 import { JoinGate } from '../thread/worker/join-gate.js';
@@ -94,6 +98,8 @@ class StreamsAppImpl implements StreamsApp {
   readonly #plan: Plan;
   readonly #config: EngineConfig;
   readonly #compiled: CompiledSubtopology[];
+  /** On Kafka: the group's assignor, which knows every instance's tasks by application.server. */
+  #streamsAssignor: StreamsAssignor | null = null;
   readonly #metrics: MetricsRegistry;
   readonly #logger: EngineLogger;
   readonly #lifecycle: StateMachine<AppState>;
@@ -293,7 +299,7 @@ class StreamsAppImpl implements StreamsApp {
     if (this.#options.backend.kind !== 'kafka') return streamsTaskAssignor(subtopologies);
     const config = this.#config;
     const backend = this.#options.backend;
-    return new StreamsAssignor({
+    return (this.#streamsAssignor = new StreamsAssignor({
       applicationId: config.applicationId,
       subtopologies: subtopologies.map((s) => ({
         id: s.id,
@@ -305,6 +311,7 @@ class StreamsAppImpl implements StreamsApp {
         ],
       })),
       processId: processId(config.stateDir, config.applicationId),
+      userEndPoint: config.applicationServer,
       stateDir: config.stateDir,
       configs: {
         numStandbyReplicas: config.numStandbyReplicas,
@@ -317,7 +324,66 @@ class StreamsAppImpl implements StreamsApp {
         return new Map((desc?.offsets ?? []).map((o) => [o.partition, o.latest]));
       },
       logger: this.#logger,
-    });
+    }));
+  }
+
+  /**
+   * KafkaStreams#queryMetadataForKey: which instance (application.server) holds `key` of store
+   * `name` as an active task, which hold standbys, and the key's partition (the default
+   * partitioner over the store's key serde, as the store's sub-topology's source topics are
+   * partitioned). activeHost is null while the task has no active instance (its assignment is
+   * migrating during a rebalance, or no instance has an application.server). A global store is
+   * on every instance: this one's, partition -1. Null for an unknown store.
+   */
+  async queryMetadataForKey(name: string, key: unknown): Promise<KeyQueryMetadata | null> {
+    const planned = this.#plan.stores.find((s) => s.name === name);
+    if (planned === undefined) return null;
+    const own = this.#config.applicationServer;
+    if (planned.global) return { activeHost: own, standbyHosts: [], partition: -1 };
+    const sub = this.#compiled.find((s) => s.id === planned.subtopology);
+    let partitions = 0;
+    for (const topic of sub?.sourceTopics ?? [])
+      partitions = Math.max(
+        partitions,
+        (await this.#options.backend.describeTopic(topic))?.partitions ?? 0,
+      );
+    if (partitions === 0) return { activeHost: null, standbyHosts: [], partition: -1 };
+    const keyBytes = getSerde(planned.keySerde).serialize(key);
+    if (keyBytes === null)
+      throw new EngineError(
+        'INVALID_STATE_STORE',
+        `queryMetadataForKey: a null key of store ${name}`,
+      );
+    const partition = partitionFor(keyBytes, partitions);
+    const taskId = `${planned.subtopology}_${partition}`;
+    if (this.#streamsAssignor === null) return { activeHost: own, standbyHosts: [], partition };
+    const hosts = Object.entries(this.#streamsAssignor.tasksByHost());
+    return {
+      activeHost: hosts.find(([, t]) => t.active.includes(taskId))?.[0] ?? null,
+      standbyHosts: hosts.filter(([, t]) => t.standby.includes(taskId)).map(([h]) => h),
+      partition,
+    };
+  }
+
+  /**
+   * KafkaStreams#streamsMetadataForStore: every instance (application.server) holding tasks of
+   * store `name`, with those active and standby task ids. Null for an unknown store.
+   */
+  streamsMetadataForStore(name: string): StoreHostMetadata[] | null {
+    const planned = this.#plan.stores.find((s) => s.name === name);
+    if (planned === undefined) return null;
+    const own = this.#config.applicationServer;
+    if (this.#streamsAssignor === null)
+      return own === null ? [] : [{ host: own, activeTasks: [], standbyTasks: [] }];
+    const ofStore = (ids: string[]) =>
+      ids.filter((id) => planned.global || id.startsWith(`${planned.subtopology}_`));
+    return Object.entries(this.#streamsAssignor.tasksByHost())
+      .map(([host, t]) => ({
+        host,
+        activeTasks: ofStore(t.active),
+        standbyTasks: ofStore(t.standby),
+      }))
+      .filter((h) => planned.global || h.activeTasks.length + h.standbyTasks.length > 0);
   }
 
   close(): Promise<void> {

@@ -145,6 +145,19 @@ describe("Kafka Streams' application config on the embedded backend", () => {
     );
   });
 
+  it('reads upgrade.from as the rebalance protocol and application.server as host:port', () => {
+    expect(engineConfig('a', {}).rebalanceProtocol).toBe('cooperative');
+    expect(engineConfig('a', { 'upgrade.from': '2.3' }).rebalanceProtocol).toBe('eager');
+    expect(engineConfig('a', { 'upgrade.from': '2.4' }).rebalanceProtocol).toBe('cooperative');
+    expect(engineConfig('a', {}).applicationServer).toBeNull();
+    expect(engineConfig('a', { 'application.server': 'host-1:7070' }).applicationServer).toBe(
+      'host-1:7070',
+    );
+    expect(() => engineConfig('a', { 'application.server': 'host-1' })).toThrow(
+      'Invalid value host-1 for configuration application.server: it must be host:port',
+    );
+  });
+
   it('start() logs every note at WARN, naming the key and its path', async () => {
     await withTempDir(async (dir) => {
       const backend = await createEmbeddedBackend({ dataDir: `${dir}/log` });

@@ -34,6 +34,7 @@ import {
   encodeAssignmentInfo,
   encodeSubscriptionInfo,
   type AssignmentInfo,
+  type TasksByHost,
 } from './streams-user-data.js';
 import { spreadOverThreads, type ThreadOfInstance } from './thread-distribution.js';
 
@@ -42,6 +43,8 @@ export interface StreamsAssignorOptions {
   /** Sub-topologies with the changelog topics of their stores (none: a stateless task). */
   subtopologies: (AssignableSubtopology & { changelogTopics: string[] })[];
   processId: string;
+  /** application.server: sent in the subscription, so that the assignment maps it to tasks. */
+  userEndPoint?: string | null;
   /** `<state.dir>`: the checkpoints of task directories tell the state this instance holds. */
   stateDir: string | undefined;
   configs: AssignmentConfigs & { probingRebalanceIntervalMs: number };
@@ -62,6 +65,8 @@ export class StreamsAssignor implements PartitionAssignor {
   readonly #o: StreamsAssignorOptions;
   readonly #embedded: PartitionAssignor;
   readonly #lastByClient = new Map<string, AssignmentInfo>();
+  /** The latest assignment's tasks by application.server (every instance's). */
+  #hosts: TasksByHost = {};
 
   constructor(options: StreamsAssignorOptions) {
     this.#o = options;
@@ -73,6 +78,11 @@ export class StreamsAssignor implements PartitionAssignor {
     partitionsPerTopic: ReadonlyMap<string, number>,
   ): Map<string, TopicPartition[]> {
     return this.#embedded.assign(members, partitionsPerTopic);
+  }
+
+  /** Every instance's active and standby tasks by application.server, as last assigned. */
+  tasksByHost(): TasksByHost {
+    return this.#hosts;
   }
 
   /** Every task this instance's members hold now, by client id (status). */
@@ -93,13 +103,18 @@ export class StreamsAssignor implements PartitionAssignor {
       for (const t of info.activeTasks) activeHere.add(t);
     for (const [task, sum] of this.#onDisk()) if (!activeHere.has(task)) sums[task] = sum;
     for (const t of this.#lastByClient.get(clientId)?.activeTasks ?? []) sums[t] = LATEST_OFFSET;
-    return encodeSubscriptionInfo({ processId: this.#o.processId, taskOffsetSums: sums });
+    return encodeSubscriptionInfo({
+      processId: this.#o.processId,
+      taskOffsetSums: sums,
+      ...(this.#o.userEndPoint ? { userEndPoint: this.#o.userEndPoint } : {}),
+    });
   }
 
   onAssignment(clientId: string, assignment: MemberAssignment): { rebalanceAtMs?: number } {
     const info = decodeAssignmentInfo(assignment.userData);
     if (info === null) return {};
     this.#lastByClient.set(clientId, info);
+    if (info.hosts) this.#hosts = info.hosts;
     // 0: a follow-up rebalance at once (tasks held back until their old owner revoked them).
     if (info.nextProbingRebalanceMs === 0) return { rebalanceAtMs: (this.#o.now ?? Date.now)() };
     return info.nextProbingRebalanceMs > 0 ? { rebalanceAtMs: info.nextProbingRebalanceMs } : {};
@@ -133,11 +148,15 @@ export class StreamsAssignor implements PartitionAssignor {
     const stateful = tasks.filter((t) => (changelogsOf.get(t.subtopology) ?? []).length > 0);
 
     // Members by instance (process id), with what each reported.
-    const instances = new Map<string, { threads: ThreadOfInstance[]; sums: Map<string, number> }>();
+    const instances = new Map<
+      string,
+      { threads: ThreadOfInstance[]; sums: Map<string, number>; endpoint?: string }
+    >();
     for (const m of members) {
       const info = decodeSubscriptionInfo(m.userData ?? null, m.memberId);
       let instance = instances.get(info.processId);
       if (!instance) instances.set(info.processId, (instance = { threads: [], sums: new Map() }));
+      if (info.userEndPoint !== undefined) instance.endpoint = info.userEndPoint;
       const previousActive = new Set<string>();
       const previousStandby = new Set<string>();
       for (const [task, sum] of Object.entries(info.taskOffsetSums)) {
@@ -186,9 +205,12 @@ export class StreamsAssignor implements PartitionAssignor {
     // Cooperative: who owns each partition now (the members' ownedPartitions).
     const ownerOf = new Map<string, string>();
     for (const m of members)
-      for (const tp of m.ownedPartitions ?? []) ownerOf.set(`${tp.topic}:${tp.partition}`, m.memberId);
+      for (const tp of m.ownedPartitions ?? [])
+        ownerOf.set(`${tp.topic}:${tp.partition}`, m.memberId);
     const statefulIds = new Set(stateful.map((t) => t.taskId));
     const pendingRevocation: Record<string, string[]> = {};
+    const hosts: TasksByHost = {};
+    const infos = new Map<string, AssignmentInfo>();
     const out = new Map<string, MemberAssignment>();
     for (const [processId, instance] of instances) {
       const client = clients.get(processId)!;
@@ -224,17 +246,29 @@ export class StreamsAssignor implements PartitionAssignor {
         activeTasks.sort(compareTaskIds);
         standbyTasks.sort(compareTaskIds);
         if (held.length > 0) pendingRevocation[thread.memberId] = held.sort(compareTaskIds);
-        out.set(thread.memberId, {
-          partitions: activeTasks.flatMap((t) => partitionsOf.get(t) ?? []),
-          userData: encodeAssignmentInfo({
-            activeTasks,
-            standbyTasks,
-            // 0: rejoin at once, once the old owner revoked (KAFKA-10078's follow-up rebalance).
-            nextProbingRebalanceMs: held.length > 0 ? 0 : nextProbingRebalanceMs,
-          }),
+        if (instance.endpoint !== undefined) {
+          const host = (hosts[instance.endpoint] ??= { active: [], standby: [] });
+          host.active.push(...activeTasks);
+          host.standby.push(...standbyTasks);
+        }
+        infos.set(thread.memberId, {
+          activeTasks,
+          standbyTasks,
+          // 0: rejoin at once, once the old owner revoked (KAFKA-10078's follow-up rebalance).
+          nextProbingRebalanceMs: held.length > 0 ? 0 : nextProbingRebalanceMs,
         });
       }
     }
+    // Held-back tasks are on no host until their new owner has them (queries: migrating).
+    for (const h of Object.values(hosts)) {
+      h.active.sort(compareTaskIds);
+      h.standby.sort(compareTaskIds);
+    }
+    for (const [memberId, info] of infos)
+      out.set(memberId, {
+        partitions: info.activeTasks.flatMap((t) => partitionsOf.get(t) ?? []),
+        userData: encodeAssignmentInfo(Object.keys(hosts).length > 0 ? { ...info, hosts } : info),
+      });
     const missing = stateful.filter(
       (t) =>
         [...clients.values()].filter((c) => c.standby.has(t.taskId)).length <

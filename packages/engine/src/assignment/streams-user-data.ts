@@ -11,7 +11,12 @@ export interface SubscriptionInfo {
   processId: string;
   /** Per task id: the instance's offset sum of its changelogs, or LATEST_OFFSET (-2). */
   taskOffsetSums: Record<string, number>;
+  /** The instance's application.server (Kafka Streams' userEndPoint), when it has one. */
+  userEndPoint?: string;
 }
+
+/** The active and standby tasks of each instance with an application.server (partitionsByHost). */
+export type TasksByHost = Record<string, { active: string[]; standby: string[] }>;
 
 export interface AssignmentInfo {
   activeTasks: string[];
@@ -21,6 +26,8 @@ export interface AssignmentInfo {
    * (cooperative: tasks held back until their old owner revoked them), or -1 for none.
    */
   nextProbingRebalanceMs: number;
+  /** Every instance's tasks by application.server (Kafka Streams' partitionsByHost). */
+  hosts?: TasksByHost;
 }
 
 function encode(version: number, body: unknown): Uint8Array {
@@ -54,7 +61,12 @@ export function decodeSubscriptionInfo(bytes: Uint8Array | null, member: string)
     throw new Error(`${what}: no processId or taskOffsetSums`);
   for (const [task, sum] of Object.entries(sums))
     if (!Number.isSafeInteger(sum)) throw new Error(`${what}: offset sum of ${task} is ${sum}`);
-  return { processId: o['processId'], taskOffsetSums: sums as Record<string, number> };
+  const endpoint = o['userEndPoint'];
+  return {
+    processId: o['processId'],
+    taskOffsetSums: sums as Record<string, number>,
+    ...(typeof endpoint === 'string' ? { userEndPoint: endpoint } : {}),
+  };
 }
 
 export const encodeAssignmentInfo = (info: AssignmentInfo): Uint8Array =>
@@ -66,9 +78,15 @@ export function decodeAssignmentInfo(bytes: Uint8Array | null): AssignmentInfo |
   const list = (v: unknown): string[] =>
     Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string') : [];
   const next = o['nextProbingRebalanceMs'];
+  const hosts: TasksByHost = {};
+  const raw = o['hosts'];
+  if (typeof raw === 'object' && raw !== null)
+    for (const [host, tasks] of Object.entries(raw as Record<string, Record<string, unknown>>))
+      hosts[host] = { active: list(tasks?.['active']), standby: list(tasks?.['standby']) };
   return {
     activeTasks: list(o['activeTasks']),
     standbyTasks: list(o['standbyTasks']),
     nextProbingRebalanceMs: typeof next === 'number' ? next : -1,
+    ...(typeof raw === 'object' && raw !== null ? { hosts } : {}),
   };
 }

@@ -50,11 +50,16 @@ function member(
   processId: string,
   sums: Record<string, number>,
   owned: number[],
+  userEndPoint?: string,
 ): AssignorMember {
   return {
     memberId,
     topics: ['in'],
-    userData: encodeSubscriptionInfo({ processId, taskOffsetSums: sums }),
+    userData: encodeSubscriptionInfo({
+      processId,
+      taskOffsetSums: sums,
+      ...(userEndPoint ? { userEndPoint } : {}),
+    }),
     ownedPartitions: owned.map(tp),
   };
 }
@@ -115,6 +120,24 @@ describe('cooperative assignment (owned partitions)', () => {
       standbyTasks: [],
       nextProbingRebalanceMs: 0,
     });
+  });
+
+  it('tells every member the tasks of each application.server; a held task is on none', async () => {
+    const first = await assignor(1_000).assignWithUserData(
+      [
+        member('m1', P1, { '0_0': LATEST_OFFSET, '0_1': LATEST_OFFSET }, [0, 1], 'a:1'),
+        member('m2', P2, { '0_0': 100, '0_1': 100 }, [], 'b:2'),
+      ],
+      counts,
+    );
+    const kept = first.get('m1')!.partitions[0]!.partition;
+    const hosts = {
+      'a:1': { active: [`0_${kept}`], standby: [] },
+      'b:2': { active: [], standby: [`0_${1 - kept}`] },
+    };
+    // The moving task has no active host until the follow-up: queries say it is migrating.
+    expect(info(first.get('m1')).hosts).toEqual(hosts);
+    expect(info(first.get('m2')).hosts).toEqual(hosts);
   });
 
   it('an eager member (no owned partitions) is assigned at once', async () => {

@@ -46,7 +46,8 @@ try {
     recordsPerTick: Math.max(1, Math.round((Number(values.rate) * tickMs) / 1000)),
     tickMs,
     preloadPerPartition: Number(values.preload),
-    settleMs: 3_000,
+    // Longer than the probing rebalance interval: a step ends once the warm-ups have moved.
+    settleMs: 8_000,
     config: {
       'commit.interval.ms': commitMs,
       // Warm-ups are checked every 5 s instead of 10 min, so a run ends in minutes.

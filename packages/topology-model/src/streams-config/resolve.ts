@@ -136,6 +136,8 @@ const IMPLEMENTED_STREAMS_CONFIGS = new Set([
   'max.warmup.replicas',
   'acceptable.recovery.lag',
   'probing.rebalance.interval.ms',
+  // Interactive query metadata (queryMetadataForKey) on the Kafka backend.
+  'application.server',
 ]);
 
 /** StreamsConfig keys that something other than the application config sets here. */
