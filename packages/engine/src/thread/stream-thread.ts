@@ -530,6 +530,20 @@ export class StreamThread implements StreamThreadHandle {
     // equivalent across them). The standbys of the next assignment open again from their
     // checkpoints. Cooperative: only the revoked tasks close; the others keep processing.
     this.#tasks.closeStandbys();
+    // exactly_once_v2: the open transaction holds the output of every task of the thread, so
+    // revoking some commits all of them with their offsets (TaskManager#handleRevocation), never
+    // one task's output without the others' input offsets.
+    if (this.#eos && revoked.length > 0 && this.#ctx.config.rebalanceProtocol === 'cooperative')
+      try {
+        await this.#commit(this.#tasks.running());
+      } catch (error) {
+        // The revoked tasks close all the same (their commit is tried again and logged); the
+        // others meet the failure at their next commit (a fenced producer: TaskMigrated).
+        this.#ctx.logger.warn(
+          { thread: this.name, err: errorMessage(error) },
+          'commit of every task before a cooperative revocation failed',
+        );
+      }
     await this.#tasks.close(this.#tasks.owning(revoked));
     for (const r of revocations) r.done();
   }
