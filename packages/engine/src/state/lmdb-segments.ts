@@ -4,7 +4,14 @@
 // closing it and deleting its directory. Entries are stored in the store's changelog layout (key:
 // the changelog key's bytes; value: the record timestamp as int64, then the changelog value), so
 // loading a segment is replaying its entries through the store's own changelog restore.
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+//
+// Each stored value carries a CRC-32 of its key, timestamp and value, as the key-value store's
+// do (lmdb-key-value-store.ts): `[crc32][timestamp][changelog value]`. get / range / load check
+// it and hand out `[timestamp][changelog value]`, so the stores above never see it; a value that
+// fails it throws StoreCorruptedError (store, key, path) instead of being served, and verify()
+// scans segments at start so a damaged store is wiped and rebuilt from its changelog.
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
 import { Buffer } from 'node:buffer';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -13,6 +20,7 @@ import type { RootDatabase } from 'lmdb';
 import type { ProduceRecord, StoredRecord } from '../backend-spi.js';
 import { errorMessage } from '../errors.js';
 import { storeWriteError } from './lmdb-errors.js';
+import { CHECKSUM_MARKER, StoreCorruptedError } from './lmdb-key-value-store.js';
 
 let lmdbModule: typeof Lmdb | null = null;
 const lmdb = (): typeof Lmdb =>
@@ -28,6 +36,8 @@ export class LmdbSegments {
   readonly #envs = new Map<number, Env>();
   #pending = new Map<number, Change[]>();
   #pendingCount = 0;
+  /** Whether values carry a checksum (every store created or wiped since checksums). */
+  #checksums = false;
 
   constructor(
     /** `<task dir>/lmdb/<store>`. */
@@ -36,9 +46,63 @@ export class LmdbSegments {
   ) {
     try {
       mkdirSync(path, { recursive: true });
+      // A new store is checksummed from its first write; one written before keeps its layout
+      // (no marker) until it is next wiped.
+      if (this.#onDisk().length === 0) this.#markChecksummed();
+      this.#checksums = existsSync(join(path, CHECKSUM_MARKER));
     } catch (error) {
       throw this.#openError(error);
     }
+  }
+
+  #markChecksummed(): void {
+    writeFileSync(join(this.path, CHECKSUM_MARKER), '1\n');
+    this.#checksums = true;
+  }
+
+  /** The stored bytes without their checksum, or null when it does not match. */
+  #checked(key: Uint8Array, raw: Buffer): Buffer | null {
+    if (!this.#checksums) return raw;
+    if (raw.length < 12) return null;
+    const rest = raw.subarray(4);
+    return raw.readUInt32BE(0) === crc32(rest, crc32(key)) ? rest : null;
+  }
+
+  #corrupted(segment: number, key: Uint8Array): StoreCorruptedError {
+    return new StoreCorruptedError(
+      `persistent store '${this.storeName}' holds a damaged value for key bytes ` +
+        `${Buffer.from(key).toString('hex').slice(0, 64)} in ${join(this.path, String(segment))} ` +
+        `(its checksum does not match: the lmdb file was changed under it). Nothing was served ` +
+        `from it; start the application again: the store is verified at start and rebuilt from ` +
+        `its changelog.`,
+    );
+  }
+
+  /**
+   * Reads every stored entry of the given segments (default: all on disk) and checks its
+   * checksum. Returns what is wrong, or null. One pass over what it reads (docs/STATE.md).
+   */
+  verify(segments: Iterable<number> = this.#onDisk()): string | null {
+    if (!this.#checksums) return null;
+    this.#flushForRead();
+    let bad = 0;
+    let first: string | null = null;
+    for (const segment of segments) {
+      try {
+        for (const { key, value } of this.#env(segment).getRange() as Iterable<{
+          key: Buffer;
+          value: Buffer;
+        }>) {
+          if (this.#checked(key, value) !== null) continue;
+          bad++;
+          first ??= `segment ${segment}, key bytes ${Buffer.from(key).toString('hex').slice(0, 64)}`;
+        }
+      } catch (error) {
+        return `reading its lmdb files in ${join(this.path, String(segment))} failed: ${errorMessage(error)}`;
+      }
+    }
+    if (bad === 0) return null;
+    return `${bad} stored value(s) in ${this.path} fail their checksum (the first at ${first})`;
   }
 
   #openError(error: unknown): Error {
@@ -109,7 +173,22 @@ export class LmdbSegments {
     };
     if (start !== undefined) options.start = start;
     if (end !== undefined) options.end = end;
-    return this.#env(segment).getRange(options) as Iterable<{ key: Buffer; value: Buffer }>;
+    const entries = this.#env(segment).getRange(options) as Iterable<{
+      key: Buffer;
+      value: Buffer;
+    }>;
+    return this.#checksums ? this.#checkedRange(segment, entries) : entries;
+  }
+
+  *#checkedRange(
+    segment: number,
+    entries: Iterable<{ key: Buffer; value: Buffer }>,
+  ): Iterable<{ key: Buffer; value: Buffer }> {
+    for (const { key, value } of entries) {
+      const stored = this.#checked(key, value);
+      if (stored === null) throw this.#corrupted(segment, key);
+      yield { key, value: stored };
+    }
   }
 
   /**
@@ -118,7 +197,11 @@ export class LmdbSegments {
    */
   get(segment: number, key: Buffer): Buffer | undefined {
     this.#flushForRead();
-    return this.#env(segment).getBinaryFast(key) ?? undefined;
+    const raw = this.#env(segment).getBinaryFast(key);
+    if (raw === undefined || raw === null) return undefined;
+    const stored = this.#checked(key, raw);
+    if (stored === null) throw this.#corrupted(segment, key);
+    return stored;
   }
 
   /** Restored records not yet written are written before anything is read. */
@@ -150,9 +233,11 @@ export class LmdbSegments {
     const key = Buffer.from(record.key.buffer, record.key.byteOffset, record.key.byteLength);
     let value: Buffer | null = null;
     if (record.value !== null) {
-      value = Buffer.allocUnsafe(8 + record.value.byteLength);
-      value.writeBigInt64BE(BigInt(Math.trunc(record.timestamp ?? 0)), 0);
-      value.set(record.value, 8);
+      const at = this.#checksums ? 4 : 0;
+      value = Buffer.allocUnsafe(at + 8 + record.value.byteLength);
+      value.writeBigInt64BE(BigInt(Math.trunc(record.timestamp ?? 0)), at);
+      value.set(record.value, at + 8);
+      if (at > 0) value.writeUInt32BE(crc32(value.subarray(4), crc32(key)), 0);
     }
     let list = this.#pending.get(segment);
     if (list === undefined) this.#pending.set(segment, (list = []));
@@ -221,6 +306,8 @@ export class LmdbSegments {
     // and lmdb's close is asynchronous.
     for (const env of this.#envs.values()) env.clearSync();
     for (const segment of this.#onDisk()) if (!this.#envs.has(segment)) this.#drop(segment);
+    // Empty now: what is written from here on carries checksums, whatever the layout before.
+    if (!this.#checksums) this.#markChecksummed();
   }
 
   close(): void {

@@ -15,8 +15,10 @@ const windowSpec = {
   retentionMs: 100,
   segmentIntervalMs: 50,
 };
+// The segment directories (beside them: the checksum marker file).
 const segmentsOn = (path: string) =>
   readdirSync(path)
+    .filter((name) => /^-?\d+$/.test(name))
     .map(Number)
     .sort((a, b) => a - b);
 

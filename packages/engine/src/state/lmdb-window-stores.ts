@@ -10,7 +10,7 @@
 // restart replays only the changelog's tail. Retention drops a segment's directory as it drops
 // the segment in memory.
 import type { ProduceRecord, StoredRecord } from '../backend-spi.js';
-import { READ_CACHE_ENTRIES } from './lmdb-key-value-store.js';
+import { READ_CACHE_ENTRIES, StoreCorruptedError } from './lmdb-key-value-store.js';
 import { LmdbSegments } from './lmdb-segments.js';
 import { SegmentedSessionStore, type SessionStoreOptions } from './session-store.js';
 import { readLong, viewOf } from './task-store.js';
@@ -63,6 +63,10 @@ function segmentsToLoad(disk: LmdbSegments, limit: number): Set<number> {
 class OnDisk {
   readonly #limit: number;
   #closed = false;
+  /** The segments left on disk at open (not read then: verify() reads them). */
+  #adopted: number[] = [];
+  /** A damaged value met while loading at open (the store is then rebuilt: verify()). */
+  #damage: string | null = null;
 
   constructor(
     readonly disk: LmdbSegments,
@@ -78,9 +82,27 @@ class OnDisk {
   open(restore: (record: StoredRecord) => void, partition: number): void {
     const load = segmentsToLoad(this.disk, this.#limit);
     for (const segment of this.disk.ids()) {
-      if (load.has(segment)) this.disk.load(segment, restore, partition);
-      else this.store.adoptOnDisk(segment);
+      if (!load.has(segment)) {
+        this.store.adoptOnDisk(segment);
+        this.#adopted.push(segment);
+        continue;
+      }
+      try {
+        this.disk.load(segment, restore, partition);
+      } catch (error) {
+        // Not served: the task's restore sees it through verify() and rebuilds the store.
+        if (!(error instanceof StoreCorruptedError)) throw error;
+        this.#damage = error.message;
+      }
     }
+  }
+
+  /**
+   * What is damaged on disk, or null: a value met while loading at open, else the checksums of
+   * the segments left on disk then (the loaded ones were checked as they were read).
+   */
+  verify(): string | null {
+    return this.#damage ?? this.disk.verify(this.#adopted);
   }
 
   segmentOf = (key: Uint8Array): number | null =>
@@ -105,7 +127,10 @@ class OnDisk {
 
   wipe(): void {
     // The in-memory close() empties the store through wipe(): the disk keeps its segments then.
-    if (!this.#closed) this.disk.wipe();
+    if (this.#closed) return;
+    this.disk.wipe();
+    this.#damage = null;
+    this.#adopted = [];
   }
 
   close(): void {
@@ -141,6 +166,10 @@ export class LmdbWindowStore extends SegmentedWindowStore {
   override restore(record: StoredRecord): void {
     super.restore(record);
     this.#onDisk.restored(record, (r) => this.changelogToDisk(r));
+  }
+
+  verify(): string | null {
+    return this.#onDisk.verify();
   }
 
   override wipe(): void {
@@ -180,6 +209,10 @@ export class LmdbSessionStore extends SegmentedSessionStore {
   override restore(record: StoredRecord): void {
     super.restore(record);
     this.#onDisk.restored(record, (r) => r);
+  }
+
+  verify(): string | null {
+    return this.#onDisk.verify();
   }
 
   override wipe(): void {

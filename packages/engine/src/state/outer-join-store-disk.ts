@@ -140,6 +140,11 @@ export class OuterJoinStoreDisk {
     this.#segments.flush();
   }
 
+  /** Checks every stored value's checksum: what is damaged, or null. */
+  verify(): string | null {
+    return this.#segments.verify();
+  }
+
   /** Empties the disk (a rebuild from the changelog follows). */
   wipe(): void {
     this.#segments.wipe();

@@ -468,6 +468,11 @@ export class OuterJoinStore implements TaskStateStore {
     this.#add(restored, false); // restoring does not log
   }
 
+  /** The persistent store's checksums over its disk: what is damaged, or null. */
+  verify(): string | null {
+    return this.#disk?.verify() ?? null;
+  }
+
   wipe(): void {
     this.#ordered = [];
     this.#head = 0;

@@ -471,6 +471,11 @@ export class TimeOrderedKeyValueBuffer implements TaskStateStore {
     return -1;
   }
 
+  /** The persistent store's checksums over its disk: what is damaged, or null. */
+  verify(): string | null {
+    return this.#disk?.verify() ?? null;
+  }
+
   wipe(): void {
     this.#entries = [];
     this.#head = 0;

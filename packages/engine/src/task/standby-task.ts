@@ -114,6 +114,22 @@ export class StandbyTask {
         });
         checkpointed = undefined;
       }
+      // A checkpointed store whose files hold a damaged value (a checksum fails) is not trusted.
+      const damage = checkpointed !== undefined ? (s.store.verify?.() ?? null) : null;
+      if (damage !== null) {
+        this.#onRecovery?.({
+          at: Date.now(),
+          kind: 'store-rebuilt',
+          store: s.store.name,
+          topic: s.topic,
+          partition: this.partition,
+          taskId: this.id,
+          fromOffset: checkpointed!,
+          toOffset: s.end,
+          message: `the local files of standby store ${s.store.name} (task ${this.id}) are damaged: ${damage}; the store is wiped and rebuilt from its changelog ${s.topic}-${this.partition}`,
+        });
+        checkpointed = undefined;
+      }
       if (checkpointed === undefined) s.store.wipe();
       s.position = checkpointed === undefined ? earliest : Math.max(earliest, checkpointed);
     }
