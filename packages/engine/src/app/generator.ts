@@ -23,6 +23,19 @@ export interface GeneratorOptions {
 const MAX_TICK_MS = 100;
 /** After a stall longer than this, missed records are skipped rather than produced in a burst. */
 const MAX_CATCH_UP_MS = 1000;
+/**
+ * While batches keep failing (a full disk: every tick fails the same way, ten times a second),
+ * the WARN is repeated at most this often, counting the batches in between.
+ */
+export const GENERATOR_WARN_EVERY_MS = 60_000;
+
+/** A run of failing batches: when it began, when it was last logged, how many failed. */
+interface Failing {
+  since: number;
+  warnedAt: number;
+  failed: number;
+  sinceWarned: number;
+}
 
 export class GeneratorRunner {
   readonly #o: GeneratorOptions;
@@ -34,7 +47,10 @@ export class GeneratorRunner {
   #timer: NodeJS.Timeout | null = null;
   #inFlight: Promise<void> = Promise.resolve();
   #stopped = false;
+  #failing: Failing | null = null;
   producedTotal = 0;
+  /** Batches whose produce failed (their records are not produced; seq moved on). */
+  failedBatchesTotal = 0;
 
   constructor(options: GeneratorOptions) {
     this.#o = options;
@@ -120,10 +136,45 @@ export class GeneratorRunner {
       await this.#o.backend.produce(batch);
       this.producedTotal += batch.length;
     } catch (error) {
+      this.#produceFailed(error);
+      return;
+    }
+    const failing = this.#failing;
+    if (failing !== null) {
+      this.#failing = null;
       this.#o.logger.warn(
-        { generator: this.#o.modelNodeId, err: errorMessage(error) },
-        'generator could not produce',
+        {
+          generator: this.#o.modelNodeId,
+          failedBatches: failing.failed,
+          durationMs: this.#now() - failing.since,
+        },
+        `generator produces again after ${failing.failed} failed batch(es)`,
       );
     }
+  }
+
+  /** The first failure of a run is a WARN, then one a minute with the count in between. */
+  #produceFailed(error: unknown): void {
+    this.failedBatchesTotal++;
+    const now = this.#now();
+    const f = this.#failing;
+    if (f !== null) {
+      f.failed++;
+      f.sinceWarned++;
+      if (now - f.warnedAt < GENERATOR_WARN_EVERY_MS) return;
+    }
+    const failed = f?.sinceWarned ?? 1;
+    this.#failing = {
+      since: f?.since ?? now,
+      warnedAt: now,
+      failed: f?.failed ?? 1,
+      sinceWarned: 0,
+    };
+    this.#o.logger.warn(
+      { generator: this.#o.modelNodeId, err: errorMessage(error), failedBatches: failed },
+      f === null
+        ? 'generator could not produce'
+        : `generator could not produce: ${failed} batch(es) failed in the last ${Math.round((now - f.warnedAt) / 1000)} s (logged at most once a minute)`,
+    );
   }
 }
