@@ -30,6 +30,10 @@ const suites = [
       'test/persistent-state.test.ts', // a store dir deleted, a stored value damaged
       'src/state/lmdb-key-value-store.test.ts', // a checksum per stored value
       'test/state-dir-full.test.ts', // a full state dir: a named error, the writes kept
+      'src/state/lmdb-segments-checksums.test.ts', // checksums of window, session, join stores
+      'test/window-store-damage.test.ts', // a damaged window store rebuilt from its changelog
+      'test/offset-reset.test.ts', // auto.offset.reset: the app's policy, none fails the task
+      'test/generator-disk-full.test.ts', // a generator on a full tmpfs: throttled WARNs
     ],
   ],
   [
