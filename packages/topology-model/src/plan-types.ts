@@ -106,11 +106,30 @@ export interface PlannedNode {
  * KTableTransformValues (KTableTransformValuesGetter: its own instance of the registered
  * transformer, applied to every value read, a missing one included).
  */
+/** One side of a `tableJoin` getter step: the stores it is read from, then its getters. */
+export interface TableGetterSide {
+  stores: string[];
+  steps: TableGetterStep[];
+}
+
 export type TableGetterStep =
   | {
       op: 'tableFilter' | 'tableFilterNot' | 'tableMapValues';
       expression: Logic;
       /** The Kafka Streams node it belongs to (for error messages). */
+      node: string;
+    }
+  | {
+      /**
+       * An unmaterialized table–table join result (KTableKTableJoinMerger#view → the join's
+       * KTableKTable{Inner,Left,Outer}JoinValueGetter): each side read through its own store and
+       * getters, then joined as the join type does; what the reader's own store gave is unused.
+       */
+      op: 'tableJoin';
+      type: 'inner' | 'left' | 'outer';
+      joiner: Logic;
+      left: TableGetterSide;
+      right: TableGetterSide;
       node: string;
     }
   | {

@@ -3,7 +3,7 @@
 // logic, KTableTransformValues its own instance of the user's transformer (initialized and closed
 // with the reading processor, as Kafka's KTableTransformValuesGetter is). Stream–table,
 // table–table and foreign-key joins all read their tables this way.
-import type { PlannedNode } from '@streamwright/topology-model';
+import type { PlannedNode, TableGetterStep } from '@streamwright/topology-model';
 import { EngineError } from '../errors.js';
 import type { ValueTransformerWithKey } from '../papi/value-transformer.js';
 import { compileLogic } from '../processor/logic.js';
@@ -54,6 +54,14 @@ export function tableGetterOf(
 ): ((ctx: ProcessorContext) => TaskTableGetter) | null {
   const steps = node.tableGetter ?? [];
   if (steps.length === 0) return null;
+  return getterOfSteps(steps, node, registries);
+}
+
+function getterOfSteps(
+  steps: readonly TableGetterStep[],
+  node: PlannedNode,
+  registries: GetterRegistries,
+): (ctx: ProcessorContext) => TaskTableGetter {
   const makers = steps.map((step): ((ctx: ProcessorContext) => StepInstance) => {
     if (step.op === 'transformValues') {
       const registry = registries.valueTransformers ?? {};
@@ -68,6 +76,21 @@ export function tableGetterOf(
       return (ctx) => transformerStep(ctx, factory(step.params), node);
     }
     if (step.op === 'suppress') return (ctx) => suppressStep(ctx, step.store);
+    if (step.op === 'tableJoin') {
+      const joiner = compileLogic(
+        step.joiner,
+        'joiner',
+        registries.functions ?? {},
+        `${step.node} joiner`,
+      );
+      const left = getterOfSteps(step.left.steps, node, registries);
+      const right = getterOfSteps(step.right.steps, node, registries);
+      return (ctx) =>
+        joinStep(ctx, step.type, (key, l, r) => joiner({ key, left: l, right: r }), [
+          { stores: step.left.stores, getter: left(ctx) },
+          { stores: step.right.stores, getter: right(ctx) },
+        ]);
+    }
     const fn = compileLogic(
       step.expression,
       step.op === 'tableMapValues' ? 'mapValues' : 'filter',
@@ -108,6 +131,43 @@ interface StepInstance {
   apply: Step;
   init?(): void;
   close?(): void;
+}
+
+// KTableKTable{Inner,Left,Outer}JoinValueGetter#get: both sides read through their getters;
+// inner needs both values, left the left one, outer either; the result's timestamp is the larger
+// of those read (a missing side: UNKNOWN). A null joiner result is no row.
+function joinStep(
+  ctx: ProcessorContext,
+  type: 'inner' | 'left' | 'outer',
+  joiner: (key: unknown, left: unknown, right: unknown) => unknown,
+  sides: [JoinSide, JoinSide],
+): StepInstance {
+  const read = (side: JoinSide, key: unknown): ValueAndTimestamp | undefined =>
+    side.getter.get(key, tableStoreOf(ctx, side.stores)?.get(key));
+  const present = (v: ValueAndTimestamp | undefined): v is ValueAndTimestamp =>
+    v !== undefined && v.value !== null && v.value !== undefined;
+  return {
+    init: () => sides.forEach((s) => s.getter.init()),
+    close: () => sides.forEach((s) => s.getter.close()),
+    apply(key) {
+      const left = read(sides[0], key);
+      if (type !== 'outer' && !present(left)) return undefined;
+      const right = read(sides[1], key);
+      if (type === 'inner' && !present(right)) return undefined;
+      if (!present(left) && !present(right)) return undefined;
+      const value = joiner(key, left?.value ?? null, present(right) ? right.value : null);
+      if (value === null || value === undefined) return undefined;
+      return {
+        value,
+        timestamp: Math.max(left?.timestamp ?? UNKNOWN, right?.timestamp ?? UNKNOWN),
+      };
+    },
+  };
+}
+
+interface JoinSide {
+  stores: readonly string[];
+  getter: TaskTableGetter;
 }
 
 // KTableSuppressProcessorSupplier's getter: a buffered key gives the buffer's prior value (what

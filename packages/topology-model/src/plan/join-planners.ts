@@ -74,6 +74,30 @@ export function valueGetter(
         ],
       };
     }
+    // KTableKTableJoinMerger#view, unmaterialized: the join's own getter, which reads both
+    // joined tables through their getters (a join is connected to the stores of both).
+    if (node.op === 'join-merge' && node.stores.length === 0 && model?.kind === 'tableTableJoin') {
+      const [joinThis, joinOther] = node.parents.map((p) => b.nodes.get(p));
+      const leftFrom = joinThis?.parents[0];
+      const rightFrom = joinOther?.parents[0];
+      if (leftFrom === undefined || rightFrom === undefined) return { stores: [], steps };
+      const left = valueGetter(b, { ...flow, from: leftFrom });
+      const right = valueGetter(b, { ...flow, from: rightFrom });
+      return {
+        stores: [...new Set([...left.stores, ...right.stores])],
+        steps: [
+          {
+            op: 'tableJoin' as const,
+            type: model.config.type,
+            joiner: model.config.joiner,
+            left,
+            right,
+            node: node.name,
+          },
+          ...steps.reverse(),
+        ],
+      };
+    }
     if (node.stores.length > 0) {
       for (const s of node.stores) {
         const pending = b.stores.get(s);
