@@ -183,8 +183,9 @@ function graph(
   nodes: Node[],
   edges: ConformanceCase['topology']['edges'],
   inputs: ConformanceCase['inputs'],
+  stores: string[] = [],
 ): ConformanceCase {
-  const c = chain(nodes, inputs);
+  const c = chain(nodes, inputs, stores);
   return { ...c, topology: { ...c.topology, edges } };
 }
 
@@ -358,6 +359,67 @@ cases.push([
       { topic: 'in', key: 'k1', value: null, timestamp: 5200 },
       { topic: 'in', key: 'k7', value: { n: 2 }, timestamp: 9000 },
     ],
+  ),
+]);
+
+// The shrunk case of 18 "describe() differs": a table–table join reading an unmaterialized
+// table–table join result reads it through KTableKTable{Inner,Left,Outer}JoinValueGetter, which
+// reads both joined tables (Kafka connects the reader to both sides' stores; ours to none, and
+// read nothing). Here `c` outer-joins `a` left-join filtered `b`; every table is updated.
+cases.push([
+  'a join reading an unmaterialized join result reads both joined tables through their getters',
+  graph(
+    [
+      { id: 'a', kind: 'table', config: { topic: 'a', store: 'store-a' } },
+      { id: 'b', kind: 'table', config: { topic: 'b' } },
+      { id: 'c', kind: 'table', config: { topic: 'c' } },
+      { id: 'f', kind: 'tableFilter', config: { expression: 'value != null && value.n != 3' } },
+      {
+        id: 'j1',
+        kind: 'tableTableJoin',
+        config: {
+          type: 'left',
+          joiner: '{"n": left.n + (right == null ? 1000 : right.n * 10)}',
+        },
+      },
+      {
+        id: 'j2',
+        kind: 'tableTableJoin',
+        config: {
+          type: 'outer',
+          joiner:
+            '{"n": (left == null ? 100000 : left.n * 100000) + (right == null ? 7 : right.n)}',
+        },
+      },
+      { id: 'ts', kind: 'toStream', config: {} },
+      { id: 'out', kind: 'sink', config: { topic: 'out' } },
+    ],
+    [
+      { from: 'b', to: 'f' },
+      { from: 'a', to: 'j1', toPort: 'left' },
+      { from: 'f', to: 'j1', toPort: 'right' },
+      { from: 'c', to: 'j2', toPort: 'left' },
+      { from: 'j1', to: 'j2', toPort: 'right' },
+      { from: 'j2', to: 'ts' },
+      { from: 'ts', to: 'out' },
+    ],
+    [
+      { topic: 'a', key: 'k0', value: { n: 1 }, timestamp: 10 },
+      { topic: 'c', key: 'k0', value: { n: 2 }, timestamp: 20 },
+      { topic: 'b', key: 'k0', value: { n: 4 }, timestamp: 30 },
+      { topic: 'c', key: 'k0', value: { n: 5 }, timestamp: 5 },
+      { topic: 'b', key: 'k0', value: { n: 3 }, timestamp: 40 },
+      { topic: 'c', key: 'k0', value: { n: 6 }, timestamp: 50 },
+      { topic: 'c', key: 'k1', value: { n: 1 }, timestamp: 60 },
+      { topic: 'b', key: 'k1', value: { n: 2 }, timestamp: 70 },
+      { topic: 'c', key: 'k1', value: { n: 8 }, timestamp: 80 },
+      { topic: 'a', key: 'k1', value: { n: 9 }, timestamp: 90 },
+      { topic: 'c', key: 'k1', value: null, timestamp: 100 },
+      { topic: 'c', key: 'k1', value: { n: 4 }, timestamp: 110 },
+      { topic: 'a', key: 'k0', value: null, timestamp: 120 },
+      { topic: 'c', key: 'k0', value: { n: 7 }, timestamp: 130 },
+    ],
+    ['store-a'],
   ),
 ]);
 
