@@ -44,3 +44,61 @@ test('a stopped app shows the records waiting for it as lag', async ({ page, des
   await expect(designer.state).toHaveText('RUNNING');
   await expect(lag).toHaveAttribute('data-lag', '0');
 });
+
+const app = 'e2e-depth';
+const counted = {
+  schemaVersion: 1,
+  application: { id: app, config: { 'commit.interval.ms': 100 } },
+  topics: [{ name: `${app}-words`, partitions: 1, config: {} }],
+  nodes: [
+    { id: 'words', kind: 'source', config: { topic: `${app}-words`, valueSerde: 'string' } },
+    { id: 'byWord', kind: 'groupBy', config: { expression: 'value' } },
+    { id: 'count', kind: 'count', config: { store: 'counts' } },
+  ],
+  edges: [
+    { from: 'words', to: 'byWord' },
+    { from: 'byWord', to: 'count' },
+  ],
+  layout: {
+    nodes: { words: { x: 40, y: 40 }, byWord: { x: 340, y: 40 }, count: { x: 700, y: 40 } },
+  },
+};
+
+test('repartition topics show what waits in them, changelogs what they hold', async ({
+  page,
+  designer,
+}) => {
+  await designer.open();
+  await designer.importJson('depth.json', JSON.stringify(counted));
+  await designer.deploy();
+  const produce = async (topic: string, key: string, value: string, serde = 'string') => {
+    const produced = await page.request.post('/trpc/topics.produce', {
+      data: { topic, key, value, keySerde: serde, valueSerde: serde },
+    });
+    expect(produced.ok(), await produced.text()).toBe(true);
+  };
+  for (const word of ['a', 'b', 'a']) await produce(`${app}-words`, 'line', word);
+  await designer.expectCount('count', 3);
+  const repartition = `${app}-counts-repartition`;
+  const depth = page.getByTestId(`repartition-depth-${repartition}`);
+  await expect(depth).toHaveAttribute('data-depth', '0');
+  await expect(depth).toContainText('0 queued');
+  const logged = page.getByTestId('changelog-depth-counts');
+  await expect
+    .poll(async () => Number(await logged.getAttribute('data-records')))
+    .toBeGreaterThanOrEqual(2);
+
+  // stopped, records written into the repartition topic wait there
+  await page.getByTestId('stop').click();
+  await expect(designer.state).not.toHaveText('RUNNING');
+  // (as groupBy writes them: the word as the key, both with the default json serde)
+  for (const word of ['c', 'd'])
+    await produce(repartition, JSON.stringify(word), JSON.stringify(word), 'json');
+  await expect(depth).toHaveAttribute('data-depth', '2');
+  await expect(depth).toContainText('2 queued');
+  await page.getByTestId('start').click();
+  await expect(designer.state).toHaveText('RUNNING');
+  await expect(depth).toHaveAttribute('data-depth', '0');
+  // the two waiting records were counted (metrics start over with the restarted app)
+  await designer.expectCount('count', 2);
+});

@@ -67,6 +67,14 @@ describe('app.lag', () => {
       ['words', 1, false, 0],
     ]);
     expect(lag.partitions.reduce((n, p) => n + p.end, 0)).toBe(20);
+    // the count's changelog: at least the four words' latest counts, at most one per update
+    await eventually(async () => {
+      const l = await env.client.app.lag.query();
+      return l.changelogs.length === 1 && l.changelogs[0]!.records >= 4 ? true : undefined;
+    }, 'the changelog written');
+    const [changelog] = (await env.client.app.lag.query()).changelogs;
+    expect(changelog).toMatchObject({ store: 'counts', topic: CHANGELOG });
+    expect(changelog!.records).toBeLessThanOrEqual(20);
     const { latest } = await eventually(async () => {
       const c = await counts();
       return Object.values(c.latest).filter((v) => v === 5).length === 4 ? c : undefined;

@@ -94,15 +94,19 @@ describe('streamwright app', { timeout: 120_000 }, () => {
 
     const lag = await app(['lag']);
     expect(lag.code).toBe(0);
-    expect(lag.stdout).toBe(
+    const [groupPart, changelogPart] = lag.stdout.split('\n\n');
+    expect(groupPart).toBe(
       [
         'Application word-count (consumer group word-count)',
         'TOPIC  PARTITION  COMMITTED  END  LAG',
         'words  0          2          2    0',
         'words  1          3          3    0',
         'Total lag: 0',
-        '',
       ].join('\n'),
+    );
+    // the count's changelog and how many records a restore would read (1 to 5 updates logged)
+    expect(changelogPart).toMatch(
+      /^Changelogs \(records a restore from scratch reads\):\nSTORE +TOPIC +RECORDS\ncounts +word-count-counts-changelog +[1-5]\n$/,
     );
   });
 

@@ -128,7 +128,14 @@ export function lagText(lag: LagOutput): string {
   return (
     `Application ${lag.applicationId} (consumer group ${lag.applicationId})\n` +
     formatTable(['TOPIC', 'PARTITION', 'COMMITTED', 'END', 'LAG'], rows) +
-    `Total lag: ${lag.total}\n`
+    `Total lag: ${lag.total}\n` +
+    (lag.changelogs.length === 0
+      ? ''
+      : '\nChangelogs (records a restore from scratch reads):\n' +
+        formatTable(
+          ['STORE', 'TOPIC', 'RECORDS'],
+          lag.changelogs.map((c) => [c.store, c.topic, String(c.records)]),
+        ))
   );
 }
 

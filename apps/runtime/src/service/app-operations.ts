@@ -19,12 +19,22 @@ export interface PartitionLag {
   lag: number | null;
 }
 
+/** A store's changelog topic and how many records it holds (what a restore from scratch reads). */
+export interface ChangelogDepth {
+  store: string;
+  topic: string;
+  /** Sum over partitions of end − log start (compaction and deletes make it an upper bound). */
+  records: number;
+}
+
 export interface AppLag {
   applicationId: string;
   at: number;
   partitions: PartitionLag[];
   /** Sum of the known lags. */
   total: number;
+  /** The stores' changelog topics that exist, in store order. */
+  changelogs: ChangelogDepth[];
 }
 
 export interface ResetReport {
@@ -86,7 +96,15 @@ export async function computeLag(backend: Backend, plan: Plan): Promise<AppLag> 
     }
   }
   const total = partitions.reduce((sum, p) => sum + (p.lag ?? 0), 0);
-  return { applicationId: plan.applicationId, at: Date.now(), partitions, total };
+  const changelogs: ChangelogDepth[] = [];
+  for (const store of plan.stores) {
+    if (!store.changelogTopic) continue;
+    const description = await backend.describeTopic(store.changelogTopic);
+    if (!description) continue;
+    const records = description.offsets.reduce((sum, o) => sum + (o.latest - o.earliest), 0);
+    changelogs.push({ store: store.name, topic: store.changelogTopic, records });
+  }
+  return { applicationId: plan.applicationId, at: Date.now(), partitions, total, changelogs };
 }
 
 /**

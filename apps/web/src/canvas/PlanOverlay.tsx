@@ -4,6 +4,8 @@
 import { memo, useMemo } from 'react';
 import { ViewportPortal } from '@xyflow/react';
 import { useActions, useDesigner } from '../store/context.js';
+import { useLagStore } from '../live/lag.js';
+import { formatCount } from '../live/counters.js';
 import { planOf, planOverlay } from '../layout/plan-overlay.js';
 import { fallbackPosition } from './flow-mapping.js';
 import type { Position } from '../model/diff.js';
@@ -14,6 +16,11 @@ function PlanOverlayView() {
   const visible = useDesigner((s) => s.showPlan);
   const collapsed = useDesigner((s) => s.collapsedGroups);
   const actions = useActions();
+  // depths belong to the running deployment of this design, while the runtime answers
+  const running = useDesigner((s) => s.live.match.live.size > 0 && s.live.connection !== 'closed');
+  const liveNodes = useDesigner((s) => s.live.match.live);
+  const repartitionDepth = useLagStore((s) => s.repartitionDepth);
+  const changelogRecords = useLagStore((s) => s.changelogRecords);
   const overlay = useMemo(() => {
     if (!visible) return null;
     const plan = planOf(doc);
@@ -76,6 +83,17 @@ function PlanOverlayView() {
               style={{ transform: `translate(${r.at.x}px, ${r.at.y}px) translate(-50%, -160%)` }}
             >
               ⇄ <span className="sw-plan__text">{r.topic}</span>
+              {running && liveNodes.has(r.to) && repartitionDepth[r.topic] != null && (
+                <span
+                  className="sw-plan__depth"
+                  data-testid={`repartition-depth-${r.topic}`}
+                  data-depth={repartitionDepth[r.topic]}
+                  title="records written into the repartition topic and not yet processed by the next sub-topology (its consumer lag)"
+                >
+                  {' '}
+                  · {formatCount(repartitionDepth[r.topic]!)} queued
+                </span>
+              )}
             </div>
           ))}
         {overlay.stores
@@ -91,6 +109,20 @@ function PlanOverlayView() {
             >
               ⛁ {s.name}
               {s.changelogTopic && <span className="sw-muted"> → {s.changelogTopic}</span>}
+              {running &&
+                liveNodes.has(s.owner) &&
+                s.changelogTopic !== null &&
+                changelogRecords[s.changelogTopic] !== undefined && (
+                  <span
+                    className="sw-plan__depth"
+                    data-testid={`changelog-depth-${s.name}`}
+                    data-records={changelogRecords[s.changelogTopic]}
+                    title="records in the changelog: what restoring this store from scratch reads"
+                  >
+                    {' '}
+                    · {formatCount(changelogRecords[s.changelogTopic]!)} logged
+                  </span>
+                )}
             </div>
           ))}
       </div>

@@ -9,12 +9,24 @@ import type { ApiClient } from '../api/client.js';
 export const LAG_THRESHOLD = 10_000;
 
 export interface LagState {
-  /** `topic-partition` → lag (null before the first commit). */
+  /** Input topics: `topic-partition` → lag (null before the first commit). */
   byPartition: Readonly<Record<string, number | null>>;
+  /**
+   * Repartition topics: topic → records written by one sub-topology and not yet processed by the
+   * next (its lag summed over partitions; null before the first commit).
+   */
+  repartitionDepth: Readonly<Record<string, number | null>>;
+  /** Changelog topic → records it holds (what a restore from scratch reads). */
+  changelogRecords: Readonly<Record<string, number>>;
   at: number | null;
 }
 
-export const useLagStore = create<LagState>(() => ({ byPartition: {}, at: null }));
+export const useLagStore = create<LagState>(() => ({
+  byPartition: {},
+  repartitionDepth: {},
+  changelogRecords: {},
+  at: null,
+}));
 
 export function lagColour(share: number): 'green' | 'yellow' | 'red' {
   return share < 0.6 ? 'green' : share < 0.85 ? 'yellow' : 'red';
@@ -44,9 +56,15 @@ export function useLagPolling(api: ApiClient, deployed: boolean): void {
         (r) => {
           if (stop) return;
           const byPartition: Record<string, number | null> = {};
-          for (const p of r.partitions)
+          const repartitionDepth: Record<string, number | null> = {};
+          for (const p of r.partitions) {
             if (!p.internal) byPartition[`${p.topic}-${p.partition}`] = p.lag;
-          useLagStore.setState({ byPartition, at: r.at });
+            else if (p.lag === null) repartitionDepth[p.topic] ??= null;
+            else repartitionDepth[p.topic] = (repartitionDepth[p.topic] ?? 0) + p.lag;
+          }
+          const changelogRecords: Record<string, number> = {};
+          for (const c of r.changelogs) changelogRecords[c.topic] = c.records;
+          useLagStore.setState({ byPartition, repartitionDepth, changelogRecords, at: r.at });
         },
         () => undefined, // nothing deployed any more, or the runtime is offline: the badge says so
       );
