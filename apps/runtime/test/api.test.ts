@@ -151,6 +151,15 @@ describe('malformed input is a BAD_REQUEST naming the field', () => {
       }),
     );
     expect(message).toMatch(/headers\.a/);
+    const entry = await badRequest(
+      env.client.topics.produce.mutate({
+        topic: 'orders',
+        key: null,
+        value: null,
+        headers: [{ key: 'a', value: { base64: '%%' } }],
+      }),
+    );
+    expect(entry).toMatch(/headers\[0\]\.value: expected text, \{"base64": "…"\} or null/);
   });
 });
 
@@ -401,7 +410,7 @@ describe('deploying', () => {
     expect(asText).toMatchObject({
       key: 42,
       value: 'plain text',
-      headers: { source: 'test' },
+      headers: [{ key: 'source', value: 'test' }],
       undecodable: { key: false, value: false },
     });
     const [asJson] = await env.client.topics.read.query({

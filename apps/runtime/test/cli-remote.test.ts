@@ -26,7 +26,7 @@ interface Line {
   offset: number;
   key: unknown;
   value: unknown;
-  headers: Record<string, string>;
+  headers: unknown[];
 }
 
 const lines = (...records: object[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
@@ -61,7 +61,15 @@ describe('through a running runtime', { timeout: 120_000 }, () => {
       ...Array.from({ length: 40 }, (_, i) => ({
         key: `k${i}`,
         value: { n: i },
-        headers: { i: String(i) },
+        // an old-form object, then the array form with a repeated key and bytes that are not UTF-8
+        headers:
+          i % 2 === 0
+            ? { i: String(i) }
+            : [
+                { key: 'i', value: String(i) },
+                { key: 'raw', value: { base64: '/wA=' } },
+                { key: 'i', value: null },
+              ],
       })),
     );
     const produced = await cli(['produce', 'events', '--value-format', 'json', ...url], { input });
@@ -80,7 +88,18 @@ describe('through a running runtime', { timeout: 120_000 }, () => {
     expect(records.map((r) => (r.value as { n: number }).n).sort((a, b) => a - b)).toEqual(
       Array.from({ length: 40 }, (_, i) => i),
     );
-    for (const r of records) expect(r.headers).toEqual({ i: String((r.value as { n: number }).n) });
+    for (const r of records) {
+      const n = (r.value as { n: number }).n;
+      expect(r.headers).toEqual(
+        n % 2 === 0
+          ? [{ key: 'i', value: String(n) }]
+          : [
+              { key: 'i', value: String(n) },
+              { key: 'raw', value: { base64: '/wA=' } },
+              { key: 'i', value: null },
+            ],
+      );
+    }
 
     // STREAMWRIGHT_URL works as --url.
     const viaEnv = await cli(['topics', 'list'], { env: { STREAMWRIGHT_URL: runtime.url } });

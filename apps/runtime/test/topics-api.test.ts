@@ -144,11 +144,58 @@ describe('records as bytes', () => {
       logStartOffset: 0,
       outOfRange: false,
     });
-    expect(p0!.records).toMatchObject([{ offset: 0, key: null, value: null, headers: {} }]);
+    expect(p0!.records).toMatchObject([{ offset: 0, key: null, value: null, headers: [] }]);
     expect(p1).toMatchObject({ partition: 1, highWatermark: 2 });
     expect(p1!.records.map((r) => [r.offset, text(r.key), text(r.value), r.timestamp])).toEqual([
       [1, 'b', 'second', 2000],
     ]);
+  });
+
+  it('carries headers as Kafka has them through produce, read, browse, produceBatch and fetch', async () => {
+    // Order kept, a repeated key, a null value and bytes that are not UTF-8 (base64 both ways).
+    const headers = [
+      { key: 'trace', value: 'b' },
+      { key: 'sig', value: { base64: '/wA=' } },
+      { key: 'trace', value: 'a' },
+      { key: 'none', value: null },
+    ];
+    await env.client.topics.create.mutate({ name: 'headed' });
+    await env.client.topics.produce.mutate({
+      topic: 'headed',
+      key: 'k',
+      value: 'v',
+      valueSerde: 'string',
+      headers,
+    });
+    await env.client.topics.produce.mutate({
+      topic: 'headed',
+      key: 'old',
+      value: 'v',
+      valueSerde: 'string',
+      headers: { source: 'object form' },
+    });
+    const read = await env.client.topics.read.query({ topic: 'headed', valueSerde: 'string' });
+    expect(read.map((r) => r.headers)).toEqual([
+      headers,
+      [{ key: 'source', value: 'object form' }],
+    ]);
+    const page = await env.client.topics.browse.query({
+      topic: 'headed',
+      partition: 0,
+      start: { offset: 0 },
+      valueSerde: 'string',
+    });
+    expect(page.records.map((r) => r.headers)).toEqual(read.map((r) => r.headers));
+
+    await env.client.topics.produceBatch.mutate({
+      topic: 'headed',
+      records: [{ key: null, value: b64('batch'), headers }],
+    });
+    const { partitions } = await env.client.topics.fetch.mutate({
+      topic: 'headed',
+      positions: [{ partition: 0, offset: 2 }],
+    });
+    expect(partitions[0]!.records.map((r) => r.headers)).toEqual([headers]);
   });
 
   it('caps an answer at maxRecords over all partitions and flags a position past the end', async () => {

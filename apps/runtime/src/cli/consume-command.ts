@@ -1,6 +1,7 @@
 // `streamwright consume <topic>`: JSON lines on stdout, one per record. Without --follow it stops
 // at the end of the log as it was when the command started; with --group it resumes from the
 // group's committed offsets and commits what it has written.
+import { headersJson } from '../service/headers-json.js';
 import type { TopicDescription } from '@streamwright/engine';
 import type { FetchedPartition, FetchedRecord } from '../service/record-service.js';
 import { CliError } from './cli-error.js';
@@ -177,7 +178,7 @@ function formatRecord(partition: number, record: FetchedRecord, options: Consume
     timestamp: record.timestamp,
     key: key.value,
     value: value.value,
-    headers: record.headers,
+    headers: headersJson(record.headers),
   };
   if (key.undecodable || value.undecodable) {
     line.undecodable = { key: key.undecodable, value: value.undecodable };

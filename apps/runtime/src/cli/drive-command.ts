@@ -8,7 +8,7 @@ import { jsonSafe } from '../service/json-safe.js';
 import { loadCodeModule } from '../service/code-module.js';
 import { CliError } from './cli-error.js';
 import { loadTopologyFile, report } from './check-file.js';
-import { headersJson, parseHeadersField } from './header-lines.js';
+import { headersJson, parseHeadersField } from '../service/headers-json.js';
 import { LineWriter } from './line-writer.js';
 
 export interface DriveOptions {
@@ -75,7 +75,7 @@ export function parseDriveLine(text: string, lineNo: number): InputLine {
 
 /**
  * An output record as a JSON line: a windowed key as {"key", "start", "end"}; headers, when the
- * record has any, as the ordered array [{"key", "value"}] (header-lines.ts).
+ * record has any, as the ordered array [{"key", "value"}] (service/headers-json.ts).
  */
 export function outputLine(record: TestRecord): string {
   const headers = headersJson(record.headers);

@@ -1,6 +1,8 @@
 // One line of `streamwright produce` input: {"key", "value", "timestamp"?, "headers"?,
-// "partition"?}, checked field by field so the error names what is wrong.
+// "partition"?}, checked field by field so the error names what is wrong. Headers are the ordered
+// array [{"key", "value"}] (or the older object of strings), as service/headers-json.ts reads them.
 import type { BatchRecord } from '../service/record-service.js';
+import { parseHeadersField } from '../service/headers-json.js';
 import { encodeField, FormatError, type RecordFormat } from './record-format.js';
 
 const FIELDS = new Set(['key', 'value', 'timestamp', 'headers', 'partition']);
@@ -55,16 +57,10 @@ export function parseLine(line: string, formats: LineFormats): BatchRecord {
   return record;
 }
 
-function parseHeaders(value: unknown): Record<string, string> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new FormatError('headers: expected an object of strings');
+function parseHeaders(value: unknown): BatchRecord['headers'] {
+  try {
+    return parseHeadersField(value);
+  } catch (error) {
+    throw new FormatError(error instanceof Error ? error.message : String(error));
   }
-  const headers: Record<string, string> = {};
-  for (const [name, v] of Object.entries(value)) {
-    if (typeof v !== 'string') {
-      throw new FormatError(`headers.${name}: expected a string, got ${JSON.stringify(v)}`);
-    }
-    headers[name] = v;
-  }
-  return headers;
 }

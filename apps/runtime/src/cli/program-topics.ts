@@ -118,11 +118,13 @@ Examples:
     .addHelpText(
       'after',
       `
-Each line: {"key": …, "value": …, "timestamp"?: ms, "headers"?: {"name": "text"}, "partition"?: n}.
+Each line: {"key": …, "value": …, "timestamp"?: ms, "headers"?: [{"key", "value"}], "partition"?: n}.
 A missing key is null; null is a null key or a tombstone value. Keys and values are read per
 --key-format / --value-format: string (a JSON string, the default), json (any JSON value,
 stored as JSON text), base64 (any bytes), long (an integer, Java's 8-byte long). Without a
 partition, the key picks one as Java clients do (murmur2). Blank lines are skipped.
+Headers are an ordered array (a key may repeat); each value is text (UTF-8), {"base64": "…"}
+(any bytes) or null. The older object form {"name": "text"} is still read.
 
 A bad line stops the command with its line number and exit code 1; every line before it has
 been acknowledged (the count is in the message).
@@ -130,7 +132,7 @@ been acknowledged (the count is in the message).
 Examples:
   $ echo '{"key":"k1","value":"hello"}' | streamwright produce greetings
   $ streamwright produce orders --value-format json < orders.jsonl
-  $ printf '%s\\n' '{"key":"a","value":{"n":1},"headers":{"source":"cli"}}' | \\
+  $ printf '%s\\n' '{"key":"a","value":{"n":1},"headers":[{"key":"source","value":"cli"}]}' | \\
       streamwright produce orders --value-format json --url http://127.0.0.1:4300${TARGET_HELP}`,
     )
     .action(async (topic: string, options) =>
@@ -160,6 +162,8 @@ shown as base64 and flagged in an extra "undecodable" field). Without --follow i
 end offsets the log had when it started. Like Kafka's console consumer, a group's committed
 offsets win; --from-beginning decides where a partition without one starts (else at the end).
 With --key-window, a windowed key prints as {"key", "start", "end"} (the key per --key-format).
+"headers" is the ordered array [{"key", "value"}] (repeated keys kept; value as text when it is
+valid UTF-8, {"base64": "…"} otherwise, null for a null value), as produce reads it.
 
 Examples:
   $ streamwright consume orders --from-beginning

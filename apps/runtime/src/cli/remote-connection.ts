@@ -2,6 +2,7 @@
 import { createTRPCClient, httpLink, type TRPCClient } from '@trpc/client';
 import type { AppRouter } from '../router/index.js';
 import type { FetchedPartition } from '../service/record-service.js';
+import { headersJson, parseHeadersField } from '../service/headers-json.js';
 import { describeError, CliError } from './cli-error.js';
 import type { Connection } from './connection.js';
 
@@ -50,7 +51,7 @@ export function openRemoteConnection(url: string, token?: string): Connection {
             value: toBase64(r.value),
             ...(r.partition === undefined ? {} : { partition: r.partition }),
             ...(r.timestamp === undefined ? {} : { timestamp: r.timestamp }),
-            ...(r.headers === undefined ? {} : { headers: r.headers }),
+            ...(r.headers === undefined ? {} : { headers: headersJson(r.headers) }),
           })),
         }),
       );
@@ -66,6 +67,7 @@ export function openRemoteConnection(url: string, token?: string): Connection {
           ...r,
           key: fromBase64(r.key),
           value: fromBase64(r.value),
+          headers: parseHeadersField(r.headers),
         })),
       }));
     },

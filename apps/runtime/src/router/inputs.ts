@@ -1,5 +1,6 @@
 // Zod schemas of the request inputs shared by several procedures.
 import { z } from 'zod';
+import { parseHeadersField, type HeaderJson } from '../service/headers-json.js';
 import { serdeSchema, topicNameSchema } from '@streamwright/topology-model';
 import { intInRange, showValue } from '../input-issues.js';
 
@@ -48,7 +49,23 @@ export const createTopicInput = z.object({
 });
 export const keySerdeInput = serdeSchema.default('string');
 export const valueSerdeInput = serdeSchema.default('json');
-export const headersInput = z.record(z.string(), z.string());
+/**
+ * Record headers: the ordered array [{"key", "value"}] (value text, {"base64": …} or null;
+ * repeated keys and order kept) or the older object of strings, read into the engine's headers.
+ */
+export const headersInput = z
+  .custom<HeaderJson[] | Record<string, string>>()
+  .transform((value, ctx) => {
+    try {
+      return parseHeadersField(value);
+    } catch (error) {
+      ctx.addIssue({
+        code: 'custom',
+        message: error instanceof Error ? error.message : String(error),
+      });
+      return z.NEVER;
+    }
+  });
 
 /**
  * How a windowed key is laid out, for reading it back: Kafka's TimeWindowedSerde (key, start; the

@@ -3,6 +3,7 @@
 // and consume).
 import { z } from 'zod';
 import { procedure, router } from '../trpc.js';
+import { headersJson } from '../service/headers-json.js';
 import { intInRange } from '../input-issues.js';
 import {
   bytesInput,
@@ -125,7 +126,12 @@ export const topicsRouter = router({
       return {
         partitions: partitions.map((p) => ({
           ...p,
-          records: p.records.map((r) => ({ ...r, key: toBase64(r.key), value: toBase64(r.value) })),
+          records: p.records.map((r) => ({
+            ...r,
+            key: toBase64(r.key),
+            value: toBase64(r.value),
+            headers: headersJson(r.headers),
+          })),
         })),
       };
     }),

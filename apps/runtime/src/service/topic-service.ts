@@ -6,6 +6,7 @@ import type { SerdeName } from '@streamwright/topology-model';
 import { recordTooLarge, RuntimeError } from '../errors.js';
 import { decodeBytes, decodeWindowedKey, encodeText, type KeyWindow } from './record-codec.js';
 import { checkTopicConfig } from './topic-config.js';
+import { headersJson, type HeaderJson } from './headers-json.js';
 import { readLatest } from './topic-reader.js';
 import { browsePartition, type BrowsePage, type BrowseStart } from './topic-browser.js';
 
@@ -51,7 +52,8 @@ export interface ReadRecord {
   timestamp: number;
   key: unknown;
   value: unknown;
-  headers: Record<string, string>;
+  /** Ordered, repeated keys kept; text where it is UTF-8, else {"base64"} (headers-json.ts). */
+  headers: HeaderJson[];
   /** True for a key or value whose bytes the serde could not decode: it is shown as base64. */
   undecodable: { key: boolean; value: boolean };
 }
@@ -166,7 +168,7 @@ function decodeRecord(
     timestamp: record.timestamp,
     key: key.value,
     value: value.value,
-    headers: record.headers,
+    headers: headersJson(record.headers),
     undecodable: { key: key.undecodable, value: value.undecodable },
   };
 }

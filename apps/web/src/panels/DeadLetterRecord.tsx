@@ -6,7 +6,7 @@ import { useApi } from '../api/context.js';
 import type { ReadRecord } from '../api/types.js';
 import { messageOf } from '../runtime/runtime-actions.js';
 import { useActions } from '../store/context.js';
-import { showValue } from '../topics/serdes.js';
+import { showHeaderValue, showValue } from '../topics/serdes.js';
 
 export interface DeadLetter {
   topic: string;
@@ -80,10 +80,11 @@ export function DeadLetterRecord({ deadLetter }: { deadLetter: DeadLetter }) {
               <th>value</th>
               <td className="sw-mono">{showValue(record.value)}</td>
             </tr>
-            {Object.entries(record.headers).map(([k, v]) => (
-              <tr key={k} data-testid="dead-letter-header">
-                <th>{k}</th>
-                <td className="sw-mono">{v}</td>
+            {record.headers.map((h, i) => (
+              // a key may repeat: each header is its own row, in order
+              <tr key={i} data-testid="dead-letter-header">
+                <th>{h.key}</th>
+                <td className="sw-mono">{showHeaderValue(h.value)}</td>
               </tr>
             ))}
           </tbody>

@@ -81,7 +81,7 @@ export function ProduceForm({
         value: nullValue ? null : value,
         keySerde: serdes.keySerde,
         valueSerde: serdes.valueSerde,
-        ...(Object.keys(parsedHeaders).length > 0 ? { headers: parsedHeaders } : {}),
+        ...(parsedHeaders.length > 0 ? { headers: parsedHeaders } : {}),
         ...(at === undefined ? {} : { timestamp: at }),
       });
       setResult({ ok: true, text: `Produced to partition ${r.partition} at offset ${r.offset}` });

@@ -1,6 +1,6 @@
 // Decoded records as a table: partition, offset, timestamp, key, value, headers.
 import type { ReadRecord } from '../api/types.js';
-import { showValue } from './serdes.js';
+import { showHeader, showValue } from './serdes.js';
 import { Time } from '../time/Time.js';
 
 /** A windowed key as decoded by the runtime: the key and its window's bounds. */
@@ -68,10 +68,8 @@ export function RecordsTable({
               >
                 {showValue(r.value)}
               </td>
-              <td className="sw-mono sw-muted">
-                {Object.entries(r.headers)
-                  .map(([k, v]) => `${k}: ${v}`)
-                  .join(', ')}
+              <td className="sw-mono sw-muted" data-testid="record-headers">
+                {r.headers.map(showHeader).join(', ')}
               </td>
             </tr>
           ))}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyDocument } from '../model/new-document.js';
 import { planTopology, validateTopology } from '@streamwright/topology-model';
-import { parseHeaders, readSerdesFor, serdesFor, showValue } from './serdes.js';
+import { parseHeaders, readSerdesFor, serdesFor, showHeader, showValue } from './serdes.js';
 
 describe('topic serdes and record display', () => {
   it('takes serdes from the node that reads or writes the topic', () => {
@@ -84,11 +84,18 @@ describe('topic serdes and record display', () => {
   });
 
   it('parses header lines and refuses a line without a name', () => {
-    expect(parseHeaders('source: ui\n\ntrace-id: a:b')).toEqual({
-      source: 'ui',
-      'trace-id': 'a:b',
-    });
+    expect(parseHeaders('source: ui\n\ntrace-id: a:b\nsource: cli')).toEqual([
+      { key: 'source', value: 'ui' },
+      { key: 'trace-id', value: 'a:b' },
+      { key: 'source', value: 'cli' },
+    ]);
     expect(parseHeaders(': nameless')).toBeNull();
+  });
+
+  it('shows headers as text, null, or base64 marked as such', () => {
+    expect(showHeader({ key: 'trace', value: 'abc' })).toBe('trace: abc');
+    expect(showHeader({ key: 'none', value: null })).toBe('none: null');
+    expect(showHeader({ key: 'sig', value: { base64: '/wA=' } })).toBe('sig: base64 /wA=');
   });
 
   it('shows JSON values as JSON and strings as they are', () => {

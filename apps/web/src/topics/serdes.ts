@@ -1,6 +1,7 @@
 // Which serdes a topic's records use, as far as the document knows: the serdes of the node that
 // writes (sink, generator) or reads (source) it, so producing and reading need no guessing.
 import type { BuiltinSerdeName, Plan, TopologyDocument } from '@streamwright/topology-model';
+import type { ReadRecord } from '../api/types.js';
 
 export const SERDES: readonly BuiltinSerdeName[] = ['string', 'json', 'bytes', 'long'];
 
@@ -73,14 +74,32 @@ export function showValue(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** `name: value` lines → headers; blank lines ignored. Null when a line has no colon. */
-export function parseHeaders(text: string): Record<string, string> | null {
-  const headers: Record<string, string> = {};
+/** A header as the runtime's API carries it: text, {base64} for bytes that are not UTF-8, or null. */
+export type HeaderEntry = ReadRecord['headers'][number];
+
+/**
+ * `name: value` lines → headers in order, a repeated name kept (Kafka headers may repeat); blank
+ * lines ignored. Values are text (written as UTF-8). Null when a line has no name.
+ */
+export function parseHeaders(text: string): HeaderEntry[] | null {
+  const headers: HeaderEntry[] = [];
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     const at = line.indexOf(':');
     if (at <= 0) return null;
-    headers[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+    headers.push({ key: line.slice(0, at).trim(), value: line.slice(at + 1).trim() });
   }
   return headers;
+}
+
+/** One header as shown: `name: text`, `name: null`, or `name: base64 …` for bytes that are not text. */
+export function showHeader({ key, value }: HeaderEntry): string {
+  return `${key}: ${showHeaderValue(value)}`;
+}
+
+/** A header's value as shown: its text, `null`, or `base64 …` for bytes that are not text. */
+export function showHeaderValue(value: HeaderEntry['value']): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return value;
+  return `base64 ${value.base64}`;
 }

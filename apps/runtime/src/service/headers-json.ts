@@ -1,7 +1,7 @@
-// Headers in JSON lines (`drive`'s input and output), as Kafka has them: an ordered array
-// [{"key", "value"}] — repeated keys and order kept — with `value` as text when it is valid UTF-8,
-// {"base64": "…"} otherwise, and null for a null value. The older object form {"name": "text"}
-// is still read.
+// Headers in JSON (`drive`'s and `produce`/`consume`'s lines, the tRPC API), as Kafka has them: an
+// ordered array [{"key", "value"}] — repeated keys and order kept — with `value` as text when it
+// is valid UTF-8, {"base64": "…"} otherwise, and null for a null value. The older object form
+// {"name": "text"} is still read.
 import { exactHeaders, headerEntries, headersOf, type Header } from '@streamwright/log/reader';
 
 type Headers = Record<string, string>;
