@@ -3,6 +3,7 @@
 // walks the nodes the record reaches, Resume continues and the counters catch up with what was
 // produced; removing the breakpoint leaves nothing behind.
 import { test, expect } from '../support/fixtures.js';
+import { docScreenshot } from '../support/doc-screenshots.js';
 
 const counting = {
   schemaVersion: 1,
@@ -205,6 +206,7 @@ test("stopped at a windowed count: the key's window and the store's windows", as
   await expect(store.locator('tbody tr')).toHaveCount(1);
   await expect(store.locator('tbody tr td').first()).toHaveText('ann');
   await page.screenshot({ path: test.info().outputPath('paused-windowed.png') });
+  await docScreenshot(page, 'designer-debugger-windowed.png');
 
   await page.getByTestId('debugger-resume').click();
   await expect(page.getByTestId('debugger-running')).toBeVisible();

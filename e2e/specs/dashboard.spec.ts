@@ -2,6 +2,7 @@
 // lag, end-to-end latency and restore progress over time, and a node's rate is the last 5 s —
 // back to 0/s within seconds after the input stops, not a 30-s average decaying.
 import { test, expect } from '../support/fixtures.js';
+import { docScreenshot } from '../support/doc-screenshots.js';
 
 const topology = {
   schemaVersion: 1,
@@ -52,6 +53,7 @@ test('the dashboard charts the running app; a rate falls to 0 soon after the inp
     .poll(async () => Number(await dashboard.getAttribute('data-samples')))
     .toBeGreaterThanOrEqual(3);
   await page.screenshot({ path: test.info().outputPath('dashboard.png') });
+  await docScreenshot(page, 'designer-dashboard.png');
 
   // nothing more arrives: within the 5-s window (+ a metrics tick or two) the rate is 0
   await expect(page.getByTestId('rate-in')).toHaveText('0/s', { timeout: 12_000 });
