@@ -144,6 +144,41 @@ describe('streamwright CLI', { timeout: 120_000 }, () => {
     );
   });
 
+  it('validate judges co-partitioning with the partition counts of the topics that exist', async () => {
+    // orders ⋈ users, both declared with 2 partitions; on the data dir orders already has 3
+    const joined = {
+      schemaVersion: 1,
+      application: { id: 'join-app', config: {} },
+      topics: [
+        { name: 'orders', partitions: 2 },
+        { name: 'users', partitions: 2 },
+        { name: 'enriched', partitions: 2 },
+      ],
+      nodes: [
+        { id: 'orders', kind: 'source', config: { topic: 'orders' } },
+        { id: 'users', kind: 'table', config: { topic: 'users' } },
+        { id: 'join', kind: 'streamTableJoin', config: { joiner: 'left' } },
+        { id: 'out', kind: 'sink', config: { topic: 'enriched' } },
+      ],
+      edges: [
+        { from: 'orders', to: 'join', toPort: 'left' },
+        { from: 'users', to: 'join', toPort: 'right' },
+        { from: 'join', to: 'out' },
+      ],
+    };
+    const file = join(dataDir, 'joined.json');
+    await writeFile(file, JSON.stringify(joined));
+    expect(await cli(['validate', file])).toMatchObject({ code: 0, stdout: 'valid\n' });
+    const topicsDir = join(dataDir, 'existing');
+    const created = await cli(['topics', 'create', 'orders', '-p', '3', '--data-dir', topicsDir]);
+    expect(created.code).toBe(0);
+    const judged = await cli(['validate', file, '--data-dir', topicsDir]);
+    expect(judged.code).toBe(1);
+    expect(judged.stderr).toMatch(/topics_not_copartitioned/);
+    expect(judged.stderr).toMatch(/orders/);
+    expect(judged.stderr).toMatch(/3/);
+  });
+
   it("describe prints Kafka Streams' describe() text", async () => {
     const file = join(dataDir, 'pipeline.json');
     await writeFile(file, JSON.stringify(ordersPipeline()));

@@ -49,7 +49,7 @@ export { internalTopicPartitions, taskIdsFor, type TaskAssignment } from './plan
 export { describeTopology } from './describe.js';
 export { exampleTopology } from './example.js';
 export { exportTopology } from './io/canonical.js';
-export { importTopology } from './io/import.js';
+export { importTopology, type ImportOptions } from './io/import.js';
 export {
   migrateDocument,
   migrations,

@@ -9,6 +9,8 @@ import {
   type ValidationIssue,
 } from '@streamwright/topology-model';
 import { formatIssue } from './format-issue.js';
+import type { TargetOptions } from './connection.js';
+import { connect } from './target.js';
 
 type Loaded =
   | { ok: true; topology: Topology; warnings: ValidationIssue[] }
@@ -16,6 +18,7 @@ type Loaded =
 
 export async function loadTopologyFile(
   file: string,
+  existingTopics?: Readonly<Record<string, number>>,
 ): Promise<Loaded | { ok: false; header: string; errors: null }> {
   let text: string;
   try {
@@ -24,7 +27,7 @@ export async function loadTopologyFile(
     const reason = error instanceof Error ? error.message : String(error);
     return { ok: false, header: `error: cannot read ${file}: ${reason}`, errors: null };
   }
-  const result = importTopology(text);
+  const result = importTopology(text, existingTopics ? { existingTopics } : {});
   if (result.ok) return { ok: true, topology: result.topology, warnings: result.warnings ?? [] };
   const count = result.errors.length;
   return {
@@ -46,9 +49,9 @@ export function report(loaded: { header: string; errors: ValidationIssue[] | nul
  */
 export async function runValidate(
   file: string,
-  options: { backend?: 'embedded' | 'kafka' } = {},
+  options: { backend?: 'embedded' | 'kafka' } & TargetOptions = {},
 ): Promise<void> {
-  const loaded = await loadTopologyFile(file);
+  const loaded = await loadTopologyFile(file, await existingTopicsFor(options));
   if (!loaded.ok) return report(loaded);
   const config = loaded.topology.application.config;
   const warnings =
@@ -61,6 +64,25 @@ export async function runValidate(
   process.stdout.write('valid\n');
   if (warnings.length > 0)
     process.stderr.write(`${warnings.map((w) => `warning: ${formatIssue(w)}`).join('\n')}\n`);
+}
+
+/**
+ * With a runtime (--url, $STREAMWRIGHT_URL) or a data dir (--data-dir), the partition counts of
+ * the topics that already exist there: an existing topic keeps its count whatever the document
+ * declares, so co-partitioning is judged as the deploy will judge it. Otherwise nothing.
+ */
+async function existingTopicsFor(
+  options: TargetOptions,
+): Promise<Readonly<Record<string, number>> | undefined> {
+  const url = options.url ?? process.env.STREAMWRIGHT_URL;
+  if (!url && !options.dataDir) return undefined;
+  const connection = await connect(options, 'validate');
+  try {
+    const topics = await connection.listTopics();
+    return Object.fromEntries(topics.map((t) => [t.name, t.partitions]));
+  } finally {
+    await connection.close();
+  }
 }
 
 function configWarning(path: string, kind: string, message: string): ValidationIssue {

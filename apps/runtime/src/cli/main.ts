@@ -6,6 +6,8 @@ import { registerAppCommands } from './program-app.js';
 import { registerLogCommands } from './program-log.js';
 import { registerStateCommands } from './program-state.js';
 import { registerTopicCommands } from './program-topics.js';
+import { addTargetOptions } from './options.js';
+import type { TargetOptions } from './connection.js';
 
 // Command implementations are imported when the command runs: `--help` and `--version` load
 // neither the engine nor the server.
@@ -156,30 +158,37 @@ Examples:
     )
     .action(async (options) => (await import('./serve.js')).runServe(options));
 
-  program
-    .command('validate')
-    .description(
-      'check a topology file; exit 0 when valid, 1 listing every error; application-config keys that are not honoured are warnings',
-    )
-    .argument('<file>', 'topology JSON file')
-    .addOption(
-      new Option(
-        '--backend <kind>',
-        'also warn about the client and topic configs this backend does not implement',
-      ).choices(['embedded', 'kafka']),
-    )
+  addTargetOptions(
+    program
+      .command('validate')
+      .description(
+        'check a topology file; exit 0 when valid, 1 listing every error; application-config keys that are not honoured are warnings',
+      )
+      .argument('<file>', 'topology JSON file')
+      .addOption(
+        new Option(
+          '--backend <kind>',
+          'also warn about the client and topic configs this backend does not implement',
+        ).choices(['embedded', 'kafka']),
+      ),
+  )
     .addHelpText(
       'after',
       `
+With a runtime (--url or $STREAMWRIGHT_URL) or a data dir (--data-dir), the topics that already
+exist there keep their partition counts whatever the file declares, and co-partitioning is
+checked with them, as a deploy would.
+
 Warnings (stderr, exit 0): a key Kafka does not know (Kafka logs "The configuration 'x' was
 supplied but isn't a known config."), a key Kafka Streams overrides, a Kafka key not implemented.
 
 Examples:
   $ streamwright validate topology.json
   $ streamwright validate topology.json --backend kafka
-  $ streamwright validate exported.json && echo ok`,
+  $ streamwright validate exported.json && echo ok
+  $ streamwright validate topology.json --url http://127.0.0.1:4300`,
     )
-    .action(async (file: string, options: { backend?: 'embedded' | 'kafka' }) =>
+    .action(async (file: string, options: { backend?: 'embedded' | 'kafka' } & TargetOptions) =>
       (await checkFile()).runValidate(file, options),
     );
 

@@ -1,11 +1,14 @@
 // importTopology: text → JSON → migrations → validation, every failure as validation issues.
 import { positionAt } from '../expressions/errors.js';
 import { validateTopology } from '../validate/validate.js';
-import type { ValidationResult } from '../validate/issues.js';
+import type { ValidateOptions, ValidationResult } from '../validate/issues.js';
 import { findJsonSyntaxError } from './json-error.js';
 import { MigrationError, migrateDocument, type MigrateOptions } from './migrations.js';
 
-export function importTopology(json: string, options: MigrateOptions = {}): ValidationResult {
+/** Migration options, and what validation knows of where the topology will run. */
+export type ImportOptions = MigrateOptions & ValidateOptions;
+
+export function importTopology(json: string, options: ImportOptions = {}): ValidationResult {
   // Editors on some systems save a byte-order mark; it is not part of the JSON.
   const text = json.charCodeAt(0) === 0xfeff ? json.slice(1) : json;
   let raw: unknown;
@@ -36,5 +39,6 @@ export function importTopology(json: string, options: MigrateOptions = {}): Vali
       errors: [{ path: 'schemaVersion', code: 'unsupported_version', message: error.message }],
     };
   }
-  return validateTopology(migrated);
+  const { registry: _registry, currentVersion: _version, ...validateOptions } = options;
+  return validateTopology(migrated, validateOptions);
 }
