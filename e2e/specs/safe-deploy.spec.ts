@@ -106,3 +106,57 @@ test('a deploy whose new version fails at start leaves the previous one running,
     expect(await topics.values()).toEqual(['b', 'a']);
   }).toPass({ timeout: 15_000 });
 });
+
+/** Words counted per word; the count's store named by Kafka Streams' generator. */
+function wordCount(filterFirst: boolean) {
+  const ids = ['words', ...(filterFirst ? ['nonEmpty'] : []), 'byWord', 'count'];
+  return {
+    schemaVersion: 1,
+    application: { id: 'e2e-breaks', config: { 'commit.interval.ms': 100 } },
+    topics: [{ name: 'e2e-breaks-words', partitions: 1, config: {} }],
+    nodes: [
+      { id: 'words', kind: 'source', config: { topic: 'e2e-breaks-words', valueSerde: 'string' } },
+      ...(filterFirst
+        ? [{ id: 'nonEmpty', kind: 'filter', config: { expression: 'value != ""' } }]
+        : []),
+      { id: 'byWord', kind: 'groupBy', config: { expression: 'value' } },
+      { id: 'count', kind: 'count', config: {} },
+    ],
+    edges: ids.slice(1).map((to, i) => ({ from: ids[i]!, to })),
+    layout: { nodes: Object.fromEntries(ids.map((id, i) => [id, { x: 40 + i * 300, y: 40 }])) },
+  };
+}
+
+test('a deploy that renumbers a store says what state it leaves behind before it deploys', async ({
+  page,
+  designer,
+}) => {
+  await designer.open();
+  await designer.importJson('word-count.json', JSON.stringify(wordCount(false)));
+  await designer.deploy();
+  await expect(designer.notice).toContainText('Deployed e2e-breaks');
+
+  // a filter inserted before the count renumbers its generated store and repartition topic
+  await designer.importJson('word-count-filtered.json', JSON.stringify(wordCount(true)));
+  await page.getByTestId('deploy').click();
+  const dialog = page.getByTestId('deploy-breaks-dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId('deploy-break-store')).toContainText(
+    'KSTREAM-AGGREGATE-STATE-STORE-0000000002',
+  );
+  await expect(dialog.getByTestId('deploy-break-new-store')).toContainText(
+    'KSTREAM-AGGREGATE-STATE-STORE-0000000003',
+  );
+  await expect(dialog.getByTestId('deploy-break-repartition')).toContainText(
+    'e2e-breaks-KSTREAM-AGGREGATE-STATE-STORE-0000000002-repartition',
+  );
+  // closed: nothing deployed, the running version is still the first
+  await dialog.getByTestId('deploy-breaks-dialog-close').click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('modified-since-deploy')).toBeVisible();
+
+  await page.getByTestId('deploy').click();
+  await dialog.getByTestId('deploy-breaks-confirm').click();
+  await expect(designer.notice).toContainText('Deployed e2e-breaks');
+  await expect(page.getByTestId('modified-since-deploy')).toHaveCount(0);
+});

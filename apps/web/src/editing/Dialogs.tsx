@@ -1,7 +1,7 @@
 // The designer's modal dialogs: Connect… (keyboard edges), Import describe() text, the DSL code
 // export and the keyboard shortcuts. Each traps nothing fancy: it focuses its first control and
 // closes on Escape.
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { exportDsl } from '@streamwright/codegen';
 import { useActions, useDesigner, useDesignerStore } from '../store/context.js';
 import { connect } from '../model/operations.js';
@@ -9,63 +9,8 @@ import { downloadText } from '../toolbar/file-io.js';
 import { connectCandidates } from './connect-candidates.js';
 import { loadDescribe } from './commands.js';
 import { SHORTCUTS } from './shortcuts.js';
-
-function Dialog({
-  title,
-  testId,
-  children,
-  actions: footer,
-}: {
-  title: string;
-  testId: string;
-  children: ReactNode;
-  actions?: ReactNode;
-}) {
-  const actions = useActions();
-  const titleId = `${testId}-title`;
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    // keyboard users land in the dialog (Escape closes it) unless a control took the focus
-    const el = ref.current;
-    if (el && !el.contains(document.activeElement)) el.focus();
-  }, []);
-  return (
-    <div
-      className="sw-dialog-backdrop"
-      onMouseDown={(e) => e.target === e.currentTarget && actions.openDialog(null)}
-    >
-      <div
-        ref={ref}
-        tabIndex={-1}
-        className="sw-dialog sw-dialog--wide"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        data-testid={testId}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') {
-            e.stopPropagation();
-            actions.openDialog(null);
-          }
-        }}
-      >
-        <h2 id={titleId}>{title}</h2>
-        {children}
-        <div className="sw-dialog__actions">
-          {footer}
-          <button
-            type="button"
-            className="sw-button"
-            data-testid={`${testId}-close`}
-            onClick={() => actions.openDialog(null)}
-          >
-            Close
-          </button>
-        </div>
-      </div>
-    </div>
-  );
-}
+import { DeployBreaksDialog } from './DeployBreaksDialog.js';
+import { Dialog } from './Dialog.js';
 
 function ConnectDialog() {
   const store = useDesignerStore();
@@ -274,6 +219,8 @@ export function Dialogs() {
       return <CodeDialog />;
     case 'shortcuts':
       return <ShortcutsDialog />;
+    case 'deployBreaks':
+      return <DeployBreaksDialog />;
     default:
       return null;
   }

@@ -3,7 +3,7 @@
 import { useEffect } from 'react';
 import { useApi } from '../api/context.js';
 import { useDesignerStore } from '../store/context.js';
-import { deploy } from '../runtime/runtime-actions.js';
+import { requestDeploy } from '../runtime/runtime-actions.js';
 import { copySelection, deleteSelection, pasteText, runAutoLayout, selectAll } from './commands.js';
 
 export const SHORTCUTS: readonly { keys: string; what: string }[] = [
@@ -75,7 +75,7 @@ export function useShortcuts(): void {
         void readClipboard().then((text) => {
           if (text) void pasteText(store, text);
         });
-      } else if (mod && key === 'enter') void deploy(api, store);
+      } else if (mod && key === 'enter') void requestDeploy(api, store);
       else if (mod || e.altKey) handled = false;
       else if (key === 'l') void runAutoLayout(store);
       else if (key === 'f') actions.requestFit();

@@ -1,5 +1,6 @@
 // What the toolbar and panels ask of the runtime, with the results written to the store. Kept out
 // of the store so that the store stays free of I/O (and testable without a server).
+import { stateBreaks } from '../model/state-breaks.js';
 import type { TopologyDocument } from '@streamwright/topology-model';
 import type { ApiClient } from '../api/client.js';
 import type { AppView, DeploymentIdentity } from '../api/types.js';
@@ -86,6 +87,20 @@ export async function refreshExistingTopics(
 export async function refreshStatus(client: ApiClient, store: DesignerStore): Promise<void> {
   const view = await client.app.status.query();
   store.getState().actions.setLive({ deployed: view.deployed, status: view.status });
+}
+
+/**
+ * Deploy as the user asks for it: when the design would leave the running version's state behind
+ * (a renamed or renumbered store or repartition topic), the designer first says what and asks
+ * (the deployBreaks dialog); otherwise it deploys at once.
+ */
+export async function requestDeploy(client: ApiClient, store: DesignerStore): Promise<boolean> {
+  const { doc, live, actions } = store.getState();
+  if (live.deployedDoc && stateBreaks(live.deployedDoc, doc)) {
+    actions.openDialog('deployBreaks');
+    return false;
+  }
+  return deploy(client, store);
 }
 
 /** Deploys the document and starts it; the runtime's validation is authoritative. */

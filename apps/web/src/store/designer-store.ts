@@ -62,7 +62,7 @@ export type SideTab = 'node' | 'app' | 'topics' | 'workspace';
 export type BottomTab =
   'problems' | 'tasks' | 'dashboard' | 'errors' | 'debugger' | 'preview' | 'state';
 /** The open modal dialog, if any. */
-export type DialogKind = 'describe' | 'code' | 'connect' | 'shortcuts';
+export type DialogKind = 'describe' | 'code' | 'connect' | 'shortcuts' | 'deployBreaks';
 
 export interface ApplyOptions {
   /** Merge into the previous history entry when it has the same key (one drag, one field). */

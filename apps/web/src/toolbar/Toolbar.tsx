@@ -4,7 +4,7 @@ import { useRef, useState, type ChangeEvent } from 'react';
 import { useApi } from '../api/context.js';
 import { useActions, useDesigner, useDesignerStore } from '../store/context.js';
 import { emptyDocument } from '../model/new-document.js';
-import { deploy, startApp, stopApp } from '../runtime/runtime-actions.js';
+import { requestDeploy, startApp, stopApp } from '../runtime/runtime-actions.js';
 import { downloadText, exportDocument, fileNameFor, importDocument } from './file-io.js';
 import { pasteText, runAutoLayout } from '../editing/commands.js';
 import type { DeployMatch } from '../live/deploy-match.js';
@@ -325,7 +325,7 @@ export function Toolbar() {
           className="sw-button sw-button--primary"
           data-testid="deploy"
           disabled={busy}
-          onClick={() => void run(() => deploy(api, store))}
+          onClick={() => void run(() => requestDeploy(api, store))}
         >
           Deploy
         </button>
