@@ -87,7 +87,10 @@ export function encodeAssignment(
     WRITTEN_VERSION,
     messages.ConsumerProtocolAssignment.encode(
       {
-        assignedPartitions: [...byTopic(partitions)].map(([topic, ps]) => ({ topic, partitions: ps })),
+        assignedPartitions: [...byTopic(partitions)].map(([topic, ps]) => ({
+          topic,
+          partitions: ps,
+        })),
         userData: userData === null ? null : Buffer.from(userData),
       },
       WRITTEN_VERSION,
