@@ -28,7 +28,10 @@ describe('what a deploy leaves behind in state', () => {
   it('nothing for the same topology, an added node that keeps the names, or another app', () => {
     expect(stateBreaks(wordCount(), wordCount())).toBeNull();
     expect(
-      stateBreaks(wordCount({ store: 'counts' }), wordCount({ store: 'counts', filterFirst: true })),
+      stateBreaks(
+        wordCount({ store: 'counts' }),
+        wordCount({ store: 'counts', filterFirst: true }),
+      ),
     ).toBeNull();
     expect(stateBreaks(wordCount(), wordCount({ appId: 'other', filterFirst: true }))).toBeNull();
   });
