@@ -423,6 +423,70 @@ cases.push([
   ),
 ]);
 
+// The headers kind (case 142 of seed 2: a left join of a re-keyed stream): KStreamKStreamJoin
+// forwards a record whose window closed as the *processed* record with the stored key, value and
+// timestamp, so it carries the closing record's headers, not its own. Its process() also
+// advances the shared stream time before dropping a null key or value, and emits closed records
+// only for a record at stream time, so an out-of-order record later closes nothing (and, its own
+// window already closed, is joined with null at once).
+function streamJoinHeaders(type: 'left' | 'outer'): ConformanceCase {
+  const input = (
+    topic: 'l' | 'r',
+    key: string | null,
+    n: number | null,
+    timestamp: number,
+  ): ConformanceCase['inputs'][number] => ({
+    topic,
+    key,
+    value: n === null ? null : { n },
+    timestamp,
+    headers: { h: `${topic}${timestamp}` },
+  });
+  return graph(
+    [
+      { id: 'l', kind: 'source', config: { topic: 'l' } },
+      { id: 'r', kind: 'source', config: { topic: 'r' } },
+      {
+        id: 'j',
+        kind: 'streamStreamJoin',
+        config: {
+          type,
+          joiner: '{"n": (left == null ? 100 : left.n) + (right == null ? 1000 : right.n)}',
+          window: { beforeMs: 50, afterMs: 0, graceMs: 100 },
+        },
+      },
+      { id: 'out', kind: 'sink', config: { topic: 'out' } },
+    ],
+    [
+      { from: 'l', to: 'j', toPort: 'left' },
+      { from: 'r', to: 'j', toPort: 'right' },
+      { from: 'j', to: 'out' },
+    ],
+    [
+      input('l', 'k0', 1, 100),
+      input('r', 'k1', 2, 150),
+      input('l', 'k2', 3, 200),
+      input('l', 'k2', 4, 210),
+      input('l', null, 5, 1000),
+      input('r', 'k3', null, 1100),
+      input('l', 'k4', 6, 900),
+      input('r', 'k5', 7, 1200),
+      input('l', 'k5', 8, 1200),
+      input('r', null, 9, 1300),
+      input('l', 'k6', 10, 1250),
+      input('r', 'k7', 11, 5000),
+    ],
+  );
+}
+
+cases.push(
+  [
+    'a left stream join emits closed records with the closing record headers, at stream time',
+    streamJoinHeaders('left'),
+  ],
+  ['the same for an outer stream join', streamJoinHeaders('outer')],
+);
+
 describe('random differential divergences, fixed (issue 25)', () => {
   let oracle: OracleSession;
   let results: { difference: string | null; bothFailed: boolean }[];

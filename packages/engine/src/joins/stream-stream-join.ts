@@ -83,7 +83,10 @@ export function streamStreamJoinProcessor(
   // One array for every fetch: forwarding never comes back to this processor (a DAG), so the
   // loop below is done with it before the next record fetches into it.
   const matches: WindowEntry[] = [];
-  const emitClosed = (outer: OuterJoinStore): void => {
+  // Kafka forwards a closed record as `record.withKey(..).withValue(..).withTimestamp(..)` of the
+  // record being processed (KStreamKStreamJoin#forwardNonJoinedOuterRecords): the emitted result
+  // carries the headers of the record whose stream time closed the window, not the stored ones.
+  const emitClosed = (outer: OuterJoinStore, headers: EngineRecord['headers']): void => {
     if (outer.empty) return;
     let leftOpen = false;
     let rightOpen = false;
@@ -101,7 +104,7 @@ export function streamStreamJoinProcessor(
         p.side === 'left'
           ? options.joiner(p.key, p.value, null)
           : options.joiner(p.key, null, p.value);
-      ctx.forward({ key: p.key, value, timestamp: p.timestamp, headers: p.headers });
+      ctx.forward({ key: p.key, value, timestamp: p.timestamp, headers });
       return 'emit';
     });
   };
@@ -118,6 +121,11 @@ export function streamStreamJoinProcessor(
         );
     },
     process(record: EngineRecord) {
+      const ts = record.timestamp;
+      // As Kafka's process(): every record advances the shared stream time, even one dropped
+      // below for its null key or value, and closed windows are emitted only by a record at
+      // stream time (not by an out-of-order one).
+      state.streamTime = Math.max(state.streamTime, ts);
       if (isNullish(record.value)) {
         ctx.taskMetrics.droppedRecordsTotal++;
         return;
@@ -128,11 +136,9 @@ export function streamStreamJoinProcessor(
         else ctx.taskMetrics.droppedRecordsTotal++;
         return;
       }
-      const ts = record.timestamp;
       const timeFrom = Math.max(0, ts - before);
       const timeTo = Math.max(0, ts + after);
-      state.streamTime = Math.max(state.streamTime, ts);
-      if (pending !== null) emitClosed(pending);
+      if (pending !== null && ts === state.streamTime) emitClosed(pending, record.headers);
       let needOuterJoin = options.outer;
       const found = otherWindows!.fetchRangeInto(record.key, timeFrom, timeTo, matches);
       for (let i = 0; i < found; i++) {
