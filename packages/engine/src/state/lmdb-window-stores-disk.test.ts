@@ -316,6 +316,83 @@ describe('persistent window stores at the retention edge', () => {
   });
 });
 
+describe('persistent window stores restoring puts the store dropped as expired', () => {
+  // Found by the property test above (seed -1997082890, string keys with duplicates): the
+  // changelog holds every put, also one the store drops because its window starts at or before
+  // stream time − retention (ChangeLoggingWindowBytesStore logs it before the store skips it).
+  // Restoring, the persistent store wrote such a record to disk although the store dropped it;
+  // with its segment no longer held in full, the retention-edge read (fetchAll's retentionEdge)
+  // then showed the window at the edge that the store never kept (with duplicates), or its
+  // value overwritten by the dropped put (without).
+  for (const retainDuplicates of [true, false])
+    it(`keep them off disk (${retainDuplicates ? 'with' : 'without'} duplicates)`, async () => {
+      await withTempDir(async (dir) => {
+        const spec = {
+          name: 'w',
+          retentionMs: 150,
+          segmentIntervalMs: 40,
+          keySerde: 'string' as const,
+          valueSerde: 'integer' as const,
+          changelogTopic: 'app-w-changelog',
+          retainDuplicates,
+        };
+        // The shrunk counterexample: stream time 155, then a put at 5 = 155 − 150 (dropped, but
+        // logged) and one at 6 (kept, in the same segment).
+        const memory = new SegmentedWindowStore(spec, 0);
+        expect(memory.put('', null, 155, 156)).toBe(true);
+        expect(memory.put('', retainDuplicates ? 0 : 1, 5, 6)).toBe(false);
+        expect(memory.put('', 0, 6, 7)).toBe(true);
+        const changelog = memory.takeChangelogRecords();
+        expect(changelog).toHaveLength(3);
+        const restored = new LmdbWindowStore(spec, 0, `${dir}/w`, 0);
+        const restoredInMemory = new SegmentedWindowStore(spec, 0);
+        for (const r of changelog) {
+          restored.restore(stored(r));
+          restoredInMemory.restore(stored(r));
+        }
+        const edge = [{ key: '', start: 6, value: 0, timestamp: 7 }];
+        expect(plain(restoredInMemory.fetchAll(MIN, MAX, true))).toEqual(edge);
+        expect(plain(restored.fetchAll(MIN, MAX, true))).toEqual(edge);
+        expect(plain(restored.fetchAll(0, MAX, true))).toEqual(edge);
+        expect(plain(restored.all())).toEqual(plain(restoredInMemory.all()));
+        restored.close();
+      });
+    });
+
+  it('keep one they dropped from overwriting a kept window at the edge', async () => {
+    await withTempDir(async (dir) => {
+      const spec = {
+        name: 'w',
+        retentionMs: 150,
+        segmentIntervalMs: 40,
+        keySerde: 'integer' as const,
+        valueSerde: 'integer' as const,
+        changelogTopic: 'app-w-changelog',
+        retainDuplicates: false,
+      };
+      // Window 0 is put while live, stream time moves to 150 (window 0 is now at the edge), and
+      // a put of window 0 is dropped (logged): the edge still shows the first value.
+      const memory = new SegmentedWindowStore(spec, 0);
+      memory.put(1, 1, 0, 1);
+      memory.put(1, 2, 150, 151);
+      expect(memory.put(1, 3, 0, 1)).toBe(false);
+      const restored = new LmdbWindowStore(spec, 0, `${dir}/w`, 0);
+      const restoredInMemory = new SegmentedWindowStore(spec, 0);
+      for (const r of memory.takeChangelogRecords()) {
+        restored.restore(stored(r));
+        restoredInMemory.restore(stored(r));
+      }
+      const edge = plain(restoredInMemory.fetchAll(MIN, MAX, true));
+      expect(edge).toEqual([
+        { key: 1, start: 0, value: 1, timestamp: 1 },
+        { key: 1, start: 150, value: 2, timestamp: 151 },
+      ]);
+      expect(plain(restored.fetchAll(MIN, MAX, true))).toEqual(edge);
+      restored.close();
+    });
+  });
+});
+
 describe(
   'persistent window and session stores hold a bounded number of entries in memory',
   { timeout: 120_000 },

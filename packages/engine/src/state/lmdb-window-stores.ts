@@ -118,9 +118,16 @@ class OnDisk {
     store.evictTo(this.#limit);
   }
 
-  /** A changelog record restored, as its disk record (`toDisk`: the value it keeps on disk). */
-  restored(record: StoredRecord, toDisk: (record: StoredRecord) => StoredRecord): void {
-    const segment = record.key === null ? null : this.segmentOf(record.key);
+  /**
+   * A changelog record restored, as its disk record (`toDisk`: the value it keeps on disk);
+   * `kept`: whether the store kept it (one it dropped as expired is not written).
+   */
+  restored(
+    record: StoredRecord,
+    toDisk: (record: StoredRecord) => StoredRecord,
+    kept = true,
+  ): void {
+    const segment = !kept || record.key === null ? null : this.segmentOf(record.key);
     if (segment !== null) this.disk.add(segment, toDisk(record));
     if (this.store.residentEntries > slack(this.#limit)) this.store.evictTo(this.#limit);
   }
@@ -164,8 +171,16 @@ export class LmdbWindowStore extends SegmentedWindowStore {
   }
 
   override restore(record: StoredRecord): void {
-    super.restore(record);
-    this.#onDisk.restored(record, (r) => this.changelogToDisk(r));
+    this.restoreKept(record);
+  }
+
+  override restoreKept(record: StoredRecord): boolean {
+    // The changelog holds puts the store dropped as expired (logged before the store skips
+    // them); on disk such a record would show at the retention edge (fetchAll's retentionEdge)
+    // a window the store never kept, or overwrite one it keeps there.
+    const kept = super.restoreKept(record);
+    this.#onDisk.restored(record, (r) => this.changelogToDisk(r), kept);
+    return kept;
   }
 
   verify(): string | null {

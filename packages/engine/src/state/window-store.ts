@@ -516,6 +516,16 @@ export class SegmentedWindowStore implements TaskStateStore {
    * to do: restoring it as it is would give the store wrong values, silently.
    */
   restore(record: StoredRecord): void {
+    this.restoreKept(record);
+  }
+
+  /**
+   * restore(), telling whether the store keeps the record: false when it drops it as expired (its
+   * window starts at or before stream time − retention, or its segment is gone), as put() drops
+   * such a window. A persistent store writes to disk only what is kept: the changelog holds every
+   * put, expired ones too (ChangeLoggingWindowBytesStore logs before the store skips them).
+   */
+  restoreKept(record: StoredRecord): boolean {
     if (
       this.timestamped &&
       record.value !== null &&
@@ -525,7 +535,7 @@ export class SegmentedWindowStore implements TaskStateStore {
         'INVALID_STATE_STORE',
         `window store ${this.name} cannot be restored from its changelog ${record.topic}-${record.partition}: the record at offset ${record.offset} is in the changelog format Streamwright wrote before 2026-12-07 (commit 839d171: each value prefixed by its timestamp), which this version would read as wrong values. Rebuild the store from the input topics: stop the application and run \`streamwright app reset\` (it deletes the changelog and repartition topics and the local state, and reprocesses the input from the earliest offsets), or keep the previous version running until the store's retention has passed.`,
       );
-    this.#apply(record, false);
+    return this.#apply(record, false);
   }
 
   /** Applies one record read from a persistent store's disk (a timestamp-prefixed value). */
@@ -548,13 +558,14 @@ export class SegmentedWindowStore implements TaskStateStore {
       : { value: this.#format.valueSerde.deserialize(bytes), timestamp: recordTimestamp };
   }
 
-  #apply(record: StoredRecord, fromDisk: boolean): void {
+  /** Applies a record; false when it is dropped (unparsable, or expired). */
+  #apply(record: StoredRecord, fromDisk: boolean): boolean {
     const parsed = this.#format.parseKey(record.key);
-    if (parsed === null) return;
+    if (parsed === null) return false;
     const { key, start, seq } = parsed;
     const id = this.#keys.id(key);
     if (start > this.#flushedStreamTime) this.#flushedStreamTime = start;
-    if (!this.#advance(start)) return;
+    if (!this.#advance(start)) return false;
     if (seq > this.#seq) this.#seq = seq;
     const held = this.#segments.get(this.segmentId(start));
     if (held !== undefined && !held.complete) {
@@ -564,11 +575,11 @@ export class SegmentedWindowStore implements TaskStateStore {
         const stale = find(held.byKey.get(id), start);
         if (stale !== undefined) remove(held, stale);
       }
-      return;
+      return true;
     }
     if (this.retainDuplicates) {
       this.#restoreColumn(record, key, id, start, seq, fromDisk);
-      return;
+      return true;
     }
     const segment = held as Segment | undefined;
     const windows = segment?.byKey.get(id);
@@ -580,7 +591,7 @@ export class SegmentedWindowStore implements TaskStateStore {
           );
     if (record.value === null) {
       if (existing !== undefined) remove(segment!, existing);
-      return;
+      return true;
     }
     const { value, timestamp } = this.#parseValue(record.value, record.timestamp, fromDisk);
     if (existing !== undefined) {
@@ -590,6 +601,7 @@ export class SegmentedWindowStore implements TaskStateStore {
     } else {
       this.#insert(new Slot(key, id, start, seq, value, timestamp), false);
     }
+    return true;
   }
 
   #restoreColumn(
