@@ -83,5 +83,37 @@ test('the purchase analysis runs in the designer, laid out and counting', async 
   await page.keyboard.press('f');
   await expect(designer.node('count')).toBeInViewport();
   await page.waitForTimeout(1000);
+
+  // laid out per sub-topology: the three boxes, and the nodes running in them, never overlap
+  const boxes = await page.getByTestId(/^subtopology-\d+$/).evaluateAll((els) =>
+    els.map((el) => {
+      const r = el.getBoundingClientRect();
+      return {
+        id: el.getAttribute('data-testid'),
+        x: r.x,
+        y: r.y,
+        width: r.width,
+        height: r.height,
+      };
+    }),
+  );
+  expect(boxes).toHaveLength(3);
+  const nodes = await page.locator('.react-flow__node').evaluateAll((els) =>
+    els.map((el) => {
+      const r = el.getBoundingClientRect();
+      return { id: el.getAttribute('data-id'), x: r.x, y: r.y, width: r.width, height: r.height };
+    }),
+  );
+  type Rect = { id: string | null; x: number; y: number; width: number; height: number };
+  const crossing = (a: Rect, b: Rect) =>
+    a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  const overlapping = [boxes, nodes].flatMap((rects) =>
+    rects.flatMap((a, i) =>
+      rects.slice(i + 1).flatMap((b) => (crossing(a, b) ? [`${a.id} × ${b.id}`] : [])),
+    ),
+  );
+  expect(overlapping).toEqual([]);
+  // the windowedBy, which has no processor of its own, is drawn inside its count's box
+  await expect(page.getByTestId('subtopology-2')).toHaveAttribute('data-nodes', /\bhourly\b/);
   await docScreenshot(page, 'designer-purchase-analysis.png');
 });

@@ -36,8 +36,8 @@ import { FoldControls } from './FoldControls.js';
 import { collapsedView, isSummaryId, NO_COLLAPSE } from './collapsed-groups.js';
 import type { GroupFlowNode } from './GroupNode.js';
 import { planOf, planOverlay } from '../layout/plan-overlay.js';
+import { clearFitPadding, FIT_MAX_ZOOM, FIT_MIN_ZOOM, FIT_PADDINGS, MINIMAP } from './fit-view.js';
 
-const FIT_VIEW = { padding: 0.15, maxZoom: 1.25 };
 const NO_RATES: Readonly<Record<string, { rate: number }>> = {};
 
 export function Canvas() {
@@ -50,8 +50,16 @@ export function Canvas() {
   const selectedEdgeKeys = useDesigner((s) => s.selectedEdgeKeys);
   const measured = useDesigner((s) => s.measured);
   const fitRequest = useDesigner((s) => s.fitRequest);
-  const { screenToFlowPosition, fitView, setViewport } = useReactFlow();
+  const { screenToFlowPosition, fitView, setViewport, getNodes, getNodesBounds } = useReactFlow();
   const canvasRef = useRef<HTMLDivElement>(null);
+  const fitClear = useCallback(() => {
+    const rect = canvasRef.current?.getBoundingClientRect();
+    const padding =
+      rect && rect.width > 0
+        ? clearFitPadding(getNodesBounds(getNodes()), rect.width, rect.height)
+        : FIT_PADDINGS[0];
+    return fitView({ padding, maxZoom: FIT_MAX_ZOOM, minZoom: FIT_MIN_ZOOM });
+  }, [fitView, getNodes, getNodesBounds]);
 
   const toFlowNodes = useMemo(createNodeMapper, []);
   const toFlowEdges = useMemo(createEdgeMapper, []);
@@ -83,7 +91,7 @@ export function Canvas() {
     if (!plan) return NO_COLLAPSE;
     const positions: Record<string, Position> = {};
     nodes.forEach((n, i) => (positions[n.id] = layout[n.id] ?? fallbackPosition(i)));
-    const boxes = planOverlay(plan, positions, measured).subtopologies;
+    const boxes = planOverlay(doc, plan, positions, measured).subtopologies;
     return collapsedView(boxes, new Set(collapsedGroups), edges);
   }, [collapsedGroups, store, nodes, edges, layout, measured]);
   const flowNodes = useMemo((): (KindFlowNode | GroupFlowNode)[] => {
@@ -123,10 +131,10 @@ export function Canvas() {
     // dropped next would land huge and on top of each other
     const empty = store.getState().doc.nodes.length === 0;
     const id = requestAnimationFrame(
-      () => void (empty ? setViewport({ x: 0, y: 0, zoom: 1 }) : fitView(FIT_VIEW)),
+      () => void (empty ? setViewport({ x: 0, y: 0, zoom: 1 }) : fitClear()),
     );
     return () => cancelAnimationFrame(id);
-  }, [fitRequest, fitView, setViewport, store]);
+  }, [fitRequest, fitClear, setViewport, store]);
 
   // One history entry per drag gesture, however many position changes it produces.
   const dragGesture = useRef(0);
@@ -282,7 +290,7 @@ export function Canvas() {
         selectionKeyCode="Shift"
         multiSelectionKeyCode="Shift"
         selectionMode={SelectionMode.Partial}
-        minZoom={0.2}
+        minZoom={FIT_MIN_ZOOM}
         maxZoom={2}
         defaultEdgeOptions={{ type: 'smoothstep' }}
       >
@@ -291,7 +299,7 @@ export function Canvas() {
         <NodeSearch />
         <FoldControls />
         <PlanOverlay />
-        <MiniMap pannable zoomable ariaLabel="Minimap" />
+        <MiniMap pannable zoomable ariaLabel="Minimap" style={MINIMAP} />
         <Controls showInteractive={false} />
       </ReactFlow>
     </div>

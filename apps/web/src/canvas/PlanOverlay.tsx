@@ -29,7 +29,7 @@ function PlanOverlayView() {
     doc.nodes.forEach((n, i) => {
       positions[n.id] = doc.layout.nodes[n.id] ?? fallbackPosition(i);
     });
-    return planOverlay(plan, positions, measured);
+    return planOverlay(doc, plan, positions, measured);
   }, [doc, measured, visible]);
   if (!overlay) return null;
   // a folded sub-topology is drawn as its summary node (GroupNode): no box, no marks inside it
@@ -80,9 +80,12 @@ function PlanOverlayView() {
               data-from={r.from}
               data-to={r.to}
               title={`repartition topic ${r.topic}: written by ${r.from}'s sub-topology, read by ${r.to}'s`}
-              style={{ transform: `translate(${r.at.x}px, ${r.at.y}px) translate(-50%, -160%)` }}
+              style={{
+                transform: `translate(${r.at.x}px, ${r.at.y}px) translate(0, -160%)`,
+                maxWidth: r.maxWidth,
+              }}
             >
-              ⇄ <span className="sw-plan__text">{r.topic}</span>
+              ⇄
               {running && liveNodes.has(r.to) && repartitionDepth[r.topic] != null && (
                 <span
                   className="sw-plan__depth"
@@ -91,9 +94,10 @@ function PlanOverlayView() {
                   title="records written into the repartition topic and not yet processed by the next sub-topology (its consumer lag)"
                 >
                   {' '}
-                  · {formatCount(repartitionDepth[r.topic]!)} queued
+                  {formatCount(repartitionDepth[r.topic]!)} queued ·
                 </span>
-              )}
+              )}{' '}
+              <span className="sw-plan__text">{r.topic}</span>
             </div>
           ))}
         {overlay.stores
@@ -105,10 +109,9 @@ function PlanOverlayView() {
               data-testid={`store-${s.name}`}
               data-owner={s.owner}
               title={`state store ${s.name} · ${s.changelogTopic ? `changelog ${s.changelogTopic}` : 'no changelog'} · used by ${s.nodeIds.join(', ')}`}
-              style={{ transform: `translate(${s.at.x}px, ${s.at.y}px)` }}
+              style={{ transform: `translate(${s.at.x}px, ${s.at.y}px)`, maxWidth: s.maxWidth }}
             >
               ⛁ {s.name}
-              {s.changelogTopic && <span className="sw-muted"> → {s.changelogTopic}</span>}
               {running &&
                 liveNodes.has(s.owner) &&
                 s.changelogTopic !== null &&
@@ -123,6 +126,7 @@ function PlanOverlayView() {
                     · {formatCount(changelogRecords[s.changelogTopic]!)} logged
                   </span>
                 )}
+              {s.changelogTopic && <span className="sw-muted"> → {s.changelogTopic}</span>}
             </div>
           ))}
       </div>

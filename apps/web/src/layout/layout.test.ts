@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { TopologyDocument } from '@streamwright/topology-model';
+import { importTopology, type TopologyDocument } from '@streamwright/topology-model';
 import { autoLayout, elkGraph } from './auto-layout.js';
-import { planOf, planOverlay } from './plan-overlay.js';
+import { DEFAULT_NODE_SIZE, planOf, planOverlay, type Box } from './plan-overlay.js';
 
 function doc(
   nodes: TopologyDocument['nodes'],
@@ -116,7 +117,7 @@ describe('plan overlay', () => {
     const plan = planOf(wordCount);
     expect(plan).not.toBeNull();
     const positions = await autoLayout(wordCount, {});
-    const overlay = planOverlay(plan!, positions, {});
+    const overlay = planOverlay(wordCount, plan!, positions, {});
     expect(overlay.subtopologies.map((s) => [s.id, s.nodeIds])).toEqual([
       [0, ['src', 'gb']],
       [1, ['cnt', 'ts', 'snk']],
@@ -141,5 +142,88 @@ describe('plan overlay', () => {
 
   it('draws nothing for a document with problems', () => {
     expect(planOf(doc([{ id: 'f', kind: 'filter', config: {} }], []))).toBeNull();
+  });
+});
+
+// read as the designer imports it (ports defaulted)
+const imported = importTopology(
+  readFileSync(
+    new URL(
+      '../../../../examples/purchase-analysis/purchase-analysis.topology.json',
+      import.meta.url,
+    ),
+    'utf8',
+  ),
+);
+if (!imported.ok) throw new Error('the purchase analysis example does not import');
+const purchaseAnalysis = imported.topology as TopologyDocument;
+
+const crossing = (a: Box, b: Box) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const pairs = <T>(items: T[]) => items.flatMap((a, i) => items.slice(i + 1).map((b) => [a, b]));
+
+describe('auto-layout per sub-topology', () => {
+  it("lays the purchase analysis out so no sub-topology's box, label or node overlaps another", async () => {
+    const plan = planOf(purchaseAnalysis)!;
+    const positions = await autoLayout(purchaseAnalysis, {}, { aspectRatio: 1.6 });
+    // nodes drawn at the height they reach when running (counter, busy and lag bars)
+    const sizes = Object.fromEntries(
+      purchaseAnalysis.nodes.map((n) => [n.id, { width: DEFAULT_NODE_SIZE.width, height: 158 }]),
+    );
+    const overlay = planOverlay(purchaseAnalysis, plan, positions, sizes);
+    expect(overlay.subtopologies.map((s) => s.id)).toEqual([0, 1, 2]);
+    for (const [a, b] of pairs(overlay.subtopologies))
+      expect(crossing(a!, b!), `sub-topologies ${a!.id} and ${b!.id}`).toBe(false);
+
+    const nodes = purchaseAnalysis.nodes.map((n) => ({
+      id: n.id,
+      ...positions[n.id]!,
+      ...sizes[n.id]!,
+    }));
+    for (const [a, b] of pairs(nodes)) expect(crossing(a!, b!), `${a!.id} × ${b!.id}`).toBe(false);
+    // every node inside its own sub-topology's box
+    for (const st of overlay.subtopologies)
+      for (const id of st.nodeIds) {
+        const n = nodes.find((x) => x.id === id)!;
+        expect(n.x >= st.x && n.x + n.width <= st.x + st.width, `${id} in ${st.id}`).toBe(true);
+        expect(n.y >= st.y && n.y + n.height <= st.y + st.height, `${id} in ${st.id}`).toBe(true);
+      }
+    // the windowedBy, which has no processor of its own, sits with its count
+    expect(overlay.subtopologies[2]!.nodeIds).toContain('count');
+    const hourly = nodes.find((n) => n.id === 'hourly')!;
+    const st2 = overlay.subtopologies[2]!;
+    expect(crossing(hourly, st2)).toBe(true);
+
+    // labels (11 px text, one line) never cover a node
+    const labels = [
+      ...overlay.repartitions.map((r) => ({
+        what: r.topic,
+        x: r.at.x,
+        y: r.at.y - 32,
+        width: r.maxWidth,
+        height: 22,
+      })),
+      ...overlay.stores.map((s) => ({
+        what: s.name,
+        x: s.at.x,
+        y: s.at.y,
+        width: s.maxWidth,
+        height: 22,
+      })),
+    ];
+    expect(labels.length).toBeGreaterThan(3);
+    for (const label of labels)
+      for (const n of nodes) expect(crossing(label, n), `${label.what} over ${n.id}`).toBe(false);
+  });
+
+  it('places sub-topologies in rows that fit the canvas: fitted, the drawing is readable', async () => {
+    const positions = await autoLayout(purchaseAnalysis, {}, { aspectRatio: 1.6 });
+    const xs = Object.values(positions).map((p) => p.x);
+    const ys = Object.values(positions).map((p) => p.y);
+    const width = Math.max(...xs) - Math.min(...xs) + DEFAULT_NODE_SIZE.width;
+    const height = Math.max(...ys) - Math.min(...ys) + 158;
+    // fitted into 1040 × 650 (a 1600 × 1000 window less the panels), at 0.55 or more nodes
+    // render in full; before, one graph wrapped by ELK fitted at 0.29
+    expect(Math.min(1040 / width, 650 / height)).toBeGreaterThan(0.45);
   });
 });

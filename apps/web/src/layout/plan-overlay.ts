@@ -10,6 +10,7 @@ import {
   type TopologyDocument,
 } from '@streamwright/topology-model';
 import type { Position } from '../model/diff.js';
+import { layoutGroups } from './layout-groups.js';
 
 export interface Size {
   width: number;
@@ -32,7 +33,9 @@ export interface RepartitionMark {
   topic: string;
   from: string;
   to: string;
+  /** Left end of the label, at the height of the edge it sits above. */
   at: Position;
+  maxWidth: number;
 }
 export interface StoreMark {
   name: string;
@@ -42,6 +45,8 @@ export interface StoreMark {
   changelogTopic: string | null;
   global: boolean;
   at: Position;
+  /** The owner's width: a longer label is cut (its title has it all). */
+  maxWidth: number;
 }
 export interface PlanOverlay {
   subtopologies: SubtopologyBox[];
@@ -51,9 +56,14 @@ export interface PlanOverlay {
 
 /** React Flow's size for a node not measured yet (about what KindNode renders). */
 export const DEFAULT_NODE_SIZE: Size = { width: 200, height: 84 };
-const GROUP_PADDING = 18;
-const STORE_GAP = 14;
-const STORE_HEIGHT = 26;
+export const GROUP_PADDING = 18;
+/** Room above a sub-topology's nodes for its box's label. */
+export const GROUP_LABEL = 14;
+export const STORE_GAP = 14;
+export const STORE_HEIGHT = 26;
+/** Widest a repartition topic's label is drawn, and its distance from the writing node. */
+export const REPARTITION_LABEL_WIDTH = 190;
+export const LABEL_OFFSET = 10;
 
 let memo: { key: readonly unknown[]; plan: Plan | null } | null = null;
 
@@ -74,8 +84,15 @@ export function planOf(doc: TopologyDocument): Plan | null {
   return plan;
 }
 
+/** Every planned node of every sub-topology, by its processor name. */
+export function plannedNodesByName(plan: Plan): Map<string, PlannedNode> {
+  const byName = new Map<string, PlannedNode>();
+  for (const st of plan.subtopologies) for (const n of st.nodes) byName.set(n.name, n);
+  return byName;
+}
+
 /** The model node a planned node stands for, looking through synthetic repartition nodes. */
-function modelNodeNear(
+export function modelNodeNear(
   byName: ReadonlyMap<string, PlannedNode>,
   start: PlannedNode,
   direction: 'predecessors' | 'successors',
@@ -95,6 +112,7 @@ function modelNodeNear(
 }
 
 export function planOverlay(
+  doc: TopologyDocument,
   plan: Plan,
   positions: Readonly<Record<string, Position>>,
   sizes: Readonly<Record<string, Size>>,
@@ -105,12 +123,17 @@ export function planOverlay(
     const s = sizes[id] ?? DEFAULT_NODE_SIZE;
     return { x: p.x, y: p.y, width: s.width, height: s.height };
   };
-  const byName = new Map<string, PlannedNode>();
-  for (const st of plan.subtopologies) for (const n of st.nodes) byName.set(n.name, n);
+  const byName = plannedNodesByName(plan);
 
   const subtopologies: SubtopologyBox[] = [];
+  // each node in one box: the one the layout puts it in (a windowedBy, which has no processor of
+  // its own, in its neighbours' box), listed in the sub-topology's processor order
+  const groups = layoutGroups(doc, plan);
   for (const st of plan.subtopologies) {
-    const nodeIds = [...new Set(st.nodes.flatMap((n) => (n.modelNodeId ? [n.modelNodeId] : [])))];
+    const order = st.nodes.flatMap((n) => (n.modelNodeId ? [n.modelNodeId] : []));
+    const rank = (id: string) => (order.includes(id) ? order.indexOf(id) : order.length);
+    const group = groups.find((g) => g.subtopology === st.id)?.nodeIds ?? [];
+    const nodeIds = [...group].sort((a, b) => rank(a) - rank(b));
     // stores drawn under their owner belong inside its sub-topology's box
     const storeCount = new Map<string, number>();
     for (const s of plan.stores) {
@@ -123,7 +146,7 @@ export function planOverlay(
     });
     if (boxes.length === 0) continue;
     const x = Math.min(...boxes.map((b) => b.x)) - GROUP_PADDING;
-    const y = Math.min(...boxes.map((b) => b.y)) - GROUP_PADDING - 14;
+    const y = Math.min(...boxes.map((b) => b.y)) - GROUP_PADDING - GROUP_LABEL;
     const right = Math.max(...boxes.map((b) => b.x + b.width)) + GROUP_PADDING;
     const bottom =
       Math.max(...boxes.map((b) => b.y + b.height + (b.below > 0 ? STORE_GAP + b.below : 0))) +
@@ -158,15 +181,13 @@ export function planOverlay(
     const a = from ? boxOf(from) : null;
     const b = to ? boxOf(to) : null;
     if (!from || !to || !a || !b) continue;
-    // on the edge it splits, halfway between the producing and the consuming node
+    // above the edge where it leaves the writing node: the layout keeps that room free
     repartitions.push({
       topic: topic.name,
       from,
       to,
-      at: {
-        x: Math.round((a.x + a.width + b.x) / 2),
-        y: Math.round((a.y + a.height / 2 + b.y + b.height / 2) / 2),
-      },
+      at: { x: Math.round(a.x + a.width + LABEL_OFFSET), y: Math.round(a.y + a.height / 2) },
+      maxWidth: REPARTITION_LABEL_WIDTH,
     });
   }
 
@@ -188,6 +209,7 @@ export function planOverlay(
       changelogTopic: store.changelogTopic,
       global: store.global,
       at: { x: box.x, y: box.y + box.height + STORE_GAP + index * (STORE_HEIGHT + 4) },
+      maxWidth: box.width,
     });
   }
   return { subtopologies, repartitions, stores };
