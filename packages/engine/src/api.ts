@@ -112,10 +112,26 @@ export interface LastFailure {
   previousVersionKept: boolean;
 }
 
+/** One instance of the application and the tasks the last rebalance gave it. */
+export interface InstanceTasks {
+  /** Its application.server (`host:port` or URL), as its subscription carried it. */
+  host: string;
+  /** This instance (the one answering). */
+  self: boolean;
+  activeTasks: string[];
+  standbyTasks: string[];
+}
+
 export interface AppStatus {
   applicationId: string;
   state: AppState;
   tasks: TaskStatus[];
+  /**
+   * On Kafka with more than one possible instance: every instance that has an
+   * application.server and the tasks it runs, as of the last rebalance (Kafka Streams'
+   * metadataForAllStreamsClients). Absent on the embedded backend (one instance).
+   */
+  instances?: InstanceTasks[];
   /** Most recent errors first, capped. */
   errors: ProcessingError[];
   /** What the application waits for now (unreachable brokers); empty when nothing. */

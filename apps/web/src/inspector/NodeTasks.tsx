@@ -1,10 +1,13 @@
-// The selected node task by task (a Flink UI's subtask table): which stream thread runs each task,
-// the records that task's copy of the node processed, its rate over the last 5 s and its busy
-// share. Shown while the deployment runs the node.
+// The selected node task by task (a Flink UI's subtask table): which instance (on Kafka) and
+// stream thread runs each task, the records that task's copy of the node processed, its rate over
+// the last 5 s and its busy share. Shown while the deployment runs the node. Tasks another
+// instance runs are listed by that instance, without numbers (they are in its metrics).
 import { useMemo } from 'react';
 import { useDesigner } from '../store/context.js';
 import { nodeLiveState } from '../live/deploy-match.js';
-import { nodeTaskRows } from '../live/node-tasks.js';
+import { nodeTaskRows, withInstances } from '../live/node-tasks.js';
+import { planOf } from '../layout/plan-overlay.js';
+import { layoutGroups } from '../layout/layout-groups.js';
 import { lagColour } from '../live/lag.js';
 
 const rateText = (rate: number | null) =>
@@ -18,11 +21,21 @@ export function NodeTasks({ nodeId }: { nodeId: string }) {
   const current = useDesigner((s) => s.live.nodeTasks);
   const history = useDesigner((s) => s.live.nodeTasksHistory);
   const tasks = useDesigner((s) => s.live.status?.tasks);
+  const instances = useDesigner((s) => s.live.status?.instances);
+  const doc = useDesigner((s) => s.doc);
+  const subtopologies = useMemo(() => {
+    const plan = planOf(doc);
+    const group = plan
+      ? layoutGroups(doc, plan).find((g) => g.nodeIds.includes(nodeId))?.subtopology
+      : undefined;
+    return new Set(group === undefined || group === null ? [] : [group]);
+  }, [doc, nodeId]);
   const rows = useMemo(() => {
     const threads: Record<string, string> = {};
     for (const t of tasks ?? []) if (t.standby !== true) threads[t.taskId] = t.thread;
-    return nodeTaskRows(nodeId, current, history, threads);
-  }, [nodeId, current, history, tasks]);
+    return withInstances(nodeTaskRows(nodeId, current, history, threads), instances, subtopologies);
+  }, [nodeId, current, history, tasks, instances, subtopologies]);
+  const onKafka = rows.some((r) => r.instance !== null);
   if (!live || rows.length === 0) return null;
   return (
     <section className="sw-node-tasks" aria-label={`${nodeId} per task`}>
@@ -31,6 +44,9 @@ export function NodeTasks({ nodeId }: { nodeId: string }) {
         <thead>
           <tr>
             <th>Task</th>
+            {onKafka && (
+              <th title="the instance running the task: its application.server">Instance</th>
+            )}
             <th>Thread</th>
             <th title="process-total of this task's copy of the node">Records</th>
             <th title="records per second over the last 5 s">Rate /s</th>
@@ -41,25 +57,44 @@ export function NodeTasks({ nodeId }: { nodeId: string }) {
         </thead>
         <tbody>
           {rows.map((r) => (
-            <tr key={r.taskId} data-testid="node-task-row" data-task={r.taskId}>
+            <tr
+              key={r.taskId}
+              data-testid="node-task-row"
+              data-task={r.taskId}
+              data-instance={r.instance ?? undefined}
+            >
               <td className="sw-mono">{r.taskId}</td>
+              {onKafka && (
+                <td className="sw-mono" data-testid="node-task-instance">
+                  {r.instance ?? '—'}
+                </td>
+              )}
               <td className="sw-mono sw-muted" title={r.thread ?? undefined}>
                 {r.thread === null ? '—' : shortThread(r.thread)}
               </td>
-              <td data-testid="node-task-total">{r.total}</td>
+              <td
+                data-testid="node-task-total"
+                title={
+                  r.total === null ? `in ${r.instance ?? 'another instance'}'s metrics` : undefined
+                }
+              >
+                {r.total ?? '—'}
+              </td>
               <td data-testid="node-task-rate">{rateText(r.rate)}</td>
               <td>
-                <div
-                  className={`sw-busy sw-busy--cell sw-lag--${lagColour(r.busy)}`}
-                  data-testid="node-task-busy"
-                  data-busy={r.busy}
-                >
+                {r.busy !== null && (
                   <div
-                    className="sw-lag__fill"
-                    style={{ width: `${Math.max(2, r.busy * 100)}%` }}
-                  />
-                  <span className="sw-lag__text">{Math.round(r.busy * 100)}%</span>
-                </div>
+                    className={`sw-busy sw-busy--cell sw-lag--${lagColour(r.busy)}`}
+                    data-testid="node-task-busy"
+                    data-busy={r.busy}
+                  >
+                    <div
+                      className="sw-lag__fill"
+                      style={{ width: `${Math.max(2, r.busy * 100)}%` }}
+                    />
+                    <span className="sw-lag__text">{Math.round(r.busy * 100)}%</span>
+                  </div>
+                )}
               </td>
             </tr>
           ))}

@@ -34,13 +34,26 @@ export function nodeTaskTotals(snapshot: NodeMetricsInput | null): NodeTaskTotal
 
 export interface NodeTaskRow {
   taskId: string;
+  /**
+   * The instance (its application.server) running the task, on Kafka when the app reports its
+   * instances; null on the embedded backend.
+   */
+  instance: string | null;
   /** The stream thread that runs the task (from the app's status), or null when not known. */
   thread: string | null;
-  total: number;
+  /** Records processed; null for a task another instance runs (its metrics are there). */
+  total: number | null;
   /** Records/s over the last 5 s; null until two samples exist. */
   rate: number | null;
-  /** Share of its thread's time, 0..1. */
-  busy: number;
+  /** Share of its thread's time, 0..1; null for a task another instance runs. */
+  busy: number | null;
+}
+
+/** An instance of the app and its active tasks (the app status's `instances`). */
+export interface InstanceActiveTasks {
+  host: string;
+  self: boolean;
+  activeTasks: readonly string[];
 }
 
 /** Task ids as Kafka Streams orders them: by sub-topology, then partition (`0_2` before `0_10`). */
@@ -64,6 +77,7 @@ export function nodeTaskRows(
       const taskId = key.slice(prefix.length);
       return {
         taskId,
+        instance: null,
         thread: threads[taskId] ?? null,
         total: current.totals[key]!,
         rate: rates[key] ?? null,
@@ -71,4 +85,39 @@ export function nodeTaskRows(
       };
     })
     .sort((a, b) => byTaskId(a.taskId, b.taskId));
+}
+
+/**
+ * The rows with the instance that runs each task: this instance's own rows, and a row (without
+ * numbers: they live on that instance) for each task of the node's sub-topologies that another
+ * instance runs. Rows are returned unchanged when the app reports no instances (embedded).
+ */
+export function withInstances(
+  rows: readonly NodeTaskRow[],
+  instances: readonly InstanceActiveTasks[] | undefined,
+  subtopologies: ReadonlySet<number>,
+): NodeTaskRow[] {
+  if (!instances || instances.length === 0) return [...rows];
+  const self = instances.find((i) => i.self)?.host ?? null;
+  const own = new Set(rows.map((r) => r.taskId));
+  const ofNode = (taskId: string) =>
+    subtopologies.has(Number(taskId.split('_')[0])) ||
+    rows.some((r) => r.taskId.split('_')[0] === taskId.split('_')[0]);
+  const remote: NodeTaskRow[] = instances
+    .filter((i) => !i.self)
+    .flatMap((i) =>
+      i.activeTasks
+        .filter((t) => ofNode(t) && !own.has(t))
+        .map((taskId) => ({
+          taskId,
+          instance: i.host,
+          thread: null,
+          total: null,
+          rate: null,
+          busy: null,
+        })),
+    );
+  return [...rows.map((r) => ({ ...r, instance: self })), ...remote].sort((a, b) =>
+    byTaskId(a.taskId, b.taskId),
+  );
 }

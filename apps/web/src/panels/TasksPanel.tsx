@@ -1,5 +1,7 @@
 // One row per Kafka Streams task (sub-topology × partition) of the running app: its actives and,
 // on Kafka with num.standby.replicas (or a warm-up), its standby replicas with their changelog lag.
+// On Kafka, with the app's instances known (application.server), each task names its instance
+// and the tasks other instances run are listed after this one's, without numbers.
 import { useDesigner } from '../store/context.js';
 import { formatCount, formatRate } from '../live/counters.js';
 import { useLagStore } from '../live/lag.js';
@@ -10,6 +12,14 @@ export function TasksPanel() {
   const tasks = useDesigner((s) => s.live.status?.tasks);
   const counters = useDesigner((s) => s.live.taskCounters);
   const lag = useLagStore((s) => s.byPartition);
+  const instances = useDesigner((s) => s.live.status?.instances);
+  const self = instances?.find((i) => i.self)?.host;
+  const others = (instances ?? [])
+    .filter((i) => !i.self)
+    .flatMap((i) => [
+      ...i.activeTasks.map((taskId) => ({ taskId, host: i.host, standby: false })),
+      ...i.standbyTasks.map((taskId) => ({ taskId, host: i.host, standby: true })),
+    ]);
   if (!tasks || tasks.length === 0) {
     return <p className="sw-empty">No tasks: deploy and start the app to see them.</p>;
   }
@@ -19,6 +29,9 @@ export function TasksPanel() {
         <tr>
           <th>Task</th>
           <th>Partitions</th>
+          {instances && (
+            <th title="the instance running the task: its application.server">Instance</th>
+          )}
           <th>Thread</th>
           <th>State</th>
           <th>Stream time</th>
@@ -44,6 +57,7 @@ export function TasksPanel() {
                 <code>{t.taskId}</code>
               </td>
               <td>{row.partitions}</td>
+              {instances && <td data-testid={`task-instance-${t.taskId}`}>{self ?? '—'}</td>}
               <td>{t.thread}</td>
               <td>
                 <span
@@ -97,6 +111,25 @@ export function TasksPanel() {
             </tr>
           );
         })}
+        {others.map((o) => (
+          <tr
+            key={`${o.host} ${o.taskId} ${o.standby}`}
+            className="sw-muted"
+            data-testid={`task-elsewhere-${o.taskId}`}
+            data-instance={o.host}
+            data-standby={o.standby ? 'true' : undefined}
+          >
+            <td>
+              <code>{o.taskId}</code>
+            </td>
+            <td>—</td>
+            <td>{o.host}</td>
+            <td colSpan={10}>
+              {o.standby ? 'standby' : 'active'} on another instance: its numbers are in that
+              instance&apos;s metrics
+            </td>
+          </tr>
+        ))}
       </tbody>
     </table>
   );

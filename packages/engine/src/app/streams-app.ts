@@ -5,6 +5,7 @@ import type { ConfigNote, Plan, StorePlan, Topology } from '@streamwright/topolo
 import type {
   AppState,
   AppStatus,
+  InstanceTasks,
   EngineLogger,
   KeyQueryMetadata,
   LastFailure,
@@ -415,7 +416,20 @@ class StreamsAppImpl implements StreamsApp {
       waitingFor: this.#waits.current(),
       lastFailure: this.#lastFailure,
       ...this.#recoveries.view(this.#options.backend.recoveries?.() ?? []),
+      ...(this.#streamsAssignor === null ? {} : { instances: this.#instances() }),
     };
+  }
+
+  #instances(): InstanceTasks[] {
+    const own = this.#config.applicationServer;
+    return Object.entries(this.#streamsAssignor?.tasksByHost() ?? {})
+      .map(([host, t]) => ({
+        host,
+        self: host === own,
+        activeTasks: [...t.active],
+        standbyTasks: [...t.standby],
+      }))
+      .sort((a, b) => a.host.localeCompare(b.host));
   }
 
   metrics(): MetricsSnapshot {

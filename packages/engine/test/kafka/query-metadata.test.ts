@@ -86,5 +86,21 @@ describe('interactive query metadata on Kafka', () => {
     expect(metadata.flatMap((m) => m.standbyTasks).sort()).toEqual(['0_0', '0_1', '0_2', '0_3']);
     expect(apps[1]!.streamsMetadataForStore('counts-store')).toEqual(metadata);
     expect(await apps[0]!.queryMetadataForKey('no-such-store', 'k0')).toBeNull();
+
+    // The status names every instance and its tasks (the designer's per-task table shows which
+    // instance runs a task); each instance marks itself, and its own active tasks are the ones it
+    // reports running.
+    apps.forEach((app, i) => {
+      const { instances, tasks } = app.status();
+      expect(instances?.map((x) => [x.host, x.self])).toEqual(HOSTS.map((h, j) => [h, i === j]));
+      const self = instances!.find((x) => x.self)!;
+      const running = tasks.filter((t) => !t.standby).map((t) => t.taskId);
+      expect([...self.activeTasks].sort()).toEqual([...running].sort());
+      for (const x of instances!) {
+        const m = metadata.find((h) => h.host === x.host)!;
+        expect([...x.activeTasks].sort()).toEqual([...m.activeTasks].sort());
+        expect([...x.standbyTasks].sort()).toEqual([...m.standbyTasks].sort());
+      }
+    });
   });
 });
