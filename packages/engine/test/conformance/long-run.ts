@@ -1,14 +1,22 @@
 // Long random differential runs against Kafka Streams 4.1 (scripts/conformance.mjs):
-// `--runs N --seed S [--batch B] [--out file.json]`. Cases go to the oracle JVM in batches;
+// `--runs N --seed S [--batch B] [--out file.json] [--focus windowed-tables]`. Cases go to the oracle JVM in batches;
 // every divergence is shrunk and printed as a replayable document + input, grouped by its first
 // line, and the summary (cases, both-refused, records compared, divergences) goes to stdout and
-// to --out as JSON.
+// to --out as JSON (with every divergent case's index and kind, so two builds' runs of the same
+// seed can be compared case by case). `--focus windowed-tables` keeps only the drawn cases that
+// have a windowed table followed by a table operation or a suppression (issue 28's class), drawing
+// until `--runs` such cases are kept; case indices are then positions among the kept cases.
 import { writeFileSync } from 'node:fs';
 import { openOracle } from '@streamwright/ks-oracle';
 import fc from 'fast-check';
 import { difference, replayable, runOurs, scenarioOf, theirs } from './differential.js';
 import { kindOf, shrink } from './property.js';
-import { buildCase, rawCaseArbitrary } from './random-case.js';
+import {
+  buildCase,
+  hasWindowedTableOperation,
+  rawCaseArbitrary,
+  type RawCase,
+} from './random-case.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -20,10 +28,30 @@ const seed = Number(arg('seed', String(Date.now() % 2 ** 31)));
 const batch = Number(arg('batch', '100'));
 const out = arg('out', '');
 const maxShrunk = Number(arg('max-shrunk', '10'));
+const focus = arg('focus', '');
+if (focus !== '' && focus !== 'windowed-tables') {
+  throw new Error(`--focus: unknown focus '${focus}' (known: windowed-tables)`);
+}
 
 const oracle = openOracle();
 const started = Date.now();
-const raws = fc.sample(rawCaseArbitrary, { seed, numRuns: runs });
+const raws = focus === '' ? fc.sample(rawCaseArbitrary, { seed, numRuns: runs }) : focused();
+/** Draws from the seed's stream until `runs` cases of the focus are kept. */
+function focused(): RawCase[] {
+  const kept: RawCase[] = [];
+  let drawn = 0;
+  // fast-check's stream of the seed, read in growing chunks (the same seed, the same cases).
+  for (let chunk = runs * 10; kept.length < runs && drawn < runs * 1000; chunk *= 2) {
+    const sample = fc.sample(rawCaseArbitrary, { seed, numRuns: drawn + chunk }).slice(drawn);
+    drawn += chunk;
+    for (const raw of sample) {
+      if (kept.length < runs && hasWindowedTableOperation(buildCase(raw).topology)) kept.push(raw);
+    }
+  }
+  process.stderr.write(`--focus ${focus}: ${kept.length} of ${drawn} drawn cases kept\n`);
+  return kept;
+}
+const divergentCases: { index: number; kind: string }[] = [];
 let bothFailed = 0;
 let records = 0;
 let inputRecords = 0;
@@ -53,6 +81,7 @@ try {
       const diff = difference(ours, kafka);
       if (diff === null) return;
       const head = kindOf(diff);
+      divergentCases.push({ index: from + i, kind: head });
       const seen = divergences.get(head);
       if (seen) seen.count++;
       else divergences.set(head, { count: 1, first: from + i, difference: diff });
@@ -81,10 +110,13 @@ try {
     inputRecords,
     outputRecordsCompared: records,
     nodeKinds: Object.fromEntries([...kinds].sort((a, b) => b[1] - a[1])),
+    ...(focus === '' ? {} : { focus }),
     divergences: [...divergences].map(([head, d]) => ({ head, count: d.count })),
   };
   console.log(JSON.stringify(summary, null, 1));
-  if (out !== '') writeFileSync(out, JSON.stringify({ ...summary, shrunk }, null, 1));
+  if (out !== '') {
+    writeFileSync(out, JSON.stringify({ ...summary, divergentCases, shrunk }, null, 1));
+  }
   process.exitCode = divergences.size > 0 ? 1 : 0;
 } finally {
   await oracle.close();

@@ -799,3 +799,33 @@ export function buildCase(raw: RawCase): ConformanceCase {
 
 export const conformanceCaseArbitrary: fc.Arbitrary<ConformanceCase> =
   rawCaseArbitrary.map(buildCase);
+
+const windowedTableOperations = new Set([
+  'tableFilter',
+  'tableFilterNot',
+  'tableMapValues',
+  'suppress',
+]);
+
+/**
+ * Whether a windowed aggregation (or windowed cogroup) feeds a table operation or a suppression
+ * directly (issue 28's class of bug: those lost the windows, sent spurious tombstones, or closed
+ * session windows too early). The long run's `--focus windowed-tables` keeps such cases only.
+ */
+export function hasWindowedTableOperation(topology: ConformanceCase['topology']): boolean {
+  const windowed = new Set(
+    topology.nodes
+      .filter(
+        (n) =>
+          n.kind === 'windowedCount' ||
+          n.kind === 'windowedReduce' ||
+          n.kind === 'windowedAggregate' ||
+          (n.kind === 'cogroup' && n.config.window !== undefined),
+      )
+      .map((n) => n.id),
+  );
+  const kindOf = new Map(topology.nodes.map((n) => [n.id, n.kind]));
+  return topology.edges.some(
+    (e) => windowed.has(e.from) && windowedTableOperations.has(kindOf.get(e.to) ?? ''),
+  );
+}
