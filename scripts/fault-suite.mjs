@@ -26,7 +26,7 @@ const suites = [
   [
     '@streamwright/engine',
     [
-      'test/log-recoveries.test.ts', // torn tail and a position past the log end, loudly
+      'test/log-recoveries.test.ts', // torn tail, position past the end, a partition refused
       'test/persistent-state.test.ts', // a store dir deleted, a stored value damaged
       'src/state/lmdb-key-value-store.test.ts', // a checksum per stored value
       'test/state-dir-full.test.ts', // a full state dir: a named error, the writes kept
@@ -34,6 +34,7 @@ const suites = [
       'test/window-store-damage.test.ts', // a damaged window store rebuilt from its changelog
       'test/offset-reset.test.ts', // auto.offset.reset: the app's policy, none fails the task
       'test/generator-disk-full.test.ts', // a generator on a full tmpfs: throttled WARNs
+      'test/worker-out-of-memory.test.ts', // a worker's heap full: its app in ERROR, process up
     ],
   ],
   [

@@ -51,7 +51,7 @@ describe('streamwright log', () => {
 
     const refused = await cli(['consume', 'orders', '--from-beginning', '--data-dir', dir]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(new RegExp(`partition ${part} is damaged and was not opened`));
+    expect(refused.stderr).toMatch(new RegExp(`partition ${part} is damaged and was refused`));
     expect(refused.stderr).toMatch(/streamwright log repair --data-dir/);
 
     const check = await cli(['log', 'check', '--data-dir', dir]);

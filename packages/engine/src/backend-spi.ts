@@ -472,13 +472,20 @@ export interface BackendHealth {
 
 /**
  * What a loud recovery was: the embedded log cut a torn tail (`log-truncated`) or rebuilt an
- * index or finished an interrupted operation at open (`log-repaired`); a stream thread's position
+ * index or finished an interrupted operation at open (`log-repaired`), or refused a partition
+ * damaged below its recovery point (`partition-refused`: nothing cut, its reads and appends fail
+ * until `streamwright log repair`); a stream thread's position
  * was past the log end or before its start and was reset (`offset-reset`); a store's local copy
  * was wiped and rebuilt from its changelog (`store-rebuilt`); the brokers came back after an
  * outage (`reconnected`).
  */
 export type RecoveryKind =
-  'log-truncated' | 'log-repaired' | 'offset-reset' | 'store-rebuilt' | 'reconnected';
+  | 'log-truncated'
+  | 'log-repaired'
+  | 'partition-refused'
+  | 'offset-reset'
+  | 'store-rebuilt'
+  | 'reconnected';
 
 export interface Recovery {
   at: number;

@@ -10,6 +10,13 @@ export type EngineErrorCode =
   | 'NO_VALID_OFFSET'
   | 'UNKNOWN_TOPIC'
   | 'INVALID_TOPIC_CONFIG'
+  /**
+   * The embedded log found a partition's files damaged (a CRC failure below its recovery point):
+   * the partition is refused until repaired (`streamwright log repair`); never retried.
+   */
+  | 'LOG_CORRUPT'
+  /** A stream thread's worker reached its heap limit and was stopped (its app goes to ERROR). */
+  | 'OUT_OF_MEMORY'
   | 'UNSUPPORTED_CONFIG'
   | 'PROCESSING_FAILED'
   | 'BACKEND_CLOSED'

@@ -157,4 +157,77 @@ describe('recoveries of the embedded log', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect((await backend.describeTopic('counts'))!.offsets[0]!.latest).toBe(countsBefore + 1);
   });
+
+  it.each([1, 2])(
+    'a partition damaged below its recovery point is refused alone: the app reading it fails (%i threads)',
+    async (threads) => {
+      const dataDir = tempStateDir();
+      const first = await createEmbeddedBackend({ dataDir });
+      await first.createTopics([
+        { name: 'words', partitions: 2 },
+        { name: 'counts', partitions: 1 },
+      ]);
+      for (let i = 0; i < 20; i++)
+        await first.produce([
+          {
+            topic: 'words',
+            partition: i % 2,
+            key: encode('string', `w${i % 3}`),
+            value: encode('string', 'x'),
+          },
+        ]);
+      await first.close();
+      // Acknowledged, fsynced and checkpointed bytes damaged: corruption, not a torn write.
+      const part = path.join(dataDir, 'words-1');
+      const file = path.join(
+        part,
+        fs
+          .readdirSync(part)
+          .filter((f) => f.endsWith('.log'))
+          .sort()
+          .at(-1)!,
+      );
+      fs.truncateSync(file, fs.statSync(file).size - 17);
+      const size = fs.statSync(file).size;
+
+      const warnings: string[] = [];
+      const logger = {
+        info() {},
+        warn: (_o: object, msg?: string) => warnings.push(msg ?? ''),
+        error() {},
+      };
+      // The log opens (before: the whole data dir was refused, every app and topic with it).
+      const backend = await createEmbeddedBackend({ dataDir, logger });
+      onTestFinished(() => backend.close());
+      expect(
+        warnings.filter((w) => /partition words-1 is damaged and was refused/.test(w)),
+      ).toHaveLength(1);
+      // The rest of the log runs: the healthy partition and other topics take records.
+      await backend.produce([
+        { topic: 'words', partition: 0, key: encode('string', 'a'), value: encode('string', 'x') },
+        { topic: 'counts', partition: 0, key: encode('string', 'a'), value: encode('string', 'x') },
+      ]);
+      const app = createStreamsApp({
+        topology: countPipeline({ 'num.stream.threads': threads }, 2),
+        backend,
+        stateDir: tempStateDir(),
+        logger,
+      });
+      onTestFinished(() => app.close());
+      await app.start().catch(() => undefined);
+      await waitFor(() => app.status().state === 'ERROR', 20_000, 'the app in ERROR');
+      const status = app.status();
+      expect(status.lastFailure?.message).toMatch(/partition words-1 is damaged and was refused/);
+      expect(status.lastFailure?.message).toContain(
+        `streamwright log repair --data-dir ${dataDir} --partition words-1 --from 9`,
+      );
+      expect(status.recoveries.filter((r) => r.kind === 'partition-refused')).toEqual([
+        expect.objectContaining({ topic: 'words', partition: 1, fromOffset: 9, file }),
+      ]);
+      expect(status.recoveryCounts['partition-refused']).toBe(1);
+      expect(fs.statSync(file).size).toBe(size); // nothing cut
+      // Failed at once, not retried: no WARN per poll.
+      expect(warnings.filter((w) => /poll failed/.test(w))).toEqual([]);
+    },
+  );
 });

@@ -312,10 +312,12 @@ describe('producer-encoded batches', () => {
     expect((await refusal(log.fetch('t', 0, 0))).code).toBe(LogErrorCode.CORRUPT_MESSAGE);
     const dataDir = log.dataDir;
     await log.close();
-    await expect(openTestLog({ dataDir })).rejects.toMatchObject({
+    const refused = await openTestLog({ dataDir });
+    await expect(refused.fetch('t', 0, 0)).rejects.toMatchObject({
       code: LogErrorCode.CORRUPT_MESSAGE,
       message: expect.stringMatching(/partition t-0 is damaged .* log repair .* --from 0/),
     });
+    await refused.close();
     repairPartition(dataDir, 't', 0, 0);
     const reopened = await openTestLog({ dataDir });
     expect((await reopened.fetch('t', 0, 0)).records).toEqual([]);

@@ -131,6 +131,7 @@ export class Producer {
           LogErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
           `partition ${p.partition} of topic ${p.topic} does not exist (it has ${topic.partitions.length})`,
         );
+      if (log.refusal) throw log.refusal;
       const buf = Buffer.isBuffer(p.batches)
         ? p.batches
         : Buffer.from(p.batches.buffer, p.batches.byteOffset, p.batches.byteLength);

@@ -62,22 +62,35 @@ export class Topics {
         const rp = recovery.get(key);
         const ls = starts.get(key);
         const before = events.length;
+        const checkpoint =
+          rp === undefined && ls === undefined
+            ? undefined
+            : { recoveryPoint: rp ?? 0, logStartOffset: ls ?? 0 };
         let partition: PartitionLog;
         try {
           partition = fs.existsSync(dir)
-            ? PartitionLog.open(
-                opts,
-                rp === undefined && ls === undefined
-                  ? undefined
-                  : { recoveryPoint: rp ?? 0, logStartOffset: ls ?? 0 },
-                events,
-              )
+            ? PartitionLog.open(opts, checkpoint, events)
             : PartitionLog.create(opts);
         } catch (err) {
-          // This topic's partitions opened so far are not in the map yet: closed here.
-          // eslint-disable-next-line no-restricted-syntax -- cleanup: the open's error is thrown below
-          for (const opened of state.partitions) void opened.close().catch(() => undefined);
-          throw damagedPartition(this.dataDir, name, p, err);
+          const damaged = damagedPartition(this.dataDir, name, p, err);
+          if (damaged) {
+            // Damage is this partition's alone: it is refused (every read and append of it fails
+            // with this error), the other partitions and topics open and run.
+            events.length = before;
+            events.push({
+              kind: 'refused-partition',
+              file: damaged.file ?? dir,
+              ...(damaged.offset !== undefined ? { offset: damaged.offset } : {}),
+              ...(damaged.position !== undefined ? { position: damaged.position } : {}),
+              detail: damaged.message,
+            });
+            partition = PartitionLog.refused(opts, checkpoint, damaged);
+          } else {
+            // This topic's partitions opened so far are not in the map yet: closed here.
+            // eslint-disable-next-line no-restricted-syntax -- cleanup: the open's error is thrown below
+            for (const opened of state.partitions) void opened.close().catch(() => undefined);
+            throw err;
+          }
         }
         state.partitions.push(partition);
         for (let i = before; i < events.length; i++)
@@ -128,7 +141,13 @@ export class Topics {
         LogErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
         `This server does not host this topic-partition: ${topic}-${partition}`,
       );
+    if (p.refusal) throw p.refusal;
     return p;
+  }
+
+  /** The partitions refused at open for damage (see PartitionLog#refusal). */
+  refused(): PartitionLog[] {
+    return [...this.map.values()].flatMap((t) => t.partitions.filter((p) => p.refusal));
   }
 
   has(name: string): boolean {
@@ -259,12 +278,14 @@ export class Topics {
         lastStableOffset: p.lastStableOffset,
         sizeBytes: p.sizeInBytes(),
         segments: p.segments.length,
+        ...(p.refusal ? { refused: p.refusal.message } : {}),
       })),
     };
   }
 
+  /** Every open partition (a refused one has no files open: nothing to flush, clean or close). */
   all(): PartitionLog[] {
-    return [...this.map.values()].flatMap((t) => t.partitions);
+    return [...this.map.values()].flatMap((t) => t.partitions.filter((p) => !p.refusal));
   }
 
   private readonly lastCheckpoints = new Map<string, string>();
@@ -275,6 +296,9 @@ export class Topics {
     const ls: { topic: string; partition: number; offset: number }[] = [];
     for (const t of this.map.values()) {
       for (const p of t.partitions) {
+        // A refused partition keeps the checkpoint it had: lowered, its damage would pass for a
+        // torn tail at the next open and be cut silently.
+        if (p.refusal && !p.refusedCheckpoint) continue;
         rp.push({ topic: t.name, partition: p.partition, offset: p.recoveryPoint });
         ls.push({ topic: t.name, partition: p.partition, offset: p.logStartOffset });
       }
@@ -308,12 +332,12 @@ function damagedPartition(
   topic: string,
   partition: number,
   err: unknown,
-): unknown {
-  if (!(err instanceof LogError) || err.code !== LogErrorCode.CORRUPT_MESSAGE) return err;
+): LogError | null {
+  if (!(err instanceof LogError) || err.code !== LogErrorCode.CORRUPT_MESSAGE) return null;
   const at = err.offset === undefined ? '' : ` --from ${err.offset}`;
   return new LogError(
     LogErrorCode.CORRUPT_MESSAGE,
-    `partition ${topic}-${partition} is damaged and was not opened: ${err.message}. ` +
+    `partition ${topic}-${partition} is damaged and was refused (its records are not read or written; the rest of the log runs): ${err.message}. ` +
       `With the runtime stopped, \`streamwright log check --data-dir ${dataDir}\` lists the damage and ` +
       `\`streamwright log repair --data-dir ${dataDir} --partition ${topic}-${partition}${at}\` cuts the partition there (records from that offset on are lost).`,
     {

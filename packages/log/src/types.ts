@@ -108,6 +108,8 @@ export interface PartitionState {
   lastStableOffset: number;
   sizeBytes: number;
   segments: number;
+  /** Set when the partition was refused at open for damage: the error, with the repair command. */
+  refused?: string;
 }
 
 export interface TopicDescription {

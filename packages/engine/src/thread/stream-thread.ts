@@ -286,6 +286,11 @@ export class StreamThread implements StreamThreadHandle {
     } catch (error) {
       // The cluster cannot be reached: waited out by the loop (#waitOut).
       if (transientFailureOf(this.#ctx.backend, error) !== null) throw error;
+      // A damaged partition (refused by the embedded log, or a batch failing its CRC as a worker
+      // reads the files) stays damaged until repaired: retrying would only repeat the WARN; the
+      // thread fails with the log's error, which names the repair command.
+      const code = (error as { code?: unknown } | null)?.code;
+      if (code === 'LOG_CORRUPT' || code === 'CORRUPT_MESSAGE') throw error;
       this.#ctx.logger.warn(
         { thread: this.name, err: errorMessage(error) },
         'poll failed; retrying',

@@ -58,6 +58,14 @@ export class PartitionLog {
   private readonly dirty = new Set<Segment>();
   private dirNeedsSync = false;
   private closed = false;
+  /**
+   * Set when the partition's files were found damaged below the recovery point at open: the
+   * partition is refused (nothing read, written or cut) while the rest of the log runs; every
+   * read and append throws this error, which names the damage and the repair command.
+   */
+  refusal: LogError | null = null;
+  /** A refused partition's checkpoint as read at open, written back unchanged (never lowered). */
+  refusedCheckpoint: PartitionCheckpoint | undefined = undefined;
   /** Appended bytes on their way into the files (off this thread, in order). */
   private readonly writes = new WriteQueue(0);
 
@@ -113,11 +121,31 @@ export class PartitionLog {
     return log;
   }
 
+  /**
+   * A partition whose files are damaged (see `refusal`): no file of it is kept open, its offsets
+   * are those of its checkpoint, and it stays so until `streamwright log repair` cuts it.
+   */
+  static refused(
+    opts: PartitionOptions,
+    checkpoint: PartitionCheckpoint | undefined,
+    error: LogError,
+  ): PartitionLog {
+    const log = new PartitionLog(opts);
+    log.refusal = error;
+    log.refusedCheckpoint = checkpoint;
+    log.recoveryPoint = checkpoint?.recoveryPoint ?? 0;
+    log.logStartOffset = checkpoint?.logStartOffset ?? 0;
+    log.flusher.durableOffset = log.recoveryPoint;
+    log.writes.writtenOffset = log.recoveryPoint;
+    return log;
+  }
+
   get active(): Segment {
     return this.segments[this.segments.length - 1]!;
   }
 
   get logEndOffset(): number {
+    if (this.refusal) return this.recoveryPoint;
     return this.active.nextOffset;
   }
 
@@ -139,6 +167,7 @@ export class PartitionLog {
   }
 
   private ensureOpen(): void {
+    if (this.refusal) throw this.refusal;
     if (this.closed)
       throw new LogError(LogErrorCode.LOG_CLOSED, `${this.topic}-${this.partition} is closed`);
   }
@@ -358,6 +387,7 @@ export class PartitionLog {
 
   /** The first offset whose record timestamp is >= `timestamp` (Kafka's ListOffsets by time). */
   offsetForTimestamp(timestamp: number): Promise<{ offset: number; timestamp: number } | null> {
+    if (this.refusal) return Promise.reject(this.refusal);
     return findOffsetForTimestamp(
       this.segments,
       timestamp,
@@ -419,6 +449,7 @@ export class PartitionLog {
 
   /** Swaps a segment for its cleaned copy (written beside it as `<base>.log.cleaned` etc.). */
   replaceWithCleaned(baseOffset: number): boolean {
+    this.ensureOpen();
     const i = this.segments.findIndex((s) => s.baseOffset === baseOffset);
     if (i < 0 || i === this.segments.length - 1) return false;
     const old = this.segments[i]!;
@@ -438,6 +469,7 @@ export class PartitionLog {
 
   /** fsyncs everything regardless of policy (a clean shutdown). */
   async flushAll(): Promise<void> {
+    if (this.refusal) return;
     this.writes.check();
     await this.flusher.flushAll();
     if (this.flusher.disabled || this.dirty.size > 0) {

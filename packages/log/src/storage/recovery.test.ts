@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LogErrorCode } from '../errors.js';
 import { Log } from '../log.js';
+import { repairPartition } from '../repair.js';
 import { bytes, openTestLog, text, tmpDir } from '../../test/helpers.js';
 
 async function seeded(
@@ -48,24 +49,96 @@ const forgetCheckpoint = (dir: string) =>
 
 describe('damage below the recovery point', () => {
   // Fsynced and checkpointed bytes cannot be torn by a crash: a bad batch there is corruption,
-  // and the partition is refused with the way to repair it, never cut back silently.
-  it('refuses a partition whose last, checkpointed batch is cut short', async () => {
+  // and the partition is refused with the way to repair it, never cut back silently. Only that
+  // partition: the rest of the log opens and runs.
+  it('refuses only a partition whose last, checkpointed batch is cut short', async () => {
     const { dir, part } = await seeded();
     const file = path.join(part, logs(part).at(-1)!);
     fs.truncateSync(file, fs.statSync(file).size - 17);
-    const err = await Log.open({ dataDir: dir, background: false }).then(
+    const size = fs.statSync(file).size;
+    const log = await openTestLog({ dataDir: dir });
+    const refused = log.recoveryEvents.filter((e) => e.kind === 'refused-partition');
+    expect(refused).toMatchObject([{ topic: 't', partition: 0, offset: 39 }]);
+    const err = await log.fetch('t', 0, 0).then(
       () => null,
       (e: unknown) => e as { code: string; message: string; offset: number },
     );
     expect(err?.code).toBe(LogErrorCode.CORRUPT_MESSAGE);
     expect(err?.offset).toBe(39);
-    expect(err?.message).toMatch(/partition t-0 is damaged and was not opened/);
+    expect(err?.message).toMatch(/partition t-0 is damaged and was refused/);
     expect(err?.message).toMatch(/offsets below 40 were fsynced/);
     expect(err?.message).toContain(
       `streamwright log repair --data-dir ${dir} --partition t-0 --from 39`,
     );
-    // Nothing was cut: the file is as the damage left it.
-    expect(fs.statSync(file).size).toBeGreaterThan(0);
+    expect(refused[0]!.detail).toBe(err?.message);
+    await expect(log.produce([{ topic: 't', key: null, value: bytes('x') }])).rejects.toMatchObject(
+      { code: LogErrorCode.CORRUPT_MESSAGE },
+    );
+    expect(log.describeTopic('t')!.offsets[0]).toMatchObject({
+      refused: err?.message,
+      earliest: 0,
+      latest: 40,
+    });
+    // The rest of the log runs: other topics take and serve records.
+    await log.createTopic('other', 1);
+    await log.produce([{ topic: 'other', key: null, value: bytes('fine') }]);
+    expect((await log.fetch('other', 0, 0)).records.map((r) => text(r.value))).toEqual(['fine']);
+    await log.close();
+    // Nothing was cut, and the checkpoint was kept: a reopen refuses it again, never cuts it.
+    expect(fs.statSync(file).size).toBe(size);
+    const again = await openTestLog({ dataDir: dir });
+    expect(again.recoveryEvents.map((e) => e.kind)).toContain('refused-partition');
+    expect(again.recoveryEvents.map((e) => e.kind)).not.toContain('truncated-torn-tail');
+    await expect(again.fetch('t', 0, 0)).rejects.toMatchObject({
+      code: LogErrorCode.CORRUPT_MESSAGE,
+    });
+    await again.close();
+    expect(fs.statSync(file).size).toBe(size);
+  });
+
+  it('refuses one partition of a topic and serves the others', async () => {
+    const dir = tmpDir();
+    const log = await Log.open({ dataDir: dir, background: false });
+    await log.createTopic('two', 2);
+    for (let i = 0; i < 20; i++)
+      await log.produce([{ topic: 'two', partition: i % 2, key: null, value: bytes(`v${i}`) }]);
+    await log.close();
+    const part = path.join(dir, 'two-1');
+    const file = path.join(part, logs(part).at(-1)!);
+    fs.truncateSync(file, fs.statSync(file).size - 5);
+    const reopened = await openTestLog({ dataDir: dir });
+    expect((await reopened.fetch('two', 0, 0)).records).toHaveLength(10);
+    await reopened.produce([{ topic: 'two', partition: 0, key: null, value: bytes('more') }]);
+    await expect(reopened.fetch('two', 1, 0)).rejects.toMatchObject({
+      code: LogErrorCode.CORRUPT_MESSAGE,
+      message: expect.stringMatching(/partition two-1 is damaged/),
+    });
+    expect(reopened.describeTopic('two')!.offsets.map((o) => o.refused !== undefined)).toEqual([
+      false,
+      true,
+    ]);
+  });
+
+  it("a damaged partition of the log's own __consumer_offsets still stops the open, naming it", async () => {
+    const dir = tmpDir();
+    const log = await Log.open({ dataDir: dir, background: false });
+    await log.createTopic('t', 1);
+    for (let i = 1; i <= 5; i++)
+      await log.commitOffsets('g', [{ topic: 't', partition: 0, offset: i }]);
+    await log.close();
+    const part = path.join(dir, '__consumer_offsets-0');
+    const file = path.join(part, logs(part).at(-1)!);
+    fs.truncateSync(file, fs.statSync(file).size - 5);
+    // Groups cannot be loaded without it: the log does not open (and releases its lock).
+    await expect(Log.open({ dataDir: dir, background: false })).rejects.toMatchObject({
+      code: LogErrorCode.CORRUPT_MESSAGE,
+      message: expect.stringMatching(
+        /partition __consumer_offsets-0 is damaged .*log repair --data-dir .* --partition __consumer_offsets-0 --from 4/,
+      ),
+    });
+    repairPartition(dir, '__consumer_offsets', 0, 4);
+    const repaired = await openTestLog({ dataDir: dir });
+    expect(repaired.committedOffsets('g')).toMatchObject([{ topic: 't', partition: 0, offset: 4 }]);
   });
 
   it('refuses a byte flipped in the last batches of the active segment', async () => {
@@ -78,10 +151,12 @@ describe('damage below the recovery point', () => {
     b[0] = b[0]! ^ 0xff;
     fs.writeSync(fd, b, 0, 1, size - 30);
     fs.closeSync(fd);
-    await expect(Log.open({ dataDir: dir, background: false })).rejects.toMatchObject({
+    const log = await openTestLog({ dataDir: dir });
+    await expect(log.fetch('t', 0, 0)).rejects.toMatchObject({
       code: LogErrorCode.CORRUPT_MESSAGE,
       message: expect.stringMatching(/partition t-0 is damaged/),
     });
+    await log.close();
     expect(fs.statSync(file).size).toBe(size);
   });
 });
@@ -132,19 +207,21 @@ describe('recovery on open', () => {
     expect(await readAll(log)).toHaveLength(40);
   });
 
-  it('refuses to open when a batch in the middle of the log is corrupt, naming file and offset', async () => {
+  it('refuses the partition when a batch in the middle of the log is corrupt, naming file and offset', async () => {
     const { dir, part } = await seeded();
     forgetCheckpoint(dir);
     const file = path.join(part, logs(part).at(-1)!);
     const data = fs.readFileSync(file);
     data.writeUInt8(data[data.length >> 1]! ^ 0x55, data.length >> 1);
     fs.writeFileSync(file, data);
-    const err = await Log.open({ dataDir: dir, background: false }).catch((e: unknown) => e);
+    const refused = await Log.open({ dataDir: dir, background: false });
+    const err = await refused.fetch('t', 0, 0).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: LogErrorCode.CORRUPT_MESSAGE, file });
     expect((err as Error).message).toMatch(
       /00000000000000000000\.log at position \d+ \(offset \d+\)/,
     );
-    // The lock was released: once repaired (here: the damaged file removed), the dir opens again.
+    await refused.close();
+    // Once repaired (here: the damaged file removed), the partition opens again.
     fs.rmSync(part, { recursive: true });
     fs.mkdirSync(part);
     const log = await openTestLog({ dataDir: dir });
@@ -225,7 +302,9 @@ describe('recovery on open', () => {
     const { dir, part } = await seeded({ segmentBytes: 2000 });
     const first = path.join(part, logs(part)[0]!);
     fs.truncateSync(first, fs.statSync(first).size - 30);
-    const err = await Log.open({ dataDir: dir, background: false }).catch((e: unknown) => e);
+    const log = await openTestLog({ dataDir: dir });
+    expect(log.recoveryEvents).toMatchObject([{ kind: 'refused-partition', file: first }]);
+    const err = await log.fetch('t', 0, 0).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: LogErrorCode.CORRUPT_MESSAGE, file: first });
   });
 

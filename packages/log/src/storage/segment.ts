@@ -25,7 +25,9 @@ export interface RecoveryEvent {
     | 'rebuilt-index'
     | 'rebuilt-time-index'
     | 'completed-swap'
-    | 'removed-leftover';
+    | 'removed-leftover'
+    /** Damage below the recovery point: the partition was refused, nothing cut (Topics#load). */
+    | 'refused-partition';
   file: string;
   /** The partition repaired (set by Topics#load for every event of its partitions). */
   topic?: string;

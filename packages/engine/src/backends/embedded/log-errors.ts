@@ -12,6 +12,8 @@ export function engineErrorOf(error: unknown, topic?: string): unknown {
         : new UnknownTopicError(topic);
     case LogErrorCode.LOG_CLOSED:
       return new BackendClosedError();
+    case LogErrorCode.CORRUPT_MESSAGE:
+      return new EngineError('LOG_CORRUPT', error.message, { cause: error });
     case LogErrorCode.INVALID_CONFIG:
     case LogErrorCode.INVALID_PARTITIONS:
     case LogErrorCode.INVALID_TOPIC_EXCEPTION:

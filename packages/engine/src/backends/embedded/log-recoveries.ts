@@ -1,5 +1,6 @@
 // What the embedded log repaired when it opened (Log#recoveryEvents: a torn tail cut, an index
-// rebuilt, an interrupted segment swap finished, a leftover file removed) as the engine's loud
+// rebuilt, an interrupted segment swap finished, a leftover file removed, a damaged partition
+// refused) as the engine's loud
 // recoveries: logged at WARN once, and listed in every application's status (app.status'
 // `recoveries`) for as long as the backend is open.
 import type { RecoveryEvent } from '@streamwright/log';
@@ -19,6 +20,14 @@ export function recoveryOf(event: RecoveryEvent, at: number): Recovery {
       ...(event.offset !== undefined ? { fromOffset: event.offset } : {}),
       ...(event.bytes !== undefined ? { bytes: event.bytes } : {}),
       message: `the log of ${where} ended in a damaged batch (${event.detail ?? 'torn write'}): ${event.bytes ?? '?'} bytes cut at file position ${event.position ?? '?'}${event.offset !== undefined ? `, from offset ${event.offset} on` : ''} (${event.file})`,
+    };
+  if (event.kind === 'refused-partition')
+    return {
+      ...common,
+      kind: 'partition-refused',
+      ...(event.offset !== undefined ? { fromOffset: event.offset } : {}),
+      // The log's error: the partition, file, position, offset and the repair command.
+      message: event.detail ?? `the log of ${where} is damaged and was refused (${event.file})`,
     };
   const what =
     event.kind === 'rebuilt-index'

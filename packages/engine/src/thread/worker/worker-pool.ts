@@ -7,8 +7,9 @@
 // worker never keeps the process alive), until a later app with the same set-up takes them or the
 // idle timeout terminates them. docs/ENGINE.md, "Worker pool".
 //
-// Settings: STREAMWRIGHT_WORKER_POOL (`off`/`0`, or how many idle workers to keep; default 4) and
-// STREAMWRIGHT_WORKER_POOL_IDLE_MS (default 60 000), read when the first worker is offered, or
+// Settings: STREAMWRIGHT_WORKER_POOL (`off`/`0`, or how many idle workers to keep; default 4),
+// STREAMWRIGHT_WORKER_POOL_IDLE_MS (default 60 000) and STREAMWRIGHT_WORKER_MAX_HEAP_MB (each
+// worker's heap limit; default V8's), read when the first worker is offered, or
 // configureWorkerPool(); drainWorkerPool() terminates every idle worker now.
 import type { Worker } from 'node:worker_threads';
 
@@ -17,6 +18,12 @@ export interface WorkerPoolOptions {
   maxIdle?: number;
   /** How long an idle worker waits for an app before it is terminated. */
   idleTimeoutMs?: number;
+  /**
+   * Each stream-thread worker's JS heap limit in MB (its old generation; null: V8's default). A
+   * worker that reaches it stops, and its app goes to ERROR saying so; the process runs on.
+   * Applies to workers spawned from now on.
+   */
+  maxHeapMb?: number | null;
 }
 
 export interface WorkerPoolStats {
@@ -41,10 +48,17 @@ interface Idle {
 class WorkerPool {
   #maxIdle: number | null = null;
   #idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS;
+  #maxHeapMb: number | null = null;
   /** Oldest first. */
   readonly #idle: Idle[] = [];
   #reused = 0;
   #spawned = 0;
+
+  /** Each stream-thread worker's heap limit in MB, or null (V8's default). */
+  get maxHeapMb(): number | null {
+    this.#limit();
+    return this.#maxHeapMb;
+  }
 
   get enabled(): boolean {
     return this.#limit() > 0;
@@ -64,6 +78,8 @@ class WorkerPool {
         throw new RangeError(`worker pool idleTimeoutMs must be ≥ 0, got ${options.idleTimeoutMs}`);
       this.#idleTimeoutMs = options.idleTimeoutMs;
     }
+    if (options.maxHeapMb !== undefined)
+      this.#maxHeapMb = heapLimit(options.maxHeapMb, 'maxHeapMb');
     const limit = this.#limit();
     while (this.#idle.length > limit) this.#evict(this.#idle[0]!);
   }
@@ -137,13 +153,18 @@ class WorkerPool {
       const env = fromEnvironment();
       this.#maxIdle = env.maxIdle;
       if (env.idleTimeoutMs !== null) this.#idleTimeoutMs = env.idleTimeoutMs;
+      this.#maxHeapMb = env.maxHeapMb;
     }
     return this.#maxIdle;
   }
 }
 
 /** The environment's settings; a value that is neither is an error naming the variable. */
-function fromEnvironment(): { maxIdle: number; idleTimeoutMs: number | null } {
+function fromEnvironment(): {
+  maxIdle: number;
+  idleTimeoutMs: number | null;
+  maxHeapMb: number | null;
+} {
   const setting = process.env['STREAMWRIGHT_WORKER_POOL'] ?? '';
   const maxIdle = setting === '' ? DEFAULT_MAX_IDLE : setting === 'off' ? 0 : Number(setting);
   if (!Number.isInteger(maxIdle) || maxIdle < 0)
@@ -156,7 +177,18 @@ function fromEnvironment(): { maxIdle: number; idleTimeoutMs: number | null } {
     throw new RangeError(
       `STREAMWRIGHT_WORKER_POOL_IDLE_MS must be a number of milliseconds ≥ 0, got '${idle}'`,
     );
-  return { maxIdle, idleTimeoutMs };
+  const heap = process.env['STREAMWRIGHT_WORKER_MAX_HEAP_MB'] ?? '';
+  const maxHeapMb =
+    heap === '' ? null : heapLimit(Number(heap), 'STREAMWRIGHT_WORKER_MAX_HEAP_MB', heap);
+  return { maxIdle, idleTimeoutMs, maxHeapMb };
+}
+
+/** A heap limit in MB: a whole number of at least 16 (a worker needs about that to start), or null. */
+function heapLimit(mb: number | null, name: string, text: string = String(mb)): number | null {
+  if (mb === null) return null;
+  if (!Number.isInteger(mb) || mb < 16)
+    throw new RangeError(`${name} must be a whole number of MB ≥ 16, got '${text}'`);
+  return mb;
 }
 
 export const workerPool = new WorkerPool();

@@ -188,8 +188,10 @@ export class WorkerStreamThread implements StreamThreadHandle {
           this.#onEvent(event);
         }
       });
-      worker.on('error', (error) => {
-        // An uncaught exception in the worker: the thread is gone.
+      worker.on('error', (thrown) => {
+        // An uncaught exception in the worker, or its heap full: the thread is gone (the process
+        // and the other apps run on).
+        const error = outOfMemory(thrown, this.name);
         this.#failed = true;
         this.#ctx.logger.error(
           { thread: this.name, err: error.message },
@@ -378,7 +380,7 @@ export class WorkerStreamThread implements StreamThreadHandle {
 function workerKey(workerModule: string | null): string {
   const here = import.meta.url;
   const entry = here.endsWith('.ts') ? `tsx:${here}` : builtEntry(here).href;
-  return `${entry}\n${workerModule ?? ''}`;
+  return `${entry}\n${workerModule ?? ''}\n${workerPool.maxHeapMb ?? ''}`;
 }
 
 /**
@@ -391,10 +393,12 @@ function workerKey(workerModule: string | null): string {
  */
 function spawnStreamWorker(init: WorkerInit, transferList: WorkerInit['backendPort'][]): Worker {
   const here = import.meta.url;
+  const maxHeapMb = workerPool.maxHeapMb;
   const options = {
     workerData: init,
     transferList,
     name: threadName(init.config.applicationId, init.index),
+    ...(maxHeapMb !== null ? { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb } } : {}),
   };
   if (!here.endsWith('.ts')) return new Worker(builtEntry(here), options);
   const tsx = createRequire(here)
@@ -421,4 +425,18 @@ function fromWire(w: WireError): Error {
       : new Error(w.message);
   error.name = w.name;
   return error;
+}
+
+/**
+ * A worker stopped by Node for reaching its heap limit (ERR_WORKER_OUT_OF_MEMORY) as an error that
+ * says what happened and what to do; any other error as it is.
+ */
+function outOfMemory(error: Error, thread: string): Error {
+  if ((error as NodeJS.ErrnoException).code !== 'ERR_WORKER_OUT_OF_MEMORY') return error;
+  const limit = workerPool.maxHeapMb;
+  return new EngineError(
+    'OUT_OF_MEMORY',
+    `stream thread ${thread} ran out of memory: its worker reached its heap limit (${limit === null ? "V8's default" : `${limit} MB, STREAMWRIGHT_WORKER_MAX_HEAP_MB`}) and was stopped; the application stops, the runtime runs on. Keep less state in memory (in-memory stores, statestore.cache.max.bytes) or raise STREAMWRIGHT_WORKER_MAX_HEAP_MB (${error.message})`,
+    { cause: error },
+  );
 }
