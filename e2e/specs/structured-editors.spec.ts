@@ -78,7 +78,9 @@ test('produce with a timestamp, headers and a null value; another topic starts a
   await form.getByTestId('produce-value-serde').selectOption('string');
   await form.getByTestId('produce-key').fill('k1');
   await form.getByTestId('produce-value').fill('v1');
-  await form.getByTestId('produce-headers').fill('trace: abc');
+  await form
+    .getByTestId('produce-headers')
+    .fill('trace: abc\nbin: base64 /wD+AQ==\nnone: null\ntrace: again');
   await form.getByTestId('produce-timestamp').fill('2026-01-01 00:00:05.250');
   await form.getByTestId('produce').click();
   await expect(form.getByTestId('produce-result')).toHaveText(/^Produced to partition 0/);
@@ -100,7 +102,10 @@ test('produce with a timestamp, headers and a null value; another topic starts a
   await expect(time).toHaveAttribute('data-epoch', String(local));
   await expect(time).toHaveText('2026-01-01 00:00:05.250');
   await expect(time).toHaveAttribute('title', new RegExp(`^epoch ms ${local} · .*Z \\(UTC\\)$`));
-  await expect(first).toContainText('trace: abc');
+  // headers as typed: binary bytes, a null value, a repeated name, in order
+  await expect(first.getByTestId('record-headers')).toHaveText(
+    'trace: abc, bin: base64 /wD+AQ==, none: null, trace: again',
+  );
   const second = rows.filter({
     has: page.getByTestId('record-offset').getByText('1', { exact: true }),
   });

@@ -60,8 +60,8 @@ export function ProduceForm({
     e.preventDefault();
     setResult(null);
     const parsedHeaders = parseHeaders(headers);
-    if (!parsedHeaders) {
-      setResult({ ok: false, text: 'headers are "name: value" lines' });
+    if ('error' in parsedHeaders) {
+      setResult({ ok: false, text: parsedHeaders.error });
       return;
     }
     const at = timestamp.trim() === '' ? undefined : parseTime(timestamp);
@@ -191,7 +191,10 @@ export function ProduceForm({
         />
       </div>
       <div className="sw-field">
-        <label htmlFor={ids.headers}>Headers (optional, one “name: value” per line)</label>
+        <label htmlFor={ids.headers}>
+          Headers (optional, one “name: value” per line; “name: null”, “name: base64 AAEC…” for
+          bytes)
+        </label>
         <textarea
           id={ids.headers}
           rows={2}

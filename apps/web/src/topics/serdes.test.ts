@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { emptyDocument } from '../model/new-document.js';
 import { planTopology, validateTopology } from '@streamwright/topology-model';
-import { parseHeaders, readSerdesFor, serdesFor, showHeader, showValue } from './serdes.js';
+import {
+  parseHeaders,
+  readSerdesFor,
+  serdesFor,
+  showHeader,
+  showValue,
+  type HeaderEntry,
+} from './serdes.js';
 
 describe('topic serdes and record display', () => {
   it('takes serdes from the node that reads or writes the topic', () => {
@@ -89,7 +96,24 @@ describe('topic serdes and record display', () => {
       { key: 'trace-id', value: 'a:b' },
       { key: 'source', value: 'cli' },
     ]);
-    expect(parseHeaders(': nameless')).toBeNull();
+    expect(parseHeaders('ok: 1\n: nameless')).toEqual({
+      error: 'headers line 2: "name: value" expected',
+    });
+  });
+
+  it('reads header lines as the table shows them: null, base64 bytes, text', () => {
+    const parsed = parseHeaders('bin: base64 /wD+AQ==\nnone: null\ntext: plain');
+    expect(parsed).toEqual([
+      { key: 'bin', value: { base64: '/wD+AQ==' } },
+      { key: 'none', value: null },
+      { key: 'text', value: 'plain' },
+    ]);
+    // shown, then typed back in: the same headers
+    const shown = (parsed as HeaderEntry[]).map(showHeader).join('\n');
+    expect(parseHeaders(shown)).toEqual(parsed);
+    expect(parseHeaders('bin: base64 not*base64')).toEqual({
+      error: 'headers line 1: "not*base64" is not base64',
+    });
   });
 
   it('shows headers as text, null, or base64 marked as such', () => {

@@ -79,18 +79,31 @@ export type HeaderEntry = ReadRecord['headers'][number];
 
 /**
  * `name: value` lines → headers in order, a repeated name kept (Kafka headers may repeat); blank
- * lines ignored. Values are text (written as UTF-8). Null when a line has no name.
+ * lines ignored. Read as the records table shows them: `name: null` is a null value and
+ * `name: base64 AAEC…` bytes (for values that are not text); anything else is text, written as
+ * UTF-8. An error naming the line for a line without a name or with bad base64.
  */
-export function parseHeaders(text: string): HeaderEntry[] | null {
+export function parseHeaders(text: string): HeaderEntry[] | { error: string } {
   const headers: HeaderEntry[] = [];
-  for (const line of text.split('\n')) {
+  const lines = text.split('\n');
+  for (const [i, line] of lines.entries()) {
     if (line.trim() === '') continue;
     const at = line.indexOf(':');
-    if (at <= 0) return null;
-    headers.push({ key: line.slice(0, at).trim(), value: line.slice(at + 1).trim() });
+    if (at <= 0) return { error: `headers line ${i + 1}: "name: value" expected` };
+    const key = line.slice(0, at).trim();
+    const value = line.slice(at + 1).trim();
+    if (value === 'null') headers.push({ key, value: null });
+    else if (value.startsWith('base64 ')) {
+      const b64 = value.slice('base64 '.length).trim();
+      if (!BASE64.test(b64) || b64.length % 4 !== 0)
+        return { error: `headers line ${i + 1}: "${b64}" is not base64` };
+      headers.push({ key, value: { base64: b64 } });
+    } else headers.push({ key, value });
   }
   return headers;
 }
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** One header as shown: `name: text`, `name: null`, or `name: base64 …` for bytes that are not text. */
 export function showHeader({ key, value }: HeaderEntry): string {
