@@ -10,6 +10,7 @@ import {
   freshNodeId,
   topologyDocumentSchema,
   type Edge,
+  type NodeKind,
   type TopologyDocument,
 } from '@streamwright/topology-model';
 import type { RawNode } from './document-node.js';
@@ -125,51 +126,86 @@ export function looksLikeDescribe(text: string): boolean {
 
 const GENERATED = /^([A-Z]+(?:-[A-Z]+)*)-(\d{10})(.*)$/;
 
-/** The operation a generated name stands for, by the DSL's name prefix. */
-const PREFIX_KIND: Record<string, string> = {
-  'KSTREAM-FILTER': 'filter',
-  'KSTREAM-MAP': 'map',
-  'KSTREAM-MAPVALUES': 'mapValues',
-  'KSTREAM-KEY-SELECT': 'selectKey',
-  'KSTREAM-FLATMAP': 'flatMap',
-  'KSTREAM-FLATMAPVALUES': 'flatMapValues',
-  'KSTREAM-PEEK': 'peek',
-  'KSTREAM-FOREACH': 'foreach',
-  'KSTREAM-PRINTER': 'print',
-  'KSTREAM-BRANCH': 'split',
-  'KSTREAM-MERGE': 'merge',
-  'KSTREAM-TOTABLE': 'toTable',
-  'KSTREAM-PROCESSOR': 'process',
-  'KSTREAM-PROCESSVALUES': 'processValues',
-  // count and aggregate print alike; count needs no logic, so it is the guess
-  'KSTREAM-AGGREGATE': 'count',
-  'KSTREAM-REDUCE': 'reduce',
-  'KTABLE-FILTER': 'tableFilter',
-  'KTABLE-MAPVALUES': 'tableMapValues',
-  'KTABLE-TRANSFORMVALUES': 'transformValues',
-  'KTABLE-TOSTREAM': 'toStream',
-  'KTABLE-SELECT': 'tableGroupBy',
-  'KTABLE-AGGREGATE': 'tableCount',
-  'KTABLE-REDUCE': 'tableReduce',
-  'COGROUPKSTREAM-MERGE': 'cogroup',
-};
+/**
+ * How describe() import recognises each kind, one entry per kind (`satisfies Record<NodeKind, …>`:
+ * a new kind fails typecheck here until it says how it imports; docs/ARCHITECTURE.md, "How to
+ * add a node kind").
+ * - `prefix`: the DSL's generated-name prefix its processor is read from. Kinds that print alike
+ *   share one, and one of them is the guess (the others have none).
+ * - `store`: its `store` config field is filled from the store the described node uses.
+ * - `grouped`: its input is a grouped stream: a groupByKey is drawn before it if nothing groups.
+ * Kinds with no prefix are recognised by shape (sources, sinks, tables, splits, repartitions,
+ * groupBy) or not at all: describe() cannot tell them apart from a custom processor.
+ */
+interface DescribedKind {
+  prefix?: string;
+  store?: true;
+  grouped?: true;
+}
 
+const describedKinds = {
+  generator: {}, // a source: describe() cannot tell a generator's topic from any other
+  source: {}, // KSTREAM-SOURCE or any source node
+  table: { store: true }, // a source followed by its KTABLE-SOURCE
+  globalTable: { store: true },
+  filter: { prefix: 'KSTREAM-FILTER' },
+  filterNot: {}, // prints as KSTREAM-FILTER: imported as filter
+  map: { prefix: 'KSTREAM-MAP' },
+  mapValues: { prefix: 'KSTREAM-MAPVALUES' },
+  selectKey: { prefix: 'KSTREAM-KEY-SELECT' },
+  flatMap: { prefix: 'KSTREAM-FLATMAP' },
+  flatMapValues: { prefix: 'KSTREAM-FLATMAPVALUES' },
+  peek: { prefix: 'KSTREAM-PEEK' },
+  split: { prefix: 'KSTREAM-BRANCH' },
+  merge: { prefix: 'KSTREAM-MERGE' },
+  repartition: {}, // drawn where a repartition topic lies between two operations
+  tableFilter: { prefix: 'KTABLE-FILTER', store: true },
+  tableFilterNot: {}, // prints as KTABLE-FILTER: imported as tableFilter
+  tableMapValues: { prefix: 'KTABLE-MAPVALUES', store: true },
+  transformValues: { prefix: 'KTABLE-TRANSFORMVALUES' },
+  toStream: { prefix: 'KTABLE-TOSTREAM' },
+  groupByKey: {}, // has no node of its own: drawn before an aggregation that needs it
+  groupBy: {}, // a key selector followed by a repartition into an aggregation
+  // count and aggregate print alike; count needs no logic, so it is the guess
+  count: { prefix: 'KSTREAM-AGGREGATE', store: true, grouped: true },
+  reduce: { prefix: 'KSTREAM-REDUCE', store: true, grouped: true },
+  aggregate: { store: true, grouped: true },
+  cogroup: { prefix: 'COGROUPKSTREAM-MERGE', store: true },
+  toTable: { prefix: 'KSTREAM-TOTABLE', store: true },
+  tableGroupBy: { prefix: 'KTABLE-SELECT' },
+  tableCount: { prefix: 'KTABLE-AGGREGATE', store: true }, // tableAggregate prints alike
+  tableReduce: { prefix: 'KTABLE-REDUCE', store: true },
+  tableAggregate: { store: true },
+  process: { prefix: 'KSTREAM-PROCESSOR' }, // also any node of a name no prefix explains
+  processValues: { prefix: 'KSTREAM-PROCESSVALUES' },
+  sink: {}, // KSTREAM-SINK or any sink node
+  foreach: { prefix: 'KSTREAM-FOREACH' },
+  print: { prefix: 'KSTREAM-PRINTER' },
+  // joins, windowed operations and foreign-key joins are not recognised yet
+  streamStreamJoin: {},
+  streamTableJoin: {},
+  streamGlobalTableJoin: {},
+  tableTableJoin: {},
+  windowedBy: {},
+  windowedCount: {},
+  windowedReduce: {},
+  windowedAggregate: {},
+  suppress: {},
+  foreignKeyJoin: {},
+} satisfies Record<NodeKind, DescribedKind>;
+
+const describedEntries = Object.entries(describedKinds) as [NodeKind, DescribedKind][];
+/** The operation a generated name stands for, by the DSL's name prefix. */
+const PREFIX_KIND: Record<string, string> = Object.fromEntries(
+  describedEntries.flatMap(([kind, d]) => (d.prefix === undefined ? [] : [[d.prefix, kind]])),
+);
 /** Kinds whose input is a grouped stream: a groupByKey is drawn before them if nothing groups. */
-const NEEDS_GROUPED = new Set(['count', 'reduce', 'aggregate']);
-const STORE_FIELD_KINDS = new Set([
-  'count',
-  'reduce',
-  'aggregate',
-  'toTable',
-  'tableFilter',
-  'tableMapValues',
-  'tableCount',
-  'tableReduce',
-  'tableAggregate',
-  'cogroup',
-  'table',
-  'globalTable',
-]);
+const NEEDS_GROUPED = new Set<string>(
+  describedEntries.filter(([, d]) => d.grouped).map(([kind]) => kind),
+);
+const STORE_FIELD_KINDS = new Set<string>(
+  describedEntries.filter(([, d]) => d.store).map(([kind]) => kind),
+);
 
 const isGeneratedStore = (name: string) => /-STATE-STORE-\d{10}$/.test(name);
 

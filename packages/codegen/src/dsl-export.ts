@@ -72,7 +72,11 @@ export function exportDsl(doc: TopologyDocument): DslExport {
     let statement: string | null = null;
     const call = (method: string, ...list: (string | null)[]) =>
       `const ${v} = ${input}.${method}(${args(...list)});`;
-    switch (node.kind) {
+    // Every NodeKind has a case: a new kind fails typecheck at the `never` below until it has
+    // one (docs/ARCHITECTURE.md, "How to add a node kind"). An unknown kind (an imported or
+    // half-edited document may name one) is left as a comment.
+    const kind = isNodeKind(node.kind) ? node.kind : null;
+    switch (kind) {
       case 'source':
       case 'generator': {
         used.add('Consumed');
@@ -332,9 +336,14 @@ export function exportDsl(doc: TopologyDocument): DslExport {
         statement = `${head}, ${rest});`;
         break;
       }
-      default:
+      case null:
         unsupported.push(`${node.id} (${node.kind})`);
         statement = `// ${node.kind} "${node.id}": not expressible by this exporter yet\nconst ${v} = ${input} as never;`;
+        break;
+      default: {
+        const unhandled: never = kind;
+        throw new Error(`DSL export: no case for node kind "${String(unhandled)}"`);
+      }
     }
     lines.push(statement);
     for (const e of outgoing.get(node.id) ?? []) {

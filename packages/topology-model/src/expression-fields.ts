@@ -20,7 +20,14 @@ const main = (context: ExpressionContext): readonly ExpressionField[] => [
   { field: 'expression', context, optional: false },
 ];
 
-export const expressionFields: Partial<Record<NodeKind, readonly ExpressionField[]>> = {
+/** No logic in the config (a custom processor's logic is the registered code). */
+const none: readonly ExpressionField[] = [];
+
+/**
+ * One entry per kind (a new kind fails typecheck here until it says which of its fields hold
+ * logic; docs/ARCHITECTURE.md, "How to add a node kind").
+ */
+export const expressionFields: Record<NodeKind, readonly ExpressionField[]> = {
   generator: [
     { field: 'key', context: 'generatorKey', optional: true, celOnly: true },
     { field: 'value', context: 'generatorValue', optional: false, celOnly: true },
@@ -76,6 +83,24 @@ export const expressionFields: Partial<Record<NodeKind, readonly ExpressionField
     { field: 'adder', context: 'aggregator', optional: false },
     { field: 'subtractor', context: 'aggregator', optional: false },
   ],
+  source: none,
+  table: none,
+  globalTable: none,
+  peek: none,
+  merge: none,
+  repartition: none,
+  transformValues: none,
+  toStream: none,
+  groupByKey: none,
+  count: none,
+  toTable: none,
+  tableCount: none,
+  process: none,
+  processValues: none,
+  foreach: none,
+  windowedBy: none,
+  windowedCount: none,
+  suppress: none,
 };
 
 /** A logic value found in a config, with its path below `config`. */
@@ -88,7 +113,7 @@ export interface LogicAt {
 /** Every logic value present in a node's config (absent optional ones are skipped). */
 export function logicValuesOf(kind: NodeKind, config: Record<string, unknown>): LogicAt[] {
   const out: LogicAt[] = [];
-  for (const f of expressionFields[kind] ?? []) {
+  for (const f of expressionFields[kind]) {
     const v = config[f.field];
     if (f.each === undefined) {
       if (v !== undefined) out.push({ path: [f.field], context: f.context, value: v });
@@ -104,11 +129,56 @@ export function logicValuesOf(kind: NodeKind, config: Record<string, unknown>): 
   return out;
 }
 
-/** Config fields naming a topic the node reads or writes (they must be declared in `topics`). */
-export const topicFields: Partial<Record<NodeKind, { field: string; reads: boolean }>> = {
+/**
+ * The config field naming a topic the node reads or writes (it must be declared in `topics`), or
+ * null. One entry per kind, like `expressionFields`.
+ */
+export const topicFields: Record<NodeKind, { field: string; reads: boolean } | null> = {
   generator: { field: 'topic', reads: true },
   source: { field: 'topic', reads: true },
   table: { field: 'topic', reads: true },
   globalTable: { field: 'topic', reads: true },
   sink: { field: 'topic', reads: false },
+  // the others read and write only the topics their inputs and outputs imply
+  filter: null,
+  filterNot: null,
+  map: null,
+  mapValues: null,
+  selectKey: null,
+  flatMap: null,
+  flatMapValues: null,
+  peek: null,
+  split: null,
+  merge: null,
+  repartition: null,
+  tableFilter: null,
+  tableFilterNot: null,
+  tableMapValues: null,
+  transformValues: null,
+  toStream: null,
+  groupByKey: null,
+  groupBy: null,
+  count: null,
+  reduce: null,
+  aggregate: null,
+  cogroup: null,
+  toTable: null,
+  tableGroupBy: null,
+  tableCount: null,
+  tableReduce: null,
+  tableAggregate: null,
+  process: null,
+  processValues: null,
+  foreach: null,
+  print: null,
+  streamStreamJoin: null,
+  streamTableJoin: null,
+  streamGlobalTableJoin: null,
+  tableTableJoin: null,
+  windowedBy: null,
+  windowedCount: null,
+  windowedReduce: null,
+  windowedAggregate: null,
+  suppress: null,
+  foreignKeyJoin: null,
 };

@@ -423,10 +423,24 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
       const stores = node.stores;
       return (ctx) => userProcessorNode(ctx, factory(params), { nodeName: node.name, stores });
     }
-    default:
+    case 'repartition':
+    case 'windowedBy':
+    case 'foreignKeyJoin':
+      // The planner expands these kinds into other nodes (repartition-sink / -source, the
+      // windowed aggregation, the fk-* processors); they never reach the engine as an op.
       throw new EngineError(
         'INVALID_PLAN',
-        `${node.name}: the engine has no processor for op "${String(node.op)}"`,
+        `${node.name}: op "${node.op}" is planned as other nodes, never as one of its own`,
       );
+    default: {
+      // Every planned op has a case above: a new node kind fails typecheck here until it has one
+      // (docs/ARCHITECTURE.md, "How to add a node kind"). A plan read from elsewhere may still
+      // carry an op this engine does not know.
+      const unknownOp: never = node.op;
+      throw new EngineError(
+        'INVALID_PLAN',
+        `${node.name}: the engine has no processor for op "${String(unknownOp)}"`,
+      );
+    }
   }
 }

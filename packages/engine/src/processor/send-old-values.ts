@@ -5,8 +5,9 @@
 // asks its own parent; sources (when materialized) and aggregations always can. Kafka Streams
 // decides the filter's request when the filter is built; here the plan's final materialization is
 // used, which differs only if a later groupBy forces an unnamed source table that an earlier
-// filter already read.
+// filter already read. Which op plays which part is in table-semantics.ts.
 import type { PlannedNode } from '@streamwright/topology-model';
+import { tableSemantics } from './table-semantics.js';
 
 export function nodesSendingOldValues(
   nodes: readonly PlannedNode[],
@@ -17,17 +18,12 @@ export function nodesSendingOldValues(
   const enable = (name: string | undefined, force: boolean): boolean => {
     const node = name === undefined ? undefined : byName.get(name);
     if (!node) return false;
-    switch (node.op) {
-      case 'table':
-      case 'toTable':
-      case 'globalTable':
-      case 'fk-result':
+    switch (tableSemantics[node.op].oldValues) {
+      case 'materializedSource':
         if (!force && !materialized(node)) return false;
         sending.add(node.name);
         return true;
-      case 'tableFilter':
-      case 'tableFilterNot':
-      case 'tableMapValues':
+      case 'storeOrParent':
         if (materialized(node) || enable(node.predecessors[0], force)) sending.add(node.name);
         return sending.has(node.name);
       case 'transformValues':
@@ -41,19 +37,10 @@ export function nodesSendingOldValues(
       // Aggregations, the windowed ones too (KStreamWindowAggregate / KStreamSlidingWindowAggregate
       // / KStreamSessionWindowAggregate#enableSendingOldValues always succeeds; their processors
       // here always send them).
-      case 'count':
-      case 'reduce':
-      case 'aggregate':
-      case 'cogroup-aggregate':
-      case 'tableCount':
-      case 'tableReduce':
-      case 'tableAggregate':
-      case 'windowedCount':
-      case 'windowedReduce':
-      case 'windowedAggregate':
+      case 'always':
         sending.add(node.name);
         return true;
-      case 'join-merge':
+      case 'joinMerger':
         // KTableKTableJoinMerger → both KTableKTableAbstractJoins → both joined tables, forced
         // (table-table joins read their sides through materialized stores).
         for (const p of node.predecessors) {
@@ -68,12 +55,12 @@ export function nodesSendingOldValues(
         enable(node.predecessors[0], true);
         sending.add(node.name);
         return true;
-      case 'cogroup':
+      case 'cogroupMerge':
         // KTablePassThrough: every cogrouped aggregator sends old values.
         for (const p of node.predecessors) enable(p, force);
         sending.add(node.name);
         return true;
-      default:
+      case 'none':
         return false;
     }
   };

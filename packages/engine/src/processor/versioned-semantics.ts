@@ -6,10 +6,10 @@
 // non-materialized table–table join's merger included, is not versioned (Kafka sets its
 // outputVersioned to false). Out-of-order updates themselves travel as Change#isLatest; what
 // needs this plan-time flag is KTableFilter, which with versioned semantics forwards an update
-// even when both its old and new values are filtered out.
+// even when both its old and new values are filtered out. Which op plays which part is in
+// table-semantics.ts.
 import type { PlannedNode, StorePlan } from '@streamwright/topology-model';
-
-const INHERITING = new Set(['tableFilter', 'tableFilterNot', 'tableMapValues', 'tableGroupBy']);
+import { tableSemantics } from './table-semantics.js';
 
 export function filtersWithVersionedSemantics(
   nodes: readonly PlannedNode[],
@@ -23,10 +23,19 @@ export function filtersWithVersionedSemantics(
   const outputVersioned = (node: PlannedNode | undefined): boolean => {
     if (node === undefined) return false;
     const own = node.stores.filter((s) => planned.has(s));
-    // A cogroup's merge (KTablePassThrough) is the table of the aggregators' shared store.
-    if ((INHERITING.has(node.op) && own.length === 0) || node.op === 'cogroup')
-      return outputVersioned(byName.get(node.predecessors[0] ?? ''));
-    return own.some((s) => versionedStores.has(s)) && node.op !== 'tableTableJoin';
+    const parent = () => outputVersioned(byName.get(node.predecessors[0] ?? ''));
+    switch (tableSemantics[node.op].versioned) {
+      case 'ownStoreOrParent':
+        if (own.length === 0) return parent();
+        return own.some((s) => versionedStores.has(s));
+      case 'parent':
+        // A cogroup's merge (KTablePassThrough) is the table of the aggregators' shared store.
+        return parent();
+      case 'ownStore':
+        return own.some((s) => versionedStores.has(s));
+      case 'never':
+        return false;
+    }
   };
   const out = new Set<string>();
   for (const n of nodes)

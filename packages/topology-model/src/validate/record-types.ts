@@ -327,9 +327,17 @@ function nodeType(node: TopologyNode, inputs: Map<string, RecordType[]>, ctx: Co
     case 'transformValues':
       result = { ...input, value: 'dyn' };
       break;
-    default:
-      // process, foreach: what a custom processor forwards is unknown
+    case 'process':
+    case 'foreach':
+      // what a custom processor forwards is unknown (foreach forwards nothing)
       result = DYN;
+      break;
+    default: {
+      // Every kind has a case: a new kind fails typecheck here until it says what it forwards
+      // (docs/ARCHITECTURE.md, "How to add a node kind").
+      const unhandled: never = node;
+      result = unhandled;
+    }
   }
   checkExplicitSerdes(node, input, result, ctx);
   return result;
