@@ -2,7 +2,7 @@
 // the error a failed first connection becomes — naming the brokers, the security protocol and
 // what was refused: the broker's certificate, the client's (or its absence), or the SASL
 // mechanism and user (never the password).
-import { createSecureContext } from 'node:tls';
+import { createSecureContext, type ConnectionOptions as TlsConnectionOptions } from 'node:tls';
 import { EngineError } from '../../errors.js';
 import { KafkaSaslAuthenticationError, KafkaTlsError } from './client/errors.js';
 import {
@@ -130,4 +130,18 @@ export function securityProtocol(options: KafkaBackendOptions): string {
   if (options.sasl)
     return `${tls ? 'SASL_SSL' : 'SASL_PLAINTEXT'}, ${options.sasl.mechanism.toUpperCase()}`;
   return tls ? 'SSL' : 'PLAINTEXT';
+}
+
+/** Node's TLS options of the backend's `ssl` option (undefined: plain TCP). */
+export function tlsOptions(options: KafkaBackendOptions): TlsConnectionOptions | undefined {
+  const ssl = options.ssl;
+  if (ssl === undefined || ssl === false) return undefined;
+  if (ssl === true) return {};
+  return {
+    ...(ssl.ca !== undefined ? { ca: ssl.ca } : {}),
+    ...(ssl.cert !== undefined ? { cert: ssl.cert } : {}),
+    ...(ssl.key !== undefined ? { key: ssl.key } : {}),
+    ...(ssl.passphrase !== undefined ? { passphrase: ssl.passphrase } : {}),
+    ...(ssl.rejectUnauthorized !== undefined ? { rejectUnauthorized: ssl.rejectUnauthorized } : {}),
+  };
 }
