@@ -404,6 +404,15 @@ export interface Backend {
    */
   readPlans?(requests: FetchRequest[], options: ReadPlanOptions): Promise<ReadPlan[]>;
   /**
+   * Optional capability: the group protocol carries each member's subscription and assignment
+   * user data between processes (Kafka's consumer protocol), so a group may span several
+   * application instances and its assignor may use PartitionAssignor#assignWithUserData. The
+   * application then runs Kafka Streams' high-availability assignor (process ids, task lags,
+   * standbys, warm-ups); without it, the plain task assignor (the embedded log's members are
+   * all in one process).
+   */
+  readonly groupUserData?: boolean;
+  /**
    * Loud repairs the backend made (the embedded log's torn tails cut at open, rebuilt indexes),
    * oldest first; the application's status lists them with its own. Optional.
    */

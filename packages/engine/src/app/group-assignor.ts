@@ -1,6 +1,7 @@
 // Which partition assignor the application's stream threads join their consumer group with:
 // Kafka Streams' high-availability assignor (standbys, warm-ups, probing rebalances) where the
-// group protocol carries each member's process id and task lags, else the plain task assignor.
+// group protocol carries each member's process id and task lags (a declared capability of the
+// backend), else the plain task assignor.
 // Apart from streams-app.ts because building the high-availability assignor means describing
 // every sub-topology's topics and the instance's identity, which the lifecycle need not know.
 import type { PartitionAssignor, Backend } from '../backend-spi.js';
@@ -18,8 +19,10 @@ export interface GroupAssignor {
 }
 
 /**
- * On Kafka, Kafka Streams' high-availability assignor with standbys (the group protocol carries
- * each instance's process id and task lags); on the embedded log, the plain task assignor.
+ * Kafka Streams' high-availability assignor with standbys where the backend's group protocol
+ * carries each instance's process id and task lags (Backend#groupUserData: Kafka); elsewhere
+ * (the embedded log) the plain task assignor. Decided by the capability, never by the backend's
+ * name.
  */
 export function groupAssignorFor(
   backend: Backend,
@@ -27,7 +30,7 @@ export function groupAssignorFor(
   subtopologies: readonly CompiledSubtopology[],
   logger: EngineLogger,
 ): GroupAssignor {
-  if (backend.kind !== 'kafka')
+  if (backend.groupUserData !== true)
     return { assignor: streamsTaskAssignor([...subtopologies]), streams: null };
   const streams = new StreamsAssignor({
     applicationId: config.applicationId,

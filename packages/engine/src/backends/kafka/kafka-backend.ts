@@ -79,6 +79,8 @@ export async function createKafkaBackend(options: KafkaBackendOptions): Promise<
 class KafkaClientBackend implements KafkaBackend {
   readonly kind = 'kafka' as const;
   readonly bootstrapServers: string[];
+  /** Kafka's consumer protocol carries the members' user data (Backend#groupUserData). */
+  readonly groupUserData = true;
   readonly #health = new KafkaHealth();
   /** Admin requests, commits and committed offsets (never behind a long-polled fetch). */
   readonly #admin: KafkaCluster;

@@ -34,6 +34,7 @@ export function threadView(backend: Backend, threadName: string, deps: ThreadVie
   let closed: Promise<void> | null = null;
   const view: Backend = {
     kind: 'kafka',
+    groupUserData: true,
     createTopics: (topics) => backend.createTopics(topics),
     deleteTopics: (names) => backend.deleteTopics(names),
     listTopics: () => backend.listTopics(),
