@@ -454,6 +454,8 @@ describe('HTTP endpoints', () => {
     expect(text).toMatch(
       /^kafka_streams_processor_node_process_total\{task_id="0_2",processor_node_id="KSTREAM-SOURCE-0000000000"\} \d+$/m,
     );
+    // The embedded log's background jobs, each counted from 0.
+    expect(text).toMatch(/^streamwright_backend_background_failures_total\{job="checkpoint"\} 0$/m);
     expect(text.endsWith('# EOF\n')).toBe(true);
   });
 });

@@ -413,6 +413,13 @@ export interface Backend {
    */
   readonly groupUserData?: boolean;
   /**
+   * Failures of the backend's background jobs since it opened, per job (the embedded log's
+   * `retention`, `checkpoint` and `cleaner`, each from 0 while it runs); each failure is also a
+   * WARN naming the job. The runtime exports them as a counter on /metrics. Optional: absent on
+   * a backend without background jobs.
+   */
+  backgroundFailures?(): Record<string, number>;
+  /**
    * Loud repairs the backend made (the embedded log's torn tails cut at open, rebuilt indexes),
    * oldest first; the application's status lists them with its own. Optional.
    */

@@ -86,7 +86,10 @@ export class Log {
   }
 
   private readonly lastWarned = new Map<string, number>();
-  /** Failures of the background jobs (`retention`, `checkpoint`, `cleaner`) since open, per job. */
+  /**
+   * Failures of the background jobs (`retention`, `checkpoint`, `cleaner`) since open, per job
+   * (each running job from 0).
+   */
   readonly backgroundFailures = new Map<string, number>();
 
   /** A background job failed: a WARN, at most one a minute per job (a full disk fails each tick). */
@@ -142,6 +145,8 @@ export class Log {
 
   private startTimers(opts: LogOptions): void {
     const every = (ms: number, what: string, fn: () => unknown): void => {
+      // Counted from 0, so a metrics scrape shows every job before its first failure.
+      this.backgroundFailures.set(what, 0);
       const failed = (err: unknown): void => {
         this.backgroundFailures.set(what, (this.backgroundFailures.get(what) ?? 0) + 1);
         this.warnThrottled(what, err);

@@ -5,6 +5,19 @@ import { describe, expect, it } from 'vitest';
 import { openTestLog } from './helpers.js';
 
 describe('background jobs', () => {
+  it('counts every running job from 0, so a scrape shows it before its first failure', async () => {
+    const log = await openTestLog({ background: true });
+    try {
+      expect(Object.fromEntries(log.backgroundFailures)).toEqual({
+        retention: 0,
+        checkpoint: 0,
+        cleaner: 0,
+      });
+    } finally {
+      await log.close();
+    }
+  });
+
   it('a failing cleaner pass is warned about and counted on every tick', async () => {
     const warns: { obj: object; msg: string | undefined }[] = [];
     const log = await openTestLog({

@@ -104,4 +104,17 @@ describe('toOpenMetrics', () => {
   it('is just # EOF with nothing deployed', () => {
     expect(toOpenMetrics(null, null)).toBe('# EOF\n');
   });
+
+  it("exports the backend's background-job failures as one counter per job", () => {
+    expect(toOpenMetrics(null, null, { checkpoint: 0, cleaner: 3 })).toBe(
+      [
+        '# TYPE streamwright_backend_background_failures counter',
+        "# HELP streamwright_backend_background_failures Failures of the backend's background jobs since it opened (each also a WARN naming the job)",
+        'streamwright_backend_background_failures_total{job="checkpoint"} 0',
+        'streamwright_backend_background_failures_total{job="cleaner"} 3',
+        '# EOF',
+        '',
+      ].join('\n'),
+    );
+  });
 });

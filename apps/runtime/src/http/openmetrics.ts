@@ -6,6 +6,8 @@
 // and state_id, the store), record_cache (task_id, record_cache_id: the cached store).
 // Kafka Streams metric names ending in "-total" are counters: the family drops "_total" and
 // the sample keeps it, as OpenMetrics requires. Everything else is a gauge.
+// The backend's own: streamwright_backend_background_failures_total{job}, failures of its
+// background jobs (the embedded log's retention, checkpoint and cleaner) since it opened.
 import type { MetricValues, MetricsSnapshot } from '@streamwright/engine';
 
 export const OPENMETRICS_CONTENT_TYPE =
@@ -21,8 +23,21 @@ interface Family {
   samples: { name: string; labels: Labels; value: number }[];
 }
 
-export function toOpenMetrics(snapshot: MetricsSnapshot | null, state: string | null): string {
+export function toOpenMetrics(
+  snapshot: MetricsSnapshot | null,
+  state: string | null,
+  backgroundFailures: Readonly<Record<string, number>> = {},
+): string {
   const families = new Map<string, Family>();
+  for (const [job, failures] of Object.entries(backgroundFailures)) {
+    addSample(
+      families,
+      'streamwright_backend_background_failures',
+      'counter',
+      "Failures of the backend's background jobs since it opened (each also a WARN naming the job)",
+      { name: 'streamwright_backend_background_failures_total', labels: { job }, value: failures },
+    );
+  }
   if (snapshot && state) {
     addSample(
       families,

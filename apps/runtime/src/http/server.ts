@@ -161,7 +161,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
     if (path === '/metrics') {
       res.writeHead(200, { 'content-type': OPENMETRICS_CONTENT_TYPE, 'cache-control': 'no-cache' });
-      res.end(toOpenMetrics(service.metrics(), service.appState()));
+      res.end(
+        toOpenMetrics(
+          service.metrics(),
+          service.appState(),
+          service.backend.backgroundFailures?.() ?? {},
+        ),
+      );
       return;
     }
     await serveStatic(webRoot, path, req, res);

@@ -77,6 +77,7 @@ export interface EmbeddedBackend extends Backend {
   transactionalProducer(transactionalId: string): Promise<EncodingTransactionalProducer>;
   readonly encodedBatches: EncodedBatchAppender;
   readPlans(requests: FetchRequest[], options: ReadPlanOptions): Promise<ReadPlan[]>;
+  backgroundFailures(): Record<string, number>;
   /** Runs retention and compaction now (they also run on timers). */
   enforceRetention(): Promise<void>;
   /** Bytes held per partition of a topic (the segment files' size). */
@@ -149,6 +150,11 @@ class LogBackend implements EmbeddedBackend {
 
   recoveries(): Recovery[] {
     return this.#recoveries;
+  }
+
+  /** The log's retention, checkpoint and cleaner timers (Log#backgroundFailures). */
+  backgroundFailures(): Record<string, number> {
+    return Object.fromEntries(this.log.backgroundFailures);
   }
 
   createTopics(topics: NewTopic[]): Promise<void> {
