@@ -2,7 +2,7 @@
 // "record" / "wallclock") and its object alternatives (each window kind, an Avro serde, a CEL
 // timestamp extractor); a chosen alternative's fields are edited below it as typed controls, so
 // a window is kind + size + advance + grace + gap fields rather than a JSON textarea.
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { FieldControl, type FieldControlProps } from './FieldControl.js';
 import { problemsBelow } from './StructuredControls.js';
 import { choiceOf, defaultConfigOf, type ChoiceShape } from './zod-fields.js';
@@ -22,8 +22,17 @@ function valueFor(shapes: readonly ChoiceShape[], id: string): unknown {
   return value;
 }
 
-export function ChoiceControl(props: FieldControlProps) {
+export interface ChoiceControlProps extends FieldControlProps {
+  /**
+   * Renders one field of the chosen shape (ConfigField passes itself, so an object field such as
+   * an Avro serde's schema registry gets its typed editor; plain FieldControl by default).
+   */
+  renderField?: (props: FieldControlProps) => ReactNode;
+}
+
+export function ChoiceControl(props: ChoiceControlProps) {
   const { field, value, onChange, problems, testId, celVariables } = props;
+  const Field = props.renderField ?? FieldControl;
   const id = useId();
   if (field.control.type !== 'select') return null;
   const { options, shapes = [] } = field.control;
@@ -76,7 +85,7 @@ export function ChoiceControl(props: FieldControlProps) {
       {shape && (
         <div className="sw-choice__fields" data-testid={`${base}-fields`}>
           {shape.fields.map((sub) => (
-            <FieldControl
+            <Field
               key={`${shape.id}.${sub.key}`}
               field={sub}
               value={record[sub.key]}

@@ -14,7 +14,7 @@ export function ConfigField(props: FieldControlProps) {
       return <EntriesControl {...props} />;
     case 'select':
       return props.field.control.shapes ? (
-        <ChoiceControl {...props} />
+        <ChoiceControl {...props} renderField={ConfigField} />
       ) : (
         <FieldControl {...props} />
       );
