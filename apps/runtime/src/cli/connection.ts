@@ -1,6 +1,6 @@
 // What the topic commands (`topics`, `produce`, `consume`) need, whether they work on a data dir
 // directly or through a running runtime: the same operations, the same errors.
-import type { TopicDescription } from '@streamwright/engine';
+import type { CompressionType, TopicDescription } from '@streamwright/engine';
 import type {
   BatchRecord,
   CommittedOffset,
@@ -19,6 +19,7 @@ export interface Connection {
   produceBatch(
     topic: string,
     records: readonly BatchRecord[],
+    compression?: CompressionType,
   ): Promise<{ partition: number; offset: number }[]>;
   fetch(request: FetchRequest, signal?: AbortSignal): Promise<FetchedPartition[]>;
   commitOffsets(group: string, topic: string, offsets: CommittedOffset[]): Promise<void>;

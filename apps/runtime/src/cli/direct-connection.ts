@@ -41,7 +41,7 @@ export async function openDirectConnection(options: DirectOptions): Promise<Conn
       return topics.create(checked.data);
     },
     deleteTopic: (name) => topics.delete(name),
-    produceBatch: (topic, batch) => records.produceBatch(topic, batch),
+    produceBatch: (topic, batch, compression) => records.produceBatch(topic, batch, compression),
     fetch: (request, signal) => records.fetch(request, signal),
     commitOffsets: (group, topic, offsets) => records.commitOffsets(group, topic, offsets),
     committedOffsets: (group, topic) => records.committedOffsets(group, topic),

@@ -25,6 +25,16 @@ export function formatOption(flag: '--key-format' | '--value-format'): Option {
     });
 }
 
+/** Kafka's producer compression.type values, as `--compression` takes them. */
+export const COMPRESSIONS = ['none', 'gzip', 'snappy', 'lz4', 'zstd'] as const;
+
+/** `--compression <codec>`: the producer's compression.type for the batches `produce` writes. */
+export function compressionOption(): Option {
+  return new Option('--compression <codec>', "the batches' compression.type, as a Kafka producer's")
+    .choices(COMPRESSIONS)
+    .default('none');
+}
+
 /** `--key-window time:<ms> | session | store:<ms>`: the layout of windowed keys (`consume`). */
 export function keyWindowOption(): Option {
   return new Option(

@@ -2,6 +2,7 @@
 // is acknowledged before the next is read, so on a bad line (or a refused batch) the command can
 // say exactly how many records are in the topic: every line before it.
 import { StringDecoder } from 'node:string_decoder';
+import type { CompressionType } from '@streamwright/engine';
 import type { BatchRecord } from '../service/record-service.js';
 import { CliError, describeError } from './cli-error.js';
 import type { TargetOptions } from './connection.js';
@@ -13,6 +14,8 @@ import { connect } from './target.js';
 export interface ProduceOptions extends TargetOptions {
   keyFormat: RecordFormat;
   valueFormat: RecordFormat;
+  /** The batches' compression.type (none by default). */
+  compression?: CompressionType;
 }
 
 const MAX_BATCH_RECORDS = 1000;
@@ -41,7 +44,7 @@ export async function runProduce(
       batch = [];
       batchBytes = 0;
       try {
-        await connection.produceBatch(topic, sending);
+        await connection.produceBatch(topic, sending, options.compression ?? 'none');
       } catch (error) {
         throw new CliError(
           `${describeError(error)} (${counted(acknowledged)} acknowledged before this batch of ${sending.length})`,

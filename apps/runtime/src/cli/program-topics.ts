@@ -7,6 +7,7 @@ import {
   formatOption,
   keyWindowOption,
   parseCount,
+  compressionOption,
 } from './options.js';
 
 const topicsCommand = () => import('./topics-command.js');
@@ -113,7 +114,8 @@ Examples:
       .argument('<topic>', 'topic name')
       .addOption(formatOption('--key-format'))
       .addOption(keyWindowOption())
-      .addOption(formatOption('--value-format')),
+      .addOption(formatOption('--value-format'))
+      .addOption(compressionOption()),
   )
     .addHelpText(
       'after',
@@ -125,6 +127,9 @@ stored as JSON text), base64 (any bytes), long (an integer, Java's 8-byte long).
 partition, the key picks one as Java clients do (murmur2). Blank lines are skipped.
 Headers are an ordered array (a key may repeat); each value is text (UTF-8), {"base64": "…"}
 (any bytes) or null. The older object form {"name": "text"} is still read.
+
+--compression writes the batches compressed as a Java producer with that compression.type
+would (gzip, snappy, lz4, zstd); a topic whose own compression.type differs stores them its way.
 
 A bad line stops the command with its line number and exit code 1; every line before it has
 been acknowledged (the count is in the message).

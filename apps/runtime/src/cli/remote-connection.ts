@@ -42,10 +42,11 @@ export function openRemoteConnection(url: string, token?: string): Connection {
     deleteTopic: async (name) => {
       await via(() => client.topics.delete.mutate({ name }));
     },
-    produceBatch: async (topic, records) => {
+    produceBatch: async (topic, records, compression) => {
       const { results } = await via(() =>
         client.topics.produceBatch.mutate({
           topic,
+          ...(compression === undefined || compression === 'none' ? {} : { compression }),
           records: records.map((r) => ({
             key: toBase64(r.key),
             value: toBase64(r.value),

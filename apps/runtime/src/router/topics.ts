@@ -101,10 +101,16 @@ export const topicsRouter = router({
           )
           .min(1)
           .max(10_000),
+        /** The batches' compression.type, as a Kafka producer's (none by default). */
+        compression: z.enum(['none', 'gzip', 'snappy', 'lz4', 'zstd']).optional(),
       }),
     )
     .mutation(async ({ input, ctx }) => ({
-      results: await ctx.service.records.produceBatch(input.topic, input.records),
+      results: await ctx.service.records.produceBatch(
+        input.topic,
+        input.records,
+        input.compression,
+      ),
     })),
 
   // A mutation although it reads: it long-polls and its positions may not fit in a URL.

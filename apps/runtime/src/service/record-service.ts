@@ -2,7 +2,7 @@
 // commands): produce a batch, fetch from offsets (long-polling like Kafka's fetch), and keep a
 // consumer group's committed offsets. Keys and values are bytes here; the router carries them
 // as base64.
-import type { Backend, Headers } from '@streamwright/engine';
+import type { Backend, CompressionType, Headers } from '@streamwright/engine';
 import { recordTooLarge, RuntimeError } from '../errors.js';
 import { checkPartition, requireTopic } from './topic-service.js';
 
@@ -68,6 +68,7 @@ export class RecordService {
   async produceBatch(
     topicName: string,
     records: readonly BatchRecord[],
+    compression: CompressionType = 'none',
   ): Promise<{ partition: number; offset: number }[]> {
     this.guard.assertOpen();
     const topic = await requireTopic(this.backend, topicName);
@@ -84,6 +85,7 @@ export class RecordService {
           ...(r.timestamp === undefined ? {} : { timestamp: r.timestamp }),
           headers: r.headers ?? {},
         })),
+        compression === 'none' ? undefined : { compression },
       );
     } catch (error) {
       throw recordTooLarge(error, topic.name);
