@@ -29,31 +29,16 @@ example.application.config = {
   'statestore.cache.max.bytes': 0,
 };
 const document = JSON.stringify(example);
-const HOUR = 3_600_000;
 
 // The records of examples/test/purchase-analysis.test.ts (compared there with Kafka Streams):
 // six orders are for an item made where the user lives.
-const users: [string, object][] = [
-  ['alice', { gender: 'f', address: 'Shanghai', age: 30 }],
-  ['bob', { gender: 'm', address: 'Beijing', age: 41 }],
-  ['carol', { gender: 'f', address: 'Shanghai', age: 25 }],
-];
-const items: [string, object][] = [
-  ['tea', { price: 5, category: 'food', origin: 'Shanghai' }],
-  ['duck', { price: 30, category: 'food', origin: 'Beijing' }],
-  ['silk', { price: 80, category: 'clothes', origin: 'Suzhou' }],
-];
-const orders: [string, string, number][] = [
-  ['alice', 'tea', 1_000],
-  ['bob', 'duck', 5_000],
-  ['alice', 'silk', 7_000],
-  ['carol', 'tea', 3_000],
-  ['bob', 'tea', 9_000],
-  ['dave', 'tea', 10_000],
-  ['alice', 'tea', HOUR + 2_000],
-  ['bob', 'duck', HOUR + 1_000],
-  ['carol', 'tea', HOUR + 500],
-];
+const { users, items, orders } = JSON.parse(
+  readFileSync(new URL('../../examples/purchase-analysis/records.json', import.meta.url), 'utf8'),
+) as {
+  users: [string, object][];
+  items: [string, object][];
+  orders: [string, string, number][];
+};
 
 test('the purchase analysis runs in the designer, laid out and counting', async ({
   page,

@@ -30,29 +30,15 @@ const document: unknown = JSON.parse(
 );
 const HOUR = 3_600_000;
 
-const users = [
-  ['alice', { gender: 'f', address: 'Shanghai', age: 30 }],
-  ['bob', { gender: 'm', address: 'Beijing', age: 41 }],
-  ['carol', { gender: 'f', address: 'Shanghai', age: 25 }],
-] as const;
-const items = [
-  ['tea', { price: 5, category: 'food', origin: 'Shanghai' }],
-  ['duck', { price: 30, category: 'food', origin: 'Beijing' }],
-  ['silk', { price: 80, category: 'clothes', origin: 'Suzhou' }],
-] as const;
-// [user, item, time]: two hours of orders, out of order within the hour, one for an unknown user
-// (dropped by the inner join) and one for an item whose origin matches nobody.
-const orders: [string, string, number][] = [
-  ['alice', 'tea', 1_000],
-  ['bob', 'duck', 5_000],
-  ['alice', 'silk', 7_000],
-  ['carol', 'tea', 3_000],
-  ['bob', 'tea', 9_000],
-  ['dave', 'tea', 10_000],
-  ['alice', 'tea', HOUR + 2_000],
-  ['bob', 'duck', HOUR + 1_000],
-  ['carol', 'tea', HOUR + 500],
-];
+// users, items and orders, shared with the designer's spec (e2e/specs/purchase-analysis.spec.ts)
+const records = JSON.parse(
+  readFileSync(new URL('../purchase-analysis/records.json', import.meta.url), 'utf8'),
+) as {
+  users: [string, Record<string, unknown>][];
+  items: [string, Record<string, unknown>][];
+  orders: [string, string, number][];
+};
+const { users, items, orders } = records;
 
 const inputs = [
   ...users.map(([key, value]) => ({ topic: 'users', key, value, timestamp: 0 })),
