@@ -3,7 +3,7 @@
 // out as one graph, ELK interleaves the layers of sub-topologies joined through a table, and the
 // boxes drawn around their nodes cross).
 import type { Plan, TopologyDocument } from '@streamwright/topology-model';
-import { modelNodeNear, plannedNodesByName } from './plan-overlay.js';
+import { modelNodeNear, plannedNodesByName } from './planned-nodes.js';
 
 export interface LayoutGroup {
   /** The sub-topology's id, or null for nodes the plan places nowhere. */

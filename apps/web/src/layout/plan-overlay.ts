@@ -6,11 +6,11 @@ import {
   planTopology,
   validateTopology,
   type Plan,
-  type PlannedNode,
   type TopologyDocument,
 } from '@streamwright/topology-model';
 import type { Position } from '../model/diff.js';
 import { layoutGroups } from './layout-groups.js';
+import { modelNodeNear, plannedNodesByName } from './planned-nodes.js';
 
 export interface Size {
   width: number;
@@ -82,33 +82,6 @@ export function planOf(doc: TopologyDocument): Plan | null {
   }
   memo = { key, plan };
   return plan;
-}
-
-/** Every planned node of every sub-topology, by its processor name. */
-export function plannedNodesByName(plan: Plan): Map<string, PlannedNode> {
-  const byName = new Map<string, PlannedNode>();
-  for (const st of plan.subtopologies) for (const n of st.nodes) byName.set(n.name, n);
-  return byName;
-}
-
-/** The model node a planned node stands for, looking through synthetic repartition nodes. */
-export function modelNodeNear(
-  byName: ReadonlyMap<string, PlannedNode>,
-  start: PlannedNode,
-  direction: 'predecessors' | 'successors',
-): string | null {
-  const seen = new Set<string>();
-  const queue = [...start[direction]];
-  while (queue.length > 0) {
-    const name = queue.shift()!;
-    if (seen.has(name)) continue;
-    seen.add(name);
-    const node = byName.get(name);
-    if (!node) continue;
-    if (node.modelNodeId) return node.modelNodeId;
-    queue.push(...node[direction]);
-  }
-  return null;
 }
 
 export function planOverlay(
