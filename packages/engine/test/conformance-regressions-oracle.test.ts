@@ -487,6 +487,251 @@ cases.push(
   ['the same for an outer stream join', streamJoinHeaders('outer')],
 );
 
+// KIP-962: the filter in front of a repartition sink drops null keys unless a join accepting
+// them (stream-stream left / outer, stream-table and stream-globalTable left) lies downstream in
+// the DSL graph (InternalStreamsBuilder#rewriteRepartitionNodes); found as "dropped-records-total
+// differs" on a re-keyed stream-stream join side (seed 2, cases 62, 63, 142, 191).
+function graphCase(
+  topology: Pick<ConformanceCase['topology'], 'topics' | 'nodes' | 'edges'>,
+  inputs: ConformanceCase['inputs'],
+): ConformanceCase {
+  return {
+    topology: { schemaVersion: 1, application: { id: 'conformance' }, ...topology },
+    inputs,
+    wallClock: [],
+    outputs: ['out-1'],
+    stores: [],
+  };
+}
+
+cases.push(
+  [
+    "a re-keyed stream's null key and value reach a left stream join downstream: dropped there, counted",
+    graphCase(
+      {
+        topics: [
+          { name: 'in-0', partitions: 1 },
+          { name: 'out-1', partitions: 1 },
+        ],
+        nodes: [
+          { id: 'src', kind: 'source', config: { topic: 'in-0' } },
+          {
+            id: 'map',
+            kind: 'map',
+            config: {
+              expression:
+                '{"key": value == null ? key : "k" + string(value.n % 2), "value": value}',
+            },
+          },
+          {
+            id: 'j',
+            kind: 'streamStreamJoin',
+            config: {
+              type: 'left',
+              joiner: '{"n": (left == null ? 100 : left.n) + (right == null ? 1000 : right.n)}',
+              window: { beforeMs: 100, afterMs: 100, graceMs: 0 },
+            },
+          },
+          { id: 'sink', kind: 'sink', config: { topic: 'out-1' } },
+        ],
+        edges: [
+          { from: 'src', to: 'map' },
+          { from: 'map', to: 'j', toPort: 'left' },
+          { from: 'src', to: 'j', toPort: 'right' },
+          { from: 'j', to: 'sink' },
+        ],
+      },
+      [{ topic: 'in-0', key: null, value: null, timestamp: 5 }],
+    ),
+  ],
+  [
+    "a re-keyed stream's null-key record is joined with null by a left stream join downstream",
+    graphCase(
+      {
+        topics: [
+          { name: 'in-0', partitions: 1 },
+          { name: 'out-1', partitions: 1 },
+        ],
+        nodes: [
+          { id: 'src', kind: 'source', config: { topic: 'in-0' } },
+          { id: 'map', kind: 'map', config: { expression: '{"key": key, "value": value}' } },
+          {
+            id: 'j',
+            kind: 'streamStreamJoin',
+            config: {
+              type: 'left',
+              joiner: '{"n": (left == null ? 100 : left.n) + (right == null ? 1000 : right.n)}',
+              window: { beforeMs: 100, afterMs: 100, graceMs: 0 },
+            },
+          },
+          { id: 'sink', kind: 'sink', config: { topic: 'out-1' } },
+        ],
+        edges: [
+          { from: 'src', to: 'map' },
+          { from: 'map', to: 'j', toPort: 'left' },
+          { from: 'src', to: 'j', toPort: 'right' },
+          { from: 'j', to: 'sink' },
+        ],
+      },
+      [
+        { topic: 'in-0', key: null, value: { n: 1 }, timestamp: 5 },
+        { topic: 'in-0', key: null, value: null, timestamp: 6 },
+      ],
+    ),
+  ],
+  [
+    'the same for a left stream-table join of a re-keyed stream',
+    graphCase(
+      {
+        topics: [
+          { name: 'in-0', partitions: 1 },
+          { name: 'in-1', partitions: 1 },
+          { name: 'out-1', partitions: 1 },
+        ],
+        nodes: [
+          { id: 'src', kind: 'source', config: { topic: 'in-0' } },
+          { id: 't1', kind: 'table', config: { topic: 'in-1' } },
+          { id: 'sk', kind: 'selectKey', config: { expression: 'key' } },
+          {
+            id: 'j',
+            kind: 'streamTableJoin',
+            config: { type: 'left', joiner: '{"n": left.n + (right == null ? 1000 : right.n)}' },
+          },
+          { id: 'sink', kind: 'sink', config: { topic: 'out-1' } },
+        ],
+        edges: [
+          { from: 'src', to: 'sk' },
+          { from: 'sk', to: 'j', toPort: 'left' },
+          { from: 't1', to: 'j', toPort: 'right' },
+          { from: 'j', to: 'sink' },
+        ],
+      },
+      [
+        { topic: 'in-1', key: 'a', value: { n: 4 }, timestamp: 1 },
+        { topic: 'in-0', key: null, value: { n: 1 }, timestamp: 5 },
+        { topic: 'in-0', key: null, value: null, timestamp: 6 },
+        { topic: 'in-0', key: 'a', value: { n: 2 }, timestamp: 7 },
+      ],
+    ),
+  ],
+  [
+    "an aggregation's repartition passes null keys when a left join lies further downstream",
+    graphCase(
+      {
+        topics: [
+          { name: 'in-0', partitions: 1 },
+          { name: 'in-1', partitions: 1 },
+          { name: 'out-1', partitions: 1 },
+        ],
+        nodes: [
+          { id: 'src', kind: 'source', config: { topic: 'in-0' } },
+          { id: 'gb', kind: 'groupBy', config: { expression: 'key' } },
+          { id: 'cnt', kind: 'count', config: {} },
+          { id: 'ts', kind: 'toStream', config: {} },
+          { id: 'mv', kind: 'mapValues', config: { expression: '{"n": value}' } },
+          {
+            id: 'j',
+            kind: 'streamStreamJoin',
+            config: {
+              type: 'left',
+              joiner: '{"n": (left == null ? 100 : left.n) + (right == null ? 1000 : right.n)}',
+              window: { beforeMs: 100, afterMs: 100, graceMs: 0 },
+            },
+          },
+          { id: 'sink', kind: 'sink', config: { topic: 'out-1' } },
+        ],
+        edges: [
+          { from: 'src', to: 'gb' },
+          { from: 'gb', to: 'cnt' },
+          { from: 'cnt', to: 'ts' },
+          { from: 'ts', to: 'mv' },
+          { from: 'mv', to: 'j', toPort: 'left' },
+          { from: 'src', to: 'j', toPort: 'right' },
+          { from: 'j', to: 'sink' },
+        ],
+      },
+      [
+        { topic: 'in-0', key: null, value: { n: 1 }, timestamp: 5 },
+        { topic: 'in-0', key: null, value: null, timestamp: 6 },
+        { topic: 'in-0', key: 'a', value: { n: 2 }, timestamp: 7 },
+      ],
+    ),
+  ],
+  [
+    "an inner stream join's repartition drops null keys",
+    graphCase(
+      {
+        topics: [
+          { name: 'in-0', partitions: 1 },
+          { name: 'out-1', partitions: 1 },
+        ],
+        nodes: [
+          { id: 'src', kind: 'source', config: { topic: 'in-0' } },
+          { id: 'map', kind: 'map', config: { expression: '{"key": key, "value": value}' } },
+          {
+            id: 'j',
+            kind: 'streamStreamJoin',
+            config: {
+              type: 'inner',
+              joiner: '{"n": (left == null ? 100 : left.n) + (right == null ? 1000 : right.n)}',
+              window: { beforeMs: 100, afterMs: 100, graceMs: 0 },
+            },
+          },
+          { id: 'sink', kind: 'sink', config: { topic: 'out-1' } },
+        ],
+        edges: [
+          { from: 'src', to: 'map' },
+          { from: 'map', to: 'j', toPort: 'left' },
+          { from: 'src', to: 'j', toPort: 'right' },
+          { from: 'j', to: 'sink' },
+        ],
+      },
+      [
+        { topic: 'in-0', key: null, value: { n: 1 }, timestamp: 5 },
+        { topic: 'in-0', key: null, value: null, timestamp: 6 },
+      ],
+    ),
+  ],
+  [
+    'a table read by a left stream-table join is not downstream of it: its repartition drops null keys',
+    graphCase(
+      {
+        topics: [
+          { name: 'in-0', partitions: 1 },
+          { name: 'in-1', partitions: 1 },
+          { name: 'out-1', partitions: 1 },
+        ],
+        nodes: [
+          { id: 'src', kind: 'source', config: { topic: 'in-0' } },
+          { id: 's1', kind: 'source', config: { topic: 'in-1' } },
+          { id: 'sk', kind: 'selectKey', config: { expression: 'key' } },
+          { id: 'tt', kind: 'toTable', config: {} },
+          {
+            id: 'j',
+            kind: 'streamTableJoin',
+            config: { type: 'left', joiner: '{"n": left.n + (right == null ? 1000 : right.n)}' },
+          },
+          { id: 'sink', kind: 'sink', config: { topic: 'out-1' } },
+        ],
+        edges: [
+          { from: 'src', to: 'sk' },
+          { from: 'sk', to: 'tt' },
+          { from: 's1', to: 'j', toPort: 'left' },
+          { from: 'tt', to: 'j', toPort: 'right' },
+          { from: 'j', to: 'sink' },
+        ],
+      },
+      [
+        { topic: 'in-0', key: null, value: { n: 1 }, timestamp: 5 },
+        { topic: 'in-0', key: null, value: null, timestamp: 6 },
+        { topic: 'in-0', key: 'a', value: { n: 2 }, timestamp: 7 },
+        { topic: 'in-1', key: null, value: { n: 3 }, timestamp: 8 },
+        { topic: 'in-1', key: 'a', value: { n: 4 }, timestamp: 9 },
+      ],
+    ),
+  ],
+);
+
 describe('random differential divergences, fixed (issue 25)', () => {
   let oracle: OracleSession;
   let results: { difference: string | null; bothFailed: boolean }[];

@@ -99,6 +99,12 @@ export interface PlannedNode {
    * their logic, store side first, applied to every value looked up.
    */
   tableGetter?: TableGetterStep[];
+  /**
+   * The filter in front of a repartition sink: true when it forwards null keys, because a join
+   * that accepts them lies downstream (KIP-962; plan/null-key-filters.ts). Absent: it drops
+   * records with a null key, without counting them.
+   */
+  passesNullKeys?: true;
 }
 
 /**

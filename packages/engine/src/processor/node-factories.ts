@@ -120,11 +120,13 @@ export function compileNodeFactory(node: PlannedNode, c: NodeCompileContext): Fa
       return passThrough;
     case 'peek':
       // The filter Kafka Streams puts in front of a repartition sink drops records with a null
-      // key (checked against Kafka Streams 4.1: they never reach the repartition topic).
+      // key, silently, unless a join accepting null keys lies downstream (KIP-962: the planner
+      // marks those, topology-model plan/null-key-filters.ts); then it forwards everything.
       if (
         node.modelNode === undefined &&
         node.successors.some((s) => c.byName.get(s)?.op === 'repartition-sink')
       ) {
+        if (node.passesNullKeys) return passThrough;
         return (ctx) =>
           filterLogicProcessor(ctx, (record) => !isNullish((record as EngineRecord).key), false);
       }

@@ -96,6 +96,12 @@ export class PlanBuilder {
   readonly copartitionOwners: (string | undefined)[] = [];
   /** Duplicate names and stores, collected so validation can report all of them. */
   readonly conflicts: PlanningError[] = [];
+  /**
+   * Each repartition's null-key filter (by its repartition source) and the model nodes reading
+   * that repartition: whether the filter drops null keys depends on what lies downstream of
+   * them (null-key-filters.ts).
+   */
+  readonly repartitionFilters = new Map<string, { filter: string; readers: string[] }>();
   /** The model node being planned: conflicts in nodes it adds without a model id are its own. */
   currentModelNode: string | undefined;
   /** `topology.optimization: reuse.ktable.source.topics`: table source topics are changelogs. */
@@ -251,12 +257,18 @@ export class PlanBuilder {
     const filter = generated ? genFilter : `${topic}-filter`;
     const source = generated ? genSource : `${topic}-source`;
     const fullTopic = this.internalTopicName(topic);
-    this.addProcessor(filter, 'peek', [parent], undefined); // drops null keys: see plan-types.ts
+    this.addProcessor(filter, 'peek', [parent], undefined); // null keys: null-key-filters.ts
     this.addSink(sink, 'repartition-sink', { topic: fullTopic }, filter, undefined, serdes);
     this.addSource(source, 'repartition-source', [fullTopic], undefined, serdes);
     this.#repartitionTopic(fullTopic, partitions);
     (this.nodeNames[modelNodeId] ??= []).push(filter, sink, source);
+    this.repartitionFilters.set(source, { filter, readers: [modelNodeId] });
     return source;
+  }
+
+  /** Another model node reads an existing repartition (a named grouping's second aggregation). */
+  readRepartition(source: string, modelNodeId: string): void {
+    this.repartitionFilters.get(source)?.readers.push(modelNodeId);
   }
 
   /** Burns the three names createRepartitionedSource generates, when a repartition is reused. */

@@ -14,6 +14,7 @@ import { describeOrder } from './describe-order.js';
 import type { Flow } from './flow.js';
 import { javaHashOrder } from './java-collections.js';
 import { kindPlanners } from './kind-planners.js';
+import { markNullKeyFilters } from './null-key-filters.js';
 import { versionedPlan } from './versioned-plan.js';
 
 /**
@@ -67,6 +68,7 @@ export function buildPlan(topology: Topology): {
       };
   }
   buildInDslOrder(topology, b);
+  markNullKeyFilters(topology, b);
   if (b.conflicts.length > 0)
     return { plan: emptyPlan(topology), conflicts: b.conflicts, copartitionOwners: [] };
   return { plan: assemblePlan(b), conflicts: [], copartitionOwners: b.copartitionOwners };

@@ -31,6 +31,7 @@ function aggregationParent(
   const state = (grouped.grouping ??= {});
   if (grouped.groupName !== undefined && state.repartitionSource !== undefined) {
     b.burnRepartitionNames();
+    b.readRepartition(state.repartitionSource, node.id);
     return state.repartitionSource;
   }
   const source = b.repartition(grouped.groupName ?? store, grouped.from, node.id, {
