@@ -32,7 +32,7 @@ const suites = [
       'test/state-dir-full.test.ts', // a full state dir: a named error, the writes kept
       'src/state/lmdb-segments-checksums.test.ts', // checksums of window, session, join stores
       'test/window-store-damage.test.ts', // a damaged window store rebuilt from its changelog
-      'test/offset-reset.test.ts', // auto.offset.reset: the app's policy, none fails the task
+      'test/offset-reset.test.ts', // auto.offset.reset at start and when retention overtakes
       'test/generator-disk-full.test.ts', // a generator on a full tmpfs: throttled WARNs
       'test/worker-out-of-memory.test.ts', // a worker's heap full: its app in ERROR, process up
     ],

@@ -180,7 +180,10 @@ export interface FetchResponse {
   records: StoredRecord[];
   /** The partition's end offset when the fetch was answered (Kafka's high watermark). */
   highWatermark: number;
-  /** Set when the requested offset is beyond the log end (the consumer must reset). */
+  /**
+   * Set when the requested offset is beyond the log end, or (with `belowLogStart: 'out-of-range'`)
+   * before the log start: the consumer must reset.
+   */
   error?: 'OFFSET_OUT_OF_RANGE';
 }
 
@@ -254,7 +257,17 @@ export interface ReadPlanOptions {
   maxWaitMs: number;
   signal?: AbortSignal;
   isolationLevel?: IsolationLevel;
+  /** As FetchManyOptions' (an `out-of-range` plan carries `error` and no spans to read). */
+  belowLogStart?: BelowLogStart;
 }
+
+/**
+ * Where a fetch position below the partition's log start (retention or deleteRecords passed it)
+ * goes: `log-start` (the default) reads from the log start, as restores, standbys and the CLI
+ * want; `out-of-range` answers the partition with `OFFSET_OUT_OF_RANGE` and no records, so that
+ * the caller applies its auto.offset.reset (a stream thread's main consumer, as in Kafka).
+ */
+export type BelowLogStart = 'log-start' | 'out-of-range';
 
 /** A fetchMany's bounds: records in all, the long-poll wait, its wakeup, the isolation level. */
 export interface FetchManyOptions {
@@ -262,6 +275,7 @@ export interface FetchManyOptions {
   maxWaitMs: number;
   signal?: AbortSignal;
   isolationLevel?: IsolationLevel;
+  belowLogStart?: BelowLogStart;
 }
 
 /** A topic to create (Backend#createTopics). */

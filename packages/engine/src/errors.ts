@@ -103,13 +103,17 @@ export class NoValidOffsetError extends EngineError {
     /** The committed offset (null: none committed). */
     readonly committed: number | null,
     readonly earliest: number,
+    /** The position was a running task's, overtaken by retention (not a committed offset). */
+    running = false,
   ) {
     super(
       'NO_VALID_OFFSET',
       `${topic}-${partition}: ${
         committed === null
           ? 'no committed offset'
-          : `the committed offset ${committed} is before the log start ${earliest}`
+          : running
+            ? `the position ${committed} was overtaken by the log start ${earliest} (retention or deleteRecords) while the task ran`
+            : `the committed offset ${committed} is before the log start ${earliest}`
       } and auto.offset.reset is none. Set auto.offset.reset to earliest or latest, give the source an offsetReset, or commit a position for the partition ('streamwright app reset' commits the earliest)`,
     );
   }

@@ -2,12 +2,15 @@
 // the application's auto.offset.reset (Kafka Streams' precedence; before, a topology document's
 // source always carried `earliest`, so the application's setting was never consulted), and
 // `none` fails the task naming the partition. A committed offset before the log start follows
-// the policy too, loudly (an offset-reset recovery).
+// the policy too, loudly (an offset-reset recovery), and so does a running task's position that
+// retention overtakes.
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { AppConfig, Topology } from '@streamwright/topology-model';
-import { createStreamsApp } from '../src/app/streams-app.js';
+import { createStreamsApp, createStreamsAppFromPlan } from '../src/app/streams-app.js';
+import { AppDebugger } from '../src/debug/app-debugger.js';
+import { handPlan } from './fixtures/hand-planner.js';
 import { createEmbeddedBackend, type EmbeddedBackend } from '../src/backends/embedded/index.js';
-import { encode } from './fixtures/records.js';
+import { encode, readAll } from './fixtures/records.js';
 import { tempStateDir } from './fixtures/state-dir.js';
 import { countPipeline } from './fixtures/topologies.js';
 import { waitFor } from './fixtures/wait.js';
@@ -128,4 +131,85 @@ describe('auto.offset.reset', () => {
       ),
     ]);
   });
+
+  // Retention (here deleteRecords) overtaking a running task's position: before, the fetch read
+  // from the log start whatever the policy, silently. The task is held at a breakpoint on its
+  // first record while records arrive and the log start passes its position.
+  it.each([
+    ['earliest', 8],
+    ['latest', 11],
+    ['none', null],
+  ] as const)(
+    'a position overtaken while the task runs follows auto.offset.reset=%s, loudly',
+    async (policy, resetTo) => {
+      const backend = await backendWithWords(0);
+      // A committed start (none would fail at once without one).
+      await backend.commitOffsets(`overtaken-${policy}`, [
+        { topic: 'words', partition: 0, offset: 0 },
+      ]);
+      const topology = counting(
+        { 'auto.offset.reset': policy, 'max.poll.records': 1 },
+        undefined,
+        `overtaken-${policy}`,
+      );
+      const plan = handPlan(topology);
+      const debug = new AppDebugger(plan);
+      const warnings: string[] = [];
+      const logger = {
+        info() {},
+        warn: (_o: object, msg?: string) => warnings.push(msg ?? ''),
+        error() {},
+      };
+      const app = createStreamsAppFromPlan(
+        { topology, backend, stateDir: tempStateDir(), logger, debugger: debug },
+        plan,
+      );
+      onTestFinished(() => app.close());
+      debug.setBreakpoint({ nodeId: 'count', condition: 'key == "w0"' });
+      await app.start();
+      await produceWords(backend, 0, 1);
+      await waitFor(() => debug.paused() ?? undefined, 20_000, 'paused at w0');
+      await produceWords(backend, 1, 10); // offsets 1..10
+      expect(await backend.log.deleteRecords('words', 0, 8)).toBe(8);
+      debug.resume();
+      for (const id of [...debug.breakpoints()].map((b) => b.id)) debug.removeBreakpoint(id);
+
+      if (resetTo === null) {
+        await waitFor(() => app.status().state === 'ERROR', 20_000, 'ERROR');
+        expect(app.status().errors.map((e) => e.message)).toEqual([
+          expect.stringMatching(
+            /^words-0: the position \d+ was overtaken by the log start 8 .* auto\.offset\.reset is none/,
+          ),
+        ]);
+        return;
+      }
+      await waitFor(
+        () => app.status().recoveries.find((r) => r.kind === 'offset-reset'),
+        20_000,
+        'an offset-reset recovery',
+      );
+      const reset = app.status().recoveries.find((r) => r.kind === 'offset-reset')!;
+      expect(reset).toMatchObject({ topic: 'words', partition: 0, toOffset: resetTo });
+      expect(reset.fromOffset).toBeLessThan(8);
+      expect(reset.message).toMatch(
+        new RegExp(
+          `overtaken by the log start .*reset to ${resetTo} .*auto\\.offset\\.reset=${policy}`,
+        ),
+      );
+      expect(app.status().recoveryCounts['offset-reset']).toBe(1);
+      expect(warnings.some((w) => /words-0 was overtaken by the log start/.test(w))).toBe(true);
+      await produceWords(backend, 11, 1);
+      await waitFor(
+        async () =>
+          (await readAll(backend, 'counts', 'string', 'long')).some((r) => r.key === 'w11'),
+        20_000,
+        'w11 counted',
+      );
+      const counted = new Set(
+        (await readAll(backend, 'counts', 'string', 'long')).map((r) => r.key as string),
+      );
+      // earliest: from the log start on (8, 9, 10); latest: from the end (none of them).
+      for (const k of ['w8', 'w9', 'w10']) expect(counted.has(k)).toBe(policy === 'earliest');
+    },
+  );
 });

@@ -32,6 +32,9 @@ export async function fetchForPoll(
     maxRecords: config.maxPollRecords * FETCH_POLLS,
     maxWaitMs,
     signal,
+    // A position retention passed follows auto.offset.reset (StreamThread#poll), never silently
+    // the log start.
+    belowLogStart: 'out-of-range',
     // The main consumer's isolation.level: read_committed under exactly_once_v2.
     ...(config.isolationLevel === 'read_committed'
       ? { isolationLevel: 'read_committed' as const }

@@ -312,7 +312,7 @@ export class StreamThread implements StreamThreadHandle {
         const from = queue.position;
         let reset: { position: number; pastEnd: boolean };
         try {
-          reset = await this.#tasks.outOfRangePosition(task, queue.tp, from);
+          reset = await this.#tasks.outOfRangePosition(task, queue.tp, from, true);
         } catch (error) {
           // auto.offset.reset=none: the task fails, naming the partition.
           if (!(error instanceof NoValidOffsetError)) throw error;
@@ -331,7 +331,7 @@ export class StreamThread implements StreamThreadHandle {
           toOffset: queue.position,
           message: reset.pastEnd
             ? `position ${from} of ${where} is past the log end ${queue.position} (the log lost its tail): moved to the log end, not re-read (task ${task.id}; a deliberate deviation from Kafka's auto.offset.reset)`
-            : `position ${from} of ${where} is before the log start; reset to ${queue.position} (task ${task.id}, auto.offset.reset=${this.#tasks.policyOf(task, queue.tp.topic)})`,
+            : `position ${from} of ${where} was overtaken by the log start (retention or deleteRecords passed it while the task ran): reset to ${queue.position} (task ${task.id}, auto.offset.reset=${this.#tasks.policyOf(task, queue.tp.topic)})`,
         });
         continue;
       }

@@ -270,13 +270,14 @@ export class TaskManager {
     task: StreamTask,
     tp: TopicPartition,
     from: number | null,
+    running = false,
   ): Promise<{ position: number; pastEnd: boolean }> {
     const range = await this.#range(tp);
     if (from !== null && range && from > range.latest)
       return { position: range.latest, pastEnd: true };
     const policy = this.policyOf(task, tp.topic);
     if (policy === 'none')
-      throw new NoValidOffsetError(tp.topic, tp.partition, from, range?.earliest ?? 0);
+      throw new NoValidOffsetError(tp.topic, tp.partition, from, range?.earliest ?? 0, running);
     return {
       position: policy === 'latest' ? (range?.latest ?? 0) : (range?.earliest ?? 0),
       pastEnd: false,

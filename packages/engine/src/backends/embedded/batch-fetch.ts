@@ -10,7 +10,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Log, ReadBatch } from '@streamwright/log';
 import { isLogError, LogErrorCode } from '@streamwright/log/reader';
-import type { FetchRequest, FetchResponse } from '../../backend-spi.js';
+import type { BelowLogStart, FetchRequest, FetchResponse } from '../../backend-spi.js';
 import { decodeBatches, isControlBatch, lastOffsetOfBatch } from '../shared/batch-records.js';
 import { FetchLeftovers, fromLeftovers } from '../shared/fetch-leftovers.js';
 
@@ -29,6 +29,8 @@ export interface BatchFetchOptions {
   maxRecords: number;
   maxWaitMs: number;
   signal?: AbortSignal;
+  /** Backend's FetchManyOptions#belowLogStart (default `log-start`). */
+  belowLogStart?: BelowLogStart;
 }
 
 const MIN_READ_BYTES = 16 * 1024;
@@ -49,13 +51,16 @@ export class BatchFetcher {
     requests: readonly FetchRequest[],
     options: BatchFetchOptions,
   ): Promise<PartitionBatches[]> {
+    const strict = options.belowLogStart === 'out-of-range';
     const positions = requests.map((r) =>
-      Math.max(r.offset, this.log.earliestOffset(r.topic, r.partition)),
+      strict ? r.offset : Math.max(r.offset, this.log.earliestOffset(r.topic, r.partition)),
     );
     const deadline = Date.now() + options.maxWaitMs;
     for (;;) {
       const results = await Promise.all(
-        requests.map((r, i) => this.#read(r.topic, r.partition, positions[i]!, options.maxRecords)),
+        requests.map((r, i) =>
+          this.#read(r.topic, r.partition, positions[i]!, options.maxRecords, strict),
+        ),
       );
       let ready = false;
       for (let i = 0; i < results.length; i++) {
@@ -101,10 +106,14 @@ export class BatchFetcher {
     partition: number,
     offset: number,
     maxRecords: number,
+    strict = false,
   ): Promise<PartitionBatches> {
     const k = key(topic, partition);
     const highWatermark = this.log.latestOffset(topic, partition);
     const out: PartitionBatches = { topic, partition, highWatermark, from: offset, batches: [] };
+    // Retention passed the position: the caller's auto.offset.reset decides (belowLogStart).
+    if (strict && offset < this.log.earliestOffset(topic, partition))
+      return { ...out, error: 'OFFSET_OUT_OF_RANGE' };
     if (offset >= highWatermark) {
       // Past the end of the log is out of range; between the high watermark and it, just nothing yet.
       if (offset > this.log.partition(topic, partition).logEndOffset)
@@ -123,7 +132,8 @@ export class BatchFetcher {
       // Retention moved the log start past us between the check and the read: read from it.
       if (
         isLogError(error, LogErrorCode.OFFSET_OUT_OF_RANGE) &&
-        offset < this.log.earliestOffset(topic, partition)
+        offset < this.log.earliestOffset(topic, partition) &&
+        !strict
       ) {
         return this.#read(topic, partition, this.log.earliestOffset(topic, partition), maxRecords);
       }

@@ -281,7 +281,31 @@ class LogBackend implements EmbeddedBackend {
           maxRecords: options.maxRecords,
           maxWaitMs: options.maxWaitMs,
           signal,
+          ...(options.belowLogStart !== undefined ? { belowLogStart: options.belowLogStart } : {}),
         });
+      }
+      if (options.belowLogStart === 'out-of-range') {
+        // Positions retention passed are answered out of range; the rest are read.
+        const below = requests.map((r) => r.offset < this.log.earliestOffset(r.topic, r.partition));
+        if (below.some(Boolean)) {
+          const rest = requests.filter((_, i) => !below[i]);
+          const read =
+            rest.length === 0
+              ? []
+              : await this.fetchMany(rest, { ...options, belowLogStart: 'log-start' });
+          let next = 0;
+          return requests.map((r, i) =>
+            below[i]
+              ? {
+                  topic: r.topic,
+                  partition: r.partition,
+                  records: [],
+                  highWatermark: this.log.latestOffset(r.topic, r.partition),
+                  error: 'OFFSET_OUT_OF_RANGE' as const,
+                }
+              : read[next++]!,
+          );
+        }
       }
       // The engine's contract: below the log start reads from the log start (retention passed the
       // consumer); past the end is reported per partition.
@@ -351,7 +375,7 @@ class LogBackend implements EmbeddedBackend {
       ? AbortSignal.any([options.signal, this.#closing.signal])
       : this.#closing.signal;
     try {
-      return await this.log.readPlans(
+      const plans = await this.log.readPlans(
         requests.map((r) => ({ topic: r.topic, partition: r.partition, offset: r.offset })),
         {
           maxWaitMs: options.maxWaitMs,
@@ -359,6 +383,16 @@ class LogBackend implements EmbeddedBackend {
           isolationLevel: options.isolationLevel ?? 'read_uncommitted',
         },
       );
+      if (options.belowLogStart === 'out-of-range')
+        // A plan moved up to the log start: the reader's auto.offset.reset decides instead.
+        plans.forEach((plan, i) => {
+          if (requests[i]!.offset < plan.logStartOffset) {
+            plan.error = 'OFFSET_OUT_OF_RANGE';
+            plan.segments = [];
+            plan.offset = requests[i]!.offset;
+          }
+        });
+      return plans;
     } catch (error) {
       throw engineErrorOf(error, requests.find((r) => !this.log.hasTopic(r.topic))?.topic);
     }

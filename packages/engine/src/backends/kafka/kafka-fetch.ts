@@ -11,6 +11,7 @@ import type {
   FetchRequest,
   FetchResponse,
   IsolationLevel,
+  BelowLogStart,
   StoredRecord,
 } from '../../backend-spi.js';
 import { NO_HEADERS } from '../shared/batch-records.js';
@@ -44,6 +45,7 @@ export interface FetchOptions {
   maxWaitMs: number;
   signal?: AbortSignal;
   isolationLevel?: IsolationLevel;
+  belowLogStart?: BelowLogStart;
 }
 
 /** What the fetcher needs besides the cluster: a partition's [earliest, latest) offsets. */
@@ -202,10 +204,11 @@ async function fetchMany(
       if (!data) continue;
       if (data.errorCode === OFFSET_OUT_OF_RANGE) {
         const range = await offsetRange(req.topic, req.partition);
-        if (req.offset < range.earliest) {
+        if (req.offset < range.earliest && options.belowLogStart !== 'out-of-range') {
           req.offset = range.earliest; // auto.offset.reset=earliest for offsets below the log start
           refetch = true;
         } else {
+          // Past the end, or before the start for a caller that applies its own reset policy.
           wanted.delete(key);
           done.set(key, {
             topic: req.topic,

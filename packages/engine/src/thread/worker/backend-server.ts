@@ -196,6 +196,7 @@ export class BackendServer {
               maxWaitMs: m.maxWaitMs,
               signal,
               ...(m.isolationLevel !== undefined ? { isolationLevel: m.isolationLevel } : {}),
+              ...(m.belowLogStart !== undefined ? { belowLogStart: m.belowLogStart } : {}),
             }),
           ),
         };
@@ -207,6 +208,7 @@ export class BackendServer {
             maxWaitMs: m.maxWaitMs,
             signal,
             ...(m.isolationLevel !== undefined ? { isolationLevel: m.isolationLevel } : {}),
+            ...(m.belowLogStart !== undefined ? { belowLogStart: m.belowLogStart } : {}),
           }),
         );
         const packed = packFetch(responses);

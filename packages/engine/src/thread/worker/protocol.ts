@@ -8,6 +8,7 @@ import type {
   CompressionType,
   FetchRequest,
   IsolationLevel,
+  BelowLogStart,
   NewTopicSpec,
   TopicDescription,
   TopicPartition,
@@ -39,6 +40,7 @@ export type BackendCall =
       maxRecords: number;
       maxWaitMs: number;
       isolationLevel?: IsolationLevel;
+      belowLogStart?: BelowLogStart;
     }
   /**
    * Where the worker reads these partitions' segment files itself (long-polls like a fetch). A
@@ -49,6 +51,7 @@ export type BackendCall =
       requests: FetchRequest[];
       maxWaitMs: number;
       isolationLevel?: IsolationLevel;
+      belowLogStart?: BelowLogStart;
     }
   /** `member`: chosen by the worker, so group events that arrive before the reply find their listener. */
   | {

@@ -53,7 +53,7 @@ export class RemoteFetch {
       );
       if (buffered !== null) return buffered;
       return direct.fetch(requests, options, (plans, maxWaitMs) =>
-        this.#readPlans(plans, maxWaitMs, options.isolationLevel, options.signal),
+        this.#readPlans(plans, maxWaitMs, options),
       );
     }
     return unpackFetch(
@@ -70,6 +70,7 @@ export class RemoteFetch {
           ...(options.isolationLevel !== undefined
             ? { isolationLevel: options.isolationLevel }
             : {}),
+          ...(options.belowLogStart !== undefined ? { belowLogStart: options.belowLogStart } : {}),
         },
         options.signal,
       )) as BackendResults['fetchMany'],
@@ -84,17 +85,18 @@ export class RemoteFetch {
   #readPlans(
     requests: FetchRequest[],
     maxWaitMs: number,
-    isolationLevel: IsolationLevel | undefined,
-    signal: AbortSignal | undefined,
+    options: FetchManyOptions,
   ): Promise<BackendResults['readPlans']> {
+    const { isolationLevel, belowLogStart } = options;
     return this.#calls.longPoll(
       {
         op: 'readPlans',
         requests,
         maxWaitMs,
         ...(isolationLevel !== undefined ? { isolationLevel } : {}),
+        ...(belowLogStart !== undefined ? { belowLogStart } : {}),
       },
-      signal,
+      options.signal,
     ) as Promise<BackendResults['readPlans']>;
   }
 }
