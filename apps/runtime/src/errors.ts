@@ -62,6 +62,13 @@ export const RUNTIME_ERRORS = {
   DISK_FULL: 'SERVICE_UNAVAILABLE',
   /** A record larger than its topic's max.message.bytes (Kafka's RecordTooLargeException). */
   RECORD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  /**
+   * A state query for a key (or a range) whose task no instance can answer for right now: a
+   * rebalance is moving it, or its new owner still restores it. Retry; or ask with stale reads.
+   */
+  MIGRATING: 'SERVICE_UNAVAILABLE',
+  /** Another instance of the application failed a forwarded state query (its message says why). */
+  PEER_FAILED: 'BAD_GATEWAY',
   /** A document past one of the runtime's input limits (size, nodes, nesting): the message names it. */
   LIMIT_EXCEEDED: 'PAYLOAD_TOO_LARGE',
 } as const satisfies Record<string, TRPCError['code']>;

@@ -17,6 +17,11 @@ export interface Context {
   service: RuntimeService;
   /** Aborted when the server shuts down, so long-lived subscriptions end and connections drain. */
   shutdown: AbortSignal;
+  /**
+   * Another instance of the application forwarded this state query (the forwarded header): it
+   * is answered from this instance's tasks and never forwarded again.
+   */
+  forwarded?: boolean;
 }
 
 export type { InputIssue } from './input-issues.js';

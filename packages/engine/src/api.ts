@@ -320,6 +320,37 @@ export interface StreamsApp {
   queryMetadataForKey(name: string, key: unknown): Promise<KeyQueryMetadata | null>;
   /** KafkaStreams#streamsMetadataForStore: the instances holding tasks of store `name`. */
   streamsMetadataForStore(name: string): StoreHostMetadata[] | null;
+  /**
+   * A query routed across instances, run on this instance's share of store `name` only: the
+   * running actives of `scope.tasks` (all when absent), and with `scope.stale` the standbys of
+   * those no running active here has (KIP-535). Answers in parts (one per stream thread) with
+   * each range row's serialized key, which `mergeStoreParts` merges with other instances' parts
+   * into the order one view over every task returns; `tasks` names the tasks that answered and
+   * their lag. Not for global stores (every instance has all of one: queryStore).
+   */
+  queryLocalStore(
+    name: string,
+    type: 'keyValue' | 'window' | 'session',
+    method: string,
+    args: unknown[],
+    scope: QueryScope,
+  ): Promise<LocalStoreAnswer>;
+  /** Every instance's parts of one routed query (queryLocalStore) as one view's answer. */
+  mergeStoreParts(
+    name: string,
+    type: 'keyValue' | 'window' | 'session',
+    method: string,
+    args: unknown[],
+    parts: StoreQueryPart[],
+  ): unknown;
+  /** The task ids of store `name` (its sub-topology's partitions); null for a global or unknown one. */
+  storeTaskIds(name: string): Promise<string[] | null>;
+}
+
+/** This instance's share of a routed interactive query (StreamsApp#queryLocalStore). */
+export interface LocalStoreAnswer {
+  parts: StoreQueryPart[];
+  tasks: AnsweredTask[];
 }
 
 /** Kafka Streams' KeyQueryMetadata: where a key's state lives (application.server endpoints). */
@@ -337,4 +368,29 @@ export interface StoreHostMetadata {
   host: string;
   activeTasks: string[];
   standbyTasks: string[];
+}
+
+/** Which of an instance's tasks a routed query reads (StreamsApp#queryLocalStore). */
+export interface QueryScope {
+  /** Task ids to read; absent: every task of the store here. */
+  tasks?: readonly string[];
+  /** Standby replicas may answer too (KIP-535's enableStaleStores). */
+  stale?: boolean;
+}
+
+/** A task whose stores answered a scoped query, and how far its state is behind (KIP-535). */
+export interface AnsweredTask {
+  taskId: string;
+  standby: boolean;
+  /** Changelog records the state is behind the changelog's end (0 for a running active). */
+  lag: number;
+}
+
+/** One stream thread's answer to a routed query (StreamsApp#queryLocalStore). */
+export interface StoreQueryPart {
+  value: unknown;
+  /** For a range read: each row's serialized key, to order rows across threads and instances. */
+  keys: (Uint8Array | null)[] | null;
+  /** A scoped query: the tasks whose stores answered. */
+  tasks?: AnsweredTask[];
 }

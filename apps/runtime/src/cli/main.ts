@@ -115,6 +115,14 @@ Examples:
       '-t, --token <token>',
       'require this token on every request (default: $STREAMWRIGHT_TOKEN)',
     )
+    .option(
+      '--application-server <host:port>',
+      "with --backend kafka: where the application's other instances reach this one for state queries (application.server; default: this runtime's own address)",
+    )
+    .option(
+      '--peer-token <token>',
+      "the token state queries forwarded to the application's other instances carry, also accepted on theirs (default: $STREAMWRIGHT_PEER_TOKEN, else --token)",
+    )
     .option('--example', 'deploy and start the example topology if nothing is deployed', false)
     .option(
       '--log-format <format>',

@@ -21,6 +21,10 @@ function addQueryOptions(command: Command, withLimit = true): Command {
       new Option('--key-format <format>', 'key arguments as text or JSON')
         .choices(['string', 'json'])
         .default('string'),
+    )
+    .option(
+      '--stale',
+      'on Kafka: a standby replica may answer (KIP-535), e.g. while a rebalance moves the task; stderr names the instance and lag of each task that answered',
     );
   if (withLimit)
     command.option(
@@ -50,7 +54,9 @@ export function registerStateCommands(program: Command): void {
       `
 Each query prints one JSON line per entry (key, value, timestamp; windows and sessions also
 start and end), merged across the application's tasks as Kafka Streams' KafkaStreams#store
-does. The application must be RUNNING.
+does. The application must be RUNNING. On Kafka, any instance of the application answers: a
+key's query goes to the instance running its task, a range or all() to every instance; a task a
+rebalance is moving answers "migrating" (exit 1) unless --stale lets a standby answer.
 ${KEYS_HELP}
 
 Examples:

@@ -13,6 +13,8 @@ export interface ServeOptions extends KafkaSecurityFlags, KafkaListenerFlags {
   host: string;
   dataDir: string;
   token?: string;
+  applicationServer?: string;
+  peerToken?: string;
   example: boolean;
   allowedHost?: string[];
   allowedOrigin?: string[];
@@ -96,6 +98,14 @@ export async function runServe(options: ServeOptions): Promise<void> {
   }
   const logger = createLogger(undefined, format);
   const token = options.token ?? process.env.STREAMWRIGHT_TOKEN ?? null;
+  const peerToken = options.peerToken ?? process.env.STREAMWRIGHT_PEER_TOKEN ?? null;
+  if (
+    options.applicationServer !== undefined &&
+    !/^([^:\s[\]]+|\[[0-9a-fA-F:.]+\]):\d{1,5}$/.test(options.applicationServer)
+  )
+    throw new CliError(
+      `--application-server: expected host:port, got ${JSON.stringify(options.applicationServer)}`,
+    );
   // Imported before anything opens: a module that fails to load stops the start cleanly.
   const code = options.processors ? await loadCodeModule(options.processors) : undefined;
   if (code) {
@@ -116,6 +126,8 @@ export async function runServe(options: ServeOptions): Promise<void> {
     host: options.host,
     port: options.port,
     token: token === '' ? null : token,
+    ...(peerToken ? { peerToken } : {}),
+    ...(options.applicationServer ? { applicationServer: options.applicationServer } : {}),
     example: options.example,
     backend,
     ...(kafkaListener ? { kafkaListener } : {}),

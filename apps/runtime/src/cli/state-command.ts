@@ -15,6 +15,8 @@ export interface StateOptions {
   /** How key arguments are read: as text (string keys), or as JSON (numbers, objects). */
   keyFormat?: 'string' | 'json';
   limit?: number;
+  /** KIP-535: a standby may answer; stderr names each task's instance and lag. */
+  stale?: boolean;
 }
 
 type StoresOutput = inferRouterOutputs<AppRouter>['state']['stores'];
@@ -41,6 +43,18 @@ export function keyArgument(
 
 const optionalKey = (text: string | undefined, options: StateOptions, what: string) =>
   text === undefined ? undefined : keyArgument(text, options.keyFormat, what);
+
+const staleOf = (options: StateOptions) => (options.stale === true ? { stale: true } : {});
+
+/** With --stale: which instance answered each task, as active or standby, and its lag. */
+function printServed(answer: {
+  servedBy?: { host: string; taskId: string; standby: boolean; lag: number }[];
+}): void {
+  for (const s of answer.servedBy ?? [])
+    process.stderr.write(
+      `task ${s.taskId}: ${s.standby ? 'standby' : 'active'} on ${s.host}, lag ${s.lag}\n`,
+    );
+}
 
 function printLines(rows: readonly unknown[], truncated: boolean, limit: number): void {
   process.stdout.write(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
@@ -83,10 +97,12 @@ export async function runStateGet(
   const found = await via(() =>
     client.state.get.query({
       store,
+      ...staleOf(options),
       key: keyArgument(key, options.keyFormat, 'key'),
       ...(options.asOf === undefined ? {} : { asOf: options.asOf }),
     }),
   );
+  printServed(found);
   if (!found.found) {
     const when = options.asOf === undefined ? '' : ` as of ${options.asOf}`;
     throw new CliError(`store "${store}" has no value for key ${JSON.stringify(found.key)}${when}`);
@@ -115,12 +131,14 @@ export async function runStateRange(
   const result = await via(() =>
     client.state.range.query({
       store,
+      ...staleOf(options),
       from: optionalKey(options.from, options, '--from'),
       to: optionalKey(options.to, options, '--to'),
       limit,
     }),
   );
   printLines(result.entries, result.truncated, limit);
+  printServed(result);
 }
 
 export async function runStatePrefix(
@@ -133,18 +151,21 @@ export async function runStatePrefix(
   const result = await via(() =>
     client.state.prefix.query({
       store,
+      ...staleOf(options),
       prefix: keyArgument(prefix, options.keyFormat, 'prefix'),
       limit,
     }),
   );
   printLines(result.entries, result.truncated, limit);
+  printServed(result);
 }
 
 export async function runStateAll(store: string, options: StateOptions): Promise<void> {
   const { via, client } = clientFor(options);
   const limit = options.limit ?? 100;
-  const result = await via(() => client.state.all.query({ store, limit }));
+  const result = await via(() => client.state.all.query({ store, limit, ...staleOf(options) }));
   printLines(result.entries, result.truncated, limit);
+  printServed(result);
 }
 
 interface RangeOptions {
@@ -178,6 +199,7 @@ export async function runStateWindows(
   const result = await via(() =>
     client.state.windows.query({
       store,
+      ...staleOf(options),
       ...keysOf(options),
       ...(options.timeFrom === undefined ? {} : { timeFrom: options.timeFrom }),
       ...(options.timeTo === undefined ? {} : { timeTo: options.timeTo }),
@@ -185,6 +207,7 @@ export async function runStateWindows(
     }),
   );
   printLines(result.windows, result.truncated, limit);
+  printServed(result);
 }
 
 export async function runStateSessions(
@@ -196,6 +219,7 @@ export async function runStateSessions(
   const result = await via(() =>
     client.state.sessions.query({
       store,
+      ...staleOf(options),
       ...keysOf(options),
       ...(options.earliestEnd === undefined ? {} : { earliestEnd: options.earliestEnd }),
       ...(options.latestStart === undefined ? {} : { latestStart: options.latestStart }),
@@ -203,4 +227,5 @@ export async function runStateSessions(
     }),
   );
   printLines(result.sessions, result.truncated, limit);
+  printServed(result);
 }

@@ -3,6 +3,7 @@
 //    with its port: a DNS-rebinding page reaches us under its own host name and is refused.
 //  - Origin, when sent, must be this same origin: no cross-site calls from other pages.
 //  - With a token configured (mandatory off loopback), every request must carry it.
+import { FORWARDED_HEADER } from '../service/peer-client.js';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { hostname, networkInterfaces } from 'node:os';
@@ -15,6 +16,11 @@ export interface SecurityOptions {
   /** The port it actually listens on. */
   port: number;
   token: string | null;
+  /**
+   * Also accepted on forwarded state queries (`/trpc/state.peer` with the forwarded header) from
+   * other instances of the application, when they do not share this runtime's token.
+   */
+  peerToken?: string | null;
   /**
    * Extra names accepted in the Host header (e.g. behind a reverse proxy): `name` with this
    * server's port, or `name:port` for exactly that port (a dev server's proxy).
@@ -74,6 +80,7 @@ export class RequestGuard {
   private readonly hosts: Set<string>;
   private readonly origins: Set<string>;
   private readonly tokenDigest: Buffer | null;
+  private readonly peerTokenDigest: Buffer | null;
 
   constructor(private readonly options: SecurityOptions) {
     this.hosts = acceptedHostNames(options);
@@ -81,6 +88,7 @@ export class RequestGuard {
       (options.allowedOrigins ?? []).map((o) => o.toLowerCase().replace(/\/$/, '')),
     );
     this.tokenDigest = options.token ? digest(options.token) : null;
+    this.peerTokenDigest = options.peerToken ? digest(options.peerToken) : null;
   }
 
   check(req: IncomingMessage, url: URL): Verdict {
@@ -119,7 +127,13 @@ export class RequestGuard {
           'Unauthorized: this runtime requires a token (Authorization: Bearer <token>, or ?token=<token>).',
       };
     }
-    if (!timingSafeEqual(digest(presented.token), this.tokenDigest)) {
+    const peerCall =
+      this.peerTokenDigest !== null &&
+      presented.from === 'header' &&
+      url.pathname === '/trpc/state.peer' &&
+      req.headers[FORWARDED_HEADER] !== undefined &&
+      timingSafeEqual(digest(presented.token), this.peerTokenDigest);
+    if (!peerCall && !timingSafeEqual(digest(presented.token), this.tokenDigest)) {
       return { ok: false, status: 401, message: 'Unauthorized: the token is wrong.' };
     }
     return { ok: true, tokenFrom: presented.from };

@@ -1,5 +1,6 @@
 // The runtime's HTTP server: tRPC under /trpc (SSE subscriptions included), /healthz, /metrics
 // (OpenMetrics) and the web app. Every request passes the RequestGuard first.
+import { FORWARDED_HEADER } from '../service/peer-client.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
@@ -20,6 +21,8 @@ export interface ServerOptions {
   /** Default 4300; 0 picks a free port. */
   port?: number;
   token?: string | null;
+  /** Also accepted on forwarded state queries of other instances (SecurityOptions.peerToken). */
+  peerToken?: string | null;
   webRoot?: string;
   allowedHosts?: readonly string[];
   allowedOrigins?: readonly string[];
@@ -62,7 +65,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     basePath: '/trpc/',
     // A produce batch of 10,000 records of 1 KB is about 14 MB as base64; more is refused (413).
     maxBodySize: MAX_BODY_BYTES,
-    createContext: () => ({ service, shutdown: shutdown.signal }),
+    createContext: ({ req }) => ({
+      service,
+      shutdown: shutdown.signal,
+      forwarded: req.headers[FORWARDED_HEADER] !== undefined,
+    }),
     onError({ error, path, type }) {
       if (error.code === 'INTERNAL_SERVER_ERROR')
         logger.error({ err: error, path, type }, 'request failed');
@@ -180,6 +187,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     host,
     port,
     token,
+    peerToken: options.peerToken ?? null,
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
     ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
   });

@@ -41,6 +41,7 @@ import { RecordService } from './record-service.js';
 import { NodeSampler, type DeployedApp } from './node-sampler.js';
 import { Serial } from './serial.js';
 import { StateQueries } from './state-queries.js';
+import { httpPeerClient } from './peer-client.js';
 import { TopicService } from './topic-service.js';
 import { WorkspaceService } from './workspace-service.js';
 import { WorkspaceStore } from './workspace-store.js';
@@ -128,6 +129,14 @@ export class RuntimeService {
   private readonly debuggers = new WeakMap<StreamsApp, AppDebugger>();
   /** Interactive queries on the running app's key-value stores. */
   readonly state: StateQueries;
+  /**
+   * This instance's application.server (host:port) on Kafka: other instances forward state
+   * queries here. Set by the runtime once its HTTP server listens (setQueryEndpoint).
+   */
+  private applicationServer: string | null = null;
+  /** The token forwarded state queries carry (the shared API token, or a configured peer token). */
+  private peerToken: string | null = null;
+  private readonly peers = httpPeerClient(() => this.peerToken);
 
   private constructor(
     private readonly dir: OpenDataDir,
@@ -148,10 +157,13 @@ export class RuntimeService {
     };
     this.topics = new TopicService(this.backend, guard);
     this.records = new RecordService(this.backend, guard);
-    this.state = new StateQueries(() => {
-      const deployed = this.deployed();
-      return deployed ? { app: deployed.app, plan: planTopology(deployed.topology) } : null;
-    });
+    this.state = new StateQueries(
+      () => {
+        const deployed = this.deployed();
+        return deployed ? { app: deployed.app, plan: planTopology(deployed.topology) } : null;
+      },
+      () => ({ ownServer: this.routedServer(), peers: this.peers }),
+    );
     this.workspace = new WorkspaceService(
       new WorkspaceStore(join(dir.dataDir, 'workspace')),
       (doc) => this.validate(doc),
@@ -191,6 +203,20 @@ export class RuntimeService {
   async existingTopics(): Promise<Record<string, number>> {
     const topics = await this.backend.listTopics();
     return Object.fromEntries(topics.map((t) => [t.name, t.partitions]));
+  }
+
+  /**
+   * Where this instance answers state queries of other instances (application.server), and the
+   * token its forwarded queries carry. Apps created afterwards get application.server on Kafka.
+   */
+  setQueryEndpoint(applicationServer: string, peerToken: string | null): void {
+    this.applicationServer = applicationServer;
+    this.peerToken = peerToken;
+  }
+
+  /** application.server of the running app when its queries are routed (Kafka), else null. */
+  private routedServer(): string | null {
+    return this.backend.kind === 'kafka' ? this.applicationServer : null;
   }
 
   /** Writes the URL into the data dir's lock, so a refused CLI command can point to it. */
@@ -505,6 +531,28 @@ export class RuntimeService {
     return { app, warnings };
   }
 
+  /**
+   * On Kafka, application.server is this instance's own endpoint (every instance deploys the same
+   * topology document, so a value in it could only name one of them): it overrides the document's.
+   */
+  private withApplicationServer(topology: Topology): Topology {
+    const own = this.routedServer();
+    if (own === null) return topology;
+    const given = topology.application.config?.['application.server'];
+    if (given !== undefined && given !== own)
+      this.logger.warn(
+        { given, used: own },
+        `application.server ${String(given)} of the topology is replaced by this instance's own endpoint ${own} (serve --application-server sets it)`,
+      );
+    return {
+      ...topology,
+      application: {
+        ...topology.application,
+        config: { ...topology.application.config, 'application.server': own },
+      },
+    };
+  }
+
   private createApp(topology: Topology): StreamsApp {
     let app: StreamsApp;
     const plan = planTopology(topology);
@@ -512,7 +560,7 @@ export class RuntimeService {
     const debug = new AppDebugger(plan);
     try {
       app = createStreamsApp({
-        topology,
+        topology: this.withApplicationServer(topology),
         processors: this.code.processors,
         valueTransformers: this.code.valueTransformers,
         functions: this.code.functions,

@@ -1,9 +1,10 @@
 // The store browser: interactive queries on the running app's key-value stores (Kafka Streams'
 // KafkaStreams#store), read-only, with keys as JSON values the store's key serde takes.
-import type { StreamsApp } from '@streamwright/engine';
+import type { LocalStoreAnswer, StreamsApp } from '@streamwright/engine';
 import type { Plan } from '@streamwright/topology-model';
 import { RuntimeError } from '../errors.js';
 import { jsonSafe } from './json-safe.js';
+import type { QueryOptions, RoutingContext, ServedTask } from './query-routing.js';
 import { byKey, openStore } from './store-access.js';
 import { WindowedStateQueries } from './windowed-state-queries.js';
 
@@ -32,6 +33,8 @@ export interface StoreEntries {
   entries: StoreEntry[];
   /** More entries matched than `limit`. */
   truncated: boolean;
+  /** With stale reads (KIP-535): the instance and task that answered, and its lag. */
+  servedBy?: ServedTask[];
 }
 
 type ValueAndTimestamp = { value: unknown; timestamp: number };
@@ -41,8 +44,12 @@ export class StateQueries {
   /** Window and session stores (windowed-state-queries.ts). */
   readonly windowed: WindowedStateQueries;
 
-  constructor(private readonly current: () => { app: StreamsApp; plan: Plan } | null) {
-    this.windowed = new WindowedStateQueries(current);
+  constructor(
+    private readonly current: () => { app: StreamsApp; plan: Plan } | null,
+    /** Where other instances answer (null ownServer: this instance holds every task). */
+    private readonly routing: () => RoutingContext,
+  ) {
+    this.windowed = new WindowedStateQueries(current, routing);
   }
 
   async stores(): Promise<StoreInfo[]> {
@@ -56,12 +63,10 @@ export class StateQueries {
         if (running && s.type !== 'suppression' && s.type !== 'timeOrderedBuffer') {
           try {
             const type = s.type === 'window' || s.type === 'session' ? s.type : 'keyValue';
-            const counted = await deployed.app.queryStore(
-              s.name,
-              type,
-              'approximateNumEntries',
-              [],
-            );
+            const counted = await openStore(this.current, s.name, type, {
+              ctx: this.routing(),
+              options: {},
+            }).query('approximateNumEntries');
             entries = typeof counted === 'number' ? counted : null;
           } catch {
             entries = null; // not queryable (stopped meanwhile)
@@ -86,6 +91,7 @@ export class StateQueries {
     store: string,
     key: unknown,
     asOf?: number,
+    options: QueryOptions = {},
   ): Promise<{
     store: string;
     key: unknown;
@@ -93,8 +99,9 @@ export class StateQueries {
     value: unknown;
     timestamp: number | null;
     validTo?: number | null;
+    servedBy?: ServedTask[];
   }> {
-    const opened = this.open(store);
+    const opened = this.open(store, options);
     if (asOf !== undefined) {
       if (opened.planned.versioned === undefined)
         throw new RuntimeError(
@@ -112,6 +119,7 @@ export class StateQueries {
         value: version === null ? null : jsonSafe(version.value),
         timestamp: version?.timestamp ?? null,
         validTo: version?.validTo ?? null,
+        ...opened.served(),
       };
     }
     const found = await byKey(() => opened.query<ValueAndTimestamp | null>('get', key), 'key');
@@ -121,34 +129,84 @@ export class StateQueries {
       found: found !== null,
       value: found === null ? null : jsonSafe(found.value),
       timestamp: found?.timestamp ?? null,
+      ...opened.served(),
     };
   }
 
-  async range(store: string, from: unknown, to: unknown, limit: number): Promise<StoreEntries> {
-    const opened = this.open(store);
-    return limited(
-      store,
-      await byKey(() => opened.query<StoreEntry[]>('range', from ?? null, to ?? null), 'from / to'),
-      limit,
-    );
+  async range(
+    store: string,
+    from: unknown,
+    to: unknown,
+    limit: number,
+    options: QueryOptions = {},
+  ): Promise<StoreEntries> {
+    const opened = this.open(store, options);
+    return {
+      ...limited(
+        store,
+        await byKey(
+          () => opened.query<StoreEntry[]>('range', from ?? null, to ?? null),
+          'from / to',
+        ),
+        limit,
+      ),
+      ...opened.served(),
+    };
   }
 
   /** ReadOnlyKeyValueStore#prefixScan with the store's key serde as the prefix serializer. */
-  async prefix(store: string, prefix: unknown, limit: number): Promise<StoreEntries> {
-    const opened = this.open(store);
-    return limited(
-      store,
-      await byKey(() => opened.query<StoreEntry[]>('prefixScan', prefix), 'prefix'),
-      limit,
+  async prefix(
+    store: string,
+    prefix: unknown,
+    limit: number,
+    options: QueryOptions = {},
+  ): Promise<StoreEntries> {
+    const opened = this.open(store, options);
+    return {
+      ...limited(
+        store,
+        await byKey(() => opened.query<StoreEntry[]>('prefixScan', prefix), 'prefix'),
+        limit,
+      ),
+      ...opened.served(),
+    };
+  }
+
+  async all(store: string, limit: number, options: QueryOptions = {}): Promise<StoreEntries> {
+    const opened = this.open(store, options);
+    return {
+      ...limited(store, await opened.query<StoreEntry[]>('all'), limit),
+      ...opened.served(),
+    };
+  }
+
+  /** `state.peer`: this instance's share of a query another instance routes (query-routing.ts). */
+  async peer(q: {
+    store: string;
+    type: 'keyValue' | 'window' | 'session';
+    method: string;
+    args: unknown[];
+    tasks?: string[] | undefined;
+    stale: boolean;
+  }): Promise<LocalStoreAnswer> {
+    // The same refusals as a query here (no app, no such store, another type, not running).
+    openStore(this.current, q.store, q.type, {
+      ctx: this.routing(),
+      options: { forwarded: true },
+    });
+    const app = this.current()!.app;
+    return byKey(
+      () =>
+        app.queryLocalStore(q.store, q.type, q.method, q.args, {
+          ...(q.tasks === undefined ? {} : { tasks: q.tasks }),
+          stale: q.stale,
+        }),
+      'key',
     );
   }
 
-  async all(store: string, limit: number): Promise<StoreEntries> {
-    return limited(store, await this.open(store).query<StoreEntry[]>('all'), limit);
-  }
-
-  private open(name: string) {
-    return openStore(this.current, name, 'keyValue');
+  private open(name: string, options: QueryOptions) {
+    return openStore(this.current, name, 'keyValue', { ctx: this.routing(), options });
   }
 }
 

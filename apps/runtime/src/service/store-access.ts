@@ -3,6 +3,13 @@
 import { EngineError, type StreamsApp } from '@streamwright/engine';
 import type { Plan, StorePlan } from '@streamwright/topology-model';
 import { RuntimeError } from '../errors.js';
+import {
+  routedQuery,
+  servedTasks,
+  type QueryOptions,
+  type RoutingContext,
+  type ServedTask,
+} from './query-routing.js';
 
 type Deployed = { app: StreamsApp; plan: Plan };
 const QUERIES = {
@@ -30,7 +37,8 @@ export function openStore(
   current: () => Deployed | null,
   name: string,
   type: keyof typeof QUERIES,
-): { planned: StorePlan; query: StoreQuery } {
+  routing?: { ctx: RoutingContext; options: QueryOptions },
+): { planned: StorePlan; query: StoreQuery; served: () => { servedBy?: ServedTask[] } } {
   const deployed = current();
   if (!deployed)
     throw new RuntimeError('NOT_DEPLOYED', 'nothing is deployed: deploy a topology first');
@@ -49,17 +57,34 @@ export function openStore(
     );
   }
   const state = deployed.app.state();
-  if (state !== 'RUNNING') {
+  // Across instances (Kafka), a rebalance is no reason to refuse: the tasks that are not ready
+  // answer MIGRATING, the others answer.
+  const routed = routing !== undefined && routing.ctx.ownServer !== null;
+  if (state !== 'RUNNING' && !(routed && state === 'REBALANCING')) {
     throw new RuntimeError(
       'NOT_RUNNING',
       `the application is ${state}: start it to query its stores`,
     );
   }
   const app = deployed.app;
+  const served: ServedTask[] = [];
   return {
     planned,
     query: async <T>(method: string, ...args: unknown[]): Promise<T> =>
-      (await app.queryStore(name, type, method, args)) as T,
+      (routing === undefined
+        ? await app.queryStore(name, type, method, args)
+        : await routedQuery(
+            app,
+            routing.ctx,
+            planned,
+            type,
+            method,
+            args,
+            routing.options,
+            served,
+          )) as T,
+    // KIP-535: with stale reads, the answer names who answered each task and its lag.
+    served: () => (routing?.options.stale === true ? { servedBy: servedTasks(served) } : {}),
   };
 }
 

@@ -10,6 +10,7 @@ import type {
 import type { Plan } from '@streamwright/topology-model';
 import { RuntimeError } from '../errors.js';
 import { jsonSafe } from './json-safe.js';
+import type { QueryOptions, RoutingContext, ServedTask } from './query-routing.js';
 import { byKey, openStore } from './store-access.js';
 
 const EARLIEST = 0;
@@ -30,6 +31,7 @@ export interface WindowRows {
   windowSizeMs: number;
   windows: WindowRow[];
   truncated: boolean;
+  servedBy?: ServedTask[];
 }
 
 export interface SessionRow {
@@ -43,6 +45,7 @@ export interface SessionRows {
   store: string;
   sessions: SessionRow[];
   truncated: boolean;
+  servedBy?: ServedTask[];
 }
 
 export interface WindowQuery {
@@ -57,6 +60,10 @@ export interface WindowQuery {
   /** Latest first (backwardFetch / backwardFetchAll). */
   backward?: boolean;
   limit: number;
+  /** KIP-535: standbys may answer (see QueryOptions). */
+  stale?: boolean;
+  /** Forwarded by another instance: answered from this instance's tasks. */
+  forwarded?: boolean;
 }
 
 export interface SessionQuery {
@@ -68,6 +75,10 @@ export interface SessionQuery {
   latestStart?: number;
   backward?: boolean;
   limit: number;
+  /** KIP-535: standbys may answer (see QueryOptions). */
+  stale?: boolean;
+  /** Forwarded by another instance: answered from this instance's tasks. */
+  forwarded?: boolean;
 }
 
 const given = (v: unknown): boolean => v !== undefined && v !== null;
@@ -86,13 +97,17 @@ function timeRange(from: number, to: number, what: string): void {
 }
 
 export class WindowedStateQueries {
-  constructor(private readonly current: () => { app: StreamsApp; plan: Plan } | null) {}
+  constructor(
+    private readonly current: () => { app: StreamsApp; plan: Plan } | null,
+    private readonly routing: () => RoutingContext,
+  ) {}
 
   /** fetch(key, time): the key's window starting at `time`. */
   async window(
     store: string,
     key: unknown,
     time: number,
+    options: QueryOptions = {},
   ): Promise<{
     store: string;
     key: unknown;
@@ -101,8 +116,9 @@ export class WindowedStateQueries {
     found: boolean;
     value: unknown;
     timestamp: number | null;
+    servedBy?: ServedTask[];
   }> {
-    const opened = this.#window(store);
+    const opened = this.#window(store, options);
     const found = await byKey(
       () => opened.query<{ value: unknown; timestamp: number } | null>('fetch', key, time),
       'key',
@@ -115,12 +131,13 @@ export class WindowedStateQueries {
       found: found !== null,
       value: found === null ? null : jsonSafe(found.value),
       timestamp: found?.timestamp ?? null,
+      ...opened.served(),
     };
   }
 
   async windows(store: string, q: WindowQuery): Promise<WindowRows> {
     bothKeyForms(q);
-    const opened = this.#window(store);
+    const opened = this.#window(store, q);
     const timeFrom = q.timeFrom ?? EARLIEST;
     const timeTo = q.timeTo ?? LATEST;
     timeRange(timeFrom, timeTo, 'timeFrom / timeTo');
@@ -174,6 +191,7 @@ export class WindowedStateQueries {
         timestamp: w.timestamp,
       })),
       truncated: rows.length > q.limit,
+      ...opened.served(),
     };
   }
 
@@ -183,6 +201,7 @@ export class WindowedStateQueries {
     key: unknown,
     start: number,
     end: number,
+    options: QueryOptions = {},
   ): Promise<{
     store: string;
     key: unknown;
@@ -190,8 +209,9 @@ export class WindowedStateQueries {
     end: number;
     found: boolean;
     value: unknown;
+    servedBy?: ServedTask[];
   }> {
-    const opened = this.#session(store);
+    const opened = this.#session(store, options);
     const value = await byKey(() => opened.query<unknown>('fetchSession', key, start, end), 'key');
     return {
       store,
@@ -200,12 +220,13 @@ export class WindowedStateQueries {
       end,
       found: value !== null && value !== undefined,
       value: jsonSafe(value),
+      ...opened.served(),
     };
   }
 
   async sessions(store: string, q: SessionQuery): Promise<SessionRows> {
     bothKeyForms(q);
-    const opened = this.#session(store);
+    const opened = this.#session(store, q);
     const earliestEnd = q.earliestEnd ?? EARLIEST;
     const latestStart = q.latestStart ?? LATEST;
     const method = q.backward ? 'backwardFindSessions' : 'findSessions';
@@ -234,17 +255,29 @@ export class WindowedStateQueries {
         value: jsonSafe(s.value),
       })),
       truncated: found.length > q.limit,
+      ...opened.served(),
     };
   }
 
   /** The window store, and its window size (a window's end is its start + this). */
-  #window(name: string) {
-    const opened = openStore(this.current, name, 'window');
+  #window(name: string, options: QueryOptions) {
+    const opened = openStore(this.current, name, 'window', this.#routed(options));
     const windowSizeMs = opened.planned.windowSizeMs ?? opened.planned.windowStore?.sizeMs ?? 0;
     return { ...opened, windowSizeMs };
   }
 
-  #session(name: string) {
-    return openStore(this.current, name, 'session');
+  #session(name: string, options: QueryOptions) {
+    return openStore(this.current, name, 'session', this.#routed(options));
+  }
+
+  #routed(options: QueryOptions) {
+    const { stale, forwarded } = options;
+    return {
+      ctx: this.routing(),
+      options: {
+        ...(stale === undefined ? {} : { stale }),
+        ...(forwarded === undefined ? {} : { forwarded }),
+      },
+    };
   }
 }

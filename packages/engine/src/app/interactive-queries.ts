@@ -8,10 +8,13 @@ import type { Plan, StorePlan } from '@streamwright/topology-model';
 import type {
   InstanceTasks,
   KeyQueryMetadata,
+  LocalStoreAnswer,
+  QueryScope,
   QueryableKeyValueStore,
   QueryableSessionStore,
   QueryableWindowStore,
   StoreHostMetadata,
+  StoreQueryPart,
 } from '../api.js';
 import type { Backend } from '../backend-spi.js';
 import { EngineError, UnsupportedConfigError } from '../errors.js';
@@ -28,7 +31,13 @@ import { WorkerStreamThread } from '../thread/worker/worker-stream-thread.js';
 import type { EngineConfig } from './config.js';
 import { queryableStore } from './queryable-store.js';
 import { queryableSessionStore, queryableWindowStore } from './queryable-windowed-stores.js';
-import { forwardQuery, mergeStoreAnswers, type StoreQuery } from './store-query.js';
+import {
+  answerStoreQuery,
+  forwardQuery,
+  mergeStoreAnswers,
+  scopedStores,
+  type StoreQuery,
+} from './store-query.js';
 import { windowedOrdersOf, type WindowedOrders } from './windowed-store-order.js';
 
 export interface QuerySources {
@@ -62,13 +71,7 @@ export class InteractiveQueries {
     if (planned === undefined) return null;
     const own = this.#s.config.applicationServer;
     if (planned.global) return { activeHost: own, standbyHosts: [], partition: -1 };
-    const sub = this.#s.compiled.find((s) => s.id === planned.subtopology);
-    let partitions = 0;
-    for (const topic of sub?.sourceTopics ?? [])
-      partitions = Math.max(
-        partitions,
-        (await this.#s.backend.describeTopic(topic))?.partitions ?? 0,
-      );
+    const partitions = await this.#storePartitions(planned);
     if (partitions === 0) return { activeHost: null, standbyHosts: [], partition: -1 };
     const keyBytes = getSerde(planned.keySerde).serialize(key);
     if (keyBytes === null)
@@ -216,16 +219,7 @@ export class InteractiveQueries {
         'INVALID_STATE_STORE',
         `Cannot get state store ${name} because the queryable store type [keyValueStore] does not accept the state store: it is a ${planned.type} store`,
       );
-    const asked: StoreQuery = {
-      store: name,
-      type,
-      method,
-      args,
-      versioned: planned.versioned !== undefined,
-      windowSizeMs: planned.windowSizeMs ?? planned.windowStore?.sizeMs ?? 0,
-      ...(type === 'keyValue' ? {} : { orders: this.#windowedOrders(planned) }),
-    };
-    const { query, reverse } = forwardQuery(asked);
+    const { query, reverse } = forwardQuery(this.#storeQuery(planned, type, method, args));
     const answers = await Promise.all(
       this.#s.threads.map((t) => (t instanceof WorkerStreamThread ? t.query(query) : null)),
     );
@@ -234,6 +228,91 @@ export class InteractiveQueries {
       answers.filter((a) => a !== null),
       reverse,
     );
+  }
+
+  #storeQuery(
+    planned: StorePlan,
+    type: 'keyValue' | 'window' | 'session',
+    method: string,
+    args: unknown[],
+  ): StoreQuery {
+    return {
+      store: planned.name,
+      type,
+      method,
+      args,
+      versioned: planned.versioned !== undefined,
+      windowSizeMs: planned.windowSizeMs ?? planned.windowStore?.sizeMs ?? 0,
+      ...(type === 'keyValue' ? {} : { orders: this.#windowedOrders(planned) }),
+    };
+  }
+
+  /** StreamsApp#queryLocalStore: this instance's share of a query routed across instances. */
+  async queryLocalStore(
+    name: string,
+    type: 'keyValue' | 'window' | 'session',
+    method: string,
+    args: unknown[],
+    scope: QueryScope,
+  ): Promise<LocalStoreAnswer> {
+    const planned = this.#s.plan.stores.find((s) => s.name === name);
+    if (planned === undefined)
+      throw new EngineError('INVALID_STATE_STORE', `queryLocalStore: no store ${name}`);
+    if (planned.type !== type)
+      throw new EngineError(
+        'INVALID_STATE_STORE',
+        `Cannot get state store ${name} because the queryable store type [${type}Store] does not accept the state store: it is a ${planned.type} store`,
+      );
+    const { query } = forwardQuery({ ...this.#storeQuery(planned, type, method, args), scope });
+    const parts: StoreQueryPart[] = [];
+    if (this.#s.config.numStreamThreads === 1) {
+      for (const thread of this.#s.threads) {
+        if (!(thread instanceof StreamThread)) continue;
+        const scoped = scopedStores(scope, thread.tasks.values(), thread.standbys.values());
+        parts.push({ ...answerStoreQuery(query, scoped.stores), tasks: scoped.tasks });
+      }
+    } else {
+      const answers = await Promise.all(
+        this.#s.threads.map((t) => (t instanceof WorkerStreamThread ? t.query(query) : null)),
+      );
+      for (const a of answers) if (a !== null) parts.push(a);
+    }
+    return { parts, tasks: parts.flatMap((p) => p.tasks ?? []) };
+  }
+
+  /** StreamsApp#mergeStoreParts: the instances' shares of a routed query as one view's answer. */
+  mergeStoreParts(
+    name: string,
+    type: 'keyValue' | 'window' | 'session',
+    method: string,
+    args: unknown[],
+    parts: StoreQueryPart[],
+  ): unknown {
+    const planned = this.#s.plan.stores.find((s) => s.name === name);
+    if (planned === undefined)
+      throw new EngineError('INVALID_STATE_STORE', `mergeStoreParts: no store ${name}`);
+    const { query, reverse } = forwardQuery(this.#storeQuery(planned, type, method, args));
+    return mergeStoreAnswers(query, parts, reverse);
+  }
+
+  /** StreamsApp#storeTaskIds: the store's tasks (its sub-topology's partitions). */
+  async storeTaskIds(name: string): Promise<string[] | null> {
+    const planned = this.#s.plan.stores.find((s) => s.name === name);
+    if (planned === undefined || planned.global) return null;
+    const partitions = await this.#storePartitions(planned);
+    return Array.from({ length: partitions }, (_, p) => `${planned.subtopology}_${p}`);
+  }
+
+  /** The partition count of the store's sub-topology's source topics (its tasks). */
+  async #storePartitions(planned: StorePlan): Promise<number> {
+    const sub = this.#s.compiled.find((s) => s.id === planned.subtopology);
+    let partitions = 0;
+    for (const topic of sub?.sourceTopics ?? [])
+      partitions = Math.max(
+        partitions,
+        (await this.#s.backend.describeTopic(topic))?.partitions ?? 0,
+      );
+    return partitions;
   }
 
   /** The planned store `name` of `type`; null when there is none; throws for another type. */

@@ -4,6 +4,9 @@
 // each row's serialized key; the main thread merges the answers into what one view over every
 // instance would return (the same order as the single-thread path).
 import type {
+  AnsweredTask,
+  QueryScope,
+  StoreQueryPart,
   QueryableKeyValueStore,
   QueryableSessionStore,
   QueryableWindowStore,
@@ -33,12 +36,51 @@ export interface StoreQuery {
   windowSizeMs: number;
   /** Window and session stores: the orders of range reads (windowed-store-order.ts). */
   orders?: WindowedOrders;
+  /**
+   * Only these tasks' stores, for a query routed across instances (StreamsApp#queryLocalStore):
+   * running actives, and with `stale` standbys too (KIP-535). Absent: every task's stores.
+   */
+  scope?: QueryScope;
 }
 
-export interface StoreQueryAnswer {
-  value: unknown;
-  /** For a range read: each row's serialized key, to order rows across workers. */
-  keys: (Uint8Array | null)[] | null;
+export type StoreQueryAnswer = StoreQueryPart;
+
+interface ScopedActive {
+  id: string;
+  state: string;
+  stores: readonly TaskStateStore[];
+}
+interface ScopedStandby {
+  id: string;
+  lag: number;
+  stores: readonly TaskStateStore[];
+}
+
+/**
+ * The stores a scoped query reads on one thread: its running actives of the asked tasks (a
+ * restoring active is migrating: its store is not whole yet), and with `stale` its standbys of
+ * tasks no running active here answers. With the tasks that answered.
+ */
+export function scopedStores(
+  scope: QueryScope,
+  actives: Iterable<ScopedActive>,
+  standbys: Iterable<ScopedStandby>,
+): { stores: TaskStateStore[]; tasks: AnsweredTask[] } {
+  const asked = scope.tasks === undefined ? null : new Set(scope.tasks);
+  const stores: TaskStateStore[] = [];
+  const tasks: AnsweredTask[] = [];
+  for (const t of actives) {
+    if (t.state !== 'RUNNING' || (asked !== null && !asked.has(t.id))) continue;
+    stores.push(...t.stores);
+    tasks.push({ taskId: t.id, standby: false, lag: 0 });
+  }
+  if (scope.stale === true)
+    for (const s of standbys) {
+      if ((asked !== null && !asked.has(s.id)) || tasks.some((t) => t.taskId === s.id)) continue;
+      stores.push(...s.stores);
+      tasks.push({ taskId: s.id, standby: true, lag: s.lag });
+    }
+  return { stores, tasks };
 }
 
 // Backward reads are the forward read reversed (as in the views): merged forward, then reversed.

@@ -9,6 +9,9 @@ import type {
   AppStatus,
   EngineLogger,
   KeyQueryMetadata,
+  LocalStoreAnswer,
+  QueryScope,
+  StoreQueryPart,
   LastFailure,
   MetricsSnapshot,
   ProcessingError,
@@ -342,6 +345,30 @@ class StreamsAppImpl implements StreamsApp {
     args: unknown[],
   ): Promise<unknown> {
     return this.#queries.queryStore(name, type, method, args);
+  }
+
+  queryLocalStore(
+    name: string,
+    type: 'keyValue' | 'window' | 'session',
+    method: string,
+    args: unknown[],
+    scope: QueryScope,
+  ): Promise<LocalStoreAnswer> {
+    return this.#queries.queryLocalStore(name, type, method, args, scope);
+  }
+
+  mergeStoreParts(
+    name: string,
+    type: 'keyValue' | 'window' | 'session',
+    method: string,
+    args: unknown[],
+    parts: StoreQueryPart[],
+  ): unknown {
+    return this.#queries.mergeStoreParts(name, type, method, args, parts);
+  }
+
+  storeTaskIds(name: string): Promise<string[] | null> {
+    return this.#queries.storeTaskIds(name);
   }
 
   async #startGenerators(topology: Topology): Promise<void> {

@@ -81,6 +81,11 @@ export class StandbyTask {
     return this.#stores.length > 0;
   }
 
+  /** The stores it keeps (interactive queries with stale stores, KIP-535). */
+  get stores(): TaskStateStore[] {
+    return this.#stores.map((s) => s.store);
+  }
+
   /** Changelog records it is behind their ends, as of the last fetch (KIP-535's lag). */
   get lag(): number {
     let lag = 0;

@@ -3,6 +3,7 @@
 // on the main thread (num.stream.threads = 1, sharing Node's event loop: each iteration yields with
 // setImmediate so the runtime's HTTP server stays responsive) and inside a worker thread, where its
 // backend is the main thread's, reached through a MessagePort (thread/worker/).
+import type { StandbyTask } from '../task/standby-task.js';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { GroupMember, ProduceRecord, TopicPartition } from '../backend-spi.js';
 import { PrefetchingFetcher } from '../backends/prefetching-fetcher.js';
@@ -105,6 +106,11 @@ export class StreamThread implements StreamThreadHandle {
   /** Every task this thread ran or runs, for status (a revoked task leaves the map). */
   get tasks(): Map<string, StreamTask> {
     return this.#tasks.tasks;
+  }
+
+  /** The standby replicas this thread keeps, by task id. */
+  get standbys(): ReadonlyMap<string, StandbyTask> {
+    return this.#tasks.standbys;
   }
 
   get state(): ThreadState {

@@ -6,7 +6,7 @@
 import type { EngineLogger, ProcessingError } from '../../api.js';
 import { GlobalStateUpdater } from '../../app/global-state.js';
 import { waiterOf, type Waiter } from '../../app/waiting.js';
-import { answerStoreQuery } from '../../app/store-query.js';
+import { answerStoreQuery, scopedStores } from '../../app/store-query.js';
 import { MetricsRegistry } from '../../metrics/metrics-registry.js';
 import { compilePlan } from '../../processor/compile.js';
 import { FailedProcessingError } from '../../processor/processing-failure.js';
@@ -48,8 +48,24 @@ export class WorkerSession {
     if (m.type === 'join') return this.#joinNow();
     if (m.type === 'query') {
       try {
+        const thread = this.#queried;
+        if (m.query.scope !== undefined) {
+          const scoped = scopedStores(
+            m.query.scope,
+            thread?.tasks.values() ?? [],
+            thread?.standbys.values() ?? [],
+          );
+          const answer = answerStoreQuery(m.query, scoped.stores);
+          post({
+            type: 'query-result',
+            id: m.id,
+            ok: true,
+            answer: { ...answer, tasks: scoped.tasks },
+          });
+          return;
+        }
         const stores = [];
-        for (const task of this.#queried?.tasks.values() ?? []) stores.push(...task.stores);
+        for (const task of thread?.tasks.values() ?? []) stores.push(...task.stores);
         post({
           type: 'query-result',
           id: m.id,
