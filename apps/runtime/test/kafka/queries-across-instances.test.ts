@@ -10,7 +10,7 @@
 // Expected values: a count per key is the number of its records.
 import { TRPCClientError } from '@trpc/client';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { BackendChoice } from '../../src/service/data-dir.js';
 import { ensureBuilt, spawnCli } from '../cli-harness.js';
 import {
@@ -182,9 +182,11 @@ async function serveChild(
   return { child, url, output: () => out };
 }
 
+// The second instance is the built CLI: built first when its dist is missing or stale.
+beforeAll(ensureBuilt, 300_000);
+
 describe('interactive queries across instances (Kafka)', () => {
   it("A key queried on any instance returns the owner's value; during a rebalance the query says the store is migrating instead of answering wrongly.", async () => {
-    await ensureBuilt();
     const began = Date.now();
     const phase = (what: string) => console.info(`${what}: ${Date.now() - began} ms`);
     const dirs = [await makeDataDir(), await makeDataDir()];
